@@ -1,0 +1,25 @@
+"""What every agent role needs to do its work, bundled once per request."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from edge_agent.agent.trajectory import AgentEvent
+from edge_agent.config import AgentSettings
+from edge_agent.llm.base import LLM
+from edge_agent.toolkit import ToolContext, ToolRegistry
+
+
+@dataclass
+class AgentRuntime:
+    llm: LLM  # usually a MeteredLLM, so every call is accounted for
+    tools: ToolRegistry
+    ctx: ToolContext
+    settings: AgentSettings
+    examples: str = ""  # rendered Tiny Trajectory Store examples (stable across steps and trials)
+    emit: Callable[[AgentEvent], None] = field(default=lambda event: None)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.ctx.cancel.is_set()

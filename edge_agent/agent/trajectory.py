@@ -1,0 +1,104 @@
+"""The records of an agent run: steps, trials, verdicts, the final result and its metrics.
+
+These pydantic models are the boundary between the agent, the run log, the CLI `--json`
+output, the MQTT replies and the benchmark: one shape everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from edge_agent.filestore import FileInfo
+from edge_agent.llm.base import Usage
+
+StepKind = Literal["tool", "self_ask", "ask_requester", "finish", "invalid", "loop", "recovery"]
+TrialOutcome = Literal["finished", "max_steps", "loop", "token_budget", "cancelled", "error"]
+ReviewStatus = Literal["Accomplished", "Partially Accomplished", "Not Accomplished"]
+RunStatus = Literal["answered", "gave_up", "cancelled", "error"]
+
+
+class StepRecord(BaseModel):
+    index: int  # 1-based within the trial
+    thought: str
+    action: str
+    action_input: Any = None
+    observation: str = ""
+    kind: StepKind = "tool"
+    ok: bool = True
+    usage: Usage = Usage()
+    ms: float = 0.0
+
+
+class Review(BaseModel):
+    """The Review agent's verdict on a finished trial (its JSON schema constrains the model)."""
+
+    status: ReviewStatus
+    reasoning: str = Field(..., max_length=600)
+    suggestions: str = Field("", max_length=600)
+
+
+class Distilled(BaseModel):
+    """The Distill agent's reading of the question before the first trial."""
+
+    sites: list[str] = Field(default_factory=list)
+    assets: list[str] = Field(default_factory=list)
+    sensors: list[str] = Field(default_factory=list)
+    start: str | None = None  # ISO 8601, resolved against the clock
+    end: str | None = None
+    goal: str = ""
+    parts: list[str] = Field(default_factory=list)
+
+
+class Trial(BaseModel):
+    number: int  # 1-based
+    steps: list[StepRecord] = Field(default_factory=list)
+    answer: str | None = None
+    outcome: TrialOutcome = "finished"
+    review: Review | None = None
+    reflection: str | None = None
+    loops_caught: int = 0
+    parse_failures: int = 0
+
+
+class RunMetrics(BaseModel):
+    """Per request: the columns of the paper's Table 3 and the KV-reuse figures."""
+
+    completed_round1: bool = False
+    completed_final: bool = False
+    trials: int = 0
+    reflections: int = 0
+    llm_calls: int = 0
+    tokens_sent: int = 0
+    tokens_received: int = 0
+    tokens_evaluated: int = 0
+    trajectory_length: int = 0  # steps across all trials
+    parse_failures: int = 0
+    loops_caught: int = 0
+    wall_s: float = 0.0
+
+
+class RunResult(BaseModel):
+    run_id: str
+    question: str
+    strategy: str
+    model: str
+    now: str  # the clock the agent saw (ISO 8601)
+    status: RunStatus
+    answer: str | None = None
+    files: list[FileInfo] = Field(default_factory=list)
+    distilled: Distilled | None = None
+    trials: list[Trial] = Field(default_factory=list)
+    metrics: RunMetrics = RunMetrics()
+    error: str | None = None
+
+
+class AgentEvent(BaseModel):
+    """Progress while the agent works, for the CLI's live view and MQTT `progress` replies."""
+
+    kind: Literal["distill", "trial_start", "step", "review", "reflect", "final"]
+    trial: int = 0
+    step: StepRecord | None = None
+    text: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,122 @@
+"""The assembled agent: settings → model, tools, examples, run log; `EdgeAgent.ask` answers one question.
+
+The CLI (`edge-agent ask`), the MQTT daemon and the benchmark all answer questions through here.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from typing import Callable
+
+from edge_agent.agent.runtime import AgentRuntime
+from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult
+from edge_agent.clock import Clock
+from edge_agent.config import Settings, Strategy
+from edge_agent.filestore import FileStore
+from edge_agent.llm.base import LLM, MeteredLLM
+from edge_agent.runlog import RunLog
+from edge_agent.toolkit import AGENT_ASK_TOOL, ToolContext, ToolRegistry
+
+
+def skyspark_factory(settings: Settings) -> Callable[[], object]:
+    def make():
+        from edge_agent.skyspark.client import SkySparkClient
+
+        return SkySparkClient.from_settings(settings.skyspark)
+
+    return make
+
+
+def load_llm(settings: Settings, model: str | None = None) -> LLM:
+    from edge_agent.llm.models import load_model
+
+    return load_model(settings, model or settings.model.name)
+
+
+class EdgeAgent:
+    """Holds what outlives a request (model, tools, examples, log); `ask` runs one request."""
+
+    def __init__(self, settings: Settings, llm: LLM | None = None, tools: ToolRegistry | None = None,
+                 skyspark: Callable[[], object] | None = None):
+        self.settings = settings
+        self.llm = llm if llm is not None else load_llm(settings)
+        self.tools = tools if tools is not None else ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
+        self.skyspark = skyspark if skyspark is not None else skyspark_factory(settings)
+        self.runlog = RunLog(settings.db_path)
+        self._store = None
+
+    @property
+    def trajectory_store(self):
+        if self._store is None:
+            from edge_agent.trajectory_store import TrajectoryStore
+
+            self._store = TrajectoryStore.open(self.settings, self.tools)
+        return self._store
+
+    def ask(
+        self,
+        question: str,
+        *,
+        now: str | None = None,
+        strategy: Strategy | None = None,
+        max_steps: int | None = None,
+        max_trials: int | None = None,
+        distill: bool | None = None,
+        on_event: Callable[[AgentEvent], None] | None = None,
+        cancel: threading.Event | None = None,
+        ask_requester: Callable[[str], str | None] | None = None,
+        run_id: str | None = None,
+        use_examples: bool = True,
+    ) -> RunResult:
+        from edge_agent.agent.xen import solve
+
+        started = time.monotonic()
+        run_id = run_id or uuid.uuid4().hex[:12]
+        agent_settings = self.settings.agent.model_copy(update={
+            k: v for k, v in {"max_steps": max_steps, "max_trials": max_trials, "distill": distill,
+                              "strategy": strategy}.items() if v is not None})
+        clock = Clock(now, agent_settings.timezone)
+        files = FileStore(self.settings.files_dir / run_id)
+        ctx = ToolContext(files=files, clock=clock, settings=self.settings, skyspark_factory=self.skyspark,
+                          ask_requester=ask_requester, cancel=cancel or threading.Event())
+        tools = self.tools.with_tool(AGENT_ASK_TOOL) if ask_requester else self.tools
+        metered = MeteredLLM(self.llm)
+        examples = self.trajectory_store.render_for(question, metered) if use_examples else ""
+        rt = AgentRuntime(llm=metered, tools=tools, ctx=ctx, settings=agent_settings, examples=examples,
+                          emit=on_event or (lambda event: None))
+        result = RunResult(run_id=run_id, question=question, strategy=agent_settings.strategy,
+                           model=self.llm.model_name, now=clock.now().isoformat(), status="error")
+        try:
+            outcome = solve(question, rt)
+            result.answer, result.trials, result.distilled = outcome.answer, outcome.trials, outcome.distilled
+            result.status = outcome.status
+        except Exception as exc:  # the request still gets exactly one answer
+            result.status, result.error = "error", f"{type(exc).__name__}: {exc}"
+        result.files = files.manifest()
+        result.metrics = compute_metrics(result, metered, time.monotonic() - started)
+        self.runlog.record(result, metered.calls)
+        rt.emit(AgentEvent(kind="final", text=result.answer or result.error or "", data={"status": result.status}))
+        return result
+
+
+def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMetrics:
+    total = llm.total()
+    trials = result.trials
+    accomplished = [t.review is not None and t.review.status == "Accomplished" or
+                    (t.review is None and t.outcome == "finished") for t in trials]
+    return RunMetrics(
+        completed_round1=bool(accomplished[:1] and accomplished[0]),
+        completed_final=bool(accomplished and accomplished[-1]),
+        trials=len(trials),
+        reflections=sum(1 for t in trials if t.reflection),
+        llm_calls=len(llm.calls),
+        tokens_sent=total.prompt_tokens,
+        tokens_received=total.generated_tokens,
+        tokens_evaluated=total.evaluated_tokens,
+        trajectory_length=sum(len(t.steps) for t in trials),
+        parse_failures=sum(t.parse_failures for t in trials),
+        loops_caught=sum(t.loops_caught for t in trials),
+        wall_s=round(wall_s, 3),
+    )

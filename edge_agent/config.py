@@ -1,0 +1,209 @@
+"""Settings: `config/edge-agent.yaml`, then `--config FILE`, then `EDGE_AGENT_<SECTION>__<KEY>` variables.
+
+Everything is validated by pydantic models (unknown keys are errors); a bad value raises
+`ConfigError` whose message names the key, and the CLI turns that into exit code 2.
+Secrets never need to be in the YAML: `resolve_secret` reads an environment variable, a file,
+or a systemd credential (`LoadCredential=` → `$CREDENTIALS_DIRECTORY/<name>`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from edge_agent import PROJECT_ROOT
+
+DEFAULT_CONFIG = PROJECT_ROOT / "config" / "edge-agent.yaml"
+ENV_PREFIX = "EDGE_AGENT_"
+
+Strategy = Literal["react", "react-review", "reactxen"]
+
+
+class ConfigError(ValueError):
+    """A setting is missing or invalid; the message names the key."""
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ModelSettings(Section):
+    name: str = "smollm2-135m"
+    catalog: Path = Path("models/models.yaml")
+    threads: int | None = Field(None, ge=1, description="CPU threads; None = all cores")
+    n_ctx: int = Field(8192, ge=512)
+    n_batch: int = Field(512, ge=8)
+    seed: int = 0
+    temperature: float = Field(0.0, ge=0.0, le=2.0)
+    persist_prefix_cache: bool = True
+
+
+class AgentSettings(Section):
+    strategy: Strategy = "reactxen"
+    max_steps: int = Field(8, ge=1, le=100)
+    max_trials: int = Field(3, ge=1, le=20)
+    trial_token_budget: int = Field(60000, ge=1000, description="prompt+generated tokens per trial")
+    step_max_tokens: int = Field(200, ge=16)
+    thought_max_chars: int = Field(240, ge=20)
+    answer_max_chars: int = Field(600, ge=20)
+    observation_max_chars: int = Field(500, ge=80)
+    examples_token_budget: int = Field(2500, ge=0)
+    distill: bool = True
+    loop_repeats: int = Field(2, ge=1, description="repeats that trigger loop feedback; one more ends the trial")
+    timezone: str | None = Field(None, description="site timezone for --now and dates; None = system local")
+
+
+class SkySparkSettings(Section):
+    url: str = "http://127.0.0.1:8911"
+    project: str = "demo"
+    username: str = "operator"
+    password: SecretStr | None = None
+    password_file: Path | None = None
+    timeout_s: float = Field(10.0, gt=0)
+    retries: int = Field(3, ge=0)
+    max_history_days: int = Field(400, ge=1)
+
+
+class TLSSettings(Section):
+    enabled: bool = False
+    ca_file: Path | None = None
+    cert_file: Path | None = None
+    key_file: Path | None = None
+
+
+class MQTTSettings(Section):
+    host: str = "127.0.0.1"
+    port: int = Field(1883, ge=1, le=65535)
+    gateway_id: str = Field("gw1", pattern=r"^[A-Za-z0-9_.-]+$")
+    client_id: str | None = None
+    username: str | None = None
+    password: SecretStr | None = None
+    password_file: Path | None = None
+    tls: TLSSettings = TLSSettings()
+    keepalive_s: int = Field(30, ge=5)
+    session_expiry_s: int = Field(86400, ge=0)
+    max_question_chars: int = Field(4000, ge=1)
+    max_payload_bytes: int = Field(65536, ge=1024)
+    file_chunk_bytes: int = Field(65536, ge=1024)
+    ask_timeout_s: float = Field(120.0, gt=0)
+
+
+class PathSettings(Section):
+    state_dir: Path = Path("var")
+    tools_dir: Path = Path("tools")
+    tts_dir: Path = Path("tts")
+
+
+class Settings(Section):
+    model: ModelSettings = ModelSettings()
+    agent: AgentSettings = AgentSettings()
+    skyspark: SkySparkSettings = SkySparkSettings()
+    mqtt: MQTTSettings = MQTTSettings()
+    paths: PathSettings = PathSettings()
+
+    # Derived locations ----------------------------------------------------------------
+    def resolve(self, path: Path) -> Path:
+        """Relative paths in the config are relative to the project root."""
+        return path if path.is_absolute() else PROJECT_ROOT / path
+
+    @property
+    def state_dir(self) -> Path:
+        return self.resolve(self.paths.state_dir)
+
+    @property
+    def db_path(self) -> Path:
+        return self.state_dir / "edge-agent.db"
+
+    @property
+    def files_dir(self) -> Path:
+        return self.state_dir / "files"
+
+    @property
+    def kv_cache_dir(self) -> Path:
+        return self.state_dir / "kv"
+
+
+def _set_path(tree: dict, keys: list[str], value: Any) -> None:
+    for key in keys[:-1]:
+        tree = tree.setdefault(key, {})
+        if not isinstance(tree, dict):
+            raise ConfigError(f"{'.'.join(keys)}: cannot set a key inside a non-section value")
+    tree[keys[-1]] = value
+
+
+def env_overrides(environ: dict[str, str] | None = None) -> dict:
+    """`EDGE_AGENT_AGENT__MAX_STEPS=5` → {"agent": {"max_steps": 5}} (values parsed as YAML scalars)."""
+    environ = os.environ if environ is None else environ
+    tree: dict = {}
+    for name, raw in environ.items():
+        if not name.startswith(ENV_PREFIX) or "__" not in name or name == ENV_PREFIX + "CONFIG":
+            continue
+        keys = [k.lower() for k in name[len(ENV_PREFIX):].split("__")]
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else None
+        except yaml.YAMLError:
+            value = raw
+        if isinstance(value, (dict, list)):
+            value = raw
+        _set_path(tree, keys, value)
+    return tree
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except FileNotFoundError:
+        raise ConfigError(f"config file not found: {path}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping of sections")
+    return data
+
+
+def load_settings(
+    path: Path | str | None = None,
+    overrides: dict | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Load the default config, then `path`, then environment variables, then `overrides`."""
+    environ = os.environ if environ is None else environ
+    data: dict = _read_yaml(DEFAULT_CONFIG) if DEFAULT_CONFIG.exists() else {}
+    path = path or environ.get(ENV_PREFIX + "CONFIG")
+    if path:
+        data = _merge(data, _read_yaml(Path(path)))
+    data = _merge(data, env_overrides(environ))
+    data = _merge(data, overrides or {})
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        key = ".".join(str(p) for p in first["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ConfigError(f"invalid setting {key}: {first['msg']}{more}") from None
+
+
+def resolve_secret(value: SecretStr | None, file: Path | None, credential: str) -> str | None:
+    """A secret from the setting itself, a file, or the systemd credential named `credential`."""
+    if value is not None:
+        return value.get_secret_value()
+    if file is not None:
+        return Path(file).read_text(encoding="utf-8").strip()
+    cred_dir = os.environ.get("CREDENTIALS_DIRECTORY")
+    if cred_dir and (Path(cred_dir) / credential).is_file():
+        return (Path(cred_dir) / credential).read_text(encoding="utf-8").strip()
+    return None

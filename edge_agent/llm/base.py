@@ -1,0 +1,105 @@
+"""The model interface every agent role talks to, and the per-call accounting.
+
+`LLM.complete(prompt, role=..., constraint=...)` renders a `Prompt` (stable system part first,
+then the variable user part, then an optional assistant prefix that the model continues) and
+returns a `Completion` with exact token figures. `role` names the reusable prefix slot
+(react, self-ask, review, reflect, distill), so each role's stable prefix stays in the KV cache.
+`MeteredLLM` wraps any LLM and records every call for the run log and run metrics.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from pydantic import BaseModel
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0  # tokens in the rendered prompt
+    evaluated_tokens: int = 0  # prompt tokens actually run through the model (after KV prefix reuse)
+    generated_tokens: int = 0
+    ms: float = 0.0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            evaluated_tokens=self.evaluated_tokens + other.evaluated_tokens,
+            generated_tokens=self.generated_tokens + other.generated_tokens,
+            ms=self.ms + other.ms,
+        )
+
+
+class Completion(BaseModel):
+    text: str
+    usage: Usage = Usage()
+    finish_reason: str = "stop"  # stop | length | constraint
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """`system` is the stable prefix (instructions, tools, examples); `user` holds feedback then the
+    question; `assistant_prefix` (the scratchpad) is text the model's answer continues."""
+
+    system: str
+    user: str
+    assistant_prefix: str = ""
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A regular language the completion must belong to (built from pydantic models)."""
+
+    name: str
+    regex: str
+
+
+class LLM(Protocol):
+    model_name: str
+
+    def complete(
+        self,
+        prompt: Prompt,
+        *,
+        role: str,
+        constraint: Constraint | None = None,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+    ) -> Completion: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+
+class LLMCall(BaseModel):
+    role: str
+    constraint: str | None
+    usage: Usage
+    finish_reason: str
+    started_at: float
+
+
+class MeteredLLM:
+    """Passes calls through to `inner` and keeps an `LLMCall` record of each one."""
+
+    def __init__(self, inner: LLM):
+        self.inner = inner
+        self.model_name = inner.model_name
+        self.calls: list[LLMCall] = []
+
+    def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
+                 max_tokens: int = 256, stop: Sequence[str] = ()) -> Completion:
+        started = time.time()
+        out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop)
+        self.calls.append(LLMCall(role=role, constraint=constraint.name if constraint else None,
+                                  usage=out.usage, finish_reason=out.finish_reason, started_at=started))
+        return out
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    def total(self) -> Usage:
+        total = Usage()
+        for call in self.calls:
+            total = total + call.usage
+        return total

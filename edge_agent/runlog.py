@@ -1,0 +1,105 @@
+"""The run log: every run, trial, step and LLM call, in SQLite (sqlite-utils), for `edge-agent logs`."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import sqlite_utils
+
+from edge_agent.agent.trajectory import RunResult
+from edge_agent.llm.base import LLMCall
+
+
+def open_db(path: Path) -> sqlite_utils.Database:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite_utils.Database(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA busy_timeout=5000")
+    return db
+
+
+class RunLog:
+    def __init__(self, path: Path):
+        self.db = open_db(path)
+        self._ensure()
+
+    def _ensure(self) -> None:
+        db = self.db
+        if "runs" not in db.table_names():
+            db["runs"].create(
+                {"run_id": str, "created": float, "question": str, "strategy": str, "model": str, "now": str,
+                 "status": str, "answer": str, "error": str, "files": str, "distilled": str, "metrics": str,
+                 "completed_round1": int, "completed_final": int, "trials": int, "llm_calls": int,
+                 "tokens_sent": int, "tokens_received": int, "tokens_evaluated": int, "wall_s": float},
+                pk="run_id",
+            )
+            db["trials"].create(
+                {"run_id": str, "number": int, "outcome": str, "answer": str, "review_status": str,
+                 "review": str, "reflection": str, "loops_caught": int, "parse_failures": int},
+                pk=("run_id", "number"), foreign_keys=[("run_id", "runs")],
+            )
+            db["steps"].create(
+                {"run_id": str, "trial": int, "idx": int, "kind": str, "thought": str, "action": str,
+                 "action_input": str, "observation": str, "ok": int, "prompt_tokens": int,
+                 "evaluated_tokens": int, "generated_tokens": int, "ms": float},
+                pk=("run_id", "trial", "idx"), foreign_keys=[("run_id", "runs")],
+            )
+            db["llm_calls"].create(
+                {"id": int, "run_id": str, "role": str, "constraint_name": str, "prompt_tokens": int,
+                 "evaluated_tokens": int, "generated_tokens": int, "ms": float, "finish_reason": str,
+                 "started_at": float},
+                pk="id", foreign_keys=[("run_id", "runs")],
+            )
+            db["runs"].create_index(["created"])
+
+    def record(self, result: RunResult, calls: list[LLMCall]) -> None:
+        m = result.metrics
+        with self.db.conn:
+            self.db["runs"].upsert(
+                {"run_id": result.run_id, "created": time.time(), "question": result.question,
+                 "strategy": result.strategy, "model": result.model, "now": result.now,
+                 "status": result.status, "answer": result.answer, "error": result.error,
+                 "files": json.dumps([f.model_dump() for f in result.files]),
+                 "distilled": result.distilled.model_dump_json() if result.distilled else None,
+                 "metrics": m.model_dump_json(), "completed_round1": int(m.completed_round1),
+                 "completed_final": int(m.completed_final), "trials": m.trials, "llm_calls": m.llm_calls,
+                 "tokens_sent": m.tokens_sent, "tokens_received": m.tokens_received,
+                 "tokens_evaluated": m.tokens_evaluated, "wall_s": m.wall_s},
+                pk="run_id",
+            )
+            for trial in result.trials:
+                self.db["trials"].upsert(
+                    {"run_id": result.run_id, "number": trial.number, "outcome": trial.outcome,
+                     "answer": trial.answer, "review_status": trial.review.status if trial.review else None,
+                     "review": trial.review.model_dump_json() if trial.review else None,
+                     "reflection": trial.reflection, "loops_caught": trial.loops_caught,
+                     "parse_failures": trial.parse_failures},
+                    pk=("run_id", "number"),
+                )
+                self.db["steps"].upsert_all(
+                    [{"run_id": result.run_id, "trial": trial.number, "idx": s.index, "kind": s.kind,
+                      "thought": s.thought, "action": s.action,
+                      "action_input": json.dumps(s.action_input, ensure_ascii=False),
+                      "observation": s.observation, "ok": int(s.ok), "prompt_tokens": s.usage.prompt_tokens,
+                      "evaluated_tokens": s.usage.evaluated_tokens,
+                      "generated_tokens": s.usage.generated_tokens, "ms": s.ms} for s in trial.steps],
+                    pk=("run_id", "trial", "idx"),
+                )
+            self.db["llm_calls"].insert_all(
+                [{"run_id": result.run_id, "role": c.role, "constraint_name": c.constraint,
+                  "prompt_tokens": c.usage.prompt_tokens, "evaluated_tokens": c.usage.evaluated_tokens,
+                  "generated_tokens": c.usage.generated_tokens, "ms": c.usage.ms,
+                  "finish_reason": c.finish_reason, "started_at": c.started_at} for c in calls],
+                pk="id",
+            )
+
+    def last_runs(self, n: int = 10) -> list[dict]:
+        return list(self.db.query("select * from runs order by created desc limit ?", [n]))
+
+    def steps(self, run_id: str) -> list[dict]:
+        return list(self.db.query("select * from steps where run_id = ? order by trial, idx", [run_id]))
+
+    def calls(self, run_id: str) -> list[dict]:
+        return list(self.db.query("select * from llm_calls where run_id = ? order by id", [run_id]))

@@ -1,0 +1,233 @@
+"""Tools: what a tool is, the context it runs in, and the registry that loads them as plugins.
+
+A tool has a name, a one-sentence verb-first description, a pydantic argument model and a run
+function `fn(args, ctx) -> str` that returns a short observation. Raising `ToolError` (or
+`FileStoreError`) produces an error observation the model can act on; any other exception is
+reported as a failure of the tool, never a crash of the agent.
+
+Tools are loaded by path from the `tools/` folder: every module-level `Tool` object (most easily
+made with the `@tool` decorator) becomes available. `Finish` and `Self-Ask` are built in; the
+runtime executes them itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from edge_agent.clock import Clock
+from edge_agent.filestore import FileStore, FileStoreError
+
+FINISH = "Finish"
+SELF_ASK = "Self-Ask"
+ASK_REQUESTER = "agentask"
+
+
+class ToolError(Exception):
+    """An expected failure (bad name, bad date, no data) explained in words for the model."""
+
+
+class ToolArgs(BaseModel):
+    """Base of every argument model: unknown keys are refused, so a hallucinated parameter fails."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class NoArgs(ToolArgs):
+    """A tool that takes no arguments."""
+
+
+class FinishArgs(ToolArgs):
+    answer: str = Field(..., min_length=1, description="the final answer for the person who asked")
+
+
+class SelfAskArgs(ToolArgs):
+    question: str = Field(..., min_length=1, description="a question to answer by reasoning, not by a tool")
+
+
+class AgentAskArgs(ToolArgs):
+    question: str = Field(..., min_length=1, description="one clarifying question for the person who asked")
+
+
+@dataclass
+class ToolContext:
+    """What a tool may use. `skyspark` is created lazily by `skyspark_factory` on first use."""
+
+    files: FileStore
+    clock: Clock
+    settings: Any = None
+    skyspark_factory: Callable[[], Any] | None = None
+    ask_requester: Callable[[str], str | None] | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    _skyspark: Any = None
+
+    @property
+    def skyspark(self) -> Any:
+        if self._skyspark is None:
+            if self.skyspark_factory is None:
+                raise ToolError("SkySpark is not configured on this gateway")
+            self._skyspark = self.skyspark_factory()
+        return self._skyspark
+
+
+class ToolResult(BaseModel):
+    observation: str
+    ok: bool = True
+
+
+@dataclass
+class Tool:
+    name: str
+    description: str
+    args_model: type[ToolArgs] = NoArgs
+    fn: Callable[[Any, ToolContext], str] | None = None
+    builtin: bool = False
+
+    def parse_args(self, raw: Any) -> ToolArgs:
+        """Validate raw arguments; raises ToolError with a sentence the model can act on."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise ToolError(f"{self.name} takes a JSON object of arguments {self.signature()}")
+        try:
+            return self.args_model.model_validate(raw)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
+            )
+            raise ToolError(f"invalid arguments for {self.name} ({problems}); expected {self.signature()}") from None
+
+    def run(self, raw_args: Any, ctx: ToolContext) -> ToolResult:
+        if self.fn is None:
+            raise RuntimeError(f"{self.name} is executed by the agent runtime")
+        try:
+            args = self.parse_args(raw_args)
+            return ToolResult(observation=str(self.fn(args, ctx)))
+        except (ToolError, FileStoreError) as exc:
+            return ToolResult(observation=f"Error: {exc}", ok=False)
+        except Exception as exc:  # a broken tool must not crash the agent
+            return ToolResult(observation=f"Error: tool {self.name} failed: {type(exc).__name__}: {exc}", ok=False)
+
+    def schema(self) -> dict:
+        return self.args_model.model_json_schema()
+
+    def signature(self) -> str:
+        """A compact argument example such as {"site_name": "<string>"} for prompts and errors."""
+        props = self.schema().get("properties", {})
+        sample = {k: f"<{v.get('type', 'value')}>" for k, v in props.items()}
+        return json.dumps(sample)
+
+    def describe(self) -> str:
+        return f"{self.name}: {self.description} Arguments: {self.signature()}"
+
+
+BUILTIN_TOOLS = [
+    Tool(FINISH, "End the task and give the final answer to the person who asked.", FinishArgs, builtin=True),
+    Tool(
+        SELF_ASK,
+        "Ask yourself a sub-question (date arithmetic, choosing a name from a list) and get a reasoned answer.",
+        SelfAskArgs,
+        builtin=True,
+    ),
+]
+
+AGENT_ASK_TOOL = Tool(
+    ASK_REQUESTER,
+    "Ask the person who sent the question one clarifying question and wait for the reply.",
+    AgentAskArgs,
+    builtin=True,
+)
+
+
+def tool(name: str, description: str, args: type[ToolArgs] | None = None) -> Callable[[Callable], Tool]:
+    """Decorator: `@tool("sites", "List the sites ...")` over `def fn(args, ctx) -> str`."""
+
+    def wrap(fn: Callable) -> Tool:
+        model = args
+        if model is None:
+            hint = next(iter(inspect.signature(fn).parameters.values())).annotation
+            model = hint if isinstance(hint, type) and issubclass(hint, ToolArgs) else NoArgs
+        return Tool(name=name, description=description, args_model=model, fn=fn)
+
+    return wrap
+
+
+class ToolLoadError(Exception):
+    """A plugin module could not be loaded; the message names the file."""
+
+
+class ToolRegistry:
+    """The tools the agent may call, in a stable order (built-ins last)."""
+
+    def __init__(self, tools: list[Tool] | None = None, builtins: bool = True):
+        self._tools: dict[str, Tool] = {}
+        for t in tools or []:
+            self.register(t)
+        if builtins:
+            for t in BUILTIN_TOOLS:
+                self.register(t)
+
+    def register(self, t: Tool) -> None:
+        if t.name in self._tools:
+            raise ToolLoadError(f"two tools are named {t.name!r}")
+        self._tools[t.name] = t
+
+    @classmethod
+    def from_dir(cls, folder: Path, builtins: bool = True, only: list[str] | None = None) -> "ToolRegistry":
+        """Load every `*.py` in `folder` (sorted by name) and register its Tool objects."""
+        tools: list[Tool] = []
+        for path in sorted(Path(folder).glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            tools.extend(load_tools_from_file(path))
+        if only is not None:
+            tools = [t for t in tools if t.name in only]
+        return cls(tools, builtins=builtins)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tools
+
+    def __iter__(self):
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def describe(self) -> str:
+        return "\n".join(f"- {t.describe()}" for t in self)
+
+    def with_tool(self, extra: Tool) -> "ToolRegistry":
+        """A copy with one more tool (e.g. `agentask` when a requester can be asked)."""
+        reg = ToolRegistry(list(self), builtins=False)
+        if extra.name not in reg:
+            reg.register(extra)
+        return reg
+
+
+def load_tools_from_file(path: Path) -> list[Tool]:
+    module_name = f"edge_agent_tools_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ToolLoadError(f"{path}: not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise ToolLoadError(f"{path}: failed to load: {type(exc).__name__}: {exc}") from exc
+    return [v for v in vars(module).values() if isinstance(v, Tool)]
