@@ -1,0 +1,1 @@
+"""CLI subcommands, one module per area; `edge_agent.cli` loads them lazily."""

@@ -1,0 +1,1 @@
+"""Fixtures for the llm tests (real components started for the test session)."""
