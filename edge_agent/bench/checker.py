@@ -1,0 +1,462 @@
+"""The checker: decides, exactly and without an LLM, whether a run did what its task asked.
+
+`check_task(task, evidence, truth)` runs every check in `task.expect` against the run's final
+answer and the JSON files it produced; expected rows, values and counts come from `truth` (the
+SkySpark the run used). A check that cannot be evaluated because the SkySpark lacks the data the
+task names is reported with status "error" (the task does not fit this dataset), never as a pass.
+`validate_task` finds such tasks before a run.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone, tzinfo
+from statistics import fmean
+from typing import Any, Iterable, Literal
+
+from pydantic import BaseModel
+
+from edge_agent.bench.tasks import (CountCheck, EntityQuery, FileCheck, ListCheck, MissingCheck, Task,
+                                    ValueCheck)
+from edge_agent.bench.truth import Sample, Truth
+
+CheckStatus = Literal["pass", "fail", "error"]
+
+
+class CheckResult(BaseModel):
+    check: str  # e.g. "file[0]", "value[1]", "answer_says_missing"
+    status: CheckStatus
+    detail: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+
+class Verdict(BaseModel):
+    passed: bool
+    checks: list[CheckResult]
+
+    @property
+    def error(self) -> bool:
+        return any(c.status == "error" for c in self.checks)
+
+    def summary(self) -> str:
+        return "; ".join(f"{c.check}: {c.status}{' (' + c.detail + ')' if c.detail and not c.passed else ''}"
+                         for c in self.checks)
+
+
+@dataclass
+class Evidence:
+    """What a run left behind: its final answer and its result files (name → parsed JSON)."""
+
+    answer: str | None
+    files: dict[str, Any] = field(default_factory=dict)
+
+
+class TruthError(Exception):
+    """The SkySpark does not hold what the task names (the task does not fit this dataset)."""
+
+
+# --------------------------------------------------------------------------------------- text
+def norm(text: str) -> str:
+    """Case-folded, with runs of spaces, underscores and hyphens made one space."""
+    return re.sub(r"[\s_\-]+", " ", str(text).casefold()).strip()
+
+
+def mentions(answer: str, name: str) -> bool:
+    """`name` occurs in `answer` as a whole name (so "Chiller 6" is not found in "Chiller 60")."""
+    needle = norm(name)
+    if not needle:
+        return False
+    return re.search(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])", norm(answer)) is not None
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_NOT_NUMBERS = [
+    r"\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",  # ISO dates
+    r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[ap]\.?m\.?)?",  # times of day
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b",  # 6/14/16
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+'?\d{{2,4}})?",  # jan 13 '23, June 1, 2020
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+'?\d{{2,4}})?",  # 13 January 2023
+    r"\b[\w.-]+\.json\b",  # file names
+    r"UTC\s*[+-]\d{1,4}",
+]
+_NUMBER = re.compile(r"(?:(?<![\w.])-)?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?!\d)"
+                     r"|(?:(?<![\w.])-)?(?<![\w\d])\.\d+")
+_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+
+
+def numbers_in(answer: str, names: Iterable[str] = ()) -> list[float]:
+    """The numbers an answer states, leaving out dates, times, file names and the given entity names
+    (so "Chiller 6" or "B020_Total" do not count as the number 6 or 20)."""
+    text = str(answer)
+    for name in sorted(set(names), key=len, reverse=True):
+        if name:
+            pattern = r"[\s_\-]+".join(re.escape(part) for part in re.split(r"[\s_\-]+", name.strip()))
+            text = re.sub(pattern, " ", text, flags=re.I)
+    for pattern in _NOT_NUMBERS:
+        text = re.sub(pattern, " ", text, flags=re.I)
+    out = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(text)]
+    out += [float(_WORDS[w]) for w in re.findall(r"[a-z]+", text.casefold()) if w in _WORDS]
+    return out
+
+
+_MISSING_RE = re.compile(
+    r"no such|(?:not|n't) (?:be )?found|could ?n[o']t (?:be )?(?:find|found|locate)|cannot (?:find|locate)|can't (?:find|locate)"
+    r"|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent|no (?:asset|sensor|site|point"
+    r"|equip\w*|data|record|match|entry)|not available|unavailable|unknown|missing|there is no|there are no"
+    r"|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)|is ?n[o']t (?:an? )?(?:asset|sensor|site)"
+    r"|none (?:named|called)|did ?n[o']t find|no results?|invalid (?:asset|sensor|site)|not an? (?:existing|known)",
+    re.I,
+)
+
+
+def says_missing(answer: str) -> bool:
+    return _MISSING_RE.search(str(answer)) is not None
+
+
+# --------------------------------------------------------------------------------------- truth helpers
+def list_entities(q: EntityQuery, truth: Truth) -> list[str]:
+    if q.of == "sites":
+        names = truth.sites()
+    elif q.of == "assets":
+        names = truth.assets(_canonical(q.site, truth.sites(), "site"))
+    else:
+        site = _canonical(q.site, truth.sites(), "site")
+        names = truth.sensors(site, _canonical(q.asset, truth.assets(site), "asset", site))
+    if q.name_contains:
+        names = [n for n in names if q.name_contains.casefold() in n.casefold()]
+    return list(names)
+
+
+def _canonical(name: str | None, names: list[str], kind: str, where: str = "") -> str:
+    if name in names:
+        return name  # type: ignore[return-value]
+    for candidate in names:
+        if norm(candidate) == norm(name or ""):
+            return candidate
+    raise TruthError(f"the SkySpark has no {kind} {name!r}{' at ' + where if where else ''}")
+
+
+def _resolve(truth: Truth, site: str, asset: str, sensor: str) -> tuple[str, str, str]:
+    site = _canonical(site, truth.sites(), "site")
+    asset = _canonical(asset, truth.assets(site), "asset", site)
+    sensor = _canonical(sensor, truth.sensors(site, asset), "sensor", f"{site} / {asset}")
+    return site, asset, sensor
+
+
+def expected_value(spec: ValueCheck, truth: Truth) -> float:
+    site, asset, sensor = _resolve(truth, spec.site, spec.asset, spec.sensor)
+    if spec.aggregate == "at":
+        assert spec.at is not None
+        window = timedelta(minutes=spec.at_window_minutes)
+        samples = [s for s in truth.history(site, asset, sensor, spec.at - window, spec.at + timedelta(seconds=1))
+                   if s.value is not None and s.ts <= spec.at]
+        if not samples:
+            raise TruthError(f"no sample of {asset} {sensor} at or within {spec.at_window_minutes} min before {spec.at}")
+        return float(samples[-1].value)  # type: ignore[arg-type]
+    assert spec.start is not None and spec.end is not None
+    values = [float(s.value) for s in truth.history(site, asset, sensor, spec.start, spec.end) if s.value is not None]
+    if not values:
+        raise TruthError(f"no data for {asset} {sensor} from {spec.start} to {spec.end}")
+    return {"max": max, "min": min, "mean": fmean, "sum": math.fsum,
+            "first": lambda v: v[0], "last": lambda v: v[-1]}[spec.aggregate](values)
+
+
+def close(x: float, expected: float, rel_tol: float, abs_tol: float) -> bool:
+    return abs(x - expected) <= max(rel_tol * abs(expected), abs_tol)
+
+
+# --------------------------------------------------------------------------------------- file rows
+_ASSET_KEYS = ("asset_name", "asset", "equip_name", "equip", "equipName")
+_SENSOR_KEYS = ("sensor_name", "sensor", "point_name", "point", "pointName")
+_TS_KEYS = ("timestamp", "ts", "time", "datetime", "date_time")
+_VALUE_KEYS = ("value", "val", "v")
+_ISO_PREFIX = re.compile(r"^\s*(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)")
+
+RowKey = tuple[str, str, datetime]
+
+
+def _pick(row: dict, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if key in row:
+            return row[key]
+    return None
+
+
+def parse_ts(value: Any, tz: tzinfo | None) -> datetime | None:
+    if isinstance(value, datetime):
+        ts = value
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = value / 1000 if value > 1e11 else value
+        return datetime.fromtimestamp(seconds, timezone.utc)
+    elif isinstance(value, str):
+        m = _ISO_PREFIX.match(value)
+        if not m:
+            return None
+        try:
+            ts = datetime.fromisoformat(m.group(1).replace("Z", "+00:00").replace(" ", "T"))
+        except ValueError:
+            return None
+    else:
+        return None
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=tz or timezone.utc)
+    return ts.astimezone(timezone.utc)
+
+
+def parse_value(value: Any) -> float | None:
+    if isinstance(value, dict):
+        value = value.get("val", value.get("value"))
+    if value is None or isinstance(value, bool):
+        return None if value is None else float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    m = re.match(r"^\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)", str(value))
+    return float(m.group(1)) if m else None
+
+
+def file_rows(data: Any, spec: FileCheck) -> Counter | None:
+    """The rows of a result file as a multiset of (asset, sensor, instant) → value, or None if the file
+    is not an array of history rows."""
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        data = lists[0] if len(lists) == 1 else None
+    if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
+        return None
+    tz = spec.start.tzinfo
+    only_asset = spec.assets[0] if len(spec.assets) == 1 else None
+    only_sensor = spec.sensors[0] if len(spec.sensors) == 1 else None
+    rows: Counter = Counter()
+    for row in data:
+        ts = parse_ts(_pick(row, _TS_KEYS), tz)
+        asset = _pick(row, _ASSET_KEYS) or only_asset
+        sensor = _pick(row, _SENSOR_KEYS) or only_sensor
+        if ts is None or asset is None or sensor is None:
+            return None
+        value = parse_value(_pick(row, _VALUE_KEYS))
+        rows[(norm(str(asset)), norm(str(sensor)), ts, None if value is None else round(value, 6))] += 1
+    return rows
+
+
+@dataclass
+class FileDiff:
+    name: str
+    missing: int = 0
+    extra: int = 0
+    wrong_value: int = 0
+    example: str = ""
+
+    @property
+    def exact(self) -> bool:
+        return self.missing == self.extra == self.wrong_value == 0
+
+    @property
+    def score(self) -> int:
+        return self.missing + self.extra + self.wrong_value
+
+    def describe(self) -> str:
+        parts = [f"{n} {what}" for n, what in ((self.missing, "missing rows"), (self.extra, "extra rows"),
+                                             (self.wrong_value, "rows with a wrong value")) if n]
+        return f"{self.name}: " + (", ".join(parts) or "exact") + (f" (e.g. {self.example})" if self.example else "")
+
+
+def expected_rows(spec: FileCheck, truth: Truth) -> dict[RowKey, float | None]:
+    out: dict[RowKey, float | None] = {}
+    for asset in spec.assets:
+        for sensor in spec.sensors:
+            site, a, s = _resolve(truth, spec.site, asset, sensor)
+            for sample in truth.history(site, a, s, spec.start, spec.end):
+                out[(norm(a), norm(s), sample.ts.astimezone(timezone.utc))] = sample.value
+    if not out:
+        raise TruthError(f"no data for {spec.assets} {spec.sensors} from {spec.start} to {spec.end}")
+    return out
+
+
+def diff_file(name: str, rows: Counter, expected: dict[RowKey, float | None], tol: float) -> FileDiff:
+    diff = FileDiff(name)
+    seen: Counter = Counter()
+    for (asset, sensor, ts, value), n in rows.items():
+        key = (asset, sensor, ts)
+        seen[key] += n
+        if key not in expected:
+            diff.extra += n
+            diff.example = diff.example or f"unexpected {asset} {sensor} {ts.isoformat()}"
+            continue
+        want = expected[key]
+        if (want is None) != (value is None) or (want is not None and abs(value - want) > tol):
+            diff.wrong_value += n
+            diff.example = diff.example or f"{asset} {sensor} {ts.isoformat()}: {value} instead of {want}"
+    for key, n in seen.items():
+        if key in expected and n > 1:
+            diff.extra += n - 1  # duplicated rows are not "exactly the rows"
+            diff.example = diff.example or f"duplicate row {key[0]} {key[2].isoformat()}"
+    missing = [k for k in expected if k not in seen]
+    diff.missing = len(missing)
+    if missing and not diff.example:
+        assets = sorted({k[0] for k in missing})
+        diff.example = f"missing {', '.join(assets)} from {min(k[2] for k in missing).isoformat()}"
+    return diff
+
+
+# --------------------------------------------------------------------------------------- checks
+def _check_file(spec: FileCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    expected = expected_rows(spec, truth)
+    diffs: list[tuple[FileDiff, Counter]] = []
+    for name, data in ev.files.items():
+        rows = file_rows(data, spec)
+        if rows is not None:
+            diffs.append((diff_file(name, rows, expected, spec.value_tol), rows))
+    if not diffs:
+        return "fail", f"no history file among {len(ev.files)} produced file(s)"
+    answer = ev.answer or ""
+    if spec.single_file:
+        exact = [d for d, _ in diffs if d.exact]
+        if spec.named_in_answer:
+            named = [d for d in exact if d.name in answer]
+            if exact and not named:
+                return "fail", f"{exact[0].name} is right but the answer does not name it"
+            exact = named
+        if exact:
+            return "pass", exact[0].name
+        best = min((d for d, _ in diffs), key=lambda d: d.score)
+        return "fail", f"{len(expected)} rows expected; closest file {best.describe()}"
+    covered: set = set()
+    used = []
+    for d, rows in diffs:
+        if d.extra == 0 and d.wrong_value == 0 and (not spec.named_in_answer or d.name in answer):
+            covered |= {k[:3] for k in rows}
+            used.append(d.name)
+    left = len(set(expected) - covered)
+    if left == 0:
+        return "pass", ", ".join(used)
+    return "fail", f"{left} of {len(expected)} expected rows are in no clean file ({', '.join(used) or 'none clean'})"
+
+
+def _check_value(spec: ValueCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    want = expected_value(spec, truth)
+    got = numbers_in(ev.answer or "", [spec.site, spec.asset, spec.sensor])
+    hit = [x for x in got if close(x, want, spec.rel_tol, spec.abs_tol)]
+    if hit:
+        return "pass", f"{hit[0]:g} ≈ {spec.aggregate} {want:.6g}"
+    shown = ", ".join(f"{x:g}" for x in got[:6]) or "no number"
+    return "fail", f"expected {spec.aggregate} {want:.6g} (±{max(spec.rel_tol * abs(want), spec.abs_tol):.3g}); answer has {shown}"
+
+
+def _check_count(spec: CountCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    want = len(list_entities(spec, truth))
+    names = [n for n in (spec.site, spec.asset) if n]
+    got = numbers_in(ev.answer or "", names)
+    if float(want) in got:
+        return "pass", f"{want} {spec.of}"
+    return "fail", f"expected {want} {spec.of}; answer has {', '.join(f'{x:g}' for x in got[:6]) or 'no number'}"
+
+
+def _check_list(spec: ListCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    names = list_entities(spec, truth)
+    if not names:
+        raise TruthError(f"the SkySpark lists no {spec.of} for this query")
+    found = [n for n in names if mentions(ev.answer or "", n)]
+    need = math.ceil(spec.min_fraction * len(names))
+    status: CheckStatus = "pass" if len(found) >= need else "fail"
+    missing = [n for n in names if n not in found][:5]
+    return status, f"{len(found)}/{len(names)} named" + (f"; not named: {', '.join(missing)}" if missing else "")
+
+
+def _check_missing(spec: MissingCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    _confirm_missing(spec, truth)
+    answer = ev.answer or ""
+    if not says_missing(answer):
+        return "fail", "the answer does not say that anything is missing"
+    if spec.must_name and not mentions(answer, spec.name):
+        return "fail", f"the answer does not name {spec.name!r}"
+    return "pass", ""
+
+
+def _confirm_missing(spec: MissingCheck, truth: Truth) -> None:
+    if spec.kind is None:
+        return
+    if spec.kind == "site":
+        names = truth.sites()
+    elif spec.kind == "asset":
+        names = truth.assets(_canonical(spec.site, truth.sites(), "site"))
+    else:
+        site = _canonical(spec.site, truth.sites(), "site")
+        names = truth.sensors(site, _canonical(spec.asset, truth.assets(site), "asset", site))
+    if any(norm(n) == norm(spec.name) for n in names):
+        raise TruthError(f"{spec.name!r} exists on this SkySpark, so the task expecting it missing does not fit")
+
+
+def _mentions_all(names: list[str], ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    missing = [n for n in names if not mentions(ev.answer or "", n)]
+    return ("fail", f"not named: {', '.join(missing)}") if missing else ("pass", "")
+
+
+def _mentions_any(names: list[str], ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    found = [n for n in names if mentions(ev.answer or "", n)]
+    return ("pass", found[0]) if found else ("fail", f"none of {', '.join(names)} named")
+
+
+def _run(label: str, fn, spec, ev: Evidence, truth: Truth) -> CheckResult:
+    try:
+        status, detail = fn(spec, ev, truth)
+    except TruthError as exc:
+        status, detail = "error", str(exc)
+    except Exception as exc:  # the SkySpark failed while checking: not the agent's fault, not a pass
+        status, detail = "error", f"checking failed: {type(exc).__name__}: {exc}"
+    return CheckResult(check=label, status=status, detail=detail)
+
+
+def _items(task: Task):
+    e = task.expect
+    if e.answer_mentions_all:
+        yield "answer_mentions_all", _mentions_all, e.answer_mentions_all
+    if e.answer_mentions_any:
+        yield "answer_mentions_any", _mentions_any, e.answer_mentions_any
+    if e.answer_lists:
+        yield "answer_lists", _check_list, e.answer_lists
+    if e.answer_says_missing:
+        yield "answer_says_missing", _check_missing, e.answer_says_missing
+    for kind, fn in (("file", _check_file), ("value", _check_value), ("count", _check_count)):
+        specs = getattr(e, kind) or []
+        for i, spec in enumerate(specs):
+            yield (f"{kind}[{i}]" if len(specs) > 1 else kind), fn, spec
+
+
+def check_task(task: Task, evidence: Evidence, truth: Truth) -> Verdict:
+    """Run every check of `task`; the task passes only if all of them pass."""
+    if not (evidence.answer or "").strip() and not evidence.files:
+        results = [CheckResult(check=label, status="fail", detail="no answer and no file")
+                   for label, _, _ in _items(task)]
+        return Verdict(passed=False, checks=results)
+    results = [_run(label, fn, spec, evidence, truth) for label, fn, spec in _items(task)]
+    return Verdict(passed=all(r.passed for r in results), checks=results)
+
+
+def validate_task(task: Task, truth: Truth) -> list[str]:
+    """Problems that make `task` unanswerable on this SkySpark (unknown names, no data, a "missing"
+    entity that exists); empty when the task fits."""
+    problems = []
+    e = task.expect
+    probes: list = []
+    for spec in e.file or []:
+        probes.append(lambda s=spec: expected_rows(s, truth))
+    for spec in e.value or []:
+        probes.append(lambda s=spec: expected_value(s, truth))
+    for spec in list(e.count or []) + ([e.answer_lists] if e.answer_lists else []):
+        probes.append(lambda s=spec: list_entities(s, truth) or (_ for _ in ()).throw(
+            TruthError(f"no {s.of} match {s.name_contains!r}")))
+    if e.answer_says_missing:
+        probes.append(lambda s=e.answer_says_missing: _confirm_missing(s, truth))
+    for probe in probes:
+        try:
+            probe()
+        except TruthError as exc:
+            problems.append(f"{task.id}: {exc}")
+    return problems

@@ -1,0 +1,171 @@
+"""The benchmark report: `report.md` with summary tables, and PNG plots (matplotlib, Agg backend).
+
+Plots: `completion.png` (tasks completed per model/strategy, by the checker at round 1 and at the
+end, and by the agent's own Review verdict), `rounds.png` (completion vs reflection rounds allowed,
+the paper's Figure 6), `trajectory.png` (trajectory lengths per model/strategy).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from edge_agent.bench.results import BenchResults, Summary, TaskRun, groups, summarise
+
+PLOTS = ("completion.png", "rounds.png", "trajectory.png")
+
+
+def _pct(n: int, total: int) -> str:
+    return f"{n}/{total} ({100 * n / total:.0f}%)" if total else "0/0"
+
+
+def _k(x: float) -> str:
+    return f"{x / 1000:.1f}k" if x >= 10000 else f"{x:.0f}"
+
+
+def summary_table(rows: list[Summary]) -> str:
+    head = ("| model | strategy | tasks | checker @1 | checker @end | review @1 | review @end | review agrees "
+            "| tokens sent | tokens recv | tokens eval | LLM calls | time s | traj len | trials | reflections "
+            "| parse fail | loops | errors |")
+    sep = "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"
+    lines = [head, sep]
+    for r in rows:
+        agree = _pct(r.reviews_agreeing, r.reviews) if r.reviews else "–"
+        errors = f"{r.agent_errors}" + (f" (+{r.check_errors} task/data)" if r.check_errors else "")
+        lines.append(
+            f"| {r.model} | {r.strategy} | {r.tasks} | {_pct(r.checker_round1, r.tasks)} | "
+            f"{_pct(r.checker_final, r.tasks)} | {_pct(r.review_round1, r.tasks)} | {_pct(r.review_final, r.tasks)} | "
+            f"{agree} | {_k(r.tokens_sent)} | {_k(r.tokens_received)} | {_k(r.tokens_evaluated)} | {r.llm_calls:.1f} | "
+            f"{r.wall_s:.1f} | {r.trajectory_length:.1f} | {r.trials:.2f} | {r.reflections} | {r.parse_failures} | "
+            f"{r.loops_caught} | {errors} |")
+    return "\n".join(lines)
+
+
+def rounds_table(rows: list[Summary]) -> str:
+    n = max((len(r.by_round) for r in rows), default=1)
+    head = "| model | strategy | " + " | ".join(f"≤{k} round{'s' if k > 1 else ''}" for k in range(1, n + 1)) + " |"
+    lines = [head, "|" + "|".join(["---"] * (n + 2)) + "|"]
+    for r in rows:
+        cells = [str(r.by_round[min(k, len(r.by_round)) - 1]) for k in range(1, n + 1)]
+        lines.append(f"| {r.model} | {r.strategy} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def tags_table(runs: list[TaskRun]) -> str:
+    labels = sorted(groups(runs))
+    by_tag: dict[str, dict[tuple[str, str], list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for run in runs:
+        for tag in run.tags or ["(untagged)"]:
+            by_tag[tag][(run.model, run.strategy)].append(run.checker_final)
+    head = "| tag | " + " | ".join(f"{m} / {s}" for m, s in labels) + " |"
+    lines = [head, "|" + "|".join(["---"] * (len(labels) + 1)) + "|"]
+    for tag in sorted(by_tag):
+        cells = [(lambda v: f"{sum(v)}/{len(v)}" if v else "–")(by_tag[tag].get(lab, [])) for lab in labels]
+        lines.append(f"| {tag} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _cell(text: str | None, limit: int = 90) -> str:
+    flat = " ".join(str(text or "").split()).replace("|", "\\|")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def task_table(runs: list[TaskRun]) -> str:
+    lines = ["| task | model | strategy | checker @1 | checker @end | review | trials | steps | tokens eval | time s "
+             "| why not |", "|" + "|".join(["---"] * 11) + "|"]
+    for r in sorted(runs, key=lambda r: (r.task_id, r.model, r.strategy)):
+        failing = "; ".join(f"{c.check}: {c.detail}" for c in r.checks if not c.passed)
+        if not failing and not r.checker_final:
+            failing = r.error or f"status {r.status}"
+        review = next((s for s in reversed(r.review_by_round) if s), "–")
+        lines.append(
+            f"| {r.task_id} | {r.model} | {r.strategy} | {'✔' if r.checker_round1 else '✘'} | "
+            f"{'✔' if r.checker_final else '✘'} | {review} | {r.metrics.trials} | {r.metrics.trajectory_length} | "
+            f"{r.metrics.tokens_evaluated} | {r.metrics.wall_s:.1f} | {_cell(failing)} |")
+    return "\n".join(lines)
+
+
+def plot(results: BenchResults, rows: list[Summary], out: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    labels = [r.label for r in rows]
+    x = range(len(rows))
+    fig, ax = plt.subplots(figsize=(max(6, 1.8 * len(rows) + 2), 4))
+    width = 0.2
+    series = [("checker @ round 1", [r.checker_round1 for r in rows]), ("checker @ end", [r.checker_final for r in rows]),
+              ("review @ round 1", [r.review_round1 for r in rows]), ("review @ end", [r.review_final for r in rows])]
+    for i, (name, values) in enumerate(series):
+        ax.bar([p + (i - 1.5) * width for p in x], values, width, label=name,
+               hatch="//" if name.startswith("review") else None, alpha=0.9)
+    ax.set_xticks(list(x), labels, rotation=15, ha="right")
+    ax.set_ylabel("tasks completed")
+    ax.set_ylim(0, max([r.tasks for r in rows] + [1]))
+    ax.set_title(f"Task completion ({results.task_set or Path(results.tasks_file).stem}, {results.n_tasks} tasks)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "completion.png", dpi=110)
+    plt.close(fig)
+    written.append("completion.png")
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for r in rows:
+        ax.plot(range(1, len(r.by_round) + 1), r.by_round, marker="o", label=r.label)
+    ax.set_xlabel("reflection rounds allowed (trials)")
+    ax.set_ylabel("tasks completed (checker)")
+    ax.set_xticks(range(1, max((len(r.by_round) for r in rows), default=1) + 1))
+    ax.set_ylim(0, max([r.tasks for r in rows] + [1]))
+    ax.set_title("Completion vs reflection rounds")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "rounds.png", dpi=110)
+    plt.close(fig)
+    written.append("rounds.png")
+
+    fig, ax = plt.subplots(figsize=(max(6, 1.5 * len(rows) + 2), 4))
+    data = [[run.metrics.trajectory_length for run in runs] for runs in groups(results.runs).values()]
+    ax.boxplot(data, showmeans=True)
+    ax.set_xticks(range(1, len(data) + 1), [f"{m} / {s}" for m, s in groups(results.runs)], rotation=15, ha="right")
+    ax.set_ylabel("steps across all trials")
+    ax.set_title("Trajectory length")
+    fig.tight_layout()
+    fig.savefig(out / "trajectory.png", dpi=110)
+    plt.close(fig)
+    written.append("trajectory.png")
+    return written
+
+
+def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
+    runs = results.runs
+    parts = [f"# Benchmark: {results.task_set or Path(results.tasks_file).stem}", ""]
+    parts.append(f"- task file: `{results.tasks_file}` ({results.n_tasks} tasks)")
+    parts.append(f"- SkySpark: {results.skyspark or '(configured)'}")
+    parts.append(f"- models: {', '.join(results.models)}; strategies: {', '.join(results.strategies)}")
+    parts.append(f"- max steps per trial {results.max_steps}, max trials {results.max_trials}")
+    parts.append(f"- started {results.started}, finished {results.finished or '–'}"
+                 + (" — **interrupted: partial results**" if results.interrupted else ""))
+    if results.invalid_tasks:
+        parts.append(f"- **{len(results.invalid_tasks)} task(s) do not fit this SkySpark**: "
+                     + "; ".join(results.invalid_tasks[:10]))
+    parts += ["", "Completion is decided by the checker (exact rows/values from the SkySpark the run used); "
+              "`review` is the agent's own verdict (for plain `react`: that it finished). `@1` = the first "
+              "trial's answer, `@end` = the final answer. Token, call, time and length columns are means per task.",
+              "", "## Summary", "", summary_table(rows), "",
+              "## Completion vs reflection rounds (checker)", "", rounds_table(rows), ""]
+    if plots:
+        parts += ["## Plots", ""] + [f"![{p[:-4]}]({p})" for p in plots] + [""]
+    parts += ["## By tag (checker, final)", "", tags_table(runs), "", "## Tasks", "", task_table(runs), ""]
+    return "\n".join(parts)
+
+
+def write_report(results: BenchResults, out: Path, plots: bool = True) -> Path:
+    """Write report.md (and the plots) for `results` into `out`; returns the report's path."""
+    out.mkdir(parents=True, exist_ok=True)
+    rows = summarise(results.runs, results.max_trials)
+    written = plot(results, rows, out) if plots and rows else []
+    path = out / "report.md"
+    path.write_text(render(results, rows, written), encoding="utf-8")
+    return path

@@ -1,0 +1,229 @@
+"""The benchmark task file: pydantic models for `bench/tasks/*.yaml` and the loader.
+
+A task is a question, the clock the agent sees (`now`), tags, and `expect`: one or more
+machine-checkable expectations. Expected rows, values and counts are never written into the
+file; the checker computes them from the SkySpark the run used (see `checker.py`), so one task
+file works on the simulator, an operator's dataset or a real SkySpark. Every check listed in a
+task must pass for the task to count as completed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+Aggregate = Literal["max", "min", "mean", "sum", "first", "last", "at"]
+EntityKind = Literal["sites", "assets", "sensors"]
+
+
+class TaskFileError(ValueError):
+    """A task file cannot be read or does not match the format; the message names file and task."""
+
+
+class Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _one_or_many(value):
+    return value if value is None or isinstance(value, list) else [value]
+
+
+class FileCheck(Spec):
+    """A produced JSON file holds exactly the history rows of these assets / sensor(s) / range.
+
+    The range is start-inclusive and end-exclusive, as SkySpark's hisRead. With `single_file`
+    (the default) one file must hold all rows; otherwise files that each hold only expected rows
+    may together cover them (e.g. one file per chiller).
+    """
+
+    site: str
+    assets: list[str] = Field(..., min_length=1)
+    sensor: str | list[str]
+    start: AwareDatetime
+    end: AwareDatetime
+    single_file: bool = True
+    named_in_answer: bool = Field(False, description="the answer must also name the file")
+    value_tol: float = Field(1e-3, ge=0, description="absolute tolerance for each row's value")
+
+    @field_validator("assets", mode="before")
+    @classmethod
+    def _assets(cls, v):
+        return _one_or_many(v)
+
+    @property
+    def sensors(self) -> list[str]:
+        return [self.sensor] if isinstance(self.sensor, str) else list(self.sensor)
+
+    @model_validator(mode="after")
+    def _range(self):
+        if self.start >= self.end:
+            raise ValueError("start must be before end")
+        return self
+
+
+class ValueCheck(Spec):
+    """A number in the answer equals an aggregate of one sensor's history.
+
+    Interval: `start`/`end` with aggregate max/min/mean/sum/first/last. Point in time:
+    `aggregate: at` with `at` (the sample at that instant, or the latest one before it within
+    `at_window_minutes`).
+    """
+
+    site: str
+    asset: str
+    sensor: str
+    aggregate: Aggregate
+    start: AwareDatetime | None = None
+    end: AwareDatetime | None = None
+    at: AwareDatetime | None = None
+    at_window_minutes: int = Field(60, ge=0)
+    rel_tol: float = Field(0.005, ge=0)
+    abs_tol: float = Field(0.01, ge=0)
+
+    @model_validator(mode="after")
+    def _shape(self):
+        if self.aggregate == "at":
+            if self.at is None or self.start is not None or self.end is not None:
+                raise ValueError("aggregate 'at' takes `at` (an instant) and no start/end")
+        else:
+            if self.start is None or self.end is None or self.at is not None:
+                raise ValueError(f"aggregate {self.aggregate!r} takes `start` and `end` and no `at`")
+            if self.start >= self.end:
+                raise ValueError("start must be before end")
+        return self
+
+
+class EntityQuery(Spec):
+    """Names the SkySpark lists: all sites, a site's assets, or an asset's sensors, optionally
+    only those whose name contains `name_contains` (case-insensitive)."""
+
+    of: EntityKind
+    site: str | None = None
+    asset: str | None = None
+    name_contains: str | None = None
+
+    @model_validator(mode="after")
+    def _scope(self):
+        if self.of in ("assets", "sensors") and not self.site:
+            raise ValueError(f"listing {self.of} needs `site`")
+        if self.of == "sensors" and not self.asset:
+            raise ValueError("listing sensors needs `asset`")
+        return self
+
+
+class CountCheck(EntityQuery):
+    """The answer states how many entities there are (e.g. the sensors of an asset)."""
+
+
+class ListCheck(EntityQuery):
+    """The answer names (at least `min_fraction` of) the entities the SkySpark lists."""
+
+    min_fraction: float = Field(1.0, gt=0, le=1)
+
+
+class MissingCheck(Spec):
+    """The answer says that `name` does not exist. With `kind` (and `site`/`asset`) the checker also
+    confirms against the SkySpark that it really is missing, so a task cannot silently go stale."""
+
+    name: str = Field(..., min_length=1)
+    kind: Literal["site", "asset", "sensor"] | None = None
+    site: str | None = None
+    asset: str | None = None
+    must_name: bool = Field(True, description="the answer must mention the missing name")
+
+
+class Expect(Spec):
+    answer_mentions_all: list[str] | None = None
+    answer_mentions_any: list[str] | None = None
+    answer_lists: ListCheck | None = None
+    answer_says_missing: MissingCheck | None = None
+    file: list[FileCheck] | None = None
+    value: list[ValueCheck] | None = None
+    count: list[CountCheck] | None = None
+
+    @field_validator("answer_says_missing", mode="before")
+    @classmethod
+    def _missing(cls, v):
+        return {"name": v} if isinstance(v, str) else v
+
+    @field_validator("file", "value", "count", "answer_mentions_all", "answer_mentions_any", mode="before")
+    @classmethod
+    def _listify(cls, v):
+        return _one_or_many(v)
+
+    @model_validator(mode="after")
+    def _not_empty(self):
+        if not any(getattr(self, name) for name in type(self).model_fields):
+            raise ValueError("expect needs at least one check")
+        return self
+
+    def kinds(self) -> list[str]:
+        return [name for name in type(self).model_fields if getattr(self, name)]
+
+
+class Task(Spec):
+    id: str = Field(..., pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    question: str = Field(..., min_length=3)
+    now: AwareDatetime = Field(..., description="the clock the agent sees")
+    tags: list[str] = Field(default_factory=list)
+    expect: Expect
+    notes: str = ""
+
+
+class TaskFile(Spec):
+    name: str = ""
+    description: str = ""
+    defaults: dict = Field(default_factory=dict, description="keys copied into every task that lacks them")
+    tasks: list[Task] = Field(..., min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults(cls, data):
+        if isinstance(data, dict) and isinstance(data.get("defaults"), dict) and isinstance(data.get("tasks"), list):
+            data = dict(data)
+            data["tasks"] = [({**data["defaults"], **t} if isinstance(t, dict) else t) for t in data["tasks"]]
+        return data
+
+    @model_validator(mode="after")
+    def _unique(self):
+        seen: set[str] = set()
+        for task in self.tasks:
+            if task.id in seen:
+                raise ValueError(f"task id {task.id!r} is used twice")
+            seen.add(task.id)
+        return self
+
+
+def parse_tasks(data: object, source: str = "<tasks>") -> TaskFile:
+    try:
+        return TaskFile.model_validate(data)
+    except ValidationError as exc:
+        lines = []
+        tasks = data.get("tasks") if isinstance(data, dict) else None
+        for err in exc.errors()[:5]:
+            loc = list(err["loc"])
+            where = ".".join(str(p) for p in loc)
+            if len(loc) >= 2 and loc[0] == "tasks" and isinstance(loc[1], int) and isinstance(tasks, list):
+                item = tasks[loc[1]] if loc[1] < len(tasks) else None
+                if isinstance(item, dict) and "id" in item:
+                    where += f" (task {item['id']})"
+            lines.append(f"{where}: {err['msg']}")
+        more = f"\n  … and {exc.error_count() - 5} more" if exc.error_count() > 5 else ""
+        raise TaskFileError(f"{source}: invalid task file:\n  " + "\n  ".join(lines) + more) from None
+
+
+def load_tasks(path: Path | str) -> TaskFile:
+    """Read and validate a task file; any problem raises TaskFileError naming the file."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TaskFileError(f"task file not found: {path}") from None
+    except yaml.YAMLError as exc:
+        raise TaskFileError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise TaskFileError(f"{path}: the top level must be a mapping with a `tasks` list")
+    return parse_tasks(data, str(path))
