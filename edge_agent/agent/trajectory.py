@@ -47,6 +47,7 @@ class Distilled(BaseModel):
     sensors: list[str] = Field(default_factory=list)
     start: str | None = None  # ISO 8601, resolved against the clock
     end: str | None = None
+    period: str = ""  # the phrase start/end were resolved from ("last week"); start == end: an instant
     goal: str = ""
     parts: list[str] = Field(default_factory=list)
 

@@ -1,0 +1,287 @@
+"""Resolve the date phrases operators write ("last week", "jan 13 '23", "first week of June 2020",
+"midnight") into concrete ISO ranges against the agent's clock, in code, deterministically.
+
+A 135M model cannot do date arithmetic; the Distill agent uses this module instead and hands the
+ReAct agent ready ISO 8601 values. Conventions (documented in docs/reactxen.md):
+
+* A day is [00:00, next day 00:00); ranges are start-inclusive, end-exclusive, in the clock's timezone.
+* Weeks start on Monday. "last week" is the previous calendar week; "this week" runs from Monday to now.
+* "past/last N days" (and "past week" = 7 days) are the N complete days before today.
+* "last N hours/minutes" end now. "today" ends now. "this month/year" end now.
+* A day without a year is its most recent occurrence that is not in the future.
+* A time of day ("at midnight", "at 3pm", "at 14:30") gives a point in time (start == end); without a
+  day it is the most recent such moment.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+MONTHS = {
+    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
+    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+}
+WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "twelve": 12, "fourteen": 14, "thirty": 30, "a": 1, "an": 1}
+
+_MON = r"(?P<mon>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_YEAR = r"(?:,?\s*(?P<year>'\d{2}|\d{4}))"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_NUM = r"(?P<n>\d+|" + "|".join(NUMBER_WORDS) + r")"
+_UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+
+# One calendar day, in the spellings operators use.
+_DAY_PATTERNS = [
+    re.compile(r"\b(?P<iso>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d:tT])"),
+    re.compile(r"\b" + _MON + r"\s+" + _DAY + r"\b" + _YEAR + r"?"),
+    re.compile(r"\b" + _DAY + r"(?:\s+of)?\s+" + _MON + r"\b" + _YEAR + r"?"),
+    re.compile(r"\b(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4}|\d{2})\b"),
+]
+_ISO_INSTANT = re.compile(r"\b\d{4}-\d{2}-\d{2}[tT ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[zZ]|[+-]\d{2}:?\d{2})?")
+_TIME = re.compile(
+    r"\b(?:at\s+)?(?:(?P<word>midnight|noon|midday)|(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ampm>am|pm)"
+    r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?!-))\b"
+)
+_MONTH_YEAR = re.compile(r"\b(?:(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+of\s+)?"
+                         + _MON + r"(?:\s+(?:of\s+)?(?P<year>\d{4}))\b")
+_RANGE = re.compile(r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+(?P<b>.+?)(?=$|[?.!;]|\s+(?:at|for|in|on|of)\s)")
+
+
+@dataclass(frozen=True)
+class DateRange:
+    """A resolved period; `point` means a single instant (start == end)."""
+
+    start: datetime
+    end: datetime
+    phrase: str
+    point: bool = False
+
+    def iso(self) -> tuple[str, str]:
+        return self.start.isoformat(), self.end.isoformat()
+
+    def describe(self) -> str:
+        if self.point:
+            return f"{self.phrase!r} = the instant {self.start.isoformat()}"
+        return f"{self.phrase!r} = from {self.start.isoformat()} to {self.end.isoformat()} (end exclusive)"
+
+
+def _midnight(day: date, now: datetime) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=now.tzinfo)
+
+
+def _day_range(day: date, now: datetime, phrase: str) -> DateRange:
+    return DateRange(_midnight(day, now), _midnight(day + timedelta(days=1), now), phrase)
+
+
+def _add_months(day: date, months: int) -> date:
+    total = day.year * 12 + (day.month - 1) + months
+    return date(total // 12, total % 12 + 1, 1)
+
+
+def _year(text: str | None, now: datetime) -> int | None:
+    if not text:
+        return None
+    if text.startswith("'") or len(text) == 2:
+        return 2000 + int(text.strip("'"))
+    return int(text)
+
+
+def _past_day(month: int, day: int, now: datetime) -> date:
+    """The most recent `month/day` that is not after today."""
+    for year in (now.year, now.year - 1, now.year - 2, now.year - 3, now.year - 4):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue
+        if candidate <= now.date():
+            return candidate
+    raise ValueError(f"no such day: {month}/{day}")
+
+
+def _find_day(text: str, now: datetime) -> tuple[date, re.Match] | None:
+    """The first explicit calendar day in `text`, with the match that named it."""
+    found: list[tuple[int, date, re.Match]] = []
+    for pattern in _DAY_PATTERNS:
+        for m in pattern.finditer(text):
+            try:
+                groups = m.groupdict()
+                if groups.get("iso"):
+                    day = date(int(groups["iso"]), int(groups["m"]), int(groups["d"]))
+                elif groups.get("um"):
+                    year = _year(groups["uy"], now)
+                    day = date(year, int(groups["um"]), int(groups["ud"]))
+                else:
+                    month, dom = MONTHS[groups["mon"]], int(groups["day"])
+                    year = _year(groups.get("year"), now)
+                    day = date(year, month, dom) if year else _past_day(month, dom, now)
+            except (ValueError, KeyError):
+                continue
+            found.append((m.start(), day, m))
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0])
+    return found[0][1], found[0][2]
+
+
+def _time_of_day(text: str) -> tuple[time, str] | None:
+    m = _TIME.search(text)
+    if not m:
+        return None
+    if m["word"]:
+        return (time(0) if m["word"] == "midnight" else time(12)), m.group(0).strip()
+    if m["h"] is not None:
+        hour, minute = int(m["h"]), int(m["mi"] or 0)
+        if not 1 <= hour <= 12 or minute > 59:
+            return None
+        pm = m["ampm"].startswith("p")
+        hour = (hour % 12) + (12 if pm else 0)
+        return time(hour, minute), m.group(0).strip()
+    return time(int(m["h24"]), int(m["m24"])), m.group(0).strip()
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else NUMBER_WORDS[text]
+
+
+def _relative(text: str, now: datetime) -> DateRange | None:
+    """Phrases relative to now: yesterday, last week, past 3 days, last month, N days ago, ..."""
+    today = now.date()
+    monday = today - timedelta(days=today.weekday())
+
+    m = re.search(r"\b(?:the\s+)?(?:last|past|previous|preceding)\s+" + _NUM + r"\s+" + _UNIT, text)
+    if m:
+        n, unit = _number(m["n"]), m["unit"].rstrip("s")
+        if unit in ("minute", "min"):
+            return DateRange(now - timedelta(minutes=n), now, m.group(0))
+        if unit in ("hour", "hr"):
+            return DateRange(now - timedelta(hours=n), now, m.group(0))
+        if unit == "day":
+            return DateRange(_midnight(today - timedelta(days=n), now), _midnight(today, now), m.group(0))
+        if unit == "week":
+            return DateRange(_midnight(today - timedelta(days=7 * n), now), _midnight(today, now), m.group(0))
+        if unit == "month":
+            first = today.replace(day=1)
+            return DateRange(_midnight(_add_months(first, -n), now), _midnight(first, now), m.group(0))
+        return DateRange(_midnight(date(today.year - n, 1, 1), now), _midnight(date(today.year, 1, 1), now),
+                         m.group(0))
+
+    m = re.search(_NUM + r"\s+" + _UNIT + r"\s+ago\b", text)
+    if m:
+        n, unit = _number(m["n"]), m["unit"].rstrip("s")
+        if unit in ("minute", "min", "hour", "hr"):
+            delta = timedelta(minutes=n) if unit in ("minute", "min") else timedelta(hours=n)
+            return DateRange(now - delta, now - delta, m.group(0), point=True)
+        if unit == "day":
+            return _day_range(today - timedelta(days=n), now, m.group(0))
+        if unit == "week":
+            start = monday - timedelta(days=7 * n)
+            return DateRange(_midnight(start, now), _midnight(start + timedelta(days=7), now), m.group(0))
+
+    m = re.search(r"\b(?:the\s+)?day\s+before\s+yesterday\b", text)
+    if m:
+        return _day_range(today - timedelta(days=2), now, m.group(0))
+    m = re.search(r"\b(?:yesterday|last\s+night)\b", text)
+    if m:
+        return _day_range(today - timedelta(days=1), now, m.group(0))
+    m = re.search(r"\b(?:past|last)\s+(?:week|7\s+days)\b", text)
+    if m and m.group(0).startswith("past"):
+        return DateRange(_midnight(today - timedelta(days=7), now), _midnight(today, now), m.group(0))
+    m = re.search(r"\b(?:last|previous|prior)\s+week\b", text)
+    if m:
+        return DateRange(_midnight(monday - timedelta(days=7), now), _midnight(monday, now), m.group(0))
+    m = re.search(r"\bthis\s+week\b", text)
+    if m:
+        return DateRange(_midnight(monday, now), now, m.group(0))
+    m = re.search(r"\b(?:last|previous|prior)\s+month\b", text)
+    if m:
+        first = today.replace(day=1)
+        return DateRange(_midnight(_add_months(first, -1), now), _midnight(first, now), m.group(0))
+    m = re.search(r"\bthis\s+month\b", text)
+    if m:
+        return DateRange(_midnight(today.replace(day=1), now), now, m.group(0))
+    m = re.search(r"\b(?:last|previous|prior)\s+year\b", text)
+    if m:
+        return DateRange(_midnight(date(today.year - 1, 1, 1), now), _midnight(date(today.year, 1, 1), now),
+                         m.group(0))
+    m = re.search(r"\bthis\s+year\b", text)
+    if m:
+        return DateRange(_midnight(date(today.year, 1, 1), now), now, m.group(0))
+    m = re.search(r"\b(?:last|on|past)\s+(?P<wd>" + "|".join(WEEKDAYS) + r")\b", text)
+    if m:
+        back = (today.weekday() - WEEKDAYS[m["wd"]]) % 7 or 7
+        return _day_range(today - timedelta(days=back), now, m.group(0))
+    m = re.search(r"\btoday\b", text)
+    if m:
+        return DateRange(_midnight(today, now), now, m.group(0))
+    return None
+
+
+def _month_year(text: str, now: datetime) -> DateRange | None:
+    m = _MONTH_YEAR.search(text)
+    if not m:
+        return None
+    first = date(int(m["year"]), MONTHS[m["mon"]], 1)
+    next_month = _add_months(first, 1)
+    if m["ord"] in ("last", "final"):
+        return DateRange(_midnight(next_month - timedelta(days=7), now), _midnight(next_month, now), m.group(0))
+    if m["ord"]:
+        start = first + timedelta(days=7 * (ORDINALS[m["ord"]] - 1))
+        return DateRange(_midnight(start, now), _midnight(min(start + timedelta(days=7), next_month), now),
+                         m.group(0))
+    return DateRange(_midnight(first, now), _midnight(next_month, now), m.group(0))
+
+
+def _single(text: str, now: datetime) -> DateRange | None:
+    """One period (no 'from … to …'): an instant, a day (optionally at a time), a month, or a relative phrase."""
+    m = _ISO_INSTANT.search(text)
+    if m:
+        from edge_agent.clock import parse_instant
+
+        try:
+            instant = parse_instant(m.group(0).upper().replace(" ", "T"), now.tzinfo)
+            return DateRange(instant, instant, m.group(0), point=True)
+        except ValueError:
+            pass
+    tod = _time_of_day(text)
+    found = _find_day(text, now)
+    if found is None:
+        span = _month_year(text, now)
+        if span is None:
+            span = _relative(text, now)
+        if span is not None and tod is None:
+            return span
+        if tod is not None:
+            base = span.start.date() if span is not None and span.end - span.start <= timedelta(days=1) else None
+            if base is None:
+                # "at midnight" alone: the most recent such moment.
+                instant = datetime.combine(now.date(), tod[0], tzinfo=now.tzinfo)
+                if instant > now:
+                    instant -= timedelta(days=1)
+                return DateRange(instant, instant, tod[1], point=True)
+            instant = datetime.combine(base, tod[0], tzinfo=now.tzinfo)
+            return DateRange(instant, instant, f"{span.phrase} {tod[1]}", point=True)
+        return None
+    day, match = found
+    if tod is not None:
+        instant = datetime.combine(day, tod[0], tzinfo=now.tzinfo)
+        return DateRange(instant, instant, f"{match.group(0)} {tod[1]}", point=True)
+    return _day_range(day, now, match.group(0))
+
+
+def resolve_period(text: str, now: datetime) -> DateRange | None:
+    """The period a question talks about, resolved against `now` (aware), or None if it names none."""
+    lowered = " ".join(text.lower().split())
+    m = _RANGE.search(lowered)
+    if m:
+        # A year written once at the end applies to both ends ("from jan 1 to jan 5 2021").
+        year = re.search(r"(\d{4})\s*$", m["b"])
+        left = m["a"] if re.search(r"\d{4}|'\d{2}", m["a"]) or not year else f"{m['a']} {year.group(1)}"
+        a, b = _single(left, now), _single(m["b"], now)
+        if a is not None and b is not None and a.start <= b.end:
+            return DateRange(a.start, b.end if not b.point else b.start, m.group(0).strip())
+    return _single(lowered, now)

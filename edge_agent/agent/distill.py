@@ -1,0 +1,194 @@
+"""The Distill agent: before the first trial, turn the question into entities, a resolved period, a goal and parts.
+
+Work is split by what each side does reliably:
+
+* code resolves the date phrase against the clock (`edge_agent.agent.dates`) — never the model;
+* code finds entity names with patterns (site codes, "Chiller 6 and 9", "B020_Total", sensor words);
+* the model (role "distill", JSON constrained by `DistillReply`) adds names and states the goal and
+  parts. Every name it returns must occur in the question (grounding), so it cannot invent one;
+* parts are completed in code: one per asset whose data is wanted, plus "one file" when asked.
+
+`render_distilled` writes the result as the short block appended to the question in every trial
+(the paper's Q'), after the prompt's stable prefix.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from edge_agent.agent.dates import DateRange, resolve_period
+from edge_agent.agent.prompting import make_prompt
+from edge_agent.agent.runtime import AgentRuntime
+from edge_agent.agent.structured import ask_json
+from edge_agent.agent.trajectory import AgentEvent, Distilled
+
+MAX_TOKENS = 200
+
+_ASSET_KINDS = (r"chiller|ahu|air\s+handl(?:er|ing\s+unit)|pump|boiler|fcu|fan\s+coil(?:\s+unit)?|vav|rtu|meter|"
+                r"cooling\s+tower|tower|lc|lighting\s+controller|fan|compressor|heat\s+exchanger|hx|cwp|chwp|scwp")
+_ASSET_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?P<prefix>[A-Z]\d{2,4}[A-Z]?[ _])?(?P<kind>" + _ASSET_KINDS + r")(?:e?s)?[ _-]?(?P<num>\d+(?:[-_.]\d+)*)"
+    r"(?P<more>(?:\s*,\s*(?:and\s+)?\d+(?:-\d+)*|\s+(?:and|&)\s+\d+(?:-\d+)*)*)",
+    re.I,
+)
+_CODE_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{2,4}[A-Z]?_[A-Za-z0-9_]+")
+_SITE_RE = re.compile(r"(?<![A-Za-z0-9_])(?=(?:[A-Z0-9]*[A-Z]){3})[A-Z][A-Z0-9]{3,11}(?![A-Za-z0-9_])")
+_NOT_SITES = frozenset("JSON HVAC ISO UTC EST EDT CST PST KPI CSV API IOT HTTP MQTT TODAY".split())
+_SENSOR_WORDS = (
+    "condenser water temperature", "condenser water temp", "chilled water supply temperature",
+    "supply air temperature", "return air temperature", "supply temperature", "return temperature",
+    "supply temp", "return temp", "% loaded", "percent loaded", "run status", "power consumption", "tonnage",
+    "power", "energy", "temperature", "humidity", "pressure", "flow", "efficiency", "setpoint", "status", "kw",
+    "kwh", "delta t", "occupancy", "co2", "speed",
+)
+_SINGLE_FILE_RE = re.compile(r"\b(?:a\s+single|one|the\s+same|1|single)\s+(?:json\s+|output\s+|combined\s+)?file\b",
+                             re.I)
+
+
+class DistillReply(BaseModel):
+    """What the model is asked for (its JSON schema is the constraint)."""
+
+    sites: list[str] = Field(default_factory=list, max_length=3)
+    assets: list[str] = Field(default_factory=list, max_length=4)
+    sensors: list[str] = Field(default_factory=list, max_length=3)
+    goal: str = Field("", max_length=200)
+    parts: list[str] = Field(default_factory=list, max_length=4)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_\-]+", " ", text.strip().lower())
+
+
+def _dedupe(names: list[str]) -> list[str]:
+    seen, out = set(), []
+    for n in names:
+        n = " ".join(n.split()).strip(" ,.;:?!'\"")
+        if n and _norm(n) not in seen:
+            seen.add(_norm(n))
+            out.append(n)
+    return out
+
+
+def find_assets(question: str) -> list[str]:
+    """Asset names written in the question: "Chiller 6 and 9" → ["Chiller 6", "Chiller 9"], "B020_Total"."""
+    found: list[tuple[int, str]] = []
+    for m in _ASSET_RE.finditer(question):
+        stem = f"{m['prefix'] or ''}{m['kind']}"
+        sep = question[m.end("kind"):m.start("num")].lstrip("esES") or " "
+        found.append((m.start(), f"{stem}{sep}{m['num']}"))
+        for extra in re.findall(r"\d+(?:-\d+)*", m["more"] or ""):
+            found.append((m.start(), f"{stem}{sep}{extra}"))
+    for m in _CODE_RE.finditer(question):
+        if not any(m.group(0).lower() in name.lower() or name.lower() in m.group(0).lower() for _, name in found):
+            found.append((m.start(), m.group(0)))
+    return _dedupe([name for _, name in sorted(found, key=lambda f: f[0])])
+
+
+def find_sites(question: str) -> list[str]:
+    return _dedupe([m.group(0) for m in _SITE_RE.finditer(question) if m.group(0) not in _NOT_SITES])
+
+
+def find_sensors(question: str) -> list[str]:
+    lowered = question.lower()
+    out: list[str] = []
+    taken: list[tuple[int, int]] = []
+    for word in _SENSOR_WORDS:
+        for m in re.finditer(r"(?<![a-z0-9])" + re.escape(word) + r"(?![a-z0-9])", lowered):
+            if any(a <= m.start() < b for a, b in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            out.append((m.start(), question[m.start():m.end()]))
+    return _dedupe([w for _, w in sorted(out)])
+
+
+def mentioned(question: str, now=None) -> Distilled:
+    """The code-only reading of a question (no model): entities, parts and, given `now`, the period.
+    The Review agent uses it for its evidence checks under every strategy."""
+    assets, sensors = find_assets(question), find_sensors(question)
+    result = Distilled(sites=find_sites(question), assets=assets, sensors=sensors,
+                       parts=default_parts(question, assets, sensors))
+    period = resolve_period(question, now) if now is not None else None
+    if period is not None:
+        result.start, result.end = period.iso()
+        result.period = period.phrase
+    return result
+
+
+def wants_single_file(question: str) -> bool:
+    return bool(_SINGLE_FILE_RE.search(question))
+
+
+def default_parts(question: str, assets: list[str], sensors: list[str]) -> list[str]:
+    """One part per asset when several are named, plus combining them when one file is asked for."""
+    if len(assets) < 2:
+        return []
+    what = " and ".join(sensors) if sensors else "the requested data"
+    parts = [f"{what} of {a}" for a in assets]
+    if wants_single_file(question):
+        parts.append("put all of it in one file (one histories call with every asset, or jsonmerge)")
+    return parts
+
+
+def _grounded(names: list[str], question: str) -> list[str]:
+    """Keep only names that occur in the question (spacing, case and underscores aside)."""
+    q = _norm(question)
+    return [n for n in names if isinstance(n, str) and len(n.strip()) > 1 and _norm(n) in q]
+
+
+def distill_prompt(question: str):
+    return make_prompt("distill", user=f"Question: {question.strip()}")
+
+
+def distill(question: str, rt: AgentRuntime) -> Distilled:
+    """Run the Distill agent; never raises on bad model output (code-found facts are always kept)."""
+    base = mentioned(question, rt.ctx.clock.now())
+    sites, assets, sensors = base.sites, base.assets, base.sensors
+    reply = ask_json(rt, distill_prompt(question), DistillReply, role="distill", max_tokens=MAX_TOKENS).value
+    goal, parts = "", []
+    if reply is not None:
+        sites = _dedupe(sites + _grounded(reply.sites, question))
+        assets = _dedupe(assets + [a for a in _grounded(reply.assets, question)
+                                   if not any(_norm(a) in _norm(b) or _norm(b) in _norm(a) for b in assets)])
+        sensors = _dedupe(sensors + [s for s in _grounded(reply.sensors, question)
+                                     if not any(_norm(s) in _norm(b) for b in sensors)])
+        goal = " ".join(reply.goal.split())
+        parts = _dedupe([p for p in reply.parts if isinstance(p, str)])
+    needed = default_parts(question, assets, sensors)
+    if len(parts) < len(needed):
+        parts = needed
+    return base.model_copy(update={"sites": sites, "assets": assets, "sensors": sensors,
+                                   "goal": goal or question.strip(), "parts": parts})
+
+
+def render_distilled(d: Distilled) -> str:
+    """The distilled facts as a few lines for the trial prompt (empty lines are left out)."""
+    lines = ["Worked out from the question before you start (names as the question writes them; "
+             "look up exact names with the tools if one is not found):"]
+    if d.sites:
+        lines.append(f"- site{'s' if len(d.sites) > 1 else ''}: {', '.join(d.sites)}")
+    if d.assets:
+        lines.append(f"- asset{'s' if len(d.assets) > 1 else ''}: {', '.join(d.assets)}")
+    if d.sensors:
+        lines.append(f"- sensor{'s' if len(d.sensors) > 1 else ''}: {', '.join(d.sensors)}")
+    if d.start and d.end and d.start == d.end:
+        lines.append(f"- time \"{d.period}\": the instant {d.start} (use it as start and final)")
+    elif d.start and d.end:
+        lines.append(f"- period \"{d.period}\": start {d.start}, final {d.end}")
+    if d.goal:
+        lines.append(f"- goal: {d.goal}")
+    for n, part in enumerate(d.parts, start=1):
+        lines.append(f"- part {n}: {part}")
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def run_distill(question: str, rt: AgentRuntime) -> Distilled:
+    """`distill` plus its progress event."""
+    result = distill(question, rt)
+    rt.emit(AgentEvent(kind="distill", text=render_distilled(result), data=result.model_dump()))
+    return result
+
+
+__all__ = ["DistillReply", "distill", "run_distill", "render_distilled", "mentioned", "find_assets", "find_sites",
+           "find_sensors", "wants_single_file", "default_parts", "DateRange"]

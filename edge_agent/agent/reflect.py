@@ -1,0 +1,89 @@
+"""The Reflect agent: after a failed trial, a one-sentence diagnosis and a short plan for the next one.
+
+It runs when a trial ran out of steps or tokens, was stopped for looping, failed, or finished with a
+Partially/Not Accomplished review. The model (role "reflect") answers under the `ReflectReply`
+JSON constraint; the text kept on the trial is plain: "Diagnosis: … Plan: …", bounded by the
+schema's lengths. If the model gives no valid reply (after one retry), a diagnosis written by code
+from how the trial ended is used instead, so the next trial always gets some guidance.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from edge_agent.agent.prompting import make_prompt, trial_scratchpad
+from edge_agent.agent.runtime import AgentRuntime
+from edge_agent.agent.steps import one_line
+from edge_agent.agent.structured import ask_json
+from edge_agent.agent.trajectory import AgentEvent, Distilled, Trial
+
+MAX_TOKENS = 160
+SCRATCHPAD_CHARS = 2400
+REFLECTION_MAX_CHARS = 480
+
+
+class ReflectReply(BaseModel):
+    """The model's reply (its JSON schema is the constraint)."""
+
+    diagnosis: str = Field(..., min_length=1, max_length=200)
+    plan: str = Field(..., min_length=1, max_length=260)
+
+
+def how_it_ended(trial: Trial, max_steps: int) -> str:
+    """One sentence on how the trial ended, written by code."""
+    if trial.outcome == "max_steps":
+        return f"It used all {max_steps} steps without calling Finish."
+    if trial.outcome == "loop":
+        last = next((s for s in reversed(trial.steps) if s.kind == "loop"), None)
+        what = f" ({one_line(last.action, 40)} with the same input)" if last and last.action else ""
+        return f"It was stopped because it kept repeating itself{what}."
+    if trial.outcome == "token_budget":
+        return "It used up its token budget before finishing."
+    if trial.outcome == "error":
+        return "It ended with an error of the model runtime."
+    if trial.review is not None:
+        text = f"It finished, but the review said {trial.review.status}: {trial.review.reasoning}"
+        if trial.review.suggestions:
+            text += f" Suggestion: {trial.review.suggestions}"
+        return text
+    return "It finished without a usable answer."
+
+
+def fallback_reflection(trial: Trial, max_steps: int) -> str:
+    """A diagnosis and plan written by code, for when the model gives no valid reply."""
+    ending = how_it_ended(trial, max_steps)
+    errors = [s for s in trial.steps if not s.ok and s.observation]
+    plan = "Do each part of the question with the tools, check each Observation, then call Finish naming the result."
+    if trial.review is not None and trial.review.suggestions:
+        plan = trial.review.suggestions
+    elif errors:
+        plan = f"Read the error \"{one_line(errors[-1].observation, 120)}\" and change that call accordingly."
+    elif trial.outcome == "loop":
+        plan = "Do not repeat a call whose result you already have; take the next step of the task or call Finish."
+    return one_line(f"Diagnosis: {ending} Plan: {plan}", REFLECTION_MAX_CHARS)
+
+
+def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: str = ""):
+    steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
+    known = f"\n{distilled_text}" if distilled_text else ""
+    answer = f"\nFinal answer given: {trial.answer}" if trial.answer else ""
+    user = (f"Question: {question.strip()}{known}\n\nSteps of the last attempt:\n{steps}{answer}\n\n"
+            f"How it ended: {how_it_ended(trial, max_steps)}")
+    return make_prompt("reflect", user=user)
+
+
+def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> str:
+    """The reflection for a failed trial (plain text), and a `reflect` event."""
+    from edge_agent.agent.distill import render_distilled
+
+    distilled_text = render_distilled(distilled) if distilled is not None else ""
+    reply = ask_json(rt, reflect_prompt(question, trial, rt.settings.max_steps, distilled_text), ReflectReply,
+                     role="reflect", max_tokens=MAX_TOKENS)
+    if reply.value is not None:
+        text = one_line(f"Diagnosis: {reply.value.diagnosis.strip()} Plan: {reply.value.plan.strip()}",
+                        REFLECTION_MAX_CHARS)
+    else:
+        text = fallback_reflection(trial, rt.settings.max_steps)
+    rt.emit(AgentEvent(kind="reflect", trial=trial.number, text=text,
+                       data={"from_model": reply.value is not None, "attempts": reply.attempts}))
+    return text

@@ -1,0 +1,229 @@
+"""The Review agent: is a finished trial's answer really Accomplished, Partially Accomplished or Not Accomplished?
+
+Two sources are combined (see docs/reactxen.md, "How review evidence works"):
+
+1. **Evidence** gathered by code from what the runtime knows — the trial's tool calls and whether
+   they succeeded, the files really present in the run's file store, the entities and period the
+   question names (`distill.mentioned`). Each failed check is a `Finding` with the worst verdict it
+   allows (a *cap*): the answer names a file that does not exist, or claims a download when no file
+   was written → Not Accomplished; no tool was called for a question about named equipment or a
+   period → Not Accomplished; an asset the question names appears in no successful call (and the
+   answer does not report it missing), or one file was asked for and none holds every asset →
+   Partially Accomplished.
+2. **The model's verdict** (role "review"), constrained to the `ReviewReply` JSON schema and given
+   the evidence as "facts the system recorded", so even a small model sees the early victory.
+
+The final verdict is the *worse* of the two: evidence can only lower the model's verdict, never
+raise it. When evidence lowers it, its reasons lead the reasoning and its fixes lead the
+suggestions, so the next trial gets concrete feedback. A reply that fails validation is retried
+once; then the safe default is "Not Accomplished", saying the review failed (plus the evidence).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from pydantic import BaseModel, Field
+
+from edge_agent.agent.distill import mentioned, wants_single_file
+from edge_agent.agent.prompting import make_prompt, trial_scratchpad
+from edge_agent.agent.runtime import AgentRuntime
+from edge_agent.agent.steps import one_line
+from edge_agent.agent.structured import ask_json
+from edge_agent.agent.trajectory import AgentEvent, Distilled, Review, ReviewStatus, Trial
+
+MAX_TOKENS = 220
+SCRATCHPAD_CHARS = 2400
+RANK: dict[str, int] = {"Not Accomplished": 0, "Partially Accomplished": 1, "Accomplished": 2}
+_FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json\b")
+_CLAIMS_FILE_RE = re.compile(r"\b(?:file|files|downloaded|saved|written|stored|exported)\b", re.I)
+_MISSING_RE = re.compile(r"\b(?:not|no|none|missing|unknown|cannot|can't|couldn't|could not|does ?n[o']t|"
+                         r"doesn't|isn't|unavailable|failed)\b", re.I)
+
+
+class ReviewReply(BaseModel):
+    """The model's reply (its JSON schema is the constraint); shorter than `Review` to bound generation."""
+
+    status: ReviewStatus
+    reasoning: str = Field(..., max_length=300)
+    suggestions: str = Field("", max_length=240)
+
+
+@dataclass
+class Finding:
+    cap: ReviewStatus  # the best verdict this finding still allows
+    problem: str
+    fix: str
+
+
+@dataclass
+class Evidence:
+    """What the runtime knows about a finished trial, and the checks that failed."""
+
+    calls: list[str] = field(default_factory=list)  # "histories {...} -> ok"
+    files_written: list[str] = field(default_factory=list)
+    answer_files: dict[str, bool] = field(default_factory=dict)  # named in the answer -> exists
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def cap(self) -> ReviewStatus:
+        return min((f.cap for f in self.findings), key=RANK.__getitem__, default="Accomplished")
+
+    def facts(self) -> str:
+        lines = []
+        if self.calls:
+            lines.append(f"- tool calls ({len(self.calls)}): " + "; ".join(self.calls[-8:]))
+        else:
+            lines.append("- no tool was called: the answer was written without any tool result")
+        lines.append("- files in this run's file store: " + (", ".join(self.files_written[-6:]) or "none"))
+        for name, exists in self.answer_files.items():
+            lines.append(f"- the answer names {name}: " + ("it exists" if exists else "NO such file exists"))
+        for f in self.findings:
+            lines.append(f"- check failed: {f.problem}")
+        if not self.findings:
+            lines.append("- every automatic check passed")
+        return "\n".join(lines)
+
+
+def _values(value: Any) -> Iterable[str]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _values(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _values(v)
+    elif value is not None:
+        yield str(value)
+
+
+def _name_pattern(name: str) -> re.Pattern:
+    parts = [re.escape(p) for p in re.split(r"[\s_\-]+", name.strip().lower()) if p]
+    return re.compile(r"(?<![a-z0-9])" + r"[\s_\-]*".join(parts) + r"(?![0-9])")
+
+
+def _mentions(texts: Iterable[str], name: str) -> bool:
+    pattern = _name_pattern(name)
+    return any(pattern.search(t.lower()) for t in texts)
+
+
+def _has_date_arg(action_input: Any) -> bool:
+    return isinstance(action_input, dict) and any(
+        k.lower() in ("start", "end", "final", "date", "start_date", "end_date") for k in action_input)
+
+
+def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> Evidence:
+    """Run the deterministic checks over a finished trial (see the module docstring)."""
+    ev = Evidence()
+    answer = trial.answer or ""
+    tool_steps = [s for s in trial.steps if s.kind == "tool" and s.action]
+    for s in tool_steps:
+        ev.calls.append(f"{s.action} {one_line(_short_args(s.action_input), 120)} -> "
+                        f"{'ok' if s.ok else 'error: ' + one_line(s.observation, 80)}")
+    files = rt.ctx.files
+    try:
+        ev.files_written = files.names()
+    except OSError:
+        ev.files_written = []
+    for name in dict.fromkeys(_FILE_RE.findall(answer)):
+        ev.answer_files[name] = files.exists(name)
+
+    facts = mentioned(question, rt.ctx.clock.now())
+    if distilled is not None:
+        facts = facts.model_copy(update={
+            "assets": _union(facts.assets, distilled.assets), "sites": _union(facts.sites, distilled.sites)})
+    ok_steps = [s for s in tool_steps if s.ok]
+    period_asked = facts.start is not None
+
+    missing = [n for n, exists in ev.answer_files.items() if not exists]
+    if missing:
+        ev.findings.append(Finding("Not Accomplished", f"the answer names {', '.join(missing)}, but no such file "
+                                   f"was written", "name only files that a tool reported writing"))
+    elif _CLAIMS_FILE_RE.search(answer) and not ev.files_written and not _MISSING_RE.search(answer):
+        ev.findings.append(Finding("Not Accomplished", "the answer speaks of a file or download, but no file was "
+                                   "written in this run", "call the tool that writes the data before finishing"))
+    if not tool_steps and (facts.assets or facts.sites or period_asked):
+        ev.findings.append(Finding("Not Accomplished", "the answer was given without calling any tool",
+                                   "look the data up with the tools before calling Finish"))
+    elif tool_steps:
+        data_steps = [s for s in ok_steps if _has_date_arg(s.action_input)] if period_asked else ok_steps
+        for asset in facts.assets:
+            covered = any(_mentions(_values(s.action_input), asset) for s in data_steps)
+            tried = any(_mentions(_values(s.action_input), asset) for s in tool_steps)
+            reported = tried and _mentions([answer], asset) and _MISSING_RE.search(answer)
+            if not covered and not reported:
+                what = "data call with a date range" if period_asked else "successful tool call"
+                ev.findings.append(Finding("Partially Accomplished", f"{asset} is named in the question but no "
+                                           f"{what} covered it", f"get the data of {asset} as well"))
+        if len(facts.assets) > 1 and wants_single_file(question) and not _one_file_for_all(facts.assets, ok_steps):
+            ev.findings.append(Finding("Partially Accomplished", "one file was asked for, but no file holds every "
+                                       "asset", "call histories once with every asset in asset_names, or jsonmerge "
+                                       "the files into one, and name that file in the answer"))
+    return ev
+
+
+def _union(a: list[str], b: list[str]) -> list[str]:
+    out = list(a)
+    for name in b:
+        if not any(_name_pattern(name).fullmatch(x.lower()) for x in out):
+            out.append(name)
+    return out
+
+
+def _short_args(action_input: Any) -> str:
+    if isinstance(action_input, dict):
+        return ", ".join(f"{k}={v}" for k, v in action_input.items())
+    return str(action_input)
+
+
+def _one_file_for_all(assets: list[str], ok_steps) -> bool:
+    """A successful call that wrote a file and covers every asset, or a merge of two files."""
+    for s in ok_steps:
+        values = list(_values(s.action_input))
+        if all(_mentions(values, a) for a in assets) and _FILE_RE.search(s.observation or ""):
+            return True
+        if sum(1 for v in values if _FILE_RE.fullmatch(v.strip())) >= 2 and _FILE_RE.search(s.observation or ""):
+            return True
+    return False
+
+
+def review_prompt(question: str, trial: Trial, evidence: Evidence):
+    steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
+    user = (f"Question: {question.strip()}\n\nSteps:\n{steps}\n\nFinal answer: {trial.answer or '(none)'}\n\n"
+            f"Facts the system recorded:\n{evidence.facts()}")
+    return make_prompt("review", user=user)
+
+
+def combine(reply: ReviewReply | None, evidence: Evidence, failure: str = "") -> Review:
+    """The worse of the model's verdict and the evidence cap, with the evidence's reasons first."""
+    if reply is None:
+        reasoning = f"The review could not be produced ({failure or 'no valid reply'}), so the task is not " \
+                    f"counted as done."
+        reasoning = " ".join([*(f.problem[:1].upper() + f.problem[1:] + "." for f in evidence.findings), reasoning])
+        return Review(status="Not Accomplished", reasoning=_cut(reasoning, 600),
+                      suggestions=_cut(" ".join(f.fix[:1].upper() + f.fix[1:] + "." for f in evidence.findings), 600))
+    status = reply.status
+    reasoning, suggestions = reply.reasoning.strip(), reply.suggestions.strip()
+    if RANK[evidence.cap] < RANK[status]:
+        status = evidence.cap
+        problems = " ".join(f.problem[:1].upper() + f.problem[1:] + "." for f in evidence.findings)
+        fixes = " ".join(f.fix[:1].upper() + f.fix[1:] + "." for f in evidence.findings)
+        reasoning = f"{problems} (The reviewer model said: {reply.status}.)"
+        suggestions = f"{fixes} {suggestions}".strip()
+    return Review(status=status, reasoning=_cut(reasoning or status, 600), suggestions=_cut(suggestions, 600))
+
+
+def _cut(text: str, limit: int) -> str:
+    return one_line(text, limit)
+
+
+def review(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> Review:
+    """Review a finished trial (one with an answer) and emit a `review` event."""
+    evidence = gather_evidence(question, trial, rt, distilled)
+    reply = ask_json(rt, review_prompt(question, trial, evidence), ReviewReply, role="review", max_tokens=MAX_TOKENS)
+    verdict = combine(reply.value, evidence, "; ".join(reply.errors))
+    rt.emit(AgentEvent(kind="review", trial=trial.number, text=f"{verdict.status}: {verdict.reasoning}",
+                       data={**verdict.model_dump(), "model_status": reply.value.status if reply.value else None,
+                             "evidence_cap": evidence.cap, "attempts": reply.attempts}))
+    return verdict

@@ -1,0 +1,117 @@
+"""ReActXen's control loop: the paper's Algorithm 1 ("reinforcement via multiple verbal feedback").
+
+    distill → repeat { ReAct trial → review if it finished → stop on Accomplished → reflect →
+                       review + reflection go into the next trial's prompt before the question }
+
+Strategies (`agent.strategy`, `--strategy`), all on the same model with the same examples:
+
+| strategy       | distill | review | reflect | trials             |
+|----------------|---------|--------|---------|--------------------|
+| `react`        | no      | no     | no      | 1                  |
+| `react-review` | no      | yes    | no      | up to `max_trials` |
+| `reactxen`     | if `agent.distill` | yes | yes | up to `max_trials` |
+
+A trial that finished is reviewed; one that ran out of steps/tokens or was stopped for looping is
+not (there is nothing to review) and goes straight to reflection. No reflection is written after
+the last trial (nothing would read it). Cancellation is checked before every role.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from edge_agent.agent.distill import render_distilled, run_distill
+from edge_agent.agent.react import run_trial
+from edge_agent.agent.reflect import how_it_ended, reflect
+from edge_agent.agent.review import RANK, review
+from edge_agent.agent.runtime import AgentRuntime
+from edge_agent.agent.steps import one_line
+from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
+
+#: how many earlier attempts the feedback block describes (the most recent ones)
+FEEDBACK_ATTEMPTS = 2
+
+
+@dataclass
+class XenOutcome:
+    answer: str | None
+    status: RunStatus
+    trials: list[Trial]
+    distilled: Distilled | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    distill: bool
+    review: bool
+    reflect: bool
+    max_trials: int
+
+    @classmethod
+    def of(cls, rt: AgentRuntime) -> "Plan":
+        s = rt.settings
+        if s.strategy == "react":
+            return cls(distill=False, review=False, reflect=False, max_trials=1)
+        if s.strategy == "react-review":
+            return cls(distill=False, review=True, reflect=False, max_trials=s.max_trials)
+        return cls(distill=s.distill, review=True, reflect=True, max_trials=s.max_trials)
+
+
+def solve(question: str, rt: AgentRuntime) -> XenOutcome:
+    """Answer `question` with the strategy in `rt.settings` (Algorithm 1)."""
+    plan = Plan.of(rt)
+    distilled = run_distill(question, rt) if plan.distill and not rt.cancelled else None
+    task = with_distilled(question, distilled)  # the paper's Q'
+    trials: list[Trial] = []
+    for number in range(1, plan.max_trials + 1):
+        if rt.cancelled:
+            break
+        trial = run_trial(task, rt, trial=number, feedback=feedback_from(trials, rt.settings.max_steps))
+        trials.append(trial)
+        if trial.outcome in ("cancelled", "error") or rt.cancelled:
+            break
+        if plan.review and trial.outcome == "finished" and trial.answer:
+            trial.review = review(question, trial, rt, distilled)
+            if trial.review.status == "Accomplished":
+                break
+        if plan.reflect and number < plan.max_trials and not rt.cancelled:
+            trial.reflection = reflect(question, trial, rt, distilled)
+    return conclude(trials, distilled, rt)
+
+
+def with_distilled(question: str, distilled: Distilled | None) -> str:
+    """The question as each trial sees it: the original, then the distilled facts (if any)."""
+    block = render_distilled(distilled) if distilled is not None else ""
+    return f"{question.strip()}\n{block}" if block else question.strip()
+
+
+def feedback_from(trials: list[Trial], max_steps: int) -> str:
+    """The feedback block for the next trial: how recent attempts ended, their review and reflection."""
+    lines = []
+    for trial in trials[-FEEDBACK_ATTEMPTS:]:
+        if trial.review is not None:
+            head = f"Attempt {trial.number} answered \"{one_line(trial.answer or '', 160)}\"; the review said " \
+                   f"{trial.review.status}: {trial.review.reasoning}"
+            if trial.review.suggestions:
+                head += f" Suggestion: {trial.review.suggestions}"
+        else:
+            head = f"Attempt {trial.number}: {how_it_ended(trial, max_steps)}"
+        lines.append(one_line(head, 700))
+        if trial.reflection:
+            lines.append(f"Reflection on attempt {trial.number}: {trial.reflection}")
+    return "\n".join(lines)
+
+
+def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime) -> XenOutcome:
+    """The answer to return: the accomplished one, else the best-reviewed (latest on ties); and the status."""
+    answered = [t for t in trials if t.answer]
+    best = max(answered, key=lambda t: (RANK[t.review.status] if t.review else 1, t.number), default=None)
+    if rt.cancelled or any(t.outcome == "cancelled" for t in trials):
+        status: RunStatus = "cancelled"
+    elif best is not None:
+        status = "answered"
+    elif trials and trials[-1].outcome == "error":
+        status = "error"
+    else:
+        status = "gave_up"
+    return XenOutcome(answer=best.answer if best else None, status=status, trials=trials, distilled=distilled)

@@ -1,0 +1,298 @@
+"""The Tiny Trajectory Store (TTS): short worked examples (1–3 steps) placed in the ReAct prompt.
+
+Two sources:
+
+* hand-crafted YAML files under `tts/{tool,entity,workflow}/` (one trajectory per file), validated
+  at load against the live tool registry: an unknown tool, invalid arguments, a missing
+  Observation or more than three steps is a `TrajectoryLoadError` naming the file;
+* trajectories the system generated from its own solved tasks (Algorithm 2, `edge_agent.tts_autogen`),
+  kept with their provenance in the state database's `tts_generated` table.
+
+`render_for(question, llm)` picks the examples most relevant to the question (SQLite FTS5, BM25)
+until `agent.examples_token_budget` is reached, then emits them in a fixed order (by id), so the
+prompt's stable prefix is byte-identical whenever the same examples are chosen — with the default
+budget all hand-crafted examples fit, and every question shares one prefix.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from edge_agent.agent.steps import render_step
+from edge_agent.toolkit import FINISH, ToolError, ToolRegistry
+
+MAX_STEPS = 3
+CATEGORIES = ("tool", "entity", "workflow")
+Category = Literal["tool", "entity", "workflow", "generated"]
+SEPARATOR = "\n\n"
+GENERATED_TABLE = "tts_generated"
+
+_STOPWORDS = frozenset(
+    "a an and are as at be by can do does for from get give how i in is it its me my of on or please show "
+    "that the this to was what when where which who with you your".split()
+)
+
+
+class TrajectoryLoadError(ValueError):
+    """A trajectory is malformed or does not fit the tool registry; the message names its file."""
+
+
+class TTSStep(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    thought: str = Field(..., min_length=1, max_length=400)
+    action: str = Field(..., min_length=1)
+    action_input: dict[str, Any] = Field(default_factory=dict)
+    observation: str | None = Field(None, max_length=1200)
+
+
+class TinyTrajectory(BaseModel):
+    """One example. `id` is `<category>/<file stem>` for hand-crafted files, `gen/<n>` for generated ones."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(..., min_length=1, max_length=600)
+    steps: list[TTSStep] = Field(..., min_length=1, max_length=MAX_STEPS)
+    teaches: str = Field("", description="what the example is for (not shown to the model)")
+    id: str = ""
+    category: Category = "tool"
+    source: str = ""  # the YAML path, or the provenance of a generated trajectory
+
+    def render(self) -> str:
+        """The example exactly as the scratchpad writes steps (`render_step`), after its question."""
+        body = "".join(render_step(s.thought, s.action, s.action_input, s.observation) for s in self.steps)
+        return f"Question: {self.question.strip()}\n{body}".rstrip("\n")
+
+    def search_text(self) -> str:
+        parts = [self.question]
+        for s in self.steps:
+            parts += [s.thought, s.action, " ".join(str(v) for v in _flatten(s.action_input))]
+        return " ".join(parts)
+
+
+def _flatten(value: Any) -> Iterable[Any]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _flatten(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _flatten(v)
+    else:
+        yield value
+
+
+def validate_trajectory(traj: TinyTrajectory, tools: ToolRegistry, where: str) -> None:
+    """Check every step against the registry; raise TrajectoryLoadError naming `where`."""
+    last = len(traj.steps)
+    for n, step in enumerate(traj.steps, start=1):
+        tool = tools.get(step.action)
+        if tool is None:
+            raise TrajectoryLoadError(
+                f"{where}: step {n}: unknown tool {step.action!r}; the tools are {', '.join(tools.names)}")
+        try:
+            tool.parse_args(step.action_input)
+        except ToolError as exc:
+            raise TrajectoryLoadError(f"{where}: step {n}: {exc}") from None
+        if step.action == FINISH:
+            if n != last:
+                raise TrajectoryLoadError(f"{where}: step {n}: Finish must be the last step")
+            if step.observation is not None:
+                raise TrajectoryLoadError(f"{where}: step {n}: a Finish step has no Observation")
+        elif not (step.observation or "").strip():
+            raise TrajectoryLoadError(f"{where}: step {n}: a {step.action} step needs its Observation")
+
+
+def load_trajectory_file(path: Path, tools: ToolRegistry, root: Path | None = None) -> TinyTrajectory:
+    """Read and validate one hand-crafted YAML trajectory."""
+    path = Path(path)
+    rel = path.relative_to(root) if root is not None else Path(path.parent.name) / path.name
+    category = rel.parts[0] if len(rel.parts) > 1 else "tool"
+    if category not in CATEGORIES:
+        raise TrajectoryLoadError(f"{path}: trajectories live in {', '.join(CATEGORIES)}/, not {category}/")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise TrajectoryLoadError(f"{path}: cannot read YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise TrajectoryLoadError(f"{path}: the file must hold a mapping with question and steps")
+    for key in ("id", "category", "source"):
+        data.pop(key, None)
+    try:
+        traj = TinyTrajectory.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "file"
+        raise TrajectoryLoadError(f"{path}: {loc}: {first['msg']}") from None
+    traj = traj.model_copy(update={"id": f"{category}/{rel.stem}", "category": category, "source": str(path)})
+    validate_trajectory(traj, tools, str(path))
+    return traj
+
+
+def load_handcrafted(folder: Path, tools: ToolRegistry) -> list[TinyTrajectory]:
+    """Every `*.yaml` under `folder/{tool,entity,workflow}/`, sorted by id."""
+    folder = Path(folder)
+    out = [load_trajectory_file(p, tools, folder) for p in sorted(folder.glob("*/*.yaml"))]
+    return sorted(out, key=lambda t: t.id)
+
+
+def _fts_query(question: str) -> str | None:
+    words = []
+    for w in re.findall(r"[A-Za-z0-9]+", question.lower()):
+        if len(w) > 1 and w not in _STOPWORDS and w not in words:
+            words.append(w)
+    return " OR ".join(f'"{w}"' for w in words[:40]) or None
+
+
+class TrajectoryStore:
+    """Hand-crafted and generated trajectories, with relevance search and budgeted rendering."""
+
+    def __init__(self, trajectories: list[TinyTrajectory], db_path: Path | None = None,
+                 tools: ToolRegistry | None = None, budget: int | None = None):
+        self.db_path = db_path
+        self.budget = budget
+        self.tools = tools
+        self._items: dict[str, TinyTrajectory] = {}
+        self._token_cache: dict[tuple[str, str], int] = {}
+        self._fts = sqlite3.connect(":memory:", check_same_thread=False)
+        self._fts.execute("CREATE VIRTUAL TABLE ex USING fts5(id UNINDEXED, body, tokenize='porter unicode61')")
+        for t in trajectories:
+            self._index(t)
+
+    # --- building ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, settings, tools: ToolRegistry, *, handcrafted: bool = True, generated: bool = True
+             ) -> "TrajectoryStore":
+        """Load `settings.paths.tts_dir` (validated against `tools`) and the generated trajectories."""
+        items = load_handcrafted(settings.resolve(settings.paths.tts_dir), tools) if handcrafted else []
+        db_path = settings.db_path
+        if generated:
+            items += load_generated(db_path, tools)
+        return cls(items, db_path=db_path, tools=tools, budget=settings.agent.examples_token_budget)
+
+    def _index(self, traj: TinyTrajectory) -> None:
+        if traj.id in self._items:
+            raise TrajectoryLoadError(f"{traj.source or traj.id}: a trajectory with id {traj.id} is already loaded")
+        self._items[traj.id] = traj
+        self._fts.execute("INSERT INTO ex (id, body) VALUES (?, ?)", (traj.id, traj.search_text()))
+
+    def add_generated(self, traj: TinyTrajectory, provenance: dict[str, Any]) -> TinyTrajectory:
+        """Validate, persist (with provenance) and index a generated trajectory; returns it with its id."""
+        if self.tools is not None:
+            validate_trajectory(traj, self.tools, "generated trajectory")
+        if self.db_path is None:
+            raise RuntimeError("this store has no database to keep generated trajectories in")
+        from edge_agent.runlog import open_db
+
+        db = open_db(self.db_path)
+        table = db[GENERATED_TABLE]
+        row = {"question": traj.question, "steps": json.dumps([s.model_dump() for s in traj.steps]),
+               "teaches": traj.teaches, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+               **{k: provenance.get(k) for k in ("task_id", "model", "round", "run_id", "strategy")}}
+        table.insert(row, pk="id", alter=True)
+        new_id = table.last_pk
+        source = json.dumps({k: v for k, v in row.items() if k not in ("question", "steps", "teaches")})
+        stored = traj.model_copy(update={"id": f"gen/{new_id}", "category": "generated", "source": source})
+        self._index(stored)
+        return stored
+
+    # --- reading ----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def all(self) -> list[TinyTrajectory]:
+        return sorted(self._items.values(), key=_order_key)
+
+    def get(self, traj_id: str) -> TinyTrajectory | None:
+        return self._items.get(traj_id)
+
+    def ranked(self, question: str) -> list[TinyTrajectory]:
+        """All trajectories, most relevant to `question` first (BM25); the unmatched follow in id order."""
+        hits: list[str] = []
+        query = _fts_query(question)
+        if query:
+            rows = self._fts.execute("SELECT id FROM ex WHERE ex MATCH ? ORDER BY bm25(ex), id", (query,))
+            hits = [r[0] for r in rows]
+        seen = set(hits)
+        return [self._items[i] for i in hits] + [t for t in self.all() if t.id not in seen]
+
+    def select(self, question: str, budget: int, count_tokens: Callable[[str], int], *,
+               cache_key: str | None = None) -> list[TinyTrajectory]:
+        """The most relevant trajectories whose rendering fits in `budget` tokens, in stable (id) order.
+
+        `cache_key` (the model name) lets per-example token counts be remembered between requests."""
+        if budget <= 0:
+            return []
+        sep = count_tokens(SEPARATOR) if SEPARATOR.strip() else 1
+        chosen: list[TinyTrajectory] = []
+        used = 0
+        for traj in self.ranked(question):
+            cost = self._tokens(traj, count_tokens, cache_key) + (sep if chosen else 0)
+            if used + cost <= budget:
+                chosen.append(traj)
+                used += cost
+        # Token counts of pieces need not add up exactly; check the joined text and trim if needed.
+        while chosen and count_tokens(self._join(chosen)) > budget:
+            chosen.pop()
+        return sorted(chosen, key=_order_key)
+
+    def render_for(self, question: str, llm, budget: int | None = None) -> str:
+        """The examples text for the prompt's stable prefix (empty when nothing fits)."""
+        if budget is None:
+            budget = self.budget if self.budget is not None else _default_budget()
+        return self._join(self.select(question, budget, llm.count_tokens,
+                                      cache_key=getattr(llm, "model_name", None)))
+
+    def _tokens(self, traj: TinyTrajectory, count_tokens: Callable[[str], int], cache_key: str | None) -> int:
+        if cache_key is None:
+            return count_tokens(traj.render())
+        key = (cache_key, traj.id)
+        if key not in self._token_cache:
+            self._token_cache[key] = count_tokens(traj.render())
+        return self._token_cache[key]
+
+    @staticmethod
+    def _join(items: list[TinyTrajectory]) -> str:
+        return SEPARATOR.join(t.render() for t in sorted(items, key=_order_key))
+
+
+def _order_key(traj: TinyTrajectory) -> tuple:
+    if traj.id.startswith("gen/") and traj.id[4:].isdigit():
+        return (1, int(traj.id[4:]), traj.id)
+    return (0, 0, traj.id)
+
+
+def _default_budget() -> int:
+    from edge_agent.config import AgentSettings
+
+    return AgentSettings().examples_token_budget
+
+
+def load_generated(db_path: Path, tools: ToolRegistry) -> list[TinyTrajectory]:
+    """Generated trajectories from the state database; ones that no longer fit the tools are skipped."""
+    if not Path(db_path).exists():
+        return []
+    from edge_agent.runlog import open_db
+
+    db = open_db(Path(db_path))
+    if GENERATED_TABLE not in db.table_names():
+        return []
+    out = []
+    for row in db[GENERATED_TABLE].rows_where(order_by="id"):
+        try:
+            traj = TinyTrajectory(question=row["question"], steps=json.loads(row["steps"]),
+                                  teaches=row.get("teaches") or "", id=f"gen/{row['id']}", category="generated",
+                                  source=json.dumps({k: row.get(k) for k in
+                                                     ("task_id", "model", "round", "run_id", "strategy", "created")}))
+            validate_trajectory(traj, tools, f"{GENERATED_TABLE} row {row['id']}")
+        except (ValidationError, TrajectoryLoadError, ValueError):
+            continue  # a tool changed since it was generated; hand-crafted files are the ones that must load
+        out.append(traj)
+    return out
