@@ -1,0 +1,299 @@
+"""The ReAct executor: one trial of Thought / Action / Action Input steps with runtime Observations.
+
+`run_trial(question, rt, trial=1, feedback="")` runs one trial and returns a `Trial`:
+
+- every step is one constrained LLM call (role "react") whose prompt is laid out stable-first
+  (see `prompting.py`); the reply is parsed with `parse_step`;
+- `Finish` ends the trial with the answer; `Self-Ask` is answered by a separate LLM call (role
+  "self-ask") over the question and the scratchpad; `agentask` asks the requester; any other tool
+  runs with `tool.run(args, rt.ctx)`. Observations come only from the runtime;
+- unknown tools, invalid JSON, invalid arguments and tool errors become Observations the model can
+  act on; an empty or unusable reply is retried once with a seeded thought (`parse_failures`);
+- loops (repeated action, repeated thought, short cycles) get feedback and end the trial if they
+  persist (`loops_caught`, outcome "loop");
+- `max_steps`, `trial_token_budget` and `rt.cancelled` bound the trial; long observations are
+  summarised to `observation_max_chars`;
+- `trial_start` and `step` events are emitted as they happen.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from edge_agent.agent.loops import LoopDetector
+from edge_agent.agent.prompting import (
+    load_prompt,
+    question_block,
+    render_scratchpad,
+    stable_system,
+    summarise_observation,
+    trial_scratchpad,
+)
+from edge_agent.agent.runtime import AgentRuntime
+from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step
+from edge_agent.agent.trajectory import AgentEvent, StepKind, StepRecord, Trial
+from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK, ToolRegistry
+
+#: the thought a retry after an unusable reply starts with
+SEED_THOUGHT = "I need to"
+SELF_ASK_MAX_TOKENS = 80
+SELF_ASK_MAX_CHARS = 300
+SELF_ASK_STOP = ("\n\n", "\nSub-question", "\nTask:", "\nThought:", "\nObservation:")
+#: a reply is cut here: the model never writes Observations, and one reply holds one step
+STOP = ("\nObservation:", "\nObservation", "\nThought:")
+
+__all__ = ["run_trial", "react_prompt", "self_ask_prompt", "scratchpad", "trial_scratchpad", "SEED_THOUGHT"]
+
+
+# --- prompts ------------------------------------------------------------------------------------
+
+def react_system(tools: ToolRegistry, examples: str = "") -> str:
+    """The react role's stable prefix: instructions, tool descriptions, examples."""
+    return stable_system(load_prompt("react_system"), tools, examples)
+
+
+def react_prompt(question: str, rt: AgentRuntime, steps: list[StepRecord], *, feedback: str = "",
+                 seed: str = "") -> Prompt:
+    """The prompt for the next step. `seed` (a retry) is put after "Thought: " for the model to continue."""
+    prefix = render_scratchpad(steps)
+    if seed:
+        prefix += f"{THOUGHT}{seed}"
+    return Prompt(system=react_system(rt.tools, rt.examples), user=question_block(question, feedback),
+                  assistant_prefix=prefix)
+
+
+def self_ask_prompt(question: str, sub_question: str, steps: list[StepRecord]) -> Prompt:
+    """The self-ask role's prompt: stable instructions; the task, the work so far and the sub-question."""
+    work = render_scratchpad(steps, max_chars=3000).strip() or "(nothing yet)"
+    user = f"Task: {question.strip()}\n\nWork so far:\n{work}\n\nSub-question: {sub_question.strip()}"
+    return Prompt(system=stable_system(load_prompt("self_ask")), user=user, assistant_prefix="Answer: ")
+
+
+def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
+    """The Thought / Action / Action Input / Observation text of a trial (for review and reflect)."""
+    return trial_scratchpad(trial, max_chars=max_chars)
+
+
+def _step_constraint(rt: AgentRuntime, seeded: bool) -> Constraint | None:
+    """The grammar for one step (or for the rest of a seeded step), or None where none exists yet."""
+    try:
+        from edge_agent.llm.constraints import step_constraint
+    except ImportError:
+        return None
+    return step_constraint(rt.tools, thought_max_chars=rt.settings.thought_max_chars,
+                           answer_max_chars=rt.settings.answer_max_chars,
+                           after_thought_prefix=SEED_THOUGHT if seeded else None)
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+_LINE = {name: re.compile(rf"^\s*{name}:[ \t]*(.*)$", re.M) for name in ("Thought", "Action")}
+
+
+def _trim(text: str) -> str:
+    """One step only: drop any preamble before "Thought:" and anything after the Action Input's JSON."""
+    start = text.find(THOUGHT.strip())
+    if start > 0:
+        text = text[start:]
+    for stop in STOP:
+        cut = text.find(stop, 1)
+        if cut >= 0:
+            text = text[:cut]
+    pos = text.find(ACTION_INPUT)
+    if pos >= 0:
+        rest = text[pos + len(ACTION_INPUT):]
+        stripped = rest.lstrip()
+        try:
+            _, end = json.JSONDecoder().raw_decode(stripped)
+            text = text[:pos + len(ACTION_INPUT)] + stripped[:end]
+        except json.JSONDecodeError:
+            pass
+    return text.strip()
+
+
+def _is_step_shaped(text: str) -> bool:
+    return bool(_LINE["Thought"].search(text) and _LINE["Action"].search(text) and ACTION_INPUT in text)
+
+
+def _field(name: str, text: str) -> str:
+    m = _LINE[name].search(text)
+    return m.group(1).strip() if m else ""
+
+
+# --- the executor -------------------------------------------------------------------------------
+
+class _Trial:
+    """The state of one running trial."""
+
+    def __init__(self, question: str, rt: AgentRuntime, number: int, feedback: str):
+        self.question, self.rt, self.feedback = question, rt, feedback
+        self.trial = Trial(number=number)
+        self.loops = LoopDetector(rt.settings.loop_repeats)
+        self.spent = 0  # prompt + generated tokens of this trial
+
+    # -- LLM calls --
+    def _call(self, prompt: Prompt, *, role: str, constraint: Constraint | None, max_tokens: int,
+              stop: tuple[str, ...] = ()) -> Completion:
+        out = self.rt.llm.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop)
+        self.spent += out.usage.prompt_tokens + out.usage.generated_tokens
+        return out
+
+    def _generate(self, seeded: bool) -> Completion:
+        prompt = react_prompt(self.question, self.rt, self.trial.steps, feedback=self.feedback,
+                              seed=SEED_THOUGHT if seeded else "")
+        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seeded),
+                         max_tokens=self.rt.settings.step_max_tokens, stop=STOP)
+        if seeded:
+            cont = out.text
+            joiner = "" if not cont or cont[0] in " \n" else " "
+            out = out.model_copy(update={"text": f"{THOUGHT}{SEED_THOUGHT}{joiner}{cont}"})
+        return out
+
+    # -- one step --
+    def step(self, index: int) -> StepRecord:
+        started = time.monotonic()
+        usage = Usage()
+        out = self._generate(seeded=False)
+        usage = usage + out.usage
+        text = _trim(out.text)
+        if not _is_step_shaped(text):
+            # empty or unusable: retry once with a seeded thought
+            self.trial.parse_failures += 1
+            out = self._generate(seeded=True)
+            usage = usage + out.usage
+            text = _trim(out.text)
+            if not _is_step_shaped(text):
+                self.trial.parse_failures += 1
+                shown = one_line(out.text, 80) or "an empty reply"
+                return self._record(index, started, usage, kind="recovery", ok=False, thought="", action="",
+                                    action_input=None,
+                                    observation=f"Error: the reply ({shown!r}) was not a step. Write exactly "
+                                                f"three lines: Thought: ..., Action: <tool name>, "
+                                                f"Action Input: {{JSON arguments}}.")
+        try:
+            parsed = parse_step(text, self.rt.tools)
+        except StepParseError as exc:
+            self.trial.parse_failures += 1
+            action = _field("Action", text)
+            raw_input = text.split(ACTION_INPUT, 1)[1].strip() if ACTION_INPUT in text else ""
+            try:
+                action_input: Any = json.loads(raw_input) if raw_input else {}
+            except json.JSONDecodeError:
+                action_input = raw_input
+            return self._record(index, started, usage, kind="invalid", ok=False, thought=_field("Thought", text),
+                                action=action, action_input=action_input,
+                                observation=f"Error: {exc}. Nothing was run; correct the step.")
+
+        thought = one_line(parsed.thought, self.rt.settings.thought_max_chars)
+        if parsed.action == FINISH:
+            answer = one_line(getattr(parsed.args, "answer", ""), self.rt.settings.answer_max_chars)
+            self.trial.answer = answer
+            return self._record(index, started, usage, kind="finish", ok=True, thought=thought, action=FINISH,
+                                action_input=parsed.action_input, observation="")
+
+        verdict = self.loops.check(parsed.thought, parsed.action, parsed.action_input)
+        self.loops.record(parsed.thought, parsed.action, parsed.action_input)
+        if verdict is not None and verdict.repeats >= self.loops.repeats_allowed:
+            self.trial.loops_caught += 1
+            final = self.loops.warned
+            self.loops.warned = True
+            rec = self._record(index, started, usage, kind="loop", ok=False, thought=thought,
+                               action=parsed.action, action_input=parsed.action_input,
+                               observation=verdict.feedback(final=final))
+            if final:
+                self.trial.outcome = "loop"
+            return rec
+
+        kind, ok, observation, extra = self._execute(parsed.action, parsed.args, parsed.action_input)
+        usage = usage + extra
+        observation = summarise_observation(observation, self.rt.settings.observation_max_chars,
+                                            files=self.rt.ctx.files, tool=parsed.action)
+        if verdict is not None:
+            observation = f"{observation} {verdict.note()}"
+        return self._record(index, started, usage, kind=kind, ok=ok, thought=thought, action=parsed.action,
+                            action_input=parsed.action_input, observation=observation)
+
+    def _execute(self, action: str, args: Any, raw: Any) -> tuple[StepKind, bool, str, Usage]:
+        if action == SELF_ASK:
+            return self._self_ask(args.question)
+        if action == ASK_REQUESTER:
+            requester = self.rt.ctx.ask_requester
+            if requester is None:
+                return "ask_requester", False, "Error: nobody can be asked here; continue without asking.", Usage()
+            try:
+                reply = requester(args.question)
+            except Exception as exc:  # the transport failed; the agent goes on
+                return "ask_requester", False, f"Error: the question could not be sent ({exc}).", Usage()
+            if reply is None or not str(reply).strip():
+                return ("ask_requester", False, "No reply came from the person who asked. Continue with what you "
+                        "know, and state any assumption in the final answer.", Usage())
+            return "ask_requester", True, f"The person who asked replied: {str(reply).strip()}", Usage()
+        tool = self.rt.tools.get(action)
+        if tool is None or tool.fn is None:
+            return "tool", False, f"Error: {action} cannot be run here.", Usage()
+        result = tool.run(raw, self.rt.ctx)
+        return "tool", result.ok, result.observation, Usage()
+
+    def _self_ask(self, sub_question: str) -> tuple[StepKind, bool, str, Usage]:
+        prompt = self_ask_prompt(self.question, sub_question, self.trial.steps)
+        try:
+            out = self._call(prompt, role="self-ask", constraint=None, max_tokens=SELF_ASK_MAX_TOKENS,
+                             stop=SELF_ASK_STOP)
+        except Exception as exc:
+            return "self_ask", False, f"Error: Self-Ask could not be answered ({type(exc).__name__}).", Usage()
+        text = out.text.strip()
+        for stop in SELF_ASK_STOP:  # whatever runtime answered, keep only the first paragraph
+            cut = text.find(stop)
+            if cut > 0:
+                text = text[:cut]
+        answer = one_line(text, SELF_ASK_MAX_CHARS)
+        if not answer:
+            return "self_ask", False, "Self-Ask gave no answer; reason it out in the next Thought.", out.usage
+        return "self_ask", True, answer, out.usage
+
+    def _record(self, index: int, started: float, usage: Usage, *, kind: StepKind, ok: bool, thought: str,
+                action: str, action_input: Any, observation: str) -> StepRecord:
+        ms = (time.monotonic() - started) * 1000.0
+        step = StepRecord(index=index, thought=thought, action=action, action_input=action_input,
+                          observation=observation, kind=kind, ok=ok, usage=usage, ms=round(ms, 1))
+        self.trial.steps.append(step)
+        self.rt.emit(AgentEvent(kind="step", trial=self.trial.number, step=step))
+        return step
+
+    # -- the loop --
+    def run(self) -> Trial:
+        rt, trial = self.rt, self.trial
+        rt.emit(AgentEvent(kind="trial_start", trial=trial.number, text=self.question,
+                           data={"feedback": self.feedback} if self.feedback else {}))
+        for index in range(1, rt.settings.max_steps + 1):
+            if rt.cancelled:
+                trial.outcome = "cancelled"
+                return trial
+            if self.spent >= rt.settings.trial_token_budget:
+                trial.outcome = "token_budget"
+                return trial
+            try:
+                step = self.step(index)
+            except Exception as exc:  # the model runtime failed (e.g. context full): end, never crash
+                trial.outcome = "error"
+                self._record(index, time.monotonic(), Usage(), kind="recovery", ok=False, thought="", action="",
+                             action_input=None, observation=f"Error: the model call failed: {type(exc).__name__}: "
+                                                            f"{one_line(str(exc), 200)}")
+                return trial
+            if step.kind == "finish":
+                trial.outcome = "finished"
+                return trial
+            if trial.outcome == "loop":
+                return trial
+        trial.outcome = "max_steps"
+        return trial
+
+
+def run_trial(question: str, rt: AgentRuntime, *, trial: int = 1, feedback: str = "") -> Trial:
+    """Run one ReAct trial; `feedback` (review/reflection text) goes into the prompt before the question."""
+    return _Trial(question, rt, trial, feedback).run()
+
