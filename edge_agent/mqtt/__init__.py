@@ -1,0 +1,1 @@
+"""The gateway daemon's MQTT transport: protocol, durable job queue, service, client, brokers."""

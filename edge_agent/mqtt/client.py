@@ -1,0 +1,233 @@
+"""The requester side: send a question to a gateway over MQTT v5, follow its replies, fetch its files.
+
+Used by `edge-agent request`, the demo, the tests and the latency benchmark. `RequestClient`
+subscribes to its own `B/response/<client_id>/#`, sends requests with a Response Topic and
+Correlation Data, collects replies per request (dropping QoS 1 redeliveries by `reply_id`),
+answers `question` replies through a callback, and reassembles file chunks, checking size and
+sha256 before writing a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from edge_agent.config import Settings
+from edge_agent.filestore import NAME_RE
+from edge_agent.mqtt.connection import connect_properties, mqtt_client
+from edge_agent.mqtt.protocol import (
+    FileEntry, QuestionReply, Reply, ResultReply, Topics, is_final, parse_reply,
+)
+
+
+class RequestError(RuntimeError):
+    """No connection, no final reply in time, or a file that fails its checks."""
+
+
+@dataclass
+class Outcome:
+    request_id: str
+    final: Reply | None = None
+    replies: list[Reply] = field(default_factory=list)  # distinct replies in arrival order
+    files: list[Path] = field(default_factory=list)
+
+
+class RequestClient:
+    def __init__(self, settings: Settings, *, client_id: str | None = None, host: str | None = None,
+                 port: int | None = None, persistent: bool = False, session_expiry_s: int = 3600):
+        self.settings = settings
+        self.client_id = client_id or f"req-{uuid.uuid4().hex[:10]}"
+        self.topics = Topics(settings.mqtt.gateway_id)
+        self.host, self.port = host or settings.mqtt.host, port or settings.mqtt.port
+        self.persistent, self.session_expiry_s = persistent, session_expiry_s
+        self.prefix = self.topics.response_prefix(self.client_id)
+        self.reply_topic = self.prefix + "replies"
+        self._cond = threading.Condition()
+        self._seen: set[str] = set()
+        self.raw_count: dict[str, int] = {}  # request_id -> replies received, redeliveries included
+        self._replies: dict[str, list[Reply]] = {}
+        self._chunks: dict[tuple[str, str], dict[int, bytes]] = {}
+        self.status: dict[str, str] = {}
+        self.connected = threading.Event()
+        self._client = mqtt_client(settings, self.client_id)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = lambda *a: self.connected.clear()
+        self._client.on_message = self._on_message
+        self._client.on_subscribe = self._on_subscribe
+        self._suback = -1
+
+    # connection ------------------------------------------------------------------------------
+    def connect(self, timeout: float = 10.0) -> "RequestClient":
+        props = connect_properties(self.session_expiry_s if self.persistent else 0)
+        self._client.connect_async(self.host, self.port, keepalive=30, clean_start=not self.persistent,
+                                   properties=props)
+        self._client.loop_start()
+        if not self.connected.wait(timeout):
+            self._client.loop_stop()
+            raise RequestError(f"could not connect to the MQTT broker at {self.host}:{self.port}")
+        return self
+
+    def close(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def __enter__(self) -> "RequestClient":
+        return self.connect()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            return
+        opts = SubscribeOptions(qos=1)
+        self._suback = client.subscribe([(self.prefix + "#", opts), (self.topics.base + "/status/#", opts),
+                                         (self.topics.status, opts)])[1]
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        if mid == self._suback:
+            self.connected.set()
+
+    def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
+        topic = msg.topic
+        if topic.startswith(self.topics.status):
+            self.status[topic] = msg.payload.decode(errors="replace")
+            return
+        if topic.startswith(self.prefix + "files/"):
+            parts = topic[len(self.prefix) + len("files/"):].split("/")
+            if len(parts) == 3 and parts[2].isdigit():
+                with self._cond:
+                    self._chunks.setdefault((parts[0], parts[1]), {})[int(parts[2])] = bytes(msg.payload)
+                    self._cond.notify_all()
+            return
+        try:
+            reply = parse_reply(msg.payload)
+        except Exception:
+            return
+        key = reply.request_id or ""
+        with self._cond:
+            self.raw_count[key] = self.raw_count.get(key, 0) + 1
+            if reply.reply_id and reply.reply_id in self._seen:
+                return
+            self._seen.add(reply.reply_id)
+            self._replies.setdefault(key, []).append(reply)
+            self._cond.notify_all()
+
+    # sending -------------------------------------------------------------------------------------
+    def _publish(self, topic: str, body: dict, correlation: bytes | None = None,
+                 response_topic: str | None = None) -> None:
+        props = Properties(PacketTypes.PUBLISH)
+        if response_topic:
+            props.ResponseTopic = response_topic
+        if correlation:
+            props.CorrelationData = correlation
+        info = self._client.publish(topic, json.dumps(body), qos=1, properties=props)
+        info.wait_for_publish(10)
+
+    def send(self, question: str, *, request_id: str | None = None, options: dict | None = None,
+             reply_topic: str | None = None, correlation: bytes | None = None) -> str:
+        request_id = request_id or uuid.uuid4().hex[:12]
+        body = {"request_id": request_id, "question": question, "options": options or {}}
+        self._publish(self.topics.request(self.client_id), body, correlation or request_id.encode(),
+                      reply_topic or self.reply_topic)
+        return request_id
+
+    def send_raw(self, payload: bytes, *, topic: str | None = None, response_topic: str | None = None,
+                 correlation: bytes | None = None) -> None:
+        props = Properties(PacketTypes.PUBLISH)
+        if response_topic:
+            props.ResponseTopic = response_topic
+        if correlation:
+            props.CorrelationData = correlation
+        self._client.publish(topic or self.topics.request(self.client_id), payload, qos=1,
+                             properties=props).wait_for_publish(10)
+
+    def cancel(self, request_id: str) -> None:
+        self._publish(self.topics.cancel(self.client_id), {"request_id": request_id})
+
+    def answer(self, request_id: str, text: str) -> None:
+        self._publish(self.topics.request(self.client_id), {"request_id": request_id, "answer": text})
+
+    # receiving -----------------------------------------------------------------------------------
+    def replies(self, request_id: str | None = None) -> list[Reply]:
+        with self._cond:
+            if request_id is None:
+                return [r for rs in self._replies.values() for r in rs]
+            return list(self._replies.get(request_id, []))
+
+    def finals(self, request_id: str) -> list[Reply]:
+        return [r for r in self.replies(request_id) if is_final(r)]
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not predicate():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 0.5))
+            return True
+
+    def wait(self, request_id: str, *, timeout: float = 600.0, on_reply: Callable[[Reply], None] | None = None,
+             answer: Callable[[QuestionReply], str | None] | None = None, out_dir: Path | None = None,
+             fetch_files: bool = True) -> Outcome:
+        """Follow one request to its final reply; optionally answer questions and write its files."""
+        outcome = Outcome(request_id)
+        seen = 0
+        deadline = time.monotonic() + timeout
+        while outcome.final is None:
+            if not self.wait_for(lambda: len(self._replies.get(request_id, [])) > seen,
+                                 max(0.0, deadline - time.monotonic())):
+                raise RequestError(f"no final reply for {request_id} within {timeout:.0f} s")
+            for reply in self.replies(request_id)[seen:]:
+                seen += 1
+                outcome.replies.append(reply)
+                if on_reply:
+                    on_reply(reply)
+                if isinstance(reply, QuestionReply) and answer is not None:
+                    text = answer(reply)
+                    if text is not None:
+                        self.answer(request_id, text)
+                if is_final(reply):
+                    outcome.final = reply
+                    break
+        if isinstance(outcome.final, ResultReply) and fetch_files:
+            for entry in outcome.final.files:
+                if entry.chunks or entry.size == 0:
+                    data = self.file_bytes(request_id, entry, timeout=max(5.0, deadline - time.monotonic()))
+                    if out_dir is not None:
+                        outcome.files.append(write_file(Path(out_dir), entry, data))
+        return outcome
+
+    def file_bytes(self, request_id: str, entry: FileEntry, timeout: float = 30.0) -> bytes:
+        """Reassemble one file from its chunks and check its size and sha256."""
+        key = (request_id, entry.file_id)
+        if not self.wait_for(lambda: len(self._chunks.get(key, {})) >= entry.chunks, timeout):
+            have = len(self._chunks.get(key, {}))
+            raise RequestError(f"file {entry.name}: {have} of {entry.chunks} chunks arrived")
+        with self._cond:
+            parts = self._chunks.get(key, {})
+            data = b"".join(parts[n] for n in range(entry.chunks))
+        if len(data) != entry.size or hashlib.sha256(data).hexdigest() != entry.sha256:
+            raise RequestError(f"file {entry.name}: size or sha256 does not match the manifest")
+        return data
+
+
+def write_file(folder: Path, entry: FileEntry, data: bytes) -> Path:
+    """Write a checked file under `folder` with a plain name (a hostile name cannot escape it)."""
+    name = entry.name if NAME_RE.fullmatch(entry.name) and ".." not in entry.name else f"file-{entry.file_id}"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(data)
+    return path

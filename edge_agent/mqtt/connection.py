@@ -1,0 +1,35 @@
+"""One place that builds paho-mqtt 2.x clients: MQTT v5, TLS, username + password from a secret."""
+
+from __future__ import annotations
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from edge_agent.config import Settings, resolve_secret
+
+
+def mqtt_client(settings: Settings, client_id: str, *, will: tuple[str, str] | None = None,
+                manual_ack: bool = False) -> mqtt.Client:
+    """A paho MQTT v5 client configured from `settings.mqtt` (TLS, username, password credential)."""
+    m = settings.mqtt
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5,
+                         manual_ack=manual_ack)
+    if m.tls.enabled:
+        client.tls_set(ca_certs=str(m.tls.ca_file) if m.tls.ca_file else None,
+                       certfile=str(m.tls.cert_file) if m.tls.cert_file else None,
+                       keyfile=str(m.tls.key_file) if m.tls.key_file else None)
+    if m.username:
+        client.username_pw_set(m.username, resolve_secret(m.password, m.password_file, "mqtt-password"))
+    if will:
+        client.will_set(will[0], will[1], qos=1, retain=True)
+    client.reconnect_delay_set(1, 30)
+    return client
+
+
+def connect_properties(session_expiry_s: int) -> Properties:
+    """CONNECT properties: the broker keeps our session (subscriptions, queued QoS 1) this long."""
+    props = Properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = session_expiry_s
+    return props

@@ -1,0 +1,376 @@
+"""The MQTT wire protocol: topics, request/answer/cancel payloads, replies, and their validation.
+
+With `B = edge-agent/<gateway_id>`:
+
+* `B/request/<client_id>`   in   a `Request` (new question) or an `Answer` (reply to a `question`)
+* `B/cancel/<client_id>`    in   a `Cancel`
+* the Response Topic        out  replies (`kind` accepted/progress/question/result/error/cancelled);
+  it must lie under `B/response/<client_id>/` (default `B/response/<client_id>/default`)
+* `B/response/<client_id>/files/<request_id>/<file_id>/<seq>`  out  raw file chunks
+* `B/status`                out  retained `online` / `offline`
+
+`parse_incoming` turns raw bytes into a validated message or an `ErrorReply` with a code and a
+sentence; it never raises. Every payload is a pydantic model; `export_schemas` writes their JSON
+schemas to `docs/schemas/`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from edge_agent.agent.trajectory import RunMetrics
+from edge_agent.config import Strategy
+
+FilesMode = Literal["chunks", "manifest", "none"]
+
+REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+CLIENT_ID_RE = re.compile(r"^[^/+#\x00]{1,128}$")
+DEFAULT_REPLY_LEAF = "default"
+MAX_TOPIC_CHARS = 512
+
+ErrorCode = Literal[
+    "payload_too_large",   # the payload is over mqtt.max_payload_bytes
+    "bad_json",            # not UTF-8 JSON, or not a JSON object
+    "missing_field",       # a required field is absent
+    "unknown_field",       # a top-level field the protocol does not define
+    "unknown_option",      # an `options` key the daemon does not know
+    "invalid_field",       # a field has the wrong type or an out-of-range value
+    "question_empty",      # the question is empty or only whitespace
+    "question_too_long",   # the question is over mqtt.max_question_chars
+    "bad_response_topic",  # the Response Topic / reply_to is outside B/response/<client_id>/
+    "unknown_request",     # cancel/answer for a request_id this client never sent here
+    "no_question_pending", # an answer arrived while the job is not waiting for one
+    "agent_error",         # the agent failed while answering
+    "internal",            # the daemon failed (a bug); the request is kept and retried
+]
+
+
+class Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ----------------------------------------------------------------------------- incoming
+
+
+class RequestOptions(Payload):
+    """Per-request knobs; unknown keys are refused (code `unknown_option`)."""
+
+    strategy: Strategy | None = Field(None, description="react | react-review | reactxen; default from config")
+    max_trials: int | None = Field(None, ge=1, le=20)
+    max_steps: int | None = Field(None, ge=1, le=100)
+    distill: bool | None = None
+    now: str | None = Field(None, description="ISO 8601 instant the agent takes as 'now' (reproducible runs)")
+    files: FilesMode = Field("chunks", description="chunks: manifest + file chunks; manifest: manifest only; "
+                                                   "none: no file information")
+    ask: bool = Field(False, description="allow the agent to ask the requester one clarifying question")
+
+    @field_validator("now")
+    @classmethod
+    def _iso(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        try:
+            datetime.fromisoformat(v.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError("must be an ISO 8601 date or date-time such as 2024-06-03T08:00:00") from None
+        return v.strip()
+
+
+class Request(Payload):
+    """A question. MQTT v5 clients set Response Topic/Correlation Data; 3.1.1 clients use the body."""
+
+    request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern,
+                            description="chosen by the client, unique per client; a resend gets the same answer")
+    question: str = Field(..., description="the question, in plain words")
+    options: RequestOptions = RequestOptions()
+    reply_to: str | None = Field(None, description="3.1.1 clients: the reply topic (v5: Response Topic)")
+    correlation: str | None = Field(None, max_length=256,
+                                    description="3.1.1 clients: echoed back in every reply (v5: Correlation Data)")
+
+
+class Answer(Payload):
+    """The requester's reply to a `question` reply; sent to `B/request/<client_id>`."""
+
+    request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
+    answer: str = Field(..., max_length=4000)
+
+
+class Cancel(Payload):
+    """Sent to `B/cancel/<client_id>`: stops that client's queued or running request."""
+
+    request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
+
+
+# ----------------------------------------------------------------------------- replies
+
+
+class Reply(Payload):
+    request_id: str | None = None
+    reply_id: str = Field("", description="identical on every copy of the same reply (QoS 1 may redeliver)")
+    correlation: str | None = Field(None, description="the request body's `correlation`, echoed")
+
+
+class AcceptedReply(Reply):
+    kind: Literal["accepted"] = "accepted"
+    state: Literal["queued", "running"] = "queued"
+    position: int = Field(..., ge=0, description="jobs that run before this one (0 = next or running)")
+    duplicate: bool = Field(False, description="this request_id was already accepted; nothing new was queued")
+
+
+class ProgressReply(Reply):
+    kind: Literal["progress"] = "progress"
+    event: Literal["distill", "trial_start", "step", "review", "reflect"] = "step"
+    attempt: int = Field(1, description="> 1 when the job resumed after a daemon restart")
+    trial: int = 0
+    step: int = 0
+    thought: str = ""
+    action: str = ""
+    action_input: Any = None
+    observation: str = ""
+    ok: bool = True
+    text: str = ""
+
+
+class QuestionReply(Reply):
+    kind: Literal["question"] = "question"
+    question: str
+    timeout_s: float
+
+
+class FileEntry(Payload):
+    file_id: str
+    name: str
+    size: int
+    sha256: str
+    chunks: int = Field(0, description="number of chunks published (0 when files mode is not `chunks`)")
+    chunk_bytes: int = 0
+    topic: str = Field("", description="chunk topic prefix; chunk n is at <topic>/<n>")
+
+
+class ResultReply(Reply):
+    kind: Literal["result"] = "result"
+    status: Literal["answered", "gave_up", "cancelled", "error"]
+    answer: str | None = None
+    error: str | None = None
+    metrics: RunMetrics = RunMetrics()
+    files: list[FileEntry] = Field(default_factory=list)
+    run_id: str = ""
+
+
+class ErrorReply(Reply):
+    kind: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    final: bool = Field(True, description="false when the error concerns a side message (late answer, "
+                                          "cancel of an unknown request) and not the request's outcome")
+
+
+class CancelledReply(Reply):
+    kind: Literal["cancelled"] = "cancelled"
+    message: str = "cancelled at the requester's request"
+
+
+AnyReply = Annotated[Union[AcceptedReply, ProgressReply, QuestionReply, ResultReply, ErrorReply, CancelledReply],
+                     Field(discriminator="kind")]
+FINAL_KINDS = frozenset({"result", "error", "cancelled"})
+
+
+class ReplyEnvelope(BaseModel):
+    reply: AnyReply
+
+
+def parse_reply(data: bytes | str) -> Reply:
+    return ReplyEnvelope.model_validate({"reply": json.loads(data)}).reply
+
+
+def is_final(reply: Reply) -> bool:
+    return reply.kind in FINAL_KINDS and getattr(reply, "final", True)  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------- topics
+
+
+class Topics:
+    """Topic names for one gateway (`base` = edge-agent/<gateway_id>)."""
+
+    def __init__(self, gateway_id: str, shared_group: str | None = None, client_id: str = ""):
+        self.base = f"edge-agent/{gateway_id}"
+        self.shared_group = shared_group
+        self.client_id = client_id
+
+    @property
+    def request_filter(self) -> str:
+        flt = f"{self.base}/request/+"
+        return f"$share/{self.shared_group}/{flt}" if self.shared_group else flt
+
+    @property
+    def cancel_filter(self) -> str:
+        return f"{self.base}/cancel/+"  # never shared: every member must see every cancel
+
+    @property
+    def answer_filter(self) -> str:
+        return f"{self.base}/answer/+"  # members of a shared group forward answers here
+
+    @property
+    def status(self) -> str:
+        return f"{self.base}/status/{self.client_id}" if self.shared_group else f"{self.base}/status"
+
+    def request(self, client_id: str) -> str:
+        return f"{self.base}/request/{client_id}"
+
+    def cancel(self, client_id: str) -> str:
+        return f"{self.base}/cancel/{client_id}"
+
+    def answer(self, client_id: str) -> str:
+        return f"{self.base}/answer/{client_id}"
+
+    def response_prefix(self, client_id: str) -> str:
+        return f"{self.base}/response/{client_id}/"
+
+    def default_reply(self, client_id: str) -> str:
+        return self.response_prefix(client_id) + DEFAULT_REPLY_LEAF
+
+    def files(self, client_id: str, request_id: str, file_id: str) -> str:
+        return f"{self.response_prefix(client_id)}files/{request_id}/{file_id}"
+
+    def split(self, topic: str) -> tuple[str, str] | None:
+        """`B/<kind>/<client_id>` → (kind, client_id) for kind in request/cancel/answer, else None."""
+        if not topic.startswith(self.base + "/"):
+            return None
+        parts = topic[len(self.base) + 1:].split("/")
+        if len(parts) != 2 or parts[0] not in ("request", "cancel", "answer"):
+            return None
+        return parts[0], parts[1]
+
+    def check_reply_topic(self, client_id: str, topic: str | None) -> str | None:
+        """None if `topic` is an allowed reply topic for `client_id`, else the reason it is refused."""
+        if topic is None:
+            return None
+        prefix = self.response_prefix(client_id)
+        if not topic.startswith(prefix) or len(topic) == len(prefix):
+            return f"the reply topic must lie under {prefix} (got {topic[:120]!r})"
+        if len(topic) > MAX_TOPIC_CHARS or any(c in topic for c in "+#\x00"):
+            return "the reply topic must be a plain topic name (no wildcards, at most 512 characters)"
+        if topic[len(prefix):].startswith("files/"):
+            return f"{prefix}files/ is reserved for file chunks"
+        return None
+
+
+def valid_client_id(client_id: str) -> bool:
+    return bool(CLIENT_ID_RE.fullmatch(client_id))
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+class Limits(BaseModel):
+    max_payload_bytes: int = 65536
+    max_question_chars: int = 4000
+
+
+def _error(code: str, message: str, request_id: str | None = None, final: bool = True,
+           correlation: str | None = None) -> ErrorReply:
+    return ErrorReply(code=code, message=message, request_id=request_id, final=final,  # type: ignore[arg-type]
+                      correlation=correlation)
+
+
+def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
+    """The first validation problem as (code, sentence)."""
+    err = exc.errors()[0]
+    loc = [str(p) for p in err["loc"]]
+    where = ".".join(loc) or "payload"
+    if err["type"] == "missing":
+        return "missing_field", f"the field {where!r} is required"
+    if err["type"] == "extra_forbidden":
+        if loc[0] == "options" and len(loc) == 2:
+            allowed = ", ".join(RequestOptions.model_fields)
+            return "unknown_option", f"unknown option {loc[1]!r}; allowed options: {allowed}"
+        allowed = ", ".join(model.model_fields)
+        return "unknown_field", f"unknown field {where!r}; allowed fields: {allowed}"
+    msg = err["msg"]
+    if where == "request_id" and err["type"] == "string_pattern_mismatch":
+        msg = "must be 1-64 characters of letters, digits, '_', '.', ':' or '-'"
+    return "invalid_field", f"{where}: {msg}"
+
+
+Incoming = Union[Request, Answer, Cancel]
+
+
+def parse_incoming(payload: bytes, kind: Literal["request", "cancel", "answer"], limits: Limits,
+                   ) -> Incoming | ErrorReply:
+    """Validate one incoming payload. Never raises: bad input becomes an `ErrorReply`."""
+    if len(payload) > limits.max_payload_bytes:
+        return _error("payload_too_large",
+                      f"the payload is {len(payload)} bytes; the limit is {limits.max_payload_bytes} bytes")
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return _error("bad_json", "the payload is not UTF-8 JSON; send a JSON object such as "
+                                  '{"request_id": "r1", "question": "..."}')
+    if not isinstance(data, dict):
+        return _error("bad_json", f"the payload must be a JSON object, not {type(data).__name__}")
+    rid = data.get("request_id")
+    rid = rid if isinstance(rid, str) and REQUEST_ID_RE.fullmatch(rid) else None
+    corr = data.get("correlation")
+    corr = corr if isinstance(corr, str) and len(corr) <= 256 else None
+    if kind == "cancel":
+        model: type[BaseModel] = Cancel
+    elif kind == "answer" or ("answer" in data and "question" not in data):
+        model = Answer
+    else:
+        model = Request
+    try:
+        msg = model.model_validate(data)
+    except ValidationError as exc:
+        code, sentence = _explain(exc, model)
+        return _error(code, sentence, rid, final=model is Request, correlation=corr)
+    if isinstance(msg, Request):
+        if not msg.question.strip():
+            return _error("question_empty", "the question is empty", msg.request_id, correlation=corr)
+        if len(msg.question) > limits.max_question_chars:
+            return _error("question_too_long", f"the question has {len(msg.question)} characters; the limit is "
+                                               f"{limits.max_question_chars}", msg.request_id, correlation=corr)
+    return msg
+
+
+# ----------------------------------------------------------------------------- schemas
+
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "request": Request,
+    "answer": Answer,
+    "cancel": Cancel,
+    "reply": ReplyEnvelope,
+}
+
+
+def schemas() -> dict[str, dict]:
+    out = {name: model.model_json_schema() for name, model in SCHEMA_MODELS.items() if name != "reply"}
+    reply = ReplyEnvelope.model_json_schema()
+    defs = reply.get("$defs", {})
+    out["reply"] = {"title": "Reply", "oneOf": reply["properties"]["reply"]["oneOf"],
+                    "discriminator": reply["properties"]["reply"].get("discriminator"), "$defs": defs}
+    return out
+
+
+def export_schemas(folder: Path) -> list[Path]:
+    """Write docs/schemas/<name>.json; returns the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in schemas().items():
+        path = folder / f"mqtt-{name}.json"
+        path.write_text(json.dumps(schema, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # python -m edge_agent.mqtt.protocol  → regenerate docs/schemas
+    from edge_agent import PROJECT_ROOT
+
+    for p in export_schemas(PROJECT_ROOT / "docs" / "schemas"):
+        print(p)

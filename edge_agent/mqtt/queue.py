@@ -1,0 +1,198 @@
+"""The durable job queue and reply outbox of the daemon, in one SQLite file (WAL, synchronous=FULL).
+
+A request is a row in `jobs`, unique by (client_id, request_id), so a redelivered or resent
+request never becomes a second job. A job moves queued → running → done; a job found `running`
+at start-up was interrupted by a crash and is queued again (`attempts` counts the runs). The
+final reply is stored with the job in the same transaction that puts it in the `outbox`, so a
+request has exactly one final reply, and a resend gets that same reply (same `reply_id`).
+
+Every reply goes through `outbox` (topic, payload, MQTT v5 correlation data): rows are deleted
+when the broker acknowledges them, so replies that could not be published (broker down, daemon
+killed) go out after the next connect.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    job_id TEXT NOT NULL UNIQUE,
+    client_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    question TEXT NOT NULL,
+    options TEXT NOT NULL,
+    reply_topic TEXT NOT NULL,
+    correlation BLOB,
+    body_correlation TEXT,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL,
+    final_kind TEXT,
+    final_payload TEXT,
+    UNIQUE (client_id, request_id)
+);
+CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, seq);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    topic TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    correlation BLOB,
+    retain INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL
+);
+"""
+
+
+@dataclass
+class Job:
+    seq: int
+    job_id: str
+    client_id: str
+    request_id: str
+    question: str
+    options: dict
+    reply_topic: str
+    correlation: bytes | None
+    body_correlation: str | None
+    state: str
+    attempts: int
+    created: float
+    final_kind: str | None = None
+    final_payload: str | None = None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> "Job":
+        return cls(seq=row["seq"], job_id=row["job_id"], client_id=row["client_id"], request_id=row["request_id"],
+                   question=row["question"], options=json.loads(row["options"]), reply_topic=row["reply_topic"],
+                   correlation=row["correlation"], body_correlation=row["body_correlation"], state=row["state"],
+                   attempts=row["attempts"], created=row["created"], final_kind=row["final_kind"],
+                   final_payload=row["final_payload"])
+
+
+@dataclass
+class OutboxRow:
+    id: int
+    topic: str
+    payload: bytes
+    correlation: bytes | None
+    retain: bool
+
+
+class JobQueue:
+    """Thread-safe access to jobs and outbox (one connection, one lock; transactions are short)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=10)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=FULL")  # a committed request survives a power cut
+        self._conn.execute("PRAGMA busy_timeout=10000")
+        self._conn.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction, committed (fsync'd) when the block ends."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+        with self._lock:
+            return self._conn.execute(sql, args).fetchone()
+
+    # jobs --------------------------------------------------------------------------------------
+    def get(self, client_id: str, request_id: str) -> Job | None:
+        row = self._one("SELECT * FROM jobs WHERE client_id=? AND request_id=?", (client_id, request_id))
+        return Job.from_row(row) if row else None
+
+    def by_id(self, job_id: str) -> Job | None:
+        row = self._one("SELECT * FROM jobs WHERE job_id=?", (job_id,))
+        return Job.from_row(row) if row else None
+
+    def insert(self, conn: sqlite3.Connection, *, job_id: str, client_id: str, request_id: str, question: str,
+               options: dict, reply_topic: str, correlation: bytes | None, body_correlation: str | None) -> Job:
+        """Insert a queued job inside `tx()`; the caller has checked that (client_id, request_id) is new."""
+        conn.execute(
+            "INSERT INTO jobs (job_id, client_id, request_id, question, options, reply_topic, correlation,"
+            " body_correlation, state, created) VALUES (?,?,?,?,?,?,?,?, 'queued', ?)",
+            (job_id, client_id, request_id, question, json.dumps(options), reply_topic, correlation,
+             body_correlation, time.time()))
+        return Job.from_row(conn.execute("SELECT * FROM jobs WHERE job_id=?", (job_id,)).fetchone())
+
+    def position(self, job: Job) -> int:
+        """Jobs that will run before `job` (the running one included)."""
+        row = self._one("SELECT COUNT(*) FROM jobs WHERE state IN ('queued','running') AND seq < ?", (job.seq,))
+        return int(row[0]) if row else 0
+
+    def next_queued(self) -> Job | None:
+        row = self._one("SELECT * FROM jobs WHERE state='queued' ORDER BY seq LIMIT 1")
+        return Job.from_row(row) if row else None
+
+    def mark_running(self, job_id: str) -> Job:
+        with self.tx() as conn:
+            conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? WHERE job_id=?",
+                         (time.time(), job_id))
+            return Job.from_row(conn.execute("SELECT * FROM jobs WHERE job_id=?", (job_id,)).fetchone())
+
+    def finish(self, conn: sqlite3.Connection, job_id: str, kind: str, payload: str) -> None:
+        """Record the final reply inside `tx()` (together with its outbox rows)."""
+        conn.execute("UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
+                     (time.time(), kind, payload, job_id))
+
+    def requeue_interrupted(self) -> int:
+        """At start-up: jobs left `running` by a crash or stop run again from the start."""
+        with self.tx() as conn:
+            return conn.execute("UPDATE jobs SET state='queued' WHERE state='running'").rowcount
+
+    def counts(self) -> dict[str, int]:
+        with self._lock:
+            rows = self._conn.execute("SELECT state, COUNT(*) FROM jobs GROUP BY state").fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def jobs(self) -> list[Job]:
+        with self._lock:
+            return [Job.from_row(r) for r in self._conn.execute("SELECT * FROM jobs ORDER BY seq").fetchall()]
+
+    # outbox ------------------------------------------------------------------------------------
+    def outbox_add(self, conn: sqlite3.Connection, topic: str, payload: bytes, correlation: bytes | None = None,
+                   retain: bool = False) -> int:
+        cur = conn.execute("INSERT INTO outbox (topic, payload, correlation, retain, created) VALUES (?,?,?,?,?)",
+                           (topic, payload, correlation, int(retain), time.time()))
+        return int(cur.lastrowid)
+
+    def outbox_pending(self, exclude: set[int] | frozenset[int] = frozenset(), limit: int = 500) -> list[OutboxRow]:
+        with self._lock:
+            rows = self._conn.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit + len(exclude),)).fetchall()
+        return [OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]))
+                for r in rows if r["id"] not in exclude][:limit]
+
+    def outbox_done(self, row_id: int) -> None:
+        with self.tx() as conn:
+            conn.execute("DELETE FROM outbox WHERE id=?", (row_id,))
+
+    def outbox_size(self) -> int:
+        row = self._one("SELECT COUNT(*) FROM outbox")
+        return int(row[0]) if row else 0

@@ -1,0 +1,143 @@
+"""What the daemon's worker calls to answer one job: a `Runner` (question + options + callbacks → RunResult).
+
+* `AgentRunner` — production: the real `EdgeAgent` (local model, tools, SkySpark).
+* `ScriptRunner` — deterministic, no model: for the daemon's control-flow tests and the latency
+  benchmark. Directives in the question steer it, e.g. `"count chillers [steps=5 delay=0.2 file=300000
+  ask=1]"`: N progress steps, a sleep per step (cancel interrupts it), a file of that many bytes,
+  one clarifying question to the requester, `fail=1` for an agent error. `edge-agent serve --runner
+  script` selects it; it is never used to answer real questions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Protocol
+
+from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult, StepRecord, Trial
+from edge_agent.config import Settings
+from edge_agent.filestore import FileStore
+from edge_agent.mqtt.protocol import RequestOptions
+
+OnEvent = Callable[[AgentEvent], None]
+AskRequester = Callable[[str], "str | None"]
+
+
+class Runner(Protocol):
+    name: str
+
+    def run(self, question: str, options: RequestOptions, *, run_id: str, on_event: OnEvent,
+            cancel: threading.Event, ask_requester: AskRequester | None) -> RunResult: ...
+
+
+class AgentRunner:
+    """Answers with the real ReActXen agent (`EdgeAgent.ask`)."""
+
+    name = "agent"
+
+    def __init__(self, agent):
+        self.agent = agent
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "AgentRunner":
+        from edge_agent.app import EdgeAgent
+
+        return cls(EdgeAgent(settings))
+
+    def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
+        return self.agent.ask(question, now=options.now, strategy=options.strategy, max_steps=options.max_steps,
+                              max_trials=options.max_trials, distill=options.distill, on_event=on_event,
+                              cancel=cancel, ask_requester=ask_requester if options.ask else None, run_id=run_id)
+
+
+DIRECTIVES = re.compile(r"\[([a-z_]+=[^\]\s]+(?:\s+[a-z_]+=[^\]\s]+)*)\]")
+
+
+def directives(question: str) -> tuple[str, dict[str, str]]:
+    """`"q [steps=3 delay=0.1]"` → ("q", {"steps": "3", "delay": "0.1"})."""
+    found: dict[str, str] = {}
+    for group in DIRECTIVES.findall(question):
+        for part in group.split():
+            key, _, value = part.partition("=")
+            found[key] = value
+    return DIRECTIVES.sub("", question).strip(), found
+
+
+class ScriptRunner:
+    """A deterministic stand-in for the agent (see module docstring); no model, no SkySpark."""
+
+    name = "script"
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.log_path = settings.state_dir / "script-runs.jsonl"
+
+    def _log(self, **entry) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry) + "\n")
+
+    def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
+        started = time.monotonic()
+        text, d = directives(question)
+        steps, delay = int(d.get("steps", 2)), float(d.get("delay", 0.05))
+        self._log(event="start", run_id=run_id, question=question, t=time.time())
+        result = RunResult(run_id=run_id, question=question, strategy=options.strategy or "script",
+                           model="script", now=options.now or "", status="answered")
+        trial = Trial(number=1)
+        on_event(AgentEvent(kind="trial_start", trial=1, text="trial 1"))
+        reply_text = None
+        for i in range(1, steps + 1):
+            if cancel.wait(delay) or cancel.is_set():
+                result.status, trial.outcome = "cancelled", "cancelled"
+                break
+            step = StepRecord(index=i, thought=f"step {i} of {steps} for: {text[:60]}", action="sites",
+                              action_input={}, observation=f"observation {i}")
+            trial.steps.append(step)
+            on_event(AgentEvent(kind="step", trial=1, step=step))
+            if i == 1 and d.get("ask") == "1" and ask_requester is not None:
+                reply_text = ask_requester(f"Which site do you mean for: {text[:80]}?")
+                obs = f"the requester said: {reply_text}" if reply_text is not None else \
+                    "the requester did not reply in time; continue with your best assumption"
+                ask_step = StepRecord(index=i, thought="I need to ask the requester", action="agentask",
+                                      kind="ask_requester", observation=obs)
+                trial.steps.append(ask_step)
+                on_event(AgentEvent(kind="step", trial=1, step=ask_step))
+        if result.status != "cancelled":
+            if d.get("fail") == "1":
+                result.status, result.error = "error", "RuntimeError: scripted failure"
+            else:
+                result.answer = f"script answer to: {text}" + (f" (requester said: {reply_text})"
+                                                                if reply_text is not None else "")
+                trial.answer = result.answer
+            size = int(d.get("file", 0))
+            if size > 0 and result.status == "answered":
+                store = FileStore(self.settings.files_dir / run_id)
+                name = store.new_name("script", ".bin")
+                seed = hashlib.sha256(question.encode()).digest()
+                blob = (seed * (size // len(seed) + 1))[:size]
+                store.path(name).write_bytes(blob)
+                store.created.append(name)
+                result.files = store.manifest()
+        result.trials = [trial]
+        result.metrics = RunMetrics(trials=1, trajectory_length=len(trial.steps), completed_round1=
+                                    result.status == "answered", completed_final=result.status == "answered",
+                                    wall_s=round(time.monotonic() - started, 3))
+        self._log(event="end", run_id=run_id, status=result.status, t=time.time())
+        return result
+
+
+def make_runner(kind: str, settings: Settings) -> Runner:
+    if kind == "agent":
+        return AgentRunner.from_settings(settings)
+    if kind == "script":
+        return ScriptRunner(settings)
+    raise ValueError(f"unknown runner {kind!r}; use agent or script")
+
+
+def run_files_dir(settings: Settings, run_id: str) -> Path:
+    return settings.files_dir / run_id

@@ -1,0 +1,441 @@
+"""The gateway daemon (`edge-agent serve`): MQTT v5 in, one worker running jobs in order, replies out.
+
+Request path (paho network thread): validate → in ONE SQLite transaction insert the job and its
+`accepted` reply into the outbox → commit → PUBACK (paho `manual_ack`) → the outbox thread
+publishes. So an acknowledged request is always on disk, and an unacknowledged one is redelivered
+by the broker (persistent session: `clean_start=False` + Session Expiry). Duplicates are found by
+(client_id, request_id) and get the stored final reply or the current state, never a second run.
+
+Worker thread: takes the oldest queued job, runs it through the `Runner` (one at a time: the
+model is one), publishes `progress` for every agent event, relays `agentask` questions to the
+requester (`kind=question`; the reply comes back on the request topic), and finally stores the
+file chunks + `result` / `error` / `cancelled` with the job in one transaction.
+
+Where errors go: a reply goes to the request's Response Topic (or body `reply_to`) only if it lies
+under `B/response/<client_id>/`; otherwise — and for payloads that name no reply topic — it goes to
+`B/response/<client_id>/default`, a topic only that client may read, so a client can never make
+the daemon publish outside its own subtree. A request topic with an empty client id is acked,
+logged and dropped (there is nowhere safe to answer).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import shutil
+import signal
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from edge_agent.agent.trajectory import AgentEvent, RunResult
+from edge_agent.config import Settings
+from edge_agent.mqtt.connection import connect_properties, mqtt_client
+from edge_agent.mqtt.notify import Watchdog, notify
+from edge_agent.mqtt.outbox import PACKET_OVERHEAD, OutboxPublisher
+from edge_agent.mqtt.protocol import (
+    AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, FileEntry, Limits, ProgressReply, QuestionReply,
+    Reply, Request, RequestOptions, ResultReply, Topics, parse_incoming, valid_client_id,
+)
+from edge_agent.mqtt.queue import Job, JobQueue
+from edge_agent.mqtt.runner import Runner
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_PACKET = 256 * 1024
+OBSERVATION_CHARS = 300
+
+
+@dataclass
+class CurrentJob:
+    job: Job
+    cancel: threading.Event = field(default_factory=threading.Event)
+    cancel_requested: bool = False  # by the requester (→ `cancelled`), not by our own shutdown
+    shutdown: bool = False
+    waiting: bool = False
+    answer: str | None = None
+    answer_event: threading.Event = field(default_factory=threading.Event)
+
+
+def _peek_reply_to(payload: bytes) -> str | None:
+    try:
+        data = json.loads(payload)
+    except Exception:
+        return None
+    value = data.get("reply_to") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+class GatewayService:
+    """The daemon. `start()` returns at once; `stop()` is the clean stop (SIGTERM)."""
+
+    def __init__(self, settings: Settings, runner: Runner, *, client_id: str | None = None,
+                 shared_group: str | None = None):
+        self.settings = settings
+        self.m = settings.mqtt
+        self.runner = runner
+        self.client_id = client_id or self.m.client_id or f"edge-agent-{self.m.gateway_id}"
+        self.topics = Topics(self.m.gateway_id, shared_group or self.m.shared_group, self.client_id)
+        self.limits = Limits(max_payload_bytes=self.m.max_payload_bytes, max_question_chars=self.m.max_question_chars)
+        self.jobs = JobQueue(settings.state_dir / "queue.db")
+        self.max_packet = DEFAULT_MAX_PACKET
+        self.connected = threading.Event()
+        self._stopping = threading.Event()
+        self._stop_requested = threading.Event()
+        self._wake = threading.Event()
+        self._cur_lock = threading.Lock()
+        self._current: CurrentJob | None = None
+        self._cancel_requests: set[str] = set()
+        self._beat = time.monotonic()
+        self.client = mqtt_client(settings, self.client_id, will=(self.topics.status, "offline"), manual_ack=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.on_publish = lambda c, u, mid, rc, props: self.outbox.on_publish(mid)
+        self.outbox = OutboxPublisher(self.jobs, self.client, lambda: self.max_packet)
+        self._worker = threading.Thread(target=self._work, name="worker", daemon=True)
+        self.watchdog = Watchdog(self.healthy)
+
+    # ------------------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        requeued = self.jobs.requeue_interrupted()
+        if requeued:
+            log.warning("resuming %d job(s) interrupted by the last stop", requeued)
+        # The model (runner) and the database are open: systemd may consider us started, even if
+        # the broker is not reachable yet (paho keeps retrying in the background).
+        notify("READY=1", f"STATUS=serving as {self.client_id}; {self.jobs.counts().get('queued', 0)} queued")
+        self._worker.start()
+        self.outbox.start()
+        self.watchdog.start()
+        self.client.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive_s, clean_start=False,
+                                  properties=connect_properties(self.m.session_expiry_s))
+        self.client.loop_start()
+
+    def request_stop(self, *_args) -> None:
+        self._stop_requested.set()
+
+    def serve_forever(self) -> None:
+        """Start, run until SIGTERM/SIGINT, stop cleanly."""
+        signal.signal(signal.SIGTERM, self.request_stop)
+        signal.signal(signal.SIGINT, self.request_stop)
+        self.start()
+        while not self._stop_requested.wait(1.0):
+            pass
+        self.stop()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        notify("STOPPING=1")
+        self._stopping.set()
+        self._wake.set()
+        with self._cur_lock:
+            cur = self._current
+            if cur is not None:  # interrupted, not cancelled: it resumes at the next start
+                cur.shutdown = True
+                cur.cancel.set()
+                cur.answer_event.set()
+        self._worker.join(timeout)
+        if self.connected.is_set():
+            self.outbox.wait_idle(5.0)
+            info = self.client.publish(self.topics.status, "offline", qos=1, retain=True)
+            try:
+                info.wait_for_publish(5.0)
+            except (RuntimeError, ValueError):
+                pass
+        self.watchdog.stop()
+        self.outbox.stop()
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.jobs.close()
+        log.info("stopped")
+
+    def healthy(self) -> bool:
+        """The worker thread is alive and has shown progress within `worker_stall_s`."""
+        return self._worker.is_alive() and time.monotonic() - self._beat < self.m.worker_stall_s
+
+    # ------------------------------------------------------------------------------ paho callbacks
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.error("broker refused the connection: %s", reason_code)
+            return
+        size = getattr(properties, "MaximumPacketSize", None) if properties is not None else None
+        self.max_packet = int(size) if size else DEFAULT_MAX_PACKET
+        opts = SubscribeOptions(qos=1)
+        client.subscribe([(self.topics.request_filter, opts), (self.topics.cancel_filter, opts),
+                          (self.topics.answer_filter, opts)])
+        client.publish(self.topics.status, "online", qos=1, retain=True)
+        self.connected.set()
+        log.info("connected to %s:%s as %s (session present: %s, max packet %d)", self.m.host, self.m.port,
+                 self.client_id, flags.session_present, self.max_packet)
+        self.outbox.wake()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        self.connected.clear()
+        if not self._stopping.is_set():
+            log.warning("disconnected from the broker (%s); reconnecting", reason_code)
+
+    def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
+        try:
+            self._handle(msg)
+        except Exception:  # not acked: the broker redelivers it after the next connect
+            log.exception("failed to handle a message on %s", msg.topic)
+            return
+        client.ack(msg.mid, msg.qos)
+
+    # ------------------------------------------------------------------------------ incoming
+    def _handle(self, msg: mqtt.MQTTMessage) -> None:
+        split = self.topics.split(msg.topic)
+        if split is None:
+            log.warning("ignoring a message on %s", msg.topic)
+            return
+        kind, client_id = split
+        if not valid_client_id(client_id):
+            log.warning("dropping a message on %s: the topic names no usable client id", msg.topic)
+            return
+        props = msg.properties
+        response_topic = getattr(props, "ResponseTopic", None) if props is not None else None
+        correlation = getattr(props, "CorrelationData", None) if props is not None else None
+        parsed = parse_incoming(msg.payload, kind, self.limits)  # type: ignore[arg-type]
+        if isinstance(parsed, ErrorReply):
+            if kind == "answer" and self.topics.shared_group:
+                return  # a forwarded message another member may own; nothing to say
+            topic = response_topic or _peek_reply_to(msg.payload)
+            if topic is None or self.topics.check_reply_topic(client_id, topic) is not None:
+                topic = self.topics.default_reply(client_id)
+            parsed.reply_id = uuid.uuid4().hex
+            self._send(topic, parsed, correlation)
+            log.info("refused a %s from %s: %s (%s)", kind, client_id, parsed.code, parsed.message)
+        elif isinstance(parsed, Request):
+            self._on_request(client_id, parsed, response_topic, correlation)
+        elif isinstance(parsed, Answer):
+            self._on_answer(kind, client_id, parsed, msg.payload, correlation)
+        elif isinstance(parsed, Cancel):
+            self._on_cancel(client_id, parsed, correlation)
+
+    def _on_request(self, client_id: str, req: Request, response_topic: str | None,
+                     correlation: bytes | None) -> None:
+        default = self.topics.default_reply(client_id)
+        reply_topic = response_topic or req.reply_to or default
+        problem = self.topics.check_reply_topic(client_id, reply_topic)
+        if problem:
+            err = ErrorReply(code="bad_response_topic", request_id=req.request_id, correlation=req.correlation,
+                             message=f"refused: {problem}; this error is published on {default}",
+                             reply_id=uuid.uuid4().hex)
+            self._send(default, err, correlation)
+            return
+        with self.jobs.tx() as conn:
+            job = self.jobs.get(client_id, req.request_id)
+            if job is not None and job.state == "done":
+                payload = job.final_payload.encode()
+            elif job is not None:
+                payload = AcceptedReply(request_id=req.request_id, state=job.state, position=self.jobs.position(job),
+                                        duplicate=True, correlation=req.correlation,
+                                        reply_id=uuid.uuid4().hex).model_dump_json().encode()
+            else:
+                job = self.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
+                                       request_id=req.request_id, question=req.question,
+                                       options=req.options.model_dump(), reply_topic=reply_topic,
+                                       correlation=correlation, body_correlation=req.correlation)
+                payload = AcceptedReply(request_id=req.request_id, position=self.jobs.position(job),
+                                        correlation=req.correlation,
+                                        reply_id=f"{job.job_id}.accepted").model_dump_json().encode()
+            self.jobs.outbox_add(conn, reply_topic, payload, correlation)
+        self.outbox.wake()
+        self._wake.set()
+
+    def _on_answer(self, kind: str, client_id: str, ans: Answer, raw: bytes, correlation: bytes | None) -> None:
+        with self._cur_lock:
+            cur = self._current
+            if (cur is not None and cur.waiting and cur.job.client_id == client_id
+                    and cur.job.request_id == ans.request_id):
+                cur.answer = ans.answer
+                cur.answer_event.set()
+                return
+        if self.topics.shared_group:
+            if kind == "request":  # maybe another member runs that job: pass it on to all members
+                self.client.publish(self.topics.answer(client_id), raw, qos=1)
+            return
+        job = self.jobs.get(client_id, ans.request_id)
+        if job is None:
+            err = ErrorReply(code="unknown_request", request_id=ans.request_id, final=False,
+                             message=f"no request {ans.request_id!r} from {client_id} is known here",
+                             reply_id=uuid.uuid4().hex)
+            self._send(self.topics.default_reply(client_id), err, correlation)
+        else:
+            err = ErrorReply(code="no_question_pending", request_id=ans.request_id, final=False,
+                             message="the job is not waiting for an answer (it timed out or never asked)",
+                             correlation=job.body_correlation, reply_id=uuid.uuid4().hex)
+            self._send(job.reply_topic, err, job.correlation)
+
+    def _on_cancel(self, client_id: str, c: Cancel, correlation: bytes | None) -> None:
+        with self.jobs.tx() as conn:
+            job = self.jobs.get(client_id, c.request_id)
+            if job is not None and job.state == "queued":
+                reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
+                                       message="cancelled before it started", reply_id=f"{job.job_id}.final")
+                payload = reply.model_dump_json()
+                self.jobs.finish(conn, job.job_id, "cancelled", payload)
+                self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
+            elif job is not None and job.state == "done":  # idempotent: the stored outcome again
+                self.jobs.outbox_add(conn, job.reply_topic, job.final_payload.encode(), job.correlation)
+        if job is None:
+            if not self.topics.shared_group:  # in a group, another member may own it
+                err = ErrorReply(code="unknown_request", request_id=c.request_id, final=False,
+                                 message=f"no request {c.request_id!r} from {client_id} is known here",
+                                 reply_id=uuid.uuid4().hex)
+                self._send(self.topics.default_reply(client_id), err, correlation)
+        elif job.state == "running":
+            with self._cur_lock:
+                self._cancel_requests.add(job.job_id)
+                cur = self._current
+                if cur is not None and cur.job.job_id == job.job_id:
+                    cur.cancel_requested = True
+                    cur.cancel.set()
+                    cur.answer_event.set()
+        self.outbox.wake()
+
+    def _send(self, topic: str, reply: Reply, correlation: bytes | None) -> None:
+        with self.jobs.tx() as conn:
+            self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
+        self.outbox.wake()
+
+    # ------------------------------------------------------------------------------ worker
+    def _work(self) -> None:
+        while not self._stopping.is_set():
+            self._beat = time.monotonic()
+            job = self.jobs.next_queued()
+            if job is None:
+                self._wake.wait(1.0)
+                self._wake.clear()
+                continue
+            cur = CurrentJob(job)
+            with self._cur_lock:
+                self._current = cur
+                if job.job_id in self._cancel_requests:
+                    cur.cancel_requested = True
+                    cur.cancel.set()
+            try:
+                running = self._mark_running(job)
+                if running is not None:
+                    cur.job = running
+                    self._run_job(cur)
+            except Exception:
+                log.exception("worker failed on job %s; it stays queued", job.job_id)
+                time.sleep(1.0)
+            finally:
+                with self._cur_lock:
+                    self._current = None
+                    self._cancel_requests.discard(job.job_id)
+
+    def _mark_running(self, job: Job) -> Job | None:
+        with self.jobs.tx() as conn:
+            n = conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? "
+                             "WHERE job_id=? AND state='queued'", (time.time(), job.job_id)).rowcount
+        return self.jobs.by_id(job.job_id) if n else None
+
+    def _run_job(self, cur: CurrentJob) -> None:
+        job = cur.job
+        options = RequestOptions.model_validate(job.options)
+        files_dir = self.settings.files_dir / job.job_id
+        if job.attempts > 1:  # a resumed job starts from scratch
+            shutil.rmtree(files_dir, ignore_errors=True)
+        log.info("job %s (%s/%s) attempt %d: %s", job.job_id, job.client_id, job.request_id, job.attempts,
+                 job.question[:80])
+
+        def on_event(event: AgentEvent) -> None:
+            self._beat = time.monotonic()
+            if event.kind != "final":
+                self._send(job.reply_topic, self._progress(job, event), job.correlation)
+
+        result: RunResult | None = None
+        failure = None
+        try:
+            result = self.runner.run(job.question, options, run_id=job.job_id, on_event=on_event, cancel=cur.cancel,
+                                     ask_requester=lambda q: self._ask(cur, q))
+        except Exception as exc:
+            log.exception("runner failed on job %s", job.job_id)
+            failure = f"{type(exc).__name__}: {exc}"
+        if cur.shutdown and not cur.cancel_requested and (result is None or result.status == "cancelled"):
+            log.info("job %s interrupted by the stop; it resumes at the next start", job.job_id)
+            return
+        self._finish(cur, options, result, failure)
+
+    def _progress(self, job: Job, event: AgentEvent) -> ProgressReply:
+        step = event.step
+        obs = step.observation if step else ""
+        text = event.text if len(event.text) <= 600 else event.text[:597] + "..."
+        action_input = step.action_input if step else None
+        if action_input is not None and len(json.dumps(action_input, default=str)) > 500:
+            action_input = json.dumps(action_input, default=str)[:500]
+        return ProgressReply(request_id=job.request_id, correlation=job.body_correlation, event=event.kind,
+                             attempt=job.attempts, trial=event.trial, step=step.index if step else 0,
+                             thought=step.thought if step else "", action=step.action if step else "",
+                             action_input=action_input, ok=step.ok if step else True,
+                             observation=obs if len(obs) <= OBSERVATION_CHARS else obs[:OBSERVATION_CHARS - 3] + "...",
+                             text=text, reply_id=uuid.uuid4().hex)
+
+    def _ask(self, cur: CurrentJob, question: str) -> str | None:
+        """The `agentask` tool: publish `kind=question`, wait for the requester's answer or the timeout."""
+        if cur.cancel.is_set():
+            return None
+        job = cur.job
+        timeout = self.m.ask_timeout_s
+        with self._cur_lock:
+            cur.answer, cur.waiting = None, True
+            cur.answer_event.clear()
+        self._send(job.reply_topic, QuestionReply(request_id=job.request_id, correlation=job.body_correlation,
+                                                  question=question, timeout_s=timeout,
+                                                  reply_id=uuid.uuid4().hex), job.correlation)
+        deadline = time.monotonic() + timeout
+        while not cur.answer_event.wait(0.2):
+            self._beat = time.monotonic()
+            if cur.cancel.is_set() or time.monotonic() >= deadline:
+                break
+        with self._cur_lock:
+            cur.waiting = False
+            return None if cur.cancel.is_set() else cur.answer
+
+    def _chunk_bytes(self, topic: str) -> int:
+        return max(512, min(self.m.file_chunk_bytes, self.max_packet - len(topic.encode()) - PACKET_OVERHEAD - 16))
+
+    def _finish(self, cur: CurrentJob, options: RequestOptions, result: RunResult | None, failure: str | None) -> None:
+        job = cur.job
+        final_id = f"{job.job_id}.final"
+        chunks: list[tuple[str, bytes]] = []
+        if cur.cancel_requested:
+            reply: Reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
+                                          reply_id=final_id)
+        elif result is None or result.status == "error":
+            reply = ErrorReply(code="agent_error", request_id=job.request_id, correlation=job.body_correlation,
+                               message=f"the agent failed: {failure or (result.error if result else '')}",
+                               reply_id=final_id)
+        elif result.status == "cancelled":
+            reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
+                                   message="the agent stopped the run", reply_id=final_id)
+        else:
+            entries = []
+            if options.files != "none":
+                for i, info in enumerate(result.files):
+                    entry = FileEntry(file_id=str(i), name=info.name, size=info.size, sha256=info.sha256)
+                    if options.files == "chunks":
+                        data = (self.settings.files_dir / job.job_id / info.name).read_bytes()
+                        topic = self.topics.files(job.client_id, job.request_id, entry.file_id)
+                        size = self._chunk_bytes(topic + "/000000")
+                        entry.chunks, entry.chunk_bytes, entry.topic = math.ceil(len(data) / size), size, topic
+                        chunks += [(f"{topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
+                    entries.append(entry)
+            reply = ResultReply(request_id=job.request_id, correlation=job.body_correlation, status=result.status,
+                                answer=result.answer, error=result.error, metrics=result.metrics, files=entries,
+                                run_id=result.run_id, reply_id=final_id)
+        payload = reply.model_dump_json()
+        with self.jobs.tx() as conn:
+            for topic, data in chunks:  # chunks first: when the result arrives, its files are there
+                self.jobs.outbox_add(conn, topic, data, job.correlation)
+            self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
+            self.jobs.finish(conn, job.job_id, reply.kind, payload)
+        self.outbox.wake()
+        log.info("job %s finished: %s", job.job_id, reply.kind)
