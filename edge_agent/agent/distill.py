@@ -27,21 +27,28 @@ from edge_agent.agent.trajectory import AgentEvent, Distilled
 MAX_TOKENS = 200
 
 _ASSET_KINDS = (r"chiller|ahu|air\s+handl(?:er|ing\s+unit)|pump|boiler|fcu|fan\s+coil(?:\s+unit)?|vav|rtu|meter|"
-                r"cooling\s+tower|tower|lc|lighting\s+controller|fan|compressor|heat\s+exchanger|hx|cwp|chwp|scwp")
+                r"cooling\s+tower|tower|lc|lighting\s+controller|fan|compressor|heat\s+exchanger|hx|pcwp|scwp|chwp|cwp")
 _ASSET_RE = re.compile(
-    r"(?<![A-Za-z0-9])(?P<prefix>[A-Z]\d{2,4}[A-Z]?[ _])?(?P<kind>" + _ASSET_KINDS + r")(?:e?s)?[ _-]?(?P<num>\d+(?:[-_.]\d+)*)"
+    r"(?<![A-Za-z0-9])(?P<prefix>[A-Z]\d{1,4}[A-Z]?[ _])?(?P<kind>" + _ASSET_KINDS + r")(?:e?s)?[ _-]?(?P<num>\d+(?:[-_.]\d+)*)"
     r"(?P<more>(?:\s*,\s*(?:and\s+)?\d+(?:-\d+)*|\s+(?:and|&)\s+\d+(?:-\d+)*)*)",
     re.I,
 )
-_CODE_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{2,4}[A-Z]?_[A-Za-z0-9_]+")
+_CODE_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{1,4}[A-Z]?_[A-Za-z0-9_]+")
 _SITE_RE = re.compile(r"(?<![A-Za-z0-9_])(?=(?:[A-Z0-9]*[A-Z]){3})[A-Z][A-Z0-9]{3,11}(?![A-Za-z0-9_])")
 _NOT_SITES = frozenset("JSON HVAC ISO UTC EST EDT CST PST KPI CSV API IOT HTTP MQTT TODAY".split())
-_SENSOR_WORDS = (
-    "condenser water temperature", "condenser water temp", "chilled water supply temperature",
-    "supply air temperature", "return air temperature", "supply temperature", "return temperature",
-    "supply temp", "return temp", "% loaded", "percent loaded", "run status", "power consumption", "tonnage",
-    "power", "energy", "temperature", "humidity", "pressure", "flow", "efficiency", "setpoint", "status", "kw",
-    "kwh", "delta t", "occupancy", "co2", "speed",
+_SENSOR_WORDS = (  # longest first; a generic vocabulary of BMS point names, not one site's list
+    "chilled water supply temperature", "chilled water return temperature", "condenser water supply temperature",
+    "condenser water return temperature", "chilled water supply temp", "chilled water return temp",
+    "condenser water supply temp", "condenser water return temp", "condenser water temperature",
+    "condenser water temp", "supply air temp setpoint", "supply temp setpoint", "zone temp setpoint",
+    "chilled water flow", "supply air temperature", "return air temperature", "mixed air temperature",
+    "discharge air temperature", "supply air temp", "return air temp", "mixed air temp", "discharge air temp",
+    "duct static pressure", "differential pressure", "supply fan speed", "fan run status", "supply air flow",
+    "outside air damper", "occupancy status", "lighting power", "power consumption", "energy consumption",
+    "supply temperature", "return temperature", "supply temp", "return temp", "zone temperature", "zone temp",
+    "valve position", "cooling valve", "heating valve", "power factor", "light level", "fan status",
+    "run status", "% loaded", "percent loaded", "tonnage", "efficiency", "power", "energy", "temperature",
+    "humidity", "pressure", "flow", "setpoint", "status", "speed", "occupancy", "kwh", "kw", "co2",
 )
 _SINGLE_FILE_RE = re.compile(r"\b(?:a\s+single|one|the\s+same|1|single)\s+(?:json\s+|output\s+|combined\s+)?file\b",
                              re.I)

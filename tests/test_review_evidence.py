@@ -1,0 +1,111 @@
+"""The Review agent's evidence checks and how they combine with the model's verdict (scripted LLM)."""
+
+from __future__ import annotations
+
+from edge_agent import PROJECT_ROOT
+from edge_agent.agent.review import Evidence, ReviewReply, combine, review
+from edge_agent.agent.trajectory import StepRecord, Trial
+from edge_agent.toolkit import ToolRegistry, load_tools_from_file
+from tests.xen_helpers import RoleScript, fake_histories, fake_sites, harness, review_json
+
+TWO = "Get Chiller 6 and Chiller 9 Tonnage for last week at POKMAIN in a single file"
+RANGE = {"sensor_name": "Tonnage", "start": "2020-06-01T00:00:00-04:00", "final": "2020-06-08T00:00:00-04:00"}
+
+
+def _tools() -> ToolRegistry:
+    return ToolRegistry([fake_sites, fake_histories, *load_tools_from_file(PROJECT_ROOT / "tools" / "jsonfiles.py")])
+
+
+def _run(h, action: str, args: dict, index: int) -> StepRecord:
+    """Really run a tool (so the file store holds what it wrote) and record the step."""
+    result = h.rt.tools.get(action).run(args, h.rt.ctx)
+    return StepRecord(index=index, thought="t", action=action, action_input=args, observation=result.observation,
+                      ok=result.ok)
+
+
+def _trial(steps, answer) -> Trial:
+    fin = StepRecord(index=len(steps) + 1, thought="done", action="Finish", action_input={"answer": answer},
+                     kind="finish")
+    return Trial(number=1, steps=[*steps, fin], answer=answer)
+
+
+def _file_of(step: StepRecord) -> str:
+    return step.observation.rsplit(" ", 1)[-1]
+
+
+def test_early_victory_on_a_two_chiller_question_is_only_partial(tmp_path):
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "the agent downloaded the file")]),
+                tools=_tools())
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
+    trial = _trial([s1], f"I downloaded the file {_file_of(s1)}, I am done.")
+    verdict = review(TWO, trial, h.rt)
+    assert verdict.status == "Partially Accomplished"
+    assert "Chiller 9" in verdict.reasoning and "Chiller 9" in verdict.suggestions
+    facts = h.prompts("review")[0].user
+    assert "check failed: Chiller 9 is named in the question" in facts
+    event = [e for e in h.events if e.kind == "review"][0]
+    assert event.data["model_status"] == "Accomplished" and event.data["evidence_cap"] == "Partially Accomplished"
+
+
+def test_a_file_the_answer_names_must_exist(tmp_path):
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
+    trial = _trial([s1], "The data is in chiller6_tonnage.json")
+    verdict = review("Get Chiller 6 Tonnage for last week at POKMAIN", trial, h.rt)
+    assert verdict.status == "Not Accomplished" and "chiller6_tonnage.json" in verdict.reasoning
+    assert "NO such file exists" in h.prompts("review")[0].user
+
+
+def test_claiming_a_download_without_any_tool_call(tmp_path):
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    trial = _trial([], "I downloaded the file, I am done.")
+    verdict = review(TWO, trial, h.rt)
+    assert verdict.status == "Not Accomplished"
+    assert "no file was written" in verdict.reasoning or "without calling any tool" in verdict.reasoning
+
+
+def test_both_assets_in_one_call_satisfy_the_single_file_check(tmp_path):
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "both chillers in one file")]),
+                tools=_tools())
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6", "Chiller 9"], **RANGE}, 1)
+    verdict = review(TWO, _trial([s1], f"Both chillers are in {_file_of(s1)}"), h.rt)
+    assert verdict.status == "Accomplished" and verdict.reasoning == "both chillers in one file"
+
+
+def test_two_files_without_a_merge_are_partial_and_a_merge_fixes_it(tmp_path):
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished"), review_json("Accomplished")]),
+                tools=_tools())
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
+    s2 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 9"], **RANGE}, 2)
+    verdict = review(TWO, _trial([s1, s2], f"Files {_file_of(s1)} and {_file_of(s2)}"), h.rt)
+    assert verdict.status == "Partially Accomplished" and "one file" in verdict.reasoning.lower()
+    s3 = _run(h, "jsonmerge", {"file_name_1": _file_of(s1), "file_name_2": _file_of(s2)}, 3)
+    assert s3.ok, s3.observation
+    merged = s3.observation.split(" into ")[1].split(" ")[0]
+    verdict = review(TWO, _trial([s1, s2, s3], f"All in {merged}"), h.rt)
+    assert verdict.status == "Accomplished"
+
+
+def test_reporting_a_missing_asset_is_accomplished(tmp_path):
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "the asset does not exist")]),
+                tools=_tools())
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 7"], **RANGE}, 1)
+    assert not s1.ok
+    verdict = review("Get Chiller 7 Tonnage for last week at POKMAIN", _trial([s1], "Chiller 7 does not exist at "
+                                                                                   "POKMAIN."), h.rt)
+    assert verdict.status == "Accomplished"
+
+
+def test_evidence_never_raises_the_model_verdict():
+    clean = combine(ReviewReply(status="Not Accomplished", reasoning="wrong sensor"),
+                    Evidence())
+    assert clean.status == "Not Accomplished" and clean.reasoning == "wrong sensor"
+
+
+def test_review_call_is_schema_constrained(tmp_path):
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
+    review("Get Chiller 6 Tonnage for last week at POKMAIN", _trial([s1], "ok"), h.rt)
+    (role, _, constraint), = [p for p in h.llm.prompts if p[0] == "review"]
+    assert constraint is not None and constraint.regex
+    assert "Partially Accomplished" in constraint.regex

@@ -1,0 +1,121 @@
+"""The date-phrase resolver the Distill agent uses instead of the model's date arithmetic."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from edge_agent.agent.dates import resolve_period
+
+NY = ZoneInfo("America/New_York")
+NOW = datetime(2020, 6, 8, 9, 0, tzinfo=NY)  # a Monday
+
+
+def iso(text: str) -> tuple[str, str]:
+    r = resolve_period(text, NOW)
+    assert r is not None, text
+    return r.start.isoformat(), r.end.isoformat()
+
+
+@pytest.mark.parametrize("text,start,end", [
+    ("Get Chiller 6 and Chiller 9 Tonnage for last week at POKMAIN", "2020-06-01T00:00:00-04:00",
+     "2020-06-08T00:00:00-04:00"),
+    ("power of B020_Total on jan 13 '23", "2023-01-13T00:00:00-05:00", "2023-01-14T00:00:00-05:00"),
+    ("the first week of June 2020", "2020-06-01T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+    ("the last week of May 2020", "2020-05-25T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
+    ("yesterday", "2020-06-07T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+    ("the day before yesterday", "2020-06-06T00:00:00-04:00", "2020-06-07T00:00:00-04:00"),
+    ("at midnight", "2020-06-08T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+    ("at midnight on jan 13 '23", "2023-01-13T00:00:00-05:00", "2023-01-13T00:00:00-05:00"),
+    ("yesterday at 3pm", "2020-06-07T15:00:00-04:00", "2020-06-07T15:00:00-04:00"),
+    ("noon on March 3rd, 2021", "2021-03-03T12:00:00-05:00", "2021-03-03T12:00:00-05:00"),
+    ("past 3 days", "2020-06-05T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+    ("the last 12 hours", "2020-06-07T21:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+    ("last month", "2020-05-01T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
+    ("this week", "2020-06-08T00:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+    ("today", "2020-06-08T00:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+    ("last year", "2019-01-01T00:00:00-05:00", "2020-01-01T00:00:00-05:00"),
+    ("2 days ago", "2020-06-06T00:00:00-04:00", "2020-06-07T00:00:00-04:00"),
+    ("last friday", "2020-06-05T00:00:00-04:00", "2020-06-06T00:00:00-04:00"),
+    ("on 13 January 2023", "2023-01-13T00:00:00-05:00", "2023-01-14T00:00:00-05:00"),
+    ("on 5/4/2020", "2020-05-04T00:00:00-04:00", "2020-05-05T00:00:00-04:00"),
+    ("June 2019", "2019-06-01T00:00:00-04:00", "2019-07-01T00:00:00-04:00"),
+    ("from jan 1 to jan 5 2021 at POKMAIN", "2021-01-01T00:00:00-05:00", "2021-01-06T00:00:00-05:00"),
+    ("between 2020-05-01 and 2020-05-03", "2020-05-01T00:00:00-04:00", "2020-05-04T00:00:00-04:00"),
+    ("at 2020-06-01T10:15:00", "2020-06-01T10:15:00-04:00", "2020-06-01T10:15:00-04:00"),
+    ("on may 30", "2020-05-30T00:00:00-04:00", "2020-05-31T00:00:00-04:00"),
+    ("on dec 25", "2019-12-25T00:00:00-05:00", "2019-12-26T00:00:00-05:00"),  # most recent, not future
+])
+def test_phrases(text, start, end):
+    assert iso(text) == (start, end)
+
+
+@pytest.mark.parametrize("text", ["What IoT sites are available?", "list the sensors of B705 AHU 1 at POKMAIN",
+                                  "Compare Chiller 6 and Chiller 9", "what is the B012 SCWP 1 Power"])
+def test_no_period(text):
+    assert resolve_period(text, NOW) is None
+
+
+nows = st.datetimes(min_value=datetime(2020, 3, 1), max_value=datetime(2026, 11, 30),
+                    timezones=st.sampled_from([NY, ZoneInfo("America/Chicago"), ZoneInfo("Europe/Dublin"),
+                                               ZoneInfo("UTC")]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(now=nows)
+def test_last_week_is_the_previous_calendar_week(now):
+    r = resolve_period("Tonnage for last week", now)
+    assert r.start.weekday() == 0 and r.start.time() == time(0) and r.end.time() == time(0)
+    assert (r.end.date() - r.start.date()).days == 7
+    assert r.end.date() <= now.date() < r.end.date() + timedelta(days=7)
+    assert r.start.tzinfo is now.tzinfo
+
+
+@settings(max_examples=150, deadline=None)
+@given(now=nows, phrase=st.sampled_from(["yesterday", "last week", "past week", "last month", "last year",
+                                          "past 3 days", "last 6 hours", "2 days ago", "last tuesday",
+                                          "this week", "this month", "today", "at midnight", "at 3pm",
+                                          "the day before yesterday", "last 2 weeks"]))
+def test_relative_phrases_end_no_later_than_now(now, phrase):
+    r = resolve_period(f"Chiller 6 Tonnage {phrase} at POKMAIN", now)
+    assert r is not None
+    assert r.start <= r.end <= now
+    assert r.point == (r.start == r.end) or not r.point
+    assert datetime.fromisoformat(r.start.isoformat()) == r.start
+
+
+@settings(max_examples=150, deadline=None)
+@given(day=st.dates(min_value=date(2020, 1, 1), max_value=date(2026, 12, 31)),
+       fmt=st.sampled_from(["{mon} {d} {y}", "{mon} {d}, {y}", "{d} {month} {y}", "{month} {d}th {y}",
+                            "{iso}", "{m}/{d}/{y}", "{mon} {d} '{yy}"]))
+def test_absolute_days(day, fmt):
+    text = fmt.format(mon=day.strftime("%b").lower(), month=day.strftime("%B"), d=day.day, y=day.year,
+                      yy=day.strftime("%y"), m=day.month, iso=day.isoformat())
+    r = resolve_period(f"Power of B020_Total on {text}, site POKMAIN", NOW)
+    assert r is not None, text
+    assert r.start == datetime.combine(day, time(0), tzinfo=NY)
+    assert r.end == datetime.combine(day + timedelta(days=1), time(0), tzinfo=NY)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=120), now=nows)
+def test_never_raises_and_ranges_are_ordered(text, now):
+    r = resolve_period(text, now)
+    if r is not None:
+        assert r.start <= r.end
+
+
+WORDS = ["from", "to", "between", "and", "jan", "13", "'23", "2020", "-", "05", "/", "at", "midnight", "last", "week",
+         "3pm", "13pm", "first", "of", "june", "12:30", "25:99", "past", "ago", "days", "2020-06-01", "2020-02-30",
+         "99", "feb", "30", "31", "yesterday", "month", "4th", "1/45/2020", "2020-06-01T10:00", "noon", "0"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(words=st.lists(st.sampled_from(WORDS), max_size=10), now=nows)
+def test_date_like_garbage_never_raises(words, now):
+    r = resolve_period(" ".join(words), now)
+    if r is not None:
+        assert r.start <= r.end

@@ -1,0 +1,199 @@
+"""Algorithm 1 (`xen.solve`) on a scripted LLM: every path of the loop, per strategy."""
+
+from __future__ import annotations
+
+import threading
+
+from edge_agent.agent.prompting import FEEDBACK_HEADING, QUESTION_LABEL
+from edge_agent.agent.xen import feedback_from, solve
+from edge_agent.app import compute_metrics
+from edge_agent.agent.trajectory import RunResult
+from tests.xen_helpers import (DISTILL_OK, RoleScript, finish, harness, reflect_json, review_json, step)
+
+Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
+HIST6 = step("Get the data.", "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"],
+                                            "sensor_name": "Tonnage", "start": "2020-06-01T00:00:00-04:00",
+                                            "final": "2020-06-08T00:00:00-04:00"})
+
+
+def _metrics(h, outcome):
+    result = RunResult(run_id="r", question=Q, strategy=h.rt.settings.strategy, model="scripted", now="",
+                       status=outcome.status, trials=outcome.trials)
+    return compute_metrics(result, h.metered, 0.0)
+
+
+def test_accomplished_first_time(tmp_path):
+    h = harness(tmp_path, RoleScript(distill=[DISTILL_OK], react=[HIST6, finish("Data of Chiller 6 is in the file.")],
+                                     review=[review_json("Accomplished")]))
+    out = solve(Q, h.rt)
+    assert out.status == "answered" and out.answer == "Data of Chiller 6 is in the file."
+    assert len(out.trials) == 1 and out.trials[0].review.status == "Accomplished"
+    assert out.trials[0].reflection is None
+    assert h.roles() == ["distill", "react", "react", "review"]
+    assert [e.kind for e in h.events if e.kind in ("distill", "review", "reflect")] == ["distill", "review"]
+    assert out.distilled.start == "2020-06-01T00:00:00-04:00" and out.distilled.end == "2020-06-08T00:00:00-04:00"
+    m = _metrics(h, out)
+    assert m.completed_round1 and m.completed_final and m.reflections == 0 and m.llm_calls == 4
+    assert m.trajectory_length == 2
+
+
+def test_partial_then_reflect_then_accomplished_and_feedback_precedes_question(tmp_path):
+    h = harness(tmp_path, RoleScript(
+        distill=[DISTILL_OK],
+        react=[HIST6, finish("Part done."), HIST6.replace("Get the data.", "Get it again."), finish("All done.")],
+        review=[review_json("Partially Accomplished", "half of it", "add the rest"), review_json("Accomplished")],
+        reflect=[reflect_json("It stopped after one part.", "Finish only after every part.")]))
+    out = solve(Q, h.rt)
+    assert out.status == "answered" and out.answer == "All done."
+    assert [t.review.status for t in out.trials] == ["Partially Accomplished", "Accomplished"]
+    assert out.trials[0].reflection.startswith("Diagnosis: It stopped after one part.")
+    assert h.roles() == ["distill", "react", "react", "review", "reflect", "react", "react", "review"]
+    first_of_trial2 = h.prompts("react")[2]
+    user = first_of_trial2.user
+    assert FEEDBACK_HEADING in user and QUESTION_LABEL in user
+    assert user.index(FEEDBACK_HEADING) < user.index(QUESTION_LABEL)
+    fb = user[: user.index(QUESTION_LABEL)]
+    assert "Partially Accomplished" in fb and "add the rest" in fb and "Finish only after every part." in fb
+    # the stable prefix is the same in both trials (KV reuse)
+    assert h.prompts("react")[0].system == first_of_trial2.system
+    # trial 1 had no feedback at all
+    assert FEEDBACK_HEADING not in h.prompts("react")[0].user
+    m = _metrics(h, out)
+    assert not m.completed_round1 and m.completed_final and m.reflections == 1 and m.trials == 2
+
+
+def test_exhausted_trial_is_not_reviewed_but_reflected(tmp_path):
+    sites = lambda n: step(f"Look at the sites {n}.", "sites", {})  # noqa: E731
+    h = harness(tmp_path, RoleScript(
+        react=[sites(1), sites(2), HIST6, finish("Done with Chiller 6.")],
+        reflect=[reflect_json("It ran out of steps.", "Call histories first.")],
+        review=[review_json("Accomplished")]), max_steps=2, distill=False)
+    out = solve(Q, h.rt)
+    assert out.trials[0].outcome == "max_steps" and out.trials[0].review is None
+    assert "ran out of steps" in out.trials[0].reflection
+    assert h.roles() == ["react", "react", "reflect", "react", "react", "review"]
+    assert "used all 2 steps" in h.prompts("reflect")[0].user
+    assert out.status == "answered" and out.trials[1].review.status == "Accomplished"
+
+
+def test_loop_stop_goes_to_reflect(tmp_path):
+    same = step("I list the sites.", "sites", {})
+    h = harness(tmp_path, RoleScript(react=[same] * 4 + [HIST6, finish("Chiller 6 data written.")],
+                                     reflect=[reflect_json("It repeated the sites call.", "Call histories.")],
+                                     review=[review_json("Accomplished")]), max_steps=6, distill=False)
+    out = solve(Q, h.rt)
+    assert out.trials[0].outcome == "loop" and out.trials[0].loops_caught >= 1
+    assert out.trials[0].review is None and "repeated" in out.trials[0].reflection
+    assert "kept repeating itself" in h.prompts("reflect")[0].user
+    assert out.status == "answered" and len(out.trials) == 2
+
+
+def test_max_trials_reached_returns_best_answer_without_a_last_reflection(tmp_path):
+    h = harness(tmp_path, RoleScript(
+        react=[HIST6, finish("first"), HIST6.replace("Get the data.", "Again."), finish("second"),
+               HIST6.replace("Get the data.", "Once more."), finish("third")],
+        review=[review_json("Not Accomplished"), review_json("Partially Accomplished"),
+                review_json("Not Accomplished")],
+        reflect=[reflect_json(), reflect_json()]), max_trials=3, distill=False)
+    out = solve(Q, h.rt)
+    assert len(out.trials) == 3
+    assert [t.reflection is not None for t in out.trials] == [True, True, False]
+    assert out.answer == "second" and out.status == "answered"  # the best-reviewed answer
+    assert h.roles().count("reflect") == 2
+    m = _metrics(h, out)
+    assert not m.completed_round1 and not m.completed_final and m.reflections == 2
+
+
+def test_nothing_answered_gives_up(tmp_path):
+    sites = [step(f"Sites {i}.", "sites", {}) if i % 2 else HIST6.replace("Get the data.", f"Data {i}.")
+             for i in range(4)]
+    h = harness(tmp_path, RoleScript(react=sites, reflect=[reflect_json()]), max_steps=2, max_trials=2,
+                distill=False)
+    out = solve(Q, h.rt)
+    assert out.status == "gave_up" and out.answer is None and len(out.trials) == 2
+
+
+def test_react_strategy_is_one_trial_without_review(tmp_path):
+    h = harness(tmp_path, RoleScript(react=[finish("an answer")]), strategy="react")
+    out = solve(Q, h.rt)
+    assert h.roles() == ["react"] and out.trials[0].review is None and out.distilled is None
+    assert out.status == "answered"
+    assert _metrics(h, out).completed_final  # without review, a finished trial counts as completed
+
+
+def test_react_review_retries_with_review_feedback_and_never_reflects_or_distills(tmp_path):
+    h = harness(tmp_path, RoleScript(react=[finish("guess"), HIST6, finish("Chiller 6 data written.")],
+                                     review=[review_json("Not Accomplished", "no data", "call histories"),
+                                             review_json("Accomplished")]), strategy="react-review")
+    out = solve(Q, h.rt)
+    assert "reflect" not in h.roles() and "distill" not in h.roles()
+    assert out.trials[0].reflection is None
+    assert "call histories" in h.prompts("react")[1].user
+    assert out.answer == "Chiller 6 data written."
+
+
+def test_review_reply_failing_validation_is_retried_then_defaults(tmp_path):
+    h = harness(tmp_path, RoleScript(react=[HIST6, finish("done")], review=["not json at all", '{"status": "Maybe"}']),
+                strategy="react-review", max_trials=1)
+    out = solve(Q, h.rt)
+    verdict = out.trials[0].review
+    assert h.roles().count("review") == 2
+    assert verdict.status == "Not Accomplished" and "review could not be produced" in verdict.reasoning
+    retry_prompt = h.prompts("review")[1]
+    assert "could not be used" in retry_prompt.user
+
+
+def test_review_reply_valid_on_retry_is_used(tmp_path):
+    h = harness(tmp_path, RoleScript(react=[HIST6, finish("Chiller 6 data written.")],
+                                     review=['{"status": "Accomp', review_json("Accomplished")]),
+                strategy="react-review", max_trials=1)
+    out = solve(Q, h.rt)
+    assert out.trials[0].review.status == "Accomplished"
+
+
+def test_reflect_reply_failing_validation_falls_back_to_code_diagnosis(tmp_path):
+    h = harness(tmp_path, RoleScript(react=[finish("guess"), HIST6, finish("ok Chiller 6")],
+                                     review=[review_json("Not Accomplished", "no data", "call histories"),
+                                             review_json("Accomplished")],
+                                     reflect=["oops", "{}"]), distill=False)
+    out = solve(Q, h.rt)
+    assert out.trials[0].reflection.startswith("Diagnosis: It finished, but the review said Not Accomplished")
+    assert "call histories" in out.trials[0].reflection
+
+
+def test_cancel_stops_before_review(tmp_path):
+    cancel = threading.Event()
+
+    def finish_and_cancel(prompt, role, constraint):
+        cancel.set()
+        return finish("x")
+
+    h = harness(tmp_path, RoleScript(react=[finish_and_cancel]), cancel=cancel, distill=False)
+    out = solve(Q, h.rt)
+    assert out.status == "cancelled" and "review" not in h.roles() and len(out.trials) == 1
+
+
+def test_cancel_before_start_runs_nothing(tmp_path):
+    cancel = threading.Event()
+    cancel.set()
+    h = harness(tmp_path, RoleScript(), cancel=cancel)
+    out = solve(Q, h.rt)
+    assert out.status == "cancelled" and out.trials == [] and h.roles() == []
+
+
+def test_distilled_facts_reach_the_trial_prompt_after_the_question(tmp_path):
+    h = harness(tmp_path, RoleScript(distill=[DISTILL_OK], react=[HIST6, finish("Chiller 6 data written.")],
+                                     review=[review_json("Accomplished")]))
+    solve(Q, h.rt)
+    user = h.prompts("react")[0].user
+    assert user.index(QUESTION_LABEL + Q) < user.index("2020-06-01T00:00:00-04:00")
+    assert "Chiller 6" in user[user.index(QUESTION_LABEL):]
+
+
+def test_feedback_keeps_only_recent_attempts():
+    from edge_agent.agent.trajectory import Review, Trial
+
+    trials = [Trial(number=i, answer=f"a{i}", review=Review(status="Not Accomplished", reasoning=f"r{i}"),
+                    reflection=f"Diagnosis: d{i}") for i in (1, 2, 3)]
+    text = feedback_from(trials, 8)
+    assert "Attempt 1" not in text and "Attempt 2" in text and "Attempt 3" in text and "d3" in text
