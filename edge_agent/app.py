@@ -55,6 +55,11 @@ class EdgeAgent:
             self._store = TrajectoryStore.open(self.settings, self.tools)
         return self._store
 
+    @trajectory_store.setter
+    def trajectory_store(self, store) -> None:
+        """Use another store (e.g. Algorithm 2 grows one from generated trajectories only)."""
+        self._store = store
+
     def ask(
         self,
         question: str,

@@ -17,6 +17,7 @@ import inspect
 import json
 import sys
 import threading
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -153,7 +154,13 @@ def tool(name: str, description: str, args: type[ToolArgs] | None = None) -> Cal
     def wrap(fn: Callable) -> Tool:
         model = args
         if model is None:
-            hint = next(iter(inspect.signature(fn).parameters.values())).annotation
+            first = next(iter(inspect.signature(fn).parameters.values()))
+            hint = first.annotation
+            if isinstance(hint, str):  # `from __future__ import annotations`: resolve the name
+                try:
+                    hint = typing.get_type_hints(fn).get(first.name, hint)
+                except Exception:
+                    hint = None
             model = hint if isinstance(hint, type) and issubclass(hint, ToolArgs) else NoArgs
         return Tool(name=name, description=description, args_model=model, fn=fn)
 

@@ -1,0 +1,49 @@
+"""The Distill agent on a scripted LLM: code-resolved dates, grounded entities, parts, safe fallback."""
+
+from __future__ import annotations
+
+import json
+
+from edge_agent.agent.distill import distill, find_assets, render_distilled
+from tests.xen_helpers import RoleScript, harness
+
+TWO = "Get Chiller 6 and Chiller 9 Tonnage for last week at POKMAIN in a single file"
+
+
+def test_dates_come_from_code_and_invented_names_are_dropped(tmp_path):
+    reply = json.dumps({"sites": ["POKMAIN", "NYC"], "assets": ["Chiller 6", "Chiller 12"], "sensors": ["Tonnage"],
+                        "goal": "Get the tonnage of two chillers in one file", "parts": ["chiller 6"]})
+    h = harness(tmp_path, RoleScript(distill=[reply]))
+    d = distill(TWO, h.rt)
+    assert d.start == "2020-06-01T00:00:00-04:00" and d.end == "2020-06-08T00:00:00-04:00"
+    assert d.period == "last week"
+    assert d.sites == ["POKMAIN"]  # NYC is not in the question
+    assert d.assets == ["Chiller 6", "Chiller 9"]  # Chiller 12 invented; Chiller 9 found by code
+    assert d.sensors == ["Tonnage"] and d.goal == "Get the tonnage of two chillers in one file"
+    assert len(d.parts) == 3 and "one file" in d.parts[-1]  # one part per chiller + the single file
+    text = render_distilled(d)
+    assert "start 2020-06-01T00:00:00-04:00, final 2020-06-08T00:00:00-04:00" in text
+
+
+def test_invalid_model_reply_keeps_the_code_facts(tmp_path):
+    h = harness(tmp_path, RoleScript(distill=["nonsense", '{"sites": 3}']))
+    d = distill("What was the Supply Air Temp of B705 AHU 1 at POKMAIN at midnight?", h.rt)
+    assert h.roles() == ["distill", "distill"]
+    assert d.assets == ["B705 AHU 1"] and d.sites == ["POKMAIN"] and d.sensors == ["Supply Air Temp"]
+    assert d.start == d.end == "2020-06-08T00:00:00-04:00"
+    assert "the instant 2020-06-08T00:00:00-04:00" in render_distilled(d)
+
+
+def test_distill_is_constrained_to_json(tmp_path):
+    h = harness(tmp_path, RoleScript(distill=['{"sites": [], "assets": [], "sensors": [], "goal": "", "parts": []}']))
+    distill("What IoT sites are available?", h.rt)
+    (_, prompt, constraint), = h.llm.prompts
+    assert constraint is not None and "parts" in constraint.regex
+    assert prompt.user.endswith("What IoT sites are available?")
+
+
+def test_asset_names_in_the_plant_spelling():
+    assert find_assets("B012 SCWP 1 and B020_Total power, B710 FCU 1-39, B706_LC26, B1 AHU 3") == [
+        "B012 SCWP 1", "B020_Total", "B710 FCU 1-39", "B706_LC26", "B1 AHU 3"]
+    assert find_assets("chillers 3, 4 and 5") == ["chiller 3", "chiller 4", "chiller 5"]
+    assert find_assets("What IoT sites are available?") == []
