@@ -1,0 +1,547 @@
+"""The deterministic synthetic plant the simulator serves, and datasets loaded from an operator's files.
+
+Six sites (POKMAIN, RCHMAIN, HQ3SBY, HQ1ARM3, AUSWEST, DUBMAIN), each with its own timezone and
+climate, hold chillers, AHUs, pumps, meters, FCUs and lighting controllers (~300 equips, ~2000
+points). Naming: an equip is named like "Chiller 6" or "B705 AHU 1"; each point has a short
+`navName` ("Tonnage") and a full `dis` = "<equip> <navName>" ("Chiller 6 Tonnage").
+
+Histories exist at 15-minute resolution from 2020-01-01 to 2026-12-31 (site local time) and are a
+pure function of (point, instant): `SyntheticPlant.value(point_id, instant)`. The shape follows
+the site's weather (seasonal and daily), occupancy (working hours, weekends), equipment staging,
+and hash-seeded noise (splitmix64 of the point's seed and the slot number; no global RNG); about
+0.3 % of 4-hour blocks per equip are missing (gaps). Nothing is stored, so a benchmark can compute
+any expected answer exactly with `expected_history`.
+
+`FileDataset` loads an operator's own records (a Haystack JSON or Zinc grid) with histories from a
+CSV file (`id,ts,val`), for `edge-agent simulate --dataset F`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import math
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Iterable, Protocol
+from zoneinfo import ZoneInfo
+
+from phable.kinds import Grid, Marker, Number, Ref
+
+from edge_agent.skyspark.encoding import (EncodingError, Scanner, haystack_tz_name, json_to_grid, zinc_to_grid,
+                                          zone)
+
+STEP = timedelta(minutes=15)
+STEP_S = 900
+FIRST_DAY = date(2020, 1, 1)
+END_DAY = date(2027, 1, 1)  # exclusive: the data ends 2026-12-31 24:00 local
+GAP_BLOCK_SLOTS = 16  # 4 hours
+GAP_RATE = 0.003
+M = Marker()
+
+
+class Dataset(Protocol):
+    """What the simulator needs from a dataset."""
+
+    records: list[dict]
+
+    def rec(self, rec_id: str) -> dict | None: ...
+
+    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]: ...
+
+
+# ── hashing ───────────────────────────────────────────────────────────────────
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64 finaliser: a well-spread 64-bit hash of an integer."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def _u(seed: int, k: int) -> float:
+    """A uniform number in [0, 1) that depends only on (seed, k)."""
+    return _mix(seed ^ ((k * 0xD1B54A32D192ED03) & _MASK)) / 18446744073709551616.0
+
+
+def _seed(*parts: str) -> int:
+    return int.from_bytes(hashlib.sha256("|".join(parts).encode()).digest()[:8], "big")
+
+
+def make_id(*parts: str) -> str:
+    h = hashlib.sha1("|".join(parts).encode()).hexdigest()
+    return f"{h[:8]}-{h[8:16]}"
+
+
+def _clamp(x: float, lo: float = 0.0, hi: float = 1.0) -> float:
+    return lo if x < lo else hi if x > hi else x
+
+
+# ── the plant's layout ────────────────────────────────────────────────────────
+
+@dataclass(frozen=True)
+class SiteSpec:
+    name: str
+    tz: str
+    city: str
+    state: str
+    country: str
+    mean_f: float  # annual mean outside temperature, °F
+    swing_f: float  # seasonal half-range, °F
+    chillers: tuple[int, ...]
+    ahus: tuple[str, ...]
+    pumps: tuple[str, ...]
+    meters: tuple[str, ...]
+    fcus: tuple[str, int, int]  # building, floor, count
+    lcs: tuple[str, int]  # building, count
+
+
+SITES: tuple[SiteSpec, ...] = (
+    SiteSpec("POKMAIN", "America/New_York", "Poughkeepsie", "NY", "US", 50, 22, (3, 4, 6, 9, 12),
+             ("B705 AHU 1", "B705 AHU 2", "B705 AHU 3", "B002 AHU 2-1-1", "B002 AHU 2-1-2", "B002 AHU 2-2-1",
+              "B006 AHU 1", "B006 AHU 2"),
+             ("B012 SCWP 1", "B012 SCWP 2", "B012 PCWP 1", "B012 PCWP 2", "B020 CWP 1"),
+             ("B002_Total", "B012_Total", "B020_Total", "B705_Total", "B710_Total"),
+             ("B710", 1, 39), ("B706", 26)),
+    SiteSpec("RCHMAIN", "America/Chicago", "Rochester", "MN", "US", 45, 28, (1, 2, 5, 7),
+             ("B040 AHU 1", "B040 AHU 2", "B050 AHU 1-1", "B050 AHU 1-2", "B110 AHU 4"),
+             ("B040 SCWP 1", "B040 SCWP 2", "B040 CWP 1"),
+             ("B040_Total", "B050_Total", "B110_Total"),
+             ("B050", 2, 30), ("B110", 12)),
+    SiteSpec("HQ3SBY", "America/New_York", "Somers", "NY", "US", 51, 22, (1, 2, 3),
+             ("B001 AHU 1", "B001 AHU 2", "B003 AHU 1"),
+             ("B001 SCWP 1", "B001 SCWP 2"),
+             ("B001_Total", "B003_Total"),
+             ("B003", 1, 24), ("B001", 10)),
+    SiteSpec("HQ1ARM3", "America/New_York", "Armonk", "NY", "US", 51, 22, (1, 2),
+             ("B1 AHU 1", "B1 AHU 2", "B1 AHU 3"),
+             ("B1 SCWP 1",),
+             ("B1_Total",),
+             ("B1", 3, 20), ("B1", 8)),
+    SiteSpec("AUSWEST", "America/Chicago", "Austin", "TX", "US", 69, 16, (8, 10, 11),
+             ("B045 AHU 1", "B045 AHU 2", "B902 AHU 1-1"),
+             ("B045 SCWP 1", "B045 SCWP 2", "B045 CWP 1"),
+             ("B045_Total", "B902_Total"),
+             ("B902", 1, 28), ("B045", 12)),
+    SiteSpec("DUBMAIN", "Europe/Dublin", "Dublin", "", "IE", 50, 8, (1, 2),
+             ("B3 AHU 1", "B3 AHU 2"),
+             ("B3 SCWP 1",),
+             ("B3_Total",),
+             ("B3", 0, 16), ("B3", 6)),
+)
+
+
+@dataclass(frozen=True)
+class PointSpec:
+    nav: str
+    unit: str | None
+    tags: tuple[str, ...]
+    kind: str = "Number"
+    role: str = "sensor"
+
+
+POINTS: dict[str, tuple[PointSpec, ...]] = {
+    "chiller": (
+        PointSpec("Run Status", None, ("run",), "Bool"),
+        PointSpec("Tonnage", "tonref", ("cool", "capacity")),
+        PointSpec("% Loaded", "%", ("load",)),
+        PointSpec("Power", "kW", ("elec", "power")),
+        PointSpec("Efficiency", "kW/tonref", ("efficiency",)),
+        PointSpec("Chilled Water Supply Temp", "°F", ("chilled", "water", "leaving", "temp")),
+        PointSpec("Chilled Water Return Temp", "°F", ("chilled", "water", "entering", "temp")),
+        PointSpec("Condenser Water Supply Temp", "°F", ("condenser", "water", "entering", "temp")),
+        PointSpec("Condenser Water Return Temp", "°F", ("condenser", "water", "leaving", "temp")),
+        PointSpec("Chilled Water Flow", "gal/min", ("chilled", "water", "flow")),
+        PointSpec("Supply Temp Setpoint", "°F", ("chilled", "water", "leaving", "temp"), role="sp"),
+    ),
+    "ahu": (
+        PointSpec("Fan Run Status", None, ("fan", "run"), "Bool"),
+        PointSpec("Supply Air Temp", "°F", ("discharge", "air", "temp")),
+        PointSpec("Return Air Temp", "°F", ("return", "air", "temp")),
+        PointSpec("Mixed Air Temp", "°F", ("mixed", "air", "temp")),
+        PointSpec("Supply Air Temp Setpoint", "°F", ("discharge", "air", "temp"), role="sp"),
+        PointSpec("Supply Fan Speed", "%", ("fan", "speed")),
+        PointSpec("Duct Static Pressure", "inH₂O", ("duct", "air", "pressure")),
+        PointSpec("Cooling Valve", "%", ("cool", "valve"), role="cmd"),
+        PointSpec("Heating Valve", "%", ("heat", "valve"), role="cmd"),
+        PointSpec("Outside Air Damper", "%", ("outside", "damper"), role="cmd"),
+        PointSpec("Supply Air Flow", "cfm", ("discharge", "air", "flow")),
+    ),
+    "pump": (
+        PointSpec("Run Status", None, ("run",), "Bool"),
+        PointSpec("Speed", "%", ("speed",)),
+        PointSpec("Power", "kW", ("elec", "power")),
+        PointSpec("Differential Pressure", "psi", ("water", "pressure")),
+        PointSpec("Flow", "gal/min", ("water", "flow")),
+    ),
+    "meter": (
+        PointSpec("Power", "kW", ("elec", "power")),
+        PointSpec("Energy", "kWh", ("elec", "energy")),
+        PointSpec("Power Factor", None, ("elec", "pf")),
+    ),
+    "fcu": (
+        PointSpec("Zone Temp", "°F", ("zone", "air", "temp")),
+        PointSpec("Zone Temp Setpoint", "°F", ("zone", "air", "temp"), role="sp"),
+        PointSpec("Fan Status", None, ("fan", "run"), "Bool"),
+        PointSpec("Valve Position", "%", ("valve",), role="cmd"),
+        PointSpec("Discharge Air Temp", "°F", ("discharge", "air", "temp")),
+    ),
+    "lighting": (
+        PointSpec("Lighting Power", "kW", ("elec", "power", "light")),
+        PointSpec("Occupancy Status", None, ("occupied",), "Bool"),
+        PointSpec("Light Level", "%", ("light", "level")),
+    ),
+}
+EQUIP_TAGS = {"chiller": ("chiller",), "ahu": ("ahu", "airHandlingEquip"), "pump": ("pump", "chilled", "water"),
+              "meter": ("elec", "meter"), "fcu": ("fcu", "airTerminalUnit"), "lighting": ("lighting",)}
+
+
+def equip_names(spec: SiteSpec) -> list[tuple[str, str]]:
+    """(equip name, equip type) for one site, in a stable order."""
+    out = [(f"Chiller {n}", "chiller") for n in spec.chillers]
+    out += [(n, "ahu") for n in spec.ahus]
+    out += [(n, "pump") for n in spec.pumps]
+    out += [(n, "meter") for n in spec.meters]
+    bldg, floor, count = spec.fcus
+    out += [(f"{bldg} FCU {floor}-{i}", "fcu") for i in range(1, count + 1)]
+    lbldg, lcount = spec.lcs
+    out += [(f"{lbldg}_LC{i}", "lighting") for i in range(1, lcount + 1)]
+    return out
+
+
+# ── the model of the plant in time ────────────────────────────────────────────
+
+@dataclass
+class _Equip:
+    id: str
+    name: str
+    type: str
+    site: SiteSpec
+    seed: int
+    rank: int  # position among equips of its type on the site (chiller staging order)
+    size: float  # capacity: tons, cfm, kW …
+
+
+@dataclass
+class _Point:
+    id: str
+    equip: _Equip
+    spec: PointSpec
+    seed: int
+
+
+def _features(spec: SiteSpec, local: datetime) -> tuple[float, float, float]:
+    """(outside air °F, cooling demand 0..1, occupancy 0..1) at a local time."""
+    doy = local.timetuple().tm_yday
+    hour = local.hour + local.minute / 60.0
+    north = spec.country != "AU"
+    season = -math.cos(2 * math.pi * (doy - 20) / 365.25) * (1 if north else -1)
+    daily = -math.cos(2 * math.pi * (hour - 4.5) / 24.0)
+    oat = spec.mean_f + spec.swing_f * season + 8.0 * daily
+    cool = _clamp((oat - 52.0) / 38.0)
+    weekday = local.weekday() < 5
+    if weekday:
+        occ = 0.15 + 0.85 * _clamp((hour - 6.0) / 2.0) * _clamp((19.0 - hour) / 2.0)
+    else:
+        occ = 0.15 + 0.15 * _clamp((hour - 9.0) / 2.0) * _clamp((15.0 - hour) / 2.0)
+    return oat, cool, occ
+
+
+def _state(eq: _Equip, local: datetime, slot: int) -> dict[str, Any]:
+    """Every point value of one equip at one instant (noise added per point by the caller)."""
+    oat, cool, occ = _features(eq.site, local)
+    day = slot // 96
+    drift = _u(eq.seed, day) - 0.5  # slow per-day variation of this equip
+    t = eq.type
+    if t == "chiller":
+        plant = _clamp(0.08 + 0.8 * cool * (0.65 + 0.35 * occ) + 0.06 * drift)
+        threshold = min(0.12 * eq.rank, 0.6)
+        on = plant > threshold or (eq.rank == 0 and plant > 0.05)
+        load = _clamp((plant - threshold) / (1.0 - threshold) * 1.1 + 0.25, 0.2, 1.0) if on else 0.0
+        tons = eq.size * load
+        kw = tons * (0.52 + 0.12 * (1 - load)) if on else 0.0
+        chws = 44.0 + 1.5 * (1 - load) if on else 52.0 + 0.1 * (oat - 50)
+        return {"Run Status": on, "Tonnage": tons, "% Loaded": 100 * load, "Power": kw,
+                "Efficiency": kw / tons if on else 0.0, "Chilled Water Supply Temp": chws,
+                "Chilled Water Return Temp": chws + (10.0 * load if on else 0.5),
+                "Condenser Water Supply Temp": (68.0 + 16.0 * cool) if on else 60.0 + 0.2 * (oat - 50),
+                "Condenser Water Return Temp": (68.0 + 16.0 * cool + 9.5 * load) if on else 60.5 + 0.2 * (oat - 50),
+                "Chilled Water Flow": 2.4 * eq.size if on else 0.0, "Supply Temp Setpoint": 44.0}
+    if t == "ahu":
+        on = occ > 0.3 or (local.weekday() < 5 and 5 <= local.hour < 21)
+        rat = 71.0 + 2.5 * cool + 1.0 * drift
+        mat = 0.75 * rat + 0.25 * oat if on else rat
+        fan = 35.0 + 50.0 * cool * occ + 5 * drift if on else 0.0
+        return {"Fan Run Status": on, "Supply Air Temp": 55.0 if on else rat - 1.0, "Return Air Temp": rat,
+                "Mixed Air Temp": mat, "Supply Air Temp Setpoint": 55.0, "Supply Fan Speed": fan,
+                "Duct Static Pressure": 1.5 * fan / 100.0,
+                "Cooling Valve": 100 * _clamp((mat - 55.0) / 25.0) if on else 0.0,
+                "Heating Valve": 100 * _clamp((50.0 - mat) / 20.0) if on else 0.0,
+                "Outside Air Damper": (20.0 + 60.0 * _clamp((65.0 - oat) / 15.0) * _clamp((oat - 45.0) / 10.0))
+                if on else 0.0,
+                "Supply Air Flow": eq.size * fan / 100.0}
+    if t == "pump":
+        plant = _clamp(0.08 + 0.8 * cool * (0.65 + 0.35 * occ) + 0.06 * drift)
+        on = plant > 0.05 + 0.1 * eq.rank
+        speed = 30.0 + 60.0 * plant if on else 0.0
+        return {"Run Status": on, "Speed": speed, "Power": eq.size * (speed / 100.0) ** 3,
+                "Differential Pressure": 4.0 + 12.0 * (speed / 100.0) ** 2 if on else 0.0,
+                "Flow": 12.0 * eq.size * speed / 100.0}
+    if t == "meter":
+        kw = eq.size * (0.35 + 0.4 * occ + 0.25 * cool) * (1 + 0.05 * drift)
+        return {"Power": kw, "Energy": kw * 0.25, "Power Factor": 0.86 + 0.06 * occ}
+    if t == "fcu":
+        occupied = occ > 0.5
+        sp = 72.0 if occupied else 78.0
+        zone_t = sp - 1.0 + 2.5 * cool + 1.5 * drift
+        fan = occupied or zone_t > sp + 1.0
+        valve = 100 * _clamp((zone_t - sp + 1.0) / 3.0) if fan else 0.0
+        return {"Zone Temp": zone_t, "Zone Temp Setpoint": sp, "Fan Status": fan, "Valve Position": valve,
+                "Discharge Air Temp": 57.0 + (100 - valve) / 10.0 if fan else zone_t}
+    if t == "lighting":
+        occupied = occ > 0.5
+        level = 70.0 + 10 * drift if occupied else 5.0
+        return {"Lighting Power": eq.size * level / 100.0, "Occupancy Status": occupied, "Light Level": level}
+    raise ValueError(t)
+
+
+_NOISE = {"Tonnage": 0.015, "Power": 0.015, "% Loaded": 1.2, "Efficiency": 0.01}
+_TEMP_NOISE = 0.35
+
+
+class SyntheticPlant:
+    """The synthetic plant: Haystack records plus `value(point_id, instant)`, a pure function."""
+
+    def __init__(self, sites: Iterable[SiteSpec] = SITES):
+        self.records: list[dict] = []
+        self._by_id: dict[str, dict] = {}
+        self._points: dict[str, _Point] = {}
+        self._equips: dict[str, _Equip] = {}
+        for spec in sites:
+            self._add_site(spec)
+
+    # records
+    def _add(self, rec: dict) -> None:
+        self.records.append(rec)
+        self._by_id[rec["id"].val] = rec
+
+    def _add_site(self, spec: SiteSpec) -> None:
+        site_id = make_id(spec.name)
+        tzname = haystack_tz_name(spec.tz)
+        site_ref = Ref(site_id, spec.name)
+        self._add({"id": site_ref, "dis": spec.name, "site": M, "tz": tzname, "geoCity": spec.city,
+                   "geoState": spec.state, "geoCountry": spec.country,
+                   "area": Number(float(50000 + _seed(spec.name) % 20 * 25000), "ft²")})
+        ranks: dict[str, int] = {}
+        for name, etype in equip_names(spec):
+            rank = ranks.get(etype, 0)
+            ranks[etype] = rank + 1
+            seed = _seed(spec.name, name)
+            size = {"chiller": 400.0 + 200.0 * (seed % 5), "ahu": 8000.0 + 2000.0 * (seed % 7),
+                    "pump": 15.0 + 5.0 * (seed % 6), "meter": 250.0 + 125.0 * (seed % 10),
+                    "fcu": 1.0, "lighting": 4.0 + (seed % 9)}[etype]
+            eq = _Equip(make_id(spec.name, name), name, etype, spec, seed, rank, size)
+            self._equips[eq.id] = eq
+            eq_ref = Ref(eq.id, name)
+            rec = {"id": eq_ref, "dis": name, "navName": name, "equip": M, "siteRef": site_ref}
+            for tag in EQUIP_TAGS[etype]:
+                rec[tag] = M
+            self._add(rec)
+            for ps in POINTS[etype]:
+                full = f"{name} {ps.nav}"
+                pid = make_id(spec.name, name, ps.nav)
+                self._points[pid] = _Point(pid, eq, ps, _seed(spec.name, name, ps.nav))
+                prec = {"id": Ref(pid, full), "dis": full, "navName": ps.nav, "point": M, "his": M,
+                        ps.role: M, "kind": ps.kind, "tz": tzname, "equipRef": eq_ref, "siteRef": site_ref,
+                        "hisInterval": Number(15.0, "min")}
+                if ps.unit:
+                    prec["unit"] = ps.unit
+                if ps.kind == "Bool":
+                    prec["enum"] = "off,on"
+                for tag in ps.tags:
+                    prec[tag] = M
+                self._add(prec)
+
+    def rec(self, rec_id: str) -> dict | None:
+        return self._by_id.get(rec_id)
+
+    def tz_of(self, point_id: str) -> ZoneInfo:
+        return ZoneInfo(self._points[point_id].equip.site.tz)
+
+    # histories
+    def _value_at_slot(self, p: _Point, slot: int, tz: ZoneInfo) -> Any:
+        if _u(p.equip.seed ^ 0x6A9, slot // GAP_BLOCK_SLOTS) < GAP_RATE:
+            return None
+        local = datetime.fromtimestamp(slot * STEP_S, tz)
+        raw = _state(p.equip, local, slot)[p.spec.nav]
+        if isinstance(raw, bool):
+            return raw
+        n = _u(p.seed, slot) - 0.5
+        if p.spec.role == "sp":
+            val = raw
+        elif p.spec.unit == "°F":
+            val = raw + 2 * _TEMP_NOISE * n
+        elif p.spec.nav in _NOISE:
+            scale = _NOISE[p.spec.nav]
+            val = raw + 2 * scale * n * (raw if p.spec.nav in ("Tonnage", "Power") else 1.0)
+            if raw == 0.0:
+                val = 0.0
+        elif raw == 0.0:
+            val = 0.0
+        else:
+            val = raw * (1 + 0.02 * n)
+        if p.spec.unit == "%":
+            val = min(max(val, 0.0), 100.0)
+        return round(val, 2) if p.spec.nav != "Power Factor" else round(val, 3)
+
+    def _bounds(self, tz: ZoneInfo) -> tuple[int, int]:
+        first = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, tzinfo=tz).timestamp()
+        last = datetime(END_DAY.year, END_DAY.month, END_DAY.day, tzinfo=tz).timestamp()
+        return math.ceil(first / STEP_S), math.ceil(last / STEP_S)
+
+    def value(self, point_id: str, instant: datetime) -> Any:
+        """The value recorded at `instant` (must be on a 15-minute slot), or None (gap / no data)."""
+        p = self._points.get(point_id)
+        if p is None:
+            raise KeyError(point_id)
+        ts = instant.timestamp()
+        if ts % STEP_S:
+            return None
+        slot = int(ts // STEP_S)
+        tz = ZoneInfo(p.equip.site.tz)
+        lo, hi = self._bounds(tz)
+        if not lo <= slot < hi:
+            return None
+        return self._value_at_slot(p, slot, tz)
+
+    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
+        """(timestamp in the point's timezone, value) for start <= ts < end, gaps left out."""
+        p = self._points.get(point_id)
+        if p is None:
+            raise KeyError(point_id)
+        tz = ZoneInfo(p.equip.site.tz)
+        lo, hi = self._bounds(tz)
+        first = max(lo, math.ceil(start.timestamp() / STEP_S))
+        last = min(hi, math.ceil(end.timestamp() / STEP_S))
+        out = []
+        for slot in range(first, last):
+            val = self._value_at_slot(p, slot, tz)
+            if val is not None:
+                out.append((datetime.fromtimestamp(slot * STEP_S, tz), val))
+        return out
+
+
+_PLANT: SyntheticPlant | None = None
+
+
+def plant() -> SyntheticPlant:
+    """The default synthetic plant (built once per process)."""
+    global _PLANT
+    if _PLANT is None:
+        _PLANT = SyntheticPlant()
+    return _PLANT
+
+
+def find_point(site_name: str, asset_name: str, point_name: str, ds: SyntheticPlant | None = None) -> str:
+    """The id of a point by exact site, equip and (short or full) point name."""
+    ds = ds or plant()
+    for p in ds._points.values():
+        if (p.equip.site.name == site_name and p.equip.name == asset_name
+                and point_name in (p.spec.nav, f"{asset_name} {p.spec.nav}")):
+            return p.id
+    raise KeyError(f"{site_name}/{asset_name}/{point_name}")
+
+
+def expected_history(site_name: str, asset_name: str, point_name: str, start: datetime, end: datetime,
+                     ds: SyntheticPlant | None = None) -> list[tuple[datetime, Any]]:
+    """What the simulator serves for one point over [start, end): for benchmarks computing answers."""
+    ds = ds or plant()
+    return ds.his(find_point(site_name, asset_name, point_name, ds), start, end)
+
+
+# ── an operator's own dataset ─────────────────────────────────────────────────
+
+@dataclass
+class FileDataset:
+    """Records from a Haystack JSON/Zinc grid file and histories from a CSV file (`id,ts,val`)."""
+
+    records: list[dict]
+    series: dict[str, list[tuple[datetime, Any]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._by_id = {}
+        for rec in self.records:
+            if not isinstance(rec.get("id"), Ref):
+                raise EncodingError(f"every record needs an id ref; this one has none: {rec.get('dis', rec)!r}")
+            self._by_id[rec["id"].val] = rec
+        for pid in self.series:
+            self.series[pid].sort(key=lambda tv: tv[0])
+
+    def rec(self, rec_id: str) -> dict | None:
+        return self._by_id.get(rec_id)
+
+    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
+        if point_id not in self._by_id:
+            raise KeyError(point_id)
+        rows = self.series.get(point_id, [])
+        times = [t for t, _ in rows]
+        return rows[bisect_left(times, start):bisect_left(times, end)]
+
+    @classmethod
+    def load(cls, records_file: Path, histories_csv: Path | None = None) -> "FileDataset":
+        records_file = Path(records_file)
+        text = records_file.read_text(encoding="utf-8")
+        grid: Grid = json_to_grid(text) if text.lstrip().startswith("{") else zinc_to_grid(text)
+        records = [dict(r) for r in grid.rows]
+        if histories_csv is None:
+            candidate = records_file.with_suffix(".csv")
+            histories_csv = candidate if candidate.exists() else None
+        series: dict[str, list[tuple[datetime, Any]]] = {}
+        if histories_csv is not None:
+            by_id = {r["id"].val: r for r in records if isinstance(r.get("id"), Ref)}
+            with open(histories_csv, newline="", encoding="utf-8") as fh:
+                for lineno, row in enumerate(csv.DictReader(fh), start=2):
+                    try:
+                        pid = row["id"].lstrip("@")
+                        rec = by_id.get(pid)
+                        if rec is None:
+                            raise EncodingError(f"unknown point id @{pid}")
+                        ts = datetime.fromisoformat(row["ts"].replace("Z", "+00:00"))
+                        tz = zone(rec.get("tz", "UTC")) if isinstance(rec.get("tz"), str) else timezone.utc
+                        ts = ts.replace(tzinfo=tz) if ts.tzinfo is None else ts.astimezone(tz)
+                        series.setdefault(pid, []).append((ts, _csv_value(row["val"], rec)))
+                    except (KeyError, ValueError) as exc:
+                        raise EncodingError(f"{histories_csv}:{lineno}: {exc}") from None
+        return cls(records, series)
+
+
+def _csv_value(text: str, rec: dict) -> Any:
+    text = text.strip()
+    if rec.get("kind") == "Bool":
+        if text.lower() in ("true", "t", "1", "on"):
+            return True
+        if text.lower() in ("false", "f", "0", "off"):
+            return False
+        raise ValueError(f"not a boolean: {text!r}")
+    if rec.get("kind") == "Str":
+        return text
+    val = Scanner(text).literal() if not _is_float(text) else float(text)
+    if isinstance(val, Number):
+        return val.val
+    if isinstance(val, float):
+        return val
+    raise ValueError(f"not a number: {text!r}")
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False

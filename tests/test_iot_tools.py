@@ -1,0 +1,192 @@
+"""The IoT tools (sites, assets, sensors, histories) against the real simulator."""
+
+from __future__ import annotations
+
+import re
+import socket
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from edge_agent import PROJECT_ROOT
+from edge_agent.skyspark.client import SkySparkClient
+from edge_agent.skyspark.dataset import expected_history
+from edge_agent.toolkit import ToolRegistry
+
+NY = ZoneInfo("America/New_York")
+
+
+@pytest.fixture(scope="module")
+def tools():
+    return ToolRegistry.from_dir(PROJECT_ROOT / "tools", builtins=False, only=["sites", "assets", "sensors",
+                                                                               "histories"])
+
+
+def run(tools, ctx, name, **args):
+    result = tools.get(name).run(args, ctx)
+    return result.ok, result.observation
+
+
+def saved(ctx, observation):
+    name = re.search(r"(?:to|saved \d+ rows to) (\S+\.json)", observation).group(1).rstrip(";,")
+    return ctx.files.read_json(name)
+
+
+def test_descriptions_are_one_verb_first_sentence(tools):
+    for t in tools:
+        assert t.description[0].isupper() and t.description.endswith(".") and t.description.count(". ") == 0
+        assert t.description.split()[0] in {"List", "Read"}
+
+
+def test_sites_assets_sensors_write_files(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "sites")
+    assert ok and obs.startswith("found 6 sites") and "POKMAIN" in obs
+    assert {"site_name": "POKMAIN", "timezone": "America/New_York"} in saved(iot_ctx, obs)
+
+    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN")
+    rows = saved(iot_ctx, obs)
+    assert ok and obs.startswith(f"found {len(rows)} assets at POKMAIN") and len(rows) > 50
+    assert {"site_name": "POKMAIN", "asset_name": "Chiller 6", "asset_type": "chiller"} in rows
+    assert "more)" in obs and len(obs) < 300
+
+    ok, obs = run(tools, iot_ctx, "sensors", site_name="POKMAIN", asset_name="Chiller 6")
+    rows = saved(iot_ctx, obs)
+    assert ok and "Chiller 6 Tonnage" in obs
+    assert {"site_name": "POKMAIN", "asset_name": "Chiller 6", "sensor_name": "Chiller 6 Tonnage",
+            "short_name": "Tonnage", "unit": "tonref"} in rows
+
+
+def test_near_miss_names_get_suggestions(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                  sensor_name="Chiller 6 Tonage", start="2024-07-15T12:00:00")
+    assert not ok and obs.startswith("Error:") and "closest: 'Chiller 6 Tonnage'" in obs
+    ok, obs = run(tools, iot_ctx, "sensors", site_name="POKMAIN", asset_name="Chiler 6")
+    assert not ok and "closest: 'Chiller 6'" in obs
+    ok, obs = run(tools, iot_ctx, "assets", site_name="RCH MAIN")
+    assert ok and "at RCHMAIN" in obs  # space-insensitive match
+
+
+def test_multi_asset_histories_merge_by_time(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6", "Chiller 9"],
+                  sensor_name="Tonnage", start="2024-07-15T12:00:00", final="2024-07-15T13:00:00")
+    rows = saved(iot_ctx, obs)
+    assert ok and obs.startswith("found 8 values")
+    assert [(r["timestamp"], r["asset_name"]) for r in rows[:4]] == [
+        ("2024-07-15T12:00:00-04:00", "Chiller 6"), ("2024-07-15T12:00:00-04:00", "Chiller 9"),
+        ("2024-07-15T12:15:00-04:00", "Chiller 6"), ("2024-07-15T12:15:00-04:00", "Chiller 9")]
+    start, end = datetime(2024, 7, 15, 12, tzinfo=NY), datetime(2024, 7, 15, 13, tzinfo=NY)
+    for asset in ("Chiller 6", "Chiller 9"):
+        mine = [(r["timestamp"], r["value"]) for r in rows if r["asset_name"] == asset]
+        assert mine == [(t.isoformat(), v) for t, v in expected_history("POKMAIN", asset, "Tonnage", start, end)]
+        assert all(r["sensor_name"] == f"{asset} Tonnage" and r["unit"] == "tonref"
+                   for r in rows if r["asset_name"] == asset)
+    assert set(rows[0]) == {"site_name", "asset_name", "sensor_name", "timestamp", "value", "unit"}
+
+
+def test_full_sensor_name_of_one_asset_applies_to_others(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6", "Chiller 9"],
+                  sensor_name="Chiller 6 % Loaded", start="2024-07-15T12:00:00")
+    rows = saved(iot_ctx, obs)
+    assert ok and [r["sensor_name"] for r in rows] == ["Chiller 6 % Loaded", "Chiller 9 % Loaded"]
+
+
+def test_point_versus_interval(tools, iot_ctx):
+    ok, point = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                    sensor_name="Power", start="2024-07-15T12:10:00")
+    assert ok and point.startswith("value at 2024-07-15T12:10:00-04:00: Chiller 6 Power = ")
+    assert "recorded 2024-07-15T12:00:00-04:00" in point
+    assert len(saved(iot_ctx, point)) == 1
+    ok, same = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                   sensor_name="Power", start="2024-07-15T12:10:00", final="2024-07-15T12:10:00")
+    assert ok and same.startswith("value at")
+    ok, interval = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                       sensor_name="Power", start="2024-07-15", final="2024-07-16")
+    assert ok and interval.startswith("found 96 values")
+    rows = saved(iot_ctx, interval)
+    assert rows[0]["timestamp"] == "2024-07-15T00:00:00-04:00" and rows[-1]["timestamp"] == "2024-07-15T23:45:00-04:00"
+
+
+def test_dates_in_other_timezones(tools, iot_ctx):
+    # 16:00Z is noon in New York (EDT) — the same instant as the naive site-local time.
+    ok, utc = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                  sensor_name="Tonnage", start="2024-07-15T16:00:00Z", final="2024-07-15T17:00:00+00:00")
+    ok2, local = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                     sensor_name="Tonnage", start="2024-07-15T12:00:00", final="2024-07-15T13:00:00")
+    assert ok and ok2 and saved(iot_ctx, utc) == saved(iot_ctx, local)
+    assert saved(iot_ctx, utc)[0]["timestamp"] == "2024-07-15T12:00:00-04:00"
+    # A Chicago site: naive dates are Chicago time, timestamps carry Chicago's offset.
+    ok, obs = run(tools, iot_ctx, "histories", site_name="RCHMAIN", asset_names=["Chiller 1"],
+                  sensor_name="Tonnage", start="2024-01-10", final="2024-01-10T01:00:00")
+    assert ok and saved(iot_ctx, obs)[0]["timestamp"] == "2024-01-10T00:00:00-06:00"
+    # Dublin in summer (IST, +01:00).
+    ok, obs = run(tools, iot_ctx, "histories", site_name="DUBMAIN", asset_names=["B3_Total"],
+                  sensor_name="Power", start="2024-07-01T09:00:00", final="2024-07-01T09:30:00")
+    assert ok and [r["timestamp"] for r in saved(iot_ctx, obs)] == ["2024-07-01T09:00:00+01:00",
+                                                                   "2024-07-01T09:15:00+01:00"]
+
+
+def test_empty_results(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                  sensor_name="Tonnage", start="2019-06-01", final="2019-06-02")
+    assert ok and obs.startswith("no values of Tonnage") and saved(iot_ctx, obs) == []
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                  sensor_name="Tonnage", start="2019-06-01T10:00:00")
+    assert ok and obs.startswith("no value of Tonnage at or before")
+
+
+@pytest.mark.parametrize("start,final,message", [
+    ("yesterday", None, "not an ISO 8601 date"),
+    ("2024-13-01", None, "not an ISO 8601 date"),
+    ("2024-07-16", "2024-07-15", "is after final"),
+    ("2020-01-01", "2024-01-01", "at most 400 days"),
+    ("", None, "start is empty"),
+])
+def test_bad_dates_give_clear_observations(tools, iot_ctx, start, final, message):
+    args = {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Tonnage", "start": start}
+    if final:
+        args["final"] = final
+    result = tools.get("histories").run(args, iot_ctx)
+    assert not result.ok and message in result.observation
+
+
+def test_hallucinated_argument_is_refused(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN", building="B705")
+    assert not ok and "building" in obs
+
+
+def test_single_asset_name_string_is_accepted(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names="Chiller 9",
+                  sensor_name="Tonnage", start="2024-07-15T12:00:00")
+    assert ok and "Chiller 9 Tonnage" in obs
+
+
+def test_skyspark_down_is_an_observation(tools, settings, tmp_path):
+    from edge_agent.clock import Clock
+    from edge_agent.filestore import FileStore
+    from edge_agent.toolkit import ToolContext
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    client = SkySparkClient(f"http://127.0.0.1:{port}", "demo", "operator", "pw", retries=1, backoff_s=0.01)
+    ctx = ToolContext(files=FileStore(tmp_path / "f"), clock=Clock(), settings=settings,
+                      skyspark_factory=lambda: client)
+    ok, obs = run(tools, ctx, "sites")
+    assert not ok and "unavailable" in obs and "cannot connect" in obs
+    ok, obs = run(tools, ToolContext(files=FileStore(tmp_path / "g"), clock=Clock()), "sites")
+    assert not ok and "not configured" in obs
+
+
+def test_auth_failure_is_an_observation(tools, simulator, settings, tmp_path):
+    from edge_agent.clock import Clock
+    from edge_agent.filestore import FileStore
+    from edge_agent.toolkit import ToolContext
+
+    client = SkySparkClient(simulator.url, simulator.project, simulator.username, "wrong", retries=0)
+    ctx = ToolContext(files=FileStore(tmp_path / "f"), clock=Clock(), settings=settings,
+                      skyspark_factory=lambda: client)
+    ok, obs = run(tools, ctx, "assets", site_name="POKMAIN")
+    assert not ok and "refused the login" in obs
+    assert not list(Path(tmp_path / "f").iterdir())  # nothing half-written

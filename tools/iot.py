@@ -1,0 +1,135 @@
+"""IoT tools over SkySpark: `sites`, `assets`, `sensors`, `histories`.
+
+Each writes its full result as a JSON array to the file store and returns a short observation
+(count, file name, first few names). Row formats (documented in docs/skyspark.md):
+  sites      {"site_name", "timezone"}
+  assets     {"site_name", "asset_name", "asset_type"}
+  sensors    {"site_name", "asset_name", "sensor_name", "short_name", "unit"}
+  histories  {"site_name", "asset_name", "sensor_name", "timestamp", "value", "unit"}
+Names are resolved by the client (exact, then ignoring case/spaces/underscores, else the closest
+names are offered); every SkySpark failure becomes an error observation, never a crash.
+"""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+from pydantic import Field, field_validator
+
+from edge_agent.skyspark.client import SkySparkError
+from edge_agent.skyspark.window import WindowError, parse_window
+from edge_agent.toolkit import NoArgs, ToolArgs, ToolContext, ToolError, tool
+
+PREVIEW = 5
+
+
+class SiteArgs(ToolArgs):
+    site_name: str = Field(..., description="a site name as listed by sites, e.g. POKMAIN")
+
+
+class AssetArgs(ToolArgs):
+    site_name: str = Field(..., description="a site name, e.g. POKMAIN")
+    asset_name: str = Field(..., description="an asset name as listed by assets, e.g. Chiller 6")
+
+
+class HistoryArgs(ToolArgs):
+    site_name: str = Field(..., description="a site name, e.g. POKMAIN")
+    asset_names: list[str] = Field(..., min_length=1, max_length=50,
+                                   description="one or more asset names, e.g. [\"Chiller 6\", \"Chiller 9\"]")
+    sensor_name: str = Field(..., description="a sensor name, full (Chiller 6 Tonnage) or short (Tonnage)")
+    start: str = Field(..., description="ISO 8601 date or date-time; alone it asks for the value at that time")
+    final: str | None = Field(None, description="ISO 8601 end of the range (exclusive); omit for one value")
+
+    @field_validator("asset_names", mode="before")
+    @classmethod
+    def _one_name(cls, value):
+        return [value] if isinstance(value, str) else value
+
+
+def _client(ctx: ToolContext):
+    try:
+        return ctx.skyspark
+    except ToolError:
+        raise
+    except Exception as exc:  # e.g. an unreadable password file
+        raise ToolError(f"SkySpark is not usable: {type(exc).__name__}: {exc}") from None
+
+
+def _preview(names: list[str]) -> str:
+    shown = ", ".join(names[:PREVIEW])
+    return shown + (f", ... ({len(names) - PREVIEW} more)" if len(names) > PREVIEW else "")
+
+
+def _max_days(ctx: ToolContext) -> int:
+    settings = getattr(ctx.settings, "skyspark", None)
+    return getattr(settings, "max_history_days", 400)
+
+
+@tool("sites", "List the sites (plants) that SkySpark knows.")
+def sites(args: NoArgs, ctx: ToolContext) -> str:
+    try:
+        found = _client(ctx).sites()
+    except SkySparkError as exc:
+        raise ToolError(str(exc)) from None
+    rows = [{"site_name": s.name, "timezone": s.tz} for s in found]
+    name = ctx.files.write_json(rows, "sites")
+    return f"found {len(rows)} sites, saved to {name}: {_preview([s.name for s in found])}"
+
+
+@tool("assets", "List the assets (equipment) of one site.")
+def assets(args: SiteArgs, ctx: ToolContext) -> str:
+    try:
+        found = _client(ctx).assets(args.site_name)
+    except SkySparkError as exc:
+        raise ToolError(str(exc)) from None
+    site = found[0].site_name if found else args.site_name
+    rows = [{"site_name": a.site_name, "asset_name": a.name, "asset_type": a.types[0] if a.types else None}
+            for a in found]
+    name = ctx.files.write_json(rows, f"assets_{site}")
+    return f"found {len(rows)} assets at {site}, saved to {name}: {_preview([a.name for a in found])}"
+
+
+@tool("sensors", "List the sensors (points) of one asset at a site.")
+def sensors(args: AssetArgs, ctx: ToolContext) -> str:
+    try:
+        found = _client(ctx).sensors(args.site_name, args.asset_name)
+    except SkySparkError as exc:
+        raise ToolError(str(exc)) from None
+    asset = found[0].asset_name if found else args.asset_name
+    rows = [{"site_name": s.site_name, "asset_name": s.asset_name, "sensor_name": s.name,
+             "short_name": s.short_name, "unit": s.unit} for s in found]
+    name = ctx.files.write_json(rows, f"sensors_{asset}")
+    return f"found {len(rows)} sensors on {asset}, saved to {name}: {_preview([s.name for s in found])}"
+
+
+@tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.")
+def histories(args: HistoryArgs, ctx: ToolContext) -> str:
+    client = _client(ctx)
+    try:
+        site = client.site(args.site_name)
+        window = parse_window(args.start, args.final, ZoneInfo(site.tz), _max_days(ctx))
+        rows = client.history(site.name, args.asset_names, args.sensor_name, window.start, window.end)
+    except (SkySparkError, WindowError) as exc:
+        raise ToolError(str(exc)) from None
+    data = [r.model_dump() for r in rows]
+    stem = f"history_{args.asset_names[0]}_{args.sensor_name}"
+    name = ctx.files.write_json(data, stem)
+    sensors_seen = list(dict.fromkeys(r.sensor_name for r in rows))
+    if window.is_point:
+        when = window.start.isoformat()
+        if not rows:
+            return (f"no value of {args.sensor_name} at or before {when} (site time); the data may not cover it. "
+                    f"Saved an empty list to {name}")
+        parts = [f"{r.sensor_name} = {_fmt(r.value)}{' ' + r.unit if r.unit else ''} (recorded {r.timestamp})"
+                 for r in rows[:PREVIEW]]
+        return f"value at {when}: {'; '.join(parts)}; saved {len(rows)} rows to {name}"
+    span = f"from {window.start.isoformat()} to {window.end.isoformat()} (end exclusive)"
+    if not rows:
+        return f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty list to {name}"
+    first = rows[0]
+    return (f"found {len(rows)} values of {_preview(sensors_seen)} {span}, saved to {name}; first: "
+            f"{first.timestamp} {first.sensor_name} = {_fmt(first.value)}{' ' + first.unit if first.unit else ''}")
+
+
+def _fmt(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
