@@ -132,8 +132,14 @@ class RequestClient:
             props.ResponseTopic = response_topic
         if correlation:
             props.CorrelationData = correlation
-        info = self._client.publish(topic, json.dumps(body), qos=1, properties=props)
-        info.wait_for_publish(10)
+        self._deliver(topic, json.dumps(body).encode(), props)
+
+    def _deliver(self, topic: str, payload: bytes, props: Properties, timeout: float = 10.0) -> None:
+        """Publish at QoS 1; while a reconnect is under way paho keeps the message and sends it after."""
+        self.connected.wait(timeout)
+        info = self._client.publish(topic, payload, qos=1, properties=props)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS:
+            info.wait_for_publish(timeout)
 
     def send(self, question: str, *, request_id: str | None = None, options: dict | None = None,
              reply_topic: str | None = None, correlation: bytes | None = None) -> str:
@@ -150,8 +156,7 @@ class RequestClient:
             props.ResponseTopic = response_topic
         if correlation:
             props.CorrelationData = correlation
-        self._client.publish(topic or self.topics.request(self.client_id), payload, qos=1,
-                             properties=props).wait_for_publish(10)
+        self._deliver(topic or self.topics.request(self.client_id), payload, props)
 
     def cancel(self, request_id: str) -> None:
         self._publish(self.topics.cancel(self.client_id), {"request_id": request_id})
