@@ -72,7 +72,7 @@ class TinyTrajectory(BaseModel):
         return f"Question: {self.question.strip()}\n{body}".rstrip("\n")
 
     def search_text(self) -> str:
-        parts = [self.question]
+        parts = [self.question, self.teaches]
         for s in self.steps:
             parts += [s.thought, s.action, " ".join(str(v) for v in _flatten(s.action_input))]
         return " ".join(parts)

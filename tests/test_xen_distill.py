@@ -31,7 +31,7 @@ def test_invalid_model_reply_keeps_the_code_facts(tmp_path):
     assert h.roles() == ["distill", "distill"]
     assert d.assets == ["B705 AHU 1"] and d.sites == ["POKMAIN"] and d.sensors == ["Supply Air Temp"]
     assert d.start == d.end == "2020-06-08T00:00:00-04:00"
-    assert "the instant 2020-06-08T00:00:00-04:00" in render_distilled(d)
+    assert "the instant 2020-06-08T00:00:00-04:00 (use it as start, without final)" in render_distilled(d)
 
 
 def test_distill_is_constrained_to_json(tmp_path):

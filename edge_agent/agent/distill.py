@@ -166,28 +166,25 @@ def distill(question: str, rt: AgentRuntime) -> Distilled:
     if len(parts) < len(needed):
         parts = needed
     return base.model_copy(update={"sites": sites, "assets": assets, "sensors": sensors,
-                                   "goal": goal or question.strip(), "parts": parts})
+                                   "goal": goal, "parts": parts})
 
 
 def render_distilled(d: Distilled) -> str:
-    """The distilled facts as a few lines for the trial prompt (empty lines are left out)."""
-    lines = ["Worked out from the question before you start (names as the question writes them; "
-             "look up exact names with the tools if one is not found):"]
-    if d.sites:
-        lines.append(f"- site{'s' if len(d.sites) > 1 else ''}: {', '.join(d.sites)}")
-    if d.assets:
-        lines.append(f"- asset{'s' if len(d.assets) > 1 else ''}: {', '.join(d.assets)}")
-    if d.sensors:
-        lines.append(f"- sensor{'s' if len(d.sensors) > 1 else ''}: {', '.join(d.sensors)}")
+    """The distilled facts as one or two short lines for the trial prompt ('' when nothing was found)."""
+    facts = []
+    for label, names in (("site", d.sites), ("asset", d.assets), ("sensor", d.sensors)):
+        if names:
+            facts.append(f"{label}{'s' if len(names) > 1 else ''} {', '.join(names)}")
     if d.start and d.end and d.start == d.end:
-        lines.append(f"- time \"{d.period}\": the instant {d.start} (use it as start and final)")
+        facts.append(f"time \"{d.period}\": the instant {d.start} (use it as start, without final)")
     elif d.start and d.end:
-        lines.append(f"- period \"{d.period}\": start {d.start}, final {d.end}")
+        facts.append(f"period \"{d.period}\": start {d.start}, final {d.end}")
+    lines = [f"Worked out from the question: {'; '.join(facts)}"] if facts else []
     if d.goal:
-        lines.append(f"- goal: {d.goal}")
-    for n, part in enumerate(d.parts, start=1):
-        lines.append(f"- part {n}: {part}")
-    return "\n".join(lines) if len(lines) > 1 else ""
+        lines.append(f"Goal: {d.goal}")
+    if d.parts:
+        lines.append("Parts: " + "; ".join(f"({n}) {p}" for n, p in enumerate(d.parts, start=1)))
+    return "\n".join(lines)
 
 
 def run_distill(question: str, rt: AgentRuntime) -> Distilled:
