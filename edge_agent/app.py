@@ -124,4 +124,7 @@ def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMet
         parse_failures=sum(t.parse_failures for t in trials),
         loops_caught=sum(t.loops_caught for t in trials),
         wall_s=round(wall_s, 3),
+        calls_by_role={role: sum(1 for c in llm.calls if c.role == role) for role in dict.fromkeys(
+            c.role for c in llm.calls)},
+        final_review=trials[-1].review.status if trials and trials[-1].review else None,
     )

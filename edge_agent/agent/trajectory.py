@@ -78,6 +78,8 @@ class RunMetrics(BaseModel):
     parse_failures: int = 0
     loops_caught: int = 0
     wall_s: float = 0.0
+    calls_by_role: dict[str, int] = Field(default_factory=dict)  # react, self-ask, review, reflect, distill
+    final_review: ReviewStatus | None = None  # the last trial's verdict (None: not reviewed)
 
 
 class RunResult(BaseModel):
