@@ -147,7 +147,13 @@ def _canonical(name: str | None, names: list[str], kind: str, where: str = "") -
 def _resolve(truth: Truth, site: str, asset: str, sensor: str) -> tuple[str, str, str]:
     site = _canonical(site, truth.sites(), "site")
     asset = _canonical(asset, truth.assets(site), "asset", site)
-    sensor = _canonical(sensor, truth.sensors(site, asset), "sensor", f"{site} / {asset}")
+    sensors = truth.sensors(site, asset)
+    try:
+        sensor = _canonical(sensor, sensors, "sensor", f"{site} / {asset}")
+    except TruthError:
+        short = sensor_key(asset, sensor)
+        sensor = next((s for s in sensors if norm(s) == short), None) or _canonical(sensor, sensors, "sensor",
+                                                                                      f"{site} / {asset}")
     return site, asset, sensor
 
 
@@ -188,6 +194,12 @@ def _pick(row: dict, keys: tuple[str, ...]) -> Any:
         if key in row:
             return row[key]
     return None
+
+
+def sensor_key(asset: str, sensor: str) -> str:
+    """A sensor's short name, normalised: "Chiller 6 Tonnage" of Chiller 6 and "Tonnage" are one key."""
+    a, s = norm(asset), norm(sensor)
+    return s[len(a) + 1:] if s.startswith(a + " ") and len(s) > len(a) + 1 else s
 
 
 def parse_ts(value: Any, tz: tzinfo | None) -> datetime | None:
@@ -241,7 +253,7 @@ def file_rows(data: Any, spec: FileCheck) -> Counter | None:
         if ts is None or asset is None or sensor is None:
             return None
         value = parse_value(_pick(row, _VALUE_KEYS))
-        rows[(norm(str(asset)), norm(str(sensor)), ts, None if value is None else round(value, 6))] += 1
+        rows[(norm(str(asset)), sensor_key(str(asset), str(sensor)), ts, None if value is None else round(value, 6))] += 1
     return rows
 
 
@@ -273,7 +285,7 @@ def expected_rows(spec: FileCheck, truth: Truth) -> dict[RowKey, float | None]:
         for sensor in spec.sensors:
             site, a, s = _resolve(truth, spec.site, asset, sensor)
             for sample in truth.history(site, a, s, spec.start, spec.end):
-                out[(norm(a), norm(s), sample.ts.astimezone(timezone.utc))] = sample.value
+                out[(norm(a), sensor_key(a, s), sample.ts.astimezone(timezone.utc))] = sample.value
     if not out:
         raise TruthError(f"no data for {spec.assets} {spec.sensors} from {spec.start} to {spec.end}")
     return out

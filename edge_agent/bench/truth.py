@@ -45,3 +45,41 @@ class CachedTruth:
 
     def history(self, site: str, asset: str, sensor: str, start: datetime, end: datetime) -> list[Sample]:
         return self._history(site, asset, sensor, start, end)
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    return None
+
+
+class SkySparkTruth:
+    """Truth read through `SkySparkClient` — the same client, calls and range semantics as the tools.
+
+    Sensors are listed by their short names ("Tonnage"); histories are the client's rows for one
+    asset and [start, end)."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def sites(self) -> list[str]:
+        return [s.name for s in self.client.sites()]
+
+    def assets(self, site: str) -> list[str]:
+        return [a.name for a in self.client.assets(site)]
+
+    def sensors(self, site: str, asset: str) -> list[str]:
+        return [s.short_name for s in self.client.sensors(site, asset)]
+
+    def history(self, site: str, asset: str, sensor: str, start: datetime, end: datetime) -> list[Sample]:
+        rows = self.client.history(site, [asset], sensor, start, end)
+        return [Sample(datetime.fromisoformat(r.timestamp), _number(r.value), r.unit) for r in rows]
+
+
+def skyspark_truth(settings) -> CachedTruth:
+    """A cached Truth over the SkySpark in `settings.skyspark` (the one the agent's tools use)."""
+    from edge_agent.skyspark.client import SkySparkClient
+
+    return CachedTruth(SkySparkTruth(SkySparkClient.from_settings(settings.skyspark)))

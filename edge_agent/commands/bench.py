@@ -1,0 +1,147 @@
+"""`edge-agent bench`: run an IoT task set on one or more models and strategies, check every answer exactly.
+
+Without `--skyspark` the embedded simulator (synthetic plant) is started on a free loopback port
+for the duration; with it, the given SkySpark is used with the configured project, user and
+password. The checker reads the same SkySpark through the same client. Output in `--out`:
+`results.json`, `results.jsonl`, `report.md`, `completion.png`, `rounds.png`, `trajectory.png`,
+`runs/<run_id>.json`, and `state/` (the run log and result files of every run).
+Exit codes: 0 done, 1 the SkySpark or a model could not be used, 2 bad usage or a bad task file,
+130 interrupted (finished results and the report are kept).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Iterator
+
+import click
+from pydantic import SecretStr
+
+from edge_agent.config import ConfigError, Settings, load_settings
+
+STRATEGIES = ("react", "react-review", "reactxen")
+
+
+def _usage(message: str) -> None:
+    click.echo(f"edge-agent bench: {message}", err=True)
+    sys.exit(2)
+
+
+@contextlib.contextmanager
+def embedded_simulator(settings: Settings) -> Iterator[Settings]:
+    """Start the simulator on a free 127.0.0.1 port with a one-off password; yields settings pointing at it."""
+    from edge_agent.skyspark.simulator import serve
+
+    password = secrets.token_hex(12)
+    server = serve("127.0.0.1", 0, project=settings.skyspark.project, users={settings.skyspark.username: password})
+    try:
+        sky = settings.skyspark.model_copy(update={"url": server.url, "password": SecretStr(password),
+                                                   "password_file": None})
+        yield settings.model_copy(update={"skyspark": sky})
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def default_out(tasks: Path) -> Path:
+    return Path("bench") / "results" / f"{tasks.stem}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
+@click.command("bench")
+@click.option("--tasks", "tasks_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="a task file, e.g. bench/tasks/pokmain.yaml")
+@click.option("--strategy", "strategies", multiple=True, type=click.Choice(STRATEGIES),
+              help="strategy to run (repeatable; default: the configured one). `react` is the plain baseline")
+@click.option("--model", "models", multiple=True, help="catalog model name (repeatable; default: the configured one)")
+@click.option("--limit", type=click.IntRange(min=1), help="run only the first N tasks")
+@click.option("--task", "only", multiple=True, help="run only this task id (repeatable)")
+@click.option("--skyspark", "skyspark_url", default=None,
+              help="SkySpark base URL (default: start the embedded simulator)")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="output folder (default: bench/results/<tasks>-<time>)")
+@click.option("--max-steps", type=click.IntRange(1, 100), default=None, help="ReAct steps per trial")
+@click.option("--max-trials", type=click.IntRange(1, 20), default=None, help="trials (reflection rounds) per task")
+@click.option("--resume", is_flag=True, help="keep the runs already in OUT/results.jsonl and run only the rest")
+@click.option("--check-tasks", is_flag=True, help="only check that the tasks fit the SkySpark, run nothing")
+@click.option("--quiet", is_flag=True, help="no progress bar")
+@click.option("--config", default=None, help="config file")
+def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_steps, max_trials, resume,
+          check_tasks, quiet, config) -> None:
+    """Run an IoT task set and check every answer exactly (report with plots in --out)."""
+    from edge_agent.bench.tasks import TaskFileError, load_tasks
+
+    try:
+        task_file = load_tasks(tasks_file)
+    except TaskFileError as exc:
+        _usage(str(exc))
+    out = (out or default_out(tasks_file)).resolve()
+    try:
+        overrides: dict = {"paths": {"state_dir": str(out / "state")}}
+        if skyspark_url:
+            overrides["skyspark"] = {"url": skyspark_url}
+        settings = load_settings(config, overrides=overrides)
+    except ConfigError as exc:
+        _usage(str(exc))
+    stack = contextlib.ExitStack()
+    with stack:
+        if not skyspark_url:
+            settings = stack.enter_context(embedded_simulator(settings))
+        sys.exit(_run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials,
+                      resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url})"))
+
+
+def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials, resume,
+         check_tasks, quiet, skyspark_label) -> int:
+    from edge_agent.bench.checker import validate_task
+    from edge_agent.bench.report import summary_table, write_report
+    from edge_agent.bench.results import summarise
+    from edge_agent.bench.runner import BenchOptions, run_bench, select_tasks
+    from edge_agent.bench.truth import skyspark_truth
+    from edge_agent.skyspark.client import SkySparkError
+
+    truth = skyspark_truth(settings)
+    try:
+        truth.sites()
+    except SkySparkError as exc:
+        click.echo(f"edge-agent bench: {exc}", err=True)
+        return 1
+    options = BenchOptions(tasks_file=str(tasks_file), strategies=list(strategies) or [settings.agent.strategy],
+                           models=list(models), limit=limit, only=list(only), out=out, max_steps=max_steps,
+                           max_trials=max_trials, resume=resume, skyspark=skyspark_label, progress=not quiet)
+    try:
+        tasks = select_tasks(task_file, options)
+    except ValueError as exc:
+        _usage(str(exc))
+    if check_tasks:
+        problems = [p for t in tasks for p in validate_task(t, truth)]
+        for p in problems:
+            click.echo(p)
+        click.echo(f"{len(tasks) - len({p.split(':')[0] for p in problems})}/{len(tasks)} tasks fit {skyspark_label}")
+        return 1 if problems else 0
+
+    def make_llm(name: str):
+        from edge_agent.app import load_llm
+
+        return load_llm(settings, name)
+
+    started = time.monotonic()
+    try:
+        results = run_bench(options, task_file, settings, truth, make_llm)
+    except Exception as exc:  # a model that cannot be loaded, a broken tool folder …
+        click.echo(f"edge-agent bench: {type(exc).__name__}: {exc}", err=True)
+        return 1
+    report = write_report(results, out)
+    rows = summarise(results.runs, results.max_trials)
+    click.echo(summary_table(rows))
+    click.echo(f"\n{len(results.runs)} runs in {time.monotonic() - started:.0f} s; report: {report}")
+    if results.invalid_tasks:
+        click.echo(f"warning: {len(results.invalid_tasks)} task(s) do not fit this SkySpark (see the report)", err=True)
+    if results.interrupted:
+        click.echo("interrupted: the finished runs are kept (rerun with --resume to continue)", err=True)
+        return 130
+    return 0
