@@ -157,6 +157,28 @@ def record_name(rec: dict) -> str:
     return "?"
 
 
+# ── the filters the client sends (values always as literals) ─────────────────
+
+def sites_filter() -> F.Node:
+    return F.has("site")
+
+
+def assets_filter(site_id: str) -> F.Node:
+    return F.and_(F.has("equip"), F.eq("siteRef", Ref(site_id)))
+
+
+def sensors_filter(asset_id: str) -> F.Node:
+    return F.and_(F.has("point"), F.eq("equipRef", Ref(asset_id)))
+
+
+def named_filter(marker: str, name: str, parent_tag: str | None = None, parent_id: str | None = None) -> F.Node:
+    """`<marker> and (dis == "<name>" or navName == "<name>") [and <parent_tag> == @<parent_id>]`."""
+    terms: list[F.Node] = [F.has(marker), F.or_(F.eq("dis", name), F.eq("navName", name))]
+    if parent_tag and parent_id:
+        terms.append(F.eq(parent_tag, Ref(parent_id)))
+    return F.and_(*terms)
+
+
 # ── transport over phable ─────────────────────────────────────────────────────
 
 class _Unauthorized(Exception):
@@ -337,7 +359,10 @@ class SkySparkClient:
         return dict(self._run("about", lambda s: s.about()))
 
     def read_all(self, filter_node: F.Node | str, limit: int | None = None) -> list[dict]:
-        text = filter_node if isinstance(filter_node, str) else F.render(filter_node)
+        try:
+            text = filter_node if isinstance(filter_node, str) else F.render(filter_node)
+        except F.FilterError as exc:
+            raise SkySparkError(f"cannot build the filter: {exc}") from None
         return [dict(r) for r in self._run(f"read {text}", lambda s: s.read_all(text, limit)).rows]
 
     def eval(self, expr: str) -> Grid:
@@ -356,6 +381,17 @@ class SkySparkClient:
         out.sort(key=lambda tv: tv[0])
         return out
 
+    def lookup(self, marker: str, name: str, parent_tag: str | None = None, parent_id: str | None = None) -> list[dict]:
+        """Records with an exact `dis` or `navName` (server-side; the name travels as a string literal)."""
+        return self._read(named_filter, marker, name, parent_tag, parent_id)
+
+    def _read(self, build: Callable[..., F.Node], *args: Any) -> list[dict]:
+        try:
+            node = build(*args)
+        except F.FilterError as exc:
+            raise SkySparkError(f"cannot build the filter: {exc}") from None
+        return self.read_all(node)
+
     def close(self) -> None:
         if self._session is not None and self.auth != "none":
             try:
@@ -367,7 +403,7 @@ class SkySparkClient:
     # the plant
     def sites(self) -> list[Site]:
         out = []
-        for rec in self.read_all(F.has("site")):
+        for rec in self._read(sites_filter):
             tz = rec.get("tz") if isinstance(rec.get("tz"), str) else "UTC"
             try:
                 iana = zone(tz).key
@@ -384,7 +420,7 @@ class SkySparkClient:
         return self._assets(site)
 
     def _assets(self, site: Site) -> list[Asset]:
-        recs = self.read_all(F.and_(F.has("equip"), F.eq("siteRef", Ref(site.id))))
+        recs = self._read(assets_filter, site.id)
         kinds = ("chiller", "ahu", "pump", "meter", "fcu", "lighting", "boiler", "vav", "coolingTower")
         return [Asset(id=r["id"].val, name=record_name(r), site_name=site.name,
                       types=[k for k in kinds if k in r]) for r in recs]
@@ -398,7 +434,7 @@ class SkySparkClient:
         return self._sensors(site, asset)
 
     def _sensors(self, site: Site, asset: Asset) -> list[Sensor]:
-        recs = self.read_all(F.and_(F.has("point"), F.eq("equipRef", Ref(asset.id))))
+        recs = self._read(sensors_filter, asset.id)
         out = []
         for r in recs:
             name = record_name(r)

@@ -267,6 +267,16 @@ class Scanner:
 
     def literal(self, filter_mode: bool = False) -> Any:
         """One scalar literal (filter mode: no N/M/NA/R, booleans are true/false, refs carry no dis)."""
+        start = self.pos
+        try:
+            return self._literal(filter_mode)
+        except (ValueError, OverflowError) as exc:
+            if isinstance(exc, EncodingError):
+                raise
+            self.pos = start
+            raise self.error(f"invalid value: {exc}") from None
+
+    def _literal(self, filter_mode: bool) -> Any:
         text, pos = self.text, self.pos
         if pos >= len(text):
             raise self.error("expected a value")

@@ -88,7 +88,10 @@ def missing(path: str | Path) -> Missing:
 def cmp(path: str | Path, op: str, val: Any) -> Cmp:
     if op not in OPS:
         raise FilterError(f"unknown comparison {op!r}")
-    encode_scalar(val, filter_mode=True)  # refuses what cannot be a literal
+    try:
+        encode_scalar(val, filter_mode=True)  # refuses what cannot be a literal
+    except EncodingError as exc:
+        raise FilterError(str(exc)) from None
     return Cmp(_path(path), op, val)
 
 

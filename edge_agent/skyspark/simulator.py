@@ -433,6 +433,8 @@ def parse_range(text: str, tz: ZoneInfo, now: datetime) -> tuple[datetime, datet
         first, second = text.split(",", 1)
         start = _range_part(first, tz, now, False)
         end = _range_part(second, tz, now, True)
+        if _range_part(second, tz, now, False) < start:
+            raise OpError(f"range {text!r} ends before it starts", "ParseErr")
     else:
         start = _range_part(text, tz, now, False)
         end = _range_part(text, tz, now, True) if not re.search(r"T\d", text) else datetime(2100, 1, 1, tzinfo=tz)
