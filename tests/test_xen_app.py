@@ -1,0 +1,60 @@
+"""The ReActXen loop through `EdgeAgent.ask` (scripted LLM): metrics, run log, events, strategies."""
+
+from __future__ import annotations
+
+import json
+
+from edge_agent import PROJECT_ROOT
+from edge_agent.app import EdgeAgent
+from edge_agent.llm.scripted import ScriptedLLM
+from edge_agent.runlog import RunLog
+from edge_agent.toolkit import ToolRegistry
+from tests.xen_helpers import DISTILL_OK, NOW, RoleScript, finish, reflect_json, registry, review_json, step
+
+Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
+HIST = step("I read the history.", "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"],
+                                                 "sensor_name": "Tonnage", "start": "2020-06-01T00:00:00-04:00",
+                                                 "final": "2020-06-08T00:00:00-04:00"})
+
+
+def test_reactxen_run_records_the_table_3_metrics(settings):
+    script = RoleScript(distill=[DISTILL_OK], react=[finish("done, I think"), HIST, finish("Chiller 6 data written.")],
+                        review=[review_json("Accomplished"), review_json("Accomplished")],
+                        reflect=[reflect_json("It answered without data.", "Call histories first.")])
+    agent = EdgeAgent(settings, llm=ScriptedLLM(script), tools=registry(), skyspark=lambda: None)
+    events = []
+    result = agent.ask(Q, now=NOW, strategy="reactxen", use_examples=False, on_event=events.append)
+    m = result.metrics
+    assert result.status == "answered" and result.answer == "Chiller 6 data written."
+    # trial 1: early victory without any tool call → evidence says Not Accomplished despite the model
+    assert result.trials[0].review.status == "Not Accomplished"
+    assert (m.completed_round1, m.completed_final, m.trials, m.reflections) == (False, True, 2, 1)
+    assert m.calls_by_role == {"distill": 1, "react": 3, "review": 2, "reflect": 1}
+    assert m.llm_calls == 7 and m.trajectory_length == 3 and m.final_review == "Accomplished"
+    assert m.tokens_sent > 0 and m.tokens_received > 0 and m.tokens_evaluated > 0
+    assert [e.kind for e in events if e.kind != "step"] == [
+        "distill", "trial_start", "review", "reflect", "trial_start", "review", "final"]
+
+    log = RunLog(settings.db_path)
+    row = log.last_runs(1)[0]
+    assert row["run_id"] == result.run_id and row["completed_final"] == 1 and row["completed_round1"] == 0
+    assert json.loads(row["metrics"])["reflections"] == 1
+    trials = list(log.db.query("select * from trials where run_id = ? order by number", [result.run_id]))
+    assert [t["review_status"] for t in trials] == ["Not Accomplished", "Accomplished"]
+    assert trials[0]["reflection"].startswith("Diagnosis: It answered without data.")
+    assert json.loads(row["distilled"])["period"] == "last week"
+    assert {c["role"] for c in log.calls(result.run_id)} == {"distill", "react", "review", "reflect"}
+
+
+def test_same_question_same_examples_for_every_strategy(settings):
+    """The baseline gets the same model and the same examples; only the loop around it differs."""
+    tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")  # the shipped examples validate against these
+    systems = {}
+    for strategy in ("react", "react-review", "reactxen"):
+        llm = ScriptedLLM(RoleScript(distill=[DISTILL_OK], react=[finish("Chiller 6 data written.")],
+                                     review=[review_json("Accomplished")], reflect=[reflect_json()]))
+        agent = EdgeAgent(settings, llm=llm, tools=tools, skyspark=lambda: None)
+        agent.ask(Q, now=NOW, strategy=strategy, max_trials=1)
+        systems[strategy] = [p.system for r, p, _ in llm.prompts if r == "react"][0]
+    assert systems["react"] == systems["react-review"] == systems["reactxen"]
+    assert "Question: Get the Energy of B045_Total at AUSWEST for last week." in systems["react"]
