@@ -192,14 +192,23 @@ def request(question, broker, config, wait, out, now, strategy, max_trials, max_
 
 # ------------------------------------------------------------------------------------------- demo
 
-def _start_simulator():
-    from edge_agent.skyspark import simulator
+class _Simulator:
+    """The embedded SkySpark simulator (synthetic plant, SCRAM login with a one-off password)."""
 
-    for name in ("start_simulator", "start", "serve_in_thread"):
-        fn = getattr(simulator, name, None)
-        if callable(fn):
-            return fn(port=0)
-    raise RuntimeError("the SkySpark simulator module has no start function")
+    def __init__(self):
+        import secrets
+
+        from edge_agent.skyspark.simulator import serve as serve_simulator
+
+        self.password = secrets.token_urlsafe(12)
+        self.server = serve_simulator(port=0, project="demo", users={"operator": self.password})
+
+    def settings(self) -> dict:
+        return {"url": self.server.url, "project": "demo", "username": "operator", "password": self.password}
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 @click.command()
@@ -225,18 +234,19 @@ def demo(question, now, broker_kind, runner, out, config, timeout, log_level) ->
     code = EXIT_FAIL
     try:
         click.echo("starting the SkySpark simulator…", err=True)
-        sim = _start_simulator()
+        sim = _Simulator()
         stack.append(sim)
+        click.echo(f"SkySpark simulator on {sim.server.url}", err=True)
         broker = start_broker(work / "broker", prefer=broker_kind)
         stack.append(broker)
         click.echo(f"broker ({type(broker).__name__}) on {broker.host}:{broker.port}", err=True)
-        sim_settings = getattr(sim, "settings_overrides", None)
-        sky = sim_settings() if callable(sim_settings) else {"url": sim.url}
+        sky = sim.settings()
         settings = _load(config, {"paths": {"state_dir": str(work / "state")},
                                   "mqtt": {"host": broker.host, "port": broker.port,
                                            "gateway_id": "demo", "client_id": "edge-agent-demo"},
                                   "skyspark": sky})
-        click.echo(f"loading the {runner} runner ({settings.model.name})…", err=True)
+        click.echo(f"loading the {runner} runner" + (f" ({settings.model.name})…" if runner == "agent" else "…"),
+                   err=True)
         service = GatewayService(settings, make_runner(runner, settings))
         service.start()
         stack.append(service)
@@ -252,7 +262,7 @@ def demo(question, now, broker_kind, runner, out, config, timeout, log_level) ->
     finally:
         for part in reversed(stack):
             try:
-                part.stop() if hasattr(part, "stop") else part.shutdown()
+                part.stop()
             except Exception as exc:  # keep stopping the rest
                 click.echo(f"edge-agent demo: stopping {type(part).__name__}: {exc}", err=True)
         time.sleep(0.1)

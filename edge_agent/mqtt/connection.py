@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
@@ -25,7 +27,16 @@ def mqtt_client(settings: Settings, client_id: str, *, will: tuple[str, str] | N
     if will:
         client.will_set(will[0], will[1], qos=1, retain=True)
     client.reconnect_delay_set(1, 30)
+    client.on_socket_open = _no_delay
     return client
+
+
+def _no_delay(client, userdata, sock) -> None:
+    """paho leaves Nagle on: small replies then wait for delayed ACKs (~40 ms a hop, measured)."""
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except (OSError, AttributeError):  # TLS wrappers / unix sockets: nothing to tune
+        pass
 
 
 def connect_properties(session_expiry_s: int) -> Properties:
