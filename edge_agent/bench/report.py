@@ -90,6 +90,7 @@ def plot(results: BenchResults, rows: list[Summary], out: Path) -> list[str]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     written = []
     labels = [r.label for r in rows]
@@ -103,7 +104,8 @@ def plot(results: BenchResults, rows: list[Summary], out: Path) -> list[str]:
                hatch="//" if name.startswith("review") else None, alpha=0.9)
     ax.set_xticks(list(x), labels, rotation=15, ha="right")
     ax.set_ylabel("tasks completed")
-    ax.set_ylim(0, max([r.tasks for r in rows] + [1]))
+    ax.set_ylim(0, max([r.tasks for r in rows] + [1]) * 1.08)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title(f"Task completion ({results.task_set or Path(results.tasks_file).stem}, {results.n_tasks} tasks)")
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -117,7 +119,8 @@ def plot(results: BenchResults, rows: list[Summary], out: Path) -> list[str]:
     ax.set_xlabel("reflection rounds allowed (trials)")
     ax.set_ylabel("tasks completed (checker)")
     ax.set_xticks(range(1, max((len(r.by_round) for r in rows), default=1) + 1))
-    ax.set_ylim(0, max([r.tasks for r in rows] + [1]))
+    ax.set_ylim(0, max([r.tasks for r in rows] + [1]) * 1.08)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title("Completion vs reflection rounds")
     ax.legend(fontsize=8)
     fig.tight_layout()
