@@ -500,9 +500,9 @@ class SkySparkClient:
 
 
 def _history_row(site: Site, asset: Asset, sensor: Sensor, ts: datetime, val: Any) -> HistoryRow:
-    unit = sensor.unit
+    unit = sensor.unit  # the point's declared unit: some servers rename units in hisRead (shaystack: tonref → refrigeration_ton)
     if isinstance(val, Number):
-        unit = val.unit or unit
+        unit = unit or val.unit
         value: Any = val.val
     elif isinstance(val, (bool, str)):
         value = val
