@@ -281,7 +281,8 @@ def test_mentions_finds_itself(name):
 
 def test_missing_phrases():
     for text in ["No such asset B1", "B1 does not exist", "B1 wasn't found", "I could not find B1", "unknown asset B1",
-                 "B1 is not an asset at POKMAIN", "there is no B1"]:
+                 "B1 is not an asset at POKMAIN", "there is no B1", "AHU 1 has no Power sensor",
+                 "AHU 1 does not have a Power sensor", "AHU 1 doesn't have Power"]:
         assert says_missing(text), text
     for text in ["B1 used 40 kW", "Found B1: 40 kW"]:
         assert not says_missing(text), text

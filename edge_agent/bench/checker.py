@@ -112,7 +112,8 @@ _MISSING_RE = re.compile(
     r"|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent|no (?:asset|sensor|site|point"
     r"|equip\w*|data|record|match|entry)|not available|unavailable|unknown|missing|there is no|there are no"
     r"|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)|is ?n[o']t (?:an? )?(?:asset|sensor|site)"
-    r"|none (?:named|called)|did ?n[o']t find|no results?|invalid (?:asset|sensor|site)|not an? (?:existing|known)",
+    r"|none (?:named|called)|did ?n[o']t find|no results?|invalid (?:asset|sensor|site)|not an? (?:existing|known)"
+    r"|ha(?:s|ve) no\b|(?:does|do|did) ?n[o']t have|not have|lacks?\b|is not (?:one of|among|on|at)",
     re.I,
 )
 
