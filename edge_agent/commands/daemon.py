@@ -128,7 +128,7 @@ def run_request(settings: Settings, question: str, *, options: dict, wait: bool,
     from edge_agent.mqtt.protocol import ResultReply
 
     try:
-        with RequestClient(settings, client_id=client_id) as client:
+        with RequestClient(settings, client_id=client_id, connect_timeout=min(10.0, timeout)) as client:
             rid = client.send(question, request_id=request_id, options=options)
             if not wait:
                 ok = client.wait_for(lambda: bool(client.replies(rid)), min(timeout, 30))

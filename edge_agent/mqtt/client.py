@@ -45,12 +45,14 @@ class Outcome:
 
 class RequestClient:
     def __init__(self, settings: Settings, *, client_id: str | None = None, host: str | None = None,
-                 port: int | None = None, persistent: bool = False, session_expiry_s: int = 3600):
+                 port: int | None = None, persistent: bool = False, session_expiry_s: int = 3600,
+                 connect_timeout: float = 10.0):
         self.settings = settings
         self.client_id = client_id or f"req-{uuid.uuid4().hex[:10]}"
         self.topics = Topics(settings.mqtt.gateway_id)
         self.host, self.port = host or settings.mqtt.host, port or settings.mqtt.port
         self.persistent, self.session_expiry_s = persistent, session_expiry_s
+        self.connect_timeout = connect_timeout
         self.prefix = self.topics.response_prefix(self.client_id)
         self.reply_topic = self.prefix + "replies"
         self._cond = threading.Condition()
@@ -68,7 +70,8 @@ class RequestClient:
         self._suback = -1
 
     # connection ------------------------------------------------------------------------------
-    def connect(self, timeout: float = 10.0) -> "RequestClient":
+    def connect(self, timeout: float | None = None) -> "RequestClient":
+        timeout = self.connect_timeout if timeout is None else timeout
         props = connect_properties(self.session_expiry_s if self.persistent else 0)
         self._client.connect_async(self.host, self.port, keepalive=30, clean_start=not self.persistent,
                                    properties=props)

@@ -41,6 +41,16 @@ class AgentRunner:
 
     def __init__(self, agent):
         self.agent = agent
+        self._thread = threading.get_ident()
+
+    def _adopt_thread(self) -> None:
+        """The agent is built in the main thread (READY=1 after the model loads) but runs in the worker;
+        its run log's SQLite connection is bound to the thread that opened it, so reopen it here once."""
+        if self._thread != threading.get_ident():
+            from edge_agent.runlog import RunLog
+
+            self.agent.runlog = RunLog(self.agent.settings.db_path)
+            self._thread = threading.get_ident()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "AgentRunner":
@@ -49,6 +59,7 @@ class AgentRunner:
         return cls(EdgeAgent(settings))
 
     def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
+        self._adopt_thread()
         return self.agent.ask(question, now=options.now, strategy=options.strategy, max_steps=options.max_steps,
                               max_trials=options.max_trials, distill=options.distill, on_event=on_event,
                               cancel=cancel, ask_requester=ask_requester if options.ask else None, run_id=run_id)
