@@ -62,6 +62,11 @@ def test_history_bool_points_and_loose_names(client):
     assert rows[0].sensor_name == "Chiller 6 Run Status"
 
 
+def test_naive_datetimes_are_site_local(client):
+    naive = client.history("RCHMAIN", ["Chiller 1"], "Tonnage", datetime(2024, 7, 15, 12), datetime(2024, 7, 15, 13))
+    assert naive[0].timestamp == "2024-07-15T12:00:00-05:00" and len(naive) == 4
+
+
 def test_point_query_returns_last_value_at_or_before(client):
     at = datetime(2024, 7, 15, 12, 7, tzinfo=NY)
     rows = client.history("POKMAIN", ["Chiller 6", "Chiller 9"], "% Loaded", at)

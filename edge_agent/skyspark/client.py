@@ -457,10 +457,13 @@ class SkySparkClient:
         """Samples of one sensor on several assets, merged by time (ties in the order of `asset_names`).
 
         `end` None (or equal to `start`) is a point query: per asset the last sample at or before
-        `start` (within `point_lookback_days`). Otherwise the interval start <= ts < end.
+        `start` (within `point_lookback_days`). Otherwise the interval start <= ts < end. Naive
+        datetimes are site-local time.
         """
         site = self.site(site_name)
         tz = ZoneInfo(site.tz)
+        start = start if start.tzinfo else start.replace(tzinfo=tz)  # naive = site-local time
+        end = end if end is None or end.tzinfo else end.replace(tzinfo=tz)
         assets = self._assets(site)
         picked: list[tuple[Asset, Sensor]] = []
         for name in asset_names:
