@@ -25,12 +25,15 @@ def _runs(d):
 def test_kill9_broker_crash_and_duplicates_still_give_exactly_one_final(daemon_process, requester, mosquitto):
     d = daemon_process("d1")
     c = requester("c1", persistent=True)
+    watcher = requester("w1")
+    assert watcher.wait_for(lambda: watcher.status.get("edge-agent/gw1/status") == "online", 5)
     q = "job {} [steps=4 delay=0.15 file=20000]"
     rids = [c.send(q.format(i), request_id=f"r{i}") for i in range(4)]
 
     # 1: kill in the middle of the first job (after its second step)
     assert c.wait_for(lambda: sum(r.kind == "progress" for r in c.replies("r0")) >= 3, 15)
     d.kill()
+    assert watcher.wait_for(lambda: watcher.status.get("edge-agent/gw1/status") == "offline", 5)  # Last Will
     rids.append(c.send(q.format(4), request_id="r4"))  # sent while the daemon is down: the broker keeps it
     _restart(d)
 

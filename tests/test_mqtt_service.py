@@ -226,6 +226,11 @@ def test_two_daemons_share_the_load_without_answering_twice(tmp_path, mosquitto,
     assert all(len(c.finals(rid)) == 1 for rid in rids)
     per_daemon = [len(d.jobs.jobs()) for d in daemons]
     assert sum(per_daemon) == 12 and min(per_daemon) >= 3, per_daemon
+    # answers to `question` replies reach the owner whichever member the broker hands them to
+    asks = [c.send(f"ask{i} [steps=1 ask=1]", options={"ask": True}) for i in range(4)]
+    for i, rid in enumerate(asks):
+        out = c.wait(rid, timeout=30, answer=lambda q, i=i: f"site-{i}")
+        assert out.final.answer.endswith(f"(requester said: site-{i})"), out.final
     # cancel reaches the member that owns the job, the other stays silent
     rid = c.send("long [steps=40 delay=0.2]")
     assert c.wait_for(lambda: any(r.kind == "progress" for r in c.replies(rid)), 10)
@@ -237,3 +242,37 @@ def test_two_daemons_share_the_load_without_answering_twice(tmp_path, mosquitto,
 def test_final_kinds_are_exactly_the_outcomes():
     assert is_final(ResultReply(status="answered")) and is_final(CancelledReply())
     assert not is_final(ErrorReply(code="no_question_pending", message="x", final=False))
+
+
+def test_password_from_a_systemd_credential(tmp_path, monkeypatch, requester):
+    """allow_anonymous false: the daemon logs in with the `mqtt-password` credential; a wrong one is refused."""
+    import shutil
+    import subprocess
+
+    from edge_agent.mqtt.broker import MosquittoBroker
+    from edge_agent.mqtt.runner import ScriptRunner
+    from edge_agent.mqtt.service import GatewayService
+
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd is not installed")
+    pw = tmp_path / "passwd"
+    subprocess.run(["mosquitto_passwd", "-c", "-b", str(pw), "edge-agent", "s3cret"], check=True)
+    broker = MosquittoBroker(tmp_path / "auth", extra_conf=f"allow_anonymous false\npassword_file {pw}\n").start()
+    try:
+        creds = tmp_path / "creds"
+        creds.mkdir()
+        (creds / "mqtt-password").write_text("s3cret\n")
+        monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(creds))
+        s = load_settings(overrides=mqtt_overrides(tmp_path / "st", broker, username="edge-agent"), environ={})
+        svc = GatewayService(s, ScriptRunner(s))
+        svc.start()
+        assert svc.connected.wait(10)
+        svc.stop(timeout=5)
+        (creds / "mqtt-password").write_text("wrong")
+        s = load_settings(overrides=mqtt_overrides(tmp_path / "st2", broker, username="edge-agent"), environ={})
+        svc = GatewayService(s, ScriptRunner(s))
+        svc.start()
+        assert not svc.connected.wait(3)
+        svc.stop(timeout=5)
+    finally:
+        broker.kill()
