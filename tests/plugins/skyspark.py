@@ -134,7 +134,8 @@ def shaystack_venv():
         if ready.exists():
             return venv
         steps = [[sys.executable, "-m", "venv", "--clear", str(venv)],
-                 [str(venv / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+                 [str(venv / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q", "--retries", "1",
+                  "--timeout", "20",
                   *SHAYSTACK_REQUIREMENTS]]
         for cmd in steps:
             try:
@@ -142,8 +143,10 @@ def shaystack_venv():
             except subprocess.TimeoutExpired:
                 pytest.skip(f"shaystack could not be installed: {' '.join(cmd[:4])} timed out")
             if out.returncode != 0:
-                tail = " ".join((out.stderr or out.stdout).strip().splitlines()[-3:])
-                pytest.skip(f"shaystack could not be installed ({' '.join(cmd[2:5])} exited {out.returncode}): {tail}")
+                lines = (out.stderr or out.stdout).strip().splitlines()
+                why = [ln for ln in lines if ln.startswith("ERROR")] or lines[-2:]
+                pytest.skip(f"shaystack could not be installed ({' '.join(cmd[1:4])} exited {out.returncode}): "
+                            f"{' '.join(why)[:400]}")
         ready.write_text("\n".join(SHAYSTACK_REQUIREMENTS) + "\n")
         return venv
 
