@@ -121,14 +121,14 @@ def test_bad_input_gets_coded_errors_and_the_daemon_keeps_serving(inproc_daemon,
     assert isinstance(c.wait(rid, timeout=10).final, ResultReply)
 
 
-def test_duplicate_request_id_never_runs_twice(inproc_daemon, requester, mqtt_settings):
+def test_duplicate_request_id_never_runs_twice(inproc_daemon, requester, mqtt_settings, tmp_path):
     svc = inproc_daemon()
     c = requester("c1")
-    rid = c.send("slow one [steps=3 delay=0.2]", request_id="dup-1")
-    c.send("slow one [steps=3 delay=0.2]", request_id="dup-1")  # while queued/running
+    rid = c.send("slow one [steps=3 delay=0.2 file=1000]", request_id="dup-1")
+    c.send("slow one [steps=3 delay=0.2 file=1000]", request_id="dup-1")  # while queued/running
     first = c.wait(rid, timeout=20).final
     n = c.raw_count[rid]
-    c.send("slow one [steps=3 delay=0.2]", request_id="dup-1")  # after it finished
+    c.send("slow one [steps=3 delay=0.2 file=1000]", request_id="dup-1")  # after it finished
     assert c.wait_for(lambda: c.raw_count[rid] >= n + 1, 5)
     time.sleep(0.3)
     accepted = [r for r in c.replies(rid) if isinstance(r, AcceptedReply)]
@@ -137,6 +137,12 @@ def test_duplicate_request_id_never_runs_twice(inproc_daemon, requester, mqtt_se
     runs = [json.loads(line) for line in (mqtt_settings.state_dir / "script-runs.jsonl").read_text().splitlines()]
     assert sum(1 for r in runs if r["event"] == "start") == 1
     assert len(svc.jobs.jobs()) == 1 and first.reply_id.endswith(".final")
+    c.close()  # a fresh requester (same client id) retries: it gets the stored result and the files again
+    again = requester("c1")
+    again.send("slow one [steps=3 delay=0.2 file=1000]", request_id="dup-1")
+    out = again.wait(rid, timeout=10, out_dir=tmp_path / "again")
+    assert out.final.reply_id == first.reply_id and len(out.files) == 1
+    assert out.files[0].stat().st_size == 1000
 
 
 def test_cancel_running_and_queued_jobs_of_the_same_client_only(inproc_daemon, requester):

@@ -231,6 +231,8 @@ class GatewayService:
             job = self.jobs.get(client_id, req.request_id)
             if job is not None and job.state == "done":
                 payload = job.final_payload.encode()
+                for topic, data in self._stored_chunks(job):  # a retry gets the files again too
+                    self.jobs.outbox_add(conn, topic, data, correlation)
             elif job is not None:
                 payload = AcceptedReply(request_id=req.request_id, state=job.state, position=self.jobs.position(job),
                                         duplicate=True, correlation=req.correlation,
@@ -398,6 +400,19 @@ class GatewayService:
         with self._cur_lock:
             cur.waiting = False
             return None if cur.cancel.is_set() else cur.answer
+
+    def _stored_chunks(self, job: Job) -> list[tuple[str, bytes]]:
+        """The chunks of a finished job's files, cut as its stored manifest says (files still on disk)."""
+        if job.final_kind != "result" or not job.final_payload:
+            return []
+        out = []
+        for entry in ResultReply.model_validate_json(job.final_payload).files:
+            path = self.settings.files_dir / job.job_id / entry.name
+            if not entry.chunks or not path.is_file():
+                continue
+            data, size = path.read_bytes(), entry.chunk_bytes
+            out += [(f"{entry.topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
+        return out
 
     def _chunk_bytes(self, topic: str) -> int:
         return max(512, min(self.m.file_chunk_bytes, self.max_packet - len(topic.encode()) - PACKET_OVERHEAD - 16))
