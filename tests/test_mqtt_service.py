@@ -282,3 +282,30 @@ def test_password_from_a_systemd_credential(tmp_path, monkeypatch, requester):
         svc.stop(timeout=5)
     finally:
         broker.kill()
+
+
+def test_a_daemon_failure_still_ends_the_request_and_the_next_job_runs(mqtt_settings, requester):
+    """A bug after the run (here: a manifest naming a missing file) → one `internal` error, no hang."""
+    from edge_agent.agent.trajectory import RunResult
+    from edge_agent.filestore import FileInfo
+    from edge_agent.mqtt.service import GatewayService
+
+    class GhostFiles:
+        name = "ghost"
+
+        def run(self, question, options, **kw):
+            files = [FileInfo(name="ghost.json", size=1, sha256="0" * 64)] if "ghost" in question else []
+            return RunResult(run_id=kw["run_id"], question=question, strategy="x", model="x", now="",
+                             status="answered", answer="ok", files=files)
+
+    svc = GatewayService(mqtt_settings, GhostFiles())
+    svc.start()
+    try:
+        assert svc.connected.wait(10)
+        c = requester("c1")
+        bad, good = c.send("ghost"), c.send("fine")
+        err = c.wait(bad, timeout=10).final
+        assert isinstance(err, ErrorReply) and err.code == "internal" and "ghost.json" in err.message
+        assert isinstance(c.wait(good, timeout=10).final, ResultReply)
+    finally:
+        svc.stop(timeout=5)

@@ -47,7 +47,7 @@ ErrorCode = Literal[
     "unknown_request",     # cancel/answer for a request_id this client never sent here
     "no_question_pending", # an answer arrived while the job is not waiting for one
     "agent_error",         # the agent failed while answering
-    "internal",            # the daemon failed (a bug); the request is kept and retried
+    "internal",            # the daemon itself failed while answering (a bug); final
 ]
 
 

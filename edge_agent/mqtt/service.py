@@ -325,13 +325,29 @@ class GatewayService:
                 if running is not None:
                     cur.job = running
                     self._run_job(cur)
-            except Exception:
-                log.exception("worker failed on job %s; it stays queued", job.job_id)
+            except Exception as exc:  # a bug or a broken database: the request still gets one final reply
+                log.exception("worker failed on job %s", job.job_id)
+                self._fail(cur, f"{type(exc).__name__}: {exc}")
                 time.sleep(1.0)
             finally:
                 with self._cur_lock:
                     self._current = None
                     self._cancel_requests.discard(job.job_id)
+
+    def _fail(self, cur: CurrentJob, why: str) -> None:
+        job = cur.job
+        reply = ErrorReply(code="internal", request_id=job.request_id, correlation=job.body_correlation,
+                           message=f"the daemon failed while answering: {why}", reply_id=f"{job.job_id}.final")
+        try:
+            with self.jobs.tx() as conn:
+                row = conn.execute("SELECT state FROM jobs WHERE job_id=?", (job.job_id,)).fetchone()
+                if row is None or row[0] == "done":
+                    return
+                self.jobs.outbox_add(conn, job.reply_topic, reply.model_dump_json().encode(), job.correlation)
+                self.jobs.finish(conn, job.job_id, "error", reply.model_dump_json())
+            self.outbox.wake()
+        except Exception:  # the database itself is broken: the job resumes at the next start
+            log.exception("could not record the failure of job %s", job.job_id)
 
     def _mark_running(self, job: Job) -> Job | None:
         with self.jobs.tx() as conn:
