@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings as hsettings, strategies as st
 import yaml
 from click.testing import CliRunner
 
@@ -157,3 +158,36 @@ def test_cli_reports_a_broken_file_and_a_bad_task_file(tmp_path, cfg):
     tasks.write_text("tasks: 3\n")
     out = CliRunner().invoke(main, ["tts", "generate", "--tasks", str(tasks), "--config", str(cfg)])
     assert out.exit_code == 2 and "tasks.yaml" in out.output
+
+
+POOL = [
+    ("currentdatetime", {}, "current datetime is 2020-06-08T09:00:00-04:00"),
+    ("sites", {}, "found 6 sites, saved to sites-1.json: POKMAIN"),
+    ("assets", {"site_name": "POKMAIN"}, "found 88 assets at POKMAIN, saved to assets_POKMAIN-1.json"),
+    ("sensors", {"site_name": "POKMAIN", "asset_name": "Chiller 6"}, "found 11 sensors, saved to sensors-1.json"),
+    ("histories", HIST, "found 672 values, saved to h6-1.json"),
+    ("histories", {**HIST, "asset_names": ["Chiller 9"]}, "found 672 values, saved to h9-1.json"),
+    ("jsonmerge", {"file_name_1": "h6-1.json", "file_name_2": "h9-1.json"}, "merged 1 + 1 rows into m-1.json"),
+    ("jsonreader", {"file_name": "h6-1.json"}, "h6-1.json holds a JSON array of 672 rows"),
+    ("Self-Ask", {"question": "what is last week?"}, "2020-06-01 to 2020-06-08"),
+]
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(picks=st.lists(st.tuples(st.integers(0, len(POOL) - 1), st.booleans()), max_size=10),
+       answer=st.sampled_from(["In m-1.json", "In h6-1.json and h9-1.json", "6 sites", "sensors-1.json"]))
+def test_compaction_always_gives_a_valid_trajectory_of_at_most_three_steps(picks, answer):
+    from edge_agent import PROJECT_ROOT
+    from edge_agent.toolkit import ToolRegistry
+    from edge_agent.trajectory_store import validate_trajectory
+
+    steps = []
+    for i, (n, ok) in enumerate(picks, start=1):
+        action, args, obs = POOL[n]
+        steps.append(_s(i, action, args, obs if ok else "Error: failed", ok=ok,
+                        kind="self_ask" if action == "Self-Ask" else "tool"))
+    steps.append(_s(len(steps) + 1, "Finish", {"answer": answer}, "", kind="finish"))
+    traj = compact(Trial(number=1, steps=steps, answer=answer), "q")
+    assert 1 <= len(traj.steps) <= 3 and traj.steps[-1].action == "Finish"
+    assert all(s.observation and not s.observation.startswith("Error") for s in traj.steps[:-1])
+    validate_trajectory(traj, ToolRegistry.from_dir(PROJECT_ROOT / "tools"), "generated")
