@@ -162,3 +162,29 @@ def test_grids_round_trip_in_both_encodings():
     for back in (zinc_to_grid(grid_to_zinc(grid)), json_to_grid(grid_to_json(grid))):
         assert [dict(r) for r in back.rows] == [{k: v for k, v in r.items() if v is not None} for r in rows]
         assert back.meta["hisStart"] == datetime(2024, 1, 1, tzinfo=NY)
+
+
+# ── the same property end to end: any name, over real HTTP, in both encodings ─────────────────
+
+@pytest.fixture(scope="module")
+def http_clients(simulator):
+    from edge_agent.skyspark.client import SkySparkClient
+
+    return {enc: SkySparkClient(simulator.url, simulator.project, simulator.username, simulator.password,
+                                encoding=enc, retries=0) for enc in ("json", "zinc")}
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.one_of(NAMES, st.sampled_from(["Chiller 6 °F", "naïve ☃ \U0001F600", "it's", "B710 FCU 1-39\t"])))
+def test_any_name_is_only_ever_a_literal_on_the_wire(http_clients, name):
+    for client in http_clients.values():
+        recs = client.lookup("equip", name)
+        assert all(r["dis"] == name or r.get("navName") == name for r in recs)
+
+
+def test_exact_names_are_found_on_the_wire(http_clients):
+    for client in http_clients.values():
+        assert [r["dis"] for r in client.lookup("equip", "B710 FCU 1-39")] == ["B710 FCU 1-39"]
+        from edge_agent.skyspark.dataset import SITES
+
+        assert len(client.lookup("point", "Duct Static Pressure")) == sum(len(s.ahus) for s in SITES)  # one per AHU

@@ -34,7 +34,7 @@ from phable.kinds import DateTimeRange, Grid, GridCol, Number, Ref
 from pydantic import BaseModel
 
 from edge_agent.skyspark import filters as F
-from edge_agent.skyspark.encoding import EncodingError, zone
+from edge_agent.skyspark.encoding import EncodingError, grid_to_zinc, zone
 
 T = TypeVar("T")
 EMPTY_GRID = Grid(meta={"ver": "3.0"}, cols=[GridCol("empty")], rows=[])
@@ -234,9 +234,10 @@ class _Session(HaxallClient):
             raise SkySparkAuthError("SkySpark refused the session even after logging in again") from None
 
     def _call_once(self, path: str, data: Grid, method: str) -> Grid:
-        body = self._encoder(data)
-        if self._encoding == "zinc":  # one trailing newline: some servers (shaystack) reject a blank last line
-            body = body.rstrip("\n") + "\n"
+        # Zinc requests are written by our encoder: phable 0.1.29's writes non-ASCII characters as "\u" plus
+        # unpadded hex ("°" → "\ub0"), which no Zinc reader can decode, and ends with a blank line, which
+        # shaystack refuses. Haystack JSON requests use phable's encoder (json.dumps escapes correctly).
+        body = grid_to_zinc(data) if self._encoding == "zinc" else self._encoder(data)
         req = urllib.request.Request(f"{self.uri}/{path}", data=body.encode("utf-8"), method=method, headers={
             "Authorization": f"BEARER authToken={self._auth_token}", "Accept": self._content_type,
             "Content-Type": self._content_type, "User-Agent": _user_agent()})

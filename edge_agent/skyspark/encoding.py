@@ -201,7 +201,8 @@ _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?![\dT:])")
 _TIME_RE = re.compile(r"\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?")
 _NUMBER_RE = re.compile(r"-?\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?")
 _UNIT_RE = re.compile(r"[A-Za-z%_/$\u0080-\U0010ffff]+")
-_SIMPLE_ESC = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\", "$": "$", "`": "`"}
+_SIMPLE_ESC = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\", "$": "$", "`": "`",
+               "'": "'"}  # \' is not Zinc, but phable writes it
 
 
 class Scanner:
