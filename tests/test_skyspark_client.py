@@ -101,6 +101,8 @@ def test_eval_subset(client):
     assert sorted(r["dis"] for r in grid.rows) == ["Chiller 12", "Chiller 3", "Chiller 4", "Chiller 6", "Chiller 9"]
     his = client.eval('read(point and navName=="Tonnage" and equipRef->dis=="Chiller 6").hisRead(2024-07-15)')
     assert len(his.rows) == 96
+    both = client.eval('readAll(point and navName=="Tonnage" and siteRef->dis=="HQ1ARM3").hisRead("2024-07-15")')
+    assert [c.name for c in both.cols] == ["ts", "v0", "v1"] and len(both.rows) >= 80
     with pytest.raises(SkySparkCallError, match="EvalErr"):
         client.eval('commit(diff(null, {dis:"x"}, {add}))')
 
