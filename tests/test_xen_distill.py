@@ -47,3 +47,12 @@ def test_asset_names_in_the_plant_spelling():
         "B012 SCWP 1", "B020_Total", "B710 FCU 1-39", "B706_LC26", "B1 AHU 3"]
     assert find_assets("chillers 3, 4 and 5") == ["chiller 3", "chiller 4", "chiller 5"]
     assert find_assets("What IoT sites are available?") == []
+
+
+def test_names_the_model_files_under_the_wrong_kind_are_sorted_by_shape(tmp_path):
+    # what SmolLM2-135M really replied for this question (seen while writing the prompt)
+    reply = json.dumps({"sites": ["B020", "POKMAIN"], "assets": ["POKMAIN"], "sensors": ["POKMAIN"],
+                        "goal": "POKMAIN"})
+    h = harness(tmp_path, RoleScript(distill=[reply]))
+    d = distill("What is the power consumption of B020 at POKMAIN?", h.rt)
+    assert (d.sites, d.assets, d.sensors, d.goal) == (["POKMAIN"], ["B020"], ["power consumption"], "")

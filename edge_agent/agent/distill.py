@@ -34,6 +34,7 @@ _ASSET_RE = re.compile(
     re.I,
 )
 _CODE_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{1,4}[A-Z]?_[A-Za-z0-9_]+")
+_BARE_CODE_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Z]\d{2,4}[A-Z]?(?![A-Za-z0-9_])")
 _SITE_RE = re.compile(r"(?<![A-Za-z0-9_])(?=(?:[A-Z0-9]*[A-Z]){3})[A-Z][A-Z0-9]{3,11}(?![A-Za-z0-9_])")
 _NOT_SITES = frozenset("JSON HVAC ISO UTC EST EDT CST PST KPI CSV API IOT HTTP MQTT TODAY".split())
 _SENSOR_WORDS = (  # longest first; a generic vocabulary of BMS point names, not one site's list
@@ -87,7 +88,7 @@ def find_assets(question: str) -> list[str]:
         found.append((m.start(), f"{stem}{sep}{m['num']}"))
         for extra in re.findall(r"\d+(?:-\d+)*", m["more"] or ""):
             found.append((m.start(), f"{stem}{sep}{extra}"))
-    for m in _CODE_RE.finditer(question):
+    for m in list(_CODE_RE.finditer(question)) + list(_BARE_CODE_RE.finditer(question)):
         if not any(m.group(0).lower() in name.lower() or name.lower() in m.group(0).lower() for _, name in found):
             found.append((m.start(), m.group(0)))
     return _dedupe([name for _, name in sorted(found, key=lambda f: f[0])])
@@ -144,6 +145,32 @@ def _grounded(names: list[str], question: str) -> list[str]:
     return [n for n in names if isinstance(n, str) and len(n.strip()) > 1 and _norm(n) in q]
 
 
+def _merge_model_names(reply: DistillReply, question: str, sites: list[str], assets: list[str],
+                       sensors: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """Add the model's names that occur in the question and overlap no name found by code.
+
+    A small model often files a name under the wrong kind, so the kind is decided by its shape:
+    a capital code (POKMAIN) is a site, a name with a digit is an asset, and only a name without
+    digits that the model called a sensor is a sensor."""
+    sites, assets, sensors = list(sites), list(assets), list(sensors)
+    said = [(n, "site") for n in reply.sites] + [(n, "asset") for n in reply.assets] + \
+           [(n, "sensor") for n in reply.sensors]
+    for name, kind in said:
+        if not _grounded([name], question):
+            continue
+        name = " ".join(name.split())
+        key = _norm(name)
+        if any(key in _norm(x) or _norm(x) in key for x in sites + assets + sensors):
+            continue
+        if _SITE_RE.fullmatch(name) and name not in _NOT_SITES:
+            sites.append(name)
+        elif re.search(r"\d", name):
+            assets.append(name)
+        elif kind == "sensor":
+            sensors.append(name)
+    return sites, assets, sensors
+
+
 def distill_prompt(question: str):
     return make_prompt("distill", user=f"Question: {question.strip()}")
 
@@ -155,13 +182,9 @@ def distill(question: str, rt: AgentRuntime) -> Distilled:
     reply = ask_json(rt, distill_prompt(question), DistillReply, role="distill", max_tokens=MAX_TOKENS).value
     goal, parts = "", []
     if reply is not None:
-        sites = _dedupe(sites + _grounded(reply.sites, question))
-        assets = _dedupe(assets + [a for a in _grounded(reply.assets, question)
-                                   if not any(_norm(a) in _norm(b) or _norm(b) in _norm(a) for b in assets)])
-        sensors = _dedupe(sensors + [s for s in _grounded(reply.sensors, question)
-                                     if not any(_norm(s) in _norm(b) for b in sensors)])
-        goal = " ".join(reply.goal.split())
-        parts = _dedupe([p for p in reply.parts if isinstance(p, str)])
+        sites, assets, sensors = _merge_model_names(reply, question, sites, assets, sensors)
+        goal = " ".join(reply.goal.split()) if len(reply.goal.split()) >= 3 else ""
+        parts = _dedupe([p for p in reply.parts if isinstance(p, str) and len(p.split()) >= 2])
     needed = default_parts(question, assets, sensors)
     if len(parts) < len(needed):
         parts = needed
