@@ -414,3 +414,27 @@ def test_finish_answer_is_bounded(make_rt):
     rt, _ = make_rt([finish("x" * 5000)], answer_max_chars=100)
     trial = run_trial("Long?", rt)
     assert len(trial.answer) <= 100
+
+
+def test_step_constraint_is_used_and_seeded_retry_continues_it(make_rt, monkeypatch):
+    import sys
+    import types
+
+    from edge_agent.llm.base import Constraint
+
+    built = []
+
+    def step_constraint(tools, thought_max_chars=240):
+        built.append((tuple(tools.names), thought_max_chars))
+        return Constraint(name="step", regex="Thought: [^\\n]{1,%d}\\nAction: (sites|Finish)\\nAction Input: .*"
+                          % thought_max_chars)
+
+    fake = types.ModuleType("edge_agent.llm.constraints")
+    fake.step_constraint = step_constraint
+    monkeypatch.setitem(sys.modules, "edge_agent.llm.constraints", fake)
+    rt, llm = make_rt(["", " list them.\nAction: sites\nAction Input: {}", finish("two")], thought_max_chars=100)
+    trial = run_trial("Sites?", rt)
+    assert trial.outcome == "finished"
+    names = [(c.name, c.regex[:12]) for role, _, c in llm.prompts if role == "react"]
+    assert names == [("step", "Thought: [^\\"), ("step-seeded", "[^\\n]{1,100}"), ("step", "Thought: [^\\")]
+    assert built and built[0][1] == 100
