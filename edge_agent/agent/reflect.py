@@ -26,7 +26,7 @@ class ReflectReply(BaseModel):
     """The model's reply (its JSON schema is the constraint)."""
 
     diagnosis: str = Field(..., min_length=1, max_length=200)
-    plan: str = Field(..., min_length=1, max_length=260)
+    plan: str = Field(..., min_length=1, max_length=200)
 
 
 def how_it_ended(trial: Trial, max_steps: int) -> str:

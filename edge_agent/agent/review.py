@@ -47,7 +47,7 @@ class ReviewReply(BaseModel):
     """The model's reply (its JSON schema is the constraint); shorter than `Review` to bound generation."""
 
     status: ReviewStatus
-    reasoning: str = Field(..., max_length=300)
+    reasoning: str = Field(..., max_length=240)
     suggestions: str = Field("", max_length=240)
 
 

@@ -28,13 +28,30 @@ class StructuredReply(Generic[M]):
     errors: list[str]
 
 
-def constraint_for(model: type[BaseModel]) -> Constraint | None:
-    """The JSON constraint for `model` (None only while the constraint module is unavailable)."""
-    try:
-        from edge_agent.llm.constraints import json_constraint
-    except ImportError:  # pragma: no cover - the constraint module is part of the package
-        return None
-    return json_constraint(model)
+def string_limit(model: type[BaseModel], default: int = 400) -> int:
+    """The tightest `maxLength` in the model's schema: the decoder bounds every free string by it, so
+    a reply cut by the decoder still validates (the regex itself carries no lengths)."""
+    limits: list[int] = []
+
+    def walk(node) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("maxLength"), int):
+                limits.append(node["maxLength"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(model.model_json_schema())
+    return min(limits, default=default)
+
+
+def constraint_for(model: type[BaseModel]) -> Constraint:
+    """The JSON constraint for `model`, from its pydantic JSON schema."""
+    from edge_agent.llm.constraints import json_constraint
+
+    return json_constraint(model, string_limit=string_limit(model))
 
 
 def _validate(model: type[M], text: str) -> M:
