@@ -1,0 +1,190 @@
+"""Constraints built from pydantic models: JSON replies and ReAct steps as regular languages.
+
+`json_constraint(Model)` and `step_constraint(tools, ...)` turn the models' JSON schemas into
+regexes with `outlines_core.json_schema.build_regex_from_schema`, with the whitespace fixed to what
+`json.dumps` writes (`{"a": 1, "b": "x"}`), so the scratchpad (`render_step`), the examples and the
+model's output share one spelling and the model cannot pad with blanks. The step language is
+
+    Thought: <one line>\\nAction: <tool>\\nAction Input: <JSON for THAT tool's argument model>
+
+an alternation over the registered tools, each with its own argument schema.
+
+Free strings stay unbounded in the regex (`*`): a counted repetition such as `{0,600}` over
+JSON string characters makes the automaton explode (measured: minutes and gigabytes to compile),
+so lengths are bounded by the decoder instead (`edge_agent.llm.decoding`): each free-text loop of
+the automaton gets a character budget. `limits` names them by a probe (a prefix of an accepted
+string that ends inside that loop); every other loop gets `default_limit`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from outlines_core.json_schema import STRING_INNER, build_regex_from_schema
+from pydantic import BaseModel
+
+from edge_agent.llm.base import Constraint
+from edge_agent.toolkit import FINISH, ToolRegistry
+
+#: What `json.dumps(..., ensure_ascii=False)` can write inside a string: any character but `"`,
+#: `\\` and controls, the short escapes, and `\\u00XX` for the other control characters.
+JSON_STRING_INNER = r'([^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u00[01][0-9a-f])'
+#: A thought: one line, no control characters, not starting with a blank.
+THOUGHT_FIRST = r"[^\x00-\x1F\x7F ]"
+THOUGHT_REST = r"[^\x00-\x1F\x7F]*"
+DEFAULT_STRING_LIMIT = 200
+
+_WS = "\x00ws\x00"  # sentinel whitespace pattern, replaced by json.dumps' separators
+
+
+@dataclass(frozen=True)
+class StructuredConstraint(Constraint):
+    """A `Constraint` plus the decoder's length budgets and an independent validator.
+
+    `limits`: (probe, max characters) pairs, see the module docstring. `validator` raises
+    ValueError for a completed text that is not acceptable (regex and pydantic), and is used after
+    every constrained generation, so a decoder bug can never pass off invalid output as valid.
+    """
+
+    limits: tuple[tuple[str, int], ...] = ()
+    default_limit: int = DEFAULT_STRING_LIMIT
+    validator: Callable[[str], Any] | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def check(self, text: str) -> Any:
+        """Raise ValueError unless `text` is in the language (and valid for its pydantic model)."""
+        if _compiled(self.regex).fullmatch(text) is None:
+            raise ValueError(f"output does not match the {self.name} constraint: {text[:120]!r}")
+        return self.validator(text) if self.validator is not None else None
+
+
+_RE_CACHE: dict[str, re.Pattern] = {}
+
+
+def _compiled(regex: str) -> re.Pattern:
+    pattern = _RE_CACHE.get(regex)
+    if pattern is None:
+        pattern = _RE_CACHE[regex] = re.compile(regex, re.S)
+    return pattern
+
+
+def literal(text: str) -> str:
+    """A regex matching exactly `text`, valid for both Rust's regex crate and Python's re."""
+    out = []
+    for ch in text:
+        if ch.isalnum() or ch in " _":
+            out.append(ch)
+        elif ord(ch) < 0x80:
+            out.append(f"\\x{ord(ch):02X}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _strip_lengths(schema: Any) -> Any:
+    """Drop maxLength (the decoder bounds strings; counted repetitions explode the automaton)."""
+    if isinstance(schema, dict):
+        return {k: _strip_lengths(v) for k, v in schema.items() if k != "maxLength"}
+    if isinstance(schema, list):
+        return [_strip_lengths(v) for v in schema]
+    return schema
+
+
+def schema_regex(schema: dict) -> str:
+    """The regex of every JSON text `json.dumps(..., ensure_ascii=False)` writes for `schema`."""
+    raw = build_regex_from_schema(json.dumps(_strip_lengths(schema)), whitespace_pattern=_WS)
+    raw = raw.replace(f"{_WS}:{_WS}", ": ")
+    raw = raw.replace(f",({_WS}", ",( ").replace(f",{_WS}", ", ")
+    raw = raw.replace(_WS, "")
+    return raw.replace(STRING_INNER, JSON_STRING_INNER)
+
+
+def _json_validator(model_cls: type[BaseModel]) -> Callable[[str], BaseModel]:
+    def validate(text: str) -> BaseModel:
+        try:
+            return model_cls.model_validate_json(text)
+        except Exception as exc:  # pydantic.ValidationError is a ValueError
+            raise ValueError(f"output is not a valid {model_cls.__name__}: {exc}") from None
+
+    return validate
+
+
+_CACHE: dict[Any, StructuredConstraint] = {}
+_LOCK = threading.Lock()
+
+
+def json_constraint(model_cls: type[BaseModel], *, string_limit: int = 400) -> StructuredConstraint:
+    """The JSON texts of `model_cls` (properties in schema order, `json.dumps` spacing)."""
+    key = ("json", model_cls, string_limit)
+    with _LOCK:
+        cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    made = StructuredConstraint(
+        name=f"json:{model_cls.__name__}",
+        regex=schema_regex(model_cls.model_json_schema()),
+        default_limit=string_limit,
+        validator=_json_validator(model_cls),
+    )
+    with _LOCK:
+        _CACHE[key] = made
+    return made
+
+
+def step_constraint(
+    tools: ToolRegistry,
+    thought_max_chars: int,
+    answer_max_chars: int,
+    *,
+    after_thought_prefix: str | None = None,
+    string_limit: int = DEFAULT_STRING_LIMIT,
+) -> StructuredConstraint:
+    """One ReAct step for `tools` (see module docstring); parseable by `parse_step` by construction.
+
+    With `after_thought_prefix` (the prompt already ends in `Thought: <prefix>`), the language is the
+    rest of that thought line followed by the Action lines, and the thought budget shrinks by the prefix.
+    """
+    signature = tuple((t.name, json.dumps(t.schema(), sort_keys=True)) for t in tools)
+    key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit)
+    with _LOCK:
+        cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    if not len(tools):
+        raise ValueError("a step constraint needs at least one tool")
+    branches = [
+        f"{literal(t.name)}\\nAction Input: {schema_regex(t.schema())}" for t in tools
+    ]
+    actions = "\\nAction: (" + "|".join(branches) + ")"
+    if after_thought_prefix is None:
+        head, probe = f"Thought: {THOUGHT_FIRST}{THOUGHT_REST}", "Thought: a"
+        thought_budget = thought_max_chars - 1
+    else:
+        head, probe = THOUGHT_REST, "a"
+        thought_budget = thought_max_chars - len(after_thought_prefix) - 1
+    limits = [(probe, max(1, thought_budget))]
+    if FINISH in tools:
+        limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
+
+    def validate(text: str):
+        from edge_agent.agent.steps import parse_step  # late: agent imports llm
+
+        full = f"Thought: {after_thought_prefix}{text}" if after_thought_prefix is not None else text
+        try:
+            return parse_step(full, tools)
+        except ValueError as exc:
+            raise ValueError(f"output is not a valid step: {exc}") from None
+
+    made = StructuredConstraint(
+        name="step" if after_thought_prefix is None else "step-rest",
+        regex=head + actions,
+        limits=tuple(limits),
+        default_limit=string_limit,
+        validator=validate,
+    )
+    with _LOCK:
+        _CACHE[key] = made
+    return made

@@ -1,0 +1,382 @@
+"""Constrained (and plain) token generation on llama.cpp, with our own decode loop.
+
+How a constrained call runs:
+- The constraint's regex is compiled once (cached per regex) into a byte-level DFA by
+  `outlines_core.Index` over a 256-entry byte vocabulary, stored as a dense numpy table.
+- The model's vocabulary (token id → bytes) is walked through that DFA *lazily*: the first time the
+  decoder stands in a DFA state, all tokens are pushed through the table at once (numpy), giving each
+  allowed token's next state and its cost (characters it spends in a free-text loop). Only states the
+  decoder visits are ever computed, so the index stays small even for 260k-token vocabularies.
+- Each step takes the greedy token (or a temperature sample) among the allowed ids only: the global
+  argmax is checked first, and only if it is not allowed are the allowed ids' logits gathered.
+- Where the DFA allows exactly one byte (fixed text such as "\\nAction Input: {\\"answer\\": \\""), the
+  whole forced run is tokenized and appended without sampling, and evaluated in one batch.
+- Each free-text loop has a character budget (`StructuredConstraint.limits`); when it runs low only
+  tokens that fit are allowed, so a tiny model cannot ramble forever.
+- Generation stops when the DFA is final and no continuation exists, or the model picks end-of-text
+  in a final state. If `max_tokens` ends first, finish_reason is "length".
+
+The caller validates every finished output again (`StructuredConstraint.check`), so a decoder bug
+cannot pass invalid output off as valid: the silent failure measured with outlines' llama.cpp
+logits processor (constraint not applied, no error) cannot happen unnoticed here.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable, Protocol, Sequence
+
+import numpy as np
+from outlines_core import Index, Vocabulary
+
+from edge_agent.llm.base import Constraint
+
+_BYTE_VOCAB: Vocabulary | None = None
+_EOS = 256
+
+
+def _byte_vocabulary() -> Vocabulary:
+    global _BYTE_VOCAB
+    if _BYTE_VOCAB is None:
+        _BYTE_VOCAB = Vocabulary(_EOS, {bytes([b]): [b] for b in range(256)})
+    return _BYTE_VOCAB
+
+
+class ByteAutomaton:
+    """The byte-level DFA of one regex: `table[state, byte] -> state` (`dead` where refused)."""
+
+    def __init__(self, regex: str, limits: Sequence[tuple[str, int]] = (), default_limit: int = 200):
+        index = Index(regex, _byte_vocabulary())
+        transitions = index.get_transitions()
+        ids = set(transitions)
+        for row in transitions.values():
+            ids.update(row.values())
+        ids.add(index.get_initial_state())
+        order = {sid: i for i, sid in enumerate(sorted(ids))}
+        self.n_states = len(order)
+        self.dead = self.n_states
+        table = np.full((self.n_states + 1, 256), self.dead, dtype=np.int32)
+        for sid, row in transitions.items():
+            for byte, nxt in row.items():
+                if byte < 256:
+                    table[order[sid], byte] = order[nxt]
+        self.table = table
+        self.initial = order[index.get_initial_state()]
+        self.final = np.zeros(self.n_states + 1, dtype=bool)
+        for sid in index.get_final_states():
+            if sid in order:
+                self.final[order[sid]] = True
+        self.has_out = (table[: self.n_states] != self.dead).any(axis=1).tolist() + [False]
+        self._forced: dict[int, bytes] = {}
+        self._init_limits(limits, default_limit)
+
+    # -- structure ---------------------------------------------------------------------------
+    def walk(self, state: int, data: bytes) -> int:
+        table, dead = self.table, self.dead
+        for byte in data:
+            state = int(table[state, byte])
+            if state == dead:
+                return dead
+        return state
+
+    def forced(self, state: int) -> bytes:
+        """The bytes every continuation from `state` must start with (up to the next choice)."""
+        cached = self._forced.get(state)
+        if cached is not None:
+            return cached
+        out = bytearray()
+        cur = state
+        while not self.final[cur] and len(out) < 256:
+            nxt = np.flatnonzero(self.table[cur] != self.dead)
+            if len(nxt) != 1:
+                break
+            out.append(int(nxt[0]))
+            cur = int(self.table[cur, nxt[0]])
+        self._forced[state] = bytes(out)
+        return self._forced[state]
+
+    def _init_limits(self, limits: Sequence[tuple[str, int]], default_limit: int) -> None:
+        """Find the free-text loops, their 'inner' states (mid-character, after a backslash) and budgets."""
+        n, table, dead = self.n_states, self.table, self.dead
+        idx = np.arange(n)
+        loops = [s for s in idx.tolist() if (table[s] == s).any()]
+        self.limit = np.zeros(n + 1, dtype=np.int32)  # 0: not a budgeted loop
+        self.field = np.full(n + 1, -1, dtype=np.int32)  # the loop a state belongs to (itself or inner)
+        self.counts = np.zeros((n + 1, 256), dtype=np.int16)  # 1 where a byte spends one character
+        for loop in loops:
+            self.limit[loop] = default_limit
+        for probe, chars in limits:
+            state = self.walk(self.initial, probe.encode("utf-8"))
+            if state != dead and state in loops:
+                self.limit[state] = chars
+        for loop in loops:
+            inner = self._inner_states(loop)
+            for s in inner:
+                if self.field[s] < 0:
+                    self.field[s] = loop
+            self.field[loop] = loop
+            ok = np.zeros(n + 1, dtype=bool)
+            ok[loop] = True
+            ok[list(inner)] = True
+            self.counts[loop] = ok[table[loop]].astype(np.int16)
+
+    def _inner_states(self, loop: int, depth: int = 6) -> set[int]:
+        """States entered from `loop` that return to it on every path within `depth` bytes."""
+        table, dead = self.table, self.dead
+        memo: dict[tuple[int, int], bool] = {}
+
+        def returns(s: int, d: int) -> bool:
+            if s == loop:
+                return True
+            if d == 0 or self.final[s] or s == dead:
+                return False
+            key = (s, d)
+            if key not in memo:
+                succ = set(table[s][table[s] != dead].tolist())
+                memo[key] = bool(succ) and all(returns(x, d - 1) for x in succ)
+            return memo[key]
+
+        firsts = set(table[loop][table[loop] != dead].tolist()) - {loop}
+        inner: set[int] = set()
+        frontier = [s for s in firsts if returns(s, depth)]
+        while frontier:
+            s = frontier.pop()
+            if s in inner or s == loop:
+                continue
+            inner.add(s)
+            frontier.extend(x for x in set(table[s][table[s] != dead].tolist()) if x != loop and x not in inner)
+        return inner
+
+
+_AUTOMATA: dict[tuple, ByteAutomaton] = {}
+_AUTOMATA_LOCK = threading.Lock()
+
+
+def automaton_for(constraint: Constraint) -> ByteAutomaton:
+    """The compiled automaton of a constraint (cached per regex and budgets)."""
+    limits = tuple(getattr(constraint, "limits", ()))
+    default_limit = int(getattr(constraint, "default_limit", 200))
+    key = (constraint.regex, limits, default_limit)
+    with _AUTOMATA_LOCK:
+        auto = _AUTOMATA.get(key)
+    if auto is None:
+        auto = ByteAutomaton(constraint.regex, limits, default_limit)
+        with _AUTOMATA_LOCK:
+            _AUTOMATA[key] = auto
+    return auto
+
+
+class TokenTable:
+    """A model's vocabulary as bytes, ready to be walked through any automaton at once."""
+
+    def __init__(self, pieces: Sequence[bytes | None], eog_ids: Sequence[int], n_vocab: int,
+                 tokenize: Callable[[bytes], list[int]] | None = None):
+        self.n_vocab = n_vocab
+        self.pieces = list(pieces)
+        self.eog_ids = np.array(sorted(set(eog_ids)), dtype=np.int32)
+        usable = [i for i, p in enumerate(pieces) if p]
+        self.ids = np.array(usable, dtype=np.int32)
+        lens = np.array([len(pieces[i]) for i in usable], dtype=np.int32)
+        self.max_len = int(lens.max())
+        mat = np.zeros((len(usable), self.max_len), dtype=np.uint8)
+        for row, i in enumerate(usable):
+            mat[row, : len(pieces[i])] = np.frombuffer(pieces[i], dtype=np.uint8)
+        self.mat = mat
+        self.lens = lens
+        self.rows_by_pos = [np.flatnonzero(lens > k) for k in range(self.max_len)]
+        self.by_bytes: dict[bytes, int] = {}
+        for i in usable:
+            self.by_bytes.setdefault(pieces[i], i)
+        self._tokenize = tokenize
+        self._states: dict[tuple[int, int], "StateInfo"] = {}
+        self._lock = threading.Lock()
+
+    def tokens_for(self, data: bytes) -> list[int]:
+        """Token ids spelling exactly `data` (the model's own tokenization when it round-trips)."""
+        if self._tokenize is not None:
+            ids = self._tokenize(data)
+            if ids and b"".join(self.pieces[i] or b"\xff\xff" for i in ids) == data:
+                return ids
+        out, pos = [], 0
+        while pos < len(data):  # greedy longest match; every byte-level vocabulary has single bytes
+            for end in range(min(len(data), pos + self.max_len), pos, -1):
+                tid = self.by_bytes.get(data[pos:end])
+                if tid is not None:
+                    out.append(tid)
+                    pos = end
+                    break
+            else:
+                raise ValueError(f"the vocabulary cannot spell {data[pos:pos + 8]!r}")
+        return out
+
+    def state_info(self, auto: ByteAutomaton, state: int) -> "StateInfo":
+        key = (id(auto), state)
+        info = self._states.get(key)
+        if info is None:
+            info = self._walk_all(auto, state)
+            with self._lock:
+                self._states[key] = info
+        return info
+
+    def _walk_all(self, auto: ByteAutomaton, state: int) -> "StateInfo":
+        table, counts, dead = auto.table, auto.counts, auto.dead
+        cur = np.full(len(self.ids), state, dtype=np.int32)
+        cost = np.zeros(len(self.ids), dtype=np.int32)
+        for k, rows in enumerate(self.rows_by_pos):
+            if not len(rows):
+                break
+            pre = cur[rows]
+            col = self.mat[rows, k]
+            cost[rows] += counts[pre, col]
+            cur[rows] = table[pre, col]
+        ok = cur != dead
+        ids, nxt, cost = self.ids[ok], cur[ok], cost[ok]
+        order = np.argsort(ids)
+        ids, nxt, cost = ids[order], nxt[order], cost[order]
+        if auto.final[state] and len(self.eog_ids):
+            ids = np.concatenate([ids, self.eog_ids])
+            nxt = np.concatenate([nxt, np.full(len(self.eog_ids), state, dtype=np.int32)])
+            cost = np.concatenate([cost, np.zeros(len(self.eog_ids), dtype=np.int32)])
+            order = np.argsort(ids, kind="stable")
+            ids, nxt, cost = ids[order], nxt[order], cost[order]
+        mask = np.zeros(self.n_vocab, dtype=bool)
+        mask[ids] = True
+        return StateInfo(ids=ids, next=nxt, cost=cost, mask=mask, max_cost=int(cost.max()) if len(cost) else 0)
+
+
+@dataclass
+class StateInfo:
+    ids: np.ndarray  # allowed token ids, sorted
+    next: np.ndarray  # the DFA state after each
+    cost: np.ndarray  # characters each spends in a budgeted loop
+    mask: np.ndarray  # bool over the vocabulary
+    max_cost: int
+
+
+class DecodeTarget(Protocol):
+    """What the decode loop needs from a runtime: evaluate tokens, read the last logits."""
+
+    def feed(self, tokens: list[int]) -> None: ...
+
+    def logits(self) -> np.ndarray: ...
+
+
+@dataclass
+class Generated:
+    tokens: list[int]
+    text: str
+    finish_reason: str  # stop | length | constraint
+
+
+class _Picker:
+    def __init__(self, temperature: float, seed: int):
+        self.temperature = temperature
+        self.rng = np.random.default_rng(seed)
+
+    def pick(self, logits: np.ndarray, ids: np.ndarray | None = None) -> int:
+        values = logits if ids is None else logits[ids]
+        if self.temperature <= 0:
+            best = int(np.argmax(values))
+        else:
+            z = values.astype(np.float64) / self.temperature
+            z = np.exp(z - z.max())
+            best = int(self.rng.choice(len(z), p=z / z.sum()))
+        return best if ids is None else int(ids[best])
+
+
+def generate_free(target: DecodeTarget, table: TokenTable, *, max_tokens: int, temperature: float = 0.0,
+                  seed: int = 0, stop: Sequence[str] = ()) -> Generated:
+    """Plain generation: until end-of-text, a stop string, or `max_tokens`."""
+    picker = _Picker(temperature, seed)
+    eog = set(table.eog_ids.tolist())
+    out: list[int] = []
+    data = bytearray()
+    stops = [s.encode("utf-8") for s in stop if s]
+    longest = max((len(s) for s in stops), default=0)
+    while len(out) < max_tokens:
+        tok = picker.pick(target.logits())
+        if tok in eog:
+            return Generated(out, data.decode("utf-8", "replace"), "stop")
+        out.append(tok)
+        piece = table.pieces[tok] or b""
+        start = max(0, len(data) - longest)
+        data += piece
+        if stops:
+            window = bytes(data[start:])
+            hits = [window.find(s) for s in stops]
+            hits = [h for h in hits if h >= 0]
+            if hits:
+                del data[start + min(hits):]
+                return Generated(out, data.decode("utf-8", "replace"), "stop")
+        if len(out) < max_tokens:
+            target.feed([tok])
+    return Generated(out, data.decode("utf-8", "replace"), "length")
+
+
+def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAutomaton, *, max_tokens: int,
+                         temperature: float = 0.0, seed: int = 0) -> Generated:
+    """Generation inside the automaton's language (see module docstring)."""
+    picker = _Picker(temperature, seed)
+    eog = set(table.eog_ids.tolist())
+    state = auto.initial
+    out: list[int] = []
+    pending: list[int] = []  # chosen, not yet evaluated
+    used = np.zeros(auto.n_states + 1, dtype=np.int32)
+    limit, field, counts, dead = auto.limit, auto.field, auto.counts, auto.dead
+
+    def advance(tok: int) -> int:
+        cur = state
+        for byte in table.pieces[tok] or b"":
+            if counts[cur, byte]:
+                used[cur] += 1
+            cur = int(auto.table[cur, byte])
+        return cur
+
+    def text() -> str:
+        return b"".join(table.pieces[t] or b"" for t in out).decode("utf-8", "replace")
+
+    while True:
+        forced = auto.forced(state)
+        if forced:
+            toks = table.tokens_for(forced)
+            room = max_tokens - len(out)
+            for tok in toks[:room]:
+                state = advance(tok)
+                out.append(tok)
+                pending.append(tok)
+            if len(toks) > room:
+                return Generated(out, text(), "length")
+        if auto.final[state] and not auto.has_out[state]:
+            return Generated(out, text(), "stop")
+        if len(out) >= max_tokens:
+            return Generated(out, text(), "length")
+        if pending:
+            target.feed(pending)
+            pending = []
+        info = table.state_info(auto, state)
+        if not len(info.ids):
+            return Generated(out, text(), "constraint")
+        loop = int(field[state])
+        remaining = int(limit[loop] - used[loop]) if loop >= 0 and limit[loop] > 0 else 1 << 30
+        logits = target.logits()
+        if remaining >= info.max_cost:
+            tok = -1
+            if picker.temperature <= 0:
+                best = int(np.argmax(logits))
+                if info.mask[best]:
+                    tok = best
+            if tok < 0:
+                tok = picker.pick(logits, info.ids)
+        else:
+            fits = info.ids[info.cost <= remaining]
+            if not len(fits):
+                return Generated(out, text(), "constraint")
+            tok = picker.pick(logits, fits)
+        if tok in eog:
+            return Generated(out, text(), "stop" if auto.final[state] else "constraint")
+        state = advance(tok)
+        if state == dead:  # cannot happen: the token was allowed
+            return Generated(out, text(), "constraint")
+        out.append(tok)
+        pending.append(tok)

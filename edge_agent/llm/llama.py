@@ -1,0 +1,248 @@
+"""`LlamaRuntime`: the `LLM` protocol on llama-cpp-python — one model, one context, exact accounting.
+
+Per call: render the prompt with the model's chat template (`chat.ChatFormat`), reuse the longest
+token prefix already in the KV cache, restore the role's saved stable-prefix state when the cache
+holds another role's prompt (`prefix_cache.PrefixCache`, also persisted under `kv_cache_dir`),
+evaluate only the rest, then generate (`decoding`), constrained or not. `Usage` counts prompt
+tokens, tokens actually evaluated, generated tokens and wall milliseconds.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.llm.chat import ChatFormat
+from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
+from edge_agent.llm.prefix_cache import PrefixCache
+
+log = logging.getLogger(__name__)
+
+
+class LLMError(RuntimeError):
+    """The runtime could not serve a call (prompt too long for the context, decode failure)."""
+
+
+class ContextOverflow(LLMError):
+    pass
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0
+    x = np.asarray(a[:n], dtype=np.int64)
+    y = np.asarray(b[:n], dtype=np.int64)
+    diff = np.flatnonzero(x != y)
+    return int(diff[0]) if len(diff) else n
+
+
+class LlamaRuntime:
+    """A loaded GGUF model. Thread-safe (calls are serialised: one context)."""
+
+    def __init__(self, path: Path | str, *, model_name: str, sha256: str = "", n_ctx: int = 8192,
+                 n_batch: int = 512, threads: int | None = None, seed: int = 0, temperature: float = 0.0,
+                 chat_template: str | None = None, kv_cache_dir: Path | None = None,
+                 persist_prefix_cache: bool = True):
+        import llama_cpp
+        from llama_cpp import llama_cpp as C
+
+        self._C = C
+        self.model_name = model_name
+        self.path = Path(path)
+        self.sha256 = sha256
+        self.seed = seed
+        self.temperature = temperature
+        threads = threads or os.cpu_count() or 1
+        probe_ctx = max(512, n_ctx)
+        self._llm = llama_cpp.Llama(
+            str(self.path), n_ctx=probe_ctx, n_batch=min(n_batch, probe_ctx), n_ubatch=min(n_batch, probe_ctx),
+            n_threads=threads, n_threads_batch=threads, seed=seed, verbose=False, swa_full=True,
+        )
+        train_ctx = self._llm._model.n_ctx_train()
+        if train_ctx and train_ctx < probe_ctx:  # never beyond what the model was trained for
+            self._llm.close()
+            self._llm = llama_cpp.Llama(
+                str(self.path), n_ctx=train_ctx, n_batch=min(n_batch, train_ctx), n_ubatch=min(n_batch, train_ctx),
+                n_threads=threads, n_threads_batch=threads, seed=seed, verbose=False, swa_full=True,
+            )
+        self.n_ctx = self._llm.n_ctx()
+        self.n_vocab = self._llm.n_vocab()
+        self._ctx = self._llm.ctx
+        self._vocab = C.llama_model_get_vocab(self._llm.model)
+        self._mem = C.llama_get_memory(self._ctx)
+        self._add_bos = bool(C.llama_vocab_get_add_bos(self._vocab))
+        self._bos = self._llm.token_bos()
+        bos_text = self._token_text(self._bos) if self._bos >= 0 else ""
+        eos = self._llm.token_eos()
+        eos_text = self._token_text(eos) if eos >= 0 else ""
+        template = chat_template or self._llm.metadata.get("tokenizer.chat_template")
+        self.chat = ChatFormat(template, bos_token=bos_text, eos_token=eos_text)
+        self.table = self._token_table()
+        self._lock = threading.RLock()
+        self._tokens: list[int] = []  # what the KV cache holds, position by position
+        self._prefix_tokens: dict[str, list[int]] = {}
+        cache_dir = Path(kv_cache_dir) if (kv_cache_dir and persist_prefix_cache) else None
+        self.prefix_cache = PrefixCache(cache_dir, model_key=(sha256 or self.path.name)[:16])
+        self.calls = 0
+
+    # -- vocabulary ------------------------------------------------------------------------
+    def _token_text(self, tok: int) -> str:
+        return self._llm._model.token_get_text(tok)
+
+    def _token_table(self) -> TokenTable:
+        C, vocab = self._C, self._vocab
+        buf = ctypes.create_string_buffer(512)
+        pieces: list[bytes | None] = []
+        eog = []
+        for tok in range(self.n_vocab):
+            if C.llama_vocab_is_eog(vocab, tok):
+                eog.append(tok)
+            if C.llama_vocab_is_control(vocab, tok):
+                pieces.append(None)
+                continue
+            n = C.llama_token_to_piece(vocab, tok, buf, len(buf), 0, False)
+            pieces.append(buf.raw[:n] if n > 0 else None)
+        return TokenTable(pieces, eog, self.n_vocab,
+                          tokenize=lambda data: self._llm.tokenize(data, add_bos=False, special=False))
+
+    # -- the LLM protocol --------------------------------------------------------------------
+    def count_tokens(self, text: str) -> int:
+        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def tokenize_prompt(self, prompt: Prompt) -> tuple[list[int], int]:
+        """The prompt's tokens and how many of them form the role-stable prefix."""
+        head, rest = self.chat.split(prompt)
+        head_tokens = self._llm.tokenize(head.encode("utf-8"), add_bos=False, special=True)
+        if self._add_bos and self._bos >= 0 and (not head_tokens or head_tokens[0] != self._bos):
+            head_tokens = [self._bos] + head_tokens
+        rest_tokens = self._llm.tokenize(rest.encode("utf-8"), add_bos=False, special=True)
+        return head_tokens + rest_tokens, len(head_tokens)
+
+    def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
+                 max_tokens: int = 256, stop: Sequence[str] = ()) -> Completion:
+        started = time.perf_counter()
+        with self._lock:
+            tokens, n_prefix = self.tokenize_prompt(prompt)
+            if len(tokens) >= self.n_ctx:
+                raise ContextOverflow(f"the prompt has {len(tokens)} tokens; the context holds {self.n_ctx}")
+            max_tokens = max(0, min(max_tokens, self.n_ctx - len(tokens)))
+            evaluated = self._prepare(tokens, n_prefix, role)
+            if max_tokens == 0:
+                gen_tokens, text, reason = [], "", "length"
+            elif constraint is not None:
+                auto = automaton_for(constraint)
+                out = generate_constrained(self, self.table, auto, max_tokens=max_tokens,
+                                           temperature=self.temperature, seed=self.seed)
+                gen_tokens, text, reason = out.tokens, out.text, out.finish_reason
+                if reason == "stop" and hasattr(constraint, "check"):
+                    try:
+                        constraint.check(text)
+                    except ValueError as exc:
+                        log.error("constrained output failed validation: %s", exc)
+                        reason = "constraint"
+            else:
+                out = generate_free(self, self.table, max_tokens=max_tokens, temperature=self.temperature,
+                                    seed=self.seed, stop=stop)
+                gen_tokens, text, reason = out.tokens, out.text, out.finish_reason
+            self.calls += 1
+        usage = Usage(prompt_tokens=len(tokens), evaluated_tokens=evaluated, generated_tokens=len(gen_tokens),
+                      ms=(time.perf_counter() - started) * 1000.0)
+        return Completion(text=text, usage=usage, finish_reason=reason)
+
+    # -- KV cache --------------------------------------------------------------------------
+    def _prepare(self, tokens: list[int], n_prefix: int, role: str) -> int:
+        """Bring the KV cache to `tokens` (all but what is reused); returns tokens evaluated."""
+        reuse = _common_prefix(self._tokens, tokens)
+        prefix = tokens[:n_prefix]
+        if reuse < n_prefix:
+            saved = self.prefix_cache.find(role, tokens)
+            if saved is not None and len(saved.tokens) > reuse and self._restore(saved):
+                reuse = len(saved.tokens)
+        if reuse >= len(tokens):
+            reuse = len(tokens) - 1  # the last token is evaluated again for fresh logits
+        self._truncate(reuse)
+        evaluated = 0
+        if reuse < n_prefix and n_prefix < len(tokens) and not self.prefix_cache.has(role, prefix):
+            self.feed(tokens[reuse:n_prefix])
+            evaluated += n_prefix - reuse
+            reuse = n_prefix
+            self._save(role, prefix)
+        self.feed(tokens[reuse:])
+        evaluated += len(tokens) - reuse
+        return evaluated
+
+    def _truncate(self, n: int) -> None:
+        if n < len(self._tokens):
+            if not self._C.llama_memory_seq_rm(self._mem, -1, n, -1):
+                self._C.llama_memory_clear(self._mem, True)
+                n = 0
+            del self._tokens[n:]
+        self._llm.n_tokens = len(self._tokens)
+
+    def feed(self, tokens: list[int]) -> None:
+        """Evaluate `tokens` after what the cache holds (DecodeTarget for the decoder)."""
+        if not tokens:
+            return
+        if len(self._tokens) + len(tokens) > self.n_ctx:
+            raise ContextOverflow(f"the context of {self.n_ctx} tokens is full")
+        self._llm.n_tokens = len(self._tokens)
+        try:
+            self._llm.eval(tokens)
+        except RuntimeError as exc:
+            self._C.llama_memory_clear(self._mem, True)
+            self._tokens = []
+            self._llm.n_tokens = 0
+            raise LLMError(f"llama.cpp decode failed: {exc}") from None
+        self._tokens.extend(tokens)
+
+    def logits(self) -> np.ndarray:
+        ptr = self._C.llama_get_logits_ith(self._ctx, -1)
+        return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
+
+    def _save(self, role: str, prefix: list[int]) -> None:
+        C = self._C
+        size = C.llama_state_seq_get_size(self._ctx, 0)
+        buf = (ctypes.c_uint8 * size)()
+        n = C.llama_state_seq_get_data(self._ctx, buf, size, 0)
+        if n <= 0:
+            log.warning("could not save the %s prefix state", role)
+            return
+        self.prefix_cache.put(role, prefix, bytes(memoryview(buf)[:n]))
+
+    def _restore(self, saved) -> bool:
+        C = self._C
+        data = saved.load()
+        if data is None:
+            return False
+        C.llama_memory_clear(self._mem, True)
+        buf = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+        if C.llama_state_seq_set_data(self._ctx, buf, len(data), 0) <= 0:
+            C.llama_memory_clear(self._mem, True)
+            self._tokens = []
+            self._llm.n_tokens = 0
+            log.warning("could not restore the %s prefix state; evaluating the prefix again", saved.role)
+            self.prefix_cache.drop(saved)
+            return False
+        self._tokens = list(saved.tokens)
+        self._llm.n_tokens = len(self._tokens)
+        self._llm.input_ids[: len(self._tokens)] = self._tokens
+        return True
+
+    def reset_context(self) -> None:
+        """Forget the KV cache (not the saved prefix states)."""
+        with self._lock:
+            self._C.llama_memory_clear(self._mem, True)
+            self._tokens = []
+            self._llm.n_tokens = 0
+
+    def close(self) -> None:
+        self._llm.close()
