@@ -116,8 +116,30 @@ _CACHE: dict[Any, StructuredConstraint] = {}
 _LOCK = threading.Lock()
 
 
-def json_constraint(model_cls: type[BaseModel], *, string_limit: int = 400) -> StructuredConstraint:
-    """The JSON texts of `model_cls` (properties in schema order, `json.dumps` spacing)."""
+def max_lengths(schema: Any) -> list[int]:
+    """Every `maxLength` in a JSON schema."""
+    found: list[int] = []
+    if isinstance(schema, dict):
+        if isinstance(schema.get("maxLength"), int):
+            found.append(schema["maxLength"])
+        for value in schema.values():
+            found.extend(max_lengths(value))
+    elif isinstance(schema, list):
+        for value in schema:
+            found.extend(max_lengths(value))
+    return found
+
+
+def json_constraint(model_cls: type[BaseModel], *, string_limit: int | None = None) -> StructuredConstraint:
+    """The JSON texts of `model_cls` (properties in schema order, `json.dumps` spacing).
+
+    Every free string is bounded by the decoder to `string_limit` characters (default: the schema's
+    tightest `maxLength`, else 400), so a reply the decoder completes also validates.
+    """
+    schema = model_cls.model_json_schema()
+    if string_limit is None:
+        string_limit = min([400] + max_lengths(schema))
+    string_limit = max(1, string_limit - 1)  # the first character of a min_length=1 string is not in the loop
     key = ("json", model_cls, string_limit)
     with _LOCK:
         cached = _CACHE.get(key)
@@ -125,7 +147,7 @@ def json_constraint(model_cls: type[BaseModel], *, string_limit: int = 400) -> S
         return cached
     made = StructuredConstraint(
         name=f"json:{model_cls.__name__}",
-        regex=schema_regex(model_cls.model_json_schema()),
+        regex=schema_regex(schema),
         default_limit=string_limit,
         validator=_json_validator(model_cls),
     )
@@ -182,7 +204,7 @@ def step_constraint(
         name="step" if after_thought_prefix is None else "step-rest",
         regex=head + actions,
         limits=tuple(limits),
-        default_limit=string_limit,
+        default_limit=max(1, min([string_limit] + [n for t in tools for n in max_lengths(t.schema())]) - 1),
         validator=validate,
     )
     with _LOCK:
