@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 import time
@@ -80,38 +79,14 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
 
 
 def _step_constraint(rt: AgentRuntime, seeded: bool) -> Constraint | None:
-    """The grammar for one step, or for the rest of a step whose thought starts with SEED_THOUGHT.
-
-    None only where `edge_agent.llm.constraints` does not exist (unit tests before it landed).
-    """
+    """The grammar for one step, or for the rest of a step whose thought starts with SEED_THOUGHT
+    (`edge_agent.llm.constraints` caches them). None only where that module is missing."""
     try:
         from edge_agent.llm.constraints import step_constraint
     except ImportError:
         return None
-    key = (tuple((t.name, id(t.args_model)) for t in rt.tools), rt.settings.thought_max_chars,
-           rt.settings.answer_max_chars, id(step_constraint))
-    if _CONSTRAINTS.get("key") != key:
-        accepted = inspect.signature(step_constraint).parameters
-        options = {name: value for name, value in (("thought_max_chars", rt.settings.thought_max_chars),
-                                                   ("answer_max_chars", rt.settings.answer_max_chars))
-                   if name in accepted}
-        full = step_constraint(rt.tools, **options)
-        _CONSTRAINTS.clear()
-        _CONSTRAINTS.update(key=key, full=full, seeded=_continuation(full))
-    return _CONSTRAINTS["seeded" if seeded else "full"]
-
-
-_CONSTRAINTS: dict[str, Any] = {}
-
-
-def _continuation(full: Constraint | None) -> Constraint | None:
-    """The step grammar without its leading "Thought: " literal: the continuation of a seeded thought."""
-    if full is None:
-        return None
-    for literal in ("Thought: ", re.escape("Thought: "), "Thought:\\ ", "Thought:[ ]"):
-        if full.regex.startswith(literal):
-            return Constraint(name=f"{full.name}-seeded", regex=full.regex[len(literal):])
-    return full  # cannot split it: the retry is constrained to a whole step (it still parses)
+    return step_constraint(rt.tools, rt.settings.thought_max_chars, rt.settings.answer_max_chars,
+                           after_thought_prefix=SEED_THOUGHT if seeded else None)
 
 
 # --- parsing ------------------------------------------------------------------------------------
