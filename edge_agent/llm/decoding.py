@@ -13,6 +13,10 @@ How a constrained call runs:
   whole forced run is tokenized and appended without sampling, and evaluated in one batch.
 - Each free-text loop has a character budget (`StructuredConstraint.limits`); when it runs low only
   tokens that fit are allowed, so a tiny model cannot ramble forever.
+- The token budget is respected structurally: each DFA state knows the fewest bytes to a final state
+  (an upper bound on the tokens needed, as every vocabulary here spells single bytes), and once
+  `max_tokens` runs short only tokens after which the text can still be completed are allowed —
+  a thought that loops on "000…" is cut so the Action lines still fit.
 - Generation stops when the DFA is final and no continuation exists, or the model picks end-of-text
   in a final state. If `max_tokens` ends first, finish_reason is "length".
 
@@ -70,6 +74,29 @@ class ByteAutomaton:
         self.has_out = (table[: self.n_states] != self.dead).any(axis=1).tolist() + [False]
         self._forced: dict[int, bytes] = {}
         self._init_limits(limits, default_limit)
+        self.dist = self._distances()
+
+    def _distances(self) -> np.ndarray:
+        """Fewest bytes from each state to a final state (a bound on the tokens still needed)."""
+        n, table, dead = self.n_states, self.table, self.dead
+        big = np.iinfo(np.int32).max // 2
+        dist = np.full(n + 1, big, dtype=np.int32)
+        preds: list[list[int]] = [[] for _ in range(n + 1)]
+        for s in range(n):
+            for t in set(table[s][table[s] != dead].tolist()):
+                preds[t].append(s)
+        frontier = [s for s in range(n) if self.final[s]]
+        for s in frontier:
+            dist[s] = 0
+        while frontier:
+            nxt = []
+            for t in frontier:
+                for s in preds[t]:
+                    if dist[s] > dist[t] + 1:
+                        dist[s] = dist[t] + 1
+                        nxt.append(s)
+            frontier = nxt
+        return dist
 
     # -- structure ---------------------------------------------------------------------------
     def walk(self, state: int, data: bytes) -> int:
@@ -242,7 +269,9 @@ class TokenTable:
             ids, nxt, cost = ids[order], nxt[order], cost[order]
         mask = np.zeros(self.n_vocab, dtype=bool)
         mask[ids] = True
-        return StateInfo(ids=ids, next=nxt, cost=cost, mask=mask, max_cost=int(cost.max()) if len(cost) else 0)
+        need = auto.dist[nxt]
+        return StateInfo(ids=ids, next=nxt, cost=cost, mask=mask, max_cost=int(cost.max()) if len(cost) else 0,
+                         need=need, max_need=int(need.max()) if len(need) else 0)
 
 
 @dataclass
@@ -252,6 +281,8 @@ class StateInfo:
     cost: np.ndarray  # characters each spends in a budgeted loop
     mask: np.ndarray  # bool over the vocabulary
     max_cost: int
+    need: np.ndarray  # fewest bytes (>= tokens) still needed after each token
+    max_need: int
 
 
 class DecodeTarget(Protocol):
@@ -360,7 +391,18 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
         loop = int(field[state])
         remaining = int(limit[loop] - used[loop]) if loop >= 0 and limit[loop] > 0 else 1 << 30
         logits = target.logits()
-        if remaining >= info.max_cost:
+        tokens_left = max_tokens - len(out) - 1  # after this token
+        if tokens_left < info.max_need:  # only tokens after which the structure can still be completed
+            ok = info.need <= tokens_left
+            if remaining < info.max_cost:
+                ok &= info.cost <= remaining
+            fits = info.ids[ok]
+            if not len(fits):  # no single-byte token to progress with: let the budget end it ("length")
+                fits = info.ids[info.cost <= remaining] if remaining < info.max_cost else info.ids
+            if not len(fits):
+                return Generated(out, text(), "constraint")
+            tok = picker.pick(logits, fits)
+        elif remaining >= info.max_cost:
             tok = -1
             if picker.temperature <= 0:
                 best = int(np.argmax(logits))

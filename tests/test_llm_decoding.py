@@ -1,0 +1,133 @@
+"""The constrained decoder against adversarial logits (no model): whatever the scores say, the output
+is in the constraint's language, budgets hold, forced text is batched, and `max_tokens` is respected.
+
+A fake target returns random logits over a small vocabulary (bytes, multi-byte pieces, a split UTF-8
+character, and structural words), so every kind of token boundary is exercised. If the constraint
+were not applied (the silent failure measured with outlines' llama.cpp processor), these fail.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from edge_agent.agent.steps import parse_step
+from edge_agent.llm.constraints import json_constraint, step_constraint
+from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
+from edge_agent.toolkit import ToolRegistry
+from tests.test_llm_constraints import Review
+
+TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
+
+WORDS = [b"Thought", b": ", b"Action", b" Input", b'{"', b'"}', b'", "', b"answer", b"Finish", b"json", b"\\n",
+         b"\\", b"\\u00", b"\xc3", b"\xa9", "é".encode(), "€".encode(), b"  ", b"the ", b"\n\n", b'"]', b'["']
+PIECES = [None] + [bytes([b]) for b in range(32, 127)] + [b"\n", b"\t"] + WORDS  # id 0: end of text (control)
+EOS = 0
+
+
+def table() -> TokenTable:
+    return TokenTable(PIECES, [EOS], len(PIECES))
+
+
+class RandomTarget:
+    def __init__(self, seed: int, eos_bias: float = 0.0):
+        self.rng = np.random.default_rng(seed)
+        self.fed: list[list[int]] = []
+        self.eos_bias = eos_bias
+
+    def feed(self, tokens):
+        self.fed.append(list(tokens))
+
+    def logits(self):
+        out = self.rng.normal(size=len(PIECES)).astype(np.float32)
+        out[EOS] += self.eos_bias
+        return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), temperature=st.sampled_from([0.0, 1.0]))
+def test_random_logits_always_give_a_valid_step(seed, temperature):
+    c = step_constraint(TOOLS, thought_max_chars=60, answer_max_chars=40)
+    target = RandomTarget(seed)
+    out = generate_constrained(target, table(), automaton_for(c), max_tokens=2000, temperature=temperature, seed=seed)
+    assert out.finish_reason == "stop", out
+    step = c.check(out.text)  # regex + parse_step
+    assert step.action in TOOLS.names
+    assert len(step.thought) <= 60
+    if step.action == "Finish":
+        assert len(step.args.answer) <= 40
+    fed = [t for batch in target.fed for t in batch]
+    assert fed == out.tokens[: len(fed)] and len(out.tokens) - len(fed) <= 40  # only the tail is unevaluated
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_logits_always_give_valid_json(seed):
+    c = json_constraint(Review, string_limit=30)
+    out = generate_constrained(RandomTarget(seed), table(), automaton_for(c), max_tokens=3000, seed=seed)
+    assert out.finish_reason == "stop", out
+    review = c.check(out.text)
+    assert isinstance(review, Review) and len(review.reasoning) <= 30
+
+
+def test_forced_text_is_fed_in_one_batch():
+    c = step_constraint(TOOLS, 60, 40)
+    target = RandomTarget(1)
+    out = generate_constrained(target, table(), automaton_for(c), max_tokens=2000)
+    assert out.text.startswith("Thought: ")
+    assert len(target.fed[0]) >= 2  # "Thought" + ": " before anything was sampled
+    assert any(len(batch) > 2 for batch in target.fed[1:])  # e.g. "\nAction: " after the thought
+
+
+def test_max_tokens_mid_structure_is_length():
+    c = step_constraint(TOOLS, 60, 40)
+    out = generate_constrained(RandomTarget(3), table(), automaton_for(c), max_tokens=5)
+    assert out.finish_reason == "length" and len(out.tokens) == 5
+    with pytest.raises(ValueError):
+        c.check(out.text)
+
+
+def test_unconstrained_random_output_would_be_caught():
+    """The same random scores without the constraint produce text the validator rejects."""
+    c = step_constraint(TOOLS, 60, 40)
+    out = generate_free(RandomTarget(5), table(), max_tokens=60)
+    with pytest.raises(ValueError):
+        c.check(out.text)
+    with pytest.raises(ValueError):
+        parse_step(out.text, TOOLS)
+
+
+def test_free_generation_stops_at_stop_string_and_eos():
+    class Scripted:
+        def __init__(self, ids):
+            self.ids = list(ids)
+
+        def feed(self, tokens):
+            pass
+
+        def logits(self):
+            out = np.zeros(len(PIECES), dtype=np.float32)
+            out[self.ids.pop(0)] = 1.0
+            return out
+
+    ids = {p: i for i, p in enumerate(PIECES) if p}
+    seq = [ids[b"a"], ids[b"\n"], ids[b"O"], ids[b"b"]]
+    out = generate_free(Scripted(seq), table(), max_tokens=10, stop=["\nO"])
+    assert out.text == "a" and out.finish_reason == "stop"
+    out = generate_free(Scripted([ids[b"a"], EOS]), table(), max_tokens=10)
+    assert out.text == "a" and out.finish_reason == "stop"
+    out = generate_free(Scripted([ids[b"a"]] * 3), table(), max_tokens=3)
+    assert out.finish_reason == "length"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), max_tokens=st.integers(60, 160))
+def test_token_budget_still_completes_the_step(seed, max_tokens):
+    """A model that would ramble (random scores, long budgets) still ends with a complete step in
+    `max_tokens`: once tokens run short only continuations that can still be completed are allowed."""
+    c = step_constraint(TOOLS, thought_max_chars=240, answer_max_chars=600)
+    out = generate_constrained(RandomTarget(seed), table(), automaton_for(c), max_tokens=max_tokens, seed=seed)
+    assert out.finish_reason == "stop", out
+    assert len(out.tokens) <= max_tokens
+    c.check(out.text)

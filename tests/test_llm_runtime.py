@@ -1,0 +1,123 @@
+"""LlamaRuntime on the real SmolLM2 GGUF: token accounting, KV prefix reuse, role prefix states
+(saved, restored, persisted and restored by a NEW runtime), and constrained output that validates."""
+
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, Field
+
+from edge_agent.agent.steps import parse_step
+from edge_agent.llm.base import Prompt
+from edge_agent.llm.constraints import json_constraint, step_constraint
+from edge_agent.llm.llama import LlamaRuntime
+from edge_agent.toolkit import ToolRegistry
+
+pytestmark = pytest.mark.model
+
+TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
+REACT_SYSTEM = ("You operate an industrial site's data. Answer by taking steps. Each step is three lines:\n"
+                "Thought: what you will do next\nAction: one tool name\nAction Input: the tool's JSON arguments\n"
+                "Tools:\n" + TOOLS.describe() + "\nWhen you know the answer, use Finish.")
+REVIEW_SYSTEM = "You check an agent's finished work and reply with one JSON object."
+
+
+def react(question: str, scratchpad: str = "") -> Prompt:
+    return Prompt(system=REACT_SYSTEM, user=f"Question: {question}", assistant_prefix=scratchpad)
+
+
+class Verdict(BaseModel):
+    status: str = Field(..., max_length=40)
+    reasoning: str = Field(..., max_length=160)
+
+
+def test_second_call_with_same_prefix_evaluates_far_fewer_tokens(real_llm):
+    real_llm.reset_context()
+    first = real_llm.complete(react("Which sites are there?"), role="react", max_tokens=8)
+    assert first.usage.evaluated_tokens == first.usage.prompt_tokens > 100
+    second = real_llm.complete(react("What time is it?"), role="react", max_tokens=8)
+    assert second.usage.prompt_tokens > 100
+    assert second.usage.evaluated_tokens < second.usage.prompt_tokens // 5
+    assert second.usage.generated_tokens <= 8 and second.usage.ms > 0
+    # a longer scratchpad after the same question reuses everything before it
+    third = real_llm.complete(react("What time is it?", "Thought: I check the clock.\n"), role="react", max_tokens=4)
+    assert third.usage.evaluated_tokens < 20
+
+
+def test_role_prefix_is_restored_after_another_role(real_llm):
+    real_llm.complete(react("List the sites."), role="react", max_tokens=4)
+    review = real_llm.complete(Prompt(system=REVIEW_SYSTEM, user="The agent listed two sites."), role="review",
+                               max_tokens=4)
+    assert review.usage.evaluated_tokens > 0
+    back = real_llm.complete(react("List the assets of POKMAIN."), role="react", max_tokens=4)
+    # the react prefix (hundreds of tokens) came back from its saved state, not from evaluation
+    assert back.usage.prompt_tokens > 100 and back.usage.evaluated_tokens < 40
+    assert "react" in real_llm.prefix_cache.roles() and "review" in real_llm.prefix_cache.roles()
+
+
+def test_prefix_state_is_restored_from_disk_by_a_new_runtime(real_llm, llm_settings):
+    real_llm.complete(react("Which sensors does Chiller 6 have?"), role="react", max_tokens=2)
+    files = list(llm_settings.kv_cache_dir.glob("*-react-*.kv"))
+    assert files, "the react prefix state was not written"
+    m = llm_settings.model
+    fresh = LlamaRuntime(real_llm.path, model_name="smollm2-135m", sha256=real_llm.sha256, n_ctx=m.n_ctx,
+                         threads=2, kv_cache_dir=llm_settings.kv_cache_dir, persist_prefix_cache=True)
+    try:
+        out = fresh.complete(react("How many chillers are at POKMAIN?"), role="react", max_tokens=2)
+        assert out.usage.prompt_tokens > 100 and out.usage.evaluated_tokens < 40
+        same = real_llm.complete(react("How many chillers are at POKMAIN?"), role="react", max_tokens=2)
+        assert out.text == same.text  # the restored state gives the same continuation
+    finally:
+        fresh.close()
+    assert len(list(llm_settings.kv_cache_dir.glob("*-react-*.kv"))) <= fresh.prefix_cache.per_role
+
+
+def test_prefix_states_are_bounded_per_role(real_llm, llm_settings):
+    for i in range(4):
+        real_llm.complete(Prompt(system=f"Distill variant {i}: name the entities.", user="Chiller 6 at POKMAIN"),
+                          role="distill", max_tokens=1)
+    assert len(list(llm_settings.kv_cache_dir.glob("*-distill-*.kv"))) <= real_llm.prefix_cache.per_role
+
+
+QUESTIONS = ["What time is it now?", "List the sites.", "Show the assets at POKMAIN.",
+             "What was the tonnage of Chiller 6 yesterday?", "Merge the files a.json and b.json.",
+             "Write a Python function that sorts a list."]
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_constrained_steps_always_parse(real_llm, question):
+    c = step_constraint(TOOLS, thought_max_chars=240, answer_max_chars=600)
+    out = real_llm.complete(react(question), role="react", constraint=c, max_tokens=200)
+    assert out.finish_reason == "stop", out
+    step = parse_step(out.text, TOOLS)  # independent of the decoder
+    assert step.action in TOOLS.names and len(step.thought) <= 240
+
+
+def test_seeded_continuation_parses(real_llm):
+    c = step_constraint(TOOLS, 240, 600, after_thought_prefix="I need to")
+    out = real_llm.complete(react("List the sites.", "Thought: I need to"), role="react", constraint=c,
+                            max_tokens=200)
+    assert out.finish_reason == "stop"
+    parse_step("Thought: I need to" + out.text, TOOLS)
+
+
+def test_json_constraint_validates_where_free_text_does_not(real_llm):
+    """Would catch a constraint that silently does not apply: free text here is not a Verdict."""
+    prompt = Prompt(system=REVIEW_SYSTEM, user="Write a Python function that adds two numbers.")
+    free = real_llm.complete(prompt, role="review", max_tokens=60)
+    with pytest.raises(ValueError):
+        Verdict.model_validate_json(free.text)
+    out = real_llm.complete(prompt, role="review", constraint=json_constraint(Verdict), max_tokens=200)
+    assert out.finish_reason == "stop", out
+    verdict = Verdict.model_validate_json(out.text)
+    assert len(verdict.reasoning) <= 160
+
+
+def test_budget_end_mid_structure_is_length(real_llm):
+    c = step_constraint(TOOLS, 240, 600)
+    out = real_llm.complete(react("List the sites."), role="react", constraint=c, max_tokens=6)
+    assert out.finish_reason == "length" and out.usage.generated_tokens == 6
+
+
+def test_count_tokens(real_llm):
+    assert real_llm.count_tokens("Thought: hello") >= 2
+    assert real_llm.count_tokens("") == 0
