@@ -112,6 +112,13 @@ def test_unknown_config_key_exits_2(script, tmp_path):
     assert res.exit_code == 2 and "agent.max_stepz" in res.stderr
 
 
+def test_unknown_model_exits_2(script, config_file):
+    llm = script([])
+    res = invoke("ask", "Q?", "--model", "gpt-17", "--config", str(config_file))
+    assert res.exit_code == 2 and "no model named 'gpt-17'" in res.stderr
+    assert llm.prompts == []
+
+
 def test_missing_config_file_exits_2(script, tmp_path):
     res = invoke("ask", "Q?", "--config", str(tmp_path / "nope.yaml"))
     assert res.exit_code == 2 and "not found" in res.stderr

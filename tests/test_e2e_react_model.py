@@ -1,11 +1,13 @@
 """End to end on the real SmolLM2 model (llama.cpp) over the real SkySpark simulator.
 
-22 varied questions, the `react` strategy, one trial of at most 4 steps each. Asserted: every
+22 varied questions, one ReAct trial of at most 4 steps each, all with the same rendered Tiny
+Trajectory Store examples (one stable prefix, evaluated once). Asserted: every
 step the model generated parses, names a registered tool and validates against that tool's
 arguments — 0 failures; no trial crashed. NOT asserted: whether the tiny model answers well
 (the summary it prints says how many it Finished).
 
-Also: `edge-agent ask --json` as a real subprocess prints exactly one JSON object on stdout.
+Also: `edge-agent ask --json` as a real subprocess (EdgeAgent, run log, examples chosen for the
+question) prints exactly one JSON object on stdout.
 """
 
 from __future__ import annotations
@@ -20,9 +22,14 @@ from collections import Counter
 import pytest
 
 from edge_agent import PROJECT_ROOT
+from edge_agent.agent.react import SEED_THOUGHT, run_trial
+from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import StepParseError, parse_step
-from edge_agent.app import EdgeAgent
-from edge_agent.toolkit import ToolRegistry
+from edge_agent.agent.trajectory import Trial
+from edge_agent.clock import Clock
+from edge_agent.filestore import FileStore
+from edge_agent.llm.base import MeteredLLM
+from edge_agent.toolkit import ToolContext, ToolRegistry
 
 pytestmark = pytest.mark.model
 
@@ -72,37 +79,56 @@ class RecordingLLM:
         return self.inner.count_tokens(text)
 
 
+GENERIC = "Find the sensor of an asset at a site and read its history for a period."
+
+
 @pytest.fixture(scope="module")
-def e2e_agent(real_llm, simulator, tmp_path_factory):
+def e2e(real_llm, simulator, tmp_path_factory):
+    """Tools, settings and ONE rendered set of examples shared by every question (one stable prefix,
+    so the 22 questions pay for the examples once), and a SkySpark client on the simulator."""
+    from edge_agent.skyspark.client import SkySparkClient
+    from edge_agent.trajectory_store import TrajectoryStore
     from tests.plugins.skyspark import settings_for
 
-    settings = settings_for(simulator, tmp_path_factory.mktemp("e2e") / "state")
+    base = tmp_path_factory.mktemp("e2e")
+    settings = settings_for(simulator, base / "state")
     tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+    examples = TrajectoryStore.open(settings, tools).render_for(GENERIC, real_llm)
+    client = SkySparkClient.from_settings(settings.skyspark)
+    yield settings, tools, examples, client, base
+    client.close()
+
+
+def run_question(question: str, n: int, e2e, llm) -> Trial:
+    settings, tools, examples, client, base = e2e
+    ctx = ToolContext(files=FileStore(base / f"files-{n}"), clock=Clock(NOW, settings.agent.timezone),
+                      settings=settings, skyspark_factory=lambda: client)
+    agent_settings = settings.agent.model_copy(update={"max_steps": MAX_STEPS, "strategy": "react"})
+    rt = AgentRuntime(llm=MeteredLLM(llm), tools=tools, ctx=ctx, settings=agent_settings, examples=examples)
+    return run_trial(question, rt)
+
+
+def test_every_generated_step_is_valid(e2e, real_llm):
+    tools = e2e[1]
     recorder = RecordingLLM(real_llm)
-    return EdgeAgent(settings, llm=recorder, tools=tools), recorder
-
-
-def test_every_generated_step_is_valid(e2e_agent):
-    agent, recorder = e2e_agent
     failures: list[str] = []
     outcomes: Counter = Counter()
     kinds: Counter = Counter()
     actions: Counter = Counter()
     started = time.monotonic()
-    for question in QUESTIONS:
+    for n, question in enumerate(QUESTIONS):
         before = len(recorder.completions)
-        result = agent.ask(question, now=NOW, strategy="react", max_steps=MAX_STEPS, max_trials=1)
-        assert result.status != "error", f"{question!r}: {result.error}"
-        assert len(result.trials) == 1
-        trial = result.trials[0]
+        t0 = time.monotonic()
+        trial = run_question(question, n, e2e, recorder)
         outcomes[trial.outcome] += 1
+        assert trial.outcome != "error", f"{question!r}: {trial.steps[-1].observation}"
         # every completion of the react role is, as generated, a step that parses and validates
         for role, tail, text in recorder.completions[before:]:
             if role != "react":
                 continue
-            full = text if not tail.endswith("Thought: I need to") else "Thought: I need to" + text
+            full = text if not tail.endswith(f"Thought: {SEED_THOUGHT}") else f"Thought: {SEED_THOUGHT}{text}"
             try:
-                step = parse_step(full, agent.tools)
+                step = parse_step(full, tools)
             except StepParseError as exc:
                 failures.append(f"{question!r}: {exc}: {full!r}")
                 continue
@@ -113,11 +139,13 @@ def test_every_generated_step_is_valid(e2e_agent):
                 failures.append(f"{question!r}: step {s.index} {s.kind}: {s.observation}")
         if trial.parse_failures:
             failures.append(f"{question!r}: {trial.parse_failures} parse failures")
-    wall = time.monotonic() - started
+        print(f"\n[{n + 1:2}/{len(QUESTIONS)}] {time.monotonic() - t0:5.1f}s {trial.outcome:9} "
+              f"{' > '.join(s.action for s in trial.steps)} | {question} => {trial.answer!r}", flush=True)
     summary = {"questions": len(QUESTIONS), "outcomes": dict(outcomes), "step_kinds": dict(kinds),
                "actions": dict(actions), "react_calls": sum(1 for r, _, _ in recorder.completions if r == "react"),
-               "wall_s": round(wall, 1)}
-    print("\nE2E react summary:", json.dumps(summary))
+               "self_ask_calls": sum(1 for r, _, _ in recorder.completions if r == "self-ask"),
+               "wall_s": round(time.monotonic() - started, 1)}
+    print("\nE2E react summary:", json.dumps(summary), flush=True)
     assert not failures, "\n".join(failures)
     assert sum(outcomes.values()) == len(QUESTIONS)
     assert summary["react_calls"] >= len(QUESTIONS)

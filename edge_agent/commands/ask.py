@@ -155,6 +155,12 @@ def ask(question: str, now: str | None, as_json: bool, config: str | None, model
         _fail_usage("the question is empty")
     settings = _load(config, {"model": {"name": model}} if model else None)
     from edge_agent.app import EdgeAgent
+    from edge_agent.llm.models import ModelError, catalog_path, load_catalog
+
+    try:  # an unknown model name is bad usage, found before anything is loaded
+        load_catalog(catalog_path(settings)).get(settings.model.name)
+    except ModelError as exc:
+        _fail_usage(str(exc))
 
     printer = (lambda event: None) if as_json else Printer()
     redirect = _stdout_to_stderr() if as_json else contextlib.nullcontext()
