@@ -41,12 +41,16 @@ from edge_agent.toolkit import ToolRegistry  # noqa: E402
 
 
 class Inspection(BaseModel):
-    """A JSON reply long enough to time: free strings, an enum, a list."""
+    """A JSON reply long enough to time: free strings, an enum, a list.
+
+    No maxLength on the strings: outlines compiles lengths into its automaton, and a counted repetition
+    of JSON string characters does not compile in reasonable time (measured: minutes, gigabytes).
+    Our decoder bounds strings itself (400 characters here)."""
 
     status: Literal["Accomplished", "Partially Accomplished", "Not Accomplished"]
-    reasoning: str = Field(..., max_length=400)
+    reasoning: str
     findings: list[str] = Field(..., max_length=4)
-    next_step: str = Field(..., max_length=200)
+    next_step: str
 
 
 SYSTEM = ("You are the maintenance assistant of a chiller plant. Reply with a JSON object with the keys status, "
