@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -14,7 +16,9 @@ from edge_agent.llm.base import LLMCall
 
 def open_db(path: Path) -> sqlite_utils.Database:
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite_utils.Database(path)
+    # One connection shared by the threads of one process (the daemon's worker records runs);
+    # RunLog serialises writes with its own lock.
+    db = sqlite_utils.Database(sqlite3.connect(path, check_same_thread=False, timeout=5))
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA busy_timeout=5000")
     return db
@@ -23,6 +27,7 @@ def open_db(path: Path) -> sqlite_utils.Database:
 class RunLog:
     def __init__(self, path: Path):
         self.db = open_db(path)
+        self._lock = threading.Lock()
         self._ensure()
 
     def _ensure(self) -> None:
@@ -56,7 +61,7 @@ class RunLog:
 
     def record(self, result: RunResult, calls: list[LLMCall]) -> None:
         m = result.metrics
-        with self.db.conn:
+        with self._lock, self.db.conn:
             self.db["runs"].upsert(
                 {"run_id": result.run_id, "created": time.time(), "question": result.question,
                  "strategy": result.strategy, "model": result.model, "now": result.now,
