@@ -22,7 +22,8 @@ def test_dates_come_from_code_and_invented_names_are_dropped(tmp_path):
     assert d.sensors == ["Tonnage"] and d.goal == "Get the tonnage of two chillers in one file"
     assert len(d.parts) == 3 and "one file" in d.parts[-1]  # one part per chiller + the single file
     text = render_distilled(d)
-    assert "start 2020-06-01T00:00:00-04:00, final 2020-06-08T00:00:00-04:00" in text
+    assert "start 2020-06-01T00:00:00-04:00, final 2020-06-08T00:00:00-04:00 (last week)" in text
+    assert "site_name POKMAIN; asset_names Chiller 6, Chiller 9; sensor_name Tonnage" in text
 
 
 def test_invalid_model_reply_keeps_the_code_facts(tmp_path):
@@ -31,7 +32,7 @@ def test_invalid_model_reply_keeps_the_code_facts(tmp_path):
     assert h.roles() == ["distill", "distill"]
     assert d.assets == ["B705 AHU 1"] and d.sites == ["POKMAIN"] and d.sensors == ["Supply Air Temp"]
     assert d.start == d.end == "2020-06-08T00:00:00-04:00"
-    assert "the instant 2020-06-08T00:00:00-04:00 (use it as start, without final)" in render_distilled(d)
+    assert "start 2020-06-08T00:00:00-04:00 and no final (at midnight, one moment)" in render_distilled(d)
 
 
 def test_distill_is_constrained_to_json(tmp_path):

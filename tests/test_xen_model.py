@@ -3,7 +3,7 @@
 What is asserted is that the loop never breaks: no crash, every LLM output parses (steps, review,
 reflect and distill JSON all validate — no fallback was needed), and the Table 3 metrics are
 recorded in the result and the run log. Whether a 135M model answers well is not asserted; the
-verdicts are printed for the record. Kept small: 3 questions, max_steps 4, max_trials 2.
+verdicts are printed for the record. Kept small: 3 questions, max_steps 3, max_trials 2.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ QUESTIONS = [
 @pytest.fixture
 def agent(real_llm, skyspark_settings):
     settings = skyspark_settings.model_copy(update={"agent": skyspark_settings.agent.model_copy(
-        update={"max_steps": 4, "max_trials": 2, "strategy": "reactxen", "distill": True})})
+        update={"max_steps": 3, "max_trials": 2, "strategy": "reactxen", "distill": True})})
     return EdgeAgent(settings, llm=real_llm)
 
 

@@ -193,15 +193,17 @@ def distill(question: str, rt: AgentRuntime) -> Distilled:
 
 
 def render_distilled(d: Distilled) -> str:
-    """The distilled facts as one or two short lines for the trial prompt ('' when nothing was found)."""
+    """The distilled facts for the trial prompt ('' when nothing was found), written with the tools'
+    argument names (the paper's distiller ends with "input parameters") so a small model can copy them."""
     facts = []
-    for label, names in (("site", d.sites), ("asset", d.assets), ("sensor", d.sensors)):
+    for label, names in (("site_name", d.sites), ("asset_names" if len(d.assets) > 1 else "asset_name", d.assets),
+                         ("sensor_name", d.sensors)):
         if names:
-            facts.append(f"{label}{'s' if len(names) > 1 else ''} {', '.join(names)}")
+            facts.append(f"{label} {', '.join(names)}")
     if d.start and d.end and d.start == d.end:
-        facts.append(f"time \"{d.period}\": the instant {d.start} (use it as start, without final)")
+        facts.append(f"start {d.start} and no final ({d.period}, one moment)")
     elif d.start and d.end:
-        facts.append(f"period \"{d.period}\": start {d.start}, final {d.end}")
+        facts.append(f"start {d.start}, final {d.end} ({d.period})")
     lines = [f"Worked out from the question: {'; '.join(facts)}"] if facts else []
     if d.goal:
         lines.append(f"Goal: {d.goal}")
