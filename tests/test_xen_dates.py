@@ -119,3 +119,51 @@ def test_date_like_garbage_never_raises(words, now):
     r = resolve_period(" ".join(words), now)
     if r is not None:
         assert r.start <= r.end
+
+
+@pytest.mark.parametrize("text,start,end", [
+    ("last week", "2020-06-01T00:00:00", "2020-06-08T00:00:00"),  # wall clock: the tool reads it in site time
+    ("at midnight", "2020-06-08T00:00:00", "2020-06-08T00:00:00"),
+    ("today", "2020-06-08T00:00:00", "2020-06-08T09:00:00-04:00"),  # ends now: an instant
+    ("the last 12 hours", "2020-06-07T21:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+    ("at 2020-06-01T10:15:00Z", "2020-06-01T10:15:00+00:00", "2020-06-01T10:15:00+00:00"),
+    ("at 2020-06-01T10:15:00", "2020-06-01T10:15:00", "2020-06-01T10:15:00"),
+    ("on 2024-06-26: Power", "2024-06-26T00:00:00", "2024-06-27T00:00:00"),
+])
+def test_iso_texts_are_wall_clock_unless_measured_from_now(text, start, end):
+    assert resolve_period(text, NOW).iso() == (start, end)
+
+
+def _bench_expectations():
+    """(task id, question, now, expected start, expected end) of every dated check in bench/tasks."""
+    import yaml
+
+    from edge_agent import PROJECT_ROOT
+
+    out = []
+    for path in sorted((PROJECT_ROOT / "bench" / "tasks").glob("*.yaml")):
+        for task in (yaml.safe_load(path.read_text()) or {}).get("tasks", []):
+            for check in (task.get("expect") or {}).values():
+                if isinstance(check, dict) and "site" in check and ("start" in check or "at" in check):
+                    start, end = (check["start"], check["end"]) if "start" in check else (check["at"], check["at"])
+                    out.append((task["id"], task["question"], str(task["now"]), check["site"], str(start),
+                                str(end)))
+    return out
+
+
+BENCH = _bench_expectations()
+
+
+@pytest.mark.skipif(not BENCH, reason="no benchmark task files")
+@pytest.mark.parametrize("task_id,question,now,site,start,end", BENCH, ids=[b[0] for b in BENCH])
+def test_the_benchmark_periods_are_resolved_exactly(task_id, question, now, site, start, end):
+    """Cross-check with the benchmark's hand-written expectations, read in the site's timezone as the
+    histories tool reads a naive date-time."""
+    from edge_agent.clock import Clock, parse_instant
+    from edge_agent.skyspark.dataset import SITES
+
+    tz = ZoneInfo({s.name: s.tz for s in SITES}.get(site, "America/New_York"))
+    r = resolve_period(question, Clock(now).now())
+    assert r is not None, question
+    got = tuple(parse_instant(t, tz) for t in r.iso())
+    assert got == (datetime.fromisoformat(start), datetime.fromisoformat(end)), (question, r.iso())

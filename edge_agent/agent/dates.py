@@ -37,7 +37,7 @@ _UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
 
 # One calendar day, in the spellings operators use.
 _DAY_PATTERNS = [
-    re.compile(r"\b(?P<iso>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d:tT])"),
+    re.compile(r"\b(?P<iso>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\dtT]|:\d)"),
     re.compile(r"\b" + _MON + r"\s+" + _DAY + r"\b" + _YEAR + r"?"),
     re.compile(r"\b" + _DAY + r"(?:\s+of)?\s+" + _MON + r"\b" + _YEAR + r"?"),
     re.compile(r"\b(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4}|\d{2})\b"),
@@ -60,9 +60,15 @@ class DateRange:
     end: datetime
     phrase: str
     point: bool = False
+    #: which ends are instants measured from now (or given with an offset) rather than wall-clock times
+    absolute: tuple[bool, bool] = (False, False)
 
     def iso(self) -> tuple[str, str]:
-        return self.start.isoformat(), self.end.isoformat()
+        """ISO 8601 texts: wall-clock boundaries (midnights, times of day, calendar dates) without an
+        offset, so a tool reads them in the *site's* timezone (right across DST and sites); instants
+        measured from now with the clock's offset."""
+        return (self.start.isoformat() if self.absolute[0] else self.start.replace(tzinfo=None).isoformat(),
+                self.end.isoformat() if self.absolute[1] else self.end.replace(tzinfo=None).isoformat())
 
     def describe(self) -> str:
         if self.point:
@@ -157,9 +163,9 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     if m:
         n, unit = _number(m["n"]), m["unit"].rstrip("s")
         if unit in ("minute", "min"):
-            return DateRange(now - timedelta(minutes=n), now, m.group(0))
+            return DateRange(now - timedelta(minutes=n), now, m.group(0), absolute=(True, True))
         if unit in ("hour", "hr"):
-            return DateRange(now - timedelta(hours=n), now, m.group(0))
+            return DateRange(now - timedelta(hours=n), now, m.group(0), absolute=(True, True))
         if unit == "day":
             return DateRange(_midnight(today - timedelta(days=n), now), _midnight(today, now), m.group(0))
         if unit == "week":
@@ -175,7 +181,7 @@ def _relative(text: str, now: datetime) -> DateRange | None:
         n, unit = _number(m["n"]), m["unit"].rstrip("s")
         if unit in ("minute", "min", "hour", "hr"):
             delta = timedelta(minutes=n) if unit in ("minute", "min") else timedelta(hours=n)
-            return DateRange(now - delta, now - delta, m.group(0), point=True)
+            return DateRange(now - delta, now - delta, m.group(0), point=True, absolute=(True, True))
         if unit == "day":
             return _day_range(today - timedelta(days=n), now, m.group(0))
         if unit == "week":
@@ -196,28 +202,28 @@ def _relative(text: str, now: datetime) -> DateRange | None:
         return DateRange(_midnight(monday - timedelta(days=7), now), _midnight(monday, now), m.group(0))
     m = re.search(r"\bthis\s+week\b", text)
     if m:
-        return DateRange(_midnight(monday, now), now, m.group(0))
+        return DateRange(_midnight(monday, now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\b(?:last|previous|prior)\s+month\b", text)
     if m:
         first = today.replace(day=1)
         return DateRange(_midnight(_add_months(first, -1), now), _midnight(first, now), m.group(0))
     m = re.search(r"\bthis\s+month\b", text)
     if m:
-        return DateRange(_midnight(today.replace(day=1), now), now, m.group(0))
+        return DateRange(_midnight(today.replace(day=1), now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\b(?:last|previous|prior)\s+year\b", text)
     if m:
         return DateRange(_midnight(date(today.year - 1, 1, 1), now), _midnight(date(today.year, 1, 1), now),
                          m.group(0))
     m = re.search(r"\bthis\s+year\b", text)
     if m:
-        return DateRange(_midnight(date(today.year, 1, 1), now), now, m.group(0))
+        return DateRange(_midnight(date(today.year, 1, 1), now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\b(?:last|on|past)\s+(?P<wd>" + "|".join(WEEKDAYS) + r")\b", text)
     if m:
         back = (today.weekday() - WEEKDAYS[m["wd"]]) % 7 or 7
         return _day_range(today - timedelta(days=back), now, m.group(0))
     m = re.search(r"\btoday\b", text)
     if m:
-        return DateRange(_midnight(today, now), now, m.group(0))
+        return DateRange(_midnight(today, now), now, m.group(0), absolute=(False, True))
     return None
 
 
@@ -244,7 +250,8 @@ def _single(text: str, now: datetime) -> DateRange | None:
 
         try:
             instant = parse_instant(m.group(0).upper().replace(" ", "T"), now.tzinfo)
-            return DateRange(instant, instant, m.group(0), point=True)
+            given = bool(re.search(r"(?:[zZ]|[+-]\d{2}:?\d{2})$", m.group(0)))
+            return DateRange(instant, instant, m.group(0), point=True, absolute=(given, given))
         except ValueError:
             pass
     tod = _time_of_day(text)
@@ -283,5 +290,6 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
         left = m["a"] if re.search(r"\d{4}|'\d{2}", m["a"]) or not year else f"{m['a']} {year.group(1)}"
         a, b = _single(left, now), _single(m["b"], now)
         if a is not None and b is not None and a.start <= b.end:
-            return DateRange(a.start, b.end if not b.point else b.start, m.group(0).strip())
+            return DateRange(a.start, b.end if not b.point else b.start, m.group(0).strip(),
+                             absolute=(a.absolute[0], b.absolute[1]))
     return _single(lowered, now)
