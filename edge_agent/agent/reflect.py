@@ -63,13 +63,13 @@ def fallback_reflection(trial: Trial, max_steps: int) -> str:
     return one_line(f"Diagnosis: {ending} Plan: {plan}", REFLECTION_MAX_CHARS)
 
 
-def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: str = ""):
+def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: str = "", tools=None):
     steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
     known = f"\n{distilled_text}" if distilled_text else ""
     answer = f"\nFinal answer given: {trial.answer}" if trial.answer else ""
     user = (f"Question: {question.strip()}{known}\n\nSteps of the last attempt:\n{steps}{answer}\n\n"
             f"How it ended: {how_it_ended(trial, max_steps)}")
-    return make_prompt("reflect", user=user)
+    return make_prompt("reflect", user=user, tools=tools)  # the tool list is part of the stable prefix
 
 
 def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> str:
@@ -77,8 +77,8 @@ def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled 
     from edge_agent.agent.distill import render_distilled
 
     distilled_text = render_distilled(distilled) if distilled is not None else ""
-    reply = ask_json(rt, reflect_prompt(question, trial, rt.settings.max_steps, distilled_text), ReflectReply,
-                     role="reflect", max_tokens=MAX_TOKENS)
+    prompt = reflect_prompt(question, trial, rt.settings.max_steps, distilled_text, rt.tools)
+    reply = ask_json(rt, prompt, ReflectReply, role="reflect", max_tokens=MAX_TOKENS)
     if reply.value is not None:
         text = one_line(f"Diagnosis: {reply.value.diagnosis.strip()} Plan: {reply.value.plan.strip()}",
                         REFLECTION_MAX_CHARS)
