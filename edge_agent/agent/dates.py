@@ -49,7 +49,8 @@ _TIME = re.compile(
 )
 _MONTH_YEAR = re.compile(r"\b(?:(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+of\s+)?"
                          + _MON + r"(?:\s+(?:of\s+)?(?P<year>\d{4}))\b")
-_RANGE = re.compile(r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+(?P<b>.+?)(?=$|[?.!;]|\s+(?:at|for|in|on|of)\s)")
+_RANGE = re.compile(r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+"
+                    r"(?P<b>.+?)(?=$|[?.!;]|\s+(?:at|for|in|on|of)\s)")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ MAX_TOKENS = 200
 _ASSET_KINDS = (r"chiller|ahu|air\s+handl(?:er|ing\s+unit)|pump|boiler|fcu|fan\s+coil(?:\s+unit)?|vav|rtu|meter|"
                 r"cooling\s+tower|tower|lc|lighting\s+controller|fan|compressor|heat\s+exchanger|hx|pcwp|scwp|chwp|cwp")
 _ASSET_RE = re.compile(
-    r"(?<![A-Za-z0-9])(?P<prefix>[A-Z]\d{1,4}[A-Z]?[ _])?(?P<kind>" + _ASSET_KINDS + r")(?P<pl>e?s)?(?P<sep>[ _-]?)(?P<num>\d+(?:[-_.]\d+)*)"
+    r"(?<![A-Za-z0-9])(?P<prefix>[A-Z]\d{1,4}[A-Z]?[ _])?(?P<kind>" + _ASSET_KINDS + r")(?P<pl>e?s)?"
+    r"(?P<sep>[ _-]?)(?P<num>\d+(?:[-_.]\d+)*)"
     r"(?P<more>(?:\s*,\s*(?:and\s+)?\d+(?:-\d+)*|\s+(?:and|&)\s+\d+(?:-\d+)*)*)",
     re.I,
 )
