@@ -2,7 +2,7 @@
 
 Same model file, same thread count, same prompt, greedy. For each method: the prompt is evaluated
 afresh, then up to N tokens are generated; tokens/s counts generated tokens over the generation time
-(the wall time minus the median prompt-evaluation time, measured in the same run). Methods:
+(the prompt is evaluated before the clock starts; a warm-up run is not timed). Methods:
 
   unconstrained/llama-cpp-python   Llama.create_completion (the library's own sampler chain)
   unconstrained/edge-agent         our decode loop without a constraint (what unconstrained calls use)
@@ -94,100 +94,140 @@ def main() -> int:
     sc = step_constraint(tools, thought_max_chars=240, answer_max_chars=600)
     N = args.tokens
 
-    # --- compile / index costs (first use) --------------------------------------------------
-    from edge_agent.llm.decoding import automaton_for
+    from edge_agent.llm.decoding import automaton_for, generate_constrained, generate_free
 
     compile_ms = {}
     for name, c in (("json", jc), ("step", sc)):
         t = time.perf_counter()
-        auto = automaton_for(c)
-        compile_ms[f"{name}_automaton"] = (time.perf_counter() - t) * 1000
-        t = time.perf_counter()
-        visited = 0
-        for s in range(auto.n_states):
-            rt.table.state_info(auto, s)
-            visited += 1
-        compile_ms[f"{name}_token_index_all_{visited}_states"] = (time.perf_counter() - t) * 1000
+        automaton_for(c)
+        compile_ms[f"{name}_automaton"] = round((time.perf_counter() - t) * 1000, 1)
 
-    # --- prompt evaluation time (subtracted from every method) ------------------------------
-    pe = []
-    for _ in range(args.repeats):
-        rt.reset_context()
-        t = time.perf_counter()
-        rt.feed(prompt_tokens)
-        pe.append(time.perf_counter() - t)
-    prompt_eval_s = median(pe)
+    lib_tokens = lib.tokenize(text_prompt.encode("utf-8"), add_bos=False, special=True)
     step_tokens = rt.tokenize_prompt(step_prompt)[0]
-    pe = []
-    for _ in range(args.repeats):
-        rt.reset_context()
-        t = time.perf_counter()
-        rt.feed(step_tokens)
-        pe.append(time.perf_counter() - t)
-    step_prompt_eval_s = median(pe)
-
     results: dict[str, dict] = {}
 
-    def record(name, runs, eval_s):
-        rates = [n / max(1e-6, s - eval_s) for n, s, _ in runs]
-        results[name] = {"tokens": [n for n, _, _ in runs], "seconds": [round(s, 4) for _, s, _ in runs],
-                         "tokens_per_s": round(median(rates), 2), "sample": runs[-1][2][:300]}
-        print(f"{name:34s} {median(rates):7.1f} tok/s  ({runs[-1][0]} tokens)", flush=True)
+    class Timed:
+        """Wraps the runtime so decode time (inside llama.cpp) and decode calls are counted."""
 
-    def ours(name, c, p, eval_s):
-        runs = []
-        for _ in range(args.repeats + 1):
+        def __init__(self):
+            self.decode_s = 0.0
+            self.calls = 0
+
+        def feed(self, tokens):
+            t = time.perf_counter()
+            rt.feed(tokens)
+            self.decode_s += time.perf_counter() - t
+            self.calls += 1
+
+        def logits(self):
+            return rt.logits()
+
+    def ours(c, ptoks):
+        def run():
             rt.reset_context()
+            rt.feed(ptoks)  # the prompt is evaluated before the clock starts
+            target = Timed()
             t = time.perf_counter()
-            out = rt.complete(p, role="bench", constraint=c, max_tokens=N)
-            runs.append((out.usage.generated_tokens, time.perf_counter() - t, out.text))
-            if c is not None and out.finish_reason == "stop":
-                c.check(out.text)  # validity, independently
-        record(name, runs[1:], eval_s)
-        results[name]["finish_reason"] = out.finish_reason
-
-    def library(name, **kw):
-        runs = []
-        for _ in range(args.repeats + 1):
-            lib.reset()
-            t = time.perf_counter()
-            out = lib.create_completion(prompt_tokens, max_tokens=N, temperature=0.0, **kw)
+            if c is None:
+                out = generate_free(target, rt.table, max_tokens=N)
+            else:
+                out = generate_constrained(target, rt.table, automaton_for(c), max_tokens=N)
             dt = time.perf_counter() - t
-            runs.append((out["usage"]["completion_tokens"], dt, out["choices"][0]["text"]))
-        record(name, runs[1:], prompt_eval_s)
+            valid = None
+            if c is not None:
+                valid = out.finish_reason == "stop"
+                if valid:
+                    c.check(out.text)  # validity, independently (raises if invalid)
+            return len(out.tokens), dt, out.text, {"decode_calls": target.calls, "valid": valid,
+                                                    "overhead_s": dt - target.decode_s}
+        return run
 
-    print(f"model {entry.name}, {args.threads} threads, prompt {len(prompt_tokens)} tokens "
-          f"(eval {prompt_eval_s * 1000:.0f} ms), up to {N} generated tokens, {args.repeats} repeats", flush=True)
-    library("unconstrained/llama-cpp-python")
-    ours("unconstrained/edge-agent", None, prompt, prompt_eval_s)
-    ours("json/edge-agent", jc, prompt, prompt_eval_s)
-    ours("step/edge-agent", sc, step_prompt, step_prompt_eval_s)
+    def library(**kw):
+        def run():
+            lib.reset()
+            lib.eval(lib_tokens)  # prompt evaluated before the clock; create_completion sees a full cache hit
+            t = time.perf_counter()
+            out = lib.create_completion(lib_tokens, max_tokens=N, temperature=0.0, **kw)
+            dt = time.perf_counter() - t
+            return out["usage"]["completion_tokens"], dt, out["choices"][0]["text"], {}
+        return run
+
+    methods = {
+        "unconstrained/llama-cpp-python": library(),
+        "unconstrained/edge-agent": ours(None, prompt_tokens),
+        "json/edge-agent": ours(jc, prompt_tokens),
+        "step/edge-agent": ours(sc, step_tokens),
+    }
     if "outlines" not in args.skip:
         try:
             import outlines
 
             model = outlines.from_llamacpp(lib, chat_mode=False)
+            t = time.perf_counter()
             gen = outlines.Generator(model, Inspection)
-            runs = []
-            for _ in range(args.repeats + 1):
+            compile_ms["outlines_generator"] = round((time.perf_counter() - t) * 1000, 1)
+
+            def outlines_run():
                 lib.reset()
+                lib.eval(lib_tokens)
                 t = time.perf_counter()
                 text = gen(text_prompt, max_tokens=N, temperature=0.0)
                 dt = time.perf_counter() - t
-                runs.append((len(lib.tokenize(text.encode(), add_bos=False, special=False)), dt, text))
-            record("json/outlines", runs[1:], prompt_eval_s)
-            try:
-                Inspection.model_validate_json(runs[-1][2])
-                results["json/outlines"]["valid"] = True
-            except Exception as exc:
-                results["json/outlines"]["valid"] = False
-                results["json/outlines"]["invalid_because"] = str(exc)[:200]
+                try:
+                    Inspection.model_validate_json(text)
+                    valid = True
+                except Exception:
+                    valid = False
+                return len(lib.tokenize(text.encode(), add_bos=False, special=False)), dt, text, {"valid": valid}
+
+            methods["json/outlines"] = outlines_run
         except Exception as exc:
             results["json/outlines"] = {"error": f"{type(exc).__name__}: {exc}"[:300]}
             print(f"json/outlines: did not run: {exc}", flush=True)
     if "llama-grammar" not in args.skip:
+        t = time.perf_counter()
         grammar = llama_cpp.LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
-        library("json/llama-grammar", grammar=grammar)
+        compile_ms["llama_grammar"] = round((time.perf_counter() - t) * 1000, 1)
+        methods["json/llama-grammar"] = library(grammar=grammar)
+
+    print(f"model {entry.name}, {args.threads} threads, prompt {len(prompt_tokens)} tokens, up to {N} generated "
+          f"tokens, {args.repeats} timed rounds (+1 warm-up), methods interleaved round by round, greedy", flush=True)
+    runs: dict[str, list] = {name: [] for name in methods}
+    for rnd in range(args.repeats + 1):
+        for name, fn in methods.items():
+            try:
+                n, dt, text, extra = fn()
+            except Exception as exc:
+                results[name] = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+                print(f"{name}: failed: {exc}", flush=True)
+                continue
+            if rnd == 0:
+                results.setdefault(name, {})["first_run_seconds"] = round(dt, 3)  # incl. lazy index building
+                continue
+            runs[name].append((n, dt, text, extra))
+            print(f"  round {rnd} {name:32s} {n / dt:7.1f} tok/s ({n} tokens)", flush=True)
+    for name, rs in runs.items():
+        if not rs:
+            continue
+        rates = [n / max(1e-6, dt) for n, dt, _, _ in rs]
+        res = results.setdefault(name, {})
+        res.update({"tokens": [n for n, *_ in rs], "seconds": [round(dt, 4) for _, dt, _, _ in rs],
+                    "tokens_per_s": round(median(rates), 2), "sample": rs[-1][2][:300]})
+        extra = rs[-1][3]
+        if "decode_calls" in extra:
+            res["decode_calls_per_token"] = round(median([e["decode_calls"] / max(1, n) for n, _, _, e in rs]), 3)
+            res["python_overhead_ms_per_token"] = round(
+                median([e["overhead_s"] * 1000 / max(1, n) for n, _, _, e in rs]), 3)
+        if extra.get("valid") is not None:
+            res["valid"] = all(e["valid"] for *_, e in rs)
+    print()
+    for name, res in results.items():
+        if "tokens_per_s" in res:
+            more = ""
+            if "decode_calls_per_token" in res:
+                more = (f"  decode calls/token {res['decode_calls_per_token']:.2f}, "
+                        f"python overhead {res['python_overhead_ms_per_token']:.2f} ms/token")
+            print(f"{name:34s} {res['tokens_per_s']:7.1f} tok/s{more}")
 
     base = results["unconstrained/llama-cpp-python"]["tokens_per_s"]
     own = results["unconstrained/edge-agent"]["tokens_per_s"]
@@ -199,10 +239,10 @@ def main() -> int:
     print("\nconstrained / unconstrained (llama-cpp-python | our loop):")
     for name, r in ratios.items():
         print(f"  {name:32s} {r['vs_llama_cpp_python']:.2f}x | {r['vs_edge_agent_unconstrained']:.2f}x")
-    print("compile/index costs (ms):", {k: round(v, 1) for k, v in compile_ms.items()})
+    print("compile costs (ms):", compile_ms)
     report = {
         "model": entry.name, "threads": args.threads, "max_tokens": N, "repeats": args.repeats,
-        "prompt_tokens": len(prompt_tokens), "prompt_eval_ms": round(prompt_eval_s * 1000, 1),
+        "prompt_tokens": len(prompt_tokens),
         "load_average": os.getloadavg(), "machine": platform.machine(), "cpus": os.cpu_count(),
         "results": results, "ratios": ratios, "compile_ms": compile_ms,
     }
