@@ -417,12 +417,19 @@ def test_finish_answer_is_bounded(make_rt):
 
 
 def test_step_constraint_is_used_and_seeded_retry_continues_it(make_rt):
-    rt, llm = make_rt(["", " list them.\nAction: sites\nAction Input: {}", finish("two")], thought_max_chars=100)
+    rt, llm = make_rt(["", " list them.\nAction: sites\nAction Input: {}", " I know.\nAction: Finish\nAction Input: "
+                       '{"answer": "two"}'], thought_max_chars=100)
     trial = run_trial("Sites?", rt)
-    assert trial.outcome == "finished"
-    used = [c for role, _, c in llm.prompts if role == "react"]
-    assert [c.name for c in used] == ["step", "step-rest", "step"]
-    assert used[0].regex.startswith("Thought: ") and not used[1].regex.startswith("Thought")
-    # the constraint accepts what the executor parsed (the seeded continuation included)
+    assert trial.outcome == "finished" and trial.answer == "two"
+    assert trial.steps[1].thought == "I know."
+    react = [(p, c) for role, p, c in llm.prompts if role == "react"]
+    # every step prompt ends in the open "Thought:" and the model writes the blank with its first word
+    assert [p.assistant_prefix[-18:] for p, _ in react][:2] == ["Thought:", "Thought: I need to"]
+    assert react[2][0].assistant_prefix.endswith("Observation: sites: POKMAIN, RCHMAIN\nThought:")
+    used = [c for _, c in react]
+    assert all(c.name == "step-rest" and not c.regex.startswith("Thought") for c in used)
+    # the constraints accept exactly what the executor parsed
     used[1].check(" list them.\nAction: sites\nAction Input: {}")
-    used[0].check(finish("two"))
+    used[2].check(' I know.\nAction: Finish\nAction Input: {"answer": "two"}')
+    with pytest.raises(ValueError):
+        used[2].check(' I know.\nAction: weather\nAction Input: {}')

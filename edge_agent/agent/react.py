@@ -40,13 +40,16 @@ from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK, ToolRegistry
 
 #: the thought a retry after an unusable reply starts with
 SEED_THOUGHT = "I need to"
+#: the assistant prefix of every step ends here; the model continues with " <thought>"
+THOUGHT_OPEN = THOUGHT.rstrip()
 SELF_ASK_MAX_TOKENS = 80
 SELF_ASK_MAX_CHARS = 300
 SELF_ASK_STOP = ("\n\n", "\nSub-question", "\nTask:", "\nThought:", "\nObservation:")
 #: a reply is cut here: the model never writes Observations, and one reply holds one step
 STOP = ("\nObservation:", "\nObservation", "\nThought:")
 
-__all__ = ["run_trial", "react_prompt", "self_ask_prompt", "scratchpad", "trial_scratchpad", "SEED_THOUGHT"]
+__all__ = ["run_trial", "react_prompt", "self_ask_prompt", "scratchpad", "trial_scratchpad", "SEED_THOUGHT",
+           "THOUGHT_OPEN"]
 
 
 # --- prompts ------------------------------------------------------------------------------------
@@ -58,10 +61,15 @@ def react_system(tools: ToolRegistry, examples: str = "") -> str:
 
 def react_prompt(question: str, rt: AgentRuntime, steps: list[StepRecord], *, feedback: str = "",
                  seed: str = "") -> Prompt:
-    """The prompt for the next step. `seed` (a retry) is put after "Thought: " for the model to continue."""
-    prefix = render_scratchpad(steps)
+    """The prompt for the next step: the scratchpad, then the open "Thought:" the model continues.
+
+    The prefix ends in "Thought:" without the blank, so the model writes the blank together with
+    its first word (" The", " I"), as its tokenizer would; a forced lone " " token makes a small
+    model's thought degenerate. `seed` (a retry) is put after "Thought: " for the model to continue.
+    """
+    prefix = render_scratchpad(steps) + THOUGHT_OPEN
     if seed:
-        prefix += f"{THOUGHT}{seed}"
+        prefix += f" {seed}"
     return Prompt(system=react_system(rt.tools, rt.examples), user=question_block(question, feedback),
                   assistant_prefix=prefix)
 
@@ -78,15 +86,15 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
     return trial_scratchpad(trial, max_chars=max_chars)
 
 
-def _step_constraint(rt: AgentRuntime, seeded: bool) -> Constraint | None:
-    """The grammar for one step, or for the rest of a step whose thought starts with SEED_THOUGHT
-    (`edge_agent.llm.constraints` caches them). None only where that module is missing."""
+def _step_constraint(rt: AgentRuntime, seed: str) -> Constraint | None:
+    """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any);
+    `edge_agent.llm.constraints` caches them. None only where that module is missing."""
     try:
         from edge_agent.llm.constraints import step_constraint
     except ImportError:
         return None
     return step_constraint(rt.tools, rt.settings.thought_max_chars, rt.settings.answer_max_chars,
-                           after_thought_prefix=SEED_THOUGHT if seeded else None)
+                           after_thought_prefix=seed)
 
 
 # --- parsing ------------------------------------------------------------------------------------
@@ -143,15 +151,19 @@ class _Trial:
         return out
 
     def _generate(self, seeded: bool) -> Completion:
-        prompt = react_prompt(self.question, self.rt, self.trial.steps, feedback=self.feedback,
-                              seed=SEED_THOUGHT if seeded else "")
-        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seeded),
+        seed = SEED_THOUGHT if seeded else ""
+        prompt = react_prompt(self.question, self.rt, self.trial.steps, feedback=self.feedback, seed=seed)
+        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seed),
                          max_tokens=self.rt.settings.step_max_tokens, stop=STOP)
+        cont = out.text
+        if cont.lstrip().startswith(THOUGHT_OPEN):  # an unconstrained model may write the label again
+            return out
         if seeded:
-            cont = out.text
             joiner = "" if not cont or cont[0] in " \n" else " "
-            out = out.model_copy(update={"text": f"{THOUGHT}{SEED_THOUGHT}{joiner}{cont}"})
-        return out
+            text = f"{THOUGHT}{seed}{joiner}{cont}"
+        else:
+            text = f"{THOUGHT}{cont.lstrip(' ')}"
+        return out.model_copy(update={"text": text})
 
     # -- one step --
     def step(self, index: int) -> StepRecord:
