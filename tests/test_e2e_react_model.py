@@ -1,6 +1,6 @@
 """End to end on the real SmolLM2 model (llama.cpp) over the real SkySpark simulator.
 
-22 varied questions, one ReAct trial of at most 4 steps each, all with the same rendered Tiny
+20 varied questions, one ReAct trial of at most 4 steps each, all with the same rendered Tiny
 Trajectory Store examples (one stable prefix, evaluated once). Asserted: every
 step the model generated parses, names a registered tool and validates against that tool's
 arguments — 0 failures; no trial crashed. NOT asserted: whether the tiny model answers well
@@ -44,13 +44,11 @@ QUESTIONS = [
     "What was the tonnage of Chiller 6 at POKMAIN at noon on 2024-07-14?",
     "Download the % Loaded history of Chiller 9 at POKMAIN for last week.",
     "What day of the week was yesterday?",
-    "How many chillers does RCHMAIN have?",
     "Get the supply air temperature of B040 AHU 1 at RCHMAIN for June 2024.",
     "Merge the tonnage histories of Chiller 6 and Chiller 9 at POKMAIN for 2024-07-14 into one file.",
     "Is Chiller 6 at POKMAIN running right now?",
     "What is 15 percent of 240?",
     "List the sensors of the boiler at SITEXYZ.",
-    "Which pumps does POKMAIN have?",
     "Show me the power readings of meter B012_Total at POKMAIN for the last 3 days.",
     "Read the file results.json and tell me how many rows it has.",
     "What will the weather be in Paris tomorrow?",
@@ -85,7 +83,7 @@ GENERIC = "Find the sensor of an asset at a site and read its history for a peri
 @pytest.fixture(scope="module")
 def e2e(real_llm, simulator, tmp_path_factory):
     """Tools, settings and ONE rendered set of examples shared by every question (one stable prefix,
-    so the 22 questions pay for the examples once), and a SkySpark client on the simulator."""
+    so the 20 questions pay for the examples once), and a SkySpark client on the simulator."""
     from edge_agent.skyspark.client import SkySparkClient
     from edge_agent.trajectory_store import TrajectoryStore
     from tests.plugins.skyspark import settings_for
@@ -139,7 +137,7 @@ def test_every_generated_step_is_valid(e2e, real_llm):
                 failures.append(f"{question!r}: step {s.index} {s.kind}: {s.observation}")
         if trial.parse_failures:
             failures.append(f"{question!r}: {trial.parse_failures} parse failures")
-        print(f"\n[{n + 1:2}/{len(QUESTIONS)}] {time.monotonic() - t0:5.1f}s {trial.outcome:9} "
+        print(f"\n[{n + 1:2}/{len(QUESTIONS)}] {time.monotonic() - t0:5.1f}s {trial.outcome:9} failures={len(failures)} "
               f"{' > '.join(s.action for s in trial.steps)} | {question} => {trial.answer!r}", flush=True)
     summary = {"questions": len(QUESTIONS), "outcomes": dict(outcomes), "step_kinds": dict(kinds),
                "actions": dict(actions), "react_calls": sum(1 for r, _, _ in recorder.completions if r == "react"),
