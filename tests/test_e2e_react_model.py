@@ -22,7 +22,7 @@ from collections import Counter
 import pytest
 
 from edge_agent import PROJECT_ROOT
-from edge_agent.agent.react import SEED_THOUGHT, run_trial
+from edge_agent.agent.react import SEED_THOUGHT, THOUGHT_OPEN, run_trial
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import StepParseError, parse_step
 from edge_agent.agent.trajectory import Trial
@@ -124,7 +124,10 @@ def test_every_generated_step_is_valid(e2e, real_llm):
         for role, tail, text in recorder.completions[before:]:
             if role != "react":
                 continue
-            full = text if not tail.endswith(f"Thought: {SEED_THOUGHT}") else f"Thought: {SEED_THOUGHT}{text}"
+            # the prompt ends in the open thought ("Thought:" or "Thought: I need to"); the model continues it
+            opened = f"{THOUGHT_OPEN} {SEED_THOUGHT}" if tail.endswith(f"{THOUGHT_OPEN} {SEED_THOUGHT}") else THOUGHT_OPEN
+            assert tail.endswith(opened)
+            full = opened + text
             try:
                 step = parse_step(full, tools)
             except StepParseError as exc:
