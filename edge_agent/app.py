@@ -88,12 +88,12 @@ class EdgeAgent:
                           ask_requester=ask_requester, cancel=cancel or threading.Event())
         tools = self.tools.with_tool(AGENT_ASK_TOOL) if ask_requester else self.tools
         metered = MeteredLLM(self.llm)
-        examples = self.trajectory_store.render_for(question, metered) if use_examples else ""
-        rt = AgentRuntime(llm=metered, tools=tools, ctx=ctx, settings=agent_settings, examples=examples,
+        rt = AgentRuntime(llm=metered, tools=tools, ctx=ctx, settings=agent_settings,
                           emit=on_event or (lambda event: None))
         result = RunResult(run_id=run_id, question=question, strategy=agent_settings.strategy,
                            model=self.llm.model_name, now=clock.now().isoformat(), status="error")
-        try:
+        try:  # a broken example file or a model failure still ends in exactly one recorded result
+            rt.examples = self.trajectory_store.render_for(question, metered) if use_examples else ""
             outcome = solve(question, rt)
             result.answer, result.trials, result.distilled = outcome.answer, outcome.trials, outcome.distilled
             result.status = outcome.status
