@@ -170,16 +170,23 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _read_yaml(path: Path) -> dict:
+def read_yaml_mapping(path: Path, error: type[Exception] | None = None, what: str = "config file",
+                      shape: str = "a mapping of sections") -> dict:
+    """Read a YAML file whose top level must be a mapping; problems raise `error` naming the file."""
+    error = error or ConfigError
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except FileNotFoundError:
-        raise ConfigError(f"config file not found: {path}") from None
+        raise error(f"{what} not found: {path}") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        raise error(f"{path}: not valid YAML: {exc}") from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: the top level must be a mapping of sections")
+        raise error(f"{path}: the top level must be {shape}")
     return data
+
+
+def _read_yaml(path: Path) -> dict:
+    return read_yaml_mapping(path)
 
 
 def load_settings(

@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from edge_agent.config import read_yaml_mapping
 
 Aggregate = Literal["max", "min", "mean", "sum", "first", "last", "at"]
 EntityKind = Literal["sites", "assets", "sensors"]
@@ -218,12 +219,5 @@ def parse_tasks(data: object, source: str = "<tasks>") -> TaskFile:
 def load_tasks(path: Path | str) -> TaskFile:
     """Read and validate a task file; any problem raises TaskFileError naming the file."""
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TaskFileError(f"task file not found: {path}") from None
-    except yaml.YAMLError as exc:
-        raise TaskFileError(f"{path}: not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise TaskFileError(f"{path}: the top level must be a mapping with a `tasks` list")
+    data = read_yaml_mapping(path, TaskFileError, "task file", "a mapping with a `tasks` list")
     return parse_tasks(data, str(path))
