@@ -1,0 +1,103 @@
+"""The file store never lets a name escape; the toolkit turns bad arguments into observations; json tools."""
+
+import json
+import os
+
+from hypothesis import given, settings as hsettings, strategies as st
+
+from edge_agent.clock import Clock
+from edge_agent.filestore import FileStore, FileStoreError
+from edge_agent.toolkit import ToolContext, ToolLoadError, ToolRegistry, load_tools_from_file
+from edge_agent import PROJECT_ROOT
+
+TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+
+NASTY = st.one_of(
+    st.text(min_size=0, max_size=60),
+    st.sampled_from(["..", "../x.json", "/etc/passwd", "a/../../b", "x\x00y", "./a", ".hidden", "a/b.json",
+                     "..\\x", "~/.ssh/id_rsa", "C:\\x", "a" * 300]),
+    st.builds(lambda a, b: f"{a}/{b}", st.text(max_size=10), st.text(max_size=10)),
+)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(name=NASTY)
+def test_no_name_ever_resolves_outside_the_store(tmp_path_factory, name):
+    store = FileStore(tmp_path_factory.mktemp("files"))
+    root = store.root.resolve()
+    try:
+        path = store.path(name)
+    except FileStoreError as exc:
+        assert "not allowed" in str(exc)
+        return
+    assert path.resolve().parent == root and "/" not in name and "\x00" not in name
+
+
+def test_symlinks_are_refused(tmp_path):
+    store = FileStore(tmp_path / "files")
+    (tmp_path / "secret.json").write_text("[1]")
+    os.symlink(tmp_path / "secret.json", store.root / "link.json")
+    try:
+        store.read_json("link.json")
+    except FileStoreError as exc:
+        assert "link" in str(exc)
+    else:
+        raise AssertionError("a symlink was followed")
+
+
+def ctx(tmp_path):
+    return ToolContext(files=FileStore(tmp_path / "files"), clock=Clock("2020-06-08T09:00:00-04:00"))
+
+
+def test_bad_arguments_become_observations_naming_the_expected_shape(tmp_path):
+    reader = TOOLS.get("jsonreader")
+    for raw in ({}, {"file_name": 3}, {"file_name": "x.json", "extra": 1}, ["x.json"]):
+        result = reader.run(raw, ctx(tmp_path))
+        assert not result.ok and result.observation.startswith("Error:") and "file_name" in result.observation
+
+
+def test_jsonreader_and_jsonmerge(tmp_path):
+    c = ctx(tmp_path)
+    a = c.files.write_json([{"asset_name": "Chiller 6", "value": 1}], "a")
+    b = c.files.write_json([{"asset_name": "Chiller 9", "value": 2}], "b")
+    out = TOOLS.get("jsonmerge").run({"file_name_1": a, "file_name_2": b}, c)
+    assert out.ok, out.observation
+    merged = c.files.created[-1]
+    assert json.loads((c.files.root / merged).read_text()) == [
+        {"asset_name": "Chiller 6", "value": 1}, {"asset_name": "Chiller 9", "value": 2}]
+    assert "2 rows" in TOOLS.get("jsonreader").run({"file_name": merged}, c).observation
+    other = c.files.write_json([{"x": 1}], "other")
+    bad = TOOLS.get("jsonmerge").run({"file_name_1": a, "file_name_2": other}, c)
+    assert not bad.ok and "rows differ" in bad.observation
+    missing = TOOLS.get("jsonreader").run({"file_name": "nope.json"}, c)
+    assert not missing.ok and "no file named" in missing.observation
+    assert [f.name for f in c.files.manifest()] == [a, b, merged, other]
+
+
+def test_currentdatetime_uses_the_injected_clock(tmp_path):
+    out = TOOLS.get("currentdatetime").run({}, ctx(tmp_path))
+    assert out.ok and "2020-06-08T09:00:00-04:00" in out.observation and "Monday" in out.observation
+
+
+def test_a_broken_plugin_is_a_load_error_naming_the_file(tmp_path):
+    bad = tmp_path / "broken.py"
+    bad.write_text("raise RuntimeError('boom')\n")
+    try:
+        load_tools_from_file(bad)
+    except ToolLoadError as exc:
+        assert "broken.py" in str(exc) and "boom" in str(exc)
+    else:
+        raise AssertionError("a broken plugin loaded")
+
+
+def test_a_crashing_tool_is_an_observation_not_a_crash(tmp_path):
+    plugin = tmp_path / "crashy.py"
+    plugin.write_text(
+        "from edge_agent.toolkit import NoArgs, tool\n"
+        "@tool('crashy', 'Crash on purpose.')\n"
+        "def crashy(args: NoArgs, ctx):\n"
+        "    raise ZeroDivisionError('x')\n")
+    reg = ToolRegistry.from_dir(tmp_path)
+    assert reg.names[0] == "crashy" and "Finish" in reg and "Self-Ask" in reg
+    out = reg.get("crashy").run({}, ctx(tmp_path))
+    assert not out.ok and "ZeroDivisionError" in out.observation
