@@ -217,12 +217,17 @@ class _Simulator:
 @click.option("--broker", "broker_kind", type=click.Choice(["embedded", "mosquitto"]), default="embedded",
               show_default=True, help="embedded: rumqttd from the iotcore wheel; mosquitto: the Debian binary")
 @click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True)
+@click.option("--strategy", type=click.Choice(["react", "react-review", "reactxen"]), default="reactxen",
+              show_default=True)
+@click.option("--max-trials", type=click.IntRange(1, 20), default=2, show_default=True,
+              help="kept small so the demo ends in minutes on a 2-core machine")
+@click.option("--max-steps", type=click.IntRange(1, 100), default=5, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo-out"),
               show_default=True, help="where the produced files are written")
 @click.option("--config", type=click.Path(dir_okay=False))
 @click.option("--timeout", type=float, default=1800.0, show_default=True)
 @click.option("--log-level", default="WARNING", show_default=True)
-def demo(question, now, broker_kind, runner, out, config, timeout, log_level) -> None:
+def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, out, config, timeout, log_level) -> None:
     """Start the SkySpark simulator, a broker and the daemon; ask one question over MQTT; stop."""
     _logging(log_level)
     from edge_agent.mqtt.broker import start_broker
@@ -253,7 +258,8 @@ def demo(question, now, broker_kind, runner, out, config, timeout, log_level) ->
         if not service.connected.wait(30):
             raise RuntimeError("the daemon did not connect to the broker")
         click.echo(f"question: {question}", err=True)
-        code = run_request(settings, question, options={"now": now, "files": "chunks"}, wait=True, out=out,
+        code = run_request(settings, question, options={"now": now, "files": "chunks", "strategy": strategy, "max_trials": max_trials,
+                                                                 "max_steps": max_steps}, wait=True, out=out,
                            timeout=timeout, as_json=False, client_id=f"demo-{uuid.uuid4().hex[:6]}",
                            any_result=True)
     except Exception as exc:
