@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.config import Strategy
@@ -62,13 +62,14 @@ class RequestOptions(Payload):
     """Per-request knobs; unknown keys are refused (code `unknown_option`)."""
 
     strategy: Strategy | None = Field(None, description="react | react-review | reactxen; default from config")
-    max_trials: int | None = Field(None, ge=1, le=20)
-    max_steps: int | None = Field(None, ge=1, le=100)
-    distill: bool | None = None
+    # strict types: a JSON "5" or 0 for a number or a flag is a client bug, answered with an error
+    max_trials: StrictInt | None = Field(None, ge=1, le=20)
+    max_steps: StrictInt | None = Field(None, ge=1, le=100)
+    distill: StrictBool | None = None
     now: str | None = Field(None, description="ISO 8601 instant the agent takes as 'now' (reproducible runs)")
     files: FilesMode = Field("chunks", description="chunks: manifest + file chunks; manifest: manifest only; "
                                                    "none: no file information")
-    ask: bool = Field(False, description="allow the agent to ask the requester one clarifying question")
+    ask: StrictBool = Field(False, description="allow the agent to ask the requester one clarifying question")
 
     @field_validator("now")
     @classmethod
