@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from edge_agent.config import Settings
+from edge_agent.config import Settings, read_yaml_mapping
 
 HEADER = """\
 # The model catalog: `edge-agent models list|verify|add`. See models/README.md.
@@ -80,12 +80,7 @@ def models_dir(settings: Settings) -> Path:
 
 
 def load_catalog(path: Path) -> Catalog:
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise ModelError(f"model catalog not found: {path}") from None
-    except yaml.YAMLError as exc:
-        raise ModelError(f"{path}: not valid YAML: {exc}") from None
+    data = read_yaml_mapping(path, ModelError, "model catalog", "a mapping with a `models` list")
     try:
         return Catalog.model_validate(data)
     except ValidationError as exc:
