@@ -18,6 +18,17 @@ def _settings(config: str | None):
         sys.exit(2)
 
 
+def _catalog(settings):
+    """The model catalog, or exit 1 with the reason."""
+    from edge_agent.llm.models import ModelError, catalog_path, load_catalog
+
+    try:
+        return load_catalog(catalog_path(settings))
+    except ModelError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+
+
 @click.group()
 def models() -> None:
     """List the model catalog, verify model files, pin a new GGUF."""
@@ -27,14 +38,10 @@ def models() -> None:
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="config file")
 def list_models(config: str | None) -> None:
     """Show every catalog entry and whether its file is present (no hashing)."""
-    from edge_agent.llm.models import ModelError, catalog_path, load_catalog, model_path
+    from edge_agent.llm.models import ModelError, model_path
 
     settings = _settings(config)
-    try:
-        catalog = load_catalog(catalog_path(settings))
-    except ModelError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+    catalog = _catalog(settings)
     for entry in catalog.models:
         default = " (default)" if entry.name == settings.model.name else ""
         try:
@@ -53,14 +60,10 @@ def list_models(config: str | None) -> None:
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="config file")
 def verify_models(names: tuple[str, ...], config: str | None) -> None:
     """Check the sha256 of NAMES (default: every entry whose file is present). Exit 1 on a problem."""
-    from edge_agent.llm.models import ModelError, catalog_path, load_catalog, model_path, verify
+    from edge_agent.llm.models import ModelError, model_path, verify
 
     settings = _settings(config)
-    try:
-        catalog = load_catalog(catalog_path(settings))
-    except ModelError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+    catalog = _catalog(settings)
     failed = False
     for entry in catalog.models:
         if names and entry.name not in names:
