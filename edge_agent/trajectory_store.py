@@ -8,10 +8,11 @@ Two sources:
 * trajectories the system generated from its own solved tasks (Algorithm 2, `edge_agent.tts_autogen`),
   kept with their provenance in the state database's `tts_generated` table.
 
-`render_for(question, llm)` picks the examples most relevant to the question (SQLite FTS5, BM25)
-until `agent.examples_token_budget` is reached, then emits them in a fixed order (by id), so the
-prompt's stable prefix is byte-identical whenever the same examples are chosen — with the default
-budget all hand-crafted examples fit, and every question shares one prefix.
+`render_for(question, llm)` fills `agent.examples_token_budget`: first the *core* examples (marked
+`core: true`, the same for every question), then the examples most relevant to the question (SQLite
+FTS5, BM25) while they fit. Core examples come first and every group is emitted in a fixed order (by
+id), so the prompt prefix up to the end of the core block is byte-identical for every question and
+llama.cpp reuses its KV state across questions, not only across the steps and trials of one.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class TinyTrajectory(BaseModel):
     question: str = Field(..., min_length=1, max_length=600)
     steps: list[TTSStep] = Field(..., min_length=1, max_length=MAX_STEPS)
     teaches: str = Field("", description="what the example is for (not shown to the model)")
+    core: bool = Field(False, description="shown for every question, first (a shared, cacheable prefix)")
     id: str = ""
     category: Category = "tool"
     source: str = ""  # the YAML path, or the provenance of a generated trajectory
@@ -233,7 +235,8 @@ class TrajectoryStore:
         sep = count_tokens(SEPARATOR) if SEPARATOR.strip() else 1
         chosen: list[TinyTrajectory] = []
         used = 0
-        for traj in self.ranked(question):
+        ranked = self.ranked(question)
+        for traj in sorted((t for t in ranked if t.core), key=_order_key) + [t for t in ranked if not t.core]:
             cost = self._tokens(traj, count_tokens, cache_key) + (sep if chosen else 0)
             if used + cost <= budget:
                 chosen.append(traj)
@@ -264,9 +267,10 @@ class TrajectoryStore:
 
 
 def _order_key(traj: TinyTrajectory) -> tuple:
+    """Core examples first, then hand-crafted ones by id, then generated ones in creation order."""
     if traj.id.startswith("gen/") and traj.id[4:].isdigit():
-        return (1, int(traj.id[4:]), traj.id)
-    return (0, 0, traj.id)
+        return (not traj.core, 1, int(traj.id[4:]), traj.id)
+    return (not traj.core, 0, 0, traj.id)
 
 
 def _default_budget() -> int:

@@ -58,6 +58,59 @@ def test_sites_assets_sensors_write_files(tools, iot_ctx):
             "short_name": "Tonnage", "unit": "tonref"} in rows
 
 
+def test_short_lists_are_shown_whole_long_ones_cut(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "sites")
+    assert ok and obs.endswith("AUSWEST, DUBMAIN, HQ1ARM3, HQ3SBY, POKMAIN, RCHMAIN") and "more" not in obs
+    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN")
+    shown = obs.split(": ", 1)[1].rsplit(", ... (", 1)
+    names = [r["asset_name"] for r in saved(iot_ctx, obs)]
+    assert shown[0].split(", ") == names[:len(shown[0].split(", "))]
+    assert shown[1] == f"{len(names) - len(shown[0].split(', '))} more)"
+
+
+def test_assets_name_filter(tools, iot_ctx):
+    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN", name_contains="chiller")
+    rows = saved(iot_ctx, obs)
+    names = [r["asset_name"] for r in rows]
+    assert ok and names and all("chiller" in n.lower() for n in names)
+    assert obs.startswith(f"found {len(rows)} assets at POKMAIN whose name contains 'chiller' (of ")
+    assert obs.endswith(", ".join(names))  # every chiller is named in the observation
+    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN", name_contains="Boiler 99 ")
+    assert ok and obs.startswith("no asset at POKMAIN has 'Boiler 99' in its name; it has ")
+    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN", name_contains="  ")
+    assert ok and "whose name" not in obs and len(saved(iot_ctx, obs)) > 50
+
+
+def test_range_observation_summarises_each_series(tools, iot_ctx):
+    from math import fsum
+    from statistics import fmean
+
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6", "Chiller 9"],
+                  sensor_name="Power", start="2024-07-15", final="2024-07-16")
+    rows = saved(iot_ctx, obs)
+    assert ok
+    for asset in ("Chiller 6", "Chiller 9"):
+        mine = [r for r in rows if r["asset_name"] == asset]
+        values = [r["value"] for r in mine]
+        high = max(mine, key=lambda r: r["value"])
+        low = min(mine, key=lambda r: r["value"])
+        clause = re.search(rf"{asset} Power \(kW\): (\d+) values, min (\S+) at (\S+), max (\S+) at (\S+), "
+                           rf"mean (\S+), sum ([\d.]+)", obs)
+        assert clause, obs
+        n, vmin, tmin, vmax, tmax, mean, total = clause.groups()
+        assert int(n) == 96 and float(vmin) == pytest.approx(low["value"], abs=1e-4) and tmin.rstrip(",") == low["timestamp"][:16]
+        assert float(vmax) == pytest.approx(high["value"], abs=1e-4) and tmax.rstrip(",") == high["timestamp"][:16]
+        assert float(mean) == pytest.approx(fmean(values), abs=1e-4)
+        assert float(total) == pytest.approx(fsum(values), abs=1e-3)
+    chillers = [r["asset_name"] for r in saved(iot_ctx, run(tools, iot_ctx, "assets", site_name="POKMAIN",
+                                                              name_contains="Chiller")[1])]
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=chillers, sensor_name="Tonnage",
+                  start="2024-07-15", final="2024-07-16")
+    assert ok and len(chillers) >= 4 and len(obs) <= 500  # fits the prompt's observation limit unsummarised
+    shown = obs.count(" values, min ")
+    assert 1 <= shown < len(chillers) and obs.endswith(f"... ({len(chillers) - shown} more series in the file)")
+
+
 def test_near_miss_names_get_suggestions(tools, iot_ctx):
     ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
                   sensor_name="Chiller 6 Tonage", start="2024-07-15T12:00:00")

@@ -10,6 +10,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.agent.steps import parse_step
+from edge_agent.config import AgentSettings
 from edge_agent.toolkit import ToolRegistry
 from edge_agent.trajectory_store import (MAX_STEPS, TinyTrajectory, TrajectoryLoadError, TrajectoryStore,
                                          load_handcrafted)
@@ -18,6 +19,8 @@ TTS = PROJECT_ROOT / "tts"
 TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
 SHIPPED = load_handcrafted(TTS, TOOLS)
 STORE = TrajectoryStore(SHIPPED)
+CORE = ["tool/finish", "tool/histories_range", "tool/self_ask", "tool/sites"]
+CORE_TEXT = "\n\n".join(STORE.get(i).render() for i in CORE)
 
 
 def chars4(text: str) -> int:
@@ -111,8 +114,18 @@ def test_selection_stays_within_budget_and_in_stable_order(budget, question, cou
     text = "\n\n".join(t.render() for t in chosen)
     if chosen:
         assert counter(text) <= budget
-    assert [t.id for t in chosen] == sorted(t.id for t in chosen)
+    assert [t.id for t in chosen] == sorted((t.id for t in chosen), key=lambda i: (i not in CORE, i))
     assert STORE.select(question, budget, counter) == chosen  # deterministic
+    if counter(CORE_TEXT) <= budget:  # the core block leads every question's examples
+        assert [t.id for t in chosen[:len(CORE)]] == CORE
+
+
+@hsettings(max_examples=50, deadline=None)
+@given(q1=st.text(max_size=120), q2=st.text(max_size=120))
+def test_questions_share_the_core_prefix_under_the_default_budget(q1, q2):
+    budget = AgentSettings().examples_token_budget
+    one, two = STORE.render_for(q1, _Counter(), budget), STORE.render_for(q2, _Counter(), budget)
+    assert one.startswith(CORE_TEXT) and two.startswith(CORE_TEXT)
 
 
 @hsettings(max_examples=50, deadline=None)
@@ -130,13 +143,13 @@ class _Counter:
 
 
 def test_the_most_relevant_example_wins_under_a_small_budget():
-    merge = STORE.get("tool/jsonmerge")
-    budget = chars4(merge.render()) + 5
+    core = chars4(CORE_TEXT) + 1
+    budget = core + chars4(STORE.get("tool/jsonmerge").render()) + 5
     chosen = STORE.select("merge two json files into one file", budget, chars4)
-    assert [t.id for t in chosen] == ["tool/jsonmerge"]
-    chosen = STORE.select("what was the value at midnight, a point in time", chars4(
+    assert [t.id for t in chosen] == CORE + ["tool/jsonmerge"]
+    chosen = STORE.select("what was the value at midnight, a point in time", core + chars4(
         STORE.get("tool/histories_point").render()) + 5, chars4)
-    assert [t.id for t in chosen] == ["tool/histories_point"]
+    assert [t.id for t in chosen] == CORE + ["tool/histories_point"]
 
 
 def test_render_for_uses_the_configured_budget(settings):

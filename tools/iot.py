@@ -1,7 +1,9 @@
 """IoT tools over SkySpark: `sites`, `assets`, `sensors`, `histories`.
 
-Each writes its full result as a JSON array to the file store and returns a short observation
-(count, file name, first few names). Row formats (documented in docs/skyspark.md):
+Each writes its full result as a JSON array to the file store and returns a short observation:
+the count, the file name, as many names as fit in a couple of lines, and for a history over a
+range the count, min and max (with their times), mean and sum of each series, so questions about a
+peak, an average or a total are answered from the observation itself. Row formats (documented in docs/skyspark.md):
   sites      {"site_name", "timezone"}
   assets     {"site_name", "asset_name", "asset_type"}
   sensors    {"site_name", "asset_name", "sensor_name", "short_name", "unit"}
@@ -12,6 +14,8 @@ names are offered); every SkySpark failure becomes an error observation, never a
 
 from __future__ import annotations
 
+import math
+from statistics import fmean
 from zoneinfo import ZoneInfo
 
 from pydantic import Field, field_validator
@@ -20,11 +24,18 @@ from edge_agent.skyspark.client import SkySparkError
 from edge_agent.skyspark.window import WindowError, parse_window
 from edge_agent.toolkit import NoArgs, ToolArgs, ToolContext, ToolError, tool
 
-PREVIEW = 5
+PREVIEW_CHARS = 200  # names shown in an observation: as many as fit in this many characters
+PREVIEW_SERIES = 4  # values shown for a point in time
+STATS_CHARS = 300  # per-series statistics of a range: as many series as fit in this many characters
 
 
 class SiteArgs(ToolArgs):
     site_name: str = Field(..., description="a site name as listed by sites, e.g. POKMAIN")
+
+
+class AssetListArgs(SiteArgs):
+    name_contains: str | None = Field(None, description="only assets whose name contains this text, any case, "
+                                                        "e.g. Chiller")
 
 
 class AssetArgs(ToolArgs):
@@ -56,8 +67,16 @@ def _client(ctx: ToolContext):
 
 
 def _preview(names: list[str]) -> str:
-    shown = ", ".join(names[:PREVIEW])
-    return shown + (f", ... ({len(names) - PREVIEW} more)" if len(names) > PREVIEW else "")
+    """`a, b, c, ... (N more)`: names in order while they fit PREVIEW_CHARS (always at least one)."""
+    shown: list[str] = []
+    used = 0
+    for name in names:
+        used += len(name) + (2 if shown else 0)
+        if shown and used > PREVIEW_CHARS:
+            break
+        shown.append(name)
+    rest = len(names) - len(shown)
+    return ", ".join(shown) + (f", ... ({rest} more)" if rest else "")
 
 
 def _max_days(ctx: ToolContext) -> int:
@@ -76,17 +95,26 @@ def sites(args: NoArgs, ctx: ToolContext) -> str:
     return f"found {len(rows)} sites, saved to {name}: {_preview([s.name for s in found])}"
 
 
-@tool("assets", "List the assets (equipment) of one site.")
-def assets(args: SiteArgs, ctx: ToolContext) -> str:
+@tool("assets", "List the assets (equipment) of one site, optionally only those whose name contains a text.")
+def assets(args: AssetListArgs, ctx: ToolContext) -> str:
     try:
         found = _client(ctx).assets(args.site_name)
     except SkySparkError as exc:
         raise ToolError(str(exc)) from None
     site = found[0].site_name if found else args.site_name
+    which = ""
+    if args.name_contains and args.name_contains.strip():
+        needle = args.name_contains.strip()
+        total = len(found)
+        found = [a for a in found if needle.casefold() in a.name.casefold()]
+        which = f" whose name contains {needle!r} (of {total})"
+        if not found:
+            return (f"no asset at {site} has {needle!r} in its name; it has {total} assets. "
+                    "Call assets without name_contains to see them all")
     rows = [{"site_name": a.site_name, "asset_name": a.name, "asset_type": a.types[0] if a.types else None}
             for a in found]
     name = ctx.files.write_json(rows, f"assets_{site}")
-    return f"found {len(rows)} assets at {site}, saved to {name}: {_preview([a.name for a in found])}"
+    return f"found {len(rows)} assets at {site}{which}, saved to {name}: {_preview([a.name for a in found])}"
 
 
 @tool("sensors", "List the sensors (points) of one asset at a site.")
@@ -120,16 +148,49 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> str:
         if not rows:
             return (f"no value of {args.sensor_name} at or before {when} (site time); the data may not cover it. "
                     f"Saved an empty list to {name}")
-        parts = [f"{r.sensor_name} = {_fmt(r.value)}{' ' + r.unit if r.unit else ''} (recorded {r.timestamp})"
-                 for r in rows[:PREVIEW]]
+        parts = [f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})"
+                 for r in rows[:PREVIEW_SERIES]]
         return f"value at {when}: {'; '.join(parts)}; saved {len(rows)} rows to {name}"
     span = f"from {window.start.isoformat()} to {window.end.isoformat()} (end exclusive)"
     if not rows:
         return f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty list to {name}"
-    first = rows[0]
-    return (f"found {len(rows)} values of {_preview(sensors_seen)} {span}, saved to {name}; first: "
-            f"{first.timestamp} {first.sensor_name} = {_fmt(first.value)}{' ' + first.unit if first.unit else ''}")
+    what = sensors_seen[0] if len(sensors_seen) == 1 else f"{len(sensors_seen)} series"
+    return f"found {len(rows)} values of {what} {span}, saved to {name}. {_series_stats(rows)}"
+
+
+def _series_stats(rows: list) -> str:
+    """One clause per sensor series (count, min and max with their site-local times, mean, sum), as many
+    as fit in STATS_CHARS; the others are only counted."""
+    series: dict[str, list] = {}
+    for row in rows:
+        series.setdefault(row.sensor_name, []).append(row)
+    parts: list[str] = []
+    for sensor, samples in series.items():
+        numbers = [r for r in samples if isinstance(r.value, (int, float)) and not isinstance(r.value, bool)]
+        if not numbers:
+            clause = f"{sensor}: {len(samples)} values, none numeric"
+        else:
+            low = min(numbers, key=lambda r: r.value)
+            high = max(numbers, key=lambda r: r.value)
+            values = [float(r.value) for r in numbers]
+            clause = (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: {len(samples)} values, "
+                      f"min {_fmt(low.value)} at {low.timestamp[:16]}, max {_fmt(high.value)} at {high.timestamp[:16]}, "
+                      f"mean {_fmt(fmean(values))}, sum {_fmt(math.fsum(values))}")
+        if parts and len("; ".join(parts + [clause])) > STATS_CHARS:
+            break
+        parts.append(clause)
+    more = len(series) - len(parts)
+    return "; ".join(parts) + (f"; ... ({more} more series in the file)" if more else "")
+
+
+def _unit(unit: str | None) -> str:
+    return f" {unit}" if unit else ""
 
 
 def _fmt(value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    """A value as the model should copy it: booleans lower-case, floats to at most 4 decimals."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return repr(round(value, 4)) if abs(value) < 1e15 else f"{value:g}"
+    return str(value)

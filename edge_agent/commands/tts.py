@@ -56,14 +56,16 @@ def list_cmd(config: str | None, as_json: bool) -> None:
     _, store = _store(_settings(config))
     items = store.all()
     if as_json:
-        click.echo(json.dumps([{"id": t.id, "category": t.category, "steps": len(t.steps), "question": t.question,
+        click.echo(json.dumps([{"id": t.id, "category": t.category, "core": t.core, "steps": len(t.steps),
+                                "question": t.question,
                                 "actions": [s.action for s in t.steps], "source": t.source} for t in items],
                               ensure_ascii=False))
         return
-    click.echo(f"{'id':32}  {'category':9}  steps  actions{'':26}  question")
+    click.echo(f"{'id':32}  {'category':9}  core  steps  actions{'':26}  question")
     for t in items:
         actions = " → ".join(s.action for s in t.steps)
-        click.echo(f"{t.id:32}  {t.category:9}  {len(t.steps):5}  {actions:33}  {t.question[:70]}")
+        click.echo(f"{t.id:32}  {t.category:9}  {'yes' if t.core else '':4}  {len(t.steps):5}  {actions:33}  "
+                   f"{t.question[:70]}")
     counts = {c: sum(1 for t in items if t.category == c) for c in ("tool", "entity", "workflow", "generated")}
     click.echo(f"{len(items)} trajectories: " + ", ".join(f"{n} {c}" for c, n in counts.items()))
 
