@@ -68,19 +68,6 @@ def test_short_lists_are_shown_whole_long_ones_cut(tools, iot_ctx):
     assert shown[1] == f"{len(names) - len(shown[0].split(', '))} more)"
 
 
-def test_assets_name_filter(tools, iot_ctx):
-    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN", name_contains="chiller")
-    rows = saved(iot_ctx, obs)
-    names = [r["asset_name"] for r in rows]
-    assert ok and names and all("chiller" in n.lower() for n in names)
-    assert obs.startswith(f"found {len(rows)} assets at POKMAIN whose name contains 'chiller' (of ")
-    assert obs.endswith(", ".join(names))  # every chiller is named in the observation
-    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN", name_contains="Boiler 99 ")
-    assert ok and obs.startswith("no asset at POKMAIN has 'Boiler 99' in its name; it has ")
-    ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN", name_contains="  ")
-    assert ok and "whose name" not in obs and len(saved(iot_ctx, obs)) > 50
-
-
 def test_range_observation_summarises_each_series(tools, iot_ctx):
     from math import fsum
     from statistics import fmean
@@ -102,8 +89,8 @@ def test_range_observation_summarises_each_series(tools, iot_ctx):
         assert float(vmax) == pytest.approx(high["value"], abs=1e-4) and tmax.rstrip(",") == high["timestamp"][:16]
         assert float(mean) == pytest.approx(fmean(values), abs=1e-4)
         assert float(total) == pytest.approx(fsum(values), abs=1e-3)
-    chillers = [r["asset_name"] for r in saved(iot_ctx, run(tools, iot_ctx, "assets", site_name="POKMAIN",
-                                                              name_contains="Chiller")[1])]
+    chillers = [r["asset_name"] for r in saved(iot_ctx, run(tools, iot_ctx, "assets", site_name="POKMAIN")[1])
+                if r["asset_type"] == "chiller"]
     ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=chillers, sensor_name="Tonnage",
                   start="2024-07-15", final="2024-07-16")
     assert ok and len(chillers) >= 4 and len(obs) <= 500  # fits the prompt's observation limit unsummarised

@@ -33,11 +33,6 @@ class SiteArgs(ToolArgs):
     site_name: str = Field(..., description="a site name as listed by sites, e.g. POKMAIN")
 
 
-class AssetListArgs(SiteArgs):
-    name_contains: str | None = Field(None, description="only assets whose name contains this text, any case, "
-                                                        "e.g. Chiller")
-
-
 class AssetArgs(ToolArgs):
     site_name: str = Field(..., description="a site name, e.g. POKMAIN")
     asset_name: str = Field(..., description="an asset name as listed by assets, e.g. Chiller 6")
@@ -95,26 +90,17 @@ def sites(args: NoArgs, ctx: ToolContext) -> str:
     return f"found {len(rows)} sites, saved to {name}: {_preview([s.name for s in found])}"
 
 
-@tool("assets", "List the assets (equipment) of one site, optionally only those whose name contains a text.")
-def assets(args: AssetListArgs, ctx: ToolContext) -> str:
+@tool("assets", "List the assets (equipment) of one site.")
+def assets(args: SiteArgs, ctx: ToolContext) -> str:
     try:
         found = _client(ctx).assets(args.site_name)
     except SkySparkError as exc:
         raise ToolError(str(exc)) from None
     site = found[0].site_name if found else args.site_name
-    which = ""
-    if args.name_contains and args.name_contains.strip():
-        needle = args.name_contains.strip()
-        total = len(found)
-        found = [a for a in found if needle.casefold() in a.name.casefold()]
-        which = f" whose name contains {needle!r} (of {total})"
-        if not found:
-            return (f"no asset at {site} has {needle!r} in its name; it has {total} assets. "
-                    "Call assets without name_contains to see them all")
     rows = [{"site_name": a.site_name, "asset_name": a.name, "asset_type": a.types[0] if a.types else None}
             for a in found]
     name = ctx.files.write_json(rows, f"assets_{site}")
-    return f"found {len(rows)} assets at {site}{which}, saved to {name}: {_preview([a.name for a in found])}"
+    return f"found {len(rows)} assets at {site}, saved to {name}: {_preview([a.name for a in found])}"
 
 
 @tool("sensors", "List the sensors (points) of one asset at a site.")
