@@ -36,6 +36,11 @@ class ToolError(Exception):
     """An expected failure (bad name, bad date, no data) explained in words for the model."""
 
 
+#: Marks an argument that names a file of the run's file store: `Field(..., json_schema_extra=FILE_REF)`.
+#: The step constraint then only lets the model write the names of files that exist (see `Tool.schema`).
+FILE_REF = {"x-file-ref": True}
+
+
 class ToolArgs(BaseModel):
     """Base of every argument model: unknown keys are refused, so a hallucinated parameter fails."""
 
@@ -117,8 +122,21 @@ class Tool:
         except Exception as exc:  # a broken tool must not crash the agent
             return ToolResult(observation=f"Error: tool {self.name} failed: {type(exc).__name__}: {exc}", ok=False)
 
-    def schema(self) -> dict:
-        return self.args_model.model_json_schema()
+    def schema(self, files: typing.Sequence[str] | None = None) -> dict:
+        """The arguments' JSON schema; with `files`, each FILE_REF argument becomes an enum of them."""
+        schema = self.args_model.model_json_schema()
+        if files is None:
+            return schema
+        for name in self.file_args():
+            prop = schema["properties"][name]
+            schema["properties"][name] = {k: v for k, v in prop.items() if k not in ("type", "x-file-ref")}
+            schema["properties"][name]["enum"] = list(files)
+        return schema
+
+    def file_args(self) -> list[str]:
+        """The arguments that must name an existing file of the run (marked with FILE_REF)."""
+        props = self.args_model.model_json_schema().get("properties", {})
+        return [k for k, v in props.items() if v.get("x-file-ref")]
 
     def signature(self) -> str:
         """A compact argument example such as {"site_name": "<string>"} for prompts and errors."""

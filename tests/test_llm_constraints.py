@@ -178,3 +178,55 @@ def test_schema_regex_uses_json_dumps_spacing():
     pattern = re.compile(regex)
     assert pattern.fullmatch(json.dumps({"status": "ok", "reasoning": "r", "score": 3, "tags": ["a", "b"]}))
     assert not pattern.fullmatch('{"status":"ok","reasoning":"r","score":3}')
+
+
+def _step(tool: str, args: dict) -> str:
+    return render_step("I go on.", tool, args, None).rstrip("\n")
+
+
+@given(names=st.lists(st.from_regex(r"[a-z_]{1,12}-[0-9a-f]{8}\.json", fullmatch=True), min_size=1, max_size=4,
+                      unique=True),
+       other=st.from_regex(r"[a-z_]{1,12}-[0-9a-f]{8}\.json", fullmatch=True))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_file_arguments_can_only_name_files_of_the_run(names, other):
+    assume(other not in names)
+    step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, files=names)
+    pattern = re.compile(step.regex, re.S)
+    for name in names:
+        assert pattern.fullmatch(_step("jsonreader", {"file_name": name}))
+    assert not pattern.fullmatch(_step("jsonreader", {"file_name": other}))
+    assert not pattern.fullmatch(_step("jsonmerge", {"file_name_1": names[0], "file_name_2": other}))
+    assert pattern.fullmatch(_step("sites", {}))  # tools without file arguments are untouched
+    assert parse_step(_step("jsonreader", {"file_name": names[0]}), TOOLS).args.file_name == names[0]
+
+
+def test_tools_that_need_a_file_are_left_out_while_there_is_none():
+    step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, files=[])
+    pattern = re.compile(step.regex, re.S)
+    assert not pattern.fullmatch(_step("jsonreader", {"file_name": "sites-0123abcd.json"}))
+    assert "jsonreader" not in step.regex and "jsonmerge" not in step.regex
+    assert pattern.fullmatch(_step("sites", {})) and pattern.fullmatch(_step("Finish", {"answer": "done"}))
+    unconstrained = re.compile(STEP.regex, re.S)  # files=None: any name (tests, tools without a store)
+    assert unconstrained.fullmatch(_step("jsonreader", {"file_name": "sites-0123abcd.json"}))
+
+
+def test_constraint_caches_stay_bounded_however_many_runs():
+    from edge_agent.llm import constraints, decoding
+
+    for n in range(100):
+        step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, files=[f"sites-{n:08x}.json"])
+        automaton_for(step)
+    assert len(constraints._CACHE) <= constraints._CACHE.size
+    assert len(decoding._AUTOMATA) <= decoding._AUTOMATA.size
+
+
+def test_lru_evicts_the_least_recently_used():
+    from edge_agent.llm.lru import LRU
+
+    made = []
+    cache = LRU(2)
+    make = lambda v: lambda: made.append(v) or v  # noqa: E731
+    assert cache.get_or_make("a", make(1)) == 1 and cache.get_or_make("b", make(2)) == 2
+    assert cache.get_or_make("a", make(9)) == 1  # hit: a is now the most recent
+    cache.get_or_make("c", make(3))  # evicts b
+    assert "b" not in cache and "a" in cache and "c" in cache and made == [1, 2, 3]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
+from pydantic import Field
 
 from edge_agent.agent.prompting import FEEDBACK_HEADING, QUESTION_LABEL
 from edge_agent.agent.react import SEED_THOUGHT, react_system, run_trial, scratchpad
@@ -17,7 +19,7 @@ from edge_agent.config import AgentSettings
 from edge_agent.filestore import FileStore
 from edge_agent.llm.base import MeteredLLM
 from edge_agent.llm.scripted import ScriptedLLM
-from edge_agent.toolkit import AGENT_ASK_TOOL, ToolArgs, ToolContext, ToolError, ToolRegistry, tool
+from edge_agent.toolkit import AGENT_ASK_TOOL, FILE_REF, ToolArgs, ToolContext, ToolError, ToolRegistry, tool
 
 NOW = "2024-06-14T10:30:00+00:00"
 
@@ -433,3 +435,35 @@ def test_step_constraint_is_used_and_seeded_retry_continues_it(make_rt):
     used[2].check(' I know.\nAction: Finish\nAction Input: {"answer": "two"}')
     with pytest.raises(ValueError):
         used[2].check(' I know.\nAction: weather\nAction Input: {}')
+
+
+class ReadArgs(ToolArgs):
+    file_name: str = Field(..., json_schema_extra=FILE_REF)
+
+
+@tool("saver", "Save a small file.")
+def saver_tool(args, ctx) -> str:
+    return f"saved to {ctx.files.write_json([1, 2], 'numbers')}"
+
+
+@tool("reader", "Read a file.", ReadArgs)
+def reader_tool(args: ReadArgs, ctx) -> str:
+    return json.dumps(ctx.files.read_json(args.file_name))
+
+
+def test_file_arguments_are_constrained_to_the_files_the_run_made(tmp_path):
+    llm = ScriptedLLM([step("Save.", "saver"), lambda prompt, role, c: step(
+        "Read it.", "reader", {"file_name": re.search(r"numbers-[0-9a-f]{8}\.json", prompt.assistant_prefix).group(0)}),
+        finish("1 and 2")])
+    ctx = ToolContext(files=FileStore(tmp_path / "files"), clock=Clock(NOW))
+    rt = AgentRuntime(llm=MeteredLLM(llm), tools=ToolRegistry([saver_tool, reader_tool]), ctx=ctx,
+                      settings=AgentSettings(max_steps=4))
+    trial = run_trial("Save and read numbers.", rt)
+    assert trial.outcome == "finished" and trial.steps[1].observation == "[1, 2]"
+    constraints = [c for role, _, c in llm.prompts if role == "react"]
+    assert "reader" not in constraints[0].regex  # no file yet: the reader cannot be called
+    (made,) = ctx.files.names()
+    pattern = re.compile(constraints[1].regex, re.S)
+    ok = step("Read it.", "reader", {"file_name": made})[len("Thought: "):]
+    made_up = step("Read it.", "reader", {"file_name": "numbers-00000000.json"})[len("Thought: "):]
+    assert pattern.fullmatch(ok) and not pattern.fullmatch(made_up)

@@ -4,18 +4,18 @@ import json
 
 from pydantic import Field
 
-from edge_agent.toolkit import ToolArgs, ToolContext, ToolError, tool
+from edge_agent.toolkit import FILE_REF, ToolArgs, ToolContext, ToolError, tool
 
 PREVIEW_CHARS = 400
 
 
 class ReadArgs(ToolArgs):
-    file_name: str = Field(..., description="a file name returned by an earlier tool")
+    file_name: str = Field(..., description="a file name returned by an earlier tool", json_schema_extra=FILE_REF)
 
 
 class MergeArgs(ToolArgs):
-    file_name_1: str = Field(..., description="the first JSON array file")
-    file_name_2: str = Field(..., description="the second JSON array file")
+    file_name_1: str = Field(..., description="the first JSON array file", json_schema_extra=FILE_REF)
+    file_name_2: str = Field(..., description="the second JSON array file", json_schema_extra=FILE_REF)
 
 
 @tool("jsonreader", "Read a JSON result file and show its size and first rows.")

@@ -88,13 +88,14 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
 
 def _step_constraint(rt: AgentRuntime, seed: str) -> Constraint | None:
     """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any);
+    file-name arguments may only name the files this run has made so far.
     `edge_agent.llm.constraints` caches them. None only where that module is missing."""
     try:
         from edge_agent.llm.constraints import step_constraint
     except ImportError:
         return None
     return step_constraint(rt.tools, rt.settings.thought_max_chars, rt.settings.answer_max_chars,
-                           after_thought_prefix=seed)
+                           after_thought_prefix=seed, files=rt.ctx.files.names())
 
 
 # --- parsing ------------------------------------------------------------------------------------

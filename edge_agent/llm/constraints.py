@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from outlines_core.json_schema import STRING_INNER, build_regex_from_schema
 from pydantic import BaseModel
 
 from edge_agent.llm.base import Constraint
+from edge_agent.llm.lru import LRU
 from edge_agent.toolkit import FINISH, ToolRegistry
 
 #: What `json.dumps(..., ensure_ascii=False)` can write inside a string: any character but `"`,
@@ -61,14 +61,11 @@ class StructuredConstraint(Constraint):
         return self.validator(text) if self.validator is not None else None
 
 
-_RE_CACHE: dict[str, re.Pattern] = {}
+_RE_CACHE: LRU[re.Pattern] = LRU(64)
 
 
 def _compiled(regex: str) -> re.Pattern:
-    pattern = _RE_CACHE.get(regex)
-    if pattern is None:
-        pattern = _RE_CACHE[regex] = re.compile(regex, re.S)
-    return pattern
+    return _RE_CACHE.get_or_make(regex, lambda: re.compile(regex, re.S))
 
 
 def literal(text: str) -> str:
@@ -112,8 +109,7 @@ def _json_validator(model_cls: type[BaseModel]) -> Callable[[str], BaseModel]:
     return validate
 
 
-_CACHE: dict[Any, StructuredConstraint] = {}
-_LOCK = threading.Lock()
+_CACHE: LRU[StructuredConstraint] = LRU(64)
 
 
 def max_lengths(schema: Any) -> list[int]:
@@ -140,20 +136,12 @@ def json_constraint(model_cls: type[BaseModel], *, string_limit: int | None = No
     if string_limit is None:
         string_limit = min([400] + max_lengths(schema))
     string_limit = max(1, string_limit - 1)  # the first character of a min_length=1 string is not in the loop
-    key = ("json", model_cls, string_limit)
-    with _LOCK:
-        cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    made = StructuredConstraint(
+    return _CACHE.get_or_make(("json", model_cls, string_limit), lambda: StructuredConstraint(
         name=f"json:{model_cls.__name__}",
         regex=schema_regex(schema),
         default_limit=string_limit,
         validator=_json_validator(model_cls),
-    )
-    with _LOCK:
-        _CACHE[key] = made
-    return made
+    ))
 
 
 def step_constraint(
@@ -163,50 +151,51 @@ def step_constraint(
     *,
     after_thought_prefix: str | None = None,
     string_limit: int = DEFAULT_STRING_LIMIT,
+    files: Sequence[str] | None = None,
 ) -> StructuredConstraint:
     """One ReAct step for `tools` (see module docstring); parseable by `parse_step` by construction.
 
     With `after_thought_prefix` (the prompt already ends in `Thought: <prefix>`), the language is the
     rest of that thought line followed by the Action lines, and the thought budget shrinks by the prefix.
+    With `files` (the run's file names), an argument that names a file (`FILE_REF`) can only be one
+    of them, and a tool that needs a file is left out while there is none: a made-up file name
+    cannot be written.
     """
-    signature = tuple((t.name, json.dumps(t.schema(), sort_keys=True)) for t in tools)
+    files = tuple(sorted(files)) if files is not None else None
+    schemas = [(t, t.schema(files)) for t in tools if files is None or files or not t.file_args()]
+    signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
     key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit)
-    with _LOCK:
-        cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
-    if not len(tools):
+    if not schemas:
         raise ValueError("a step constraint needs at least one tool")
-    branches = [
-        f"{literal(t.name)}\\nAction Input: {schema_regex(t.schema())}" for t in tools
-    ]
-    actions = "\\nAction: (" + "|".join(branches) + ")"
-    if after_thought_prefix is None:
-        head, probe = f"Thought: {THOUGHT_FIRST}{THOUGHT_REST}", "Thought: a"
-        thought_budget = thought_max_chars - 1
-    else:
-        head, probe = THOUGHT_REST, "a"
-        thought_budget = thought_max_chars - len(after_thought_prefix) - 1
-    limits = [(probe, max(1, thought_budget))]
-    if FINISH in tools:
-        limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
 
-    def validate(text: str):
-        from edge_agent.agent.steps import parse_step  # late: agent imports llm
+    def make() -> StructuredConstraint:
+        branches = [f"{literal(t.name)}\\nAction Input: {schema_regex(schema)}" for t, schema in schemas]
+        actions = "\\nAction: (" + "|".join(branches) + ")"
+        if after_thought_prefix is None:
+            head, probe = f"Thought: {THOUGHT_FIRST}{THOUGHT_REST}", "Thought: a"
+            thought_budget = thought_max_chars - 1
+        else:
+            head, probe = THOUGHT_REST, "a"
+            thought_budget = thought_max_chars - len(after_thought_prefix) - 1
+        limits = [(probe, max(1, thought_budget))]
+        if FINISH in tools:
+            limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
 
-        full = f"Thought: {after_thought_prefix}{text}" if after_thought_prefix is not None else text
-        try:
-            return parse_step(full, tools)
-        except ValueError as exc:
-            raise ValueError(f"output is not a valid step: {exc}") from None
+        def validate(text: str):
+            from edge_agent.agent.steps import parse_step  # late: agent imports llm
 
-    made = StructuredConstraint(
-        name="step" if after_thought_prefix is None else "step-rest",
-        regex=head + actions,
-        limits=tuple(limits),
-        default_limit=max(1, min([string_limit] + [n for t in tools for n in max_lengths(t.schema())]) - 1),
-        validator=validate,
-    )
-    with _LOCK:
-        _CACHE[key] = made
-    return made
+            full = f"Thought: {after_thought_prefix}{text}" if after_thought_prefix is not None else text
+            try:
+                return parse_step(full, tools)
+            except ValueError as exc:
+                raise ValueError(f"output is not a valid step: {exc}") from None
+
+        return StructuredConstraint(
+            name="step" if after_thought_prefix is None else "step-rest",
+            regex=head + actions,
+            limits=tuple(limits),
+            default_limit=max(1, min([string_limit] + [n for _, sc in schemas for n in max_lengths(sc)]) - 1),
+            validator=validate,
+        )
+
+    return _CACHE.get_or_make(key, make)

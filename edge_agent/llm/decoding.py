@@ -28,6 +28,7 @@ logits processor (constraint not applied, no error) cannot happen unnoticed here
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
@@ -35,6 +36,7 @@ import numpy as np
 from outlines_core import Index, Vocabulary
 
 from edge_agent.llm.base import Constraint
+from edge_agent.llm.lru import LRU
 
 _BYTE_VOCAB: Vocabulary | None = None
 _EOS = 256
@@ -51,6 +53,8 @@ class ByteAutomaton:
     """The byte-level DFA of one regex: `table[state, byte] -> state` (`dead` where refused)."""
 
     def __init__(self, regex: str, limits: Sequence[tuple[str, int]] = (), default_limit: int = 200):
+        #: per model vocabulary (TokenTable), the token walk of each visited state (see TokenTable.state_info)
+        self.token_states: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         index = Index(regex, _byte_vocabulary())
         transitions = index.get_transitions()
         ids = set(transitions)
@@ -176,22 +180,15 @@ class ByteAutomaton:
         return inner
 
 
-_AUTOMATA: dict[tuple, ByteAutomaton] = {}
-_AUTOMATA_LOCK = threading.Lock()
+_AUTOMATA: LRU[ByteAutomaton] = LRU(32)
 
 
 def automaton_for(constraint: Constraint) -> ByteAutomaton:
-    """The compiled automaton of a constraint (cached per regex and budgets)."""
+    """The compiled automaton of a constraint (the 32 most recently used are kept, per regex and budgets)."""
     limits = tuple(getattr(constraint, "limits", ()))
     default_limit = int(getattr(constraint, "default_limit", 200))
-    key = (constraint.regex, limits, default_limit)
-    with _AUTOMATA_LOCK:
-        auto = _AUTOMATA.get(key)
-    if auto is None:
-        auto = ByteAutomaton(constraint.regex, limits, default_limit)
-        with _AUTOMATA_LOCK:
-            _AUTOMATA[key] = auto
-    return auto
+    return _AUTOMATA.get_or_make((constraint.regex, limits, default_limit),
+                                 lambda: ByteAutomaton(constraint.regex, limits, default_limit))
 
 
 class TokenTable:
@@ -216,7 +213,6 @@ class TokenTable:
         for i in usable:
             self.by_bytes.setdefault(pieces[i], i)
         self._tokenize = tokenize
-        self._states: dict[tuple[int, int], "StateInfo"] = {}
         self._lock = threading.Lock()
 
     def tokens_for(self, data: bytes) -> list[int]:
@@ -238,12 +234,13 @@ class TokenTable:
         return out
 
     def state_info(self, auto: ByteAutomaton, state: int) -> "StateInfo":
-        key = (id(auto), state)
-        info = self._states.get(key)
+        """The tokens allowed in `state` of `auto` (computed on first visit, kept with the automaton,
+        so they go when the automaton leaves the cache)."""
+        with self._lock:
+            infos = auto.token_states.setdefault(self, {})
+        info = infos.get(state)
         if info is None:
-            info = self._walk_all(auto, state)
-            with self._lock:
-                self._states[key] = info
+            info = infos[state] = self._walk_all(auto, state)
         return info
 
     def _walk_all(self, auto: ByteAutomaton, state: int) -> "StateInfo":
