@@ -121,3 +121,34 @@ def test_budget_end_mid_structure_is_length(real_llm):
 def test_count_tokens(real_llm):
     assert real_llm.count_tokens("Thought: hello") >= 2
     assert real_llm.count_tokens("") == 0
+
+
+def test_file_arguments_name_only_the_runs_files(real_llm):
+    files = ["history_Chiller_6_Tonnage-2d61cb9f.json", "sites-0a1b2c3d.json"]
+    c = step_constraint(TOOLS, 240, 600, files=files)
+    out = real_llm.complete(react("Show what is in history_Chiller_5_Power-ec42eb28.json."), role="react",
+                            constraint=c, max_tokens=200)
+    step = parse_step(out.text, TOOLS)
+    for key in ("file_name", "file_name_1", "file_name_2"):
+        value = getattr(step.args, key, None)
+        assert value is None or value in files, out.text  # never the name the question made up
+
+
+@pytest.fixture(scope="module")
+def gemma(llm_settings):
+    """Gemma 3 270M (base model, no chat template), assembled from its four PyPI part packages."""
+    from edge_agent.llm.models import load_model
+
+    runtime = load_model(llm_settings, "gemma3-270m")
+    yield runtime
+    runtime.close()
+
+
+@pytest.mark.parametrize("question", ["List the sites.", "What was the tonnage of Chiller 6 yesterday?"])
+def test_gemma_writes_valid_constrained_steps(gemma, question):
+    out = gemma.complete(react(question), role="react", constraint=step_constraint(TOOLS, 240, 600, files=[]),
+                         max_tokens=200)
+    assert out.finish_reason == "stop", out
+    step = parse_step(out.text, TOOLS)
+    assert step.action in TOOLS.names and step.action not in ("jsonreader", "jsonmerge")  # no file exists yet
+    assert out.usage.prompt_tokens > 100 and out.usage.generated_tokens > 0
