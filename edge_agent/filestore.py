@@ -82,6 +82,9 @@ class FileStore:
             return False
 
     def names(self) -> list[str]:
+        """The plain files in the store, sorted (none if its folder was removed meanwhile)."""
+        if not self.root.is_dir():
+            return []
         return sorted(p.name for p in self.root.iterdir() if p.is_file() and not p.is_symlink())
 
     def hint(self) -> str:

@@ -43,6 +43,18 @@ def test_symlinks_are_refused(tmp_path):
         assert "link" in str(exc)
     else:
         raise AssertionError("a symlink was followed")
+    assert store.names() == []  # the link is not offered as a file either
+
+
+def test_names_lists_plain_files_and_survives_a_removed_folder(tmp_path):
+    import shutil
+
+    store = FileStore(tmp_path / "files")
+    second, first = store.write_json([2], "b"), store.write_json([1], "a")
+    (store.root / "sub").mkdir()
+    assert store.names() == [first, second]
+    shutil.rmtree(store.root)
+    assert store.names() == []
 
 
 def ctx(tmp_path):
