@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 import edge_agent.app as app_module
 from edge_agent.bench.report import PLOTS
-from edge_agent.bench.results import BenchResults, read_jsonl
+from edge_agent.bench.results import BenchResults, TaskRun, read_jsonl
 from edge_agent.cli import main
 from edge_agent.llm.scripted import ScriptedLLM
 from edge_agent.skyspark.dataset import expected_history
@@ -203,3 +203,20 @@ def test_check_tasks_against_a_given_skyspark(simulator, tmp_path, monkeypatch):
     down = invoke("--tasks", "bench/tasks/rchmain.yaml", "--skyspark", "http://127.0.0.1:9", "--check-tasks",
                   "--out", str(tmp_path / "o"))
     assert down.exit_code == 1 and "unavailable" in down.output
+
+
+@pytest.mark.parametrize("answered,reviews,by_trial,final,expected", [
+    # right at round 1 (reviewed Partially), round 2 looped without an answer: still right with 2 rounds
+    ([True, False], ["Partially Accomplished", None], [True, False], True, [True, True]),
+    # right but reviewed Not Accomplished, then a wrong answer reviewed Partially: the agent returns the latter
+    ([True, True, False], ["Not Accomplished", "Partially Accomplished", None], [True, False, False], False,
+     [True, False, False]),
+    # wrong, then right and Accomplished
+    ([True, True], ["Partially Accomplished", "Accomplished"], [False, True], True, [False, True]),
+    ([False, False], [None, None], [False, False], False, [False, False]),
+])
+def test_completion_by_round_follows_the_answer_the_agent_would_return(answered, reviews, by_trial, final, expected):
+    run = TaskRun(task_id="t", question="q", model="m", strategy="reactxen", run_id="r", now="2024-01-01T00:00:00",
+                  status="answered", answered_by_round=answered, review_by_round=reviews, checker_by_round=by_trial,
+                  checker_final=final)
+    assert [run.completed_by(k) for k in range(1, 4)] == expected + [expected[-1]] * (3 - len(expected))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -37,6 +37,14 @@ from edge_agent.agent.trajectory import AgentEvent, Distilled, Review, ReviewSta
 MAX_TOKENS = 220
 SCRATCHPAD_CHARS = 2400
 RANK: dict[str, int] = {"Not Accomplished": 0, "Partially Accomplished": 1, "Accomplished": 2}
+
+
+def pick_answer(answered: Sequence[bool], reviews: Sequence[str | None]) -> int | None:
+    """Which trial's answer to return (index): among the trials that answered, the best reviewed (no
+    review counts as Partially Accomplished), the latest on ties; None if none answered."""
+    scored = [(RANK[r] if r else RANK["Partially Accomplished"], i)
+              for i, (ok, r) in enumerate(zip(answered, reviews)) if ok]
+    return max(scored)[1] if scored else None
 _FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json\b")
 _CLAIMS_FILE_RE = re.compile(r"\b(?:file|files|downloaded|saved|written|stored|exported)\b", re.I)
 _MISSING_RE = re.compile(r"\b(?:not|no|none|missing|unknown|cannot|can't|couldn't|could not|does ?n[o']t|"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from edge_agent.agent.distill import render_distilled, run_distill
 from edge_agent.agent.react import run_trial
 from edge_agent.agent.reflect import how_it_ended, reflect
-from edge_agent.agent.review import RANK, review
+from edge_agent.agent.review import pick_answer, review
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
@@ -104,8 +104,8 @@ def feedback_from(trials: list[Trial], max_steps: int) -> str:
 
 def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime) -> XenOutcome:
     """The answer to return: the accomplished one, else the best-reviewed (latest on ties); and the status."""
-    answered = [t for t in trials if t.answer]
-    best = max(answered, key=lambda t: (RANK[t.review.status] if t.review else 1, t.number), default=None)
+    pick = pick_answer([bool(t.answer) for t in trials], [t.review.status if t.review else None for t in trials])
+    best = trials[pick] if pick is not None else None
     if rt.cancelled or any(t.outcome == "cancelled" for t in trials):
         status: RunStatus = "cancelled"
     elif best is not None:

@@ -14,6 +14,7 @@ from statistics import fmean
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.trajectory import RunMetrics
+from edge_agent.agent.review import pick_answer
 from edge_agent.bench.checker import CheckResult
 
 
@@ -31,6 +32,7 @@ class TaskRun(BaseModel):
     files: list[str] = Field(default_factory=list)
     # the checker
     checker_by_round: list[bool] = Field(default_factory=list)  # trial k's answer + files of trials <= k
+    answered_by_round: list[bool] = Field(default_factory=list)  # trial k gave an answer
     checker_round1: bool = False
     checker_final: bool = False
     checks: list[CheckResult] = Field(default_factory=list)  # the final verdict, check by check
@@ -47,10 +49,13 @@ class TaskRun(BaseModel):
         return (self.model, self.strategy, self.task_id)
 
     def completed_by(self, rounds: int) -> bool:
-        """Whether the checker passes the answer the agent would have given with `rounds` trials allowed."""
-        if not self.checker_by_round:
+        """Whether the checker passes the answer the agent would have returned with `rounds` trials
+        allowed: picked among trials 1..rounds the way the agent picks (`pick_answer`)."""
+        n = min(rounds, len(self.checker_by_round))
+        if n == len(self.checker_by_round):
             return self.checker_final
-        return self.checker_by_round[min(rounds, len(self.checker_by_round)) - 1]
+        pick = pick_answer(self.answered_by_round[:n], self.review_by_round[:n])
+        return pick is not None and self.checker_by_round[pick]
 
 
 class BenchResults(BaseModel):

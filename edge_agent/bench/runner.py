@@ -89,6 +89,7 @@ def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Tru
         task_id=task.id, question=task.question, tags=task.tags, model=model, strategy=result.strategy,
         run_id=result.run_id, now=result.now, status=result.status, answer=result.answer, error=result.error,
         files=sorted(files), checker_by_round=by_round,
+        answered_by_round=[bool((t.answer or "").strip()) for t in result.trials],
         checker_round1=bool(by_round[:1] and by_round[0]),
         checker_final=final.passed and has_answer, checks=final.checks, check_error=final.error,
         review_by_round=reviews, review_round1=result.metrics.completed_round1,
