@@ -61,17 +61,19 @@ def _client(ctx: ToolContext):
         raise ToolError(f"SkySpark is not usable: {type(exc).__name__}: {exc}") from None
 
 
-def _preview(names: list[str]) -> str:
-    """`a, b, c, ... (N more)`: names in order while they fit PREVIEW_CHARS (always at least one)."""
+def _fitting(parts: list[str], limit: int, sep: str = ", ", more: str = "more") -> str:
+    """`a, b, ... (N more)`: the parts joined in order while they fit `limit` characters (at least one)."""
     shown: list[str] = []
-    used = 0
-    for name in names:
-        used += len(name) + (2 if shown else 0)
-        if shown and used > PREVIEW_CHARS:
+    for part in parts:
+        if shown and len(sep.join(shown + [part])) > limit:
             break
-        shown.append(name)
-    rest = len(names) - len(shown)
-    return ", ".join(shown) + (f", ... ({rest} more)" if rest else "")
+        shown.append(part)
+    rest = len(parts) - len(shown)
+    return sep.join(shown) + (f"{sep}... ({rest} {more})" if rest else "")
+
+
+def _preview(names: list[str]) -> str:
+    return _fitting(names, PREVIEW_CHARS)
 
 
 def _max_days(ctx: ToolContext) -> int:
@@ -150,23 +152,20 @@ def _series_stats(rows: list) -> str:
     series: dict[str, list] = {}
     for row in rows:
         series.setdefault(row.sensor_name, []).append(row)
-    parts: list[str] = []
-    for sensor, samples in series.items():
-        numbers = [r for r in samples if isinstance(r.value, (int, float)) and not isinstance(r.value, bool)]
-        if not numbers:
-            clause = f"{sensor}: {len(samples)} values, none numeric"
-        else:
-            low = min(numbers, key=lambda r: r.value)
-            high = max(numbers, key=lambda r: r.value)
-            values = [float(r.value) for r in numbers]
-            clause = (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: {len(samples)} values, "
-                      f"min {_fmt(low.value)} at {low.timestamp[:16]}, max {_fmt(high.value)} at {high.timestamp[:16]}, "
-                      f"mean {_fmt(fmean(values))}, sum {_fmt(math.fsum(values))}")
-        if parts and len("; ".join(parts + [clause])) > STATS_CHARS:
-            break
-        parts.append(clause)
-    more = len(series) - len(parts)
-    return "; ".join(parts) + (f"; ... ({more} more series in the file)" if more else "")
+    clauses = [_stats_clause(sensor, samples) for sensor, samples in series.items()]
+    return _fitting(clauses, STATS_CHARS, "; ", "more series in the file")
+
+
+def _stats_clause(sensor: str, samples: list) -> str:
+    numbers = [r for r in samples if isinstance(r.value, (int, float)) and not isinstance(r.value, bool)]
+    if not numbers:
+        return f"{sensor}: {len(samples)} values, none numeric"
+    low = min(numbers, key=lambda r: r.value)
+    high = max(numbers, key=lambda r: r.value)
+    values = [float(r.value) for r in numbers]
+    return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: {len(samples)} values, "
+            f"min {_fmt(low.value)} at {low.timestamp[:16]}, max {_fmt(high.value)} at {high.timestamp[:16]}, "
+            f"mean {_fmt(fmean(values))}, sum {_fmt(math.fsum(values))}")
 
 
 def _unit(unit: str | None) -> str:
