@@ -14,6 +14,7 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult
 from edge_agent.clock import Clock
 from edge_agent.config import Settings, Strategy
+from edge_agent.costmodel import run_costs
 from edge_agent.filestore import FileStore
 from edge_agent.llm.base import LLM, MeteredLLM
 from edge_agent.runlog import RunLog
@@ -101,6 +102,8 @@ class EdgeAgent:
             result.status, result.error = "error", f"{type(exc).__name__}: {exc}"
         result.files = files.manifest()
         result.metrics = compute_metrics(result, metered, time.monotonic() - started)
+        costs = run_costs(result.trials, metered.total(), result.metrics.wall_s)  # time split, projections
+        result.metrics = result.metrics.model_copy(update=costs)
         self.runlog.record(result, metered.calls)
         rt.emit(AgentEvent(kind="final", text=result.answer or result.error or "", data={"status": result.status}))
         return result

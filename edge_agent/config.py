@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from edge_agent import PROJECT_ROOT
+
+M = TypeVar("M", bound=BaseModel)
 
 DEFAULT_CONFIG = PROJECT_ROOT / "config" / "edge-agent.yaml"
 ENV_PREFIX = "EDGE_AGENT_"
@@ -183,6 +185,18 @@ def read_yaml_mapping(path: Path, error: type[Exception] | None = None, what: st
     if not isinstance(data, dict):
         raise error(f"{path}: the top level must be {shape}")
     return data
+
+
+def read_yaml_model(path: Path, model: type[M], error: type[Exception], what: str, shape: str, prefix: str = "") -> M:
+    """Read a YAML mapping file into the pydantic `model`; a problem raises `error` naming the file and,
+    for invalid content, the first key at fault."""
+    data = read_yaml_mapping(path, error, what, shape)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise error(f"{path}: {prefix}{where}: {first['msg']}") from None
 
 
 def _read_yaml(path: Path) -> dict:

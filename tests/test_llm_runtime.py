@@ -54,6 +54,20 @@ def test_role_prefix_is_restored_after_another_role(real_llm):
     assert "react" in real_llm.prefix_cache.roles() and "review" in real_llm.prefix_cache.roles()
 
 
+def test_usage_splits_call_time_into_prompt_eval_generation_and_state(real_llm):
+    def parts(u):
+        assert u.eval_ms >= 0 and u.gen_ms > 0 and u.state_ms >= 0
+        assert u.eval_ms + u.gen_ms + u.state_ms <= u.ms + 0.01  # the rest: tokenizing, bookkeeping
+        return u
+
+    prompt = Prompt(system="Split test. " + REACT_SYSTEM, user="Question: Which sites are there?")  # a new prefix
+    first = parts(real_llm.complete(prompt, role="split-test", max_tokens=6).usage)
+    assert first.eval_ms > 0 and first.state_ms > 0  # the new prefix was evaluated, then saved
+    real_llm.complete(Prompt(system=REVIEW_SYSTEM, user="Split test."), role="review", max_tokens=2)
+    back = parts(real_llm.complete(prompt, role="split-test", max_tokens=6).usage)
+    assert back.state_ms > 0 and back.evaluated_tokens < first.evaluated_tokens // 5  # restored, not evaluated
+
+
 def test_prefix_state_is_restored_from_disk_by_a_new_runtime(real_llm, llm_settings):
     real_llm.complete(react("Which sensors does Chiller 6 have?"), role="react", max_tokens=2)
     files = list(llm_settings.kv_cache_dir.glob("*-react-*.kv"))

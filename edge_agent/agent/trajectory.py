@@ -78,6 +78,14 @@ class RunMetrics(BaseModel):
     parse_failures: int = 0
     loops_caught: int = 0
     wall_s: float = 0.0
+    # where wall_s went on this machine, in ms (python: the rest), and the projected seconds on each
+    # reference gateway profile (bench/gateways.yaml; edge_agent/costmodel.py, docs/bench.md)
+    eval_ms: float = 0.0
+    gen_ms: float = 0.0
+    state_ms: float = 0.0
+    tool_ms: float = 0.0
+    python_ms: float = 0.0
+    projected_s: dict[str, float] = Field(default_factory=dict)
     calls_by_role: dict[str, int] = Field(default_factory=dict)  # react, self-ask, review, reflect, distill
     final_review: ReviewStatus | None = None  # the last trial's verdict (None: not reviewed)
 

@@ -3,6 +3,9 @@
 Plots: `completion.png` (tasks completed per model/strategy, by the checker at round 1 and at the
 end, and by the agent's own Review verdict), `rounds.png` (completion vs reflection rounds allowed,
 the paper's Figure 6), `trajectory.png` (trajectory lengths per model/strategy).
+Cost tables: projected seconds per answer on the reference gateway profiles (`bench/gateways.yaml`,
+the chosen `--gateway` first) and the measured split of this machine's time, per model/strategy and
+per task.
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from edge_agent.bench.results import BenchResults, Summary, TaskRun, groups, summarise
+from edge_agent.bench.results import BenchResults, Summary, TaskRun, groups, projected, split_of, summarise
+from edge_agent.costmodel import GatewayProfile
 
 PLOTS = ("completion.png", "rounds.png", "trajectory.png")
 
@@ -63,6 +67,69 @@ def tags_table(runs: list[TaskRun]) -> str:
         cells = [(lambda v: f"{sum(v)}/{len(v)}" if v else "–")(by_tag[tag].get(lab, [])) for lab in labels]
         lines.append(f"| {tag} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _ordered(profiles: list[GatewayProfile], chosen: str) -> list[GatewayProfile]:
+    return sorted(profiles, key=lambda p: p.name != chosen)
+
+
+def _bold(text: str, bold: bool = True) -> str:
+    return f"**{text}**" if bold else text
+
+
+def _split_cells(split) -> str:
+    return " | ".join(f"{ms / 1000:.1f}" for ms in (split.eval_ms, split.gen_ms, split.state_ms, split.tool_ms,
+                                                     split.python_ms))
+
+
+SPLIT_HEAD = "eval s | gen s | state s | tools s | python s"
+
+
+def cost_table(rows: list[Summary], profiles: list[GatewayProfile], chosen: str) -> str:
+    """Per model/strategy: projected seconds per answer on every profile (chosen first, in bold), and
+    this machine's measured split (means per task)."""
+    profiles = _ordered(profiles, chosen)
+    head = ("| model | strategy | tokens eval | tokens gen | "
+            + " | ".join(_bold(f"{p.name} s", p.name == chosen) for p in profiles) + f" | here: {SPLIT_HEAD} |")
+    lines = [head, "|" + "|".join(["---"] * (4 + len(profiles) + 5)) + "|"]
+    for r in rows:
+        cells = [_bold(f"{r.projected_s.get(p.name, 0):.0f}", p.name == chosen) for p in profiles]
+        lines.append(f"| {r.model} | {r.strategy} | {r.tokens_evaluated:.0f} | {r.tokens_received:.0f} | "
+                     + " | ".join(cells) + f" | {_split_cells(r.split)} |")
+    return "\n".join(lines)
+
+
+def profiles_table(profiles: list[GatewayProfile], chosen: str) -> str:
+    lines = ["| profile | hardware | prompt eval tok/s | generation tok/s | sources |", "|---|---|---|---|---|"]
+    for p in _ordered(profiles, chosen):
+        lines.append(f"| {p.name}{' (chosen)' if p.name == chosen else ''} | {p.label} | {p.pp_tps:g} "
+                     f"({p.pp_source.basis}) | {p.tg_tps:g} ({p.tg_source.basis}) | "
+                     f"[pp]({p.pp_source.url}), [tg]({p.tg_source.url}) |")
+    return "\n".join(lines)
+
+
+def task_cost_table(runs: list[TaskRun], profile: GatewayProfile) -> str:
+    lines = [f"| task | model | strategy | LLM calls | tokens eval | tokens gen | {_bold(profile.name + ' s')} "
+             f"| {SPLIT_HEAD} |", "|" + "|".join(["---"] * 12) + "|"]
+    for r in sorted(runs, key=lambda r: (r.task_id, r.model, r.strategy)):
+        m = r.metrics
+        lines.append(f"| {r.task_id} | {r.model} | {r.strategy} | {m.llm_calls} | {m.tokens_evaluated} | "
+                     f"{m.tokens_received} | {_bold(f'{projected(m, profile):.0f}')} | {_split_cells(split_of(m))} |")
+    return "\n".join(lines)
+
+
+def cost_sections(results: BenchResults, rows: list[Summary]) -> list[str]:
+    """The report's cost sections (none when the run had no gateway profiles)."""
+    if not results.gateways:
+        return []
+    chosen = next((p for p in results.gateways if p.name == results.gateway), results.gateways[0])
+    return ["## Projected seconds per answer (8B Q4_K_M on reference gateways)", "",
+            "Projected = tokens evaluated / prompt-eval rate + tokens generated / generation rate + this run's "
+            "measured non-LLM time (tools, Python). Means per task. `here` is this machine's measured split: "
+            "prompt eval, generation, KV state save/restore, tools, the rest (Python).", "",
+            cost_table(rows, results.gateways, chosen.name), "", profiles_table(results.gateways, chosen.name), "",
+            f"## Cost per task (projected on {chosen.name}: {chosen.label})", "", task_cost_table(results.runs, chosen),
+            ""]
 
 
 def _cell(text: str | None, limit: int = 90) -> str:
@@ -158,6 +225,7 @@ def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
               "trial's answer, `@end` = the final answer. Token, call, time and length columns are means per task.",
               "", "## Summary", "", summary_table(rows), "",
               "## Completion vs reflection rounds (checker)", "", rounds_table(rows), ""]
+    parts += cost_sections(results, rows)
     if plots:
         parts += ["## Plots", ""] + [f"![{p[:-4]}]({p})" for p in plots] + [""]
     parts += ["## By tag (checker, final)", "", tags_table(runs), "", "## Tasks", "", task_table(runs), ""]
@@ -167,7 +235,7 @@ def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
 def write_report(results: BenchResults, out: Path, plots: bool = True) -> Path:
     """Write report.md (and the plots) for `results` into `out`; returns the report's path."""
     out.mkdir(parents=True, exist_ok=True)
-    rows = summarise(results.runs, results.max_trials)
+    rows = summarise(results.runs, results.max_trials, results.gateways)
     written = plot(results, rows, out) if plots and rows else []
     path = out / "report.md"
     path.write_text(render(results, rows, written), encoding="utf-8")

@@ -2,7 +2,9 @@
 
 `results.json` is `BenchResults`; `results.jsonl` holds one `TaskRun` per line, appended as each
 task finishes, so an interrupted benchmark keeps what it finished (and `--resume` skips it).
-`summarise` aggregates runs into the rows of the report's tables.
+`summarise` aggregates runs into the rows of the report's tables; with gateway profiles
+(`edge_agent.costmodel`) each row also gets the projected seconds per answer on each profile,
+computed from the runs' token counts, so results from before a profile change can be re-projected.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pydantic import BaseModel, Field
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.agent.review import pick_answer
 from edge_agent.bench.checker import CheckResult
+from edge_agent.costmodel import GatewayProfile, TimeSplit, project_seconds
 
 
 class TaskRun(BaseModel):
@@ -71,6 +74,8 @@ class BenchResults(BaseModel):
     strategies: list[str] = Field(default_factory=list)
     n_tasks: int = 0
     invalid_tasks: list[str] = Field(default_factory=list)
+    gateway: str = ""  # the profile the report projects onto (`--gateway`)
+    gateways: list[GatewayProfile] = Field(default_factory=list)  # the profiles file as the run read it
     runs: list[TaskRun] = Field(default_factory=list)
 
 
@@ -99,6 +104,8 @@ class Summary(BaseModel):
     parse_failures: int
     loops_caught: int
     by_round: list[int]  # tasks the checker passes with k = 1..max rounds allowed
+    split: TimeSplit = TimeSplit()  # mean per task, this machine
+    projected_s: dict[str, float] = Field(default_factory=dict)  # mean per task, per gateway profile
 
     @property
     def label(self) -> str:
@@ -112,7 +119,17 @@ def groups(runs: list[TaskRun]) -> dict[tuple[str, str], list[TaskRun]]:
     return dict(out)
 
 
-def summarise(runs: list[TaskRun], max_rounds: int) -> list[Summary]:
+def split_of(metrics: RunMetrics) -> TimeSplit:
+    return TimeSplit(**metrics.model_dump(include=set(TimeSplit.model_fields)))
+
+
+def projected(metrics: RunMetrics, profile: GatewayProfile) -> float:
+    """The run's projected seconds on `profile` (its tokens at the profile's rates + its measured
+    non-LLM time)."""
+    return project_seconds(profile, metrics.tokens_evaluated, metrics.tokens_received, split_of(metrics).other_s)
+
+
+def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfile] = ()) -> list[Summary]:
     rows = []
     for (model, strategy), rs in groups(runs).items():
         def avg(attr: str) -> float:
@@ -131,6 +148,8 @@ def summarise(runs: list[TaskRun], max_rounds: int) -> list[Summary]:
             parse_failures=sum(r.metrics.parse_failures for r in rs),
             loops_caught=sum(r.metrics.loops_caught for r in rs),
             by_round=[sum(r.completed_by(k) for r in rs) for k in range(1, max(1, max_rounds) + 1)],
+            split=TimeSplit(**{f: avg(f) for f in TimeSplit.model_fields}),
+            projected_s={p.name: round(fmean(projected(r.metrics, p) for r in rs), 1) for p in profiles},
         ))
     return rows
 

@@ -24,6 +24,7 @@ from edge_agent.bench.results import BenchResults, TaskRun, read_jsonl
 from edge_agent.bench.tasks import Task, TaskFile
 from edge_agent.bench.truth import Truth
 from edge_agent.config import Settings, Strategy
+from edge_agent.costmodel import GatewayProfile
 from edge_agent.filestore import slug
 from edge_agent.llm.base import LLM
 
@@ -40,6 +41,8 @@ class BenchOptions(BaseModel):
     resume: bool = False
     skyspark: str = ""
     progress: bool = True
+    gateway: str = ""  # the gateway profile the report projects onto
+    gateways: list[GatewayProfile] = Field(default_factory=list)  # all reference profiles (bench/gateways.yaml)
 
 
 def load_files(folder: Path) -> dict[str, object]:
@@ -159,6 +162,7 @@ def run_bench(
         max_steps=options.max_steps or agent_settings.max_steps,
         max_trials=options.max_trials or agent_settings.max_trials,
         models=models, strategies=list(options.strategies), n_tasks=len(tasks),
+        gateway=options.gateway, gateways=options.gateways,
     )
     for task in tasks:
         results.invalid_tasks += validate_task(task, truth)

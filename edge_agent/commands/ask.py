@@ -123,6 +123,10 @@ def _print_result(result: RunResult) -> None:
     click.echo(f"status={result.status} trials={m.trials} steps={m.trajectory_length} llm_calls={m.llm_calls} "
                f"tokens sent={m.tokens_sent} evaluated={m.tokens_evaluated} received={m.tokens_received} "
                f"wall={m.wall_s:.1f}s run={result.run_id}")
+    click.echo(f"time here: eval={m.eval_ms / 1000:.1f}s gen={m.gen_ms / 1000:.1f}s state={m.state_ms / 1000:.1f}s "
+               f"tools={m.tool_ms / 1000:.1f}s python={m.python_ms / 1000:.1f}s"
+               + ("; projected with an 8B Q4_K_M: " + ", ".join(f"{name} {s:.0f}s" for name, s in m.projected_s.items())
+                  if m.projected_s else ""))
 
 
 def result_json(result: RunResult) -> dict:

@@ -69,15 +69,20 @@ def default_out(tasks: Path) -> Path:
 @click.option("--resume", is_flag=True, help="keep the runs already in OUT/results.jsonl and run only the rest")
 @click.option("--check-tasks", is_flag=True, help="only check that the tasks fit the SkySpark, run nothing")
 @click.option("--quiet", is_flag=True, help="no progress bar")
+@click.option("--gateway", default=None,
+              help="reference gateway profile for projected seconds (bench/gateways.yaml; default: its `default`)")
 @click.option("--config", default=None, help="config file")
 def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_steps, max_trials, resume,
-          check_tasks, quiet, config) -> None:
+          check_tasks, quiet, gateway, config) -> None:
     """Run an IoT task set and check every answer exactly (report with plots in --out)."""
     from edge_agent.bench.tasks import TaskFileError, load_tasks
+    from edge_agent.costmodel import ProfileError, load_profiles
 
     try:
         task_file = load_tasks(tasks_file)
-    except TaskFileError as exc:
+        profiles = load_profiles()
+        chosen = profiles.get(gateway)
+    except (TaskFileError, ProfileError) as exc:
         _usage(str(exc))
     out = (out or default_out(tasks_file)).resolve()
     try:
@@ -92,13 +97,14 @@ def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_st
         if not skyspark_url:
             settings = stack.enter_context(embedded_simulator(settings))
         sys.exit(_run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials,
-                      resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url})"))
+                      resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url})",
+                      chosen.name, profiles.profiles))
 
 
 def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials, resume,
-         check_tasks, quiet, skyspark_label) -> int:
+         check_tasks, quiet, skyspark_label, gateway, gateways) -> int:
     from edge_agent.bench.checker import validate_task
-    from edge_agent.bench.report import summary_table, write_report
+    from edge_agent.bench.report import cost_table, summary_table, write_report
     from edge_agent.bench.results import summarise
     from edge_agent.bench.runner import BenchOptions, run_bench, select_tasks
     from edge_agent.bench.truth import skyspark_truth
@@ -112,7 +118,8 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
         return 1
     options = BenchOptions(tasks_file=str(tasks_file), strategies=list(strategies) or [settings.agent.strategy],
                            models=list(models), limit=limit, only=list(only), out=out, max_steps=max_steps,
-                           max_trials=max_trials, resume=resume, skyspark=skyspark_label, progress=not quiet)
+                           max_trials=max_trials, resume=resume, skyspark=skyspark_label, progress=not quiet,
+                           gateway=gateway, gateways=gateways)
     try:
         tasks = select_tasks(task_file, options)
     except ValueError as exc:
@@ -136,8 +143,10 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
         click.echo(f"edge-agent bench: {type(exc).__name__}: {exc}", err=True)
         return 1
     report = write_report(results, out)
-    rows = summarise(results.runs, results.max_trials)
+    rows = summarise(results.runs, results.max_trials, results.gateways)
     click.echo(summary_table(rows))
+    click.echo(f"\nProjected seconds per answer (8B Q4_K_M; chosen gateway: {gateway}) and this machine's split:")
+    click.echo(cost_table(rows, results.gateways, gateway))
     click.echo(f"\n{len(results.runs)} runs in {time.monotonic() - started:.0f} s; report: {report}")
     if results.invalid_tasks:
         click.echo(f"warning: {len(results.invalid_tasks)} task(s) do not fit this SkySpark (see the report)", err=True)

@@ -20,15 +20,14 @@ class Usage(BaseModel):
     prompt_tokens: int = 0  # tokens in the rendered prompt
     evaluated_tokens: int = 0  # prompt tokens actually run through the model (after KV prefix reuse)
     generated_tokens: int = 0
-    ms: float = 0.0
+    ms: float = 0.0  # wall time of the call
+    # where `ms` went (runtimes that measure it; the scripted LLM leaves them 0):
+    eval_ms: float = 0.0  # evaluating prompt tokens (llama.cpp decode of the prompt)
+    gen_ms: float = 0.0  # generating: model steps plus the (constrained) decoder's own work
+    state_ms: float = 0.0  # saving / restoring role prefix KV states
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            evaluated_tokens=self.evaluated_tokens + other.evaluated_tokens,
-            generated_tokens=self.generated_tokens + other.generated_tokens,
-            ms=self.ms + other.ms,
-        )
+        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
 
 
 class Completion(BaseModel):

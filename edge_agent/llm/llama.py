@@ -4,7 +4,8 @@ Per call: render the prompt with the model's chat template (`chat.ChatFormat`), 
 token prefix already in the KV cache, restore the role's saved stable-prefix state when the cache
 holds another role's prompt (`prefix_cache.PrefixCache`, also persisted under `kv_cache_dir`),
 evaluate only the rest, then generate (`decoding`), constrained or not. `Usage` counts prompt
-tokens, tokens actually evaluated, generated tokens and wall milliseconds.
+tokens, tokens actually evaluated, generated tokens and wall milliseconds, split into prompt
+evaluation, generation and prefix state save/restore (the rest is tokenizing and bookkeeping).
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class LlamaRuntime:
         cache_dir = Path(kv_cache_dir) if (kv_cache_dir and persist_prefix_cache) else None
         self.prefix_cache = PrefixCache(cache_dir, model_key=(sha256 or self.path.name)[:16])
         self.calls = 0
+        self._state_ms = 0.0  # prefix state save/restore time of the current call
 
     # -- vocabulary ------------------------------------------------------------------------
     def _token_text(self, tok: int) -> str:
@@ -135,7 +137,10 @@ class LlamaRuntime:
             if len(tokens) >= self.n_ctx:
                 raise ContextOverflow(f"the prompt has {len(tokens)} tokens; the context holds {self.n_ctx}")
             max_tokens = max(0, min(max_tokens, self.n_ctx - len(tokens)))
+            self._state_ms = 0.0
+            prepare_start = time.perf_counter()
             evaluated = self._prepare(tokens, n_prefix, role)
+            gen_start = time.perf_counter()
             if max_tokens == 0:
                 gen_tokens, text, reason = [], "", "length"
             elif constraint is not None:
@@ -153,9 +158,12 @@ class LlamaRuntime:
                 out = generate_free(self, self.table, max_tokens=max_tokens, temperature=self.temperature,
                                     seed=self.seed, stop=stop)
                 gen_tokens, text, reason = out.tokens, out.text, out.finish_reason
+            gen_ms = (time.perf_counter() - gen_start) * 1000.0
+            eval_ms = (gen_start - prepare_start) * 1000.0 - self._state_ms
             self.calls += 1
         usage = Usage(prompt_tokens=len(tokens), evaluated_tokens=evaluated, generated_tokens=len(gen_tokens),
-                      ms=(time.perf_counter() - started) * 1000.0)
+                      ms=(time.perf_counter() - started) * 1000.0, eval_ms=max(0.0, eval_ms), gen_ms=gen_ms,
+                      state_ms=self._state_ms)
         return Completion(text=text, usage=usage, finish_reason=reason)
 
     # -- KV cache --------------------------------------------------------------------------
@@ -165,7 +173,7 @@ class LlamaRuntime:
         prefix = tokens[:n_prefix]
         if reuse < n_prefix:
             saved = self.prefix_cache.find(role, tokens)
-            if saved is not None and len(saved.tokens) > reuse and self._restore(saved):
+            if saved is not None and len(saved.tokens) > reuse and self._state_op(self._restore, saved):
                 reuse = len(saved.tokens)
         if reuse >= len(tokens):
             reuse = len(tokens) - 1  # the last token is evaluated again for fresh logits
@@ -175,7 +183,7 @@ class LlamaRuntime:
             self.feed(tokens[reuse:n_prefix])
             evaluated += n_prefix - reuse
             reuse = n_prefix
-            self._save(role, prefix)
+            self._state_op(self._save, role, prefix)
         self.feed(tokens[reuse:])
         evaluated += len(tokens) - reuse
         return evaluated
@@ -207,6 +215,14 @@ class LlamaRuntime:
     def logits(self) -> np.ndarray:
         ptr = self._C.llama_get_logits_ith(self._ctx, -1)
         return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
+
+    def _state_op(self, op, *args):
+        """Run a prefix state save/restore, adding its time to the call's `state_ms`."""
+        started = time.perf_counter()
+        try:
+            return op(*args)
+        finally:
+            self._state_ms += (time.perf_counter() - started) * 1000.0
 
     def _save(self, role: str, prefix: list[int]) -> None:
         C = self._C

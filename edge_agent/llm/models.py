@@ -17,9 +17,9 @@ import re
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from edge_agent.config import Settings, read_yaml_mapping
+from edge_agent.config import Settings, read_yaml_model
 
 HEADER = """\
 # The model catalog: `edge-agent models list|verify|add`. See models/README.md.
@@ -80,13 +80,8 @@ def models_dir(settings: Settings) -> Path:
 
 
 def load_catalog(path: Path) -> Catalog:
-    data = read_yaml_mapping(path, ModelError, "model catalog", "a mapping with a `models` list")
-    try:
-        return Catalog.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ModelError(f"{path}: invalid entry at {where}: {first['msg']}") from None
+    return read_yaml_model(path, Catalog, ModelError, "model catalog", "a mapping with a `models` list",
+                           prefix="invalid entry at ")
 
 
 def save_catalog(path: Path, catalog: Catalog) -> None:
