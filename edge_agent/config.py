@@ -99,6 +99,8 @@ class MQTTSettings(Section):
     shared_group: str | None = Field(None, pattern=r"^[A-Za-z0-9_.-]+$",
                                      description="MQTT v5 shared subscription group for scale-out")
     worker_stall_s: float = Field(900.0, gt=0, description="no worker progress this long = unhealthy (watchdog)")
+    group_commit: bool = Field(True, description="store requests that arrive together in one transaction")
+    group_commit_max: int = Field(256, ge=1, description="at most this many messages per transaction")
 
 
 class PathSettings(Section):

@@ -67,11 +67,13 @@ def _check_now(ctx, param, value: str | None) -> str | None:
               help="agent: the local model; script: a deterministic stand-in for tests and benchmarks")
 @click.option("--client-id", help="MQTT client id (unique on the broker); default edge-agent-<gateway_id>")
 @click.option("--group", help="MQTT v5 shared subscription group (scale-out over several daemons)")
+@click.option("--group-commit/--no-group-commit", default=None,
+              help="requests arriving together share one SQLite transaction (default: mqtt.group_commit)")
 @click.option("--log-level", default="INFO", show_default=True)
-def serve(config, runner, client_id, group, log_level) -> None:
+def serve(config, runner, client_id, group, group_commit, log_level) -> None:
     """Run the gateway daemon: answer questions arriving over MQTT v5 until SIGTERM."""
     _logging(log_level)
-    settings = _load(config)
+    settings = _load(config, {"mqtt": {"group_commit": group_commit}} if group_commit is not None else None)
     from edge_agent.mqtt.runner import make_runner
     from edge_agent.mqtt.service import GatewayService
 

@@ -2,9 +2,11 @@
 
 A request is a row in `jobs`, unique by (client_id, request_id), so a redelivered or resent
 request never becomes a second job. A job moves queued → running → done; a job found `running`
-at start-up was interrupted by a crash and is queued again (`attempts` counts the runs). The
-final reply is stored with the job in the same transaction that puts it in the `outbox`, so a
-request has exactly one final reply, and a resend gets that same reply (same `reply_id`).
+at start-up was interrupted by a crash and is queued again (`attempts` counts the runs).
+Requests that arrive together are inserted in one transaction (`committer.py`), each message in
+its own savepoint so a bad one is undone alone. The final reply is stored with the job in the
+same transaction that puts it in the `outbox`, so a request has exactly one final reply, and a
+resend gets that same reply (same `reply_id`).
 
 Every reply goes through `outbox` (topic, payload, MQTT v5 correlation data): rows are deleted
 when the broker acknowledges them, so replies that could not be published (broker down, daemon
@@ -118,6 +120,18 @@ class JobQueue:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+
+    @contextmanager
+    def savepoint(self, conn: sqlite3.Connection) -> Iterator[None]:
+        """Inside `tx()`: a part that is undone alone if it raises (one message of a batch)."""
+        conn.execute("SAVEPOINT part")
+        try:
+            yield
+        except BaseException:
+            conn.execute("ROLLBACK TO part")
+            conn.execute("RELEASE part")
+            raise
+        conn.execute("RELEASE part")
 
     def _one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
         with self._lock:

@@ -1,10 +1,13 @@
 """The gateway daemon (`edge-agent serve`): MQTT v5 in, one worker running jobs in order, replies out.
 
-Request path (paho network thread): validate → in ONE SQLite transaction insert the job and its
-`accepted` reply into the outbox → commit → PUBACK (paho `manual_ack`) → the outbox thread
-publishes. So an acknowledged request is always on disk, and an unacknowledged one is redelivered
-by the broker (persistent session: `clean_start=False` + Session Expiry). Duplicates are found by
-(client_id, request_id) and get the stored final reply or the current state, never a second run.
+Request path: paho's network thread hands each message to the group committer (`committer.py`),
+which validates whatever has arrived, inserts the jobs and their `accepted` replies (outbox) in
+ONE SQLite transaction → commit → PUBACK each (paho `manual_ack`) → the outbox thread publishes.
+(`mqtt.group_commit: false` keeps one transaction per message, in the network thread.) So an
+acknowledged request is always on disk, and an unacknowledged one is redelivered by the broker
+(persistent session: `clean_start=False` + Session Expiry). Duplicates are found by (client_id,
+request_id), within a batch too, and get the stored final reply or the current state, never a
+second run.
 
 Worker thread: takes the oldest queued job, runs it through the `Runner` (one at a time: the
 model is one), publishes `progress` for every agent event, relays `agentask` questions to the
@@ -35,6 +38,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.config import Settings
+from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, mqtt_client
 from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outbox import PACKET_OVERHEAD, OutboxPublisher
@@ -98,6 +102,8 @@ class GatewayService:
         self.client.on_message = self._on_message
         self.client.on_publish = lambda c, u, mid, rc, props: self.outbox.on_publish(mid)
         self.outbox = OutboxPublisher(self.jobs, self.client, lambda: self.max_packet)
+        self.committer = GroupCommitter(self._store, lambda msg: self.client.ack(msg.mid, msg.qos),
+                                        max_batch=self.m.group_commit_max) if self.m.group_commit else None
         self._worker = threading.Thread(target=self._work, name="worker", daemon=True)
         self.watchdog = Watchdog(self.healthy)
 
@@ -111,6 +117,8 @@ class GatewayService:
         notify("READY=1", f"STATUS=serving as {self.client_id}; {self.jobs.counts().get('queued', 0)} queued")
         self._worker.start()
         self.outbox.start()
+        if self.committer is not None:
+            self.committer.start()
         self.watchdog.start()
         self.client.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive_s, clean_start=False,
                                   properties=connect_properties(self.m.session_expiry_s))
@@ -150,6 +158,8 @@ class GatewayService:
         self.outbox.stop()
         self.client.disconnect()
         self.client.loop_stop()
+        if self.committer is not None:
+            self.committer.stop()
         self.jobs.close()
         log.info("stopped")
 
@@ -179,45 +189,67 @@ class GatewayService:
             log.warning("disconnected from the broker (%s); reconnecting", reason_code)
 
     def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
-        try:
-            self._handle(msg)
-        except Exception:  # not acked: the broker redelivers it after the next connect
-            log.exception("failed to handle a message on %s", msg.topic)
+        if self.committer is not None:
+            self.committer.put(msg)  # stored with whatever else arrives meanwhile, then acked
             return
-        client.ack(msg.mid, msg.qos)
+        for stored in self._store([msg]):  # no group commit: one transaction per message
+            client.ack(stored.mid, stored.qos)
 
     # ------------------------------------------------------------------------------ incoming
-    def _handle(self, msg: mqtt.MQTTMessage) -> None:
+    def _store(self, msgs: list[mqtt.MQTTMessage]) -> list[mqtt.MQTTMessage]:
+        """Handle `msgs` in ONE transaction, each in its own savepoint; after the commit, the ones
+        to acknowledge (a message that raised is rolled back alone and left for redelivery)."""
+        parsed = [(msg, self._parse(msg)) for msg in msgs]  # validation outside the database lock
+        stored = []
+        with self.jobs.tx() as conn:
+            for msg, incoming in parsed:
+                try:
+                    with self.jobs.savepoint(conn):
+                        if incoming is not None:
+                            self._handle(conn, *incoming)
+                    stored.append(msg)
+                except Exception:  # not acked: the broker redelivers it after the next connect
+                    log.exception("failed to handle a message on %s", msg.topic)
+        self.outbox.wake()
+        self._wake.set()
+        return stored
+
+    def _parse(self, msg: mqtt.MQTTMessage) -> tuple | None:
+        """(kind, client_id, payload or ErrorReply, response topic, correlation); None: ack and drop."""
         split = self.topics.split(msg.topic)
         if split is None:
             log.warning("ignoring a message on %s", msg.topic)
-            return
+            return None
         kind, client_id = split
         if not valid_client_id(client_id):
             log.warning("dropping a message on %s: the topic names no usable client id", msg.topic)
-            return
+            return None
         props = msg.properties
         response_topic = getattr(props, "ResponseTopic", None) if props is not None else None
         correlation = getattr(props, "CorrelationData", None) if props is not None else None
         parsed = parse_incoming(msg.payload, kind, self.limits)  # type: ignore[arg-type]
+        return kind, client_id, parsed, msg.payload, response_topic, correlation
+
+    def _handle(self, conn, kind: str, client_id: str, parsed, raw: bytes, response_topic: str | None,
+                correlation: bytes | None) -> None:
         if isinstance(parsed, ErrorReply):
             if kind == "answer" and self.topics.shared_group:
                 return  # a forwarded message another member may own; nothing to say
-            topic = response_topic or _peek_reply_to(msg.payload)
+            topic = response_topic or _peek_reply_to(raw)
             if topic is None or self.topics.check_reply_topic(client_id, topic) is not None:
                 topic = self.topics.default_reply(client_id)
             parsed.reply_id = uuid.uuid4().hex
-            self._send(topic, parsed, correlation)
+            self._add(conn, topic, parsed, correlation)
             log.info("refused a %s from %s: %s (%s)", kind, client_id, parsed.code, parsed.message)
         elif isinstance(parsed, Request):
-            self._on_request(client_id, parsed, response_topic, correlation)
+            self._on_request(conn, client_id, parsed, response_topic, correlation)
         elif isinstance(parsed, Answer):
-            self._on_answer(kind, client_id, parsed, msg.payload, correlation)
+            self._on_answer(conn, kind, client_id, parsed, raw, correlation)
         elif isinstance(parsed, Cancel):
-            self._on_cancel(client_id, parsed, correlation)
+            self._on_cancel(conn, client_id, parsed, correlation)
 
-    def _on_request(self, client_id: str, req: Request, response_topic: str | None,
-                     correlation: bytes | None) -> None:
+    def _on_request(self, conn, client_id: str, req: Request, response_topic: str | None,
+                    correlation: bytes | None) -> None:
         default = self.topics.default_reply(client_id)
         reply_topic = response_topic or req.reply_to or default
         problem = self.topics.check_reply_topic(client_id, reply_topic)
@@ -225,31 +257,29 @@ class GatewayService:
             err = ErrorReply(code="bad_response_topic", request_id=req.request_id, correlation=req.correlation,
                              message=f"refused: {problem}; this error is published on {default}",
                              reply_id=uuid.uuid4().hex)
-            self._send(default, err, correlation)
+            self._add(conn, default, err, correlation)
             return
-        with self.jobs.tx() as conn:
-            job = self.jobs.get(client_id, req.request_id)
-            if job is not None and job.state == "done":
-                payload = job.final_payload.encode()
-                for topic, data in self._stored_chunks(job):  # a retry gets the files again too
-                    self.jobs.outbox_add(conn, topic, data, correlation)
-            elif job is not None:
-                payload = AcceptedReply(request_id=req.request_id, state=job.state, position=self.jobs.position(job),
-                                        duplicate=True, correlation=req.correlation,
-                                        reply_id=uuid.uuid4().hex).model_dump_json().encode()
-            else:
-                job = self.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
-                                       request_id=req.request_id, question=req.question,
-                                       options=req.options.model_dump(), reply_topic=reply_topic,
-                                       correlation=correlation, body_correlation=req.correlation)
-                payload = AcceptedReply(request_id=req.request_id, position=self.jobs.position(job),
-                                        correlation=req.correlation,
-                                        reply_id=f"{job.job_id}.accepted").model_dump_json().encode()
-            self.jobs.outbox_add(conn, reply_topic, payload, correlation)
-        self.outbox.wake()
-        self._wake.set()
+        job = self.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
+        if job is not None and job.state == "done":
+            payload = job.final_payload.encode()
+            for topic, data in self._stored_chunks(job):  # a retry gets the files again too
+                self.jobs.outbox_add(conn, topic, data, correlation)
+        elif job is not None:
+            payload = AcceptedReply(request_id=req.request_id, state=job.state, position=self.jobs.position(job),
+                                    duplicate=True, correlation=req.correlation,
+                                    reply_id=uuid.uuid4().hex).model_dump_json().encode()
+        else:
+            job = self.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
+                                   request_id=req.request_id, question=req.question,
+                                   options=req.options.model_dump(), reply_topic=reply_topic,
+                                   correlation=correlation, body_correlation=req.correlation)
+            payload = AcceptedReply(request_id=req.request_id, position=self.jobs.position(job),
+                                    correlation=req.correlation,
+                                    reply_id=f"{job.job_id}.accepted").model_dump_json().encode()
+        self.jobs.outbox_add(conn, reply_topic, payload, correlation)
 
-    def _on_answer(self, kind: str, client_id: str, ans: Answer, raw: bytes, correlation: bytes | None) -> None:
+    def _on_answer(self, conn, kind: str, client_id: str, ans: Answer, raw: bytes,
+                   correlation: bytes | None) -> None:
         with self._cur_lock:
             cur = self._current
             if (cur is not None and cur.waiting and cur.job.client_id == client_id
@@ -266,30 +296,29 @@ class GatewayService:
             err = ErrorReply(code="unknown_request", request_id=ans.request_id, final=False,
                              message=f"no request {ans.request_id!r} from {client_id} is known here",
                              reply_id=uuid.uuid4().hex)
-            self._send(self.topics.default_reply(client_id), err, correlation)
+            self._add(conn, self.topics.default_reply(client_id), err, correlation)
         else:
             err = ErrorReply(code="no_question_pending", request_id=ans.request_id, final=False,
                              message="the job is not waiting for an answer (it timed out or never asked)",
                              correlation=job.body_correlation, reply_id=uuid.uuid4().hex)
-            self._send(job.reply_topic, err, job.correlation)
+            self._add(conn, job.reply_topic, err, job.correlation)
 
-    def _on_cancel(self, client_id: str, c: Cancel, correlation: bytes | None) -> None:
-        with self.jobs.tx() as conn:
-            job = self.jobs.get(client_id, c.request_id)
-            if job is not None and job.state == "queued":
-                reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
-                                       message="cancelled before it started", reply_id=f"{job.job_id}.final")
-                payload = reply.model_dump_json()
-                self.jobs.finish(conn, job.job_id, "cancelled", payload)
-                self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
-            elif job is not None and job.state == "done":  # idempotent: the stored outcome again
-                self.jobs.outbox_add(conn, job.reply_topic, job.final_payload.encode(), job.correlation)
+    def _on_cancel(self, conn, client_id: str, c: Cancel, correlation: bytes | None) -> None:
+        job = self.jobs.get(client_id, c.request_id)
+        if job is not None and job.state == "queued":
+            reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
+                                   message="cancelled before it started", reply_id=f"{job.job_id}.final")
+            payload = reply.model_dump_json()
+            self.jobs.finish(conn, job.job_id, "cancelled", payload)
+            self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
+        elif job is not None and job.state == "done":  # idempotent: the stored outcome again
+            self.jobs.outbox_add(conn, job.reply_topic, job.final_payload.encode(), job.correlation)
         if job is None:
             if not self.topics.shared_group:  # in a group, another member may own it
                 err = ErrorReply(code="unknown_request", request_id=c.request_id, final=False,
                                  message=f"no request {c.request_id!r} from {client_id} is known here",
                                  reply_id=uuid.uuid4().hex)
-                self._send(self.topics.default_reply(client_id), err, correlation)
+                self._add(conn, self.topics.default_reply(client_id), err, correlation)
         elif job.state == "running":
             with self._cur_lock:
                 self._cancel_requests.add(job.job_id)
@@ -298,11 +327,13 @@ class GatewayService:
                     cur.cancel_requested = True
                     cur.cancel.set()
                     cur.answer_event.set()
-        self.outbox.wake()
+
+    def _add(self, conn, topic: str, reply: Reply, correlation: bytes | None) -> None:
+        self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
 
     def _send(self, topic: str, reply: Reply, correlation: bytes | None) -> None:
         with self.jobs.tx() as conn:
-            self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
+            self._add(conn, topic, reply, correlation)
         self.outbox.wake()
 
     # ------------------------------------------------------------------------------ worker
@@ -461,7 +492,7 @@ class GatewayService:
                     entries.append(entry)
             reply = ResultReply(request_id=job.request_id, correlation=job.body_correlation, status=result.status,
                                 answer=result.answer, error=result.error, metrics=result.metrics, files=entries,
-                                run_id=result.run_id, reply_id=final_id)
+                                run_id=result.run_id, reply_id=final_id, provenance=result.provenance)
         payload = reply.model_dump_json()
         with self.jobs.tx() as conn:
             for topic, data in chunks:  # chunks first: when the result arrives, its files are there

@@ -1,0 +1,164 @@
+"""Group commit: requests that arrive together are stored in one transaction, and only then acknowledged.
+
+A batch with a duplicate and malformed messages stores each request once and refuses the bad ones
+alone; every PUBACK follows the commit of its message; a daemon killed -9 between the commit and the
+PUBACKs gets the batch redelivered and still ends with one job and one final reply per request."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from edge_agent import PROJECT_ROOT
+from edge_agent.mqtt.protocol import AcceptedReply, ErrorReply, ResultReply
+from edge_agent.mqtt.queue import JobQueue
+
+pytestmark = pytest.mark.broker
+
+QUESTION = "batch {} [steps=1 delay=0.01]"
+
+
+def _committed(db, client_id: str, request_id: str) -> bool:
+    """Seen from another connection, as after a crash: is the job on disk?"""
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT 1 FROM jobs WHERE client_id=? AND request_id=?",
+                            (client_id, request_id)).fetchone() is not None
+
+
+def _send_batch(c) -> list[str]:
+    """Three requests, a duplicate of the first, a non-JSON payload, a request without a question."""
+    rids = [c.send(QUESTION.format(i), request_id=f"b{i}") for i in range(3)]
+    c.send(QUESTION.format(0), request_id="b0")
+    c.send_raw(b"not json")
+    c.send_raw(json.dumps({"request_id": "m1"}).encode())
+    return rids
+
+
+def _wait_queued(committer, n: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while committer.pending() < n and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert committer.pending() >= n, committer.pending()
+
+
+def test_one_batch_stores_each_request_once_refuses_the_bad_ones_and_acks_after_the_commit(inproc_daemon,
+                                                                                          requester):
+    svc = inproc_daemon()
+    db = svc.settings.state_dir / "queue.db"
+    acked_before_commit = []
+    ack = svc.committer.ack
+
+    def checked_ack(msg):
+        try:
+            rid = json.loads(msg.payload)["request_id"]
+        except (ValueError, KeyError):
+            rid = None
+        if rid and not _committed(db, "c1", rid) and rid != "m1":  # m1 is refused: no job, nothing to check
+            acked_before_commit.append(rid)
+        ack(msg)
+
+    svc.committer.ack = checked_ack
+    c = requester("c1")
+    with svc.jobs._lock:  # the committer waits for the database: the whole burst queues up behind it
+        rids = _send_batch(c)
+        _wait_queued(svc.committer, 5)  # it may already hold the first message
+    for rid in rids:
+        assert isinstance(c.wait(rid, timeout=20).final, ResultReply)
+    assert c.wait_for(lambda: sum(isinstance(r, ErrorReply) for r in c.replies()) >= 2, 10)
+    time.sleep(0.3)
+    assert svc.committer.largest >= 5
+    assert not acked_before_commit
+    accepted = [r for r in c.replies("b0") if isinstance(r, AcceptedReply)]
+    assert [a.duplicate for a in accepted] == [False, True]  # the duplicate was seen within the batch
+    errors = sorted(r.code for r in c.replies() if isinstance(r, ErrorReply))
+    assert errors == ["bad_json", "missing_field"]  # one clear error each, nothing else lost
+    assert all(len(c.finals(rid)) == 1 for rid in rids)
+    assert sorted(j.request_id for j in svc.jobs.jobs()) == rids
+
+
+def test_a_message_that_fails_is_rolled_back_alone_and_not_acked(inproc_daemon, requester):
+    svc = inproc_daemon()
+    handle = svc._handle
+    failed = []
+
+    def flaky(conn, kind, client_id, parsed, *rest):
+        handle(conn, kind, client_id, parsed, *rest)
+        if getattr(parsed, "request_id", None) == "b1" and not failed:
+            failed.append(1)  # after its insert: the savepoint must undo it
+            raise RuntimeError("a bug in the middle of a batch")
+
+    svc._handle = flaky
+    c = requester("c1")
+    with svc.jobs._lock:
+        rids = _send_batch(c)
+        _wait_queued(svc.committer, 5)
+    for rid in ("b0", "b2"):
+        assert isinstance(c.wait(rid, timeout=20).final, ResultReply)
+    time.sleep(0.5)
+    assert failed and not c.replies("b1")  # never stored, never acked: the broker redelivers it later
+    assert sorted(j.request_id for j in svc.jobs.jobs()) == ["b0", "b2"]
+    assert rids == ["b0", "b1", "b2"]
+
+
+KILL_BEFORE_ACK = """
+import logging, os, signal, sys, time
+from edge_agent.config import load_settings
+from edge_agent.mqtt.runner import ScriptRunner
+from edge_agent.mqtt.service import GatewayService
+
+logging.basicConfig(level="INFO", format="%(name)s: %(message)s")
+settings = load_settings(sys.argv[1], environ={})
+svc = GatewayService(settings, ScriptRunner(settings))
+want, take = int(sys.argv[2]), svc.committer.take
+
+def gather():  # hold the first batch until `want` messages wait: they share one transaction
+    deadline = time.monotonic() + 20
+    while svc.committer.pending() < want and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return take()
+
+def die(msg):  # the batch is committed; SIGKILL before the first PUBACK
+    logging.info("committed %d message(s); kill -9 before the PUBACKs", svc.committer.largest)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+svc.committer.take, svc.committer.ack = gather, die
+svc.serve_forever()
+"""
+
+
+def test_kill9_between_commit_and_puback_redelivers_the_batch_and_keeps_one_job_each(daemon_process,
+                                                                                    requester):
+    d = daemon_process("d1", start=False)
+    with open(d.workdir / "killed.log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-c", KILL_BEFORE_ACK, str(d.config), "6"], cwd=PROJECT_ROOT,
+                                env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+                                stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 20
+            while b"connected to" not in (d.workdir / "killed.log").read_bytes():
+                assert time.monotonic() < deadline and proc.poll() is None, (d.workdir / "killed.log").read_text()
+                time.sleep(0.05)
+            c = requester("c1", persistent=True)
+            rids = _send_batch(c)
+            assert proc.wait(20) == -9
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert "committed 6 message(s)" in (d.workdir / "killed.log").read_text()
+    db = d.workdir / "state" / "queue.db"
+    assert all(_committed(db, "c1", rid) for rid in rids)  # on disk, though never acknowledged
+
+    d.start()  # the broker redelivers the whole unacknowledged batch: all duplicates now
+    assert d.wait_log("connected to", 20), d.log()
+    for rid in rids:
+        assert isinstance(c.wait(rid, timeout=30).final, ResultReply)
+    time.sleep(1.0)
+    assert all(len(c.finals(rid)) == 1 for rid in rids)
+    assert any(isinstance(r, AcceptedReply) and r.duplicate for r in c.replies("b1"))  # redelivered
+    assert {r.code for r in c.replies() if isinstance(r, ErrorReply)} == {"bad_json", "missing_field"}
+    d.terminate()
+    jobs = JobQueue(db).jobs()
+    assert sorted(j.request_id for j in jobs) == rids and all(j.attempts == 1 for j in jobs)
