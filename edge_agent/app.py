@@ -16,6 +16,7 @@ from edge_agent.clock import Clock
 from edge_agent.config import Settings, Strategy
 from edge_agent.costmodel import run_costs
 from edge_agent.filestore import FileStore
+from edge_agent.grounding.catalog import CatalogCache
 from edge_agent.llm.base import LLM, MeteredLLM
 from edge_agent.runlog import RunLog
 from edge_agent.toolkit import AGENT_ASK_TOOL, ToolContext, ToolRegistry
@@ -46,6 +47,7 @@ class EdgeAgent:
         self.tools = tools if tools is not None else ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
         self.skyspark = skyspark if skyspark is not None else skyspark_factory(settings)
         self.runlog = RunLog(settings.db_path)
+        self.catalogs = CatalogCache()
         self._store = None
 
     @property
@@ -90,7 +92,8 @@ class EdgeAgent:
         tools = self.tools.with_tool(AGENT_ASK_TOOL) if ask_requester else self.tools
         metered = MeteredLLM(self.llm)
         rt = AgentRuntime(llm=metered, tools=tools, ctx=ctx, settings=agent_settings,
-                          emit=on_event or (lambda event: None))
+                          emit=on_event or (lambda event: None),
+                          catalog=lambda: self.catalogs.get(lambda: ctx.skyspark))
         result = RunResult(run_id=run_id, question=question, strategy=agent_settings.strategy,
                            model=self.llm.model_name, now=clock.now().isoformat(), status="error")
         try:  # a broken example file or a model failure still ends in exactly one recorded result
@@ -98,6 +101,7 @@ class EdgeAgent:
             outcome = solve(question, rt)
             result.answer, result.trials, result.distilled = outcome.answer, outcome.trials, outcome.distilled
             result.status = outcome.status
+            result.provenance = next((t.claims for t in outcome.trials if t.answer == outcome.answer), [])
         except Exception as exc:  # the request still gets exactly one answer
             result.status, result.error = "error", f"{type(exc).__name__}: {exc}"
         result.files = files.manifest()
@@ -130,4 +134,6 @@ def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMet
         calls_by_role={role: sum(1 for c in llm.calls if c.role == role) for role in dict.fromkeys(
             c.role for c in llm.calls)},
         final_review=trials[-1].review.status if trials and trials[-1].review else None,
+        ungrounded_answers=sum(t.ungrounded_answers for t in trials),
+        invented_names=sum(t.invented_names for t in trials),
     )

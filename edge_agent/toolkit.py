@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import itertools
 import json
 import sys
 import threading
@@ -39,6 +40,14 @@ class ToolError(Exception):
 #: Marks an argument that names a file of the run's file store: `Field(..., json_schema_extra=FILE_REF)`.
 #: The step constraint then only lets the model write the names of files that exist (see `Tool.schema`).
 FILE_REF = {"x-file-ref": True}
+#: Mark arguments that name a site, an asset (or a list of assets) or a sensor on the SkySpark, and the start
+#: and end of a period: the step constraint then only lets the model write names that exist there (and the
+#: period worked out from the question), see `edge_agent.grounding.scope`.
+SITE_REF = {"x-catalog": "site"}
+ASSET_REF = {"x-catalog": "asset"}
+SENSOR_REF = {"x-catalog": "sensor"}
+START_REF = {"x-period": "start"}
+FINAL_REF = {"x-period": "final"}
 
 
 class ToolArgs(BaseModel):
@@ -96,6 +105,12 @@ class Tool:
     args_model: type[ToolArgs] = NoArgs
     fn: Callable[[Any, ToolContext], str] | None = None
     builtin: bool = False
+    #: what a call of this tool finds out: once the question's grounding knows all of it, the tool is not
+    #: offered (e.g. `sites` provides "site", so it is not offered when the question names a site). Known
+    #: words: see `edge_agent.grounding.run.Grounding.known`
+    provides: tuple[str, ...] = ()
+    #: what the grounding must know before the tool is offered (e.g. `histories` needs the "period")
+    needs: tuple[str, ...] = ()
 
     def parse_args(self, raw: Any) -> ToolArgs:
         """Validate raw arguments; raises ToolError with a sentence the model can act on."""
@@ -122,15 +137,23 @@ class Tool:
         except Exception as exc:  # a broken tool must not crash the agent
             return ToolResult(observation=f"Error: tool {self.name} failed: {type(exc).__name__}: {exc}", ok=False)
 
-    def schema(self, files: typing.Sequence[str] | None = None) -> dict:
-        """The arguments' JSON schema; with `files`, each FILE_REF argument becomes an enum of them."""
+    def schema(self, files: typing.Sequence[str] | None = None, scope: Any = None) -> dict | None:
+        """The arguments' JSON schema; with `files`, each FILE_REF argument becomes an enum of them; with
+        `scope` (`edge_agent.grounding.scope.Scope`), site/asset/sensor/period arguments are limited to it.
+        None when no call of this tool can be written in that scope."""
         schema = self.args_model.model_json_schema()
-        if files is None:
-            return schema
-        for name in self.file_args():
-            prop = schema["properties"][name]
-            schema["properties"][name] = {k: v for k, v in prop.items() if k not in ("type", "x-file-ref")}
-            schema["properties"][name]["enum"] = list(files)
+        if files is not None:
+            file_args = self.file_args()
+            for name in file_args:
+                prop = schema["properties"][name]
+                schema["properties"][name] = {k: v for k, v in prop.items() if k not in ("type", "x-file-ref")}
+                schema["properties"][name]["enum"] = list(files)
+            if len(file_args) > 1:
+                schema = _distinct_files(schema, file_args, list(files))
+                if schema is None:
+                    return None
+        if scope is not None:
+            return scope.constrain(schema)
         return schema
 
     def file_args(self) -> list[str]:
@@ -148,6 +171,23 @@ class Tool:
         return f"{self.name}: {self.description} Arguments: {self.signature()}"
 
 
+def _distinct_files(schema: dict, names: list[str], files: list[str], most: int = 64) -> dict | None:
+    """Several file arguments of one call name different files (merging a file with itself is no work):
+    the pairs as an `anyOf`, when there are few; None when there are not enough files."""
+    if len(files) < len(names):
+        return None
+    combos = list(itertools.permutations(files, len(names)))
+    if len(combos) > most:
+        return schema
+    branches = []
+    for combo in combos:
+        branch = json.loads(json.dumps(schema))
+        for name, value in zip(names, combo):
+            branch["properties"][name] = {**branch["properties"][name], "enum": [value]}
+        branches.append(branch)
+    return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+
 BUILTIN_TOOLS = [
     Tool(FINISH, "End the task and give the final answer to the person who asked.", FinishArgs, builtin=True),
     Tool(
@@ -155,6 +195,7 @@ BUILTIN_TOOLS = [
         "Ask yourself a sub-question (date arithmetic, choosing a name from a list) and get a reasoned answer.",
         SelfAskArgs,
         builtin=True,
+        provides=("linking",),  # dates and names are worked out in code once the catalog is read
     ),
 ]
 
@@ -166,8 +207,9 @@ AGENT_ASK_TOOL = Tool(
 )
 
 
-def tool(name: str, description: str, args: type[ToolArgs] | None = None) -> Callable[[Callable], Tool]:
-    """Decorator: `@tool("sites", "List the sites ...")` over `def fn(args, ctx) -> str`."""
+def tool(name: str, description: str, args: type[ToolArgs] | None = None, *, provides: tuple[str, ...] = (),
+         needs: tuple[str, ...] = ()) -> Callable[[Callable], Tool]:
+    """Decorator: `@tool("sites", "List the sites ...", provides=("site",))` over `def fn(args, ctx) -> str`."""
 
     def wrap(fn: Callable) -> Tool:
         model = args
@@ -180,7 +222,7 @@ def tool(name: str, description: str, args: type[ToolArgs] | None = None) -> Cal
                 except Exception:
                     hint = None
             model = hint if isinstance(hint, type) and issubclass(hint, ToolArgs) else NoArgs
-        return Tool(name=name, description=description, args_model=model, fn=fn)
+        return Tool(name=name, description=description, args_model=model, fn=fn, provides=provides, needs=needs)
 
     return wrap
 

@@ -22,7 +22,8 @@ from pydantic import Field, field_validator
 
 from edge_agent.skyspark.client import SkySparkError
 from edge_agent.skyspark.window import WindowError, parse_window
-from edge_agent.toolkit import NoArgs, ToolArgs, ToolContext, ToolError, tool
+from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, NoArgs, ToolArgs, ToolContext,
+                                ToolError, tool)
 
 PREVIEW_CHARS = 200  # names shown in an observation: as many as fit in this many characters
 PREVIEW_SERIES = 4  # values shown for a point in time
@@ -30,21 +31,25 @@ STATS_CHARS = 300  # per-series statistics of a range: as many series as fit in 
 
 
 class SiteArgs(ToolArgs):
-    site_name: str = Field(..., description="a site name as listed by sites, e.g. POKMAIN")
+    site_name: str = Field(..., description="a site name as listed by sites, e.g. POKMAIN", json_schema_extra=SITE_REF)
 
 
 class AssetArgs(ToolArgs):
-    site_name: str = Field(..., description="a site name, e.g. POKMAIN")
-    asset_name: str = Field(..., description="an asset name as listed by assets, e.g. Chiller 6")
+    site_name: str = Field(..., description="a site name, e.g. POKMAIN", json_schema_extra=SITE_REF)
+    asset_name: str = Field(..., description="an asset name as listed by assets, e.g. Chiller 6",
+                            json_schema_extra=ASSET_REF)
 
 
 class HistoryArgs(ToolArgs):
-    site_name: str = Field(..., description="a site name, e.g. POKMAIN")
-    asset_names: list[str] = Field(..., min_length=1, max_length=50,
+    site_name: str = Field(..., description="a site name, e.g. POKMAIN", json_schema_extra=SITE_REF)
+    asset_names: list[str] = Field(..., min_length=1, max_length=50, json_schema_extra=ASSET_REF,
                                    description="one or more asset names, e.g. [\"Chiller 6\", \"Chiller 9\"]")
-    sensor_name: str = Field(..., description="a sensor name, full (Chiller 6 Tonnage) or short (Tonnage)")
-    start: str = Field(..., description="ISO 8601 date or date-time; alone it asks for the value at that time")
-    final: str | None = Field(None, description="ISO 8601 end of the range (exclusive); omit for one value")
+    sensor_name: str = Field(..., description="a sensor name, full (Chiller 6 Tonnage) or short (Tonnage)",
+                             json_schema_extra=SENSOR_REF)
+    start: str = Field(..., description="ISO 8601 date or date-time; alone it asks for the value at that time",
+                       json_schema_extra=START_REF)
+    final: str | None = Field(None, description="ISO 8601 end of the range (exclusive); omit for one value",
+                              json_schema_extra=FINAL_REF)
 
     @field_validator("asset_names", mode="before")
     @classmethod
@@ -81,7 +86,7 @@ def _max_days(ctx: ToolContext) -> int:
     return getattr(settings, "max_history_days", 400)
 
 
-@tool("sites", "List the sites (plants) that SkySpark knows.")
+@tool("sites", "List the sites (plants) that SkySpark knows.", provides=("site",))
 def sites(args: NoArgs, ctx: ToolContext) -> str:
     try:
         found = _client(ctx).sites()
@@ -92,7 +97,7 @@ def sites(args: NoArgs, ctx: ToolContext) -> str:
     return f"found {len(rows)} sites, saved to {name}: {_preview([s.name for s in found])}"
 
 
-@tool("assets", "List the assets (equipment) of one site.")
+@tool("assets", "List the assets (equipment) of one site.", provides=("asset",))
 def assets(args: SiteArgs, ctx: ToolContext) -> str:
     try:
         found = _client(ctx).assets(args.site_name)
@@ -105,7 +110,7 @@ def assets(args: SiteArgs, ctx: ToolContext) -> str:
     return f"found {len(rows)} assets at {site}, saved to {name}: {_preview([a.name for a in found])}"
 
 
-@tool("sensors", "List the sensors (points) of one asset at a site.")
+@tool("sensors", "List the sensors (points) of one asset at a site.", provides=("sensor",), needs=("asset",))
 def sensors(args: AssetArgs, ctx: ToolContext) -> str:
     try:
         found = _client(ctx).sensors(args.site_name, args.asset_name)
@@ -118,7 +123,8 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> str:
     return f"found {len(rows)} sensors on {asset}, saved to {name}: {_preview([s.name for s in found])}"
 
 
-@tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.")
+@tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.",
+      needs=("period",))
 def histories(args: HistoryArgs, ctx: ToolContext) -> str:
     client = _client(ctx)
     try:

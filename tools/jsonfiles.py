@@ -18,7 +18,7 @@ class MergeArgs(ToolArgs):
     file_name_2: str = Field(..., description="the second JSON array file", json_schema_extra=FILE_REF)
 
 
-@tool("jsonreader", "Read a JSON result file and show its size and first rows.")
+@tool("jsonreader", "Read a JSON result file and show its size and first rows.", needs=("file",))
 def jsonreader(args: ReadArgs, ctx: ToolContext) -> str:
     data = ctx.files.read_json(args.file_name)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -36,7 +36,7 @@ def _row_keys(rows: list, name: str) -> frozenset:
     return frozenset().union(*(r.keys() for r in rows))
 
 
-@tool("jsonmerge", "Merge two JSON array files of the same row type into one new file.")
+@tool("jsonmerge", "Merge two JSON array files of the same row type into one new file.", needs=("one_file",))
 def jsonmerge(args: MergeArgs, ctx: ToolContext) -> str:
     if args.file_name_1 == args.file_name_2:
         raise ToolError("both arguments name the same file; merge two different files")

@@ -11,6 +11,7 @@ ReAct agent ready ISO 8601 values. Conventions (documented in docs/reactxen.md):
 * A day without a year is its most recent occurrence that is not in the future.
 * A time of day ("at midnight", "at 3pm", "at 14:30") gives a point in time (start == end); without a
   day it is the most recent such moment.
+* "now", "current", "latest" (and no other period) is the instant now: the latest value.
 """
 
 from __future__ import annotations
@@ -293,4 +294,24 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
         if a is not None and b is not None and a.start <= b.end:
             return DateRange(a.start, b.end if not b.point else b.start, m.group(0).strip(),
                              absolute=(a.absolute[0], b.absolute[1]))
-    return _single(lowered, now)
+    found = _single(lowered, now)
+    if found is None:
+        m = _NOW.search(lowered)
+        if m:  # "the current Tonnage", "right now": the latest value, an instant measured from now
+            return DateRange(now, now, m.group(0), point=True, absolute=(True, True))
+    return found
+
+
+_TIME_WORDS = re.compile(
+    r"\b(?:now|current(?:ly)?|latest|today|tonight|yesterday|tomorrow|ago|"
+    r"morning|afternoon|evening|night|midnight|noon|hours?|days?|weeks?|weekend|months?|years?|"
+    + "|".join(sorted(MONTHS, key=len, reverse=True)) + "|" + "|".join(WEEKDAYS) +
+    r"|\d{1,2}\s*(?:am|pm)|\d{1,2}:\d{2}|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|(?:19|20)\d{2})\b", re.I)
+
+
+def mentions_time(text: str) -> bool:
+    """Whether a question speaks of a time at all (resolvable or not)."""
+    return _TIME_WORDS.search(text) is not None
+
+
+_NOW = re.compile(r"\b(?:right now|now|currently|current|latest|at the moment|at present|presently)\b")

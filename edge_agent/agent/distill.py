@@ -2,10 +2,13 @@
 
 Work is split by what each side does reliably:
 
+* code links the question's names to the SkySpark the run uses (`edge_agent.grounding.linking`):
+  sites, assets and sensors as the SkySpark names them, near misses corrected, names that do not
+  exist reported with the ones that do. Only without a catalog (SkySpark down) do generic patterns
+  stand in (site codes, "Chiller 6 and 9", sensor words), so the Review still has something to check;
 * code resolves the date phrase against the clock (`edge_agent.agent.dates`) — never the model;
-* code finds entity names with patterns (site codes, "Chiller 6 and 9", "B020_Total", sensor words);
-* the model (role "distill", JSON constrained by `DistillReply`) adds names and states the goal and
-  parts. Every name it returns must occur in the question (grounding), so it cannot invent one;
+* the model (role "distill", JSON constrained by `DistillReply`) states only the goal and the parts,
+  and only under the `reactxen` strategy; it names nothing;
 * parts are completed in code: one per asset whose data is wanted, plus "one file" when asked.
 
 `render_distilled` writes the result as the short block appended to the question in every trial
@@ -57,12 +60,9 @@ _SINGLE_FILE_RE = re.compile(r"\b(?:a\s+single|one|the\s+same|1|single)\s+(?:jso
 
 
 class DistillReply(BaseModel):
-    """What the model is asked for (its JSON schema is the constraint)."""
+    """What the model is asked for (its JSON schema is the constraint): the goal and the parts, no names."""
 
-    sites: list[str] = Field(default_factory=list, max_length=3)
-    assets: list[str] = Field(default_factory=list, max_length=4)
-    sensors: list[str] = Field(default_factory=list, max_length=3)
-    goal: str = Field("", max_length=200)
+    goal: str = Field("", max_length=160)
     parts: list[str] = Field(default_factory=list, max_length=4)
 
 
@@ -140,57 +140,39 @@ def default_parts(question: str, assets: list[str], sensors: list[str]) -> list[
     return parts
 
 
-def _grounded(names: list[str], question: str) -> list[str]:
-    """Keep only names that occur in the question (spacing, case and underscores aside)."""
-    q = _norm(question)
-    return [n for n in names if isinstance(n, str) and len(n.strip()) > 1 and _norm(n) in q]
-
-
-def _merge_model_names(reply: DistillReply, question: str, sites: list[str], assets: list[str],
-                       sensors: list[str]) -> tuple[list[str], list[str], list[str]]:
-    """Add the model's names that occur in the question and overlap no name found by code.
-
-    A small model often files a name under the wrong kind, so the kind is decided by its shape:
-    a capital code (POKMAIN) is a site, a name with a digit is an asset, and only a name without
-    digits that the model called a sensor is a sensor."""
-    sites, assets, sensors = list(sites), list(assets), list(sensors)
-    said = [(n, "site") for n in reply.sites] + [(n, "asset") for n in reply.assets] + \
-           [(n, "sensor") for n in reply.sensors]
-    for name, kind in said:
-        if not _grounded([name], question):
-            continue
-        name = " ".join(name.split())
-        key = _norm(name)
-        if any(key in _norm(x) or _norm(x) in key for x in sites + assets + sensors):
-            continue
-        if _SITE_RE.fullmatch(name) and name not in _NOT_SITES:
-            sites.append(name)
-        elif re.search(r"\d", name):
-            assets.append(name)
-        elif kind == "sensor":
-            sensors.append(name)
-    return sites, assets, sensors
-
-
 def distill_prompt(question: str):
     return make_prompt("distill", user=f"Question: {question.strip()}")
 
 
-def distill(question: str, rt: AgentRuntime) -> Distilled:
-    """Run the Distill agent; never raises on bad model output (code-found facts are always kept)."""
-    base = mentioned(question, rt.ctx.clock.now())
-    sites, assets, sensors = base.sites, base.assets, base.sensors
+def facts_from(question: str, rt: AgentRuntime) -> Distilled:
+    """What code reads from the question: names linked to the SkySpark (patterns without a catalog) and
+    the period; no model call."""
+    g = rt.grounding
+    if g is None or g.links is None:
+        return mentioned(question, rt.ctx.clock.now())
+    links = g.links
+    result = Distilled(sites=links.sites, assets=links.assets, sensors=links.sensors, missing=links.notes(),
+                       spelled=links.corrections(), parts=default_parts(question, links.assets, links.sensors))
+    if g.start is not None:
+        result.start, result.end = g.start, g.final
+        period = resolve_period(question, rt.ctx.clock.now())
+        result.period = period.phrase if period is not None else ""
+    return result
+
+
+def distill(question: str, rt: AgentRuntime, *, ask_model: bool = True) -> Distilled:
+    """The code facts, plus (with `ask_model`) the model's goal and parts; never raises on bad model output."""
+    base = facts_from(question, rt)
+    if not ask_model:
+        return base
     reply = ask_json(rt, distill_prompt(question), DistillReply, role="distill", max_tokens=MAX_TOKENS).value
     goal, parts = "", []
     if reply is not None:
-        sites, assets, sensors = _merge_model_names(reply, question, sites, assets, sensors)
         goal = " ".join(reply.goal.split()) if len(reply.goal.split()) >= 3 else ""
         parts = _dedupe([p for p in reply.parts if isinstance(p, str) and len(p.split()) >= 2])
-    needed = default_parts(question, assets, sensors)
-    if len(parts) < len(needed):
-        parts = needed
-    return base.model_copy(update={"sites": sites, "assets": assets, "sensors": sensors,
-                                   "goal": goal, "parts": parts})
+    if len(parts) < len(base.parts):
+        parts = base.parts
+    return base.model_copy(update={"goal": goal, "parts": parts})
 
 
 def render_distilled(d: Distilled) -> str:
@@ -206,6 +188,10 @@ def render_distilled(d: Distilled) -> str:
     elif d.start and d.end:
         facts.append(f"start {d.start}, final {d.end} ({d.period})")
     lines = [f"Worked out from the question: {'; '.join(facts)}"] if facts else []
+    if d.spelled:
+        lines.append("Spelled differently in the question: " + "; ".join(d.spelled))
+    if d.missing:
+        lines.append("Not on the SkySpark: " + "; ".join(d.missing))
     if d.goal:
         lines.append(f"Goal: {d.goal}")
     if d.parts:
@@ -213,12 +199,12 @@ def render_distilled(d: Distilled) -> str:
     return "\n".join(lines)
 
 
-def run_distill(question: str, rt: AgentRuntime) -> Distilled:
+def run_distill(question: str, rt: AgentRuntime, *, ask_model: bool = True) -> Distilled:
     """`distill` plus its progress event."""
-    result = distill(question, rt)
+    result = distill(question, rt, ask_model=ask_model)
     rt.emit(AgentEvent(kind="distill", text=render_distilled(result), data=result.model_dump()))
     return result
 
 
 __all__ = ["DistillReply", "distill", "run_distill", "render_distilled", "mentioned", "find_assets", "find_sites",
-           "find_sensors", "wants_single_file", "default_parts", "DateRange"]
+           "find_sensors", "wants_single_file", "default_parts", "facts_from", "DateRange"]

@@ -86,16 +86,33 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
     return trial_scratchpad(trial, max_chars=max_chars)
 
 
-def _step_constraint(rt: AgentRuntime, seed: str) -> Constraint | None:
-    """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any);
-    file-name arguments may only name the files this run has made so far.
-    `edge_agent.llm.constraints` caches them. None only where that module is missing."""
+def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
+                     only: tuple[str, ...] | None = None) -> Constraint | None:
+    """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any):
+    file-name arguments may only name the files this run has made so far; site, asset, sensor and
+    period arguments only what the run's grounding allows; a tool whose findings the grounding already
+    has is not offered, nor a call whose result this trial already holds; Finish comes once a tool has
+    answered (or when nothing else is left, or the question names what does not exist), and its answer
+    may only state figures and codes this run has seen. `edge_agent.llm.constraints` caches them.
+    None only where that module is missing."""
     try:
         from edge_agent.llm.constraints import step_constraint
     except ImportError:
         return None
+    g = rt.grounding
+    made: dict[str, list[dict]] = {}
+    for s in steps:
+        if s.kind == "tool" and s.ok and isinstance(s.action_input, dict):
+            made.setdefault(s.action, []).append(s.action_input)
+    if only is None and g is not None:
+        offered = g.offered(rt.tools)
+        only = tuple(offered) if offered is not None else None
+    finish_alone = g is not None and g.links is not None and not made and not g.links.missing
     return step_constraint(rt.tools, rt.settings.thought_max_chars, rt.settings.answer_max_chars,
-                           after_thought_prefix=seed, files=rt.ctx.files.names())
+                           after_thought_prefix=seed, files=rt.ctx.files.names(),
+                           scope=g.scope() if g is not None else None,
+                           answer_tokens=g.answer_tokens() if g is not None else None, only=only, made=made,
+                           finish_alone=finish_alone)
 
 
 # --- parsing ------------------------------------------------------------------------------------
@@ -143,6 +160,7 @@ class _Trial:
         self.trial = Trial(number=number)
         self.loops = LoopDetector(rt.settings.loop_repeats)
         self.spent = 0  # prompt + generated tokens of this trial
+        self.finish_only = False  # the answer is in hand: the next step can only be Finish
 
     # -- LLM calls --
     def _call(self, prompt: Prompt, *, role: str, constraint: Constraint | None, max_tokens: int,
@@ -154,7 +172,8 @@ class _Trial:
     def _generate(self, seeded: bool) -> Completion:
         seed = SEED_THOUGHT if seeded else ""
         prompt = react_prompt(self.question, self.rt, self.trial.steps, feedback=self.feedback, seed=seed)
-        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seed),
+        only = (FINISH,) if self.finish_only else None
+        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seed, self.trial.steps, only),
                          max_tokens=self.rt.settings.step_max_tokens, stop=STOP)
         cont = out.text
         if cont.lstrip().startswith(THOUGHT_OPEN):  # an unconstrained model may write the label again
@@ -203,13 +222,20 @@ class _Trial:
 
         thought = one_line(parsed.thought, self.rt.settings.thought_max_chars)
         if parsed.action == FINISH:
-            answer = one_line(getattr(parsed.args, "answer", ""), self.rt.settings.answer_max_chars)
-            self.trial.answer = answer
-            return self._record(index, started, usage, kind="finish", ok=True, thought=thought, action=FINISH,
-                                action_input=parsed.action_input, observation="")
+            return self._finish(index, started, usage, thought, parsed.action_input,
+                                one_line(getattr(parsed.args, "answer", ""), self.rt.settings.answer_max_chars))
 
         verdict = self.loops.check(parsed.thought, parsed.action, parsed.action_input)
+        earlier = self._same_call(parsed.action, parsed.action_input)
         self.loops.record(parsed.thought, parsed.action, parsed.action_input)
+        if earlier is not None:  # its result is in hand: offer Finish over the evidence
+            self.trial.loops_caught += 1
+            self.finish_only = True
+            return self._record(index, started, usage, kind="loop", ok=False, thought=thought,
+                                action=parsed.action, action_input=parsed.action_input,
+                                observation=f"This is the same call as step {earlier.index}; its result is above: "
+                                            f"{one_line(earlier.observation, 300)} Now call Finish and answer "
+                                            f"from the Observations.")
         if verdict is not None and verdict.repeats >= self.loops.repeats_allowed:
             self.trial.loops_caught += 1
             final = self.loops.warned
@@ -221,14 +247,45 @@ class _Trial:
                 self.trial.outcome = "loop"
             return rec
 
+        g = self.rt.grounding
+        if g is not None and (invented := g.invented(parsed.action, parsed.action_input)):
+            self.trial.invented_names += len(invented)
         kind, ok, observation, extra = self._execute(parsed.action, parsed.args, parsed.action_input)
         usage = usage + extra
         observation = summarise_observation(observation, self.rt.settings.observation_max_chars,
                                             files=self.rt.ctx.files, tool=parsed.action)
+        if g is not None:
+            g.observe(self.trial.number, index, parsed.action, observation)
         if verdict is not None:
             observation = f"{observation} {verdict.note()}"
         return self._record(index, started, usage, kind=kind, ok=ok, thought=thought, action=parsed.action,
                             action_input=parsed.action_input, observation=observation)
+
+    def _same_call(self, action: str, action_input: Any) -> StepRecord | None:
+        """The earlier successful step of this trial with exactly this call (tools only)."""
+        if action in (SELF_ASK, ASK_REQUESTER):
+            return None
+        return next((s for s in self.trial.steps if s.kind == "tool" and s.ok and s.action == action
+                     and s.action_input == action_input), None)
+
+    def _finish(self, index: int, started: float, usage: Usage, thought: str, action_input: Any,
+                answer: str) -> StepRecord:
+        """Accept a Finish whose every figure and name has a source in this run; refuse it otherwise."""
+        g = self.rt.grounding
+        claims = g.check(answer) if g is not None else []
+        made_up = [c.text for c in claims if not c.grounded]
+        if made_up:
+            self.trial.ungrounded_answers += 1
+            if self.finish_only:
+                self.trial.outcome = "loop"
+            return self._record(index, started, usage, kind="invalid", ok=False, thought=thought, action=FINISH,
+                                action_input=action_input,
+                                observation=f"Error: the answer states {', '.join(made_up[:5])}, which no "
+                                            f"Observation, fact or the question holds. Answer only with what the "
+                                            f"Observations say.")
+        self.trial.answer, self.trial.claims = answer, claims
+        return self._record(index, started, usage, kind="finish", ok=True, thought=thought, action=FINISH,
+                            action_input=action_input, observation="")
 
     def _execute(self, action: str, args: Any, raw: Any) -> tuple[StepKind, bool, str, Usage]:
         if action == SELF_ASK:
@@ -302,6 +359,8 @@ class _Trial:
                 return trial
             if trial.outcome == "loop":
                 return trial
+            if self.finish_only and step.action != FINISH and step.kind != "loop":
+                self.finish_only = False
         trial.outcome = "max_steps"
         return trial
 

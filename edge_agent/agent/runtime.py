@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from edge_agent.agent.trajectory import AgentEvent
 from edge_agent.config import AgentSettings
@@ -19,6 +19,10 @@ class AgentRuntime:
     settings: AgentSettings
     examples: str = ""  # rendered Tiny Trajectory Store examples (stable across steps and trials)
     emit: Callable[[AgentEvent], None] = field(default=lambda event: None)
+    #: the SkySpark's catalog for this run (`edge_agent.grounding.catalog.Catalog`); None: no grounding in names
+    catalog: Callable[[], Any] | None = None
+    #: set by `xen.solve` before the first step (`edge_agent.grounding.run.Grounding`)
+    grounding: Any = None
 
     @property
     def cancelled(self) -> bool:

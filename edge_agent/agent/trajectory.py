@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from edge_agent.filestore import FileInfo
+from edge_agent.grounding.provenance import Claim
 from edge_agent.llm.base import Usage
 
 StepKind = Literal["tool", "self_ask", "ask_requester", "finish", "invalid", "loop", "recovery"]
@@ -50,6 +51,8 @@ class Distilled(BaseModel):
     period: str = ""  # the phrase start/end were resolved from ("last week"); start == end: an instant
     goal: str = ""
     parts: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)  # "there is no asset Chiller 7 at POKMAIN; there are: ..."
+    spelled: list[str] = Field(default_factory=list)  # '"Tonage" is Tonnage'
 
 
 class Trial(BaseModel):
@@ -61,6 +64,9 @@ class Trial(BaseModel):
     reflection: str | None = None
     loops_caught: int = 0
     parse_failures: int = 0
+    claims: list[Claim] = Field(default_factory=list)  # the answer's figures and names, with their sources
+    ungrounded_answers: int = 0  # Finish answers refused because they stated what no source held
+    invented_names: int = 0  # names in tool calls that the SkySpark does not have
 
 
 class RunMetrics(BaseModel):
@@ -88,6 +94,8 @@ class RunMetrics(BaseModel):
     projected_s: dict[str, float] = Field(default_factory=dict)
     calls_by_role: dict[str, int] = Field(default_factory=dict)  # react, self-ask, review, reflect, distill
     final_review: ReviewStatus | None = None  # the last trial's verdict (None: not reviewed)
+    ungrounded_answers: int = 0  # Finish answers refused: they stated a figure or name no source held
+    invented_names: int = 0  # names in tool calls that the SkySpark does not have
 
 
 class RunResult(BaseModel):
@@ -103,6 +111,8 @@ class RunResult(BaseModel):
     trials: list[Trial] = Field(default_factory=list)
     metrics: RunMetrics = RunMetrics()
     error: str | None = None
+    #: each figure and name of `answer` with the step (trial, step, tool) or fact it came from
+    provenance: list[Claim] = Field(default_factory=list)
 
 
 class AgentEvent(BaseModel):

@@ -1,15 +1,19 @@
 """ReActXen's control loop: the paper's Algorithm 1 ("reinforcement via multiple verbal feedback").
 
-    distill → repeat { ReAct trial → review if it finished → stop on Accomplished → reflect →
+    ground → distill → repeat { ReAct trial → review if it finished → stop on Accomplished → reflect →
                        review + reflection go into the next trial's prompt before the question }
 
 Strategies (`agent.strategy`, `--strategy`), all on the same model with the same examples:
 
-| strategy       | distill | review | reflect | trials             |
-|----------------|---------|--------|---------|--------------------|
-| `react`        | no      | no     | no      | 1                  |
-| `react-review` | no      | yes    | no      | up to `max_trials` |
-| `reactxen`     | if `agent.distill` | yes | yes | up to `max_trials` |
+| strategy       | distill (model) | review | reflect | trials             |
+|----------------|-----------------|--------|---------|--------------------|
+| `react`        | no              | no     | no      | 1                  |
+| `react-review` | no              | yes    | no      | up to `max_trials` |
+| `reactxen`     | if `agent.distill` | yes | yes    | up to `max_trials` |
+
+Every strategy is grounded first, in code and without the model: the question's names are linked to the
+SkySpark and its period resolved (`edge_agent.grounding`); those facts go with the question into every
+trial, tool arguments are constrained to them, and the answer may state only what the run has seen.
 
 A trial that finished is reviewed; one that ran out of steps/tokens or was stopped for looping is
 not (there is nothing to review) and goes straight to reflection. No reflection is written after
@@ -27,6 +31,7 @@ from edge_agent.agent.review import pick_answer, review
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
+from edge_agent.grounding.run import Grounding
 
 #: how many earlier attempts the feedback block describes (the most recent ones)
 FEEDBACK_ATTEMPTS = 2
@@ -60,8 +65,10 @@ class Plan:
 def solve(question: str, rt: AgentRuntime) -> XenOutcome:
     """Answer `question` with the strategy in `rt.settings` (Algorithm 1)."""
     plan = Plan.of(rt)
-    distilled = run_distill(question, rt) if plan.distill and not rt.cancelled else None
+    rt.grounding = ground(question, rt)
+    distilled = run_distill(question, rt, ask_model=plan.distill and not rt.cancelled)
     task = with_distilled(question, distilled)  # the paper's Q'
+    rt.grounding.set_facts(render_distilled(distilled))
     trials: list[Trial] = []
     for number in range(1, plan.max_trials + 1):
         if rt.cancelled:
@@ -77,6 +84,17 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
         if plan.reflect and number < plan.max_trials and not rt.cancelled:
             trial.reflection = reflect(question, trial, rt, distilled)
     return conclude(trials, distilled, rt)
+
+
+def ground(question: str, rt: AgentRuntime) -> Grounding:
+    """Link the question to the SkySpark's catalog (when it can be read) and resolve its period."""
+    catalog, note = None, ""
+    if rt.catalog is not None:
+        try:
+            catalog = rt.catalog()
+        except Exception as exc:  # SkySpark down: the tools will say so; names are then not constrained
+            note = f"the SkySpark catalog could not be read: {type(exc).__name__}: {one_line(str(exc), 160)}"
+    return Grounding.build(question, catalog, rt.ctx.clock.now(), note=note)
 
 
 def with_distilled(question: str, distilled: Distilled | None) -> str:

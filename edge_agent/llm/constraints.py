@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from outlines_core.json_schema import STRING_INNER, build_regex_from_schema
 from pydantic import BaseModel
@@ -144,6 +144,17 @@ def json_constraint(model_cls: type[BaseModel], *, string_limit: int | None = No
     ))
 
 
+def _grounded_answer(schema: dict, tokens: Iterable[str]) -> dict:
+    """Finish's schema with the answer limited to free words and the given figures and codes."""
+    from edge_agent.grounding.provenance import answer_pattern
+
+    out = json.loads(json.dumps(schema))
+    prop = out["properties"]["answer"]
+    out["properties"]["answer"] = {k: v for k, v in prop.items() if k not in ("minLength", "maxLength")}
+    out["properties"]["answer"]["pattern"] = answer_pattern(tokens)
+    return out
+
+
 def step_constraint(
     tools: ToolRegistry,
     thought_max_chars: int,
@@ -152,6 +163,11 @@ def step_constraint(
     after_thought_prefix: str | None = None,
     string_limit: int = DEFAULT_STRING_LIMIT,
     files: Sequence[str] | None = None,
+    scope: Any = None,
+    answer_tokens: Iterable[str] | None = None,
+    only: Sequence[str] | None = None,
+    made: dict[str, list[dict]] | None = None,
+    finish_alone: bool = False,
 ) -> StructuredConstraint:
     """One ReAct step for `tools` (see module docstring); parseable by `parse_step` by construction.
 
@@ -160,9 +176,30 @@ def step_constraint(
     With `files` (the run's file names), an argument that names a file (`FILE_REF`) can only be one
     of them, and a tool that needs a file is left out while there is none: a made-up file name
     cannot be written.
+    With `scope` (`edge_agent.grounding.scope.Scope`), site, asset, sensor and period arguments can only
+    be what the scope allows, and a tool none of whose calls fits is left out. With `answer_tokens`, the
+    Finish answer can only write figures and codes from that set (`grounding.provenance.answer_pattern`).
+    With `only`, just those tools are offered (e.g. only Finish once the answer is in hand). With `made`
+    (tool → argument objects of the calls whose results are in hand), those calls cannot be written again
+    where a tool's calls can be listed. With `finish_alone`, Finish is offered only when no other tool is.
     """
+    from edge_agent.grounding.scope import drop_calls
+
     files = tuple(sorted(files)) if files is not None else None
-    schemas = [(t, t.schema(files)) for t in tools if files is None or files or not t.file_args()]
+    schemas = []
+    for t in tools:
+        if (files is not None and not files and t.file_args()) or (only is not None and t.name not in only):
+            continue
+        schema = t.schema(files, scope)
+        if schema is not None and made and made.get(t.name):
+            schema = drop_calls(schema, made[t.name])
+        if schema is None:
+            continue
+        if t.name == FINISH and answer_tokens is not None:
+            schema = _grounded_answer(schema, answer_tokens)
+        schemas.append((t, schema))
+    if finish_alone and len(schemas) > 1:
+        schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
     signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
     key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit)
     if not schemas:

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from edge_agent.agent.trajectory import RunMetrics
+from edge_agent.grounding.provenance import Claim
 from edge_agent.config import Strategy
 
 FilesMode = Literal["chunks", "manifest", "none"]
@@ -162,6 +163,8 @@ class ResultReply(Reply):
     metrics: RunMetrics = RunMetrics()
     files: list[FileEntry] = Field(default_factory=list)
     run_id: str = ""
+    provenance: list[Claim] = Field(default_factory=list, description="each figure and name of the answer with "
+                                    "the step (trial, step, tool) or fact it came from")
 
 
 class ErrorReply(Reply):

@@ -171,6 +171,10 @@ def sensors_filter(asset_id: str) -> F.Node:
     return F.and_(F.has("point"), F.eq("equipRef", Ref(asset_id)))
 
 
+def site_points_filter(site_id: str) -> F.Node:
+    return F.and_(F.has("point"), F.eq("siteRef", Ref(site_id)))
+
+
 def named_filter(marker: str, name: str, parent_tag: str | None = None, parent_id: str | None = None) -> F.Node:
     """`<marker> and (dis == "<name>" or navName == "<name>") [and <parent_tag> == @<parent_id>]`."""
     terms: list[F.Node] = [F.has(marker), F.or_(F.eq("dis", name), F.eq("navName", name))]
@@ -435,16 +439,17 @@ class SkySparkClient:
         return self._sensors(site, asset)
 
     def _sensors(self, site: Site, asset: Asset) -> list[Sensor]:
-        recs = self._read(sensors_filter, asset.id)
-        out = []
-        for r in recs:
-            name = record_name(r)
-            short = r.get("navName") if isinstance(r.get("navName"), str) else name
-            if short == name and name.startswith(asset.name + " "):
-                short = name[len(asset.name) + 1:]
-            out.append(Sensor(id=r["id"].val, name=name, short_name=short, site_name=site.name,
-                              asset_name=asset.name, unit=r.get("unit") if isinstance(r.get("unit"), str) else None,
-                              kind=r.get("kind") if isinstance(r.get("kind"), str) else None))
+        return [_sensor(r, site, asset) for r in self._read(sensors_filter, asset.id)]
+
+    def site_sensors(self, site: Site, assets: Sequence[Asset]) -> dict[str, list[Sensor]]:
+        """Every point of a site in one read, by asset name (points without an equipRef of the site are left out)."""
+        by_id = {a.id: a for a in assets}
+        out: dict[str, list[Sensor]] = {a.name: [] for a in assets}
+        for r in self._read(site_points_filter, site.id):
+            ref = r.get("equipRef")
+            asset = by_id.get(ref.val if isinstance(ref, Ref) else None)
+            if asset is not None:
+                out[asset.name].append(_sensor(r, site, asset))
         return out
 
     def sensor(self, site: Site, asset: Asset, sensor_name: str, sensors: list[Sensor] | None = None) -> Sensor:
@@ -501,6 +506,16 @@ class SkySparkClient:
                         except UnknownName:
                             pass
             raise
+
+
+def _sensor(r: dict, site: Site, asset: Asset) -> Sensor:
+    name = record_name(r)
+    short = r.get("navName") if isinstance(r.get("navName"), str) else name
+    if short == name and name.startswith(asset.name + " "):
+        short = name[len(asset.name) + 1:]
+    return Sensor(id=r["id"].val, name=name, short_name=short, site_name=site.name, asset_name=asset.name,
+                  unit=r.get("unit") if isinstance(r.get("unit"), str) else None,
+                  kind=r.get("kind") if isinstance(r.get("kind"), str) else None)
 
 
 def _history_row(site: Site, asset: Asset, sensor: Sensor, ts: datetime, val: Any) -> HistoryRow:

@@ -1,0 +1,315 @@
+"""Entity linking in code: the sites, assets and sensors a question names, resolved against the catalog.
+
+Before the first step, every run of tokens in the question is compared with the names the SkySpark
+really has — exactly, then loosely spelled (case, spaces, underscores, hyphens: "B705 AHU1" is
+"B705 AHU 1"), then as a near miss ("Tonage" is "Tonnage", same digits, close spelling). Lists are
+expanded ("Chiller 6 and 9"). What the question names but the SkySpark lacks is reported with the
+names that do exist: a name shaped like the site's asset names ("Chiller 7" where there are Chiller 6
+and Chiller 9, "B020" where there is B020_Total), a sensor that exists at the site but not on the named
+asset, an upper-case code that is no site. Nothing here knows a plant: every name and shape comes
+from the catalog.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Iterable, Literal
+
+from pydantic import BaseModel, Field
+
+from edge_agent.grounding.catalog import Catalog, key
+
+Kind = Literal["site", "asset", "sensor"]
+_TOKEN = re.compile(r"%|[A-Za-z0-9][A-Za-z0-9_.\-/]*")
+_NUMBER = re.compile(r"\d+(?:[-.]\d+)*")
+#: words that join list items after a name: "Chiller 6, 7 and 9"
+_LIST_TAIL = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*(?:and\s+|&\s*)?(?P<n>\d+(?:[-.]\d+)*)(?![\w.])")
+#: generic spellings of the same word in point names
+_SYNONYMS = (("temperature", "temp"), ("percent", "%"), ("pct", "%"))
+#: upper-case words that are not site codes
+_NOT_CODES = frozenset("JSON CSV HVAC ISO UTC GMT EST EDT CST CDT PST PDT KPI API IOT HTTP MQTT AHU AHUS FCU VAV RTU "
+                       "BMS BAS TODAY NOW PM AM".split())
+_TIMEISH = re.compile(r"^\d+(?:am|pm|st|nd|rd|th|h|min|s|d)$", re.I)
+MAX_SPAN = 6
+NEAR_CUTOFF = 0.85
+#: how many existing names a note about a missing one offers
+SUGGEST = 8
+
+
+class Mention(BaseModel):
+    text: str  # as the question wrote it
+    name: str  # the name on the SkySpark
+    kind: Kind
+    site: str = ""  # for assets and sensors: the site (and asset) they were found at
+    how: Literal["exact", "loose", "near", "list", "only"] = "exact"
+
+
+class Missing(BaseModel):
+    text: str
+    kind: Kind
+    site: str = ""
+    asset: str = ""
+    suggestions: list[str] = Field(default_factory=list)
+
+    def note(self) -> str:
+        where = f" on {self.asset}" if self.asset else (f" at {self.site}" if self.site else "")
+        what = {"site": "site", "asset": "asset", "sensor": "sensor"}[self.kind]
+        there = f"; there are: {', '.join(self.suggestions)}" if self.suggestions else ""
+        return f"there is no {what} {self.text}{where}{there}"
+
+
+class Links(BaseModel):
+    """What the question names, as the SkySpark names it."""
+
+    sites: list[str] = Field(default_factory=list)
+    assets: list[str] = Field(default_factory=list)
+    asset_sites: dict[str, str] = Field(default_factory=dict)
+    sensors: list[str] = Field(default_factory=list)  # short names
+    mentions: list[Mention] = Field(default_factory=list)
+    missing: list[Missing] = Field(default_factory=list)
+
+    def notes(self) -> list[str]:
+        return [m.note() for m in self.missing]
+
+    def corrections(self) -> list[str]:
+        """'"Tonage" is Tonnage' for every name the question spelt differently."""
+        return [f'"{m.text}" is {m.name}' for m in self.mentions
+                if m.how in ("loose", "near") and m.text.casefold() != m.name.casefold()]
+
+
+def _variants(k: str) -> set[str]:
+    out = {k}
+    for long, short in _SYNONYMS:
+        out |= {v.replace(long, short) for v in list(out)}
+    return out
+
+
+def _plural_variants(tokens: list[str]) -> list[str]:
+    """Keys of a span, also with its first word in the singular ("Chillers 6" → "chiller6")."""
+    keys = [key("".join(tokens))]
+    first = tokens[0]
+    if len(first) > 3 and first[-1] in "sS" and first.isalpha():
+        keys.append(key(first[:-1] + "".join(tokens[1:])))
+    return keys
+
+
+class _Tokens:
+    def __init__(self, text: str):
+        self.text = text
+        self.items: list[tuple[str, int, int]] = []
+        for m in _TOKEN.finditer(text):
+            tok = m.group(0).rstrip(".-/")
+            if tok:
+                self.items.append((tok, m.start(), m.start() + len(tok)))
+        self.used = [False] * len(self.items)
+
+    def spans(self, longest: int):
+        """(i, j) spans of unused tokens, longest first, left to right."""
+        for size in range(min(longest, len(self.items)), 0, -1):
+            for i in range(0, len(self.items) - size + 1):
+                if not any(self.used[i:i + size]):
+                    yield i, i + size
+
+    def words(self, i: int, j: int) -> list[str]:
+        return [t for t, _, _ in self.items[i:j]]
+
+    def raw(self, i: int, j: int) -> str:
+        return self.text[self.items[i][1]:self.items[j - 1][2]]
+
+    def take(self, i: int, j: int) -> None:
+        for n in range(i, j):
+            self.used[n] = True
+
+
+def _index(names: Iterable[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name in names:
+        for v in _variants(key(name)):
+            out.setdefault(v, name)
+    return out
+
+
+def _digits(text: str) -> list[str]:
+    return re.findall(r"\d+", text)
+
+
+def _match_exact(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tuple[int, int, str, str]]:
+    found = []
+    for i, j in tokens.spans(longest):
+        if any(tokens.used[i:j]):
+            continue
+        words = tokens.words(i, j)
+        for n, k in enumerate(_plural_variants(words)):
+            hit = next((index[v] for v in _variants(k) if v in index), None)
+            if hit is not None:
+                raw = tokens.raw(i, j)
+                how = "exact" if raw == hit else "loose"
+                tokens.take(i, j)
+                found.append((i, j, hit, how))
+                break
+    return found
+
+
+def _match_near(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tuple[int, int, str, str]]:
+    """Near misses: a span with the same digits as a name and a close spelling (letters ≥ 4)."""
+    found = []
+    keys = list(index)
+    for i, j in tokens.spans(longest):
+        if any(tokens.used[i:j]):
+            continue
+        raw = tokens.raw(i, j)
+        k = key(raw)
+        if sum(c.isalpha() for c in k) < 4:
+            continue
+        close = difflib.get_close_matches(k, keys, n=3, cutoff=NEAR_CUTOFF)
+        close = [c for c in close if _digits(c) == _digits(k)]
+        if close:
+            tokens.take(i, j)
+            found.append((i, j, index[close[0]], "near"))
+    return found
+
+
+def _list_tail(text: str, end: int, name: str, names: set[str]) -> list[tuple[str, int]]:
+    """Names made by swapping the trailing number of `name` for the numbers listed after it."""
+    m = re.search(r"(\d+(?:[-.]\d+)*)$", name)
+    if not m:
+        return []
+    stem = name[:m.start()]
+    out, pos = [], end
+    while True:
+        tail = _LIST_TAIL.match(text, pos)
+        if not tail:
+            return out
+        candidate = f"{stem}{tail['n']}"
+        if candidate not in names:
+            return out
+        out.append((candidate, tail.end()))
+        pos = tail.end()
+
+
+def _shape(name: str) -> str:
+    return re.sub(r"\d+", "#", key(name))
+
+
+def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] = ()) -> Links:
+    """Resolve the question's names against `catalog`. `exclude`: character spans not to read as names
+    (the date phrase)."""
+    tokens = _Tokens(question)
+    for a, b in exclude:
+        for n, (_, s, e) in enumerate(tokens.items):
+            if s < b and e > a:
+                tokens.used[n] = True
+    links = Links()
+
+    # sites
+    site_index = _index(catalog.sites)
+    for i, j, name, how in _match_exact(tokens, site_index, 4) + _match_near(tokens, site_index, 2):
+        links.sites.append(name)
+        links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="site", how=how))
+    links.sites = list(dict.fromkeys(links.sites))
+    scope = links.sites or (catalog.sites if len(catalog.sites) <= 12 else [])
+
+    # assets of the sites in scope
+    owners: dict[str, list[str]] = {}
+    for site in scope:
+        for asset in catalog.assets(site):
+            owners.setdefault(asset, []).append(site)
+    asset_index = _index(owners)
+    longest = min(MAX_SPAN, max((len(_TOKEN.findall(a)) for a in owners), default=1) + 1)
+    matches = _match_exact(tokens, asset_index, longest)
+    matches += _match_near(tokens, asset_index, longest)
+    for i, j, name, how in sorted(matches):
+        found = [(name, how, tokens.raw(i, j))]
+        end = tokens.items[j - 1][2]
+        for extra, stop in _list_tail(question, end, name, set(owners)):
+            found.append((extra, "list", extra))
+            for n, (_, s, e) in enumerate(tokens.items):
+                if end <= s < stop:
+                    tokens.used[n] = True
+        for asset, kind_how, text in found:
+            if asset in links.assets:
+                continue
+            site = next((s for s in owners[asset] if s in links.sites), owners[asset][0])
+            links.assets.append(asset)
+            links.asset_sites[asset] = site
+            links.mentions.append(Mention(text=text, name=asset, kind="asset", site=site, how=kind_how))
+    if not links.sites:
+        linked_sites = list(dict.fromkeys(links.asset_sites.values()))
+        if len(linked_sites) == 1 or len(catalog.sites) == 1:
+            links.sites = linked_sites or list(catalog.sites)
+            if not linked_sites:
+                links.mentions.append(Mention(text="", name=links.sites[0], kind="site", how="only"))
+
+    # sensors: of the linked assets, else of every asset at the linked sites
+    where = [(links.asset_sites[a], a) for a in links.assets] or [(s, a) for s in links.sites
+                                                                 for a in catalog.assets(s)]
+    shorts: dict[str, None] = {}
+    for site, asset in where:
+        for s in catalog.sensors(site, asset):
+            shorts.setdefault(s.short, None)
+    site_shorts: dict[str, None] = dict(shorts)
+    for site in links.sites:
+        for asset in catalog.assets(site):
+            for s in catalog.sensors(site, asset):
+                site_shorts.setdefault(s.short, None)
+    sensor_index = _index(site_shorts)
+    longest = min(MAX_SPAN, max((len(_TOKEN.findall(s)) for s in site_shorts), default=1))
+    for i, j, name, how in sorted(_match_exact(tokens, sensor_index, longest) +
+                                  _match_near(tokens, sensor_index, longest)):
+        if name not in links.sensors:
+            links.sensors.append(name)
+            links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="sensor", how=how))
+    for sensor in links.sensors:
+        for asset in links.assets:
+            site = links.asset_sites[asset]
+            if not catalog.has_sensor(site, asset, sensor):
+                links.missing.append(Missing(text=sensor, kind="sensor", site=site, asset=asset,
+                                             suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
+
+    _missing_assets(tokens, catalog, links, scope, owners)
+    _missing_sites(tokens, catalog, links)
+    return links
+
+
+def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],
+                    owners: dict[str, list[str]]) -> None:
+    """Names shaped like the catalog's asset names that are not on it: "<word> <number>" where asset
+    names start with that word, and letter+digit codes whose letters start some asset name."""
+    first_words = {key(a.split()[0]) for a in owners if " " in a}
+    code_heads = {m.group(1).casefold() for a in owners for m in [re.match(r"([A-Za-z]+)\d", a)] if m}
+    items = tokens.items
+    for n, (tok, _, _) in enumerate(items):
+        if tokens.used[n]:
+            continue
+        text = None
+        if _NUMBER.fullmatch(tok) and n > 0 and not tokens.used[n - 1]:
+            prev = items[n - 1][0]
+            singular = prev[:-1] if prev.endswith("s") and len(prev) > 3 else prev
+            if key(prev) in first_words or key(singular) in first_words:
+                text = f"{singular} {tok}"
+                tokens.used[n - 1] = True
+        elif re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9_\-]*", tok) and not _TIMEISH.match(tok):
+            head = re.match(r"[A-Za-z]+", tok).group(0).casefold()
+            if head in code_heads:
+                text = tok
+        if text is None:
+            continue
+        tokens.used[n] = True
+        site = links.sites[0] if links.sites else (scope[0] if len(scope) == 1 else "")
+        pool = catalog.assets(site) if site else list(owners)
+        shape = _shape(text)
+        alike = [a for a in pool if key(text) in key(a)] or [a for a in pool if _shape(a) == shape] or \
+                [a for a in pool if _shape(a).startswith(shape.split("#")[0])]
+        links.missing.append(Missing(text=text, kind="asset", site=site, suggestions=alike[:SUGGEST]))
+
+
+def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
+    """Upper-case codes (4+ characters, 3+ letters) that are no site, asset or sensor."""
+    for n, (tok, _, _) in enumerate(tokens.items):
+        if tokens.used[n] or tok in _NOT_CODES or not re.fullmatch(r"[A-Z][A-Z0-9]{3,}", tok):
+            continue
+        if sum(c.isalpha() for c in tok) < 3:
+            continue
+        tokens.used[n] = True
+        links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))

@@ -1,0 +1,139 @@
+"""Answers with provenance: every figure and name in a final answer must come from this run's evidence.
+
+Evidence is the question, the facts worked out in code, and the Observations of every step of the run
+(each a `Source`). Two guarantees, one while the answer is written and one after:
+
+- `answer_pattern(texts)` is the regex of the answer's JSON string: free words, but every token that
+  holds a digit ("246.4", "2021-03-01", "Chiller 6"'s "6") and every upper-case code of three letters or
+  more ("POKMAIN") must be one the evidence holds. The step constraint puts it on Finish's `answer`, so a
+  figure nobody read cannot be generated;
+- `trace(answer, sources, names)` finds, for each claim of the answer (those tokens, the file names and
+  the catalog names it mentions), the source it came from: the latest Observation that holds it, else the
+  facts, else the question. A claim without a source makes the answer ungrounded; the runtime refuses it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Literal, Sequence
+
+from pydantic import BaseModel
+
+#: a token that holds a digit: "246.4", "2021-03-01T22:00", "B705_Total", "-3.5", "history_x-1a2b.json"
+_DIGIT_TOKEN = re.compile(r"[A-Za-z0-9_.:+\-/%]*\d[A-Za-z0-9_.:+\-/%]*")
+#: an upper-case code: "POKMAIN", "AHU"
+_CODE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,}(?![A-Za-z0-9])")
+_TRAIL = ".:-/+_"
+_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*\.json\b")
+_PARTS = re.compile(r"[_/\s]|(?<=\d)T(?=\d)")  # "2021-03-01T22:00" → "2021-03-01", "22:00"
+_PIECES = re.compile(r"(?<=\d)[-:](?=\d)")  # "2021-03-01" → "2021", "03", "01"
+
+
+class Source(BaseModel):
+    kind: Literal["question", "facts", "observation"]
+    text: str
+    trial: int | None = None
+    step: int | None = None
+    tool: str = ""
+
+
+class Claim(BaseModel):
+    """One figure or name of an answer, and where it came from (kind None: nowhere — made up)."""
+
+    text: str
+    what: Literal["number", "code", "name", "file"]
+    source: Literal["question", "facts", "observation"] | None = None
+    trial: int | None = None
+    step: int | None = None
+    tool: str = ""
+
+    @property
+    def grounded(self) -> bool:
+        return self.source is not None
+
+
+def _clean(tok: str) -> str:
+    return tok.strip(_TRAIL)
+
+
+def digit_tokens(text: str) -> list[str]:
+    return [t for t in (_clean(m.group(0)) for m in _DIGIT_TOKEN.finditer(text)) if any(c.isdigit() for c in t)]
+
+
+def codes(text: str) -> list[str]:
+    return [m.group(0) for m in _CODE.finditer(text) if sum(c.isalpha() for c in m.group(0)) >= 3]
+
+
+def evidence_tokens(texts: Iterable[str]) -> set[str]:
+    """What an answer may write of the texts: their digit tokens with their pieces, and their codes."""
+    out: set[str] = set()
+    for text in texts:
+        for tok in digit_tokens(text):
+            out.add(tok)
+            for part in _PARTS.split(tok):
+                out.update(p for p in [_clean(part)] + [_clean(x) for x in _PIECES.split(part)] if p)
+        out.update(codes(text))
+        out.update(_FILE.findall(text))
+    return out
+
+
+def _literal(text: str) -> str:
+    return "".join(ch if ch.isalnum() else f"\\x{ord(ch):02X}" if ord(ch) < 0x80 else ch for ch in text)
+
+
+#: a separator inside the sentence: anything but letters, digits, sentence ends, the JSON string's quote
+#: and backslash, and controls
+_SEP = r'[^A-Za-z0-9.!?;"\\\x00-\x1F]'
+#: a free word: lower case, capitalised, or a unit-like mix ("kWh"), or one or two capitals ("I", "OK");
+#: longer all-capital words are codes and must come from the evidence
+_WORD = r"(?:[A-Z]?[a-z]+(?:[A-Z][a-z]*)?|[A-Z]{1,2})"
+
+
+def answer_pattern(tokens: Iterable[str]) -> str:
+    """The regex of an answer string (JSON-string content, no escapes): one sentence whose digit tokens,
+    codes and file names are all in `tokens`, free words and separators otherwise, and an optional end mark."""
+    allowed = sorted({t for t in tokens if t and '"' not in t and "\\" not in t}, key=lambda t: (-len(t), t))
+    unit = f"(?:{_WORD}|{'|'.join(_literal(t) for t in allowed)})" if allowed else _WORD
+    return f"{unit}(?:{_SEP}+{unit})*[.!?]?"
+
+
+def _whole(needle: str, hay: str) -> bool:
+    return re.search(r"(?<![A-Za-z0-9])" + re.escape(needle) + r"(?![A-Za-z0-9])", hay) is not None
+
+
+def claims_of(answer: str, names: Iterable[str] = ()) -> list[Claim]:
+    """The figures and names an answer states: its digit tokens (file names among them), its codes, and
+    the catalog `names` it mentions."""
+    found: dict[str, Claim] = {}
+    for tok in digit_tokens(answer):
+        found.setdefault(tok, Claim(text=tok, what="file" if tok.endswith(".json") else "number"))
+    for code in codes(answer):
+        found.setdefault(code, Claim(text=code, what="code"))
+    for name in sorted(set(names), key=len, reverse=True):
+        if len(name) >= 3 and name not in found and _whole(name, answer):
+            found.setdefault(name, Claim(text=name, what="name"))
+    return list(found.values())
+
+
+def _holds(source: Source, claim: Claim) -> bool:
+    if claim.what in ("number", "file", "code"):
+        return claim.text in evidence_tokens([source.text]) or _whole(claim.text, source.text)
+    return _whole(claim.text, source.text) or claim.text.casefold() in source.text.casefold()
+
+
+def trace(answer: str, sources: Sequence[Source], names: Iterable[str] = ()) -> list[Claim]:
+    """Every claim of `answer` with its source: the latest Observation holding it, else facts, else question."""
+    ranked = [s for s in reversed(sources) if s.kind == "observation"] + \
+             [s for s in sources if s.kind == "facts"] + [s for s in sources if s.kind == "question"]
+    out = []
+    for claim in claims_of(answer, names):
+        src = next((s for s in ranked if _holds(s, claim)), None)
+        if src is not None:
+            claim = claim.model_copy(update={"source": src.kind, "trial": src.trial, "step": src.step,
+                                             "tool": src.tool})
+        out.append(claim)
+    return out
+
+
+def ungrounded(claims: Sequence[Claim]) -> list[str]:
+    return [c.text for c in claims if not c.grounded]

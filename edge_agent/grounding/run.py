@@ -1,0 +1,160 @@
+"""A run's grounding: what the question names on the SkySpark, what a call may write, and the evidence so far.
+
+`Grounding.build(question, catalog, now)` links the question's names (`linking.link`) and its period
+(`agent.dates.resolve_period`) in code before the first step. The agent then asks it for
+
+- `scope()`: the names and period tool arguments are constrained to (`scope.Scope`);
+- `answer_tokens()`: the figures and codes a Finish answer may write (`provenance.answer_pattern`);
+- `check(answer)`: the answer's claims traced to their sources, after it is written;
+- `invented(tool, args)`: the names of a call that the SkySpark does not have (counted, never hidden).
+
+Every Observation is recorded with `observe`, so claims can name the step they came from. Without a
+catalog (SkySpark down) there is no scope and names are not checked against it, but figures still are.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.linking import Links, link
+from edge_agent.grounding.provenance import Claim, Source, evidence_tokens, trace
+from edge_agent.grounding.scope import Scope
+
+
+def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
+    if not phrase:
+        return []
+    at = question.casefold().find(phrase.casefold())
+    return [(at, at + len(phrase))] if at >= 0 else []
+
+
+@dataclass
+class Grounding:
+    question: str
+    catalog: Catalog | None = None
+    links: Links | None = None
+    start: str | None = None
+    final: str | None = None
+    facts: str = ""
+    sources: list[Source] = field(default_factory=list)
+    note: str = ""  # why there is no catalog
+    _scope: Scope | None = None
+
+    @classmethod
+    def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> "Grounding":
+        from edge_agent.agent.dates import resolve_period
+
+        period = resolve_period(question, now) if now is not None else None
+        start, final = period.iso() if period is not None else (None, None)
+        links = None
+        if catalog is not None:
+            links = link(question, catalog, exclude=_period_span(question, period.phrase if period else ""))
+        g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
+        g.sources.append(Source(kind="question", text=question))
+        return g
+
+    def set_facts(self, text: str) -> None:
+        self.facts = text
+        self.sources = [s for s in self.sources if s.kind != "facts"]
+        if text:
+            self.sources.append(Source(kind="facts", text=text))
+
+    def scope(self) -> Scope | None:
+        if self.catalog is None or self.links is None:
+            return None
+        if self._scope is None:
+            self._scope = Scope.from_links(self.links, self.catalog, start=self.start, final=self.final)
+        return self._scope
+
+    def known(self) -> set[str]:
+        """What the question's grounding already tells, in the words tools use for `provides`/`needs`:
+        "site", "asset", "sensor" (the question names one that exists), "period" (worked out), "clock"
+        (the period is worked out, or the question speaks of no time), "linking" (names and dates are
+        worked out in code: always, with a catalog), "one_file" (one file is asked for), "file" (the
+        question speaks of files)."""
+        if self.links is None:
+            return set()
+        from edge_agent.agent.dates import mentions_time
+        from edge_agent.agent.distill import wants_single_file
+
+        out = {kind for kind, names in (("site", self.links.sites), ("asset", self.links.assets),
+                                        ("sensor", self.links.sensors)) if names}
+        out.add("linking")
+        if self.start is not None:
+            out |= {"period", "clock"}
+        elif not mentions_time(self.question):
+            out.add("clock")
+        if wants_single_file(self.question):
+            out.add("one_file")
+        if re.search(r"\bfiles?\b|\.json\b", self.question, re.I):
+            out.add("file")
+        return out
+
+    def offered(self, tools: Any) -> list[str] | None:
+        """The tools worth offering (None: all): not one whose findings the grounding already has, nor one
+        that needs what it lacks. Finish is always among them."""
+        if self.catalog is None or self.links is None:
+            return None
+        known = self.known()
+        return [t.name for t in tools
+                if not (t.provides and set(t.provides) <= known) and set(t.needs) <= known]
+
+    def observe(self, trial: int, step: int, tool: str, text: str) -> None:
+        if text:
+            self.sources.append(Source(kind="observation", text=text, trial=trial, step=step, tool=tool))
+
+    def answer_tokens(self) -> set[str]:
+        return evidence_tokens(s.text for s in self.sources)
+
+    def names(self) -> set[str]:
+        return self.catalog.all_names() if self.catalog is not None else set()
+
+    def check(self, answer: str) -> list[Claim]:
+        return trace(answer, self.sources, self.names())
+
+    def invented(self, tool: str, args: Any) -> list[str]:
+        """Site, asset and sensor names in a call's arguments that the SkySpark does not have."""
+        return invented_names(self.catalog, args) if self.catalog is not None else []
+
+
+def invented_names(catalog: Catalog, args: Any) -> list[str]:
+    """The names in tool arguments ({site_name, asset_name(s), sensor_name}) that `catalog` lacks."""
+    if not isinstance(args, dict):
+        return []
+    out: list[str] = []
+    site = args.get("site_name")
+    if not isinstance(site, str):
+        return out
+    canonical = catalog.canonical_site(site)
+    if canonical is None:
+        return [site]
+    assets = args.get("asset_names", args.get("asset_name"))
+    assets = [assets] if isinstance(assets, str) else [a for a in assets or [] if isinstance(a, str)]
+    found = []
+    for asset in assets:
+        name = catalog.canonical_asset(canonical, asset)
+        if name is None:
+            out.append(asset)
+        else:
+            found.append(name)
+    sensor = args.get("sensor_name")
+    if isinstance(sensor, str) and found:
+        for asset in found:
+            if not catalog.has_sensor(canonical, asset, sensor) and not _prefixed_sensor(catalog, canonical, asset,
+                                                                                         sensor, found):
+                out.append(sensor)
+                break
+    return out
+
+
+def _prefixed_sensor(catalog: Catalog, site: str, asset: str, sensor: str, assets: list[str]) -> bool:
+    """"Chiller 6 Tonnage" asked of Chiller 9 too: the part after any listed asset's name."""
+    for other in assets:
+        m = re.match(re.escape(other) + r"[\s_]+(.+)$", sensor, re.I)
+        if m and catalog.has_sensor(site, asset, m.group(1)):
+            return True
+    return False

@@ -1,0 +1,199 @@
+"""Which site, asset and sensor names a tool call may write, as JSON-schema constraints.
+
+A tool marks an argument that names something on the SkySpark with `SITE_REF`, `ASSET_REF` or
+`SENSOR_REF` (see `edge_agent.toolkit`), and a period argument with `START_REF` / `FINAL_REF`, the way
+`FILE_REF` marks a file name. `Scope.from_links` decides what may be written for one run:
+
+- sites: the sites the question names, else every site;
+- assets: per site, the assets the question names, else every asset of that site (at most
+  `MAX_NAMES`; a larger site offers the assets named in the question and in this run's Observations);
+  none at all when the question names only assets the SkySpark lacks — there is nothing to read;
+- sensors: per site, the sensors the question names that exist on the allowed assets, else every
+  sensor of those assets;
+- an asset list (`asset_names`) is exactly the assets the question names, when it names some;
+- start and final are the period worked out from the question, when there is one (no final for an
+  instant).
+
+`Scope.constrain(schema)` rewrites a tool's argument schema into an `anyOf` over the allowed sites,
+each with its own assets and sensors, so an asset of another site cannot be paired with a site.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.linking import Links
+
+MAX_NAMES = 400
+
+SITE, ASSET, SENSOR, START, FINAL = "site", "asset", "sensor", "start", "final"
+
+
+@dataclass(frozen=True)
+class SiteScope:
+    assets: tuple[str, ...]
+    sensors: tuple[str, ...]
+    fixed_assets: tuple[str, ...] = ()  # the exact list for an asset-list argument
+
+
+@dataclass(frozen=True)
+class Scope:
+    sites: dict[str, SiteScope] = field(default_factory=dict)
+    start: str | None = None
+    final: str | None = None
+    period: bool = False  # start/final are fixed (final None: an instant)
+
+    @classmethod
+    def from_links(cls, links: Links, catalog: Catalog, *, start: str | None = None, final: str | None = None,
+                   seen: frozenset[str] = frozenset()) -> "Scope":
+        sites = links.sites or list(catalog.sites)
+        named_missing = any(m.kind == "asset" for m in links.missing)
+        out: dict[str, SiteScope] = {}
+        for site in sites:
+            every = catalog.assets(site)
+            linked = [a for a in links.assets if links.asset_sites.get(a) == site]
+            if linked:
+                assets = linked
+            elif links.assets or named_missing:
+                assets = []  # the question names assets elsewhere, or only ones that do not exist
+            elif len(every) <= MAX_NAMES:
+                assets = every
+            else:
+                assets = [a for a in every if a in seen][:MAX_NAMES]
+            shorts: dict[str, None] = {}
+            for asset in assets:
+                for s in catalog.sensors(site, asset):
+                    shorts.setdefault(s.short, None)
+            wanted = [s for s in links.sensors if s in shorts]
+            sensors = wanted if links.sensors else list(shorts)[:MAX_NAMES]
+            out[site] = SiteScope(assets=tuple(assets), sensors=tuple(sensors), fixed_assets=tuple(linked))
+        return cls(sites=out, start=start, final=final if final != start else None, period=start is not None)
+
+    def signature(self) -> str:
+        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets) for k, v in self.sites.items()),
+                           self.start, self.final, self.period])
+
+    def constrain(self, schema: dict) -> dict | None:
+        """`schema` with its marked arguments limited to this scope; None when no call can be written
+        (e.g. an asset argument and no asset in scope)."""
+        props = schema.get("properties", {})
+        marks = {name: p.get("x-catalog") or p.get("x-period") for name, p in props.items()
+                 if p.get("x-catalog") or p.get("x-period")}
+        if not marks:
+            return schema
+        needs_site = any(m in (SITE, ASSET, SENSOR) for m in marks.values())
+        branches = []
+        for site, scope in (self.sites.items() if needs_site else [("", SiteScope((), ()))]):
+            branch = self._branch(schema, marks, site, scope)
+            if branch is not None:
+                branches.append(branch)
+        if not branches:
+            return None
+        if len(branches) == 1:
+            return branches[0]
+        defs = {k: v for k, v in schema.items() if k.startswith("$defs")}
+        return {"anyOf": branches, **defs}
+
+    def _branch(self, schema: dict, marks: dict[str, str], site: str, scope: SiteScope) -> dict | None:
+        out = copy.deepcopy(schema)
+        props, required = out["properties"], list(out.get("required", []))
+        for name, mark in marks.items():
+            prop = props[name]
+            if mark == SITE:
+                props[name] = {"enum": [site]}
+            elif mark == ASSET:
+                if not scope.assets:
+                    return None
+                if prop.get("type") == "array" or "items" in prop:
+                    if scope.fixed_assets:
+                        n = len(scope.fixed_assets)
+                        props[name] = {"type": "array", "prefixItems": [{"enum": [a]} for a in scope.fixed_assets],
+                                       "items": False, "minItems": n, "maxItems": n}
+                    else:
+                        props[name] = {"type": "array", "items": {"enum": list(scope.assets)}, "minItems": 1}
+                else:
+                    props[name] = {"enum": list(scope.assets)}
+            elif mark == SENSOR:
+                if not scope.sensors:
+                    return None
+                props[name] = {"enum": list(scope.sensors)}
+            elif mark == START and self.period:
+                props[name] = {"enum": [self.start]}
+            elif mark == FINAL and self.period:
+                if self.final is None:
+                    del props[name]
+                    required = [r for r in required if r != name]
+                    continue
+                props[name] = {"enum": [self.final]}
+                if name not in required:
+                    required.append(name)
+        out["required"] = [r for r in list(props) if r in required]
+        out["additionalProperties"] = False
+        return out
+
+
+# --- calls already made -------------------------------------------------------------------------
+
+MAX_CALLS = 64  # a branch with more possible calls than this is left as it is
+
+
+def _values(prop: dict) -> list | None:
+    """The finite values an argument can take, or None."""
+    if "enum" in prop:
+        return list(prop["enum"])
+    items = prop.get("prefixItems")
+    if items is not None and prop.get("items") is False and all(len(i.get("enum", [])) == 1 for i in items):
+        return [[i["enum"][0] for i in items]]
+    return None
+
+
+def _calls(branch: dict) -> list[dict] | None:
+    """Every call a branch allows, when they are few and all arguments are required; else None."""
+    props = branch.get("properties", {})
+    if set(props) - set(branch.get("required", [])):
+        return None
+    combos: list[dict] = [{}]
+    for name, prop in props.items():
+        values = _values(prop)
+        if values is None or len(combos) * len(values) > MAX_CALLS:
+            return None
+        combos = [{**c, name: v} for c in combos for v in values]
+    return combos
+
+
+def _pinned(branch: dict, call: dict) -> dict:
+    out = copy.deepcopy(branch)
+    for name, value in call.items():
+        if isinstance(value, list):
+            out["properties"][name] = {"type": "array", "prefixItems": [{"enum": [v]} for v in value],
+                                       "items": False, "minItems": len(value), "maxItems": len(value)}
+        else:
+            out["properties"][name] = {"enum": [value]}
+    return out
+
+
+def drop_calls(schema: dict, made: list[dict]) -> dict | None:
+    """`schema` without the calls already `made` (where its calls can be listed); None if none is left.
+    A call whose result is in hand cannot be written again."""
+    if not made:
+        return schema
+    branches = schema["anyOf"] if "anyOf" in schema else [schema]
+    out = []
+    for branch in branches:
+        calls = _calls(branch)
+        if calls is None:
+            out.append(branch)
+            continue
+        left = [c for c in calls if c not in made]
+        if len(left) == len(calls):
+            out.append(branch)
+        else:
+            out += [_pinned(branch, c) for c in left]
+    if not out:
+        return None
+    if len(out) == 1:
+        return out[0]
+    return {"anyOf": out, **{k: v for k, v in schema.items() if k.startswith("$defs")}}
