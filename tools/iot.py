@@ -120,7 +120,7 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> str:
     rows = [{"site_name": s.site_name, "asset_name": s.asset_name, "sensor_name": s.name,
              "short_name": s.short_name, "unit": s.unit} for s in found]
     name = ctx.files.write_json(rows, f"sensors_{asset}")
-    return f"found {len(rows)} sensors on {asset}, saved to {name}: {_preview([s.name for s in found])}"
+    return f"found {len(rows)} sensors on {asset}, saved to {name}: {_preview([s.short_name for s in found])}"
 
 
 @tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.",

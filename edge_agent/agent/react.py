@@ -45,6 +45,8 @@ THOUGHT_OPEN = THOUGHT.rstrip()
 SELF_ASK_MAX_TOKENS = 80
 SELF_ASK_MAX_CHARS = 300
 SELF_ASK_STOP = ("\n\n", "\nSub-question", "\nTask:", "\nThought:", "\nObservation:")
+#: refused (ungrounded) answers after which the trial ends
+MAX_REFUSED = 3
 #: a reply is cut here: the model never writes Observations, and one reply holds one step
 STOP = ("\nObservation:", "\nObservation", "\nThought:")
 
@@ -111,7 +113,8 @@ def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
     return step_constraint(rt.tools, rt.settings.thought_max_chars, rt.settings.answer_max_chars,
                            after_thought_prefix=seed, files=rt.ctx.files.names(),
                            scope=g.scope() if g is not None else None,
-                           answer_tokens=g.answer_tokens() if g is not None else None, only=only, made=made,
+                           answer_tokens=g.answer_tokens() if g is not None else None,
+                           answer_prefix=g.answer_prefix() if g is not None else "", only=only, made=made,
                            finish_alone=finish_alone)
 
 
@@ -276,7 +279,8 @@ class _Trial:
         made_up = [c.text for c in claims if not c.grounded]
         if made_up:
             self.trial.ungrounded_answers += 1
-            if self.finish_only:
+            g.refuse(claims)
+            if self.finish_only or self.trial.ungrounded_answers >= MAX_REFUSED:
                 self.trial.outcome = "loop"
             return self._record(index, started, usage, kind="invalid", ok=False, thought=thought, action=FINISH,
                                 action_input=action_input,

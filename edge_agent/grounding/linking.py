@@ -52,6 +52,12 @@ class Missing(BaseModel):
     asset: str = ""
     suggestions: list[str] = Field(default_factory=list)
 
+    def sentence(self) -> str:
+        """The fact as an answer begins: "There is no asset Chiller 7 at POKMAIN (there are Chiller 6, Chiller 9)"."""
+        where = f" on {self.asset}" if self.asset else (f" at {self.site}" if self.site else "")
+        there = f" (there are {', '.join(self.suggestions)})" if self.suggestions else ""
+        return f"There is no {self.kind} {self.text}{where}{there}"
+
     def note(self) -> str:
         where = f" on {self.asset}" if self.asset else (f" at {self.site}" if self.site else "")
         what = {"site": "site", "asset": "asset", "sensor": "sensor"}[self.kind]

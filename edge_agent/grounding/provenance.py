@@ -20,13 +20,12 @@ from typing import Iterable, Literal, Sequence
 from pydantic import BaseModel
 
 #: a token that holds a digit: "246.4", "2021-03-01T22:00", "B705_Total", "-3.5", "history_x-1a2b.json"
-_DIGIT_TOKEN = re.compile(r"[A-Za-z0-9_.:+\-/%]*\d[A-Za-z0-9_.:+\-/%]*")
+_DIGIT_TOKEN = re.compile(r"[A-Za-z0-9_.:+\-/]*\d[A-Za-z0-9_.:+\-/]*")
 #: an upper-case code: "POKMAIN", "AHU"
 _CODE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,}(?![A-Za-z0-9])")
 _TRAIL = ".:-/+_"
 _FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*\.json\b")
 _PARTS = re.compile(r"[_/\s]|(?<=\d)T(?=\d)")  # "2021-03-01T22:00" → "2021-03-01", "22:00"
-_PIECES = re.compile(r"(?<=\d)[-:](?=\d)")  # "2021-03-01" → "2021", "03", "01"
 
 
 class Source(BaseModel):
@@ -70,8 +69,7 @@ def evidence_tokens(texts: Iterable[str]) -> set[str]:
     for text in texts:
         for tok in digit_tokens(text):
             out.add(tok)
-            for part in _PARTS.split(tok):
-                out.update(p for p in [_clean(part)] + [_clean(x) for x in _PIECES.split(part)] if p)
+            out.update(p for p in (_clean(part) for part in _PARTS.split(tok)) if p)
         out.update(codes(text))
         out.update(_FILE.findall(text))
     return out
@@ -81,19 +79,23 @@ def _literal(text: str) -> str:
     return "".join(ch if ch.isalnum() else f"\\x{ord(ch):02X}" if ord(ch) < 0x80 else ch for ch in text)
 
 
-#: a separator inside the sentence: anything but letters, digits, sentence ends, the JSON string's quote
-#: and backslash, and controls
-_SEP = r'[^A-Za-z0-9.!?;"\\\x00-\x1F]'
+#: a separator inside the sentence: anything but letters, digits, sentence ends, the characters that join a
+#: token ("_.:+-/", so a figure cannot be assembled from pieces), the JSON string's quote and backslash,
+#: controls, and arithmetic ("*=")
+_SEP = r'[^A-Za-z0-9.!?;_:+\-/*="\\\x00-\x1F]'
 #: a free word: lower case, capitalised, or a unit-like mix ("kWh"), or one or two capitals ("I", "OK");
 #: longer all-capital words are codes and must come from the evidence
 _WORD = r"(?:[A-Z]?[a-z]+(?:[A-Z][a-z]*)?|[A-Z]{1,2})"
 
 
-def answer_pattern(tokens: Iterable[str]) -> str:
+def answer_pattern(tokens: Iterable[str], prefix: str = "") -> str:
     """The regex of an answer string (JSON-string content, no escapes): one sentence whose digit tokens,
-    codes and file names are all in `tokens`, free words and separators otherwise, and an optional end mark."""
+    codes and file names are all in `tokens`, free words and separators otherwise, and an optional end mark.
+    With `prefix` (a fact worked out in code), the answer starts with it."""
     allowed = sorted({t for t in tokens if t and '"' not in t and "\\" not in t}, key=lambda t: (-len(t), t))
     unit = f"(?:{_WORD}|{'|'.join(_literal(t) for t in allowed)})" if allowed else _WORD
+    if prefix:
+        return f"{_literal(prefix)}(?:{_SEP}+{unit})*[.!?]?"
     return f"{unit}(?:{_SEP}+{unit})*[.!?]?"
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.linking import Links, link
-from edge_agent.grounding.provenance import Claim, Source, evidence_tokens, trace
+from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace
 from edge_agent.grounding.scope import Scope
 
 
@@ -42,6 +42,7 @@ class Grounding:
     facts: str = ""
     sources: list[Source] = field(default_factory=list)
     note: str = ""  # why there is no catalog
+    refused: set[str] = field(default_factory=set)  # tokens of refused answers
     _scope: Scope | None = None
 
     @classmethod
@@ -108,7 +109,21 @@ class Grounding:
             self.sources.append(Source(kind="observation", text=text, trial=trial, step=step, tool=tool))
 
     def answer_tokens(self) -> set[str]:
-        return evidence_tokens(s.text for s in self.sources)
+        """The figures, codes and file names an answer may write: the evidence's, less those of answers
+        already refused in this run (so a refused answer is not written again word for word)."""
+        return evidence_tokens(s.text for s in self.sources) - self.refused
+
+    def answer_prefix(self) -> str:
+        """What the answer must start with: the question names what the SkySpark does not have."""
+        if self.links is None or not self.links.missing:
+            return ""
+        return "; ".join(m.sentence() for m in self.links.missing)
+
+    def refuse(self, claims: list[Claim]) -> None:
+        """Remember the made-up figures of a refused answer (names without digits cannot be banned)."""
+        for c in claims:
+            if not c.grounded:
+                self.refused.update(digit_tokens(c.text) + codes(c.text))
 
     def names(self) -> set[str]:
         return self.catalog.all_names() if self.catalog is not None else set()

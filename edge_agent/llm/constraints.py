@@ -144,14 +144,14 @@ def json_constraint(model_cls: type[BaseModel], *, string_limit: int | None = No
     ))
 
 
-def _grounded_answer(schema: dict, tokens: Iterable[str]) -> dict:
+def _grounded_answer(schema: dict, tokens: Iterable[str], prefix: str = "") -> dict:
     """Finish's schema with the answer limited to free words and the given figures and codes."""
     from edge_agent.grounding.provenance import answer_pattern
 
     out = json.loads(json.dumps(schema))
     prop = out["properties"]["answer"]
     out["properties"]["answer"] = {k: v for k, v in prop.items() if k not in ("minLength", "maxLength")}
-    out["properties"]["answer"]["pattern"] = answer_pattern(tokens)
+    out["properties"]["answer"]["pattern"] = answer_pattern(tokens, prefix)
     return out
 
 
@@ -165,6 +165,7 @@ def step_constraint(
     files: Sequence[str] | None = None,
     scope: Any = None,
     answer_tokens: Iterable[str] | None = None,
+    answer_prefix: str = "",
     only: Sequence[str] | None = None,
     made: dict[str, list[dict]] | None = None,
     finish_alone: bool = False,
@@ -196,7 +197,7 @@ def step_constraint(
         if schema is None:
             continue
         if t.name == FINISH and answer_tokens is not None:
-            schema = _grounded_answer(schema, answer_tokens)
+            schema = _grounded_answer(schema, answer_tokens, answer_prefix)
         schemas.append((t, schema))
     if finish_alone and len(schemas) > 1:
         schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
