@@ -88,7 +88,8 @@ class EdgeAgent:
         clock = Clock(now, agent_settings.timezone)
         files = FileStore(self.settings.files_dir / run_id)
         ctx = ToolContext(files=files, clock=clock, settings=self.settings, skyspark_factory=self.skyspark,
-                          ask_requester=ask_requester, cancel=cancel or threading.Event())
+                          ask_requester=ask_requester, cancel=cancel or threading.Event(),
+                          question=question)
         tools = self.tools.with_tool(AGENT_ASK_TOOL) if ask_requester else self.tools
         metered = MeteredLLM(self.llm)
         rt = AgentRuntime(llm=metered, tools=tools, ctx=ctx, settings=agent_settings,

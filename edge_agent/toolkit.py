@@ -82,6 +82,8 @@ class ToolContext:
     skyspark_factory: Callable[[], Any] | None = None
     ask_requester: Callable[[str], str | None] | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
+    #: the question being answered: a tool may order what it reports by it (e.g. the statistic asked for first)
+    question: str = ""
     _skyspark: Any = None
 
     @property
@@ -111,6 +113,9 @@ class Tool:
     provides: tuple[str, ...] = ()
     #: what the grounding must know before the tool is offered (e.g. `histories` needs the "period")
     needs: tuple[str, ...] = ()
+    #: its calls are the answer: while the grounding pins every argument of some calls not made yet,
+    #: Finish is held back (e.g. `histories` for each sensor the question names)
+    answers: bool = False
 
     def parse_args(self, raw: Any) -> ToolArgs:
         """Validate raw arguments; raises ToolError with a sentence the model can act on."""
@@ -208,7 +213,7 @@ AGENT_ASK_TOOL = Tool(
 
 
 def tool(name: str, description: str, args: type[ToolArgs] | None = None, *, provides: tuple[str, ...] = (),
-         needs: tuple[str, ...] = ()) -> Callable[[Callable], Tool]:
+         needs: tuple[str, ...] = (), answers: bool = False) -> Callable[[Callable], Tool]:
     """Decorator: `@tool("sites", "List the sites ...", provides=("site",))` over `def fn(args, ctx) -> str`."""
 
     def wrap(fn: Callable) -> Tool:
@@ -222,7 +227,8 @@ def tool(name: str, description: str, args: type[ToolArgs] | None = None, *, pro
                 except Exception:
                     hint = None
             model = hint if isinstance(hint, type) and issubclass(hint, ToolArgs) else NoArgs
-        return Tool(name=name, description=description, args_model=model, fn=fn, provides=provides, needs=needs)
+        return Tool(name=name, description=description, args_model=model, fn=fn, provides=provides, needs=needs,
+                    answers=answers)
 
     return wrap
 

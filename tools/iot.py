@@ -2,8 +2,9 @@
 
 Each writes its full result as a JSON array to the file store and returns a short observation:
 the count, the file name, as many names as fit in a couple of lines, and for a history over a
-range the count, min and max (with their times), mean and sum of each series, so questions about a
-peak, an average or a total are answered from the observation itself. Row formats (documented in docs/skyspark.md):
+range the max and min (with their times), mean, sum and count of each series — the statistic the
+question asks for first ("highest", "average", "total") — so questions about a peak, an average or a
+total are answered from the observation itself. Row formats (documented in docs/skyspark.md):
   sites      {"site_name", "timezone"}
   assets     {"site_name", "asset_name", "asset_type"}
   sensors    {"site_name", "asset_name", "sensor_name", "short_name", "unit"}
@@ -15,6 +16,7 @@ names are offered); every SkySpark failure becomes an error observation, never a
 from __future__ import annotations
 
 import math
+import re
 from statistics import fmean
 from zoneinfo import ZoneInfo
 
@@ -124,7 +126,7 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> str:
 
 
 @tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.",
-      needs=("period",))
+      needs=("period",), answers=True)
 def histories(args: HistoryArgs, ctx: ToolContext) -> str:
     client = _client(ctx)
     try:
@@ -149,29 +151,46 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> str:
     if not rows:
         return f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty list to {name}"
     what = sensors_seen[0] if len(sensors_seen) == 1 else f"{len(sensors_seen)} series"
-    return f"found {len(rows)} values of {what} {span}, saved to {name}. {_series_stats(rows)}"
+    return f"{what} {span}, saved to {name}: {_series_stats(rows, _asked_first(ctx.question))}"
 
 
-def _series_stats(rows: list) -> str:
-    """One clause per sensor series (count, min and max with their site-local times, mean, sum), as many
-    as fit in STATS_CHARS; the others are only counted."""
+#: words of a question that ask for one statistic, which a range's Observation then states first
+_ASKS = (("max", r"\b(?:max(?:imum)?|highest|peak|most|top|largest)\b"),
+         ("min", r"\b(?:min(?:imum)?|lowest|least|smallest)\b"),
+         ("mean", r"\b(?:average|mean|typical)\b"),
+         ("sum", r"\b(?:total|sum|in all|altogether|consum\w*|used)\b"))
+_STATS = ("max", "min", "mean", "sum")
+
+
+def _asked_first(question: str) -> tuple[str, ...]:
+    """The statistics in the order to state them: the one the question asks for first."""
+    for stat, pattern in _ASKS:
+        if re.search(pattern, question or "", re.I):
+            return (stat,) + tuple(s for s in _STATS if s != stat)
+    return _STATS
+
+
+def _series_stats(rows: list, order: tuple[str, ...] = _STATS) -> str:
+    """One clause per sensor series (max and min with their site-local times, mean, sum, in `order`, then
+    the count), as many as fit in STATS_CHARS; the others are only counted."""
     series: dict[str, list] = {}
     for row in rows:
         series.setdefault(row.sensor_name, []).append(row)
-    clauses = [_stats_clause(sensor, samples) for sensor, samples in series.items()]
+    clauses = [_stats_clause(sensor, samples, order) for sensor, samples in series.items()]
     return _fitting(clauses, STATS_CHARS, "; ", "more series in the file")
 
 
-def _stats_clause(sensor: str, samples: list) -> str:
+def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -> str:
     numbers = [r for r in samples if isinstance(r.value, (int, float)) and not isinstance(r.value, bool)]
     if not numbers:
         return f"{sensor}: {len(samples)} values, none numeric"
     low = min(numbers, key=lambda r: r.value)
     high = max(numbers, key=lambda r: r.value)
     values = [float(r.value) for r in numbers]
-    return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: {len(samples)} values, "
-            f"min {_fmt(low.value)} at {low.timestamp[:16]}, max {_fmt(high.value)} at {high.timestamp[:16]}, "
-            f"mean {_fmt(fmean(values))}, sum {_fmt(math.fsum(values))}")
+    said = {"max": f"max {_fmt(high.value)} at {high.timestamp[:16]}", "min": f"min {_fmt(low.value)} at "
+            f"{low.timestamp[:16]}", "mean": f"mean {_fmt(fmean(values))}", "sum": f"sum {_fmt(math.fsum(values))}"}
+    return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: "
+            f"{', '.join(said[s] for s in order)}, {len(samples)} values")
 
 
 def _unit(unit: str | None) -> str:

@@ -1,10 +1,12 @@
 """The Reflect agent: after a failed trial, a one-sentence diagnosis and a short plan for the next one.
 
-It runs when a trial ran out of steps or tokens, was stopped for looping, failed, or finished with a
-Partially/Not Accomplished review. The model (role "reflect") answers under the `ReflectReply`
-JSON constraint; the text kept on the trial is plain: "Diagnosis: … Plan: …", bounded by the
-schema's lengths. If the model gives no valid reply (after one retry), a diagnosis written by code
-from how the trial ended is used instead, so the next trial always gets some guidance.
+It runs after every failed trial but the last. When code already knows why the trial failed (it ran
+out of steps or tokens, was stopped for looping, or its answers were refused as ungrounded), the
+diagnosis and plan are written by code, with no model call. Only a trial that finished with a
+Partially/Not Accomplished review is diagnosed by the model (role "reflect", under the
+`ReflectReply` JSON constraint); its text is kept as "Diagnosis: … Plan: …" unless it echoes the
+prompt's worked example or names what the trial never saw (`echo`), or is not valid after one
+retry — then the code's diagnosis is used, so the next trial always gets some guidance.
 """
 
 from __future__ import annotations
@@ -75,15 +77,24 @@ def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: 
 def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> str:
     """The reflection for a failed trial (plain text), and a `reflect` event."""
     from edge_agent.agent.distill import render_distilled
+    from edge_agent.agent.review import echo_of, trial_texts
 
-    distilled_text = render_distilled(distilled) if distilled is not None else ""
-    prompt = reflect_prompt(question, trial, rt.settings.max_steps, distilled_text, rt.tools)
-    reply = ask_json(rt, prompt, ReflectReply, role="reflect", max_tokens=MAX_TOKENS)
-    if reply.value is not None:
-        text = one_line(f"Diagnosis: {reply.value.diagnosis.strip()} Plan: {reply.value.plan.strip()}",
-                        REFLECTION_MAX_CHARS)
-    else:
+    text, why, attempts, by = "", "", 0, "code"
+    if trial.outcome == "finished" and trial.review is not None:
+        # only a finished trial's failure needs the model's diagnosis; for a loop stop, steps or tokens
+        # used up or refused answers, code already knows why it failed
+        distilled_text = render_distilled(distilled) if distilled is not None else ""
+        prompt = reflect_prompt(question, trial, rt.settings.max_steps, distilled_text, rt.tools)
+        reply = ask_json(rt, prompt, ReflectReply, role="reflect", max_tokens=MAX_TOKENS)
+        attempts = reply.attempts
+        if reply.value is not None:
+            text = one_line(f"Diagnosis: {reply.value.diagnosis.strip()} Plan: {reply.value.plan.strip()}",
+                            REFLECTION_MAX_CHARS)
+            why = echo_of(text, "reflect", trial_texts(question, trial, distilled) + [t.name for t in rt.tools], rt)
+            by = "code" if why else "model"
+    if by == "code":
         text = fallback_reflection(trial, rt.settings.max_steps)
+    trial.reflection_by, trial.reflection_copied = by, bool(why)
     rt.emit(AgentEvent(kind="reflect", trial=trial.number, text=text,
-                       data={"from_model": reply.value is not None, "attempts": reply.attempts}))
+                       data={"from_model": by == "model", "attempts": attempts, "echo": why}))
     return text

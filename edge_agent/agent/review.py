@@ -14,13 +14,16 @@ Two sources are combined (see docs/reactxen.md, "How review evidence works"):
    the evidence as "facts the system recorded", so even a small model sees the early victory.
 
 The final verdict is the *worse* of the two: evidence can only lower the model's verdict, never
-raise it. When evidence lowers it, its reasons lead the reasoning and its fixes lead the
-suggestions, so the next trial gets concrete feedback. A reply that fails validation is retried
-once; then the safe default is "Not Accomplished", saying the review failed (plus the evidence).
+raise it. A reply that repeats the prompt's worked example or names what the trial never saw
+(`echo`) is not used: the verdict is then written by code from the evidence alone (`by="code"`,
+`copied=True`), as it is when the model gives no valid reply after one retry. When evidence lowers
+the verdict, its reasons lead the reasoning and its fixes lead the suggestions, so the next trial
+gets concrete feedback.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -28,7 +31,8 @@ from typing import Any, Iterable, Sequence
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.distill import mentioned, wants_single_file
-from edge_agent.agent.prompting import make_prompt, trial_scratchpad
+from edge_agent.agent.echo import copies_example, foreign
+from edge_agent.agent.prompting import load_prompt, make_prompt, trial_scratchpad
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.structured import ask_json
@@ -164,6 +168,11 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
                 what = "data call with a date range" if period_asked else "successful tool call"
                 ev.findings.append(Finding("Partially Accomplished", f"{asset} is named in the question but no "
                                            f"{what} covered it", f"get the data of {asset} as well"))
+        from_tools = [c for c in trial.claims if c.source == "observation"]
+        g = rt.grounding
+        if ok_steps and g is not None and g.catalog is not None and not from_tools and not g.answer_prefix():
+            ev.findings.append(Finding("Partially Accomplished", "the answer states nothing that a tool returned",
+                                       "answer with the names and figures of the Observations"))
         if len(facts.assets) > 1 and wants_single_file(question) and not _one_file_for_all(facts.assets, ok_steps):
             ev.findings.append(Finding("Partially Accomplished", "one file was asked for, but no file holds every "
                                        "asset", "call histories once with every asset in asset_names, or jsonmerge "
@@ -226,11 +235,48 @@ def _cut(text: str, limit: int) -> str:
     return one_line(text, limit)
 
 
+def code_verdict(evidence: Evidence, why: str) -> Review:
+    """The verdict written by code from the evidence alone (the model's reply was unusable)."""
+    problems = " ".join(f.problem[:1].upper() + f.problem[1:] + "." for f in evidence.findings)
+    fixes = " ".join(f.fix[:1].upper() + f.fix[1:] + "." for f in evidence.findings)
+    reasoning = problems or "The system's checks found every named asset covered, every file named in the " \
+                            "answer written and every figure of the answer in an Observation."
+    return Review(status=evidence.cap, reasoning=_cut(f"{reasoning} ({why})", 600), suggestions=_cut(fixes, 600),
+                  by="code", copied=why.startswith("the reviewer"))
+
+
+def trial_texts(question: str, trial: Trial, distilled: Distilled | None) -> list[str]:
+    """Everything a judgement of the trial may refer to: question, facts, steps and the answer."""
+    from edge_agent.agent.distill import render_distilled
+
+    texts = [question, trial.answer or "", render_distilled(distilled) if distilled is not None else ""]
+    for s in trial.steps:
+        texts += [s.thought, s.action, json.dumps(s.action_input, ensure_ascii=False), s.observation]
+    return texts
+
+
+def echo_of(text: str, role_prompt: str, texts: list[str], rt: AgentRuntime) -> str:
+    """Why a role's reply is an echo ('' if it is not): it repeats the worked example, or names what
+    the trial never saw."""
+    if copies_example(text, load_prompt(role_prompt)):
+        return f"the {role_prompt}er repeated its prompt's example"
+    names = rt.grounding.names() if rt.grounding is not None else set()
+    made_up = foreign(text, texts, names)
+    if made_up:
+        return f"the {role_prompt}er named {', '.join(made_up[:3])}, which the attempt never saw"
+    return ""
+
+
 def review(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> Review:
     """Review a finished trial (one with an answer) and emit a `review` event."""
     evidence = gather_evidence(question, trial, rt, distilled)
     reply = ask_json(rt, review_prompt(question, trial, evidence), ReviewReply, role="review", max_tokens=MAX_TOKENS)
-    verdict = combine(reply.value, evidence, "; ".join(reply.errors))
+    why = echo_of(f"{reply.value.reasoning} {reply.value.suggestions}", "review",
+                  trial_texts(question, trial, distilled) + [evidence.facts()], rt) if reply.value else ""
+    if why or reply.value is None:
+        verdict = code_verdict(evidence, why or f"the review model gave no valid reply: {'; '.join(reply.errors)}")
+    else:
+        verdict = combine(reply.value, evidence, "; ".join(reply.errors))
     rt.emit(AgentEvent(kind="review", trial=trial.number, text=f"{verdict.status}: {verdict.reasoning}",
                        data={**verdict.model_dump(), "model_status": reply.value.status if reply.value else None,
                              "evidence_cap": evidence.cap, "attempts": reply.attempts}))

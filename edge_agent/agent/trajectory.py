@@ -38,6 +38,8 @@ class Review(BaseModel):
     status: ReviewStatus
     reasoning: str = Field(..., max_length=600)
     suggestions: str = Field("", max_length=600)
+    by: Literal["model", "code"] = "model"  # code: the model's reply was unusable or an echo
+    copied: bool = False  # the model's reply echoed the prompt's example or named what the trial never saw
 
 
 class Distilled(BaseModel):
@@ -62,6 +64,8 @@ class Trial(BaseModel):
     outcome: TrialOutcome = "finished"
     review: Review | None = None
     reflection: str | None = None
+    reflection_by: Literal["model", "code", ""] = ""
+    reflection_copied: bool = False
     loops_caught: int = 0
     parse_failures: int = 0
     claims: list[Claim] = Field(default_factory=list)  # the answer's figures and names, with their sources

@@ -197,3 +197,14 @@ def drop_calls(schema: dict, made: list[dict]) -> dict | None:
     if len(out) == 1:
         return out[0]
     return {"anyOf": out, **{k: v for k, v in schema.items() if k.startswith("$defs")}}
+
+
+def pinned_calls(schema: dict) -> list[dict] | None:
+    """The calls a schema allows when every argument is pinned to a few values; None otherwise."""
+    out: list[dict] = []
+    for branch in schema["anyOf"] if "anyOf" in schema else [schema]:
+        calls = _calls(branch)
+        if calls is None:
+            return None
+        out += calls
+    return out

@@ -182,9 +182,10 @@ def step_constraint(
     Finish answer can only write figures and codes from that set (`grounding.provenance.answer_pattern`).
     With `only`, just those tools are offered (e.g. only Finish once the answer is in hand). With `made`
     (tool → argument objects of the calls whose results are in hand), those calls cannot be written again
-    where a tool's calls can be listed. With `finish_alone`, Finish is offered only when no other tool is.
+    where a tool's calls can be listed. With `finish_alone`, Finish is offered only when no other tool is;
+    it is held back too while a tool marked `answers` has calls left whose every argument the scope pins.
     """
-    from edge_agent.grounding.scope import drop_calls
+    from edge_agent.grounding.scope import drop_calls, pinned_calls
 
     files = tuple(sorted(files)) if files is not None else None
     schemas = []
@@ -199,7 +200,8 @@ def step_constraint(
         if t.name == FINISH and answer_tokens is not None:
             schema = _grounded_answer(schema, answer_tokens, answer_prefix)
         schemas.append((t, schema))
-    if finish_alone and len(schemas) > 1:
+    held = scope is not None and any(t.answers and pinned_calls(sc) for t, sc in schemas)
+    if (finish_alone or held) and len(schemas) > 1:
         schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
     signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
     key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit)
