@@ -46,6 +46,7 @@ FILE_REF = {"x-file-ref": True}
 SITE_REF = {"x-catalog": "site"}
 ASSET_REF = {"x-catalog": "asset"}
 SENSOR_REF = {"x-catalog": "sensor"}
+TYPE_REF = {"x-catalog": "asset_type"}  # a kind of equipment (a Haystack equip marker: chiller, ahu, meter, …)
 START_REF = {"x-period": "start"}
 FINAL_REF = {"x-period": "final"}
 

@@ -24,7 +24,7 @@ from pydantic import Field, field_validator
 
 from edge_agent.skyspark.client import SkySparkError
 from edge_agent.skyspark.window import WindowError, parse_window
-from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, NoArgs, ToolArgs, ToolContext,
+from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, NoArgs, ToolArgs, ToolContext,
                                 ToolError, tool)
 
 PREVIEW_CHARS = 200  # names shown in an observation: as many as fit in this many characters
@@ -34,6 +34,11 @@ STATS_CHARS = 300  # per-series statistics of a range: as many series as fit in 
 
 class SiteArgs(ToolArgs):
     site_name: str = Field(..., description="a site name as listed by sites, e.g. POKMAIN", json_schema_extra=SITE_REF)
+
+
+class AssetListArgs(SiteArgs):
+    asset_type: str | None = Field(None, description="only assets of this kind (an equip marker such as chiller)",
+                                   json_schema_extra=TYPE_REF)
 
 
 class AssetArgs(ToolArgs):
@@ -100,16 +105,20 @@ def sites(args: NoArgs, ctx: ToolContext) -> str:
 
 
 @tool("assets", "List the assets (equipment) of one site.", provides=("asset",))
-def assets(args: SiteArgs, ctx: ToolContext) -> str:
+def assets(args: AssetListArgs, ctx: ToolContext) -> str:
     try:
         found = _client(ctx).assets(args.site_name)
     except SkySparkError as exc:
         raise ToolError(str(exc)) from None
     site = found[0].site_name if found else args.site_name
+    kind = (args.asset_type or "").strip()
+    if kind:
+        found = [a for a in found if kind.casefold() in (t.casefold() for t in a.types)]
     rows = [{"site_name": a.site_name, "asset_name": a.name, "asset_type": a.types[0] if a.types else None}
             for a in found]
-    name = ctx.files.write_json(rows, f"assets_{site}")
-    return f"found {len(rows)} assets at {site}, saved to {name}: {_preview([a.name for a in found])}"
+    name = ctx.files.write_json(rows, f"assets_{site}{'_' + kind if kind else ''}")
+    what = f"{kind} assets" if kind else "assets"
+    return f"found {len(rows)} {what} at {site}, saved to {name}: {_preview([a.name for a in found])}"
 
 
 @tool("sensors", "List the sensors (points) of one asset at a site.", provides=("sensor",), needs=("asset",))

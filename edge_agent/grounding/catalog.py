@@ -36,6 +36,10 @@ class SiteCatalog:
     tz: str
     assets: list[str]
     sensors: dict[str, list[SensorName]]  # asset name -> its sensors
+    types: dict[str, list[str]] = field(default_factory=dict)  # asset name -> its equip markers (chiller, ahu…)
+
+    def assets_of_type(self, kind: str) -> list[str]:
+        return [a for a in self.assets if kind in self.types.get(a, [])]
 
     def sensor_shorts(self, asset: str) -> list[str]:
         return list(dict.fromkeys(s.short for s in self.sensors.get(asset, [])))
@@ -66,7 +70,8 @@ class Catalog:
                 sensors = {a.name: client._sensors(site, a) for a in assets}
             return SiteCatalog(
                 name=name, tz=site.tz, assets=[a.name for a in assets],
-                sensors={a: [SensorName(s.name, s.short_name, s.unit) for s in rows] for a, rows in sensors.items()})
+                sensors={a: [SensorName(s.name, s.short_name, s.unit) for s in rows] for a, rows in sensors.items()},
+                types={a.name: list(a.types) for a in assets})
 
         return cls(sites=[s.name for s in sites], tz={s.name: s.tz for s in sites}, _load_site=load)
 
@@ -88,6 +93,12 @@ class Catalog:
 
     def assets(self, site: str) -> list[str]:
         return self.site(site).assets if site in self.sites else []
+
+    def types(self, site: str) -> list[str]:
+        """The equip markers of a site's assets (chiller, ahu, meter, …), in first-seen order."""
+        if site not in self.sites:
+            return []
+        return list(dict.fromkeys(t for kinds in self.site(site).types.values() for t in kinds))
 
     def sensors(self, site: str, asset: str) -> list[SensorName]:
         return self.site(site).sensors.get(asset, []) if site in self.sites else []

@@ -72,6 +72,7 @@ class Links(BaseModel):
     assets: list[str] = Field(default_factory=list)
     asset_sites: dict[str, str] = Field(default_factory=dict)
     sensors: list[str] = Field(default_factory=list)  # short names
+    asset_types: list[str] = Field(default_factory=list)  # equip markers named in the plural ("chillers", "AHUs")
     mentions: list[Mention] = Field(default_factory=list)
     missing: list[Missing] = Field(default_factory=list)
 
@@ -274,8 +275,33 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                                              suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
 
     _missing_assets(tokens, catalog, links, scope, owners)
+    _asset_types(tokens, catalog, links)
     _missing_sites(tokens, catalog, links)
     return links
+
+
+def _type_words(marker: str) -> set[str]:
+    """How a question writes an equip marker: "coolingTower" → "cooling tower(s)", "ahu" → "ahu(s)"."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", marker)
+    return {key(spaced), key(spaced) + "s", key(spaced) + "es"}
+
+
+def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
+    """Kinds of equipment the question names ("the chillers", "AHUs"), from the markers on the SkySpark."""
+    index: dict[str, str] = {}
+    for site in links.sites:
+        for marker in catalog.types(site):
+            for word in _type_words(marker):
+                index.setdefault(word, marker)
+    for i, j in tokens.spans(3):
+        if any(tokens.used[i:j]):
+            continue
+        marker = index.get(key("".join(tokens.words(i, j))))
+        if marker is not None:
+            tokens.take(i, j)
+            if marker not in links.asset_types:
+                links.asset_types.append(marker)
+                links.mentions.append(Mention(text=tokens.raw(i, j), name=marker, kind="asset", how="exact"))
 
 
 def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],

@@ -11,6 +11,7 @@ A tool marks an argument that names something on the SkySpark with `SITE_REF`, `
 - sensors: per site, the sensors the question names that exist on the allowed assets, else every
   sensor of those assets;
 - an asset list (`asset_names`) is exactly the assets the question names, when it names some;
+- an equipment-kind filter (`asset_type`) is the kind the question names ("the chillers"), else absent;
 - start and final are the period worked out from the question, when there is one (no final for an
   instant).
 
@@ -29,7 +30,7 @@ from edge_agent.grounding.linking import Links
 
 MAX_NAMES = 400
 
-SITE, ASSET, SENSOR, START, FINAL = "site", "asset", "sensor", "start", "final"
+SITE, ASSET, SENSOR, START, FINAL, ASSET_TYPE = "site", "asset", "sensor", "start", "final", "asset_type"
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class SiteScope:
     assets: tuple[str, ...]
     sensors: tuple[str, ...]
     fixed_assets: tuple[str, ...] = ()  # the exact list for an asset-list argument
+    types: tuple[str, ...] = ()  # the kinds of equipment the question names that the site has
 
 
 @dataclass(frozen=True)
@@ -69,11 +71,13 @@ class Scope:
                     shorts.setdefault(s.short, None)
             wanted = [s for s in links.sensors if s in shorts]
             sensors = wanted if links.sensors else list(shorts)[:MAX_NAMES]
-            out[site] = SiteScope(assets=tuple(assets), sensors=tuple(sensors), fixed_assets=tuple(linked))
+            types = tuple(t for t in links.asset_types if t in catalog.types(site))
+            out[site] = SiteScope(assets=tuple(assets), sensors=tuple(sensors), fixed_assets=tuple(linked),
+                                  types=types)
         return cls(sites=out, start=start, final=final if final != start else None, period=start is not None)
 
     def signature(self) -> str:
-        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets) for k, v in self.sites.items()),
+        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets, v.types) for k, v in self.sites.items()),
                            self.start, self.final, self.period])
 
     def constrain(self, schema: dict) -> dict | None:
@@ -84,7 +88,7 @@ class Scope:
                  if p.get("x-catalog") or p.get("x-period")}
         if not marks:
             return schema
-        needs_site = any(m in (SITE, ASSET, SENSOR) for m in marks.values())
+        needs_site = any(m in (SITE, ASSET, SENSOR, ASSET_TYPE) for m in marks.values())
         branches = []
         for site, scope in (self.sites.items() if needs_site else [("", SiteScope((), ()))]):
             branch = self._branch(schema, marks, site, scope)
@@ -120,6 +124,14 @@ class Scope:
                 if not scope.sensors:
                     return None
                 props[name] = {"enum": list(scope.sensors)}
+            elif mark == ASSET_TYPE:  # only the kind the question names; no free filter to fill with junk
+                if scope.types:
+                    props[name] = {"enum": list(scope.types)}
+                    required.append(name)
+                else:
+                    del props[name]
+                    required = [r for r in required if r != name]
+                    continue
             elif mark == START and self.period:
                 props[name] = {"enum": [self.start]}
             elif mark == FINAL and self.period:
