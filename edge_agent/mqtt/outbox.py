@@ -6,6 +6,8 @@ locks; this callback only queues the id). Rows stay in SQLite until their PUBACK
 reply survives a broker outage and a daemon crash; paho itself re-sends its in-flight messages
 after a reconnect within one process. A row larger than the broker's Maximum Packet Size would
 get the client disconnected on every reconnect, forever, so such a row is dropped with an error log.
+Deleting acknowledged rows is not fsync'd (it would cost as much as storing the requests): a crash
+may bring a few back, and they are published again with their `reply_id`, which clients deduplicate.
 """
 
 from __future__ import annotations
@@ -88,8 +90,8 @@ class OutboxPublisher:
             if row_id is not None:
                 done.append(row_id)
                 self._handed.discard(row_id)
-        if done:
-            with self.jobs.tx() as conn:
+        if done:  # not fsync'd: a delete lost in a crash only re-sends a reply with the same reply_id
+            with self.jobs.tx(durable=False) as conn:
                 conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in done])
 
     def _hand_pending(self) -> None:

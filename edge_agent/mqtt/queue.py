@@ -110,16 +110,24 @@ class JobQueue:
             self._conn.close()
 
     @contextmanager
-    def tx(self) -> Iterator[sqlite3.Connection]:
-        """One IMMEDIATE transaction, committed (fsync'd) when the block ends."""
+    def tx(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction, committed (fsync'd) when the block ends. `durable=False` skips the
+        fsync (WAL, synchronous=NORMAL): a crash may undo it, but only together with what followed it,
+        and the next durable commit makes it durable too."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            if not durable:
+                self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+                self._conn.execute("COMMIT")
+            finally:
+                if not durable:
+                    self._conn.execute("PRAGMA synchronous=FULL")
 
     @contextmanager
     def savepoint(self, conn: sqlite3.Connection) -> Iterator[None]:
