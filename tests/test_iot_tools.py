@@ -53,7 +53,7 @@ def test_sites_assets_sensors_write_files(tools, iot_ctx):
 
     ok, obs = run(tools, iot_ctx, "sensors", site_name="POKMAIN", asset_name="Chiller 6")
     rows = saved(iot_ctx, obs)
-    assert ok and "Chiller 6 Tonnage" in obs
+    assert ok and obs.startswith("found 11 sensors on Chiller 6") and "Tonnage" in obs  # short names shown
     assert {"site_name": "POKMAIN", "asset_name": "Chiller 6", "sensor_name": "Chiller 6 Tonnage",
             "short_name": "Tonnage", "unit": "tonref"} in rows
 
@@ -81,10 +81,10 @@ def test_range_observation_summarises_each_series(tools, iot_ctx):
         values = [r["value"] for r in mine]
         high = max(mine, key=lambda r: r["value"])
         low = min(mine, key=lambda r: r["value"])
-        clause = re.search(rf"{asset} Power \(kW\): (\d+) values, min (\S+) at (\S+), max (\S+) at (\S+), "
-                           rf"mean (\S+), sum ([\d.]+)", obs)
+        clause = re.search(rf"{asset} Power \(kW\): max (\S+) at (\S+), min (\S+) at (\S+), "
+                           rf"mean (\S+), sum ([\d.]+), (\d+) values", obs)
         assert clause, obs
-        n, vmin, tmin, vmax, tmax, mean, total = clause.groups()
+        vmax, tmax, vmin, tmin, mean, total, n = clause.groups()
         assert int(n) == 96 and float(vmin) == pytest.approx(low["value"], abs=1e-4) and tmin.rstrip(",") == low["timestamp"][:16]
         assert float(vmax) == pytest.approx(high["value"], abs=1e-4) and tmax.rstrip(",") == high["timestamp"][:16]
         assert float(mean) == pytest.approx(fmean(values), abs=1e-4)
@@ -94,7 +94,7 @@ def test_range_observation_summarises_each_series(tools, iot_ctx):
     ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=chillers, sensor_name="Tonnage",
                   start="2024-07-15", final="2024-07-16")
     assert ok and len(chillers) >= 4 and len(obs) <= 500  # fits the prompt's observation limit unsummarised
-    shown = obs.count(" values, min ")
+    shown = len(re.findall(r"\(tonref\): max ", obs))
     assert 1 <= shown < len(chillers) and obs.endswith(f"... ({len(chillers) - shown} more series in the file)")
 
 
@@ -112,7 +112,8 @@ def test_multi_asset_histories_merge_by_time(tools, iot_ctx):
     ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6", "Chiller 9"],
                   sensor_name="Tonnage", start="2024-07-15T12:00:00", final="2024-07-15T13:00:00")
     rows = saved(iot_ctx, obs)
-    assert ok and obs.startswith("found 8 values")
+    assert ok and obs.startswith("2 series from 2024-07-15T12:00:00-04:00 to 2024-07-15T13:00:00-04:00 (end "
+                                 "exclusive)") and obs.count(", 4 values") == 2
     assert [(r["timestamp"], r["asset_name"]) for r in rows[:4]] == [
         ("2024-07-15T12:00:00-04:00", "Chiller 6"), ("2024-07-15T12:00:00-04:00", "Chiller 9"),
         ("2024-07-15T12:15:00-04:00", "Chiller 6"), ("2024-07-15T12:15:00-04:00", "Chiller 9")]
@@ -143,7 +144,8 @@ def test_point_versus_interval(tools, iot_ctx):
     assert ok and same.startswith("value at")
     ok, interval = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
                        sensor_name="Power", start="2024-07-15", final="2024-07-16")
-    assert ok and interval.startswith("found 96 values")
+    assert ok and interval.startswith("Chiller 6 Power from 2024-07-15T00:00:00-04:00 to 2024-07-16T00:00:00-04:00")
+    assert interval.endswith(", 96 values")
     rows = saved(iot_ctx, interval)
     assert rows[0]["timestamp"] == "2024-07-15T00:00:00-04:00" and rows[-1]["timestamp"] == "2024-07-15T23:45:00-04:00"
 
@@ -230,3 +232,14 @@ def test_auth_failure_is_an_observation(tools, simulator, settings, tmp_path):
     ok, obs = run(tools, ctx, "assets", site_name="POKMAIN")
     assert not ok and "refused the login" in obs
     assert not list(Path(tmp_path / "f").iterdir())  # nothing half-written
+
+
+def test_range_observation_states_the_asked_statistic_first(tools, iot_ctx):
+    iot_ctx.question = "What was the average power of Chiller 6 on 2024-07-15?"
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                  sensor_name="Power", start="2024-07-15", final="2024-07-16")
+    assert ok and re.search(r"Chiller 6 Power \(kW\): mean [\d.]+, max ", obs), obs
+    iot_ctx.question = "What was the lowest power of Chiller 6 on 2024-07-15?"
+    ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
+                  sensor_name="Power", start="2024-07-15", final="2024-07-16")
+    assert ok and re.search(r"Chiller 6 Power \(kW\): min [\d.]+ at \S+, max ", obs), obs

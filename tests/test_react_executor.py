@@ -230,17 +230,39 @@ def test_agentask_absent_without_requester(make_rt):
 
 
 def test_repeated_action_gets_feedback_then_ends_trial(make_rt):
-    rt, llm = make_rt([step("Start by listing.", "sites"), step("Again.", "sites"), step("Once more.", "sites"),
-                       step("And again.", "sites")], loop_repeats=2, max_steps=8)
+    # a failing call repeated: run once more with a note, then loop feedback, then the trial stops
+    bad = lambda t: step(t, "assets", {"site_name": "NOPE"})  # noqa: E731
+    rt, llm = make_rt([bad("Start by listing."), bad("Again."), bad("Once more."), bad("And again.")],
+                      loop_repeats=2, max_steps=8)
     trial = run_trial("Which sites?", rt)
     kinds = [s.kind for s in trial.steps]
     assert kinds == ["tool", "tool", "loop", "loop"]
     assert "Do not repeat it" in trial.steps[1].observation  # first repeat: run, with a note
     assert "Loop detected" in trial.steps[2].observation and "Change course" in trial.steps[2].observation
     assert "stopped" in trial.steps[3].observation
-    assert CALLS == ["sites", "sites"]  # the caught repeats were not run
+    assert CALLS == ["assets:NOPE", "assets:NOPE"]  # the caught repeats were not run
     assert trial.outcome == "loop" and trial.loops_caught == 2
     assert "Loop detected" in react_prompts(llm)[3].assistant_prefix
+
+
+def test_repeating_a_successful_call_offers_finish_then_stops(make_rt):
+    rt, llm = make_rt([step("Start by listing.", "sites"), step("Again.", "sites"), step("Once more.", "sites")],
+                      loop_repeats=2, max_steps=8)
+    trial = run_trial("Which sites?", rt)
+    assert [s.kind for s in trial.steps] == ["tool", "loop", "loop"]
+    assert "same call as step 1" in trial.steps[1].observation and "POKMAIN, RCHMAIN" in trial.steps[1].observation
+    assert "Finish" in trial.steps[1].observation
+    assert "stopped" in trial.steps[2].observation
+    assert CALLS == ["sites"]  # the result was in hand: never run again
+    assert trial.outcome == "loop" and trial.loops_caught == 2
+
+
+def test_finish_after_a_repeated_call_answers_from_the_evidence(make_rt):
+    rt, _ = make_rt([step("List.", "sites"), step("List again.", "sites"), finish("POKMAIN and RCHMAIN")],
+                    loop_repeats=2)
+    trial = run_trial("Which sites?", rt)
+    assert [s.kind for s in trial.steps] == ["tool", "loop", "finish"]
+    assert trial.outcome == "finished" and trial.answer == "POKMAIN and RCHMAIN"
 
 
 def test_loop_feedback_lets_the_model_change_course(make_rt):
@@ -262,8 +284,9 @@ def test_repeated_thought_is_a_loop(make_rt):
 
 
 def test_short_cycle_is_caught(make_rt):
-    a = lambda t: step(t, "assets", {"site_name": "POKMAIN"})  # noqa: E731
-    b = lambda t: step(t, "sites")  # noqa: E731
+    # two failing calls in turn (a successful one repeated is caught earlier, as "the same call")
+    a = lambda t: step(t, "assets", {"site_name": "NOPE1"})  # noqa: E731
+    b = lambda t: step(t, "assets", {"site_name": "NOPE2"})  # noqa: E731
     rt, _ = make_rt([a("one"), b("two"), a("three"), b("four"), a("five"), b("six")], loop_repeats=2,
                     max_steps=10)
     trial = run_trial("Assets?", rt)

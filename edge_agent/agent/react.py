@@ -231,8 +231,14 @@ class _Trial:
         verdict = self.loops.check(parsed.thought, parsed.action, parsed.action_input)
         earlier = self._same_call(parsed.action, parsed.action_input)
         self.loops.record(parsed.thought, parsed.action, parsed.action_input)
-        if earlier is not None:  # its result is in hand: offer Finish over the evidence
+        if earlier is not None:  # its result is in hand: offer Finish over the evidence, once
             self.trial.loops_caught += 1
+            if self.finish_only:  # offered Finish and repeated a call instead: the trial stops here
+                self.trial.outcome = "loop"
+                return self._record(index, started, usage, kind="loop", ok=False, thought=thought,
+                                    action=parsed.action, action_input=parsed.action_input,
+                                    observation=f"Loop: step {earlier.index} made this call already and Finish "
+                                                f"was not called; the trial is stopped.")
             self.finish_only = True
             return self._record(index, started, usage, kind="loop", ok=False, thought=thought,
                                 action=parsed.action, action_input=parsed.action_input,

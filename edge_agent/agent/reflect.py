@@ -54,14 +54,15 @@ def how_it_ended(trial: Trial, max_steps: int) -> str:
 def fallback_reflection(trial: Trial, max_steps: int) -> str:
     """A diagnosis and plan written by code, for when the model gives no valid reply."""
     ending = how_it_ended(trial, max_steps)
-    errors = [s for s in trial.steps if not s.ok and s.observation]
+    errors = [s for s in trial.steps if not s.ok and s.observation and s.kind != "loop"]
+    repeated = any(s.kind == "loop" for s in trial.steps)
     plan = "Do each part of the question with the tools, check each Observation, then call Finish naming the result."
     if trial.review is not None and trial.review.suggestions:
         plan = trial.review.suggestions
+    elif repeated:
+        plan = "Do not repeat a call whose result you already have; take the next step of the task or call Finish."
     elif errors:
         plan = f"Read the error \"{one_line(errors[-1].observation, 120)}\" and change that call accordingly."
-    elif trial.outcome == "loop":
-        plan = "Do not repeat a call whose result you already have; take the next step of the task or call Finish."
     return one_line(f"Diagnosis: {ending} Plan: {plan}", REFLECTION_MAX_CHARS)
 
 
