@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from edge_agent.grounding.catalog import Catalog, key
 
 Kind = Literal["site", "asset", "sensor"]
-_TOKEN = re.compile(r"%|[A-Za-z0-9][A-Za-z0-9_.\-/]*")
+_TOKEN = re.compile(r"%|[^\W_][\w.\-/]*")
 _NUMBER = re.compile(r"\d+(?:[-.]\d+)*")
 #: words that join list items after a name: "Chiller 6, 7 and 9"
 _LIST_TAIL = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*(?:and\s+|&\s*)?(?P<n>\d+(?:[-.]\d+)*)(?![\w.])")
@@ -159,26 +159,30 @@ def _match_exact(tokens: _Tokens, index: dict[str, str], longest: int) -> list[t
 
 
 def _match_near(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tuple[int, int, str, str]]:
-    """Near misses: a span with the same digits as a name and a close spelling (letters ≥ 4)."""
-    found = []
+    """Near misses: a span with the same digits as a name and a close spelling (letters ≥ 4). The
+    closest spans are taken first, the shorter of two equally close, so a near miss does not swallow
+    the word next to it ("SuplyTemp of" is not read as SupplyTemp; "SuplyTemp" is)."""
     keys = list(index)
+    candidates = []
     for i, j in tokens.spans(longest):
-        if any(tokens.used[i:j]):
-            continue
-        raw = tokens.raw(i, j)
-        k = key(raw)
+        k = key(tokens.raw(i, j))
         if sum(c.isalpha() for c in k) < 4:
             continue
-        close = difflib.get_close_matches(k, keys, n=3, cutoff=NEAR_CUTOFF)
-        close = [c for c in close if _digits(c) == _digits(k)]
-        if close:
+        for c in difflib.get_close_matches(k, keys, n=3, cutoff=NEAR_CUTOFF):
+            if _digits(c) == _digits(k):
+                candidates.append((-difflib.SequenceMatcher(None, k, c).ratio(), j - i, i, j, c))
+                break
+    found = []
+    for _, _, i, j, c in sorted(candidates):
+        if not any(tokens.used[i:j]):
             tokens.take(i, j)
-            found.append((i, j, index[close[0]], "near"))
+            found.append((i, j, index[c], "near"))
     return found
 
 
-def _list_tail(text: str, end: int, name: str, names: set[str]) -> list[tuple[str, int]]:
-    """Names made by swapping the trailing number of `name` for the numbers listed after it."""
+def _list_tail(text: str, end: int, name: str, names: set[str]) -> list[tuple[str, int, bool]]:
+    """Names made by swapping the trailing number of `name` for the numbers listed after it, each with
+    where its number ends and whether the catalog has it ("Chiller 6, 7 and 9": 7 may be missing)."""
     m = re.search(r"(\d+(?:[-.]\d+)*)$", name)
     if not m:
         return []
@@ -189,14 +193,19 @@ def _list_tail(text: str, end: int, name: str, names: set[str]) -> list[tuple[st
         if not tail:
             return out
         candidate = f"{stem}{tail['n']}"
-        if candidate not in names:
-            return out
-        out.append((candidate, tail.end()))
+        out.append((candidate, tail.end(), candidate in names))
         pos = tail.end()
 
 
 def _shape(name: str) -> str:
     return re.sub(r"\d+", "#", key(name))
+
+
+def _alike(text: str, pool: list[str]) -> list[str]:
+    """The existing names a missing one most looks like: containing it, same shape, same stem."""
+    shape = _shape(text)
+    return ([a for a in pool if key(text) in key(a)] or [a for a in pool if _shape(a) == shape] or
+            [a for a in pool if _shape(a).startswith(shape.split("#")[0])])[:SUGGEST]
 
 
 def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] = ()) -> Links:
@@ -229,11 +238,19 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]
-        for extra, stop in _list_tail(question, end, name, set(owners)):
-            found.append((extra, "list", extra))
-            for n, (_, s, e) in enumerate(tokens.items):
-                if end <= s < stop:
-                    tokens.used[n] = True
+        for extra, stop, exists in _list_tail(question, end, name, set(owners)):
+            covered = [n for n, (_, s, e) in enumerate(tokens.items) if end <= s < stop]
+            if any(tokens.used[n] for n in covered):  # e.g. the date phrase
+                break
+            for n in covered:
+                tokens.used[n] = True
+            end = stop
+            if exists:
+                found.append((extra, "list", extra))
+            else:
+                site = owners[name][0]
+                links.missing.append(Missing(text=extra, kind="asset", site=site,
+                                             suggestions=_alike(extra, catalog.assets(site))))
         for asset, kind_how, text in found:
             if asset in links.assets:
                 continue
@@ -306,10 +323,23 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
 
 def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],
                     owners: dict[str, list[str]]) -> None:
-    """Names shaped like the catalog's asset names that are not on it: "<word> <number>" where asset
-    names start with that word, and letter+digit codes whose letters start some asset name."""
+    """Names shaped like the catalog's asset names that are not on it: a span with the shape of an
+    asset name (its digits aside: "CH-07" where there is CH-01, "Pump P-4" where there is Pump P-3),
+    "<word> <number>" where asset names start with that word, and letter+digit codes whose letters
+    start some asset name ("B020" where there is B020_Total)."""
+    shapes = {_shape(a) for a in owners if "#" in _shape(a) and sum(c.isalpha() for c in _shape(a)) >= 2}
+    longest = min(MAX_SPAN, max((len(_TOKEN.findall(a)) for a in owners), default=1))
+    site = links.sites[0] if links.sites else (scope[0] if len(scope) == 1 else "")
+    pool = catalog.assets(site) if site else list(owners)
+    for i, j in list(tokens.spans(longest)):
+        if any(tokens.used[i:j]):
+            continue
+        raw = tokens.raw(i, j)
+        if _shape(raw) in shapes and raw not in owners:
+            tokens.take(i, j)
+            links.missing.append(Missing(text=raw, kind="asset", site=site, suggestions=_alike(raw, pool)))
     first_words = {key(a.split()[0]) for a in owners if " " in a}
-    code_heads = {m.group(1).casefold() for a in owners for m in [re.match(r"([A-Za-z]+)\d", a)] if m}
+    code_heads = {m.group(1).casefold() for a in owners for m in [re.match(r"([^\W\d_]+)\d", a)] if m}
     items = tokens.items
     for n, (tok, _, _) in enumerate(items):
         if tokens.used[n]:
@@ -321,27 +351,37 @@ def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list
             if key(prev) in first_words or key(singular) in first_words:
                 text = f"{singular} {tok}"
                 tokens.used[n - 1] = True
-        elif re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9_\-]*", tok) and not _TIMEISH.match(tok):
-            head = re.match(r"[A-Za-z]+", tok).group(0).casefold()
+        elif re.fullmatch(r"[^\W\d_]+\d[\w\-]*", tok) and not _TIMEISH.match(tok):
+            head = re.match(r"[^\W\d_]+", tok).group(0).casefold()
             if head in code_heads:
                 text = tok
         if text is None:
             continue
         tokens.used[n] = True
-        site = links.sites[0] if links.sites else (scope[0] if len(scope) == 1 else "")
-        pool = catalog.assets(site) if site else list(owners)
-        shape = _shape(text)
-        alike = [a for a in pool if key(text) in key(a)] or [a for a in pool if _shape(a) == shape] or \
-                [a for a in pool if _shape(a).startswith(shape.split("#")[0])]
-        links.missing.append(Missing(text=text, kind="asset", site=site, suggestions=alike[:SUGGEST]))
+        links.missing.append(Missing(text=text, kind="asset", site=site, suggestions=_alike(text, pool)))
+
+
+def _site_skeleton(name: str) -> tuple[str, ...] | None:
+    """A multi-part site name's first part, separators and the case of each later part's first
+    letter: "Plant-North" → ("plant", "-", "U"). None for a one-part name."""
+    parts = re.split(r"([\s_\-]+)", name)
+    if len(parts) < 3:
+        return None
+    rest = tuple(x if n % 2 else ("U" if x[:1].isupper() else "l" if x[:1].isalpha() else "#")
+                 for n, x in enumerate(parts[1:], start=1))
+    return (parts[0].casefold(),) + rest
 
 
 def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
-    """Upper-case codes (4+ characters, 3+ letters) that are no site, asset or sensor."""
+    """Names that look like the SkySpark's site names but are none: upper-case codes (4+ characters,
+    3+ letters), and names with the same first part and separators as a site ("Plant-South" where
+    there is Plant-North)."""
+    skeletons = {s for s in map(_site_skeleton, catalog.sites) if s}
     for n, (tok, _, _) in enumerate(tokens.items):
-        if tokens.used[n] or tok in _NOT_CODES or not re.fullmatch(r"[A-Z][A-Z0-9]{3,}", tok):
+        if tokens.used[n] or tok in _NOT_CODES:
             continue
-        if sum(c.isalpha() for c in tok) < 3:
+        code = re.fullmatch(r"[A-Z][A-Z0-9]{3,}", tok) and sum(c.isalpha() for c in tok) >= 3
+        if not code and _site_skeleton(tok) not in skeletons:
             continue
         tokens.used[n] = True
         links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))

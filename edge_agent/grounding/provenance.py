@@ -15,6 +15,7 @@ Evidence is the question, the facts worked out in code, and the Observations of 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Iterable, Literal, Sequence
 
 from pydantic import BaseModel
@@ -79,10 +80,25 @@ def _literal(text: str) -> str:
     return "".join(ch if ch.isalnum() else f"\\x{ord(ch):02X}" if ord(ch) < 0x80 else ch for ch in text)
 
 
-#: a separator inside the sentence: anything but letters, digits, sentence ends, the characters that join a
-#: token ("_.:+-/", so a figure cannot be assembled from pieces), the JSON string's quote and backslash,
-#: controls, and arithmetic ("*=")
-_SEP = r'[^A-Za-z0-9.!?;_:+\-/*="\\\x00-\x1F]'
+def _other_digits() -> str:
+    """Every non-ASCII decimal digit (full-width, Arabic-Indic, …) as regex class ranges."""
+    out, start, prev = [], None, None
+    for cp in range(0x80, 0x1FC00):
+        if unicodedata.category(chr(cp)) != "Nd":
+            continue
+        if start is None or cp != prev + 1:
+            if start is not None:
+                out.append((start, prev))
+            start = cp
+        prev = cp
+    out.append((start, prev))
+    return "".join(f"{chr(a)}-{chr(b)}" for a, b in out)
+
+
+#: a separator inside the sentence: anything but letters, digits (of any script: a figure in full-width
+#: digits is a figure too), sentence ends, the characters that join a token ("_.:+-/", so a figure cannot be
+#: assembled from pieces), the JSON string's quote and backslash, controls, and arithmetic ("*=")
+_SEP = r'[^A-Za-z0-9.!?;_:+\-/*="\\\x00-\x1F' + _other_digits() + "]"
 #: a free word: lower case, capitalised, or a unit-like mix ("kWh"), or one or two capitals ("I", "OK");
 #: longer all-capital words are codes and must come from the evidence
 _WORD = r"(?:[A-Z]?[a-z]+(?:[A-Z][a-z]*)?|[A-Z]{1,2})"
@@ -103,6 +119,12 @@ def _whole(needle: str, hay: str) -> bool:
     return re.search(r"(?<![A-Za-z0-9])" + re.escape(needle) + r"(?![A-Za-z0-9])", hay) is not None
 
 
+def _whole_token(needle: str, hay: str) -> bool:
+    """`needle` stands alone in `hay`: not a piece of a longer figure or name ("2" is not in "283.2";
+    "283.2" is in "max 283.2.")."""
+    return re.search(r"(?<![\w.:+\-/])" + re.escape(needle) + r"(?![\w:+\-/]|\.\w)", hay) is not None
+
+
 def claims_of(answer: str, names: Iterable[str] = ()) -> list[Claim]:
     """The figures and names an answer states: its digit tokens (file names among them), its codes, and
     the catalog `names` it mentions."""
@@ -119,7 +141,7 @@ def claims_of(answer: str, names: Iterable[str] = ()) -> list[Claim]:
 
 def _holds(source: Source, claim: Claim) -> bool:
     if claim.what in ("number", "file", "code"):
-        return claim.text in evidence_tokens([source.text]) or _whole(claim.text, source.text)
+        return claim.text in evidence_tokens([source.text]) or _whole_token(claim.text, source.text)
     return _whole(claim.text, source.text) or claim.text.casefold() in source.text.casefold()
 
 

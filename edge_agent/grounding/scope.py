@@ -9,7 +9,8 @@ A tool marks an argument that names something on the SkySpark with `SITE_REF`, `
   `MAX_NAMES`; a larger site offers the assets named in the question and in this run's Observations);
   none at all when the question names only assets the SkySpark lacks — there is nothing to read;
 - sensors: per site, the sensors the question names that exist on the allowed assets, else every
-  sensor of those assets;
+  sensor of those assets; where a call names both an asset and a sensor, the site's branch is split by
+  the assets' sensor sets (`groups`), so a sensor is only ever paired with an asset that has it;
 - an asset list (`asset_names`) is exactly the assets the question names, when it names some;
 - an equipment-kind filter (`asset_type`) is the kind the question names ("the chillers"), else absent;
 - start and final are the period worked out from the question, when there is one (no final for an
@@ -29,6 +30,7 @@ from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.linking import Links
 
 MAX_NAMES = 400
+MAX_GROUPS = 32  # more distinct sensor sets than this on one site: one branch for the site, the tool checks
 
 SITE, ASSET, SENSOR, START, FINAL, ASSET_TYPE = "site", "asset", "sensor", "start", "final", "asset_type"
 
@@ -39,6 +41,13 @@ class SiteScope:
     sensors: tuple[str, ...]
     fixed_assets: tuple[str, ...] = ()  # the exact list for an asset-list argument
     types: tuple[str, ...] = ()  # the kinds of equipment the question names that the site has
+    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # (assets, the sensors they all have)
+
+    def by_sensor_set(self) -> list["SiteScope"]:
+        """This scope split so that every asset in a part has every sensor of the part."""
+        if self.fixed_assets or not self.groups or len(self.groups) > MAX_GROUPS:
+            return [self]
+        return [SiteScope(assets=a, sensors=s, types=self.types) for a, s in self.groups]
 
 
 @dataclass(frozen=True)
@@ -71,13 +80,18 @@ class Scope:
                     shorts.setdefault(s.short, None)
             wanted = [s for s in links.sensors if s in shorts]
             sensors = wanted if links.sensors else list(shorts)[:MAX_NAMES]
+            if linked:  # a sensor every named asset has, where there is one
+                owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
+                common = [s for s in sensors if all(s in own for own in owned)]
+                sensors = common or sensors
             types = tuple(t for t in links.asset_types if t in catalog.types(site))
             out[site] = SiteScope(assets=tuple(assets), sensors=tuple(sensors), fixed_assets=tuple(linked),
-                                  types=types)
+                                  types=types, groups=_groups(catalog, site, assets, sensors))
         return cls(sites=out, start=start, final=final if final != start else None, period=start is not None)
 
     def signature(self) -> str:
-        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets, v.types) for k, v in self.sites.items()),
+        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets, v.types, v.groups)
+                                  for k, v in self.sites.items()),
                            self.start, self.final, self.period])
 
     def constrain(self, schema: dict) -> dict | None:
@@ -89,11 +103,13 @@ class Scope:
         if not marks:
             return schema
         needs_site = any(m in (SITE, ASSET, SENSOR, ASSET_TYPE) for m in marks.values())
+        pairs = ASSET in marks.values() and SENSOR in marks.values()
         branches = []
-        for site, scope in (self.sites.items() if needs_site else [("", SiteScope((), ()))]):
-            branch = self._branch(schema, marks, site, scope)
-            if branch is not None:
-                branches.append(branch)
+        for site, whole in (self.sites.items() if needs_site else [("", SiteScope((), ()))]):
+            for scope in whole.by_sensor_set() if pairs else [whole]:
+                branch = self._branch(schema, marks, site, scope)
+                if branch is not None:
+                    branches.append(branch)
         if not branches:
             return None
         if len(branches) == 1:
@@ -145,6 +161,17 @@ class Scope:
         out["required"] = [r for r in list(props) if r in required]
         out["additionalProperties"] = False
         return out
+
+
+def _groups(catalog: Catalog, site: str, assets: list[str], sensors: list[str]):
+    """The assets grouped by which of `sensors` they have, in catalog order."""
+    out: dict[tuple[str, ...], list[str]] = {}
+    for asset in assets:
+        own = {s.short for s in catalog.sensors(site, asset)}
+        has = tuple(s for s in sensors if s in own)
+        if has:
+            out.setdefault(has, []).append(asset)
+    return tuple((tuple(a), s) for s, a in out.items())
 
 
 # --- calls already made -------------------------------------------------------------------------

@@ -1,0 +1,265 @@
+"""Entity linking (`edge_agent.grounding.linking.link`) on fixed catalogs of two naming styles.
+
+Every behaviour is checked on a POKMAIN-style plant ("POKMAIN", "Chiller 6", "Tonnage") AND on a plant
+whose names look nothing like it ("Plant-North", "CH-01", "AHU_B2", "kW_total"): linking must not depend
+on one plant's way of naming things.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from edge_agent.grounding.catalog import Catalog, key
+from edge_agent.grounding.linking import link
+
+POK_SENSORS = ["Tonnage", "Power", "Supply Temperature"]
+POK = Catalog.of({
+    "POKMAIN": {"Chiller 3": POK_SENSORS, "Chiller 6": POK_SENSORS, "Chiller 9": POK_SENSORS,
+                "AHU 1": ["Supply Temperature", "Fan Speed"]},
+    "RCHMAIN": {"Chiller 1": POK_SENSORS, "AHU 2": POK_SENSORS},
+})
+
+OTHER_SENSORS = ["SupplyTemp", "kW_total", "Flow Rate"]
+OTHER = Catalog.of({
+    "Plant-North": {"CH-01": OTHER_SENSORS, "CH-02": OTHER_SENSORS, "CH-05": OTHER_SENSORS,
+                    "AHU_B2": ["SupplyTemp", "FanSpeed"], "Boiler House Pump P-3": ["kW_total", "Flow Rate"]},
+    "Werk_Süd": {"Kessel 4": OTHER_SENSORS, "Kühlturm 2": OTHER_SENSORS, "Kühlturm 3": OTHER_SENSORS},
+})
+
+
+@dataclass(frozen=True)
+class Plant:
+    """One naming style: a catalog and the names and phrasings the tests use on it."""
+
+    id: str
+    catalog: Catalog
+    site: str  # a site with the assets below
+    site_loose: str  # the site spelt loosely
+    asset: str  # an asset whose name ends in a number, with a sibling `asset2`
+    asset2: str
+    asset_loose: tuple[str, ...]  # loose spellings of `asset`
+    list_short: str  # "<asset> and <number of asset2>"
+    sensor: str  # a sensor of `asset`
+    sensor_near: str  # a near miss of `sensor`
+    other_sensor: str  # a sensor the site has but `asset` lacks
+    missing_asset: str  # shaped like the site's asset names, not on the SkySpark
+    missing_site: str  # shaped like the sites' names, not on the SkySpark
+    siblings: tuple[str, ...]  # the assets a missing-asset note should offer
+
+
+POKSTYLE = Plant("pokmain-style", POK, "POKMAIN", "pokmain", "Chiller 6", "Chiller 9",
+                 ("chiller6", "CHILLER 6", "chiller_6", "Chiller-6"), "Chiller 6 and 9", "Tonnage", "Tonage",
+                 "Fan Speed", "Chiller 7", "FOOMAIN", ("Chiller 3", "Chiller 6", "Chiller 9"))
+OTHERSTYLE = Plant("other-style", OTHER, "Plant-North", "plant north", "CH-01", "CH-02",
+                   ("ch01", "CH 01", "ch_01", "Ch-01"), "CH-01 and 02", "SupplyTemp", "SuplyTemp",
+                   "FanSpeed", "CH-07", "Plant-South", ("CH-01", "CH-02", "CH-05"))
+PLANTS = [pytest.param(POKSTYLE, id=POKSTYLE.id), pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)]
+
+
+# --- exact names ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_exact_names_are_linked(plant: Plant):
+    links = link(f"What was the {plant.sensor} of {plant.asset} at {plant.site} yesterday?", plant.catalog)
+    assert links.sites == [plant.site]
+    assert links.assets == [plant.asset]
+    assert links.asset_sites == {plant.asset: plant.site}
+    assert links.sensors == [plant.sensor]
+    assert links.missing == [] and links.notes() == []
+    assert links.corrections() == []
+    assert {(m.kind, m.name, m.how) for m in links.mentions} == {
+        ("site", plant.site, "exact"), ("asset", plant.asset, "exact"), ("sensor", plant.sensor, "exact")}
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_site_is_implied_by_the_assets(plant: Plant):
+    links = link(f"Show the {plant.sensor} of {plant.asset}.", plant.catalog)
+    assert links.sites == [plant.site] and links.assets == [plant.asset]
+
+
+def test_a_single_site_catalog_implies_its_site():
+    catalog = Catalog.of({"Plant-North": {"CH-01": OTHER_SENSORS, "AHU_B2": ["SupplyTemp"]}})
+    links = link("How many assets are there?", catalog)
+    assert links.sites == ["Plant-North"] and links.assets == []
+    assert [(m.kind, m.how) for m in links.mentions] == [("site", "only")]
+
+
+# --- loose spellings --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_loosely_spelled_asset_is_linked(plant: Plant):
+    for spelled in plant.asset_loose:
+        links = link(f"{plant.sensor} of {spelled} at {plant.site}", plant.catalog)
+        assert links.assets == [plant.asset], spelled
+        (mention,) = [m for m in links.mentions if m.kind == "asset"]
+        assert mention.text == spelled and mention.how == "loose"
+        expected = [] if spelled.casefold() == plant.asset.casefold() else [f'"{spelled}" is {plant.asset}']
+        assert links.corrections() == expected
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_loosely_spelled_site_is_linked_and_corrected(plant: Plant):
+    links = link(f"{plant.sensor} of {plant.asset} at {plant.site_loose}", plant.catalog)
+    assert links.sites == [plant.site]
+    (mention,) = [m for m in links.mentions if m.kind == "site"]
+    assert mention.how == "loose" and mention.text == plant.site_loose
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_respelling_of_an_asset_links_to_it(plant: Plant, data):
+    """Case changed letter by letter and the separators between words swapped for any of space,
+    underscore, hyphen or nothing: still the same asset."""
+    site = plant.site
+    asset = data.draw(st.sampled_from([a for a in plant.catalog.assets(site) if a.isascii()]), label="asset")
+    parts = re.split(r"[\s_\-]+", asset)
+    seps = data.draw(st.lists(st.sampled_from([" ", "_", "-", ""]), min_size=len(parts) - 1,
+                              max_size=len(parts) - 1), label="seps")
+    joined = parts[0] + "".join(s + p for s, p in zip(seps, parts[1:]))
+    flips = data.draw(st.lists(st.booleans(), min_size=len(joined), max_size=len(joined)), label="case")
+    spelled = "".join(c.swapcase() if f else c for c, f in zip(joined, flips))
+    links = link(f"Show the data of {spelled} at {site}, please.", plant.catalog)
+    assert links.assets == [asset], spelled
+    assert key(spelled) == key(asset)
+
+
+# --- near misses ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_near_miss_sensor_resolves(plant: Plant):
+    links = link(f"At {plant.site}, {plant.asset}: {plant.sensor_near}?", plant.catalog)
+    assert links.sensors == [plant.sensor]
+    assert links.corrections() == [f'"{plant.sensor_near}" is {plant.sensor}']
+    assert [m.how for m in links.mentions if m.kind == "sensor"] == ["near"]
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_near_miss_does_not_swallow_the_next_word(plant: Plant):
+    links = link(f"What was the {plant.sensor_near} of {plant.asset} at {plant.site}?", plant.catalog)
+    assert links.sensors == [plant.sensor]
+    assert links.corrections() == [f'"{plant.sensor_near}" is {plant.sensor}']
+
+
+def test_near_miss_needs_the_same_digits():
+    links = link("Tonnage of Chiller 8 at POKMAIN", POK)  # "chiller8" is close to "chiller6", other digit
+    assert links.assets == []
+    assert [m.text for m in links.missing] == ["Chiller 8"]
+
+
+# --- lists --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_list_after_a_name_is_expanded(plant: Plant):
+    links = link(f"Compare the {plant.sensor} of {plant.list_short} at {plant.site}", plant.catalog)
+    assert links.assets == [plant.asset, plant.asset2]
+    assert [m.how for m in links.mentions if m.kind == "asset"] == ["exact", "list"]
+    assert links.missing == []
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_list_of_full_names(plant: Plant):
+    links = link(f"Compare the {plant.sensor} of {plant.asset} and {plant.asset2}", plant.catalog)
+    assert links.assets == [plant.asset, plant.asset2]
+    assert links.sites == [plant.site] and links.missing == []
+
+
+def test_three_item_list_other_style():
+    links = link("kW_total of CH-01, 02 and 05", OTHER)
+    assert links.assets == ["CH-01", "CH-02", "CH-05"]
+
+
+def test_list_skips_only_the_missing_item():
+    links = link("Tonnage of Chiller 6, 7 and 9 at POKMAIN", POK)
+    assert links.assets == ["Chiller 6", "Chiller 9"]
+    assert [(m.text, m.kind, m.site) for m in links.missing] == [("Chiller 7", "asset", "POKMAIN")]
+    assert {"Chiller 6", "Chiller 9"} <= set(links.missing[0].suggestions)
+
+
+# --- what does not exist -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plant", [pytest.param(POKSTYLE, id=POKSTYLE.id),
+                                   pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)])
+def test_missing_asset_is_reported_with_the_existing_ones(plant: Plant):
+    links = link(f"What was the {plant.sensor} of {plant.missing_asset} at {plant.site}?", plant.catalog)
+    assert links.assets == []
+    assert len(links.missing) == 1, links.missing
+    missing = links.missing[0]
+    assert (missing.text, missing.kind, missing.site) == (plant.missing_asset, "asset", plant.site)
+    assert set(plant.siblings) <= set(missing.suggestions)
+    assert set(missing.suggestions) <= set(plant.catalog.assets(plant.site))
+    (note,) = links.notes()
+    assert note.startswith(f"there is no asset {plant.missing_asset} at {plant.site}; there are: ")
+    assert all(s in note for s in plant.siblings)
+    assert missing.sentence().startswith(f"There is no asset {plant.missing_asset} at {plant.site} (there are ")
+
+
+def test_missing_asset_of_a_word_and_number_style_other_plant():
+    """'<word> <number>' names in another language work: Kessel 5 where Kessel 4 exists."""
+    links = link("kW_total of Kessel 5 at Werk_Süd", OTHER)
+    assert [(m.text, m.kind, m.site, m.suggestions) for m in links.missing] == [
+        ("Kessel 5", "asset", "Werk_Süd", ["Kessel 4"])]
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_sensor_the_asset_lacks_is_reported(plant: Plant):
+    links = link(f"What was the {plant.other_sensor} of {plant.asset} at {plant.site}?", plant.catalog)
+    assert links.assets == [plant.asset] and links.sensors == [plant.other_sensor]
+    (missing,) = links.missing
+    assert (missing.kind, missing.text, missing.asset) == ("sensor", plant.other_sensor, plant.asset)
+    assert missing.suggestions == plant.catalog.site(plant.site).sensor_shorts(plant.asset)
+    assert plant.other_sensor not in missing.suggestions
+    assert links.notes()[0].startswith(f"there is no sensor {plant.other_sensor} on {plant.asset}; there are: ")
+
+
+@pytest.mark.parametrize("plant", [pytest.param(POKSTYLE, id=POKSTYLE.id),
+                                   pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)])
+def test_missing_site_is_reported(plant: Plant):
+    links = link(f"{plant.sensor} of {plant.asset} at {plant.missing_site}", plant.catalog)
+    assert [(m.text, m.kind) for m in links.missing] == [(plant.missing_site, "site")]
+    assert links.missing[0].suggestions == plant.catalog.sites
+
+
+# --- names outside ASCII ---------------------------------------------------------------------------------
+
+
+def test_non_ascii_asset_is_linked_exactly():
+    links = link("kW_total of Kühlturm 2 at Werk_Süd", OTHER)
+    assert links.assets == ["Kühlturm 2"]
+    assert links.corrections() == []
+    assert [m.how for m in links.mentions if m.kind == "asset"] == ["exact"]
+
+
+def test_non_ascii_missing_asset_is_reported():
+    links = link("kW_total of Kühlturm 5 at Werk_Süd", OTHER)
+    assert [m.text for m in links.missing] == ["Kühlturm 5"]
+
+
+def test_non_ascii_site_is_linked():
+    links = link("kW_total of Kessel 4 at Werk_Süd", OTHER)
+    assert links.sites == ["Werk_Süd"] and links.assets == ["Kessel 4"] and links.missing == []
+
+
+# --- nothing leaks from one plant to the other ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_every_linked_name_is_on_the_catalog(plant: Plant):
+    other = OTHER if plant.catalog is POK else POK
+    q = (f"{plant.sensor} and {plant.other_sensor} of {plant.list_short}, {plant.missing_asset} at {plant.site}; "
+         f"also {other.sites[0]} {other.assets(other.sites[0])[0]}")
+    links = link(q, plant.catalog)
+    assert set(links.sites) <= set(plant.catalog.sites)
+    assert all(a in plant.catalog.assets(links.asset_sites[a]) for a in links.assets)
+    shorts = {s.short for site in plant.catalog.sites for a in plant.catalog.assets(site)
+              for s in plant.catalog.sensors(site, a)}
+    assert set(links.sensors) <= shorts
