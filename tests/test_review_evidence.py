@@ -109,3 +109,31 @@ def test_review_call_is_schema_constrained(tmp_path):
     (role, _, constraint), = [p for p in h.llm.prompts if p[0] == "review"]
     assert constraint is not None and constraint.regex
     assert "Partially Accomplished" in constraint.regex
+
+
+def _grounded(h, question: str) -> None:
+    from edge_agent.grounding.catalog import Catalog
+    from edge_agent.grounding.run import Grounding
+    catalog = Catalog.of({"POKMAIN": {"B020 CWP 1": ["Power"], "B020_Total": ["Power"], "Chiller 6": ["Tonnage"]}})
+    h.rt.grounding = Grounding.build(question, catalog)
+
+
+def test_a_missing_asset_answered_from_the_linking_fact_needs_no_tool(tmp_path):
+    """'There is no asset B020 at POKMAIN (there are …)' is the whole answer: no tool call is missing."""
+    question = "What is the power consumption of B020 at POKMAIN?"
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    _grounded(h, question)
+    prefix = h.rt.grounding.answer_prefix()
+    assert prefix.startswith("There is no asset B020 at POKMAIN")
+    verdict = review(question, _trial([], prefix + "."), h.rt)
+    assert verdict.status == "Accomplished", verdict.reasoning
+
+
+def test_a_question_also_about_an_existing_asset_still_needs_its_data(tmp_path):
+    question = "What is the Tonnage of Chiller 6 and Chiller 7 at POKMAIN?"
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    _grounded(h, question)
+    prefix = h.rt.grounding.answer_prefix()
+    assert "Chiller 7" in prefix
+    verdict = review(question, _trial([], prefix + "."), h.rt)
+    assert verdict.status == "Not Accomplished" and "without calling any tool" in verdict.reasoning

@@ -155,7 +155,11 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
     elif _CLAIMS_FILE_RE.search(answer) and not ev.files_written and not _MISSING_RE.search(answer):
         ev.findings.append(Finding("Not Accomplished", "the answer speaks of a file or download, but no file was "
                                    "written in this run", "call the tool that writes the data before finishing"))
-    if not tool_steps and (facts.assets or facts.sites or period_asked):
+    g = rt.grounding
+    prefix = g.answer_prefix() if g is not None else ""
+    # a question about what the SkySpark lacks, and nothing it has, is answered by the linking fact alone
+    from_links = bool(prefix) and answer.startswith(prefix) and g.links is not None and not g.links.assets
+    if not tool_steps and (facts.assets or facts.sites or period_asked) and not from_links:
         ev.findings.append(Finding("Not Accomplished", "the answer was given without calling any tool",
                                    "look the data up with the tools before calling Finish"))
     elif tool_steps:
@@ -169,7 +173,6 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
                 ev.findings.append(Finding("Partially Accomplished", f"{asset} is named in the question but no "
                                            f"{what} covered it", f"get the data of {asset} as well"))
         from_tools = [c for c in trial.claims if c.source == "observation"]
-        g = rt.grounding
         if ok_steps and g is not None and g.catalog is not None and not from_tools and not g.answer_prefix():
             ev.findings.append(Finding("Partially Accomplished", "the answer states nothing that a tool returned",
                                        "answer with the names and figures of the Observations"))
