@@ -60,9 +60,10 @@ def test_sites_assets_sensors_write_files(tools, iot_ctx):
 
 def test_short_lists_are_shown_whole_long_ones_cut(tools, iot_ctx):
     ok, obs = run(tools, iot_ctx, "sites")
-    assert ok and obs.endswith("AUSWEST, DUBMAIN, HQ1ARM3, HQ3SBY, POKMAIN, RCHMAIN") and "more" not in obs
+    assert ok and obs.startswith("found 6 sites: AUSWEST, DUBMAIN, HQ1ARM3, HQ3SBY, POKMAIN, RCHMAIN; saved to ")
+    assert "more" not in obs  # the names come first, then the file
     ok, obs = run(tools, iot_ctx, "assets", site_name="POKMAIN")
-    shown = obs.split(": ", 1)[1].rsplit(", ... (", 1)
+    shown = obs.split(": ", 1)[1].rsplit("; saved to ", 1)[0].rsplit(", ... (", 1)
     names = [r["asset_name"] for r in saved(iot_ctx, obs)]
     assert shown[0].split(", ") == names[:len(shown[0].split(", "))]
     assert shown[1] == f"{len(names) - len(shown[0].split(', '))} more)"

@@ -88,6 +88,12 @@ def _preview(names: list[str]) -> str:
     return _fitting(names, PREVIEW_CHARS)
 
 
+def _listing(head: str, names: list[str], file: str) -> str:
+    """"found 5 chiller assets at POKMAIN: Chiller 3, … ; saved to F": the names come before the file, so
+    an answer that repeats the Observation's start names them."""
+    return f"{head}: {_preview(names)}; saved to {file}"
+
+
 def _max_days(ctx: ToolContext) -> int:
     settings = getattr(ctx.settings, "skyspark", None)
     return getattr(settings, "max_history_days", 400)
@@ -101,7 +107,7 @@ def sites(args: NoArgs, ctx: ToolContext) -> str:
         raise ToolError(str(exc)) from None
     rows = [{"site_name": s.name, "timezone": s.tz} for s in found]
     name = ctx.files.write_json(rows, "sites")
-    return f"found {len(rows)} sites, saved to {name}: {_preview([s.name for s in found])}"
+    return _listing(f"found {len(rows)} sites", [s.name for s in found], name)
 
 
 @tool("assets", "List the assets (equipment) of one site.", provides=("asset",))
@@ -118,7 +124,7 @@ def assets(args: AssetListArgs, ctx: ToolContext) -> str:
             for a in found]
     name = ctx.files.write_json(rows, f"assets_{site}{'_' + kind if kind else ''}")
     what = f"{kind} assets" if kind else "assets"
-    return f"found {len(rows)} {what} at {site}, saved to {name}: {_preview([a.name for a in found])}"
+    return _listing(f"found {len(rows)} {what} at {site}", [a.name for a in found], name)
 
 
 @tool("sensors", "List the sensors (points) of one asset at a site.", provides=("sensor",), needs=("asset",))
@@ -131,7 +137,7 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> str:
     rows = [{"site_name": s.site_name, "asset_name": s.asset_name, "sensor_name": s.name,
              "short_name": s.short_name, "unit": s.unit} for s in found]
     name = ctx.files.write_json(rows, f"sensors_{asset}")
-    return f"found {len(rows)} sensors on {asset}, saved to {name}: {_preview([s.short_name for s in found])}"
+    return _listing(f"found {len(rows)} sensors on {asset}", [s.short_name for s in found], name)
 
 
 @tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.",
