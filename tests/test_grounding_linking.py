@@ -263,3 +263,37 @@ def test_every_linked_name_is_on_the_catalog(plant: Plant):
     shorts = {s.short for site in plant.catalog.sites for a in plant.catalog.assets(site)
               for s in plant.catalog.sensors(site, a)}
     assert set(links.sensors) <= shorts
+
+
+# --- what the answer must start with ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_names_asked_for_come_from_the_listing_observation(plant: Plant):
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build(f"How many assets are there at {plant.site}, and what are their names?", plant.catalog)
+    assert g.answer_prefix() == ""
+    names = ", ".join(plant.catalog.assets(plant.site))
+    g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {names}; saved to assets-1a2b3c4d.json")
+    assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
+    g.observe(1, 2, "histories", "Tonnage from … : max 3.5")  # not a listing: the prefix stays
+    assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_no_listing_prefix_where_no_names_are_asked_for(plant: Plant):
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build(f"How many assets are there at {plant.site}?", plant.catalog)
+    g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {plant.asset}; saved to assets-1a2b3c4d.json")
+    assert g.answer_prefix() == ""
+
+
+def test_missing_fact_comes_before_the_listing():
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build("Which sensors does Chiller 7 at POKMAIN have?", POK)
+    g.observe(1, 1, "assets", "found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9; saved to a-1.json")
+    assert g.answer_prefix().startswith("There is no asset Chiller 7 at POKMAIN (there are ")
+    assert g.answer_prefix().endswith("; Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9")

@@ -230,3 +230,17 @@ def test_lru_evicts_the_least_recently_used():
     assert cache.get_or_make("a", make(9)) == 1  # hit: a is now the most recent
     cache.get_or_make("c", make(3))  # evicts b
     assert "b" not in cache and "a" in cache and "c" in cache and made == [1, 2, 3]
+
+
+def test_after_a_prefix_written_in_code_the_answer_gets_a_short_tail():
+    from edge_agent.llm.constraints import ANSWER_TAIL_CHARS
+
+    prefix = "Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9"
+    step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, answer_tokens={"3", "6", "9", "POKMAIN"},
+                           answer_prefix=prefix, only=["Finish"])
+    auto = automaton_for(step)
+    head = f'Thought: done\nAction: Finish\nAction Input: {{"answer": "{prefix}'
+    tail = auto.walk(auto.initial, f"{head} a".encode())
+    assert tail != auto.dead and auto.limit[auto.field[tail]] == ANSWER_TAIL_CHARS - 1
+    assert auto.walk(auto.initial, f'{head}."}}'.encode()) != auto.dead  # the prefix alone is an answer
+    assert auto.walk(auto.initial, b'Thought: done\nAction: Finish\nAction Input: {"answer": "Chiller') == auto.dead

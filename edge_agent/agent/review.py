@@ -156,7 +156,7 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
         ev.findings.append(Finding("Not Accomplished", "the answer speaks of a file or download, but no file was "
                                    "written in this run", "call the tool that writes the data before finishing"))
     g = rt.grounding
-    prefix = g.answer_prefix() if g is not None else ""
+    prefix = g.missing_prefix() if g is not None else ""
     # a question about what the SkySpark lacks, and nothing it has, is answered by the linking fact alone
     from_links = bool(prefix) and answer.startswith(prefix) and g.links is not None and not g.links.assets
     if not tool_steps and (facts.assets or facts.sites or period_asked) and not from_links:

@@ -5,6 +5,8 @@
 
 - `scope()`: the names and period tool arguments are constrained to (`scope.Scope`);
 - `answer_tokens()`: the figures and codes a Finish answer may write (`provenance.answer_pattern`);
+- `answer_prefix()`: what a Finish answer must start with: the facts of what the SkySpark lacks, and,
+  where the question asks for names, the names a listing Observation gave;
 - `check(answer)`: the answer's claims traced to their sources, after it is written;
 - `invented(tool, args)`: the names of a call that the SkySpark does not have (counted, never hidden).
 
@@ -30,6 +32,12 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
         return []
     at = question.casefold().find(phrase.casefold())
     return [(at, at + len(phrase))] if at >= 0 else []
+
+
+#: the question asks for names: "what are their names", "which sites", "list the sensors", "what assets"
+_ASKS_NAMES = re.compile(r"\b(?:names?|list|which|what (?:sites|assets|sensors|points|equipment))\b", re.I)
+#: a listing Observation's head: "found 5 chiller assets at POKMAIN: Chiller 3, Chiller 4; saved to F"
+_LISTING = re.compile(r"(found \d+ [^:;\n]*: [^;\n]+); saved to ")
 
 
 @dataclass
@@ -113,11 +121,25 @@ class Grounding:
         already refused in this run (so a refused answer is not written again word for word)."""
         return evidence_tokens(s.text for s in self.sources) - self.refused
 
-    def answer_prefix(self) -> str:
-        """What the answer must start with: the question names what the SkySpark does not have."""
+    def missing_prefix(self) -> str:
+        """The facts of what the question names and the SkySpark does not have ("There is no asset …")."""
         if self.links is None or not self.links.missing:
             return ""
         return "; ".join(m.sentence() for m in self.links.missing)
+
+    def listings(self) -> list[str]:
+        """Where the question asks for names ("what are their names", "which sites", "list the sensors"):
+        the head of this run's last two listing Observations ("found 5 chiller assets at POKMAIN: Chiller 3,
+        …"), the names the answer must give. A listing Observation is one that starts "found N …: names"."""
+        if self.links is None or not _ASKS_NAMES.search(self.question):
+            return []
+        heads = [m.group(1) for s in self.sources if s.kind == "observation" for m in [_LISTING.match(s.text)] if m]
+        heads = list(dict.fromkeys(reversed(heads)))[:2][::-1]
+        return [h[0].upper() + h[1:] for h in heads]
+
+    def answer_prefix(self) -> str:
+        """What the answer must start with: the facts of what the SkySpark lacks, and the names asked for."""
+        return "; ".join(p for p in [self.missing_prefix(), *self.listings()] if p)
 
     def refuse(self, claims: list[Claim]) -> None:
         """Remember the made-up figures of a refused answer (names without digits cannot be banned)."""

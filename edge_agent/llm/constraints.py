@@ -37,6 +37,9 @@ JSON_STRING_INNER = r'([^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u00[01][0-9a-f])'
 THOUGHT_FIRST = r"[^\x00-\x1F\x7F ]"
 THOUGHT_REST = r"[^\x00-\x1F\x7F]*"
 DEFAULT_STRING_LIMIT = 200
+#: what a Finish answer may add after the fact code makes it start with (`answer_prefix`): room for a
+#: clause ("; the Tonnage of Chiller 6 peaked at 283.2 at 2024-07-15T15:45."), not for a tiny model to ramble
+ANSWER_TAIL_CHARS = 100
 
 _WS = "\x00ws\x00"  # sentinel whitespace pattern, replaced by json.dumps' separators
 
@@ -204,7 +207,8 @@ def step_constraint(
     if (finish_alone or held) and len(schemas) > 1:
         schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
     signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
-    key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit)
+    key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit,
+           answer_prefix if answer_tokens is not None else "")
     if not schemas:
         raise ValueError("a step constraint needs at least one tool")
 
@@ -220,6 +224,9 @@ def step_constraint(
         limits = [(probe, max(1, thought_budget))]
         if FINISH in tools:
             limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
+            if answer_prefix and answer_tokens is not None:  # after a fact written in code, a short tail
+                limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "{answer_prefix} a',
+                               max(1, min(ANSWER_TAIL_CHARS, answer_max_chars - len(answer_prefix)) - 1)))
 
         def validate(text: str):
             from edge_agent.agent.steps import parse_step  # late: agent imports llm
