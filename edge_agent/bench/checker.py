@@ -55,6 +55,7 @@ class Evidence:
 
     answer: str | None
     files: dict[str, Any] = field(default_factory=dict)
+    question: str = ""  # names the question wrote may be repeated (e.g. "there is no Chiller 7")
 
 
 class TruthError(Exception):
@@ -442,13 +443,24 @@ def _items(task: Task):
             yield (f"{kind}[{i}]" if len(specs) > 1 else kind), fn, spec
 
 
-def check_task(task: Task, evidence: Evidence, truth: Truth) -> Verdict:
-    """Run every check of `task`; the task passes only if all of them pass."""
+def _names_exist(spec: None, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    from edge_agent.bench.audit import unknown_names
+
+    unknown = unknown_names(ev.answer or "", truth, ev.question)
+    return ("fail", f"names what the SkySpark does not have: {', '.join(unknown[:5])}") if unknown else ("pass", "")
+
+
+def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bool = True) -> Verdict:
+    """Run every check of `task`; the task passes only if all of them pass. With `strict_names` (the
+    default) an answer that names a site or asset the SkySpark does not have fails too (`names_exist`,
+    see `bench.audit.unknown_names`); names the question wrote are allowed."""
     if not (evidence.answer or "").strip() and not evidence.files:
         results = [CheckResult(check=label, status="fail", detail="no answer and no file")
                    for label, _, _ in _items(task)]
         return Verdict(passed=False, checks=results)
     results = [_run(label, fn, spec, evidence, truth) for label, fn, spec in _items(task)]
+    if strict_names and (evidence.answer or "").strip():
+        results.append(_run("names_exist", _names_exist, None, evidence, truth))
     return Verdict(passed=all(r.passed for r in results), checks=results)
 
 

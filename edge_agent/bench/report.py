@@ -45,6 +45,18 @@ def summary_table(rows: list[Summary]) -> str:
     return "\n".join(lines)
 
 
+def grounding_table(rows: list[Summary]) -> str:
+    """What was made up, per model × strategy (bench.audit): every column should be 0."""
+    head = ("| model | strategy | tool calls naming what does not exist | runs with one | answers stating what no "
+            "evidence held | answers refused by the runtime | copied review verdicts | review agrees |")
+    lines = [head, "|" + "|".join(["---"] * 8) + "|"]
+    for r in rows:
+        agree = _pct(r.reviews_agreeing, r.reviews) if r.reviews else "–"
+        lines.append(f"| {r.model} | {r.strategy} | {r.invented_calls} | {r.runs_inventing}/{r.tasks} | "
+                     f"{r.ungrounded_answers}/{r.tasks} | {r.refused_answers} | {r.copied_reviews} | {agree} |")
+    return "\n".join(lines)
+
+
 def rounds_table(rows: list[Summary]) -> str:
     n = max((len(r.by_round) for r in rows), default=1)
     head = "| model | strategy | " + " | ".join(f"≤{k} round{'s' if k > 1 else ''}" for k in range(1, n + 1)) + " |"
@@ -224,6 +236,11 @@ def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
               "`review` is the agent's own verdict (for plain `react`: that it finished). `@1` = the first "
               "trial's answer, `@end` = the final answer. Token, call, time and length columns are means per task.",
               "", "## Summary", "", summary_table(rows), "",
+              "## Grounding (what was made up)", "",
+              "Tool calls naming a site, asset or sensor the SkySpark lacks; final answers stating a figure, "
+              "code or name that neither the question, the worked-out facts nor an Observation held, or naming "
+              f"a site/asset that does not exist (`bench/audit.py`). Checker strict on names: "
+              f"{'yes' if results.strict_names else 'no (--no-strict-names)'}.", "", grounding_table(rows), "",
               "## Completion vs reflection rounds (checker)", "", rounds_table(rows), ""]
     parts += cost_sections(results, rows)
     if plots:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.agent.review import pick_answer
 from edge_agent.bench.checker import CheckResult
+from edge_agent.bench.audit import RunAudit
 from edge_agent.costmodel import GatewayProfile, TimeSplit, project_seconds
 
 
@@ -47,6 +48,7 @@ class TaskRun(BaseModel):
     reviews: int = 0  # trials that got a review verdict
     reviews_agreeing: int = 0  # ... whose verdict (Accomplished or not) matched the checker on that trial
     metrics: RunMetrics = RunMetrics()
+    audit: RunAudit = RunAudit()  # names that do not exist, claims no evidence held (bench.audit)
 
     def key(self) -> tuple[str, str, str]:
         return (self.model, self.strategy, self.task_id)
@@ -76,6 +78,7 @@ class BenchResults(BaseModel):
     invalid_tasks: list[str] = Field(default_factory=list)
     gateway: str = ""  # the profile the report projects onto (`--gateway`)
     gateways: list[GatewayProfile] = Field(default_factory=list)  # the profiles file as the run read it
+    strict_names: bool = True  # the checker failed answers naming what the SkySpark lacks
     runs: list[TaskRun] = Field(default_factory=list)
 
 
@@ -103,6 +106,11 @@ class Summary(BaseModel):
     trials: float
     parse_failures: int
     loops_caught: int
+    invented_calls: int = 0  # tool calls naming a site/asset/sensor the SkySpark lacks
+    runs_inventing: int = 0  # runs with at least one such call
+    ungrounded_answers: int = 0  # final answers stating a figure or name no evidence held
+    refused_answers: int = 0  # Finish answers the runtime refused (ungrounded) before one was accepted
+    copied_reviews: int = 0  # review verdicts that echoed their prompt (replaced by code)
     by_round: list[int]  # tasks the checker passes with k = 1..max rounds allowed
     split: TimeSplit = TimeSplit()  # mean per task, this machine
     projected_s: dict[str, float] = Field(default_factory=dict)  # mean per task, per gateway profile
@@ -147,6 +155,11 @@ def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfil
             reflections=sum(r.metrics.reflections for r in rs),
             parse_failures=sum(r.metrics.parse_failures for r in rs),
             loops_caught=sum(r.metrics.loops_caught for r in rs),
+            invented_calls=sum(r.audit.invented_calls for r in rs),
+            runs_inventing=sum(r.audit.invented_calls > 0 for r in rs),
+            ungrounded_answers=sum(r.audit.ungrounded_answer for r in rs),
+            refused_answers=sum(r.audit.refused_answers for r in rs),
+            copied_reviews=sum(r.audit.copied_reviews for r in rs),
             by_round=[sum(r.completed_by(k) for r in rs) for k in range(1, max(1, max_rounds) + 1)],
             split=TimeSplit(**{f: avg(f) for f in TimeSplit.model_fields}),
             projected_s={p.name: round(fmean(projected(r.metrics, p) for r in rs), 1) for p in profiles},

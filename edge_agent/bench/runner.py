@@ -19,6 +19,7 @@ from typing import Callable
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.trajectory import RunResult
+from edge_agent.bench.audit import audit_run
 from edge_agent.bench.checker import Evidence, check_task, validate_task
 from edge_agent.bench.results import BenchResults, TaskRun, read_jsonl
 from edge_agent.bench.tasks import Task, TaskFile
@@ -43,6 +44,7 @@ class BenchOptions(BaseModel):
     progress: bool = True
     gateway: str = ""  # the gateway profile the report projects onto
     gateways: list[GatewayProfile] = Field(default_factory=list)  # all reference profiles (bench/gateways.yaml)
+    strict_names: bool = True  # an answer naming a site/asset the SkySpark lacks fails (`--no-strict-names`)
 
 
 def load_files(folder: Path) -> dict[str, object]:
@@ -71,9 +73,10 @@ def first_trial_of_files(result: RunResult, names: list[str]) -> dict[str, int]:
     return {name: seen.get(name, last) for name in names}
 
 
-def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Truth, model: str) -> TaskRun:
-    """Check one finished run: the final answer, and each trial as it stood."""
-    final = check_task(task, Evidence(result.answer, files), truth)
+def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Truth, model: str, *,
+             strict_names: bool = True) -> TaskRun:
+    """Check one finished run: the final answer, and each trial as it stood; audit its names and claims."""
+    final = check_task(task, Evidence(result.answer, files, task.question), truth, strict_names=strict_names)
     has_answer = bool((result.answer or "").strip())
     by_round: list[bool] = []
     born = first_trial_of_files(result, list(files))
@@ -84,8 +87,8 @@ def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Tru
         if trial is result.trials[-1] and trial.answer == result.answer:
             by_round.append(final.passed)
             continue
-        ev = Evidence(trial.answer, {n: d for n, d in files.items() if born[n] <= trial.number})
-        by_round.append(check_task(task, ev, truth).passed)
+        ev = Evidence(trial.answer, {n: d for n, d in files.items() if born[n] <= trial.number}, task.question)
+        by_round.append(check_task(task, ev, truth, strict_names=strict_names).passed)
     reviews = [t.review.status if t.review else None for t in result.trials]
     agreeing = sum(1 for status, ok in zip(reviews, by_round) if status is not None and (status == "Accomplished") == ok)
     return TaskRun(
@@ -97,7 +100,7 @@ def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Tru
         checker_final=final.passed and has_answer, checks=final.checks, check_error=final.error,
         review_by_round=reviews, review_round1=result.metrics.completed_round1,
         review_final=result.metrics.completed_final, reviews=sum(s is not None for s in reviews),
-        reviews_agreeing=agreeing, metrics=result.metrics,
+        reviews_agreeing=agreeing, metrics=result.metrics, audit=audit_run(result, truth),
     )
 
 
@@ -162,7 +165,7 @@ def run_bench(
         max_steps=options.max_steps or agent_settings.max_steps,
         max_trials=options.max_trials or agent_settings.max_trials,
         models=models, strategies=list(options.strategies), n_tasks=len(tasks),
-        gateway=options.gateway, gateways=options.gateways,
+        gateway=options.gateway, gateways=options.gateways, strict_names=options.strict_names,
     )
     for task in tasks:
         results.invalid_tasks += validate_task(task, truth)
@@ -195,7 +198,7 @@ def run_bench(
                     result = agent.ask(task.question, now=task.now.isoformat(), strategy=strategy, run_id=run_id,
                                        max_steps=options.max_steps, max_trials=options.max_trials)
                     files = load_files(settings.files_dir / run_id)
-                    run = evaluate(task, result, files, truth, model)
+                    run = evaluate(task, result, files, truth, model, strict_names=options.strict_names)
                     writer.add(run, result)
                     passed += run.checker_final
                     bar.update(1)

@@ -71,9 +71,11 @@ def default_out(tasks: Path) -> Path:
 @click.option("--quiet", is_flag=True, help="no progress bar")
 @click.option("--gateway", default=None,
               help="reference gateway profile for projected seconds (bench/gateways.yaml; default: its `default`)")
+@click.option("--no-strict-names", "strict_names", is_flag=True, flag_value=False, default=True,
+              help="do not fail answers that name a site or asset the SkySpark lacks (the checker before issue 11)")
 @click.option("--config", default=None, help="config file")
 def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_steps, max_trials, resume,
-          check_tasks, quiet, gateway, config) -> None:
+          check_tasks, quiet, gateway, strict_names, config) -> None:
     """Run an IoT task set and check every answer exactly (report with plots in --out)."""
     from edge_agent.bench.tasks import TaskFileError, load_tasks
     from edge_agent.costmodel import ProfileError, load_profiles
@@ -98,13 +100,13 @@ def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_st
             settings = stack.enter_context(embedded_simulator(settings))
         sys.exit(_run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials,
                       resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url})",
-                      chosen.name, profiles.profiles))
+                      chosen.name, profiles.profiles, strict_names))
 
 
 def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials, resume,
-         check_tasks, quiet, skyspark_label, gateway, gateways) -> int:
+         check_tasks, quiet, skyspark_label, gateway, gateways, strict_names=True) -> int:
     from edge_agent.bench.checker import validate_task
-    from edge_agent.bench.report import cost_table, summary_table, write_report
+    from edge_agent.bench.report import cost_table, grounding_table, summary_table, write_report
     from edge_agent.bench.results import summarise
     from edge_agent.bench.runner import BenchOptions, run_bench, select_tasks
     from edge_agent.bench.truth import skyspark_truth
@@ -119,7 +121,7 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
     options = BenchOptions(tasks_file=str(tasks_file), strategies=list(strategies) or [settings.agent.strategy],
                            models=list(models), limit=limit, only=list(only), out=out, max_steps=max_steps,
                            max_trials=max_trials, resume=resume, skyspark=skyspark_label, progress=not quiet,
-                           gateway=gateway, gateways=gateways)
+                           gateway=gateway, gateways=gateways, strict_names=strict_names)
     try:
         tasks = select_tasks(task_file, options)
     except ValueError as exc:
@@ -145,6 +147,8 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
     report = write_report(results, out)
     rows = summarise(results.runs, results.max_trials, results.gateways)
     click.echo(summary_table(rows))
+    click.echo("\nWhat was made up (every column should be 0):")
+    click.echo(grounding_table(rows))
     click.echo(f"\nProjected seconds per answer (8B Q4_K_M; chosen gateway: {gateway}) and this machine's split:")
     click.echo(cost_table(rows, results.gateways, gateway))
     click.echo(f"\n{len(results.runs)} runs in {time.monotonic() - started:.0f} s; report: {report}")
