@@ -1,14 +1,16 @@
-"""Request → `accepted` latency of the gateway daemon on loopback against Mosquitto.
+"""Request → `accepted` latency of the gateway daemon on loopback against Mosquitto, group commit vs not.
 
-Measured side by side in one run, same broker, same client code:
-  * echo      — a bare paho client that republishes every request at once (the broker round trip);
-  * daemon    — `edge-agent serve --runner script` (validate, SQLite insert with fsync, outbox, PUBACK),
-                with a long job running so that all requests stay queued;
-in two patterns: `sequential` (one request at a time) and `burst` (100 requests sent back to back,
-so the last one waits behind 99 others in the daemon's network thread).
-Prints p50/p99 and the daemon/echo ratios, and writes bench/results/mqtt_latency.json.
+Measured side by side in one run, same broker, same client code, same machine moment:
+  * echo        — a bare paho client that republishes every request at once (the broker's own round trip);
+  * daemon      — `edge-agent serve --runner script` with group commit (requests that arrive together
+                  share one SQLite transaction and fsync, then their PUBACKs);
+  * daemon-1tx  — the same daemon with `--no-group-commit` (one transaction and fsync per request);
+each daemon with a long job running so that all requests stay queued, in two patterns: `sequential`
+(one request at a time) and `burst` (N requests sent back to back). `--rounds` repeats everything with
+the targets in rotating order; the percentiles are over all rounds. Prints p50/p99, each target's p99
+over echo's, and writes bench/results/mqtt_latency.json (or --out).
 
-    .venv/bin/python bench/mqtt_latency.py [--n 100]
+    .venv/bin/python bench/mqtt_latency.py [--n 100] [--rounds 3] [--out FILE]
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def summary(values: list[float]) -> dict:
             "mean_ms": round(statistics.fmean(values), 2), "max_ms": round(max(values), 2)}
 
 
-def measure(probe: Probe, n: int, question: str) -> dict:
+def measure(probe: Probe, n: int, question: str) -> dict[str, list[float]]:
     seq = []
     for _ in range(n):
         rid = probe.send(question)
@@ -122,66 +124,108 @@ def measure(probe: Probe, n: int, question: str) -> dict:
         seq.append(rid)
     burst = [probe.send(question) for _ in range(n)]
     probe.wait(burst)
-    return {"sequential": summary(probe.latencies_ms(seq)), "burst": summary(probe.latencies_ms(burst))}
+    return {"sequential": probe.latencies_ms(seq), "burst": probe.latencies_ms(burst)}
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=100)
-    args = ap.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="mqtt-bench-"))
-    broker = MosquittoBroker(work / "broker").start()
+TARGETS = {"echo": [], "daemon": ["--group-commit"], "daemon-1tx": ["--no-group-commit"]}
+PATTERNS = ("sequential", "burst")
+
+
+def start_daemon(work: Path, port: int, gateway: str, flags: list[str]):
     import subprocess
 
-    conf = work / "edge-agent.yaml"
-    conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / "state")},
-                                    "mqtt": {"port": broker.port, "gateway_id": GW}}))
+    conf = work / f"{gateway}.yaml"
+    conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)},
+                                    "mqtt": {"port": port, "gateway_id": gateway}}))
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(ROOT)}
-    log = open(work / "daemon.log", "wb")
-    daemon = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config",
-                               str(conf)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    log = work / f"{gateway}.log"
+    proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config",
+                             str(conf), *flags], cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while b"connected to" not in log.read_bytes():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"the daemon {gateway} did not start: " + log.read_text())
+        time.sleep(0.1)
+    return proc
+
+
+def run(n: int, rounds: int, work: Path, broker) -> tuple[dict, dict]:
+    """Latency samples per target and pattern, and per daemon its accepted count and transactions."""
     ready = mp.Event()
     echo = mp.Process(target=echo_main, args=(broker.port, ready), daemon=True)
     echo.start()
+    daemons = {name: start_daemon(work, broker.port, f"{GW}-{name}", flags)
+               for name, flags in TARGETS.items() if flags}
     try:
         ready.wait(10)
-        deadline = time.monotonic() + 30
-        while b"connected to" not in (work / "daemon.log").read_bytes():
-            if time.monotonic() > deadline or daemon.poll() is not None:
-                raise SystemExit("the daemon did not start: " + (work / "daemon.log").read_text())
-            time.sleep(0.1)
-        p_echo, p_daemon = Probe(broker.port, f"{GW}-echo"), Probe(broker.port, GW)
-        blocker = p_daemon.send("hold the worker [steps=1 delay=600]")  # everything after it stays queued
-        p_daemon.wait([blocker])
-        measure(p_echo, 10, "warm-up")
-        results = {"echo": measure(p_echo, args.n, "q"), "daemon": measure(p_daemon, args.n, "q [steps=1]")}
-        queued = len(p_daemon.got) - 1
-        p_echo.close()
-        p_daemon.close()
+        probes = {name: Probe(broker.port, f"{GW}-{name}") for name in TARGETS}
+        for name in daemons:  # everything after it stays queued
+            probes[name].wait([probes[name].send("hold the worker [steps=1 delay=3600]")])
+        for probe in probes.values():
+            measure(probe, 10, "warm-up [steps=1]")
+        samples: dict = {name: {pat: [] for pat in PATTERNS} for name in TARGETS}
+        names = list(TARGETS)
+        for r in range(rounds):
+            for name in names[r % len(names):] + names[:r % len(names)]:
+                for pat, values in measure(probes[name], n, "q [steps=1]").items():
+                    samples[name][pat] += values
+        accepted = {name: len(p.got) for name, p in probes.items()}
+        for probe in probes.values():
+            probe.close()
     finally:
-        daemon.terminate()
-        daemon.wait(30)
+        for proc in daemons.values():
+            proc.terminate()
+            proc.wait(30)
         echo.terminate()
+    info = {}
+    for name in daemons:  # a daemon with group commit logs its transaction count when it stops
+        lines = [x for x in (work / f"{GW}-{name}.log").read_text().splitlines() if "group commit:" in x]
+        info[name] = {"accepted": accepted[name], "transactions": lines[-1].split(": ", 2)[-1] if lines else None}
+    return samples, info
+
+
+def main() -> int:
+    import subprocess
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=100, help="requests per pattern and round (the burst size)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mqtt_latency.json")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="mqtt-bench-"))
+    load = os.getloadavg()
+    broker = MosquittoBroker(work / "broker").start()
+    try:
+        samples, daemons = run(args.n, args.rounds, work, broker)
+    finally:
         broker.stop()
-    ratios = {pat: {k: round(results["daemon"][pat][k] / max(results["echo"][pat][k], 1e-6), 2)
-                    for k in ("p50_ms", "p99_ms")} for pat in ("sequential", "burst")}
-    report = {"bench": "mqtt_latency", "requests": args.n, "queued_in_daemon_at_end": queued,
+    results = {name: {pat: summary(v) for pat, v in pats.items()} for name, pats in samples.items()}
+    over_echo = {name: {pat: round(results[name][pat]["p99_ms"] / max(results["echo"][pat]["p99_ms"], 1e-6), 2)
+                        for pat in PATTERNS} for name in TARGETS if name != "echo"}
+    report = {"bench": "mqtt_latency", "requests_per_pattern": args.n, "rounds": args.rounds,
               "broker": "mosquitto " + subprocess.run([broker.binary, "-h"], capture_output=True,
                                                       text=True).stdout.split("\n")[0].split()[-1],
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                          "platform": platform.platform()},
-              "results": results, "daemon_over_echo": ratios, "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
-    print(f"request → accepted on loopback, {args.n} requests per pattern ({queued} queued in the daemon)")
-    print(f"{'':12}{'echo p50':>10}{'echo p99':>10}{'daemon p50':>12}{'daemon p99':>12}{'ratio p50':>11}"
-          f"{'ratio p99':>11}")
-    for pat in ("sequential", "burst"):
-        e, d = results["echo"][pat], results["daemon"][pat]
-        print(f"{pat:12}{e['p50_ms']:>10}{e['p99_ms']:>10}{d['p50_ms']:>12}{d['p99_ms']:>12}"
-              f"{ratios[pat]['p50_ms']:>11}{ratios[pat]['p99_ms']:>11}")
-    out = ROOT / "bench" / "results" / "mqtt_latency.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"wrote {out}")
+                          "platform": platform.platform(),
+                          "loadavg_1_5_15_before": [round(x, 2) for x in load]},
+              "results": results, "p99_over_echo_p99": over_echo,
+              "goal": "daemon burst p99 <= 1.2 x echo burst p99",
+              "goal_met": over_echo["daemon"]["burst"] <= 1.2, "daemons": daemons,
+              "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    print(f"request → accepted on loopback, {report['broker']}, {args.n} requests per pattern × {args.rounds} "
+          f"rounds (targets in rotating order)")
+    print(f"{'target':12}{'pattern':12}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'max ms':>9}{'p99/echo':>10}")
+    for name in TARGETS:
+        for pat in PATTERNS:
+            r, ratio = results[name][pat], over_echo.get(name, {}).get(pat, 1.0)
+            print(f"{name:12}{pat:12}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}{r['max_ms']:>9}{ratio:>10}")
+    print(f"burst p99 / bare-broker burst p99: group commit {over_echo['daemon']['burst']}, "
+          f"one transaction per request {over_echo['daemon-1tx']['burst']} (goal ≤ 1.2: "
+          f"{'met' if report['goal_met'] else 'NOT met'})")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"daemon with group commit: {daemons['daemon']['transactions']}")
+    print(f"wrote {args.out}")
     return 0
 
 
