@@ -279,21 +279,48 @@ def test_names_asked_for_come_from_the_listing_observation(plant: Plant):
     assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
     g.observe(1, 2, "histories", "Tonnage from … : max 3.5")  # not a listing: the prefix stays
     assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
+    assert g.answer_closed()  # the names asked for are the whole answer
 
 
 @pytest.mark.parametrize("plant", PLANTS)
 def test_no_listing_prefix_where_no_names_are_asked_for(plant: Plant):
     from edge_agent.grounding.run import Grounding
 
-    g = Grounding.build(f"How many assets are there at {plant.site}?", plant.catalog)
+    g = Grounding.build(f"Show the {plant.sensor} of {plant.asset} at {plant.site}.", plant.catalog)
     g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {plant.asset}; saved to assets-1a2b3c4d.json")
     assert g.answer_prefix() == ""
+    g = Grounding.build(f"How many assets are there at {plant.site}?", plant.catalog)  # a count: the listing
+    g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {plant.asset}; saved to assets-1a2b3c4d.json")
+    assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {plant.asset}"
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_an_answer_putting_together_a_name_that_does_not_exist_is_ungrounded(plant: Plant):
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build(f"How many assets are there at {plant.site}?", plant.catalog)
+    names = ", ".join(plant.catalog.assets(plant.site))
+    g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {names}; saved to assets-1a2b3c4d.json")
+    ok = g.check(f"{plant.site} has 5 assets: {plant.asset} and {plant.asset2}.")
+    assert [c.text for c in ok if not c.grounded] == []
+    bad = g.check(f"{plant.site} has 5 assets: {plant.asset} and {plant.missing_asset}.")
+    assert plant.missing_asset in [c.text for c in bad if not c.grounded]
+
+
+def test_a_missing_name_the_question_asked_about_may_be_repeated():
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build("What is the Tonnage of Chiller 7 at POKMAIN?", POK)
+    g.set_facts("Not on the SkySpark: " + "; ".join(g.links.notes()))  # as the facts block every trial sees
+    claims = g.check(g.answer_prefix() + ".")
+    assert [c.text for c in claims if not c.grounded] == []
 
 
 def test_missing_fact_comes_before_the_listing():
     from edge_agent.grounding.run import Grounding
 
-    g = Grounding.build("Which sensors does Chiller 7 at POKMAIN have?", POK)
+    g = Grounding.build("What sensors does Chiller 7 at POKMAIN have?", POK)
     g.observe(1, 1, "assets", "found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9; saved to a-1.json")
     assert g.answer_prefix().startswith("There is no asset Chiller 7 at POKMAIN (there are ")
     assert g.answer_prefix().endswith("; Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9")
+    assert not g.answer_closed()  # the answer may go on after the facts

@@ -244,3 +244,14 @@ def test_after_a_prefix_written_in_code_the_answer_gets_a_short_tail():
     assert tail != auto.dead and auto.limit[auto.field[tail]] == ANSWER_TAIL_CHARS - 1
     assert auto.walk(auto.initial, f'{head}."}}'.encode()) != auto.dead  # the prefix alone is an answer
     assert auto.walk(auto.initial, b'Thought: done\nAction: Finish\nAction Input: {"answer": "Chiller') == auto.dead
+
+
+def test_a_closed_answer_is_the_prefix_alone():
+    prefix = "Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9"
+    step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, answer_tokens={"3", "6", "9", "POKMAIN"},
+                           answer_prefix=prefix, answer_closed=True, only=["Finish"])
+    auto = automaton_for(step)
+    head = f'Thought: done\nAction: Finish\nAction Input: {{"answer": "{prefix}'
+    assert auto.walk(auto.initial, f'{head}."}}'.encode()) != auto.dead
+    assert auto.walk(auto.initial, f'{head}"}}'.encode()) != auto.dead
+    assert auto.walk(auto.initial, f"{head} (1 more)".encode()) == auto.dead

@@ -73,19 +73,22 @@ def _client(ctx: ToolContext):
         raise ToolError(f"SkySpark is not usable: {type(exc).__name__}: {exc}") from None
 
 
-def _fitting(parts: list[str], limit: int, sep: str = ", ", more: str = "more") -> str:
-    """`a, b, ... (N more)`: the parts joined in order while they fit `limit` characters (at least one)."""
+def _fitting(parts: list[str], limit: int, sep: str = ", ", more: str = "more", whole: int = 0) -> str:
+    """`a, b, ... (N more)`: the parts joined in order while they fit `limit` characters (at least one);
+    all of them when no more than `whole` would be left out (never hide one or two behind "(1 more)")."""
     shown: list[str] = []
     for part in parts:
         if shown and len(sep.join(shown + [part])) > limit:
             break
         shown.append(part)
+    if len(parts) - len(shown) <= whole:
+        shown = list(parts)
     rest = len(parts) - len(shown)
     return sep.join(shown) + (f"{sep}... ({rest} {more})" if rest else "")
 
 
 def _preview(names: list[str]) -> str:
-    return _fitting(names, PREVIEW_CHARS)
+    return _fitting(names, PREVIEW_CHARS, whole=2)
 
 
 def _listing(head: str, names: list[str], file: str) -> str:

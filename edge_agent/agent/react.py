@@ -114,7 +114,8 @@ def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
                            after_thought_prefix=seed, files=rt.ctx.files.names(),
                            scope=g.scope() if g is not None else None,
                            answer_tokens=g.answer_tokens() if g is not None else None,
-                           answer_prefix=g.answer_prefix() if g is not None else "", only=only, made=made,
+                           answer_prefix=g.answer_prefix() if g is not None else "",
+                           answer_closed=g is not None and g.answer_closed(), only=only, made=made,
                            finish_alone=finish_alone)
 
 
@@ -176,8 +177,10 @@ class _Trial:
         seed = SEED_THOUGHT if seeded else ""
         prompt = react_prompt(self.question, self.rt, self.trial.steps, feedback=self.feedback, seed=seed)
         only = (FINISH,) if self.finish_only else None
+        g = self.rt.grounding
+        forced = len(g.answer_prefix()) if g is not None else 0  # the answer's start written by code: room for it
         out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seed, self.trial.steps, only),
-                         max_tokens=self.rt.settings.step_max_tokens, stop=STOP)
+                         max_tokens=self.rt.settings.step_max_tokens + forced, stop=STOP)
         cont = out.text
         if cont.lstrip().startswith(THOUGHT_OPEN):  # an unconstrained model may write the label again
             return out

@@ -104,12 +104,14 @@ _SEP = r'[^A-Za-z0-9.!?;_:+\-/*="\\\x00-\x1F' + _other_digits() + "]"
 _WORD = r"(?:[A-Z]?[a-z]+(?:[A-Z][a-z]*)?|[A-Z]{1,2})"
 
 
-def answer_pattern(tokens: Iterable[str], prefix: str = "") -> str:
+def answer_pattern(tokens: Iterable[str], prefix: str = "", closed: bool = False) -> str:
     """The regex of an answer string (JSON-string content, no escapes): one sentence whose digit tokens,
     codes and file names are all in `tokens`, free words and separators otherwise, and an optional end mark.
-    With `prefix` (a fact worked out in code), the answer starts with it."""
+    With `prefix` (a fact worked out in code), the answer starts with it; `closed`: it is the whole answer."""
     allowed = sorted({t for t in tokens if t and '"' not in t and "\\" not in t}, key=lambda t: (-len(t), t))
     unit = f"(?:{_WORD}|{'|'.join(_literal(t) for t in allowed)})" if allowed else _WORD
+    if prefix and closed:
+        return f"{_literal(prefix)}[.]?"
     if prefix:
         return f"{_literal(prefix)}(?:{_SEP}+{unit})*[.!?]?"
     return f"{unit}(?:{_SEP}+{unit})*[.!?]?"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.linking import Links, link
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace
 from edge_agent.grounding.scope import Scope
@@ -34,8 +34,9 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
     return [(at, at + len(phrase))] if at >= 0 else []
 
 
-#: the question asks for names: "what are their names", "which sites", "list the sensors", "what assets"
-_ASKS_NAMES = re.compile(r"\b(?:names?|list|which|what (?:sites|assets|sensors|points|equipment))\b", re.I)
+#: the question asks for names or a count: "what are their names", "list the sensors", "what assets",
+#: "how many chillers"
+_ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|what (?:sites|assets|sensors|points|equipment))\b", re.I)
 #: a listing Observation's head: "found 5 chiller assets at POKMAIN: Chiller 3, Chiller 4; saved to F"
 _LISTING = re.compile(r"(found \d+ [^:;\n]*: [^;\n]+); saved to ")
 
@@ -128,7 +129,7 @@ class Grounding:
         return "; ".join(m.sentence() for m in self.links.missing)
 
     def listings(self) -> list[str]:
-        """Where the question asks for names ("what are their names", "which sites", "list the sensors"):
+        """Where the question asks for names or a count ("what are their names", "list …", "how many"):
         the head of this run's last two listing Observations ("found 5 chiller assets at POKMAIN: Chiller 3,
         …"), the names the answer must give. A listing Observation is one that starts "found N …: names"."""
         if self.links is None or not _ASKS_NAMES.search(self.question):
@@ -137,6 +138,11 @@ class Grounding:
         heads = list(dict.fromkeys(reversed(heads)))[:2][::-1]
         return [h[0].upper() + h[1:] for h in heads]
 
+    def answer_closed(self) -> bool:
+        """The start written by code is the whole answer: the names or count asked for, nothing missing. (A
+        tiny model asked to go on after a listing only repeats its pieces.)"""
+        return bool(self.listings()) and not self.missing_prefix()
+
     def answer_prefix(self) -> str:
         """What the answer must start with: the facts of what the SkySpark lacks, and the names asked for."""
         return "; ".join(p for p in [self.missing_prefix(), *self.listings()] if p)
@@ -144,14 +150,23 @@ class Grounding:
     def refuse(self, claims: list[Claim]) -> None:
         """Remember the made-up figures of a refused answer (names without digits cannot be banned)."""
         for c in claims:
-            if not c.grounded:
+            if not c.grounded and c.what != "name":  # a name put together from real pieces: the pieces stay
                 self.refused.update(digit_tokens(c.text) + codes(c.text))
 
     def names(self) -> set[str]:
         return self.catalog.all_names() if self.catalog is not None else set()
 
     def check(self, answer: str) -> list[Claim]:
-        return trace(answer, self.sources, self.names())
+        """The answer's claims with their sources; a site or asset name the answer puts together that the
+        SkySpark lacks ("B705 AHU 4" from "B705", "AHU" and "4", each seen) is a claim without a source."""
+        claims = trace(answer, self.sources, self.names())
+        if self.catalog is not None and self.links is not None:
+            asked = {key(m.text) for m in self.links.missing}
+            seen = {c.text for c in claims}
+            for m in link(answer, self.catalog).missing:
+                if m.kind in ("site", "asset") and key(m.text) not in asked and m.text not in seen:
+                    claims.append(Claim(text=m.text, what="name"))
+        return claims
 
     def invented(self, tool: str, args: Any) -> list[str]:
         """Site, asset and sensor names in a call's arguments that the SkySpark does not have."""

@@ -147,14 +147,14 @@ def json_constraint(model_cls: type[BaseModel], *, string_limit: int | None = No
     ))
 
 
-def _grounded_answer(schema: dict, tokens: Iterable[str], prefix: str = "") -> dict:
+def _grounded_answer(schema: dict, tokens: Iterable[str], prefix: str = "", closed: bool = False) -> dict:
     """Finish's schema with the answer limited to free words and the given figures and codes."""
     from edge_agent.grounding.provenance import answer_pattern
 
     out = json.loads(json.dumps(schema))
     prop = out["properties"]["answer"]
     out["properties"]["answer"] = {k: v for k, v in prop.items() if k not in ("minLength", "maxLength")}
-    out["properties"]["answer"]["pattern"] = answer_pattern(tokens, prefix)
+    out["properties"]["answer"]["pattern"] = answer_pattern(tokens, prefix, closed)
     return out
 
 
@@ -169,6 +169,7 @@ def step_constraint(
     scope: Any = None,
     answer_tokens: Iterable[str] | None = None,
     answer_prefix: str = "",
+    answer_closed: bool = False,
     only: Sequence[str] | None = None,
     made: dict[str, list[dict]] | None = None,
     finish_alone: bool = False,
@@ -182,7 +183,8 @@ def step_constraint(
     cannot be written.
     With `scope` (`edge_agent.grounding.scope.Scope`), site, asset, sensor and period arguments can only
     be what the scope allows, and a tool none of whose calls fits is left out. With `answer_tokens`, the
-    Finish answer can only write figures and codes from that set (`grounding.provenance.answer_pattern`).
+    Finish answer can only write figures and codes from that set (`grounding.provenance.answer_pattern`),
+    starting with `answer_prefix` where there is one, and nothing else after it with `answer_closed`.
     With `only`, just those tools are offered (e.g. only Finish once the answer is in hand). With `made`
     (tool → argument objects of the calls whose results are in hand), those calls cannot be written again
     where a tool's calls can be listed. With `finish_alone`, Finish is offered only when no other tool is;
@@ -201,7 +203,7 @@ def step_constraint(
         if schema is None:
             continue
         if t.name == FINISH and answer_tokens is not None:
-            schema = _grounded_answer(schema, answer_tokens, answer_prefix)
+            schema = _grounded_answer(schema, answer_tokens, answer_prefix, answer_closed)
         schemas.append((t, schema))
     held = scope is not None and any(t.answers and pinned_calls(sc) for t, sc in schemas)
     if (finish_alone or held) and len(schemas) > 1:
