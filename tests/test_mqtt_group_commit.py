@@ -64,12 +64,13 @@ def test_one_batch_stores_each_request_once_refuses_the_bad_ones_and_acks_after_
     c = requester("c1")
     with svc.jobs._lock:  # the committer waits for the database: the whole burst queues up behind it
         rids = _send_batch(c)
-        _wait_queued(svc.committer, 5)  # it may already hold the first message
+        # the committer may already hold the first message or two (drained before it blocked on the lock)
+        _wait_queued(svc.committer, 4)
     for rid in rids:
         assert isinstance(c.wait(rid, timeout=20).final, ResultReply)
     assert c.wait_for(lambda: sum(isinstance(r, ErrorReply) for r in c.replies()) >= 2, 10)
     time.sleep(0.3)
-    assert svc.committer.largest >= 5
+    assert svc.committer.largest >= 4  # of the 6 sent together
     assert not acked_before_commit
     accepted = [r for r in c.replies("b0") if isinstance(r, AcceptedReply)]
     assert [a.duplicate for a in accepted] == [False, True]  # the duplicate was seen within the batch
@@ -94,7 +95,7 @@ def test_a_message_that_fails_is_rolled_back_alone_and_not_acked(inproc_daemon, 
     c = requester("c1")
     with svc.jobs._lock:
         rids = _send_batch(c)
-        _wait_queued(svc.committer, 5)
+        _wait_queued(svc.committer, 4)
     for rid in ("b0", "b2"):
         assert isinstance(c.wait(rid, timeout=20).final, ResultReply)
     time.sleep(0.5)
