@@ -44,7 +44,10 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
     assert 1 <= len(result.trials) <= 2
     # every step the model wrote parsed into a registered tool with valid arguments
     steps = [s for t in result.trials for s in t.steps]
-    assert steps and all(s.kind not in ("invalid", "recovery") for s in steps), [
+    # (a Finish the grounding refused — it stated what no evidence held — is the runtime's doing, counted apart)
+    refused = [s for s in steps if s.kind == "invalid" and s.observation.startswith("Error: the answer states")]
+    assert len(refused) == sum(t.ungrounded_answers for t in result.trials) == m.ungrounded_answers
+    assert steps and all(s.kind not in ("invalid", "recovery") for s in steps if s not in refused), [
         (s.kind, s.observation) for s in steps if s.kind in ("invalid", "recovery")]
     assert m.parse_failures == 0
     # distill, review and reflect JSON validated on the model's own output (no safe default used)

@@ -1,0 +1,79 @@
+"""Side-by-side table of several bench output folders (e.g. the old code's runs and the new code's).
+
+    .venv/bin/python bench/compare.py old-pokmain=PATH new-pokmain=PATH ... --out FOLDER
+
+Each argument is LABEL=FOLDER, a folder holding a `results.json` written by `edge-agent bench` (or by
+`bench/recheck.py --full`, which gives old runs today's checker and audit). Per label × model × strategy
+it prints: strict-checker completion, the grounding columns (tool calls naming what does not exist,
+final answers stating what no evidence held), review agreement with the checker, and the cost per task
+(tokens evaluated and generated, LLM calls, projected seconds on each reference gateway from
+`bench/gateways.yaml`). Writes `compare.md` and `compare.json` into `--out`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from edge_agent.bench.results import BenchResults, summarise  # noqa: E402
+from edge_agent.costmodel import reference_profiles  # noqa: E402
+
+
+def rows_of(label: str, folder: Path, profiles) -> list[dict]:
+    results = BenchResults.model_validate_json((folder / "results.json").read_text(encoding="utf-8"))
+    out = []
+    for r in summarise(results.runs, results.max_trials, profiles):
+        out.append({
+            "label": label, "task_set": results.task_set, "model": r.model, "strategy": r.strategy,
+            "tasks": r.tasks, "checker_final": r.checker_final,
+            "invented_calls": r.invented_calls, "runs_inventing": r.runs_inventing,
+            "ungrounded_answers": r.ungrounded_answers, "reviews": r.reviews, "reviews_agreeing": r.reviews_agreeing,
+            "tokens_evaluated": r.tokens_evaluated, "tokens_generated": r.tokens_received,
+            "llm_calls": r.llm_calls, "wall_s": r.wall_s, "projected_s": r.projected_s,
+        })
+    return out
+
+
+def render(rows: list[dict], names: list[str], command: str) -> str:
+    head = ("| run | model | strategy | checker @end (strict) | tool calls naming what does not exist "
+            "| answers stating what no evidence held | review agrees | tokens eval / task | tokens gen / task "
+            "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |")
+    lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (11 + len(names))) + "|"]
+    for r in rows:
+        agree = f"{r['reviews_agreeing']}/{r['reviews']}" if r["reviews"] else "–"
+        proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
+        lines.append(f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
+                     f"{r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
+                     f"{agree} | {r['tokens_evaluated']:.0f} | {r['tokens_generated']:.0f} | {r['llm_calls']:.1f} | "
+                     f"{r['wall_s']:.1f} | {proj} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+", help="LABEL=FOLDER (a folder with results.json)")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    profiles = reference_profiles()
+    plist = list(profiles.profiles) if profiles else []
+    rows = []
+    for item in args.runs:
+        label, _, folder = item.partition("=")
+        if not folder:
+            ap.error(f"{item!r} is not LABEL=FOLDER")
+        rows += rows_of(label, Path(folder), plist)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "compare.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    text = render(rows, [p.name for p in plist], "python bench/compare.py " + " ".join(sys.argv[1:]))
+    (args.out / "compare.md").write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
