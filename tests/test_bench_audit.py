@@ -8,25 +8,10 @@ from edge_agent.agent.trajectory import RunResult, StepRecord, Trial
 from edge_agent.bench.audit import NameShapes, audit_run, unknown_names
 from edge_agent.bench.checker import Evidence, check_task
 from edge_agent.bench.tasks import parse_tasks
+from tests.plants import NamesOnly
 
 
-class Plant:
-    """A Truth without histories: names only."""
-
-    def __init__(self, plant: dict[str, dict[str, list[str]]]):
-        self.plant = plant
-
-    def sites(self):
-        return list(self.plant)
-
-    def assets(self, site):
-        return list(self.plant[site])
-
-    def sensors(self, site, asset):
-        return list(self.plant[site][asset])
-
-    def history(self, *a):
-        return []
+Plant = NamesOnly
 
 
 POK = Plant({"POKMAIN": {"Chiller 3": ["Tonnage", "Power"], "Chiller 6": ["Tonnage", "Power"],

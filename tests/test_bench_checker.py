@@ -14,29 +14,20 @@ from hypothesis import given, strategies as st
 from edge_agent.bench.checker import (Evidence, check_task, mentions, numbers_in, says_missing, validate_task)
 from edge_agent.bench.tasks import Task, TaskFileError, parse_tasks
 from edge_agent.bench.truth import CachedTruth, Sample
+from tests.plants import NamesOnly
 
 TZ = timezone(timedelta(hours=-4))
 T0 = datetime(2020, 6, 1, tzinfo=TZ)
 
 
-class PlantTruth:
+class PlantTruth(NamesOnly):
     """Two chillers and a meter at POKMAIN, hourly samples; value = a simple function of asset and hour."""
 
-    plant = {"POKMAIN": {"Chiller 6": ["Tonnage", "Power", "% Loaded"], "Chiller 9": ["Tonnage", "Power", "% Loaded"],
-                         "B020_Total": ["Power", "Energy"]},
-             "RCHMAIN": {"B705 AHU 1": ["Supply Air Temp"]}}
-
     def __init__(self):
+        super().__init__({"POKMAIN": {"Chiller 6": ["Tonnage", "Power", "% Loaded"],
+                                      "Chiller 9": ["Tonnage", "Power", "% Loaded"], "B020_Total": ["Power", "Energy"]},
+                          "RCHMAIN": {"B705 AHU 1": ["Supply Air Temp"]}})
         self.calls = 0
-
-    def sites(self):
-        return list(self.plant)
-
-    def assets(self, site):
-        return list(self.plant[site])
-
-    def sensors(self, site, asset):
-        return list(self.plant[site][asset])
 
     @staticmethod
     def value(asset, sensor, ts):

@@ -23,24 +23,13 @@ from edge_agent.grounding.run import invented_names
 from edge_agent.grounding.scope import Scope, drop_calls, pinned_calls
 from edge_agent.llm.constraints import schema_regex
 from edge_agent.toolkit import ToolRegistry
+from tests.plants import OTHER, OTHER_SENSORS, POK, POK_SENSORS
 
 TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
 NAMED = ("assets", "sensors", "histories")  # the tools whose arguments name things on the SkySpark
 START, FINAL = "2023-01-13T00:00:00", "2023-01-14T00:00:00"
 SETTINGS = settings(max_examples=50, deadline=None)
 
-POK_SENSORS = ["Tonnage", "Power", "Supply Temperature"]
-POK = Catalog.of({
-    "POKMAIN": {"Chiller 3": POK_SENSORS, "Chiller 6": POK_SENSORS, "Chiller 9": POK_SENSORS,
-                "AHU 1": ["Supply Temperature", "Fan Speed"]},
-    "RCHMAIN": {"Chiller 1": POK_SENSORS, "AHU 2": POK_SENSORS},
-})
-OTHER_SENSORS = ["SupplyTemp", "kW_total", "Flow Rate"]
-OTHER = Catalog.of({
-    "Plant-North": {"CH-01": OTHER_SENSORS, "CH-02": OTHER_SENSORS, "CH-05": OTHER_SENSORS,
-                    "AHU_B2": ["SupplyTemp", "FanSpeed"], "Boiler House Pump P-3": ["kW_total", "Flow Rate"]},
-    "Werk_Süd": {"Kessel 4": OTHER_SENSORS, "Kessel 7": OTHER_SENSORS},
-})
 CATALOGS = {"pokmain-style": POK, "other-style": OTHER}
 
 #: questions per style; the first ones name assets (and a sensor they all have)
