@@ -137,3 +137,24 @@ def test_a_question_also_about_an_existing_asset_still_needs_its_data(tmp_path):
     assert "Chiller 7" in prefix
     verdict = review(question, _trial([], prefix + "."), h.rt)
     assert verdict.status == "Not Accomplished" and "without calling any tool" in verdict.reasoning
+
+
+def test_a_missing_sensor_on_an_existing_asset_answered_from_the_linking_fact_needs_no_tool(tmp_path):
+    question = "What was the Tonnage of B020_Total at POKMAIN yesterday?"
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    _grounded(h, question)
+    prefix = h.rt.grounding.answer_prefix()
+    assert prefix.startswith("There is no sensor Tonnage on B020_Total")
+    verdict = review(question, _trial([], prefix + "."), h.rt)
+    assert verdict.status == "Accomplished", verdict.reasoning
+
+
+def test_coverage_is_checked_for_the_skysparks_names_not_the_questions_spelling(tmp_path):
+    """'chiller6' is Chiller 6: a data call for Chiller 6 covers it; a missing Chiller 7 needs no call."""
+    question = "Get the Tonnage of chiller6 and Chiller 7 for last week at POKMAIN"
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    _grounded(h, question)
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
+    verdict = review(question, _trial([s1], h.rt.grounding.answer_prefix() + f"; the data is in {_file_of(s1)}."),
+                     h.rt)
+    assert "named in the question but no" not in verdict.reasoning

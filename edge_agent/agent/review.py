@@ -142,7 +142,10 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
         ev.answer_files[name] = files.exists(name)
 
     facts = mentioned(question, rt.ctx.clock.now())
-    if distilled is not None:
+    g = rt.grounding
+    if g is not None and g.links is not None:  # the assets the SkySpark has, as it names them ("B705 AHU 1")
+        facts = facts.model_copy(update={"assets": list(g.links.assets), "sites": list(g.links.sites)})
+    elif distilled is not None:
         facts = facts.model_copy(update={
             "assets": _union(facts.assets, distilled.assets), "sites": _union(facts.sites, distilled.sites)})
     ok_steps = [s for s in tool_steps if s.ok]
@@ -155,10 +158,9 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
     elif _CLAIMS_FILE_RE.search(answer) and not ev.files_written and not _MISSING_RE.search(answer):
         ev.findings.append(Finding("Not Accomplished", "the answer speaks of a file or download, but no file was "
                                    "written in this run", "call the tool that writes the data before finishing"))
-    g = rt.grounding
     prefix = g.missing_prefix() if g is not None else ""
     # a question about what the SkySpark lacks, and nothing it has, is answered by the linking fact alone
-    from_links = bool(prefix) and answer.startswith(prefix) and g.links is not None and not g.links.assets
+    from_links = bool(prefix) and answer.startswith(prefix) and g.answered_by_links()
     if not tool_steps and (facts.assets or facts.sites or period_asked) and not from_links:
         ev.findings.append(Finding("Not Accomplished", "the answer was given without calling any tool",
                                    "look the data up with the tools before calling Finish"))

@@ -128,6 +128,14 @@ class Grounding:
             return ""
         return "; ".join(m.sentence() for m in self.links.missing)
 
+    def answered_by_links(self) -> bool:
+        """Everything the question names is missing: no asset, or only assets lacking the sensor asked for.
+        Then the linking facts are the whole answer and no tool has anything to read."""
+        if self.links is None or not self.links.missing:
+            return False
+        lacking = {m.asset for m in self.links.missing if m.kind == "sensor"}
+        return all(a in lacking for a in self.links.assets)
+
     def listings(self) -> list[str]:
         """Where the question asks for names or a count ("what are their names", "list …", "how many"):
         the head of this run's last two listing Observations ("found 5 chiller assets at POKMAIN: Chiller 3,
