@@ -118,34 +118,31 @@ def _grounded(h, question: str) -> None:
     h.rt.grounding = Grounding.build(question, catalog)
 
 
-def test_a_missing_asset_answered_from_the_linking_fact_needs_no_tool(tmp_path):
-    """'There is no asset B020 at POKMAIN (there are …)' is the whole answer: no tool call is missing."""
-    question = "What is the power consumption of B020 at POKMAIN?"
+def _review_of_the_linking_facts(tmp_path, question: str):
+    """The linking facts, and the Review of a tool-less trial that answers with them alone."""
     h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
     _grounded(h, question)
     prefix = h.rt.grounding.answer_prefix()
+    return prefix, review(question, _trial([], prefix + "."), h.rt)
+
+
+def test_a_missing_asset_answered_from_the_linking_fact_needs_no_tool(tmp_path):
+    """'There is no asset B020 at POKMAIN (there are …)' is the whole answer: no tool call is missing."""
+    prefix, verdict = _review_of_the_linking_facts(tmp_path, "What is the power consumption of B020 at POKMAIN?")
     assert prefix.startswith("There is no asset B020 at POKMAIN")
-    verdict = review(question, _trial([], prefix + "."), h.rt)
     assert verdict.status == "Accomplished", verdict.reasoning
 
 
 def test_a_question_also_about_an_existing_asset_still_needs_its_data(tmp_path):
     question = "What is the Tonnage of Chiller 6 and Chiller 7 at POKMAIN?"
-    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
-    _grounded(h, question)
-    prefix = h.rt.grounding.answer_prefix()
+    prefix, verdict = _review_of_the_linking_facts(tmp_path, question)
     assert "Chiller 7" in prefix
-    verdict = review(question, _trial([], prefix + "."), h.rt)
     assert verdict.status == "Not Accomplished" and "without calling any tool" in verdict.reasoning
 
 
 def test_a_missing_sensor_on_an_existing_asset_answered_from_the_linking_fact_needs_no_tool(tmp_path):
-    question = "What was the Tonnage of B020_Total at POKMAIN yesterday?"
-    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
-    _grounded(h, question)
-    prefix = h.rt.grounding.answer_prefix()
+    prefix, verdict = _review_of_the_linking_facts(tmp_path, "What was the Tonnage of B020_Total at POKMAIN yesterday?")
     assert prefix.startswith("There is no sensor Tonnage on B020_Total")
-    verdict = review(question, _trial([], prefix + "."), h.rt)
     assert verdict.status == "Accomplished", verdict.reasoning
 
 
