@@ -131,3 +131,23 @@ def test_token_budget_still_completes_the_step(seed, max_tokens):
     assert out.finish_reason == "stop", out
     assert len(out.tokens) <= max_tokens
     c.check(out.text)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_shared_budget_holds_across_the_loops_after_it(seed):
+    """Words, figures and units are different loops of an answer's automaton; a shared probe's budget is
+    spent by all of them, so alternating between them cannot run past it (one budget per loop could)."""
+    from edge_agent.llm.constraints import StructuredConstraint
+
+    regex = r'A: "([a-z ]+|[0-9]+|kW)*"'
+    alone = StructuredConstraint(name="t", regex=regex, limits=(('A: "a', 12), ('A: "1', 12)), default_limit=12)
+    together = StructuredConstraint(name="t", regex=regex, limits=(('A: "a', 12),), shared=('A: "a',),
+                                    default_limit=12)
+    out = generate_constrained(RandomTarget(seed, eos_bias=-50), table(), automaton_for(together), max_tokens=400,
+                               seed=seed)
+    assert out.finish_reason == "stop" and together.check(out.text) is None
+    assert len(out.text) - len('A: ""') <= 12 + 2  # the budget, and at most one "kW" literal past it
+    loose = generate_constrained(RandomTarget(seed, eos_bias=-50), table(), automaton_for(alone), max_tokens=400,
+                                 seed=seed)
+    assert len(loose.text) >= len(out.text)

@@ -13,7 +13,8 @@ Free strings stay unbounded in the regex (`*`): a counted repetition such as `{0
 JSON string characters makes the automaton explode (measured: minutes and gigabytes to compile),
 so lengths are bounded by the decoder instead (`edge_agent.llm.decoding`): each free-text loop of
 the automaton gets a character budget. `limits` names them by a probe (a prefix of an accepted
-string that ends inside that loop); every other loop gets `default_limit`.
+string that ends inside that loop); every other loop gets `default_limit`. A probe in `shared` makes
+every loop reachable after it spend that one budget (the Finish answer, the step's last field).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class StructuredConstraint(Constraint):
     """
 
     limits: tuple[tuple[str, int], ...] = ()
+    shared: tuple[str, ...] = ()  # probes of `limits` whose budget every later loop spends
     default_limit: int = DEFAULT_STRING_LIMIT
     validator: Callable[[str], Any] | None = field(default=None, compare=False, hash=False, repr=False)
 
@@ -224,7 +226,7 @@ def step_constraint(
             head, probe = THOUGHT_REST, "a"
             thought_budget = thought_max_chars - len(after_thought_prefix) - 1
         limits = [(probe, max(1, thought_budget))]
-        if FINISH in tools:
+        if FINISH in tools:  # the answer is the step's last field: every loop after its start shares its budget
             limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
             if answer_prefix and answer_tokens is not None:  # after a fact written in code, a short tail
                 limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "{answer_prefix} a',
@@ -243,6 +245,7 @@ def step_constraint(
             name="step" if after_thought_prefix is None else "step-rest",
             regex=head + actions,
             limits=tuple(limits),
+            shared=tuple(p for p, _ in limits[1:]),
             default_limit=max(1, min([string_limit] + [n for _, sc in schemas for n in max_lengths(sc)]) - 1),
             validator=validate,
         )

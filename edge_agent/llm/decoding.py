@@ -12,7 +12,9 @@ How a constrained call runs:
 - Where the DFA allows exactly one byte (fixed text such as "\\nAction Input: {\\"answer\\": \\""), the
   whole forced run is tokenized and appended without sampling, and evaluated in one batch.
 - Each free-text loop has a character budget (`StructuredConstraint.limits`); when it runs low only
-  tokens that fit are allowed, so a tiny model cannot ramble forever.
+  tokens that fit are allowed, so a tiny model cannot ramble forever. A `shared` probe's budget is spent
+  by every loop reachable after it (a Finish answer whose words, figures and units are different loops
+  of the automaton has one budget, not one per loop).
 - The token budget is respected structurally: each DFA state knows the fewest bytes to a final state
   (an upper bound on the tokens needed, as every vocabulary here spells single bytes), and once
   `max_tokens` runs short only tokens after which the text can still be completed are allowed —
@@ -52,7 +54,8 @@ def _byte_vocabulary() -> Vocabulary:
 class ByteAutomaton:
     """The byte-level DFA of one regex: `table[state, byte] -> state` (`dead` where refused)."""
 
-    def __init__(self, regex: str, limits: Sequence[tuple[str, int]] = (), default_limit: int = 200):
+    def __init__(self, regex: str, limits: Sequence[tuple[str, int]] = (), default_limit: int = 200,
+                 shared: Sequence[str] = ()):
         #: per model vocabulary (TokenTable), the token walk of each visited state (see TokenTable.state_info)
         self.token_states: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         index = Index(regex, _byte_vocabulary())
@@ -77,7 +80,7 @@ class ByteAutomaton:
                 self.final[order[sid]] = True
         self.has_out = (table[: self.n_states] != self.dead).any(axis=1).tolist() + [False]
         self._forced: dict[int, bytes] = {}
-        self._init_limits(limits, default_limit)
+        self._init_limits(limits, default_limit, shared)
         self.dist = self._distances()
 
     def _distances(self) -> np.ndarray:
@@ -127,8 +130,9 @@ class ByteAutomaton:
         self._forced[state] = bytes(out)
         return self._forced[state]
 
-    def _init_limits(self, limits: Sequence[tuple[str, int]], default_limit: int) -> None:
-        """Find the free-text loops, their 'inner' states (mid-character, after a backslash) and budgets."""
+    def _init_limits(self, limits: Sequence[tuple[str, int]], default_limit: int, shared: Sequence[str] = ()) -> None:
+        """Find the free-text loops, their 'inner' states (mid-character, after a backslash) and budgets;
+        `slot[loop]` is the loop whose budget it spends (itself, or a `shared` probe's loop)."""
         n, table, dead = self.n_states, self.table, self.dead
         idx = np.arange(n)
         loops = [s for s in idx.tolist() if (table[s] == s).any()]
@@ -141,6 +145,7 @@ class ByteAutomaton:
             state = self.walk(self.initial, probe.encode("utf-8"))
             if state != dead and state in loops:
                 self.limit[state] = chars
+        self.slot = np.arange(n + 1, dtype=np.int32)
         for loop in loops:
             inner = self._inner_states(loop)
             for s in inner:
@@ -151,6 +156,43 @@ class ByteAutomaton:
             ok[loop] = True
             ok[list(inner)] = True
             self.counts[loop] = ok[table[loop]].astype(np.int16)
+        for probe in shared:  # one budget for the text after the probe: every byte that stays in free text
+            state = self.walk(self.initial, probe.encode("utf-8"))
+            if state == dead or state not in loops:
+                continue
+            region = self._reachable(state)
+            free = self._reaching(region & set(loops), region)  # states from which free text goes on
+            inside = np.zeros(n + 1, dtype=bool)
+            inside[list(free)] = True
+            for s in free:
+                self.field[s] = self.slot[s] = state
+                self.counts[s] = inside[table[s]].astype(np.int16)
+
+    def _reachable(self, state: int) -> set[int]:
+        table, dead = self.table, self.dead
+        seen, frontier = {state}, [state]
+        while frontier:
+            s = frontier.pop()
+            for x in set(table[s][table[s] != dead].tolist()):
+                if x not in seen:
+                    seen.add(x)
+                    frontier.append(x)
+        return seen
+
+    def _reaching(self, targets: set[int], within: set[int]) -> set[int]:
+        """The states of `within` from which some state of `targets` can be reached."""
+        table, dead = self.table, self.dead
+        preds: dict[int, set[int]] = {}
+        for s in within:
+            for x in set(table[s][table[s] != dead].tolist()):
+                preds.setdefault(x, set()).add(s)
+        seen, frontier = set(targets), list(targets)
+        while frontier:
+            for p in preds.get(frontier.pop(), ()):
+                if p not in seen:
+                    seen.add(p)
+                    frontier.append(p)
+        return seen
 
     def _inner_states(self, loop: int, depth: int = 6) -> set[int]:
         """States entered from `loop` that return to it on every path within `depth` bytes."""
@@ -187,8 +229,9 @@ def automaton_for(constraint: Constraint) -> ByteAutomaton:
     """The compiled automaton of a constraint (the 32 most recently used are kept, per regex and budgets)."""
     limits = tuple(getattr(constraint, "limits", ()))
     default_limit = int(getattr(constraint, "default_limit", 200))
-    return _AUTOMATA.get_or_make((constraint.regex, limits, default_limit),
-                                 lambda: ByteAutomaton(constraint.regex, limits, default_limit))
+    shared = tuple(getattr(constraint, "shared", ()))
+    return _AUTOMATA.get_or_make((constraint.regex, limits, default_limit, shared),
+                                 lambda: ByteAutomaton(constraint.regex, limits, default_limit, shared))
 
 
 class TokenTable:
@@ -351,13 +394,13 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
     out: list[int] = []
     pending: list[int] = []  # chosen, not yet evaluated
     used = np.zeros(auto.n_states + 1, dtype=np.int32)
-    limit, field, counts, dead = auto.limit, auto.field, auto.counts, auto.dead
+    limit, field, counts, dead, slot = auto.limit, auto.field, auto.counts, auto.dead, auto.slot
 
     def advance(tok: int) -> int:
         cur = state
         for byte in table.pieces[tok] or b"":
             if counts[cur, byte]:
-                used[cur] += 1
+                used[slot[cur]] += 1
             cur = int(auto.table[cur, byte])
         return cur
 
@@ -386,6 +429,7 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
         if not len(info.ids):
             return Generated(out, text(), "constraint")
         loop = int(field[state])
+        loop = int(slot[loop]) if loop >= 0 else loop
         remaining = int(limit[loop] - used[loop]) if loop >= 0 and limit[loop] > 0 else 1 << 30
         logits = target.logits()
         tokens_left = max_tokens - len(out) - 1  # after this token
