@@ -1,7 +1,8 @@
 """Tools: what a tool is, the context it runs in, and the registry that loads them as plugins.
 
 A tool has a name, a one-sentence verb-first description, a pydantic argument model and a run
-function `fn(args, ctx) -> str` that returns a short observation. Raising `ToolError` (or
+function `fn(args, ctx) -> str` that returns a short observation, or a `Said` that also carries what a
+Finish answer states of the call (written by code from the result, so the model need not copy it). Raising `ToolError` (or
 `FileStoreError`) produces an error observation the model can act on; any other exception is
 reported as a failure of the tool, never a crash of the agent.
 
@@ -96,8 +97,19 @@ class ToolContext:
         return self._skyspark
 
 
+@dataclass(frozen=True)
+class Said:
+    """A tool's reply: the Observation the model reads, and `answer`, the sentence a Finish answer states
+    of this call ("Chiller 9 % Loaded (%): max 76.78 at …; saved to F") — the runtime makes a Finish answer
+    start with it where the question asks for what the call returned (`grounding.run.Grounding.heads`)."""
+
+    observation: str
+    answer: str = ""
+
+
 class ToolResult(BaseModel):
     observation: str
+    answer: str = ""  # see `Said`
     ok: bool = True
 
 
@@ -137,7 +149,10 @@ class Tool:
             raise RuntimeError(f"{self.name} is executed by the agent runtime")
         try:
             args = self.parse_args(raw_args)
-            return ToolResult(observation=str(self.fn(args, ctx)))
+            out = self.fn(args, ctx)
+            if isinstance(out, Said):
+                return ToolResult(observation=out.observation, answer=out.answer)
+            return ToolResult(observation=str(out))
         except (ToolError, FileStoreError) as exc:
             return ToolResult(observation=f"Error: {exc}", ok=False)
         except Exception as exc:  # a broken tool must not crash the agent

@@ -256,18 +256,28 @@ def test_every_linked_name_is_on_the_catalog(plant: Plant):
 # --- what the answer must start with ---------------------------------------------------------------------------
 
 
+def _listing(g, plant: Plant, names: str, step: int = 1, trial: int = 1) -> None:
+    """What the `assets` tool's call gives the grounding: its Observation and its head (`toolkit.Said`)."""
+    found = f"found 5 assets at {plant.site}: {names}"
+    g.observe(trial, step, "assets", f"{found}; saved to assets-1a2b3c4d.json", head=found,
+              call=f'assets {{"site_name": "{plant.site}"}}')
+
+
 @pytest.mark.parametrize("plant", PLANTS)
 def test_names_asked_for_come_from_the_listing_observation(plant: Plant):
     from edge_agent.grounding.run import Grounding
 
     g = Grounding.build(f"How many assets are there at {plant.site}, and what are their names?", plant.catalog)
-    assert g.answer_prefix() == ""
+    assert g.answer_prefix() == "" and not g.answer_closed()
     names = ", ".join(plant.catalog.assets(plant.site))
-    g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {names}; saved to assets-1a2b3c4d.json")
-    assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
-    g.observe(1, 2, "histories", "Tonnage from … : max 3.5")  # not a listing: the prefix stays
+    _listing(g, plant, names)
     assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
     assert g.answer_closed()  # the names asked for are the whole answer
+    g.observe(1, 2, "sensors", "found 2 sensors on X: a, b; saved to s-1.json")  # no head: nothing to add
+    assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
+    _listing(g, plant, names, step=3)  # the same call again counts once
+    assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {names}"
+    assert g.answer_prefix(trial=2) == "" and g.answer_prefix(trial=1) == g.answer_prefix()  # per trial
 
 
 @pytest.mark.parametrize("plant", PLANTS)
@@ -275,11 +285,28 @@ def test_no_listing_prefix_where_no_names_are_asked_for(plant: Plant):
     from edge_agent.grounding.run import Grounding
 
     g = Grounding.build(f"Show the {plant.sensor} of {plant.asset} at {plant.site}.", plant.catalog)
-    g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {plant.asset}; saved to assets-1a2b3c4d.json")
-    assert g.answer_prefix() == ""
+    _listing(g, plant, plant.asset)
+    assert g.answer_prefix() == "" and not g.answer_closed()
     g = Grounding.build(f"How many assets are there at {plant.site}?", plant.catalog)  # a count: the listing
-    g.observe(1, 1, "assets", f"found 5 assets at {plant.site}: {plant.asset}; saved to assets-1a2b3c4d.json")
+    _listing(g, plant, plant.asset)
     assert g.answer_prefix() == f"Found 5 assets at {plant.site}: {plant.asset}"
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_a_data_call_head_is_the_answer_to_a_data_question(plant: Plant):
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build(f"What was the highest {plant.sensor} of {plant.asset} at {plant.site} on 2024-03-01?",
+                        plant.catalog)
+    _listing(g, plant, plant.asset)  # a listing on the way: not what was asked
+    stats = f"{plant.asset} {plant.sensor}: max 3.5 at 2024-03-01T10:15, min 1.25 at 2024-03-01T02:00, 96 values"
+    head = f"{stats}; saved to history-9f8e7d6c.json"
+    g.observe(1, 2, "histories", f"{plant.asset} {plant.sensor} from … saved to history-9f8e7d6c.json: {stats}",
+              head=head, answers=True, call="histories 1")
+    assert g.answer_prefix() == head[0].upper() + head[1:] and g.answer_closed()
+    claims = g.check(g.answer_prefix())
+    assert [c.text for c in claims if not c.grounded] == []
+    assert {c.step for c in claims if c.text in ("3.5", "history-9f8e7d6c.json")} == {2}  # provenance: step 2
 
 
 @pytest.mark.parametrize("plant", PLANTS)
@@ -308,7 +335,8 @@ def test_missing_fact_comes_before_the_listing():
     from edge_agent.grounding.run import Grounding
 
     g = Grounding.build("What sensors does Chiller 7 at POKMAIN have?", POK)
-    g.observe(1, 1, "assets", "found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9; saved to a-1.json")
+    found = "found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9"
+    g.observe(1, 1, "assets", f"{found}; saved to a-1.json", head=found)
     assert g.answer_prefix().startswith("There is no asset Chiller 7 at POKMAIN (there are ")
     assert g.answer_prefix().endswith("; Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9")
-    assert not g.answer_closed()  # the answer may go on after the facts
+    assert g.answer_closed()  # all the question names is missing: nothing is left to say

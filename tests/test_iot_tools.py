@@ -244,3 +244,26 @@ def test_range_observation_states_the_asked_statistic_first(tools, iot_ctx):
     ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=["Chiller 6"],
                   sensor_name="Power", start="2024-07-15", final="2024-07-16")
     assert ok and re.search(r"Chiller 6 Power \(kW\): min [\d.]+ at \S+, max ", obs), obs
+
+
+def test_each_call_says_what_an_answer_states_of_it(tools, iot_ctx):
+    """`Said.answer`: the names found, or each series' figures and the file — every figure in it is one
+    the Observation (or the file) holds, so an answer that is this head needs no word of the model's."""
+    listing = tools.get("assets").run({"site_name": "POKMAIN", "asset_type": "chiller"}, iot_ctx)
+    assert listing.ok and listing.answer.startswith("found ") and "Chiller 6" in listing.answer
+    assert listing.observation.startswith(listing.answer + "; saved to ")
+    data = tools.get("histories").run({"site_name": "POKMAIN", "asset_names": ["Chiller 6", "Chiller 9"],
+                                       "sensor_name": "Power", "start": "2024-07-15", "final": "2024-07-16"},
+                                      iot_ctx)
+    stats, file = data.answer.rsplit("; saved to ", 1)
+    assert data.ok and stats.startswith("Chiller 6 Power (kW): max ") and "Chiller 9 Power (kW): max " in stats
+    assert data.observation.endswith(stats) and saved(iot_ctx, f"saved to {file}")
+    point = tools.get("histories").run({"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Power",
+                                        "start": "2024-07-15T12:10:00"}, iot_ctx)
+    assert point.answer.startswith("Chiller 6 Power = ") and point.answer.split("; saved to ")[0] in point.observation
+    empty = tools.get("histories").run({"site_name": "POKMAIN", "asset_names": ["Chiller 6"],
+                                        "sensor_name": "Tonnage", "start": "2019-06-01", "final": "2019-06-02"}, iot_ctx)
+    assert empty.ok and empty.answer.startswith("no values of Tonnage of Chiller 6 are recorded from 2019-06-01")
+    bad = tools.get("histories").run({"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Tonnage",
+                                      "start": "yesterday"}, iot_ctx)
+    assert not bad.ok and bad.answer == ""

@@ -4,7 +4,8 @@ Each writes its full result as a JSON array to the file store and returns a shor
 the count, the file name, as many names as fit in a couple of lines, and for a history over a
 range the max and min (with their times), mean, sum and count of each series — the statistic the
 question asks for first ("highest", "average", "total") — so questions about a peak, an average or a
-total are answered from the observation itself. Row formats (documented in docs/skyspark.md):
+total are answered from the observation itself. Each also says (`Said.answer`) what a Finish answer
+states of the call: the names it found, or each series' statistics and the file. Row formats (documented in docs/skyspark.md):
   sites      {"site_name", "timezone"}
   assets     {"site_name", "asset_name", "asset_type"}
   sensors    {"site_name", "asset_name", "sensor_name", "short_name", "unit"}
@@ -24,8 +25,8 @@ from pydantic import Field, field_validator
 
 from edge_agent.skyspark.client import SkySparkError
 from edge_agent.skyspark.window import WindowError, parse_window
-from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, NoArgs, ToolArgs, ToolContext,
-                                ToolError, tool)
+from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, NoArgs, Said, ToolArgs,
+                                ToolContext, ToolError, tool)
 
 PREVIEW_CHARS = 200  # names shown in an observation: as many as fit in this many characters
 PREVIEW_SERIES = 4  # values shown for a point in time
@@ -91,10 +92,10 @@ def _preview(names: list[str]) -> str:
     return _fitting(names, PREVIEW_CHARS, whole=2)
 
 
-def _listing(head: str, names: list[str], file: str) -> str:
-    """"found 5 chiller assets at POKMAIN: Chiller 3, … ; saved to F": the names come before the file, so
-    an answer that repeats the Observation's start names them."""
-    return f"{head}: {_preview(names)}; saved to {file}"
+def _listing(head: str, names: list[str], file: str) -> Said:
+    """"found 5 chiller assets at POKMAIN: Chiller 3, … ; saved to F"; the answer is the part before the file."""
+    found = f"{head}: {_preview(names)}"
+    return Said(f"{found}; saved to {file}", answer=found)
 
 
 def _max_days(ctx: ToolContext) -> int:
@@ -103,7 +104,7 @@ def _max_days(ctx: ToolContext) -> int:
 
 
 @tool("sites", "List the sites (plants) that SkySpark knows.", provides=("site",))
-def sites(args: NoArgs, ctx: ToolContext) -> str:
+def sites(args: NoArgs, ctx: ToolContext) -> Said:
     try:
         found = _client(ctx).sites()
     except SkySparkError as exc:
@@ -114,7 +115,7 @@ def sites(args: NoArgs, ctx: ToolContext) -> str:
 
 
 @tool("assets", "List the assets (equipment) of one site.", provides=("asset",))
-def assets(args: AssetListArgs, ctx: ToolContext) -> str:
+def assets(args: AssetListArgs, ctx: ToolContext) -> Said:
     try:
         found = _client(ctx).assets(args.site_name)
     except SkySparkError as exc:
@@ -131,7 +132,7 @@ def assets(args: AssetListArgs, ctx: ToolContext) -> str:
 
 
 @tool("sensors", "List the sensors (points) of one asset at a site.", provides=("sensor",), needs=("asset",))
-def sensors(args: AssetArgs, ctx: ToolContext) -> str:
+def sensors(args: AssetArgs, ctx: ToolContext) -> Said:
     try:
         found = _client(ctx).sensors(args.site_name, args.asset_name)
     except SkySparkError as exc:
@@ -145,7 +146,7 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> str:
 
 @tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.",
       needs=("period",), answers=True)
-def histories(args: HistoryArgs, ctx: ToolContext) -> str:
+def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
     client = _client(ctx)
     try:
         site = client.site(args.site_name)
@@ -157,19 +158,23 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> str:
     stem = f"history_{args.asset_names[0]}_{args.sensor_name}"
     name = ctx.files.write_json(data, stem)
     sensors_seen = list(dict.fromkeys(r.sensor_name for r in rows))
+    assets = ", ".join(args.asset_names)
     if window.is_point:
         when = window.start.isoformat()
         if not rows:
-            return (f"no value of {args.sensor_name} at or before {when} (site time); the data may not cover it. "
-                    f"Saved an empty list to {name}")
-        parts = [f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})"
-                 for r in rows[:PREVIEW_SERIES]]
-        return f"value at {when}: {'; '.join(parts)}; saved {len(rows)} rows to {name}"
+            return Said(f"no value of {args.sensor_name} at or before {when} (site time); the data may not cover "
+                        f"it. Saved an empty list to {name}",
+                        answer=f"no value of {args.sensor_name} of {assets} at or before {when} is recorded")
+        parts = "; ".join(f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})"
+                          for r in rows[:PREVIEW_SERIES])
+        return Said(f"value at {when}: {parts}; saved {len(rows)} rows to {name}", answer=f"{parts}; saved to {name}")
     span = f"from {window.start.isoformat()} to {window.end.isoformat()} (end exclusive)"
     if not rows:
-        return f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty list to {name}"
+        return Said(f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty "
+                    f"list to {name}", answer=f"no values of {args.sensor_name} of {assets} are recorded {span}")
     what = sensors_seen[0] if len(sensors_seen) == 1 else f"{len(sensors_seen)} series"
-    return f"{what} {span}, saved to {name}: {_series_stats(rows, _asked_first(ctx.question))}"
+    stats = _series_stats(rows, _asked_first(ctx.question))
+    return Said(f"{what} {span}, saved to {name}: {stats}", answer=f"{stats}; saved to {name}")
 
 
 #: words of a question that ask for one statistic, which a range's Observation then states first

@@ -4,7 +4,7 @@ import json
 
 from pydantic import Field
 
-from edge_agent.toolkit import FILE_REF, ToolArgs, ToolContext, ToolError, tool
+from edge_agent.toolkit import FILE_REF, Said, ToolArgs, ToolContext, ToolError, tool
 
 PREVIEW_CHARS = 400
 
@@ -36,8 +36,9 @@ def _row_keys(rows: list, name: str) -> frozenset:
     return frozenset().union(*(r.keys() for r in rows))
 
 
-@tool("jsonmerge", "Merge two JSON array files of the same row type into one new file.", needs=("one_file",))
-def jsonmerge(args: MergeArgs, ctx: ToolContext) -> str:
+@tool("jsonmerge", "Merge two JSON array files of the same row type into one new file.", needs=("one_file",),
+      answers=True)
+def jsonmerge(args: MergeArgs, ctx: ToolContext) -> Said:
     if args.file_name_1 == args.file_name_2:
         raise ToolError("both arguments name the same file; merge two different files")
     first = ctx.files.read_json(args.file_name_1)
@@ -52,4 +53,5 @@ def jsonmerge(args: MergeArgs, ctx: ToolContext) -> str:
         )
     merged = first + second
     name = ctx.files.write_json(merged, "merged")
-    return f"merged {len(first)} + {len(second)} rows into {name} ({len(merged)} rows)"
+    return Said(f"merged {len(first)} + {len(second)} rows into {name} ({len(merged)} rows)",
+                answer=f"the {len(merged)} rows of {args.file_name_1} and {args.file_name_2} are saved in one file, {name}")

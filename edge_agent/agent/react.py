@@ -89,7 +89,7 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
 
 
 def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
-                     only: tuple[str, ...] | None = None) -> Constraint | None:
+                     only: tuple[str, ...] | None = None, trial: int | None = None) -> Constraint | None:
     """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any):
     file-name arguments may only name the files this run has made so far; site, asset, sensor and
     period arguments only what the run's grounding allows; a tool whose findings the grounding already
@@ -114,8 +114,8 @@ def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
                            after_thought_prefix=seed, files=rt.ctx.files.names(),
                            scope=g.scope() if g is not None else None,
                            answer_tokens=g.answer_tokens() if g is not None else None,
-                           answer_prefix=g.answer_prefix() if g is not None else "",
-                           answer_closed=g is not None and g.answer_closed(), only=only, made=made,
+                           answer_prefix=g.answer_prefix(trial) if g is not None else "",
+                           answer_closed=g is not None and g.answer_closed(trial), only=only, made=made,
                            finish_alone=finish_alone)
 
 
@@ -178,8 +178,9 @@ class _Trial:
         prompt = react_prompt(self.question, self.rt, self.trial.steps, feedback=self.feedback, seed=seed)
         only = (FINISH,) if self.finish_only else None
         g = self.rt.grounding
-        forced = len(g.answer_prefix()) if g is not None else 0  # the answer's start written by code: room for it
-        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seed, self.trial.steps, only),
+        forced = len(g.answer_prefix(self.trial.number)) if g is not None else 0  # the answer's start written by code
+        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seed, self.trial.steps, only,
+                                                                           trial=self.trial.number),
                          max_tokens=self.rt.settings.step_max_tokens + forced, stop=STOP)
         cont = out.text
         if cont.lstrip().startswith(THOUGHT_OPEN):  # an unconstrained model may write the label again
@@ -262,12 +263,15 @@ class _Trial:
         g = self.rt.grounding
         if g is not None and (invented := g.invented(parsed.action, parsed.action_input)):
             self.trial.invented_names += len(invented)
-        kind, ok, observation, extra = self._execute(parsed.action, parsed.args, parsed.action_input)
+        kind, ok, observation, extra, head = self._execute(parsed.action, parsed.args, parsed.action_input)
         usage = usage + extra
         observation = summarise_observation(observation, self.rt.settings.observation_max_chars,
                                             files=self.rt.ctx.files, tool=parsed.action)
         if g is not None:
-            g.observe(self.trial.number, index, parsed.action, observation)
+            tool = self.rt.tools.get(parsed.action)
+            g.observe(self.trial.number, index, parsed.action, observation, head=head,
+                      answers=bool(tool is not None and tool.answers),
+                      call=f"{parsed.action} {json.dumps(parsed.action_input, sort_keys=True, default=str)}")
         if verdict is not None:
             observation = f"{observation} {verdict.note()}"
         return self._record(index, started, usage, kind=kind, ok=ok, thought=thought, action=parsed.action,
@@ -300,26 +304,28 @@ class _Trial:
         return self._record(index, started, usage, kind="finish", ok=True, thought=thought, action=FINISH,
                             action_input=action_input, observation="")
 
-    def _execute(self, action: str, args: Any, raw: Any) -> tuple[StepKind, bool, str, Usage]:
+    def _execute(self, action: str, args: Any, raw: Any) -> tuple[StepKind, bool, str, Usage, str]:
+        """Run a step's action: its kind, success, Observation, LLM usage, and the head of a tool call
+        (what a Finish answer states of it, `toolkit.Said`)."""
         if action == SELF_ASK:
-            return self._self_ask(args.question)
+            return (*self._self_ask(args.question), "")
         if action == ASK_REQUESTER:
             requester = self.rt.ctx.ask_requester
             if requester is None:
-                return "ask_requester", False, "Error: nobody can be asked here; continue without asking.", Usage()
+                return "ask_requester", False, "Error: nobody can be asked here; continue without asking.", Usage(), ""
             try:
                 reply = requester(args.question)
             except Exception as exc:  # the transport failed; the agent goes on
-                return "ask_requester", False, f"Error: the question could not be sent ({exc}).", Usage()
+                return "ask_requester", False, f"Error: the question could not be sent ({exc}).", Usage(), ""
             if reply is None or not str(reply).strip():
                 return ("ask_requester", False, "No reply came from the person who asked. Continue with what you "
-                        "know, and state any assumption in the final answer.", Usage())
-            return "ask_requester", True, f"The person who asked replied: {str(reply).strip()}", Usage()
+                        "know, and state any assumption in the final answer.", Usage(), "")
+            return "ask_requester", True, f"The person who asked replied: {str(reply).strip()}", Usage(), ""
         tool = self.rt.tools.get(action)
         if tool is None or tool.fn is None:
-            return "tool", False, f"Error: {action} cannot be run here.", Usage()
+            return "tool", False, f"Error: {action} cannot be run here.", Usage(), ""
         result = tool.run(raw, self.rt.ctx)
-        return "tool", result.ok, result.observation, Usage()
+        return "tool", result.ok, result.observation, Usage(), result.answer if result.ok else ""
 
     def _self_ask(self, sub_question: str) -> tuple[StepKind, bool, str, Usage]:
         prompt = self_ask_prompt(self.question, sub_question, self.trial.steps)

@@ -35,6 +35,9 @@ class Source(BaseModel):
     trial: int | None = None
     step: int | None = None
     tool: str = ""
+    head: str = ""  # what a Finish answer states of this call, written by the tool (`toolkit.Said`)
+    answers: bool = False  # the call's tool is marked `answers`: its head is the answer to a data question
+    call: str = ""  # the call (tool and arguments): a call made again replaces the earlier head
 
 
 class Claim(BaseModel):

@@ -5,8 +5,10 @@
 
 - `scope()`: the names and period tool arguments are constrained to (`scope.Scope`);
 - `answer_tokens()`: the figures and codes a Finish answer may write (`provenance.answer_pattern`);
-- `answer_prefix()`: what a Finish answer must start with: the facts of what the SkySpark lacks, and,
-  where the question asks for names, the names a listing Observation gave;
+- `answer_prefix(trial)`: what a Finish answer must start with, written by code: the facts of what the
+  SkySpark lacks, and the heads (`toolkit.Said.answer`) of the trial's calls that answer the question —
+  the names a listing found where the question asks for names, each series' figures and file of a data
+  call. Where that is the whole answer (`answer_closed`) the model writes no word of it;
 - `check(answer)`: the answer's claims traced to their sources, after it is written;
 - `invented(tool, args)`: the names of a call that the SkySpark does not have (counted, never hidden).
 
@@ -37,8 +39,8 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 #: the question asks for names or a count: "what are their names", "list the sensors", "what assets",
 #: "how many chillers"
 _ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|what (?:sites|assets|sensors|points|equipment))\b", re.I)
-#: a listing Observation's head: "found 5 chiller assets at POKMAIN: Chiller 3, Chiller 4; saved to F"
-_LISTING = re.compile(r"(found \d+ [^:;\n]*: [^;\n]+); saved to ")
+#: heads a Finish answer starts with: at most this many, the latest calls first kept
+MAX_HEADS = 3
 
 
 @dataclass
@@ -113,9 +115,14 @@ class Grounding:
         return [t.name for t in tools
                 if not (t.provides and set(t.provides) <= known) and set(t.needs) <= known]
 
-    def observe(self, trial: int, step: int, tool: str, text: str) -> None:
+    def observe(self, trial: int, step: int, tool: str, text: str, *, head: str = "", answers: bool = False,
+                call: str = "") -> None:
+        """Record an Observation (and its tool's head, see `toolkit.Said`) as evidence of `trial`."""
+        if head and head not in text:  # the head's figures are evidence even where the Observation was cut
+            text = f"{text}\n{head}"
         if text:
-            self.sources.append(Source(kind="observation", text=text, trial=trial, step=step, tool=tool))
+            self.sources.append(Source(kind="observation", text=text, trial=trial, step=step, tool=tool,
+                                       head=head, answers=answers, call=call or f"{tool} {step}"))
 
     def answer_tokens(self) -> set[str]:
         """The figures, codes and file names an answer may write: the evidence's, less those of answers
@@ -136,24 +143,29 @@ class Grounding:
         lacking = {m.asset for m in self.links.missing if m.kind == "sensor"}
         return all(a in lacking for a in self.links.assets)
 
-    def listings(self) -> list[str]:
-        """Where the question asks for names or a count ("what are their names", "list …", "how many"):
-        the head of this run's last two listing Observations ("found 5 chiller assets at POKMAIN: Chiller 3,
-        …"), the names the answer must give. A listing Observation is one that starts "found N …: names"."""
-        if self.links is None or not _ASKS_NAMES.search(self.question):
+    def heads(self, trial: int | None = None) -> list[str]:
+        """The heads of `trial`'s calls that answer the question (all trials' with None), in call order, a
+        call made again counting once: a data call's (`answers` tools: each series' figures and the file)
+        always, a listing's ("found 5 chiller assets at POKMAIN: Chiller 3, …") where the question asks for
+        names or a count. At most MAX_HEADS, the latest."""
+        if self.links is None:
             return []
-        heads = [m.group(1) for s in self.sources if s.kind == "observation" for m in [_LISTING.match(s.text)] if m]
-        heads = list(dict.fromkeys(reversed(heads)))[:2][::-1]
-        return [h[0].upper() + h[1:] for h in heads]
+        names = bool(_ASKS_NAMES.search(self.question))
+        latest: dict[str, str] = {}
+        for s in self.sources:
+            if s.kind == "observation" and s.head and (s.answers or names) and trial in (None, s.trial):
+                latest.pop(s.call, None)
+                latest[s.call] = s.head[0].upper() + s.head[1:]
+        return list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
 
-    def answer_closed(self) -> bool:
-        """The start written by code is the whole answer: the names or count asked for, nothing missing. (A
-        tiny model asked to go on after a listing only repeats its pieces.)"""
-        return bool(self.listings()) and not self.missing_prefix()
+    def answer_closed(self, trial: int | None = None) -> bool:
+        """The start written by code is the whole answer: everything the question names is missing, or the
+        trial's calls answered it (a tiny model asked to go on after that only repeats its pieces)."""
+        return self.answered_by_links() or bool(self.heads(trial))
 
-    def answer_prefix(self) -> str:
-        """What the answer must start with: the facts of what the SkySpark lacks, and the names asked for."""
-        return "; ".join(p for p in [self.missing_prefix(), *self.listings()] if p)
+    def answer_prefix(self, trial: int | None = None) -> str:
+        """What the answer must start with: the facts of what the SkySpark lacks, and the heads of the calls."""
+        return "; ".join(p for p in [self.missing_prefix(), *self.heads(trial)] if p)
 
     def refuse(self, claims: list[Claim]) -> None:
         """Remember the made-up figures of a refused answer (names without digits cannot be banned)."""
