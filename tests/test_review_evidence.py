@@ -39,12 +39,11 @@ def test_early_victory_on_a_two_chiller_question_is_only_partial(tmp_path):
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
     trial = _trial([s1], f"I downloaded the file {_file_of(s1)}, I am done.")
     verdict = review(TWO, trial, h.rt)
-    assert verdict.status == "Partially Accomplished"
+    assert verdict.status == "Partially Accomplished" and verdict.by == "code" and not verdict.copied
     assert "Chiller 9" in verdict.reasoning and "Chiller 9" in verdict.suggestions
-    facts = h.prompts("review")[0].user
-    assert "check failed: Chiller 9 is named in the question" in facts
+    assert h.prompts("review") == []  # a failed check settles it: the model could only lower the verdict
     event = [e for e in h.events if e.kind == "review"][0]
-    assert event.data["model_status"] == "Accomplished" and event.data["evidence_cap"] == "Partially Accomplished"
+    assert event.data["model_status"] is None and event.data["evidence_cap"] == "Partially Accomplished"
 
 
 def test_a_file_the_answer_names_must_exist(tmp_path):
@@ -53,7 +52,7 @@ def test_a_file_the_answer_names_must_exist(tmp_path):
     trial = _trial([s1], "The data is in chiller6_tonnage.json")
     verdict = review("Get Chiller 6 Tonnage for last week at POKMAIN", trial, h.rt)
     assert verdict.status == "Not Accomplished" and "chiller6_tonnage.json" in verdict.reasoning
-    assert "NO such file exists" in h.prompts("review")[0].user
+    assert h.prompts("review") == []
 
 
 def test_claiming_a_download_without_any_tool_call(tmp_path):
@@ -155,3 +154,36 @@ def test_coverage_is_checked_for_the_skysparks_names_not_the_questions_spelling(
     verdict = review(question, _trial([s1], h.rt.grounding.answer_prefix() + f"; the data is in {_file_of(s1)}."),
                      h.rt)
     assert "named in the question but no" not in verdict.reasoning
+
+
+def _data_trial(h, question: str, answer_of) -> Trial:
+    """A trial that read Chiller 6's Tonnage (the grounding recorded the call and its head) and answered."""
+    s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
+    head = f"Chiller 6 Tonnage (tonref): max 412.5 at 2020-06-03T15:00, 672 values; saved to {_file_of(s1)}"
+    h.rt.grounding.observe(1, 1, "histories", s1.observation, head=head, answers=True, call="histories 1")
+    trial = _trial([s1], answer_of(h.rt.grounding))
+    trial.claims = h.rt.grounding.check(trial.answer)
+    return trial
+
+
+def test_an_answer_code_wrote_from_the_calls_is_settled_without_the_model(tmp_path):
+    question = "What was the highest Tonnage of Chiller 6 at POKMAIN last week?"
+    h = harness(tmp_path, RoleScript(review=[review_json("Not Accomplished", "Only the Power was read")]),
+                tools=_tools())
+    _grounded(h, question)
+    trial = _data_trial(h, question, lambda g: g.answer_prefix(1))
+    assert h.rt.grounding.answer_closed(1) and "412.5" in trial.answer
+    verdict = review(question, trial, h.rt)
+    assert verdict.status == "Accomplished" and verdict.by == "code" and not verdict.copied
+    assert h.prompts("review") == []  # the model's copied example never gets a say
+
+
+def test_a_data_answer_without_a_figure_of_the_data_is_partial(tmp_path):
+    question = "What was the highest Tonnage of Chiller 6 at POKMAIN last week?"
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
+    _grounded(h, question)
+    trial = _data_trial(h, question, lambda g: "The highest Tonnage of Chiller 6 at POKMAIN.")
+    verdict = review(question, trial, h.rt)
+    assert verdict.status == "Partially Accomplished" and "no figure or file of the data" in verdict.reasoning
+    with_figure = _data_trial(h, question, lambda g: "Chiller 6 peaked at 412.5 tonref.")
+    assert review(question, with_figure, h.rt).status == "Accomplished"  # the model was asked: it agreed

@@ -19,7 +19,7 @@ HIST = step("I read the history.", "histories", {"site_name": "POKMAIN", "asset_
 
 def test_reactxen_run_records_the_table_3_metrics(settings):
     script = RoleScript(distill=[DISTILL_OK], react=[finish("done, I think"), HIST, finish("Chiller 6 data written.")],
-                        review=[review_json("Accomplished"), review_json("Accomplished")],
+                        review=[review_json("Accomplished")],  # trial 1 is settled by the checks
                         reflect=[reflect_json("It answered without data.", "Call histories first.")])
     agent = EdgeAgent(settings, llm=ScriptedLLM(script), tools=registry(), skyspark=lambda: None)
     events = []
@@ -29,8 +29,8 @@ def test_reactxen_run_records_the_table_3_metrics(settings):
     # trial 1: early victory without any tool call → evidence says Not Accomplished despite the model
     assert result.trials[0].review.status == "Not Accomplished"
     assert (m.completed_round1, m.completed_final, m.trials, m.reflections) == (False, True, 2, 1)
-    assert m.calls_by_role == {"distill": 1, "react": 3, "review": 2, "reflect": 1}
-    assert m.llm_calls == 7 and m.trajectory_length == 3 and m.final_review == "Accomplished"
+    assert m.calls_by_role == {"distill": 1, "react": 3, "review": 1, "reflect": 1}
+    assert m.llm_calls == 6 and m.trajectory_length == 3 and m.final_review == "Accomplished"
     assert m.tokens_sent > 0 and m.tokens_received > 0 and m.tokens_evaluated > 0
     assert [e.kind for e in events if e.kind != "step"] == [
         "distill", "trial_start", "review", "reflect", "trial_start", "review", "final"]

@@ -11,7 +11,11 @@ Two sources are combined (see docs/reactxen.md, "How review evidence works"):
    answer does not report it missing), or one file was asked for and none holds every asset →
    Partially Accomplished.
 2. **The model's verdict** (role "review"), constrained to the `ReviewReply` JSON schema and given
-   the evidence as "facts the system recorded", so even a small model sees the early victory.
+   the evidence as "facts the system recorded", so even a small model sees the early victory. It is
+   asked only where the evidence does not settle the verdict (`settled`): not when a check failed (the
+   model could only lower the verdict, and the next step is the same for Partially and Not
+   Accomplished), nor when the answer is the one code wrote from the trial's calls and every check
+   passed. A data question's answer must also give a figure or file of a data call.
 
 The final verdict is the *worse* of the two: evidence can only lower the model's verdict, never
 raise it. A reply that repeats the prompt's worked example or names what the trial never saw
@@ -175,14 +179,33 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
                 ev.findings.append(Finding("Partially Accomplished", f"{asset} is named in the question but no "
                                            f"{what} covered it", f"get the data of {asset} as well"))
         from_tools = [c for c in trial.claims if c.source == "observation"]
-        if ok_steps and g is not None and g.catalog is not None and not from_tools and not g.answer_prefix():
+        if ok_steps and g is not None and g.catalog is not None and not from_tools and not g.answer_prefix(trial.number):
             ev.findings.append(Finding("Partially Accomplished", "the answer states nothing that a tool returned",
                                        "answer with the names and figures of the Observations"))
+        elif g is not None and g.catalog is not None and period_asked and data_steps and not from_links:
+            if not _states_data(trial, {s.index for s in data_steps}, f"{question} {g.facts}"):
+                ev.findings.append(Finding("Partially Accomplished", "the answer gives no figure or file of the data "
+                                           "that was read", "answer with the figures of the data call's Observation"))
         if len(facts.assets) > 1 and wants_single_file(question) and not _one_file_for_all(facts.assets, ok_steps):
             ev.findings.append(Finding("Partially Accomplished", "one file was asked for, but no file holds every "
                                        "asset", "call histories once with every asset in asset_names, or jsonmerge "
                                        "the files into one, and name that file in the answer"))
     return ev
+
+
+def _states_data(trial: Trial, read: set[int], asked: str) -> bool:
+    """The answer states a file or a figure that a data call of the trial (steps `read`) returned: not a
+    number the question or facts hold already ("13" of "January 13"), nor one inside a name ("Chiller 6")."""
+    names = [c.text for c in trial.claims if c.what == "name"]
+    for c in trial.claims:
+        if c.source != "observation" or c.trial != trial.number or c.step not in read:
+            continue
+        if c.what == "file":
+            return True
+        if c.what == "number" and not any(c.text in n.split() for n in names) and \
+                not re.search(rf"(?<![\w.]){re.escape(c.text)}(?![\w.])", asked):
+            return True
+    return False
 
 
 def _union(a: list[str], b: list[str]) -> list[str]:
@@ -272,17 +295,37 @@ def echo_of(text: str, role_prompt: str, texts: list[str], rt: AgentRuntime) -> 
     return ""
 
 
+def settled(trial: Trial, evidence: Evidence, rt: AgentRuntime) -> str:
+    """Why the evidence alone decides the verdict ('' where the model is asked): a check failed (the model
+    could only lower the verdict further, which changes no next step), or the answer is the one code wrote
+    from the trial's calls (`Grounding.answer_closed`) and every check passed."""
+    if evidence.findings:
+        return "decided by the checks; the review model was not asked"
+    g = rt.grounding
+    if g is not None and g.answer_closed(trial.number) and (trial.answer or "").strip() == g.answer_prefix(trial.number):
+        return "the answer was written by code from the tool results; the review model was not asked"
+    return ""
+
+
 def review(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> Review:
-    """Review a finished trial (one with an answer) and emit a `review` event."""
+    """Review a finished trial (one with an answer) and emit a `review` event. The model is asked only
+    where the evidence does not settle the verdict (`settled`)."""
     evidence = gather_evidence(question, trial, rt, distilled)
-    reply = ask_json(rt, review_prompt(question, trial, evidence), ReviewReply, role="review", max_tokens=MAX_TOKENS)
-    why = echo_of(f"{reply.value.reasoning} {reply.value.suggestions}", "review",
-                  trial_texts(question, trial, distilled) + [evidence.facts()], rt) if reply.value else ""
-    if why or reply.value is None:
-        verdict = code_verdict(evidence, why or f"the review model gave no valid reply: {'; '.join(reply.errors)}")
+    why = settled(trial, evidence, rt)
+    reply = None
+    if why:
+        verdict = code_verdict(evidence, why)
     else:
-        verdict = combine(reply.value, evidence, "; ".join(reply.errors))
+        reply = ask_json(rt, review_prompt(question, trial, evidence), ReviewReply, role="review",
+                         max_tokens=MAX_TOKENS)
+        why = echo_of(f"{reply.value.reasoning} {reply.value.suggestions}", "review",
+                      trial_texts(question, trial, distilled) + [evidence.facts()], rt) if reply.value else ""
+        if why or reply.value is None:
+            verdict = code_verdict(evidence, why or f"the review model gave no valid reply: {'; '.join(reply.errors)}")
+        else:
+            verdict = combine(reply.value, evidence, "; ".join(reply.errors))
+    model_status = reply.value.status if reply is not None and reply.value else None
     rt.emit(AgentEvent(kind="review", trial=trial.number, text=f"{verdict.status}: {verdict.reasoning}",
-                       data={**verdict.model_dump(), "model_status": reply.value.status if reply.value else None,
-                             "evidence_cap": evidence.cap, "attempts": reply.attempts}))
+                       data={**verdict.model_dump(), "model_status": model_status, "evidence_cap": evidence.cap,
+                             "attempts": reply.attempts if reply is not None else 0}))
     return verdict
