@@ -156,17 +156,19 @@ class ByteAutomaton:
             ok[loop] = True
             ok[list(inner)] = True
             self.counts[loop] = ok[table[loop]].astype(np.int16)
-        for probe in shared:  # one budget for the text after the probe: every byte that stays in free text
-            state = self.walk(self.initial, probe.encode("utf-8"))
+        for probe in shared:  # one budget for the text after the probe: a byte typed in any of its loops
+            state = self.walk(self.initial, probe.encode("utf-8"))  # that stays in free text costs one
             if state == dead or state not in loops:
                 continue
             region = self._reachable(state)
-            free = self._reaching(region & set(loops), region)  # states from which free text goes on
+            group = region & set(loops)
+            free = self._reaching(group, region)  # states from which free text goes on
             inside = np.zeros(n + 1, dtype=bool)
             inside[list(free)] = True
-            for s in free:
+            for s in free:  # mid-literal and mid-escape states spend nothing, so they can always finish
                 self.field[s] = self.slot[s] = state
-                self.counts[s] = inside[table[s]].astype(np.int16)
+            for loop in group:
+                self.counts[loop] = inside[table[loop]].astype(np.int16)
 
     def _reachable(self, state: int) -> set[int]:
         table, dead = self.table, self.dead
