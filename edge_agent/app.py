@@ -99,6 +99,7 @@ class EdgeAgent:
                            model=self.llm.model_name, now=clock.now().isoformat(), status="error")
         try:  # a broken example file or a model failure still ends in exactly one recorded result
             rt.examples = self.trajectory_store.render_for(question, metered) if use_examples else ""
+            rt.core_examples = self.trajectory_store.render_core(metered) if use_examples else ""
             outcome = solve(question, rt)
             result.answer, result.trials, result.distilled = outcome.answer, outcome.trials, outcome.distilled
             result.status = outcome.status

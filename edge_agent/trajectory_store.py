@@ -253,6 +253,14 @@ class TrajectoryStore:
         return self._join(self.select(question, budget, llm.count_tokens,
                                       cache_key=getattr(llm, "model_name", None)))
 
+    def render_core(self, llm, budget: int | None = None) -> str:
+        """The core examples alone, as every question's examples text starts (`render_for`): the part
+        of the prompt whose state the runtime keeps for all questions."""
+        if budget is None:
+            budget = self.budget if self.budget is not None else _default_budget()
+        chosen = self.select("", budget, llm.count_tokens, cache_key=getattr(llm, "model_name", None))
+        return self._join([t for t in chosen if t.core])
+
     def _tokens(self, traj: TinyTrajectory, count_tokens: Callable[[str], int], cache_key: str | None) -> int:
         if cache_key is None:
             return count_tokens(traj.render())

@@ -54,6 +54,23 @@ def test_role_prefix_is_restored_after_another_role(real_llm):
     assert "react" in real_llm.prefix_cache.roles() and "review" in real_llm.prefix_cache.roles()
 
 
+def test_the_part_every_question_shares_is_restored_for_a_new_question(real_llm):
+    """Examples picked per question follow the shared part (`Prompt.shared`): a question whose examples
+    differ restores the shared part's state and evaluates only its own examples and question."""
+    shared = "Shared examples test. " + REACT_SYSTEM + "\nExample: Thought: list the sites. Action: sites"
+
+    def ask(examples: str, question: str):
+        system = f"{shared}\n{examples}"
+        return real_llm.complete(Prompt(system=system, user=f"Question: {question}", shared=len(shared)),
+                                 role="shared-test", max_tokens=2).usage
+
+    ask("Example: Thought: read the clock. Action: currentdatetime", "What time is it?")
+    real_llm.complete(Prompt(system=REVIEW_SYSTEM, user="Shared test."), role="review", max_tokens=2)
+    other = ask("Example: Thought: list POKMAIN's assets. Action: assets", "Which chillers are at POKMAIN?")
+    tail = real_llm.count_tokens("\nExample: Thought: list POKMAIN's assets. Action: assets") + 40
+    assert other.prompt_tokens > 300 and other.evaluated_tokens < tail, other
+
+
 def test_usage_splits_call_time_into_prompt_eval_generation_and_state(real_llm):
     def parts(u):
         assert u.eval_ms >= 0 and u.gen_ms > 0 and u.state_ms >= 0

@@ -129,6 +129,24 @@ def test_questions_share_the_core_prefix_under_the_default_budget(q1, q2):
 
 
 @hsettings(max_examples=50, deadline=None)
+@given(q=st.text(max_size=120))
+def test_the_react_prompt_marks_the_part_every_question_shares(q):
+    """`Prompt.shared` covers instructions, tools and the core examples, and no question's own examples."""
+    from types import SimpleNamespace
+
+    from edge_agent.agent.react import react_prompt, react_system
+
+    budget = AgentSettings().examples_token_budget
+    core = STORE.render_core(_Counter(), budget)
+    assert core == CORE_TEXT
+    rt = SimpleNamespace(tools=TOOLS, examples=STORE.render_for(q, _Counter(), budget), core_examples=core)
+    prompt = react_prompt("Which sites are there?", rt, [])
+    shared = prompt.system[:prompt.shared]
+    assert shared == react_system(TOOLS, core)[:prompt.shared] and shared.rstrip().endswith(CORE_TEXT.rstrip()[-40:])
+    assert len(shared) >= len(react_system(TOOLS, "")) + len(core) - 40
+
+
+@hsettings(max_examples=50, deadline=None)
 @given(q1=st.text(max_size=80), q2=st.text(max_size=80))
 def test_with_room_for_everything_every_question_gets_the_same_prefix(q1, q2):
     big = 10 ** 6

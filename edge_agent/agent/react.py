@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from typing import Any
@@ -72,8 +73,9 @@ def react_prompt(question: str, rt: AgentRuntime, steps: list[StepRecord], *, fe
     prefix = render_scratchpad(steps) + THOUGHT_OPEN
     if seed:
         prefix += f" {seed}"
-    return Prompt(system=react_system(rt.tools, rt.examples), user=question_block(question, feedback),
-                  assistant_prefix=prefix)
+    system = react_system(rt.tools, rt.examples)
+    return Prompt(system=system, user=question_block(question, feedback), assistant_prefix=prefix,
+                  shared=len(os.path.commonprefix([system, react_system(rt.tools, rt.core_examples)])))
 
 
 def self_ask_prompt(question: str, sub_question: str, steps: list[StepRecord]) -> Prompt:

@@ -18,6 +18,7 @@ class AgentRuntime:
     ctx: ToolContext
     settings: AgentSettings
     examples: str = ""  # rendered Tiny Trajectory Store examples (stable across steps and trials)
+    core_examples: str = ""  # the start of `examples` that every question shares (`TrajectoryStore.render_core`)
     emit: Callable[[AgentEvent], None] = field(default=lambda event: None)
     #: the SkySpark's catalog for this run (`edge_agent.grounding.catalog.Catalog`); None: no grounding in names
     catalog: Callable[[], Any] | None = None

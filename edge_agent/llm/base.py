@@ -44,6 +44,9 @@ class Prompt:
     system: str
     user: str
     assistant_prefix: str = ""
+    #: how many characters of `system` are the same for every question (instructions, tools, the core
+    #: examples); the runtime keeps that part's state too, so a new question evaluates only the rest
+    shared: int = 0
 
 
 @dataclass(frozen=True)

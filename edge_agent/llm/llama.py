@@ -126,24 +126,34 @@ class LlamaRuntime:
 
     def tokenize_prompt(self, prompt: Prompt) -> tuple[list[int], int]:
         """The prompt's tokens and how many of them form the role-stable prefix."""
+        tokens, _, n_prefix = self._tokenize(prompt)
+        return tokens, n_prefix
+
+    def _tokenize(self, prompt: Prompt) -> tuple[list[int], int, int]:
+        """The prompt's tokens, how many are the part shared by every question (`Prompt.shared`, 0 if
+        none) and how many the role's stable prefix; each part is tokenized on its own, so its tokens
+        are the same whatever follows."""
         head, rest = self.chat.split(prompt)
-        head_tokens = self._llm.tokenize(head.encode("utf-8"), add_bos=False, special=True)
-        if self._add_bos and self._bos >= 0 and (not head_tokens or head_tokens[0] != self._bos):
-            head_tokens = [self._bos] + head_tokens
+        cut = head.find(prompt.system[:prompt.shared]) + prompt.shared if prompt.shared else -1
+        parts = [head[:cut], head[cut:]] if 0 < cut < len(head) else [head]
+        pieces = [self._llm.tokenize(p.encode("utf-8"), add_bos=False, special=True) for p in parts]
+        if self._add_bos and self._bos >= 0 and (not pieces[0] or pieces[0][0] != self._bos):
+            pieces[0] = [self._bos] + pieces[0]
+        head_tokens = [t for piece in pieces for t in piece]
         rest_tokens = self._llm.tokenize(rest.encode("utf-8"), add_bos=False, special=True)
-        return head_tokens + rest_tokens, len(head_tokens)
+        return head_tokens + rest_tokens, len(pieces[0]) if len(pieces) > 1 else 0, len(head_tokens)
 
     def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
                  max_tokens: int = 256, stop: Sequence[str] = ()) -> Completion:
         started = time.perf_counter()
         with self._lock:
-            tokens, n_prefix = self.tokenize_prompt(prompt)
+            tokens, n_shared, n_prefix = self._tokenize(prompt)
             if len(tokens) >= self.n_ctx:
                 raise ContextOverflow(f"the prompt has {len(tokens)} tokens; the context holds {self.n_ctx}")
             max_tokens = max(0, min(max_tokens, self.n_ctx - len(tokens)))
             self._state_ms = 0.0
             prepare_start = time.perf_counter()
-            evaluated = self._prepare(tokens, n_prefix, role)
+            evaluated = self._prepare(tokens, n_prefix, role, n_shared)
             gen_start = time.perf_counter()
             if max_tokens == 0:
                 gen_tokens, text, reason = [], "", "length"
@@ -171,10 +181,11 @@ class LlamaRuntime:
         return Completion(text=text, usage=usage, finish_reason=reason)
 
     # -- KV cache --------------------------------------------------------------------------
-    def _prepare(self, tokens: list[int], n_prefix: int, role: str) -> int:
-        """Bring the KV cache to `tokens` (all but what is reused); returns tokens evaluated."""
+    def _prepare(self, tokens: list[int], n_prefix: int, role: str, n_shared: int = 0) -> int:
+        """Bring the KV cache to `tokens` (all but what is reused); returns tokens evaluated. The state
+        after the part every question shares (`n_shared`) and after the role's whole stable prefix is
+        saved where it is not yet, so the next question restores the first and the next trial the second."""
         reuse = _common_prefix(self._tokens, tokens)
-        prefix = tokens[:n_prefix]
         if reuse < n_prefix:
             saved = self.prefix_cache.find(role, tokens)
             if saved is not None and len(saved.tokens) > reuse and self._state_op(self._restore, saved):
@@ -183,11 +194,12 @@ class LlamaRuntime:
             reuse = len(tokens) - 1  # the last token is evaluated again for fresh logits
         self._truncate(reuse)
         evaluated = 0
-        if reuse < n_prefix and n_prefix < len(tokens) and not self.prefix_cache.has(role, prefix):
-            self.feed(tokens[reuse:n_prefix])
-            evaluated += n_prefix - reuse
-            reuse = n_prefix
-            self._state_op(self._save, role, prefix)
+        for point in (n_shared, n_prefix):
+            if 0 < point and reuse < point < len(tokens) and not self.prefix_cache.has(role, tokens[:point]):
+                self.feed(tokens[reuse:point])
+                evaluated += point - reuse
+                reuse = point
+                self._state_op(self._save, role, tokens[:point])
         self.feed(tokens[reuse:])
         evaluated += len(tokens) - reuse
         return evaluated
