@@ -34,6 +34,7 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
             "invented_calls": r.invented_calls, "runs_inventing": r.runs_inventing,
             "ungrounded_answers": r.ungrounded_answers, "reviews": r.reviews, "reviews_agreeing": r.reviews_agreeing,
             "tokens_evaluated": r.tokens_evaluated, "tokens_generated": r.tokens_received,
+            "tokens_forced": r.tokens_forced,
             "llm_calls": r.llm_calls, "wall_s": r.wall_s, "projected_s": r.projected_s,
         })
     return out
@@ -41,7 +42,7 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
 
 def render(rows: list[dict], names: list[str], command: str) -> str:
     head = ("| run | model | strategy | checker @end (strict) | tool calls naming what does not exist "
-            "| answers stating what no evidence held | review agrees | tokens eval / task | tokens gen / task "
+            "| answers stating what no evidence held | review agrees | tokens eval / task | tokens gen / task (of them forced) "
             "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |")
     lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (11 + len(names))) + "|"]
     for r in rows:
@@ -49,7 +50,7 @@ def render(rows: list[dict], names: list[str], command: str) -> str:
         proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
         lines.append(f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
                      f"{r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
-                     f"{agree} | {r['tokens_evaluated']:.0f} | {r['tokens_generated']:.0f} | {r['llm_calls']:.1f} | "
+                     f"{agree} | {r['tokens_evaluated']:.0f} | {r['tokens_generated']:.0f} ({r['tokens_forced']:.0f}) | {r['llm_calls']:.1f} | "
                      f"{r['wall_s']:.1f} | {proj} |")
     return "\n".join(lines) + "\n"
 

@@ -128,6 +128,7 @@ def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMet
         llm_calls=len(llm.calls),
         tokens_sent=total.prompt_tokens,
         tokens_received=total.generated_tokens,
+        tokens_forced=total.forced_tokens,
         tokens_evaluated=total.evaluated_tokens,
         trajectory_length=sum(len(t.steps) for t in trials),
         parse_failures=sum(t.parse_failures for t in trials),

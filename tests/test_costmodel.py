@@ -97,6 +97,17 @@ def test_projection_is_linear_in_tokens_and_adds_the_measured_rest(pp, tg, e1, g
     assert project_seconds(p, e1, g1, -5.0) == project_seconds(p, e1, g1)  # a negative rest is not credited
 
 
+@given(rates, rates, tokens, tokens, tokens)
+def test_forced_tokens_cost_what_evaluated_ones_cost(pp, tg, e, g, f):
+    """Tokens the constraint fixed are evaluated in a batch: they move from the generation rate to the
+    prompt rate, never beyond the generated tokens there are."""
+    p = _profile(pp, tg)
+    forced = min(f, g)
+    assert project_seconds(p, e, g, 0.0, f) == pytest.approx(project_seconds(p, e + forced, g - forced), rel=1e-9,
+                                                             abs=1e-9)
+    assert project_seconds(p, e, g, 0.0, 0) == project_seconds(p, e, g)
+
+
 @given(rates, rates, tokens, tokens, st.integers(1, 1000), st.integers(1, 1000))
 def test_projection_grows_with_tokens_and_shrinks_with_faster_boards(pp, tg, e, g, more, speedup):
     p, faster = _profile(pp, tg), _profile(pp * (1 + speedup), tg * (1 + speedup))

@@ -78,6 +78,7 @@ def test_forced_text_is_fed_in_one_batch():
     assert out.text.startswith("Thought: ")
     assert len(target.fed[0]) >= 2  # "Thought" + ": " before anything was sampled
     assert any(len(batch) > 2 for batch in target.fed[1:])  # e.g. "\nAction: " after the thought
+    assert 2 <= out.forced < len(out.tokens)  # counted apart: they cost a batched evaluation, not sampling
 
 
 def test_max_tokens_mid_structure_is_length():

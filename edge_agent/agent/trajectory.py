@@ -83,6 +83,7 @@ class RunMetrics(BaseModel):
     llm_calls: int = 0
     tokens_sent: int = 0
     tokens_received: int = 0
+    tokens_forced: int = 0  # of tokens_received, those the constraint fixed (evaluated in a batch, not sampled)
     tokens_evaluated: int = 0
     trajectory_length: int = 0  # steps across all trials
     parse_failures: int = 0

@@ -20,6 +20,9 @@ class Usage(BaseModel):
     prompt_tokens: int = 0  # tokens in the rendered prompt
     evaluated_tokens: int = 0  # prompt tokens actually run through the model (after KV prefix reuse)
     generated_tokens: int = 0
+    #: of the generated tokens, those the constraint fixed (only one text possible): appended without
+    #: sampling and evaluated in a batch, so they cost what prompt tokens cost, not generation steps
+    forced_tokens: int = 0
     ms: float = 0.0  # wall time of the call
     # where `ms` went (runtimes that measure it; the scripted LLM leaves them 0):
     eval_ms: float = 0.0  # evaluating prompt tokens (llama.cpp decode of the prompt)

@@ -340,6 +340,7 @@ class Generated:
     tokens: list[int]
     text: str
     finish_reason: str  # stop | length | constraint
+    forced: int = 0  # tokens of `tokens` the automaton fixed (appended without sampling)
 
 
 class _Picker:
@@ -406,8 +407,13 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
             cur = int(auto.table[cur, byte])
         return cur
 
+    forced_count = 0
+
     def text() -> str:
         return b"".join(table.pieces[t] or b"" for t in out).decode("utf-8", "replace")
+
+    def done(reason: str) -> Generated:
+        return Generated(out, text(), reason, forced_count)
 
     while True:
         forced = auto.forced(state)
@@ -418,18 +424,19 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
                 state = advance(tok)
                 out.append(tok)
                 pending.append(tok)
+            forced_count += min(len(toks), room)
             if len(toks) > room:
-                return Generated(out, text(), "length")
+                return done("length")
         if auto.final[state] and not auto.has_out[state]:
-            return Generated(out, text(), "stop")
+            return done("stop")
         if len(out) >= max_tokens:
-            return Generated(out, text(), "length")
+            return done("length")
         if pending:
             target.feed(pending)
             pending = []
         info = table.state_info(auto, state)
         if not len(info.ids):
-            return Generated(out, text(), "constraint")
+            return done("constraint")
         loop = int(field[state])
         loop = int(slot[loop]) if loop >= 0 else loop
         remaining = int(limit[loop] - used[loop]) if loop >= 0 and limit[loop] > 0 else 1 << 30
@@ -443,7 +450,7 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
             if not len(fits):  # no single-byte token to progress with: let the budget end it ("length")
                 fits = info.ids[info.cost <= remaining] if remaining < info.max_cost else info.ids
             if not len(fits):
-                return Generated(out, text(), "constraint")
+                return done("constraint")
             tok = picker.pick(logits, fits)
         elif remaining >= info.max_cost:
             tok = -1
@@ -456,12 +463,12 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
         else:
             fits = info.ids[info.cost <= remaining]
             if not len(fits):
-                return Generated(out, text(), "constraint")
+                return done("constraint")
             tok = picker.pick(logits, fits)
         if tok in eog:
-            return Generated(out, text(), "stop" if auto.final[state] else "constraint")
+            return done("stop" if auto.final[state] else "constraint")
         state = advance(tok)
         if state == dead:  # cannot happen: the token was allowed
-            return Generated(out, text(), "constraint")
+            return done("constraint")
         out.append(tok)
         pending.append(tok)
