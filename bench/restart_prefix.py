@@ -102,8 +102,10 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
 
     agent = settings.agent
     tools = ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
-    examples = TrajectoryStore.open(settings, tools, generated=False).render_for(question, llm)
-    prompt = react_prompt(question, SimpleNamespace(tools=tools, examples=examples), [])
+    store = TrajectoryStore.open(settings, tools, generated=False)
+    examples = store.render_for(question, llm)
+    prompt = react_prompt(question, SimpleNamespace(tools=tools, examples=examples,
+                                                    core_examples=store.render_core(llm)), [])
     tokens, n_prefix = llm.tokenize_prompt(prompt)
     phases.mark("prompt")
 
