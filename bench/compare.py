@@ -40,6 +40,11 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
     return out
 
 
+def _forced(row: dict) -> str:
+    """Forced tokens are recorded since the cost model counts them apart; older runs show "–"."""
+    return f"{row['tokens_forced']:.0f}" if row.get("tokens_forced") else "–"
+
+
 def render(rows: list[dict], names: list[str], command: str) -> str:
     head = ("| run | model | strategy | checker @end (strict) | tool calls naming what does not exist "
             "| answers stating what no evidence held | review agrees | tokens eval / task | tokens gen / task (of them forced) "
@@ -50,7 +55,7 @@ def render(rows: list[dict], names: list[str], command: str) -> str:
         proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
         lines.append(f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
                      f"{r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
-                     f"{agree} | {r['tokens_evaluated']:.0f} | {r['tokens_generated']:.0f} ({r['tokens_forced']:.0f}) | {r['llm_calls']:.1f} | "
+                     f"{agree} | {r['tokens_evaluated']:.0f} | {r['tokens_generated']:.0f} ({_forced(r)}) | {r['llm_calls']:.1f} | "
                      f"{r['wall_s']:.1f} | {proj} |")
     return "\n".join(lines) + "\n"
 
