@@ -340,3 +340,12 @@ def test_missing_fact_comes_before_the_listing():
     assert g.answer_prefix().startswith("There is no asset Chiller 7 at POKMAIN (there are ")
     assert g.answer_prefix().endswith("; Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9")
     assert g.answer_closed()  # all the question names is missing: nothing is left to say
+
+
+@pytest.mark.parametrize("question", ["What IoT sites are available?", "Which sites are there?", "List the sites."])
+def test_a_question_for_the_sites_is_answered_by_the_sites_listing(question):
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build(question, POK)
+    g.observe(1, 1, "sites", "found 2 sites: POKMAIN, RCHMAIN; saved to sites-1.json", head="found 2 sites: POKMAIN, RCHMAIN")
+    assert g.answer_prefix(1) == "Found 2 sites: POKMAIN, RCHMAIN" and g.answer_closed(1)

@@ -187,3 +187,12 @@ def test_a_data_answer_without_a_figure_of_the_data_is_partial(tmp_path):
     assert verdict.status == "Partially Accomplished" and "no figure or file of the data" in verdict.reasoning
     with_figure = _data_trial(h, question, lambda g: "Chiller 6 peaked at 412.5 tonref.")
     assert review(question, with_figure, h.rt).status == "Accomplished"  # the model was asked: it agreed
+
+
+def test_a_closed_answer_with_its_end_mark_is_still_the_one_code_wrote(tmp_path):
+    question = "What was the highest Tonnage of Chiller 6 at POKMAIN last week?"
+    h = harness(tmp_path, RoleScript(review=[review_json("Partially Accomplished", "Only the Power was read")]),
+                tools=_tools())
+    _grounded(h, question)
+    trial = _data_trial(h, question, lambda g: g.answer_prefix(1) + ".")  # the closed pattern allows one "."
+    assert review(question, trial, h.rt).status == "Accomplished" and h.prompts("review") == []

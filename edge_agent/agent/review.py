@@ -302,7 +302,8 @@ def settled(trial: Trial, evidence: Evidence, rt: AgentRuntime) -> str:
     if evidence.findings:
         return "decided by the checks; the review model was not asked"
     g = rt.grounding
-    if g is not None and g.answer_closed(trial.number) and (trial.answer or "").strip() == g.answer_prefix(trial.number):
+    prefix = g.answer_prefix(trial.number) if g is not None else ""
+    if prefix and g.answer_closed(trial.number) and (trial.answer or "").strip() in (prefix, prefix + "."):
         return "the answer was written by code from the tool results; the review model was not asked"
     return ""
 

@@ -37,8 +37,9 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 
 
 #: the question asks for names or a count: "what are their names", "list the sensors", "what assets",
-#: "how many chillers"
-_ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|what (?:sites|assets|sensors|points|equipment))\b", re.I)
+#: "which IoT sites", "how many chillers"
+_ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|(?:what|which)(?: \w+){0,2} (?:sites|plants|assets|equipment|"
+                         r"sensors|points))\b", re.I)
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
 MAX_HEADS = 3
 
