@@ -349,3 +349,19 @@ def test_a_question_for_the_sites_is_answered_by_the_sites_listing(question):
     g = Grounding.build(question, POK)
     g.observe(1, 1, "sites", "found 2 sites: POKMAIN, RCHMAIN; saved to sites-1.json", head="found 2 sites: POKMAIN, RCHMAIN")
     assert g.answer_prefix(1) == "Found 2 sites: POKMAIN, RCHMAIN" and g.answer_closed(1)
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_a_listing_of_what_the_question_does_not_name_is_not_the_answer(plant: Plant):
+    """Asked for the sites, a tiny model may go on to list a site's assets: that listing is not the answer."""
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build("Which sites are there?", plant.catalog)
+    sites = ", ".join(plant.catalog.sites)
+    g.observe(1, 1, "sites", f"found 2 sites: {sites}; saved to s-1.json", head=f"found 2 sites: {sites}", args={})
+    found = f"found 5 assets at {plant.site}: {plant.asset}"
+    g.observe(1, 2, "assets", f"{found}; saved to a-1.json", head=found, args={"site_name": plant.site})
+    assert g.answer_prefix(1) == f"Found 2 sites: {sites}"
+    g = Grounding.build(f"How many assets are there at {plant.site}?", plant.catalog)  # named: its listing counts
+    g.observe(1, 1, "assets", f"{found}; saved to a-1.json", head=found, args={"site_name": plant.site})
+    assert g.answer_prefix(1) == found[0].upper() + found[1:]

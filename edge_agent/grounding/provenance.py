@@ -38,6 +38,7 @@ class Source(BaseModel):
     head: str = ""  # what a Finish answer states of this call, written by the tool (`toolkit.Said`)
     answers: bool = False  # the call's tool is marked `answers`: its head is the answer to a data question
     call: str = ""  # the call (tool and arguments): a call made again replaces the earlier head
+    about: list[str] = []  # the site and asset names the call's arguments give (a listing is about them)
 
 
 class Claim(BaseModel):

@@ -117,13 +117,15 @@ class Grounding:
                 if not (t.provides and set(t.provides) <= known) and set(t.needs) <= known]
 
     def observe(self, trial: int, step: int, tool: str, text: str, *, head: str = "", answers: bool = False,
-                call: str = "") -> None:
-        """Record an Observation (and its tool's head, see `toolkit.Said`) as evidence of `trial`."""
+                call: str = "", args: Any = None) -> None:
+        """Record an Observation (and its tool's head, see `toolkit.Said`, and its call's arguments) as
+        evidence of `trial`."""
         if head and head not in text:  # the head's figures are evidence even where the Observation was cut
             text = f"{text}\n{head}"
         if text:
             self.sources.append(Source(kind="observation", text=text, trial=trial, step=step, tool=tool,
-                                       head=head, answers=answers, call=call or f"{tool} {step}"))
+                                       head=head, answers=answers, call=call or f"{tool} {step}",
+                                       about=_named_in(args)))
 
     def answer_tokens(self) -> set[str]:
         """The figures, codes and file names an answer may write: the evidence's, less those of answers
@@ -148,13 +150,17 @@ class Grounding:
         """The heads of `trial`'s calls that answer the question (all trials' with None), in call order, a
         call made again counting once: a data call's (`answers` tools: each series' figures and the file)
         always, a listing's ("found 5 chiller assets at POKMAIN: Chiller 3, …") where the question asks for
-        names or a count. At most MAX_HEADS, the latest."""
+        names or a count and the listing is of what the question names (the sites, or the assets of a site
+        or the sensors of an asset it names: not the assets of another site). At most MAX_HEADS, the latest."""
         if self.links is None:
             return []
         names = bool(_ASKS_NAMES.search(self.question))
+        named = {key(n) for n in [*self.links.sites, *self.links.assets]}
         latest: dict[str, str] = {}
         for s in self.sources:
-            if s.kind == "observation" and s.head and (s.answers or names) and trial in (None, s.trial):
+            if s.kind != "observation" or not s.head or trial not in (None, s.trial):
+                continue
+            if s.answers or (names and all(key(n) in named for n in s.about)):
                 latest.pop(s.call, None)
                 latest[s.call] = s.head[0].upper() + s.head[1:]
         return list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
@@ -192,6 +198,17 @@ class Grounding:
     def invented(self, tool: str, args: Any) -> list[str]:
         """Site, asset and sensor names in a call's arguments that the SkySpark does not have."""
         return invented_names(self.catalog, args) if self.catalog is not None else []
+
+
+def _named_in(args: Any) -> list[str]:
+    """The site and asset names a call's arguments give ({site_name, asset_name(s)})."""
+    if not isinstance(args, dict):
+        return []
+    out = []
+    for k in ("site_name", "asset_name", "asset_names"):
+        v = args.get(k)
+        out += [v] if isinstance(v, str) else [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
+    return out
 
 
 def invented_names(catalog: Catalog, args: Any) -> list[str]:
