@@ -55,10 +55,11 @@ class _Files:
 
 def reviewed_trials(folder: Path) -> list[dict]:
     """Every answered trial of the folder's runs with the checker's verdict on it."""
-    checker = {}
-    for line in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        checker[r["run_id"]] = r["checker_by_round"]
+    if (folder / "results.jsonl").exists():  # a bench output folder
+        runs = [json.loads(line) for line in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    else:  # a report folder keeps results.json only
+        runs = json.loads((folder / "results.json").read_text(encoding="utf-8"))["runs"]
+    checker = {r["run_id"]: r["checker_by_round"] for r in runs}
     out = []
     for path in sorted((folder / "runs").glob("*.json")):
         run = json.loads(path.read_text(encoding="utf-8"))
