@@ -272,9 +272,7 @@ class _Trial:
         if g is not None:
             tool = self.rt.tools.get(parsed.action)
             g.observe(self.trial.number, index, parsed.action, observation, head=head,
-                      answers=bool(tool is not None and tool.answers),
-                      call=f"{parsed.action} {json.dumps(parsed.action_input, sort_keys=True, default=str)}",
-                      args=parsed.action_input)
+                      answers=bool(tool is not None and tool.answers), args=parsed.action_input)
         if verdict is not None:
             observation = f"{observation} {verdict.note()}"
         return self._record(index, started, usage, kind=kind, ok=ok, thought=thought, action=parsed.action,

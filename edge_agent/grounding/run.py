@@ -18,6 +18,7 @@ catalog (SkySpark down) there is no scope and names are not checked against it, 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -124,7 +125,7 @@ class Grounding:
             text = f"{text}\n{head}"
         if text:
             self.sources.append(Source(kind="observation", text=text, trial=trial, step=step, tool=tool,
-                                       head=head, answers=answers, call=call or f"{tool} {step}",
+                                       head=head, answers=answers, call=call or _call_key(tool, step, args),
                                        about=_named_in(args)))
 
     def answer_tokens(self) -> set[str]:
@@ -198,6 +199,11 @@ class Grounding:
     def invented(self, tool: str, args: Any) -> list[str]:
         """Site, asset and sensor names in a call's arguments that the SkySpark does not have."""
         return invented_names(self.catalog, args) if self.catalog is not None else []
+
+
+def _call_key(tool: str, step: int, args: Any) -> str:
+    """A call's identity (tool and arguments): a call made again replaces the earlier one's head."""
+    return f"{tool} {json.dumps(args, sort_keys=True, default=str)}" if args is not None else f"{tool} {step}"
 
 
 def _named_in(args: Any) -> list[str]:
