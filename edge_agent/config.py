@@ -42,6 +42,10 @@ class ModelSettings(Section):
     seed: int = 0
     temperature: float = Field(0.0, ge=0.0, le=2.0)
     persist_prefix_cache: bool = True
+    #: saved prefix states kept per role, on disk (each is the KV cache of a prompt prefix: SmolLM2 with a
+    #: 3k-token prefix 73 MB, an 8B Q4 about 400 MB). The react role needs one for the part every question
+    #: shares and one per example group (5 shipped). Without persistence at most 2 are kept, in memory.
+    prefix_states_per_role: int = Field(8, ge=1, le=64)
 
 
 class AgentSettings(Section):

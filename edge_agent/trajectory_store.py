@@ -9,10 +9,15 @@ Two sources:
   kept with their provenance in the state database's `tts_generated` table.
 
 `render_for(question, llm)` fills `agent.examples_token_budget`: first the *core* examples (marked
-`core: true`, the same for every question), then the examples most relevant to the question (SQLite
-FTS5, BM25) while they fit. Core examples come first and every group is emitted in a fixed order (by
-id), so the prompt prefix up to the end of the core block is byte-identical for every question and
-llama.cpp reuses its KV state across questions, not only across the steps and trials of one.
+`core: true`, the same for every question), then one *group* of examples: the group of the example most
+relevant to the question (SQLite FTS5, BM25; the largest group when none is). A group (`group:` in the
+YAML; a generated trajectory takes the group of the hand-crafted example nearest its question, else
+`generated`) is the examples of one kind of question
+(names, dates, readings, files), always rendered alike: its members in a fixed order, fitted to the budget
+in a fixed order. So the prompt prefix up to the end of the core block is byte-identical for every
+question, and up to the end of the examples for every question of one kind: llama.cpp's saved KV state of
+each is evaluated once per model, not once per question (issue 10: the question-specific examples were
+most of what a question evaluated). An example without a group is a group of its own.
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ class TinyTrajectory(BaseModel):
     steps: list[TTSStep] = Field(..., min_length=1, max_length=MAX_STEPS)
     teaches: str = Field("", description="what the example is for (not shown to the model)")
     core: bool = Field(False, description="shown for every question, first (a shared, cacheable prefix)")
+    group: str = Field("", max_length=40, description="the kind of question it shows how to answer; shown "
+                       "with the rest of its group (one cacheable prefix per group); empty: a group of its own")
     id: str = ""
     category: Category = "tool"
     source: str = ""  # the YAML path, or the provenance of a generated trajectory
@@ -72,6 +79,10 @@ class TinyTrajectory(BaseModel):
         """The example exactly as the scratchpad writes steps (`render_step`), after its question."""
         body = "".join(render_step(s.thought, s.action, s.action_input, s.observation) for s in self.steps)
         return f"Question: {self.question.strip()}\n{body}".rstrip("\n")
+
+    @property
+    def group_key(self) -> str:
+        return self.group or self.id
 
     def search_text(self) -> str:
         parts = [self.question, self.teaches]
@@ -145,6 +156,14 @@ def load_handcrafted(folder: Path, tools: ToolRegistry) -> list[TinyTrajectory]:
     return sorted(out, key=lambda t: t.id)
 
 
+def kind_words(question: str) -> str:
+    """The question without what is spelt like a name: words with a digit or an underscore (B705,
+    Chiller 6's "6", B020_Total, 2022-07-20) and words in capitals (site codes, AHU). Left: what is asked
+    ("how many sensors", "peak", "last week", "in one file"), whatever the plant's naming style."""
+    return " ".join(w for w in re.findall(r"[^\W_]+(?:[_'][^\W_]+)*%?|%", question)
+                    if not (any(ch.isdigit() for ch in w) or "_" in w or (len(w) > 1 and w.isupper())))
+
+
 def _fts_query(question: str) -> str | None:
     words = []
     for w in re.findall(r"[A-Za-z0-9]+", question.lower()):
@@ -195,13 +214,15 @@ class TrajectoryStore:
 
         db = open_db(self.db_path)
         table = db[GENERATED_TABLE]
-        row = {"question": traj.question, "steps": json.dumps([s.model_dump() for s in traj.steps]),
+        group = traj.group or self._nearest_handcrafted_group(traj.question)
+        row = {"question": traj.question, "example_group": group, "steps": json.dumps([s.model_dump() for s in traj.steps]),
                "teaches": traj.teaches, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                **{k: provenance.get(k) for k in ("task_id", "model", "round", "run_id", "strategy")}}
         table.insert(row, pk="id", alter=True)
         new_id = table.last_pk
-        source = json.dumps({k: v for k, v in row.items() if k not in ("question", "steps", "teaches")})
-        stored = traj.model_copy(update={"id": f"gen/{new_id}", "category": "generated", "source": source})
+        source = json.dumps({k: v for k, v in row.items() if k not in ("question", "steps", "teaches", "example_group")})
+        stored = traj.model_copy(update={"id": f"gen/{new_id}", "category": "generated", "source": source,
+                                         "group": group})
         self._index(stored)
         return stored
 
@@ -215,19 +236,49 @@ class TrajectoryStore:
     def get(self, traj_id: str) -> TinyTrajectory | None:
         return self._items.get(traj_id)
 
-    def ranked(self, question: str) -> list[TinyTrajectory]:
-        """All trajectories, most relevant to `question` first (BM25); the unmatched follow in id order."""
-        hits: list[str] = []
-        query = _fts_query(question)
-        if query:
-            rows = self._fts.execute("SELECT id FROM ex WHERE ex MATCH ? ORDER BY bm25(ex), id", (query,))
-            hits = [r[0] for r in rows]
-        seen = set(hits)
-        return [self._items[i] for i in hits] + [t for t in self.all() if t.id not in seen]
+    def _hits(self, question: str) -> list[str]:
+        """Ids of the trajectories that share a word of the question's kind with it, most relevant
+        (BM25) first. Names are left out (`kind_words`): which site or asset is asked about says nothing
+        of the kind of question, and a name that happens to be in an example would pick its group."""
+        query = _fts_query(kind_words(question))
+        if not query:
+            return []
+        rows = self._fts.execute("SELECT id FROM ex WHERE ex MATCH ? ORDER BY bm25(ex), id", (query,))
+        return [r[0] for r in rows]
+
+    def group_for(self, question: str) -> str | None:
+        """The group of the non-core example most relevant to `question`; when none shares a word with
+        it, the largest group (the first by order on a tie); None when there are only core examples."""
+        for traj_id in self._hits(question):
+            if not self._items[traj_id].core:
+                return self._items[traj_id].group_key
+        sizes: dict[str, int] = {}
+        for traj in self.all():
+            if not traj.core:
+                sizes[traj.group_key] = sizes.get(traj.group_key, 0) + 1
+        return max(sizes, key=lambda g: sizes[g]) if sizes else None  # max keeps the first of equals
+
+    def _nearest_handcrafted_group(self, question: str) -> str:
+        """The group a generated trajectory joins: that of the hand-crafted example nearest its question,
+        else the group of generated ones."""
+        for traj_id in self._hits(question):
+            traj = self._items[traj_id]
+            if not traj.core and traj.category != "generated":
+                return traj.group_key
+        return "generated"
+
+    def members(self, group: str) -> list[TinyTrajectory]:
+        """A group's non-core examples in the order they claim room: generated ones (this plant's own
+        solved tasks, newest first), then hand-crafted ones by id."""
+        items = [t for t in self._items.values() if t.group_key == group and not t.core]
+        generated = sorted((t for t in items if t.category == "generated"), key=_order_key, reverse=True)
+        return generated + sorted((t for t in items if t.category != "generated"), key=_order_key)
 
     def select(self, question: str, budget: int, count_tokens: Callable[[str], int], *,
                cache_key: str | None = None) -> list[TinyTrajectory]:
-        """The most relevant trajectories whose rendering fits in `budget` tokens, in stable (id) order.
+        """The core examples, then the question's group (`group_for`), as many as fit in `budget` tokens
+        (each list in its fixed order), rendered in stable (id) order. The result depends on the
+        question only through its group, so questions of one kind share the whole examples text.
 
         `cache_key` (the model name) lets per-example token counts be remembered between requests."""
         if budget <= 0:
@@ -235,8 +286,9 @@ class TrajectoryStore:
         sep = count_tokens(SEPARATOR) if SEPARATOR.strip() else 1
         chosen: list[TinyTrajectory] = []
         used = 0
-        ranked = self.ranked(question)
-        for traj in sorted((t for t in ranked if t.core), key=_order_key) + [t for t in ranked if not t.core]:
+        group = self.group_for(question)
+        candidates = [t for t in self.all() if t.core] + (self.members(group) if group is not None else [])
+        for traj in candidates:
             cost = self._tokens(traj, count_tokens, cache_key) + (sep if chosen else 0)
             if used + cost <= budget:
                 chosen.append(traj)
@@ -301,6 +353,7 @@ def load_generated(db_path: Path, tools: ToolRegistry) -> list[TinyTrajectory]:
         try:
             traj = TinyTrajectory(question=row["question"], steps=json.loads(row["steps"]),
                                   teaches=row.get("teaches") or "", id=f"gen/{row['id']}", category="generated",
+                                  group=row.get("example_group") or "",
                                   source=json.dumps({k: row.get(k) for k in
                                                      ("task_id", "model", "round", "run_id", "strategy", "created")}))
             validate_trajectory(traj, tools, f"{GENERATED_TABLE} row {row['id']}")

@@ -142,15 +142,12 @@ def test_the_react_prompt_marks_the_part_every_question_shares(q):
     rt = SimpleNamespace(tools=TOOLS, examples=STORE.render_for(q, _Counter(), budget), core_examples=core)
     prompt = react_prompt("Which sites are there?", rt, [])
     shared = prompt.system[:prompt.shared]
-    assert shared == react_system(TOOLS, core)[:prompt.shared] and shared.rstrip().endswith(CORE_TEXT.rstrip()[-40:])
+    assert shared == react_system(TOOLS, core)[:prompt.shared]
+    if rt.examples == core:  # core examples only: the whole system part is shared
+        assert shared == react_system(TOOLS, core)
+    else:
+        assert shared.rstrip().endswith(CORE_TEXT.rstrip()[-40:])
     assert len(shared) >= len(react_system(TOOLS, "")) + len(core) - 40
-
-
-@hsettings(max_examples=50, deadline=None)
-@given(q1=st.text(max_size=80), q2=st.text(max_size=80))
-def test_with_room_for_everything_every_question_gets_the_same_prefix(q1, q2):
-    big = 10 ** 6
-    assert STORE.render_for(q1, _Counter(), big) == STORE.render_for(q2, _Counter(), big)
 
 
 class _Counter:
@@ -160,14 +157,42 @@ class _Counter:
         return chars4(text)
 
 
-def test_the_most_relevant_example_wins_under_a_small_budget():
-    core = chars4(CORE_TEXT) + 1
-    budget = core + chars4(STORE.get("tool/jsonmerge").render()) + 5
-    chosen = STORE.select("merge two json files into one file", budget, chars4)
-    assert [t.id for t in chosen] == CORE + ["tool/jsonmerge"]
-    chosen = STORE.select("what was the value at midnight, a point in time", core + chars4(
-        STORE.get("tool/histories_point").render()) + 5, chars4)
-    assert [t.id for t in chosen] == CORE + ["tool/histories_point"]
+def test_the_group_of_the_most_relevant_example_is_shown_whole_in_its_fixed_order():
+    big = 10 ** 6
+    merge = STORE.select("merge two json files into one file", big, chars4)
+    assert [t.id for t in merge] == CORE + [t.id for t in STORE.members("files")]
+    assert "tool/jsonmerge" in [t.id for t in merge]
+    point = STORE.select("what was the value at midnight, a point in time", big, chars4)
+    assert "tool/histories_point" in [t.id for t in point]
+    assert {t.group for t in point[len(CORE):]} == {STORE.get("tool/histories_point").group}
+
+
+def test_a_tight_budget_trims_a_group_the_same_way_for_every_question():
+    group = STORE.get("tool/jsonmerge").group
+    budget = chars4(CORE_TEXT) + len(CORE) + chars4(STORE.members(group)[0].render()) + 2
+    one = STORE.select("merge two json files into one file", budget, chars4)
+    two = STORE.select("Put the Power of Chiller 1 and Chiller 2 in a single file", budget, chars4)
+    assert STORE.group_for("Put the Power of Chiller 1 and Chiller 2 in a single file") == group
+    assert one == two and [t.id for t in one] == CORE + [STORE.members(group)[0].id]
+
+
+def test_every_shipped_example_belongs_to_a_named_group_that_fits_the_default_budget():
+    budget = AgentSettings().examples_token_budget
+    groups = {t.group for t in SHIPPED if not t.core}
+    assert "" not in groups and len(groups) >= 4
+    for group in groups:
+        text = "\n\n".join(t.render() for t in [*(STORE.get(i) for i in CORE), *STORE.members(group)])
+        assert chars4(text) <= budget, group
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(questions=st.lists(st.text(max_size=120), min_size=1, max_size=12))
+def test_questions_get_one_examples_text_per_group(questions):
+    """However many questions, there are at most as many examples texts (KV prefixes) as groups + 1."""
+    budget = AgentSettings().examples_token_budget
+    texts = {STORE.render_for(q, _Counter(), budget) for q in questions}
+    groups = {STORE.group_for(q) for q in questions}
+    assert len(texts) <= len(groups)
 
 
 def test_render_for_uses_the_configured_budget(settings):
@@ -188,6 +213,7 @@ def test_generated_trajectories_persist_with_provenance(settings):
     stored = store.add_generated(traj, {"task_id": "t1", "model": "m", "round": 2, "run_id": "r1",
                                         "strategy": "react-review"})
     assert stored.id == "gen/1" and stored.category == "generated"
+    assert stored.group == "generated"  # no hand-crafted example to be near
     again = TrajectoryStore.open(settings, TOOLS)
     loaded = again.get("gen/1")
     assert loaded is not None and loaded.render() == traj.render()
@@ -196,3 +222,54 @@ def test_generated_trajectories_persist_with_provenance(settings):
     with pytest.raises(TrajectoryLoadError, match="unknown tool"):
         store.add_generated(TinyTrajectory(question="q", steps=[
             {"thought": "t", "action": "nope", "action_input": {}, "observation": "o"}]), {})
+
+
+def test_a_generated_trajectory_joins_the_group_of_the_nearest_hand_crafted_example(settings):
+    store = TrajectoryStore.open(settings, TOOLS)
+    traj = TinyTrajectory(question="Which sensors does Chiller 4 at POKMAIN have?", steps=[
+        {"thought": "I list them.", "action": "sensors", "action_input": {"site_name": "POKMAIN",
+                                                                        "asset_name": "Chiller 4"},
+         "observation": "found 3 sensors"},
+        {"thought": "Done.", "action": "Finish", "action_input": {"answer": "3 sensors"}}])
+    stored = store.add_generated(traj, {"task_id": "t2"})
+    expected = STORE.group_for(traj.question)
+    assert expected and stored.group == expected
+    again = TrajectoryStore.open(settings, TOOLS)
+    assert again.get(stored.id).group == expected
+    # it comes first among its group's members (this plant's own solved task), so it is shown
+    assert again.members(expected)[0].id == stored.id
+    assert stored.id in [t.id for t in again.select(traj.question, 10 ** 6, chars4)]
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(q=st.text(max_size=200))
+def test_kind_words_keep_only_words_of_the_question_that_are_not_spelt_like_names(q):
+    from edge_agent.trajectory_store import kind_words
+
+    kept = kind_words(q).split()
+    assert all(w in q for w in kept)
+    assert not any(ch.isdigit() or ch == "_" for w in kept for ch in w)
+    assert not any(len(w) > 1 and w.isupper() for w in kept)
+
+
+@pytest.mark.parametrize("one, two", [
+    ("What sensors does Chiller 6 at POKMAIN have?", "What sensors does B040 AHU 1 at RCHMAIN have?"),
+    ("How much Energy did the B705_Total meter at POKMAIN record yesterday?",
+     "How much Energy did the B050_Total meter at RCHMAIN record yesterday?"),
+    ("How much power did B002 AHU 2-1-1 use on 6/14/22 at the POKMAIN site?",
+     "How much power did CTA-07 use on 6/14/22 at the LYON2 site?"),
+])
+def test_the_same_question_about_differently_named_plants_gets_the_same_examples(one, two):
+    """Names in the question (and a name that happens to be in an example) do not pick the group."""
+    assert STORE.group_for(one) == STORE.group_for(two) is not None
+    assert STORE.render_for(one, _Counter(), 10 ** 6) == STORE.render_for(two, _Counter(), 10 ** 6)
+
+
+def test_a_question_that_shares_no_word_with_any_example_gets_the_largest_group():
+    sizes = {}
+    for t in SHIPPED:
+        if not t.core:
+            sizes[t.group] = sizes.get(t.group, 0) + 1
+    assert STORE.group_for("zzz qqq") == max(sizes, key=sizes.get)
+    assert STORE.render_for("zzz qqq", _Counter(), 10 ** 6) == STORE.render_for("", _Counter(), 10 ** 6)
+    assert TrajectoryStore([t for t in SHIPPED if t.core]).group_for("anything") is None

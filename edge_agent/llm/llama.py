@@ -52,7 +52,7 @@ class LlamaRuntime:
     def __init__(self, path: Path | str, *, model_name: str, sha256: str = "", n_ctx: int = 8192,
                  n_batch: int = 512, threads: int | None = None, seed: int = 0, temperature: float = 0.0,
                  chat_template: str | None = None, kv_cache_dir: Path | None = None,
-                 persist_prefix_cache: bool = True, flash_attn: bool = True):
+                 persist_prefix_cache: bool = True, flash_attn: bool = True, prefix_states_per_role: int = 8):
         import llama_cpp
         from llama_cpp import llama_cpp as C
 
@@ -96,7 +96,8 @@ class LlamaRuntime:
         self._tokens: list[int] = []  # what the KV cache holds, position by position
         self._prefix_tokens: dict[str, list[int]] = {}
         cache_dir = Path(kv_cache_dir) if (kv_cache_dir and persist_prefix_cache) else None
-        self.prefix_cache = PrefixCache(cache_dir, model_key=(sha256 or self.path.name)[:16])
+        self.prefix_cache = PrefixCache(cache_dir, model_key=(sha256 or self.path.name)[:16],
+                                        per_role=prefix_states_per_role if cache_dir else min(2, prefix_states_per_role))
         self.calls = 0
         self._state_ms = 0.0  # prefix state save/restore time of the current call
 

@@ -4,7 +4,8 @@ A state is the llama.cpp sequence state (KV cells only, no logits) taken right a
 was evaluated, with the prefix's tokens. On disk: `<dir>/<model key>-<role>-<token hash>.kv` =
 magic, header length, JSON header (model, role, tokens), state bytes. Files are read at start
 (headers only; the data when restored), so a restart does not evaluate the prefixes again.
-At most `per_role` states are kept per role (oldest use dropped first).
+At most `per_role` states are kept per role (oldest use dropped first): the react role keeps one for the
+part every question shares and one per example group (`TrajectoryStore.select`).
 
 A state is tens of MB (SmolLM2, 3k tokens: 73 MB), so it is never copied in Python: `put` writes the
 runtime's buffer to disk as it is, `load` reads the file into one writable buffer that llama.cpp reads
@@ -62,7 +63,7 @@ class SavedPrefix:
 
 
 class PrefixCache:
-    def __init__(self, directory: Path | None, model_key: str, per_role: int = 2):
+    def __init__(self, directory: Path | None, model_key: str, per_role: int = 8):
         self.directory = directory
         self.model_key = model_key
         self.per_role = per_role
