@@ -220,3 +220,27 @@ def test_completion_by_round_follows_the_answer_the_agent_would_return(answered,
                   status="answered", answered_by_round=answered, review_by_round=reviews, checker_by_round=by_trial,
                   checker_final=final)
     assert [run.completed_by(k) for k in range(1, 4)] == expected + [expected[-1]] * (3 - len(expected))
+
+
+def test_prefix_states_of_an_earlier_run_are_copied_in_and_reported(scripted, tmp_path):
+    earlier = tmp_path / "earlier" / "state" / "kv"
+    earlier.mkdir(parents=True)
+    (earlier / "abc-react-1234.kv").write_bytes(b"EAKVST01 not a real state")
+    out = tmp_path / "out"
+    result = invoke("--tasks", "bench/tasks/pokmain.yaml", "--strategy", "react", "--task", "pok-01",
+                    "--out", str(out), "--quiet", "--prefix-states", str(tmp_path / "earlier"))
+    assert result.exit_code == 0, result.output
+    assert (out / "state" / "kv" / "abc-react-1234.kv").read_bytes() == b"EAKVST01 not a real state"
+    res = BenchResults.model_validate_json((out / "results.json").read_text())
+    assert res.prefix_states.startswith("1 saved states copied from ")
+    assert "prompt-prefix KV states at start: 1 saved states" in (out / "report.md").read_text()
+
+    fresh = invoke("--tasks", "bench/tasks/pokmain.yaml", "--strategy", "react", "--task", "pok-01",
+                   "--out", str(tmp_path / "o2"), "--quiet")
+    assert "a first start" in (tmp_path / "o2" / "report.md").read_text()
+    assert fresh.exit_code == 0
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bad = invoke("--tasks", "bench/tasks/pokmain.yaml", "--out", str(tmp_path / "o3"), "--prefix-states", str(empty))
+    assert bad.exit_code == 2 and "no saved prefix states" in bad.output

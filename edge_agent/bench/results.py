@@ -79,6 +79,9 @@ class BenchResults(BaseModel):
     gateway: str = ""  # the profile the report projects onto (`--gateway`)
     gateways: list[GatewayProfile] = Field(default_factory=list)  # the profiles file as the run read it
     strict_names: bool = True  # the checker failed answers naming what the SkySpark lacks
+    #: saved prompt-prefix KV states the run started with (`--prefix-states`); empty: none, every role and
+    #: example prefix was evaluated in this run (a first start)
+    prefix_states: str = ""
     runs: list[TaskRun] = Field(default_factory=list)
 
 

@@ -45,6 +45,7 @@ class BenchOptions(BaseModel):
     gateway: str = ""  # the gateway profile the report projects onto
     gateways: list[GatewayProfile] = Field(default_factory=list)  # all reference profiles (bench/gateways.yaml)
     strict_names: bool = True  # an answer naming a site/asset the SkySpark lacks fails (`--no-strict-names`)
+    prefix_states: str = ""  # where the saved prompt-prefix states at start came from (`--prefix-states`)
 
 
 def load_files(folder: Path) -> dict[str, object]:
@@ -166,6 +167,7 @@ def run_bench(
         max_trials=options.max_trials or agent_settings.max_trials,
         models=models, strategies=list(options.strategies), n_tasks=len(tasks),
         gateway=options.gateway, gateways=options.gateways, strict_names=options.strict_names,
+        prefix_states=options.prefix_states,
     )
     for task in tasks:
         results.invalid_tasks += validate_task(task, truth)

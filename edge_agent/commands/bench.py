@@ -73,9 +73,13 @@ def default_out(tasks: Path) -> Path:
               help="reference gateway profile for projected seconds (bench/gateways.yaml; default: its `default`)")
 @click.option("--no-strict-names", "strict_names", is_flag=True, flag_value=False, default=True,
               help="do not fail answers that name a site or asset the SkySpark lacks (the checker before issue 11)")
+@click.option("--prefix-states", "prefix_states", default=None,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="start with the saved prompt-prefix KV states of an earlier run (its OUT or OUT/state/kv), as a "
+                   "restarted gateway finds them; default: none, every prefix is evaluated in this run")
 @click.option("--config", default=None, help="config file")
 def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_steps, max_trials, resume,
-          check_tasks, quiet, gateway, strict_names, config) -> None:
+          check_tasks, quiet, gateway, strict_names, prefix_states, config) -> None:
     """Run an IoT task set and check every answer exactly (report with plots in --out)."""
     from edge_agent.bench.tasks import TaskFileError, load_tasks
     from edge_agent.costmodel import ProfileError, load_profiles
@@ -94,17 +98,19 @@ def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_st
         settings = load_settings(config, overrides=overrides)
     except ConfigError as exc:
         _usage(str(exc))
+    copied = copy_prefix_states(prefix_states, settings.kv_cache_dir) if prefix_states else []
+    states_label = f"{len(copied)} saved states copied from {prefix_states}" if prefix_states else ""
     stack = contextlib.ExitStack()
     with stack:
         if not skyspark_url:
             settings = stack.enter_context(embedded_simulator(settings))
         sys.exit(_run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials,
                       resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url})",
-                      chosen.name, profiles.profiles, strict_names))
+                      chosen.name, profiles.profiles, strict_names, states_label))
 
 
 def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials, resume,
-         check_tasks, quiet, skyspark_label, gateway, gateways, strict_names=True) -> int:
+         check_tasks, quiet, skyspark_label, gateway, gateways, strict_names=True, prefix_states="") -> int:
     from edge_agent.bench.checker import validate_task
     from edge_agent.bench.report import cost_table, grounding_table, summary_table, write_report
     from edge_agent.bench.results import summarise
@@ -121,7 +127,7 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
     options = BenchOptions(tasks_file=str(tasks_file), strategies=list(strategies) or [settings.agent.strategy],
                            models=list(models), limit=limit, only=list(only), out=out, max_steps=max_steps,
                            max_trials=max_trials, resume=resume, skyspark=skyspark_label, progress=not quiet,
-                           gateway=gateway, gateways=gateways, strict_names=strict_names)
+                           gateway=gateway, gateways=gateways, strict_names=strict_names, prefix_states=prefix_states)
     try:
         tasks = select_tasks(task_file, options)
     except ValueError as exc:
@@ -158,3 +164,18 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
         click.echo("interrupted: the finished runs are kept (rerun with --resume to continue)", err=True)
         return 130
     return 0
+
+
+def copy_prefix_states(source: Path, kv_dir: Path) -> list[Path]:
+    """Copy the `*.kv` prefix states of an earlier run (`source`: its OUT, its state dir or its kv dir)
+    into this run's `kv_dir`. Exits with usage error 2 when there are none."""
+    import shutil
+
+    for folder in (source / "state" / "kv", source / "kv", source):
+        files = sorted(folder.glob("*.kv"))
+        if files:
+            break
+    else:
+        _usage(f"--prefix-states: no saved prefix states (*.kv) under {source}")
+    kv_dir.mkdir(parents=True, exist_ok=True)
+    return [Path(shutil.copy2(f, kv_dir / f.name)) for f in files]
