@@ -58,6 +58,8 @@ class AgentSettings(Section):
     answer_max_chars: int = Field(600, ge=20)
     observation_max_chars: int = Field(500, ge=80)
     examples_token_budget: int = Field(2500, ge=0)
+    examples: Literal["core", "grouped"] = Field(
+        "grouped", description="core: the core examples only; grouped: then the group of the question's kind")
     distill: bool = True
     loop_repeats: int = Field(2, ge=1, description="repeats that trigger loop feedback; one more ends the trial")
     timezone: str | None = Field(None, description="site timezone for --now and dates; None = system local")

@@ -176,9 +176,10 @@ class TrajectoryStore:
     """Hand-crafted and generated trajectories, with relevance search and budgeted rendering."""
 
     def __init__(self, trajectories: list[TinyTrajectory], db_path: Path | None = None,
-                 tools: ToolRegistry | None = None, budget: int | None = None):
+                 tools: ToolRegistry | None = None, budget: int | None = None, grouped: bool = True):
         self.db_path = db_path
         self.budget = budget
+        self.grouped = grouped  # False: the core examples only (`agent.examples: core`)
         self.tools = tools
         self._items: dict[str, TinyTrajectory] = {}
         self._token_cache: dict[tuple[str, str], int] = {}
@@ -196,7 +197,8 @@ class TrajectoryStore:
         db_path = settings.db_path
         if generated:
             items += load_generated(db_path, tools)
-        return cls(items, db_path=db_path, tools=tools, budget=settings.agent.examples_token_budget)
+        return cls(items, db_path=db_path, tools=tools, budget=settings.agent.examples_token_budget,
+                   grouped=settings.agent.examples == "grouped")
 
     def _index(self, traj: TinyTrajectory) -> None:
         if traj.id in self._items:
@@ -286,7 +288,7 @@ class TrajectoryStore:
         sep = count_tokens(SEPARATOR) if SEPARATOR.strip() else 1
         chosen: list[TinyTrajectory] = []
         used = 0
-        group = self.group_for(question)
+        group = self.group_for(question) if self.grouped else None
         candidates = [t for t in self.all() if t.core] + (self.members(group) if group is not None else [])
         for traj in candidates:
             cost = self._tokens(traj, count_tokens, cache_key) + (sep if chosen else 0)

@@ -273,3 +273,17 @@ def test_a_question_that_shares_no_word_with_any_example_gets_the_largest_group(
     assert STORE.group_for("zzz qqq") == max(sizes, key=sizes.get)
     assert STORE.render_for("zzz qqq", _Counter(), 10 ** 6) == STORE.render_for("", _Counter(), 10 ** 6)
     assert TrajectoryStore([t for t in SHIPPED if t.core]).group_for("anything") is None
+
+
+@hsettings(max_examples=30, deadline=None)
+@given(q=st.text(max_size=120))
+def test_core_mode_shows_the_core_examples_only(q):
+    core_only = TrajectoryStore(SHIPPED, grouped=False)
+    budget = AgentSettings().examples_token_budget
+    assert core_only.render_for(q, _Counter(), budget) == core_only.render_core(_Counter(), budget) == CORE_TEXT
+
+
+def test_the_examples_setting_reaches_the_store(settings):
+    core = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": "core"})})
+    assert TrajectoryStore.open(core, TOOLS).render_for("List the sites", _Counter()) == CORE_TEXT
+    assert TrajectoryStore.open(settings, TOOLS).render_for("List the sites", _Counter()) != CORE_TEXT
