@@ -152,3 +152,32 @@ def test_a_shared_budget_holds_across_the_loops_after_it(seed):
     loose = generate_constrained(RandomTarget(seed, eos_bias=-50), table(), automaton_for(alone), max_tokens=400,
                                  seed=seed)
     assert len(loose.text) >= len(out.text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pieces=st.lists(st.one_of(st.none(), st.binary(min_size=1, max_size=12)), min_size=1, max_size=60),
+       eog=st.lists(st.integers(0, 59), max_size=3))
+def test_a_kept_vocabulary_reads_back_the_same_and_builds_the_same_table(tmp_path_factory, pieces, eog):
+    from edge_agent.llm.llama import load_vocab, save_vocab
+
+    if not any(pieces):
+        pieces = pieces + [b"a"]
+    path = tmp_path_factory.mktemp("vocab") / "m-vocab.npz"
+    save_vocab(path, pieces, eog)
+    back, back_eog = load_vocab(path, len(pieces))
+    assert back == pieces and back_eog == eog
+    one, two = TokenTable(pieces, eog, len(pieces)), TokenTable(back, back_eog, len(pieces))
+    assert (one.mat == two.mat).all() and one.ids.tolist() == two.ids.tolist()
+    for row, tok in enumerate(one.ids.tolist()):  # each row spells its piece, left-aligned, zero-padded
+        assert one.mat[row, :len(pieces[tok])].tobytes() == pieces[tok]
+        assert not one.mat[row, len(pieces[tok]):].any()
+    assert load_vocab(path, len(pieces) + 1) == (None, None)  # another vocabulary's size: built again
+
+
+def test_a_damaged_vocabulary_file_is_ignored(tmp_path):
+    from edge_agent.llm.llama import load_vocab
+
+    path = tmp_path / "m-vocab.npz"
+    path.write_bytes(b"PK\x03\x04 not a zip at all")
+    assert load_vocab(path, 10) == (None, None)
+    assert load_vocab(tmp_path / "missing.npz", 10) == (None, None)

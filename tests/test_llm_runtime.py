@@ -93,6 +93,10 @@ def test_prefix_state_is_restored_from_disk_by_a_new_runtime(real_llm, llm_setti
     fresh = LlamaRuntime(real_llm.path, model_name="smollm2-135m", sha256=real_llm.sha256, n_ctx=m.n_ctx,
                          threads=2, kv_cache_dir=llm_settings.kv_cache_dir, persist_prefix_cache=True)
     try:
+        # the vocabulary was read back from the state dir, not asked of llama.cpp again, and is the same
+        assert list(llm_settings.kv_cache_dir.glob("*-vocab.npz"))
+        assert fresh.table.pieces == real_llm.table.pieces and (fresh.table.mat == real_llm.table.mat).all()
+        assert fresh.table.eog_ids.tolist() == real_llm.table.eog_ids.tolist()
         out = fresh.complete(react("How many chillers are at POKMAIN?"), role="react", max_tokens=2)
         assert out.usage.prompt_tokens > 100 and out.usage.evaluated_tokens < 40
         same = real_llm.complete(react("How many chillers are at POKMAIN?"), role="react", max_tokens=2)

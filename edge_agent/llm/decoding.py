@@ -246,11 +246,14 @@ class TokenTable:
         self.eog_ids = np.array(sorted(set(eog_ids)), dtype=np.int32)
         usable = [i for i, p in enumerate(pieces) if p]
         self.ids = np.array(usable, dtype=np.int32)
-        lens = np.array([len(pieces[i]) for i in usable], dtype=np.int32)
+        lens = np.fromiter((len(pieces[i]) for i in usable), dtype=np.int32, count=len(usable))
         self.max_len = int(lens.max())
+        # every piece's bytes in one row, left-aligned (filled in one scatter, not row by row)
+        flat = np.frombuffer(b"".join(pieces[i] for i in usable), dtype=np.uint8)
+        rows = np.repeat(np.arange(len(usable)), lens)
+        cols = np.arange(flat.size) - np.repeat(np.cumsum(lens) - lens, lens)
         mat = np.zeros((len(usable), self.max_len), dtype=np.uint8)
-        for row, i in enumerate(usable):
-            mat[row, : len(pieces[i])] = np.frombuffer(pieces[i], dtype=np.uint8)
+        mat[rows, cols] = flat
         self.mat = mat
         self.lens = lens
         self.rows_by_pos = [np.flatnonzero(lens > k) for k in range(self.max_len)]

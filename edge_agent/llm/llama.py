@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+import zipfile
 from pathlib import Path
 from typing import Sequence
 
@@ -91,12 +92,13 @@ class LlamaRuntime:
         eos_text = self._token_text(eos) if eos >= 0 else ""
         template = chat_template or self._llm.metadata.get("tokenizer.chat_template")
         self.chat = ChatFormat(template, bos_token=bos_text, eos_token=eos_text)
-        self.table = self._token_table()
+        cache_dir = Path(kv_cache_dir) if (kv_cache_dir and persist_prefix_cache) else None
+        model_key = (sha256 or self.path.name)[:16]
+        self.table = self._token_table(cache_dir / f"{model_key}-vocab.npz" if cache_dir and sha256 else None)
         self._lock = threading.RLock()
         self._tokens: list[int] = []  # what the KV cache holds, position by position
         self._prefix_tokens: dict[str, list[int]] = {}
-        cache_dir = Path(kv_cache_dir) if (kv_cache_dir and persist_prefix_cache) else None
-        self.prefix_cache = PrefixCache(cache_dir, model_key=(sha256 or self.path.name)[:16],
+        self.prefix_cache = PrefixCache(cache_dir, model_key=model_key,
                                         per_role=prefix_states_per_role if cache_dir else min(2, prefix_states_per_role))
         self.calls = 0
         self._state_ms = 0.0  # prefix state save/restore time of the current call
@@ -105,7 +107,21 @@ class LlamaRuntime:
     def _token_text(self, tok: int) -> str:
         return self._llm._model.token_get_text(tok)
 
-    def _token_table(self) -> TokenTable:
+    def _token_table(self, cached: Path | None = None) -> TokenTable:
+        """The vocabulary as bytes. Asking llama.cpp for each of a vocabulary's pieces is a third of a
+        second for SmolLM2's 49k (more for 128k-token vocabularies), paid at every start, so with a
+        state dir the pieces are kept in `cached` (named by the model file's sha256) and read back."""
+        pieces = eog = None
+        if cached is not None:
+            pieces, eog = load_vocab(cached, self.n_vocab)
+        if pieces is None:
+            pieces, eog = self._vocab_pieces()
+            if cached is not None:
+                save_vocab(cached, pieces, eog)
+        return TokenTable(pieces, eog, self.n_vocab,
+                          tokenize=lambda data: self._llm.tokenize(data, add_bos=False, special=False))
+
+    def _vocab_pieces(self) -> tuple[list[bytes | None], list[int]]:
         C, vocab = self._C, self._vocab
         buf = ctypes.create_string_buffer(512)
         pieces: list[bytes | None] = []
@@ -118,8 +134,7 @@ class LlamaRuntime:
                 continue
             n = C.llama_token_to_piece(vocab, tok, buf, len(buf), 0, False)
             pieces.append(buf.raw[:n] if n > 0 else None)
-        return TokenTable(pieces, eog, self.n_vocab,
-                          tokenize=lambda data: self._llm.tokenize(data, add_bos=False, special=False))
+        return pieces, eog
 
     # -- the LLM protocol --------------------------------------------------------------------
     def count_tokens(self, text: str) -> int:
@@ -281,3 +296,42 @@ class LlamaRuntime:
 
     def close(self) -> None:
         self._llm.close()
+
+
+def save_vocab(path: Path, pieces: Sequence[bytes | None], eog: Sequence[int]) -> None:
+    """Write a vocabulary's pieces (None: a control token or one without text) and end-of-generation ids."""
+    lens = np.array([-1 if p is None else len(p) for p in pieces], dtype=np.int32)
+    blob = np.frombuffer(b"".join(p for p in pieces if p), dtype=np.uint8)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("wb") as fh:
+            np.savez(fh, lens=lens, blob=blob, eog=np.array(eog, dtype=np.int32))
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.warning("could not keep the vocabulary in %s: %s", path, exc)
+
+
+def load_vocab(path: Path, n_vocab: int) -> tuple[list[bytes | None] | None, list[int] | None]:
+    """`save_vocab`'s pieces and eog ids, or (None, None) when the file is missing, unreadable or not of
+    this vocabulary's size (it is then built again)."""
+    if not path.is_file():
+        return None, None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            lens, blob, eog = data["lens"], data["blob"].tobytes(), data["eog"].tolist()
+        if len(lens) != n_vocab or int(lens[lens > 0].sum()) != len(blob):
+            raise ValueError("size mismatch")
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        log.warning("ignoring the cached vocabulary %s: %s", path, exc)
+        return None, None
+    pieces: list[bytes | None] = []
+    pos = 0
+    for n in lens.tolist():
+        if n < 0:
+            pieces.append(None)
+        else:
+            pieces.append(blob[pos:pos + n] if n else None)
+            pos += n
+    return pieces, eog
+
