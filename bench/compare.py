@@ -6,7 +6,7 @@ Each argument is LABEL=FOLDER, a folder holding a `results.json` written by `edg
 `bench/recheck.py --full`, which gives old runs today's checker and audit). Per label × model × strategy
 it prints: strict-checker completion, the grounding columns (tool calls naming what does not exist,
 final answers stating what no evidence held), review agreement with the checker, and the cost per task
-(tokens evaluated and generated, LLM calls, projected seconds on each reference gateway from
+(tokens sent, evaluated — and evaluated / sent — and generated, LLM calls, projected seconds on each reference gateway from
 `bench/gateways.yaml`). Writes `compare.md` and `compare.json` into `--out`.
 """
 
@@ -33,7 +33,9 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
             "tasks": r.tasks, "checker_final": r.checker_final,
             "invented_calls": r.invented_calls, "runs_inventing": r.runs_inventing,
             "ungrounded_answers": r.ungrounded_answers, "reviews": r.reviews, "reviews_agreeing": r.reviews_agreeing,
-            "tokens_evaluated": r.tokens_evaluated, "tokens_generated": r.tokens_received,
+            "tokens_sent": r.tokens_sent, "tokens_evaluated": r.tokens_evaluated,
+            "tokens_generated": r.tokens_received,
+            "prefix_states": results.prefix_states,
             "tokens_forced": r.tokens_forced,
             "llm_calls": r.llm_calls, "wall_s": r.wall_s, "projected_s": r.projected_s,
         })
@@ -47,15 +49,18 @@ def _forced(row: dict) -> str:
 
 def render(rows: list[dict], names: list[str], command: str) -> str:
     head = ("| run | model | strategy | checker @end (strict) | tool calls naming what does not exist "
-            "| answers stating what no evidence held | review agrees | tokens eval / task | tokens gen / task (of them forced) "
+            "| answers stating what no evidence held | review agrees | tokens sent / task | tokens eval / task "
+            "| eval / sent | tokens gen / task (of them forced) "
             "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |")
-    lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (11 + len(names))) + "|"]
+    lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (13 + len(names))) + "|"]
     for r in rows:
         agree = f"{r['reviews_agreeing']}/{r['reviews']}" if r["reviews"] else "–"
         proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
         lines.append(f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
                      f"{r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
-                     f"{agree} | {r['tokens_evaluated']:.0f} | {r['tokens_generated']:.0f} ({_forced(r)}) | {r['llm_calls']:.1f} | "
+                     f"{agree} | {r['tokens_sent']:.0f} | {r['tokens_evaluated']:.0f} | "
+                     f"{r['tokens_evaluated'] / max(r['tokens_sent'], 1):.3f} | "
+                     f"{r['tokens_generated']:.0f} ({_forced(r)}) | {r['llm_calls']:.1f} | "
                      f"{r['wall_s']:.1f} | {proj} |")
     return "\n".join(lines) + "\n"
 

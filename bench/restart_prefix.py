@@ -28,6 +28,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import resource  # noqa: E402
+import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -77,7 +78,8 @@ def kv_geometry(llm) -> dict:
             "kv_bytes": per_token * llm.n_ctx}
 
 
-def child(mode: str, state_dir: Path, model: str | None, threads: int | None, question: str) -> dict:
+def child(mode: str, state_dir: Path, model: str | None, threads: int | None, question: str,
+          model_overrides: dict | None = None) -> dict:
     """One restarted agent up to its first step (runs in its own process)."""
     phases = Phases()
     from types import SimpleNamespace
@@ -91,7 +93,8 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
     from edge_agent.trajectory_store import TrajectoryStore
     phases.mark("imports")
 
-    overrides: dict = {"paths": {"state_dir": str(state_dir)}, "model": {"persist_prefix_cache": True}}
+    overrides: dict = {"paths": {"state_dir": str(state_dir)},
+                       "model": {"persist_prefix_cache": True, **(model_overrides or {})}}
     if model:
         overrides["model"]["name"] = model
     if threads:
@@ -128,6 +131,7 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
         "prompt_tokens": len(tokens), "prefix_tokens": n_prefix, "examples_chars": len(examples),
         "saved_states_at_start": saved_states, "model": llm.model_name, "model_file": str(llm.path),
         "model_bytes": os.path.getsize(llm.path), "threads": settings.model.threads or os.cpu_count(),
+        "flash_attn": settings.model.flash_attn, "n_ubatch": settings.model.n_ubatch or settings.model.n_batch,
         "kv": kv_geometry(llm), "state_file_bytes": {p.name: p.stat().st_size for p in kv_files},
     }
 
@@ -141,6 +145,10 @@ def spawn(mode: str, state_dir: Path, args) -> dict:
         cmd += ["--model", args.model]
     if args.threads:
         cmd += ["--threads", str(args.threads)]
+    if args.flash_attn:
+        cmd += ["--flash-attn", args.flash_attn]
+    if args.n_ubatch:
+        cmd += ["--n-ubatch", str(args.n_ubatch)]
     spawned = time.time()
     proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     ended = time.time()
@@ -203,7 +211,8 @@ def projections(summary: dict) -> dict:
 def render(summary: dict, runs: list[dict], projected: dict) -> str:
     s = summary["by_mode"]
     lines = [f"prompt {summary['prompt_tokens']} tokens, stable react prefix {summary['prefix_tokens']} tokens; "
-             f"{len(runs)} fresh processes ({', '.join(r['mode'] for r in runs)})", "",
+             f"{len(runs)} fresh processes ({', '.join(r['mode'] for r in runs)}); flash attention "
+             f"{'on' if runs[0]['flash_attn'] else 'off'}, n_ubatch {runs[0]['n_ubatch']}", "",
              "| mode | restart -> first step s | startup s | first call ms | eval ms | gen ms | state ms "
              "| evaluated | generated | peak RSS MB |", "|---|---|---|---|---|---|---|---|---|---|"]
     for m in MODES:
@@ -235,6 +244,8 @@ def main() -> None:
     ap.add_argument("--model", default=None, help="catalog model name (default: the configured one)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--question", default=QUESTION)
+    ap.add_argument("--flash-attn", choices=("on", "off"), default=None, help="override model.flash_attn")
+    ap.add_argument("--n-ubatch", type=int, default=None, help="override model.n_ubatch")
     ap.add_argument("--out", type=Path, default=None, help="JSON output (default bench/results/restart-prefix-<time>.json)")
     ap.add_argument("--child", choices=("prepare",) + MODES, help=argparse.SUPPRESS)
     ap.add_argument("--state-dir", type=Path, help=argparse.SUPPRESS)
@@ -242,7 +253,10 @@ def main() -> None:
     args = ap.parse_args()
     if args.child:
         sys.stdout = sys.stderr  # native libraries' chatter stays off the result
-        args.result.write_text(json.dumps(child(args.child, args.state_dir, args.model, args.threads, args.question)))
+        model_overrides = {k: v for k, v in {"flash_attn": {"on": True, "off": False}.get(args.flash_attn),
+                                             "n_ubatch": args.n_ubatch}.items() if v is not None}
+        args.result.write_text(json.dumps(child(args.child, args.state_dir, args.model, args.threads, args.question,
+                                                model_overrides)))
         return
 
     with tempfile.TemporaryDirectory(prefix="restart-prefix-") as tmp:
@@ -254,6 +268,10 @@ def main() -> None:
         for i in range(args.repeats):
             for mode in (MODES if i % 2 == 0 else MODES[::-1]):
                 state = warm if mode == "saved" else Path(tmp) / f"cold-{i}"
+                if mode == "prefill":  # the vocabulary is kept in both: only the prefix states differ
+                    (state / "kv").mkdir(parents=True, exist_ok=True)
+                    for vocab in (warm / "kv").glob("*-vocab.npz"):
+                        shutil.copy2(vocab, state / "kv" / vocab.name)
                 runs.append(spawn(mode, state, args))
                 print(f"{mode:8} restart -> first step {runs[-1]['restart_to_first_step_s']:.2f} s, "
                       f"peak RSS {runs[-1]['peak_rss_mb']:.0f} MB", file=sys.stderr)

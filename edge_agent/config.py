@@ -39,6 +39,12 @@ class ModelSettings(Section):
     threads: int | None = Field(None, ge=1, description="CPU threads; None = all cores")
     n_ctx: int = Field(8192, ge=512)
     n_batch: int = Field(512, ge=8)
+    n_ubatch: int | None = Field(256, ge=8, description="tokens per compute step; None = n_batch")
+    #: off: on this CPU llama.cpp's flash attention made every short evaluation after a long prefix slow
+    #: (36 question tokens after a 3k prefix: 1.5 s on, 0.7 s off; generation 1.4x slower), which is what an
+    #: agent step is; on: long prefills ~1.3x faster and a smaller compute buffer (bench/reports/
+    #: 2026-11-23-example-groups/restart-*.txt). Turn it on for GPU builds.
+    flash_attn: bool = Field(False, description="llama.cpp flash attention")
     seed: int = 0
     temperature: float = Field(0.0, ge=0.0, le=2.0)
     persist_prefix_cache: bool = True
@@ -58,8 +64,10 @@ class AgentSettings(Section):
     answer_max_chars: int = Field(600, ge=20)
     observation_max_chars: int = Field(500, ge=80)
     examples_token_budget: int = Field(2500, ge=0)
+    #: core: measured as good as grouped on pokmain and rchmain with SmolLM2 (closed answers, constrained
+    #: steps) at half the prompt; grouped: for larger models and for the examples `tts generate` makes
     examples: Literal["core", "grouped"] = Field(
-        "grouped", description="core: the core examples only; grouped: then the group of the question's kind")
+        "core", description="core: the core examples only; grouped: then the group of the question's kind")
     distill: bool = True
     loop_repeats: int = Field(2, ge=1, description="repeats that trigger loop feedback; one more ends the trial")
     timezone: str | None = Field(None, description="site timezone for --now and dates; None = system local")

@@ -126,6 +126,7 @@ def generate(agent, tasks: list[GenTask], store: TrajectoryStore, *, rounds: int
              strategy: str = "react-review", max_trials: int = 2, max_steps: int | None = None,
              on_result: Callable[[int, GenTask, RunResult], None] | None = None) -> list[RoundReport]:
     """Run Algorithm 2 with `agent` (an EdgeAgent whose examples come from `store`)."""
+    store.grouped = True  # Algorithm 2 is about examples: shown by group whatever `agent.examples` says
     agent.trajectory_store = store
     unsolved = list(tasks)
     reports: list[RoundReport] = []

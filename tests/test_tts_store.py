@@ -234,7 +234,8 @@ def test_a_generated_trajectory_joins_the_group_of_the_nearest_hand_crafted_exam
     stored = store.add_generated(traj, {"task_id": "t2"})
     expected = STORE.group_for(traj.question)
     assert expected and stored.group == expected
-    again = TrajectoryStore.open(settings, TOOLS)
+    again = TrajectoryStore.open(settings.model_copy(update={"agent": settings.agent.model_copy(
+        update={"examples": "grouped"})}), TOOLS)
     assert again.get(stored.id).group == expected
     # it comes first among its group's members (this plant's own solved task), so it is shown
     assert again.members(expected)[0].id == stored.id
@@ -284,6 +285,6 @@ def test_core_mode_shows_the_core_examples_only(q):
 
 
 def test_the_examples_setting_reaches_the_store(settings):
-    core = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": "core"})})
-    assert TrajectoryStore.open(core, TOOLS).render_for("List the sites", _Counter()) == CORE_TEXT
-    assert TrajectoryStore.open(settings, TOOLS).render_for("List the sites", _Counter()) != CORE_TEXT
+    grouped = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": "grouped"})})
+    assert TrajectoryStore.open(settings, TOOLS).render_for("List the sites", _Counter()) == CORE_TEXT  # default
+    assert TrajectoryStore.open(grouped, TOOLS).render_for("List the sites", _Counter()) != CORE_TEXT

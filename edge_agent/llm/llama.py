@@ -51,9 +51,10 @@ class LlamaRuntime:
     """A loaded GGUF model. Thread-safe (calls are serialised: one context)."""
 
     def __init__(self, path: Path | str, *, model_name: str, sha256: str = "", n_ctx: int = 8192,
-                 n_batch: int = 512, threads: int | None = None, seed: int = 0, temperature: float = 0.0,
+                 n_batch: int = 512, n_ubatch: int | None = 256, threads: int | None = None, seed: int = 0,
+                 temperature: float = 0.0,
                  chat_template: str | None = None, kv_cache_dir: Path | None = None,
-                 persist_prefix_cache: bool = True, flash_attn: bool = True, prefix_states_per_role: int = 8):
+                 persist_prefix_cache: bool = True, flash_attn: bool = False, prefix_states_per_role: int = 8):
         import llama_cpp
         from llama_cpp import llama_cpp as C
 
@@ -66,11 +67,14 @@ class LlamaRuntime:
         threads = threads or os.cpu_count() or 1
 
         def open_context(ctx: int):
-            # flash attention: the attention scores of a batch are never materialised, so the compute
-            # buffer does not grow with the context (SmolLM2, 8k context, 6k tokens evaluated: RSS 368
-            # instead of 514 MB, and prompt evaluation 1.1-1.35x faster on this CPU; bench/reports/
-            # 2026-11-22-restart-prefix). swa_full: Gemma 3's sliding-window cache keeps whole prefixes.
-            return llama_cpp.Llama(str(self.path), n_ctx=ctx, n_batch=min(n_batch, ctx), n_ubatch=min(n_batch, ctx),
+            # flash attention never materialises a batch's attention scores (a smaller compute buffer) and
+            # evaluates long prompts ~1.3x faster on this CPU, but short evaluations after a long prefix
+            # (an agent step: the question, an observation, one generated token) ran 2x slower with it,
+            # so it is off by default and n_ubatch bounds the scores' buffer instead (n_ctx x n_ubatch x
+            # heads x 4 bytes; bench/reports/2026-11-23-example-groups/restart-*.txt).
+            # swa_full: Gemma 3's sliding-window cache keeps whole prefixes.
+            return llama_cpp.Llama(str(self.path), n_ctx=ctx, n_batch=min(n_batch, ctx),
+                                   n_ubatch=min(n_ubatch or n_batch, n_batch, ctx),
                                    n_threads=threads, n_threads_batch=threads, seed=seed, verbose=False,
                                    swa_full=True, flash_attn=flash_attn)
 
@@ -98,7 +102,8 @@ class LlamaRuntime:
         self._lock = threading.RLock()
         self._tokens: list[int] = []  # what the KV cache holds, position by position
         self._prefix_tokens: dict[str, list[int]] = {}
-        self.prefix_cache = PrefixCache(cache_dir, model_key=model_key,
+        # a state holds the KV cells as this context lays them out (V transposed without flash attention)
+        self.prefix_cache = PrefixCache(cache_dir, model_key=model_key if flash_attn else f"{model_key}-vt",
                                         per_role=prefix_states_per_role if cache_dir else min(2, prefix_states_per_role))
         self.calls = 0
         self._state_ms = 0.0  # prefix state save/restore time of the current call

@@ -212,7 +212,8 @@ def load_model(settings: Settings, name: str | None = None):
     m = settings.model
     return LlamaRuntime(
         path, model_name=entry.name, sha256=entry.sha256 or "", n_ctx=min(m.n_ctx, entry.n_ctx),
-        n_batch=m.n_batch, threads=m.threads, seed=m.seed, temperature=m.temperature,
+        n_batch=m.n_batch, n_ubatch=m.n_ubatch, flash_attn=m.flash_attn, threads=m.threads, seed=m.seed,
+        temperature=m.temperature,
         chat_template=entry.chat_template, kv_cache_dir=settings.kv_cache_dir,
         persist_prefix_cache=m.persist_prefix_cache, prefix_states_per_role=m.prefix_states_per_role,
     )
