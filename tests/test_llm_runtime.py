@@ -187,3 +187,4 @@ def test_gemma_writes_valid_constrained_steps(gemma, question):
     step = parse_step(out.text, TOOLS)
     assert step.action in TOOLS.names and step.action not in ("jsonreader", "jsonmerge")  # no file exists yet
     assert out.usage.prompt_tokens > 100 and out.usage.generated_tokens > 0
+

@@ -84,7 +84,8 @@ class PrefixCache:
                     (n,) = struct.unpack("<I", fh.read(4))
                     header = json.loads(fh.read(n))
                 if header.get("model") != self.model_key:
-                    continue  # another model key that starts like this one                saved = SavedPrefix(role=header["role"], tokens=tuple(header["tokens"]), path=path,
+                    continue  # another model key that starts like this one
+                saved = SavedPrefix(role=header["role"], tokens=tuple(header["tokens"]), path=path,
                                     used=path.stat().st_mtime)
             except (OSError, ValueError, KeyError, struct.error) as exc:
                 log.warning("ignoring unreadable prefix state %s: %s", path, exc)
