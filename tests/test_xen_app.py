@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from edge_agent import PROJECT_ROOT
 from edge_agent.app import EdgeAgent
 from edge_agent.llm.scripted import ScriptedLLM
@@ -46,9 +48,14 @@ def test_reactxen_run_records_the_table_3_metrics(settings):
     assert {c["role"] for c in log.calls(result.run_id)} == {"distill", "react", "review", "reflect"}
 
 
-def test_same_question_same_examples_for_every_strategy(settings):
+@pytest.mark.parametrize("examples, shown", [
+    ("core", "Question: What IoT sites are available?"),  # a core example (the default: core examples only)
+    ("grouped", "Question: Get the Energy of B045_Total at AUSWEST for last week."),  # of the question's group
+])
+def test_same_question_same_examples_for_every_strategy(settings, examples, shown):
     """The baseline gets the same model and the same examples; only the loop around it differs."""
     tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")  # the shipped examples validate against these
+    settings = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": examples})})
     systems = {}
     for strategy in ("react", "react-review", "reactxen"):
         llm = ScriptedLLM(RoleScript(distill=[DISTILL_OK], react=[finish("Chiller 6 data written.")],
@@ -57,4 +64,6 @@ def test_same_question_same_examples_for_every_strategy(settings):
         agent.ask(Q, now=NOW, strategy=strategy, max_trials=1)
         systems[strategy] = [p.system for r, p, _ in llm.prompts if r == "react"][0]
     assert systems["react"] == systems["react-review"] == systems["reactxen"]
-    assert "Question: Get the Energy of B045_Total at AUSWEST for last week." in systems["react"]
+    assert shown in systems["react"]
+    if examples == "core":
+        assert "Question: Get the Energy of B045_Total at AUSWEST for last week." not in systems["react"]
