@@ -5,14 +5,16 @@
 A gateway process that restarts (crash, update, reboot) must answer its next question. Its react prompt
 starts with a long stable prefix (instructions, tool descriptions, Tiny Trajectory Store examples) whose
 KV state `LlamaRuntime` saved under `kv_cache_dir` the first time it evaluated it (`prefix_cache.py`).
-This benchmark starts fresh processes, each doing what a restarted agent does up to its first step, with
-the real react system prompt and examples and the real step constraint, in two ways, alternating:
+This benchmark starts fresh processes, each doing what a restarted agent does up to its first step: load
+the model, start (the embedded simulator as) SkySpark, and ask the question with the `react` strategy,
+so the first step is the agent's own (its prompt with the resolved facts, its grounded step constraint),
+timed to the moment that step is recorded, in two ways, alternating:
 
 - `saved`: the state dir holds the react prefix state (written once by a `prepare` process);
 - `prefill`: an empty state dir, so the prefix is evaluated (and saved) again.
 
 Per process it records the time from spawn to the first step's completion, its phases (interpreter,
-imports, model load, prompt and examples, constraint, the first call with its prompt-eval / generation /
+imports, model load, agent start, then the first step with its LLM call's prompt-eval / generation /
 state split) and RSS after each phase, and its peak RSS (VmHWM) against the model file + the KV cache
 (n_ctx x n_layer x (n_embd_k_gqa + n_embd_v_gqa) x 2 bytes, f16). It prints the ratios and writes JSON
 to `bench/results/` (or `--out`). No timed assertions: a benchmark reports.
@@ -38,6 +40,7 @@ from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION = "Get Chiller 6 and Chiller 9 Tonnage from last week at POKMAIN in a single file."
+NOW = "2020-06-08T09:00:00-04:00"  # the clock of the agent's run (pokmain's tasks use it too)
 MODES = ("saved", "prefill")
 SLACK_MB = 300  # the target: peak RSS <= model file + KV cache + 300 MB
 
@@ -85,12 +88,10 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
     from types import SimpleNamespace
 
     from edge_agent.agent.react import react_prompt
+    from edge_agent.app import EdgeAgent
+    from edge_agent.commands.bench import embedded_simulator
     from edge_agent.config import load_settings
-    from edge_agent.llm.constraints import step_constraint
-    from edge_agent.llm.decoding import automaton_for
     from edge_agent.llm.models import load_model
-    from edge_agent.toolkit import ToolRegistry
-    from edge_agent.trajectory_store import TrajectoryStore
     phases.mark("imports")
 
     overrides: dict = {"paths": {"state_dir": str(state_dir)},
@@ -103,23 +104,27 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
     llm = load_model(settings)
     phases.mark("model_load")
 
-    agent = settings.agent
-    tools = ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
-    store = TrajectoryStore.open(settings, tools, generated=False)
-    examples = store.render_for(question, llm)
-    prompt = react_prompt(question, SimpleNamespace(tools=tools, examples=examples,
+    saved_states = sorted(p.name for p in settings.kv_cache_dir.glob("*-react-*.kv"))
+    first: dict = {}
+
+    def on_event(event) -> None:
+        if event.kind == "step" and not first:
+            first.update(t=time.time(), step=event.step, rss=_status()["VmRSS"])
+
+    with embedded_simulator(settings) as live:
+        agent = EdgeAgent(live, llm=llm)
+        phases.mark("agent_start")
+        result = agent.ask(question, now=NOW, strategy="react", max_steps=1, max_trials=1, on_event=on_event)
+    if not first:
+        raise SystemExit(f"the agent recorded no step: {result.status} {result.error}")
+    phases.rows.append({"phase": "first_step", "t": first["t"], "rss_mb": round(first["rss"] / 1024, 1)})
+    step = first["step"]
+
+    # the prompt's size and its stable prefix, for the report (after the clock stopped)
+    store, tools = agent.trajectory_store, agent.tools
+    prompt = react_prompt(question, SimpleNamespace(tools=tools, examples=store.render_for(question, llm),
                                                     core_examples=store.render_core(llm)), [])
     tokens, n_prefix = llm.tokenize_prompt(prompt)
-    phases.mark("prompt")
-
-    constraint = step_constraint(tools, agent.thought_max_chars, agent.answer_max_chars, after_thought_prefix="",
-                                 files=[])
-    automaton_for(constraint)
-    phases.mark("constraint")
-
-    saved_states = sorted(p.name for p in settings.kv_cache_dir.glob("*-react-*.kv"))
-    out = llm.complete(prompt, role="react", constraint=constraint, max_tokens=agent.step_max_tokens)
-    phases.mark("first_step")
 
     status = _status()
     kv_files = sorted(settings.kv_cache_dir.glob("*.kv"))
@@ -127,8 +132,9 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
         "mode": mode, "t0": T0, "first_step_done": phases.rows[-1]["t"], "phases_ms": phases.durations_ms(),
         "rss_mb": {r["phase"]: r["rss_mb"] for r in phases.rows}, "peak_rss_mb": round(status["VmHWM"] / 1024, 1),
         "ru_maxrss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "usage": out.usage.model_dump(), "finish_reason": out.finish_reason, "text": out.text,
-        "prompt_tokens": len(tokens), "prefix_tokens": n_prefix, "examples_chars": len(examples),
+        "usage": step.usage.model_dump(), "first_step": {"action": step.action, "input": step.action_input,
+                                                         "thought": step.thought, "ok": step.ok},
+        "prompt_tokens": step.usage.prompt_tokens, "prefix_tokens": n_prefix, "bare_prompt_tokens": len(tokens),
         "saved_states_at_start": saved_states, "model": llm.model_name, "model_file": str(llm.path),
         "model_bytes": os.path.getsize(llm.path), "threads": settings.model.threads or os.cpu_count(),
         "flash_attn": settings.model.flash_attn, "n_ubatch": settings.model.n_ubatch or settings.model.n_batch,
