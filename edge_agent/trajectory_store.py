@@ -216,13 +216,16 @@ class TrajectoryStore:
 
         db = open_db(self.db_path)
         table = db[GENERATED_TABLE]
-        group = traj.group or self._nearest_handcrafted_group(traj.question)
-        row = {"question": traj.question, "example_group": group, "steps": json.dumps([s.model_dump() for s in traj.steps]),
+        # it joins the group of the hand-crafted example nearest its question, else that of generated ones
+        group = traj.group or self._nearest_group(traj.question, handcrafted=True) or "generated"
+        row = {"question": traj.question, "example_group": group,
+               "steps": json.dumps([s.model_dump() for s in traj.steps]),
                "teaches": traj.teaches, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                **{k: provenance.get(k) for k in ("task_id", "model", "round", "run_id", "strategy")}}
         table.insert(row, pk="id", alter=True)
         new_id = table.last_pk
-        source = json.dumps({k: v for k, v in row.items() if k not in ("question", "steps", "teaches", "example_group")})
+        source = json.dumps({k: v for k, v in row.items()
+                             if k not in ("question", "steps", "teaches", "example_group")})
         stored = traj.model_copy(update={"id": f"gen/{new_id}", "category": "generated", "source": source,
                                          "group": group})
         self._index(stored)
@@ -248,26 +251,25 @@ class TrajectoryStore:
         rows = self._fts.execute("SELECT id FROM ex WHERE ex MATCH ? ORDER BY bm25(ex), id", (query,))
         return [r[0] for r in rows]
 
+    def _nearest_group(self, question: str, *, handcrafted: bool = False) -> str | None:
+        """The group of the non-core example (hand-crafted only, if asked) most relevant to `question`."""
+        for traj_id in self._hits(question):
+            traj = self._items[traj_id]
+            if not traj.core and not (handcrafted and traj.category == "generated"):
+                return traj.group_key
+        return None
+
     def group_for(self, question: str) -> str | None:
         """The group of the non-core example most relevant to `question`; when none shares a word with
         it, the largest group (the first by order on a tie); None when there are only core examples."""
-        for traj_id in self._hits(question):
-            if not self._items[traj_id].core:
-                return self._items[traj_id].group_key
+        nearest = self._nearest_group(question)
+        if nearest is not None:
+            return nearest
         sizes: dict[str, int] = {}
         for traj in self.all():
             if not traj.core:
                 sizes[traj.group_key] = sizes.get(traj.group_key, 0) + 1
         return max(sizes, key=lambda g: sizes[g]) if sizes else None  # max keeps the first of equals
-
-    def _nearest_handcrafted_group(self, question: str) -> str:
-        """The group a generated trajectory joins: that of the hand-crafted example nearest its question,
-        else the group of generated ones."""
-        for traj_id in self._hits(question):
-            traj = self._items[traj_id]
-            if not traj.core and traj.category != "generated":
-                return traj.group_key
-        return "generated"
 
     def members(self, group: str) -> list[TinyTrajectory]:
         """A group's non-core examples in the order they claim room: generated ones (this plant's own

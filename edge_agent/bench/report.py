@@ -227,7 +227,8 @@ def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
     parts.append(f"- SkySpark: {results.skyspark or '(configured)'}")
     parts.append(f"- models: {', '.join(results.models)}; strategies: {', '.join(results.strategies)}")
     parts.append(f"- max steps per trial {results.max_steps}, max trials {results.max_trials}")
-    parts.append(f"- prompt-prefix KV states at start: {results.prefix_states or 'none (a first start: every prefix is evaluated in this run)'}")
+    states = results.prefix_states or "none (a first start: every prefix is evaluated in this run)"
+    parts.append(f"- prompt-prefix KV states at start: {states}")
     parts.append(f"- started {results.started}, finished {results.finished or '–'}"
                  + (" — **interrupted: partial results**" if results.interrupted else ""))
     if results.invalid_tasks:

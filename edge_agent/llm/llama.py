@@ -101,10 +101,10 @@ class LlamaRuntime:
         self.table = self._token_table(cache_dir / f"{model_key}-vocab.npz" if cache_dir and sha256 else None)
         self._lock = threading.RLock()
         self._tokens: list[int] = []  # what the KV cache holds, position by position
-        self._prefix_tokens: dict[str, list[int]] = {}
         # a state holds the KV cells as this context lays them out (V transposed without flash attention)
+        per_role = prefix_states_per_role if cache_dir else min(2, prefix_states_per_role)  # memory: at most 2
         self.prefix_cache = PrefixCache(cache_dir, model_key=model_key if flash_attn else f"{model_key}-vt",
-                                        per_role=prefix_states_per_role if cache_dir else min(2, prefix_states_per_role))
+                                        per_role=per_role)
         self.calls = 0
         self._state_ms = 0.0  # prefix state save/restore time of the current call
 
