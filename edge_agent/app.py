@@ -139,4 +139,5 @@ def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMet
         final_review=trials[-1].review.status if trials and trials[-1].review else None,
         ungrounded_answers=sum(t.ungrounded_answers for t in trials),
         invented_names=sum(t.invented_names for t in trials),
+        unverified_thoughts=sum(t.unverified_thoughts for t in trials),
     )

@@ -107,3 +107,14 @@ def test_audit_counts_invented_calls_and_ungrounded_answers():
     assert good.invented_calls == 1 and good.invented == ["Chiller 5"] and not good.ungrounded_answer
     bad = audit_run(_run("There are 5 chillers, the biggest is 40.0 tons, also DUBMAIN.", steps), POK)
     assert bad.ungrounded_answer and {"5", "40.0", "DUBMAIN"} <= set(bad.ungrounded)
+    assert good.unverified_thoughts == 0
+
+
+def test_audit_counts_thoughts_that_guessed_before_their_step_read():
+    steps = [StepRecord(index=1, thought="POKMAIN has 4 assets, I think", action="assets",
+                        action_input={"site_name": "POKMAIN"}, kind="tool", ok=True,
+                        observation="found 4 assets at POKMAIN: Chiller 3, Chiller 6, Chiller 12, B020_Total"),
+             StepRecord(index=2, thought="Chiller 12 is the 4th of 4; Chiller 5 is not there", action="Finish",
+                        action_input={"answer": "4"}, kind="finish", ok=True)]
+    audit = audit_run(_run("There are 4 assets.", steps), POK)
+    assert audit.unverified_thoughts == 2 and audit.unverified == ["4", "4th", "5"]

@@ -322,6 +322,21 @@ def test_an_answer_putting_together_a_name_that_does_not_exist_is_ungrounded(pla
     assert plant.missing_asset in [c.text for c in bad if not c.grounded]
 
 
+@pytest.mark.parametrize("plant", PLANTS)
+def test_a_thought_stating_what_its_own_step_reads_or_a_name_nobody_read_is_unverified(plant: Plant):
+    from edge_agent.grounding.provenance import mask
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build(f"What was the {plant.sensor} of {plant.asset} at {plant.site} yesterday?", plant.catalog)
+    g.observe(1, 1, "histories", f"{plant.asset} {plant.sensor}: max 3.5 at 2024-03-01T10:15, 96 values")
+    thought = f"{plant.asset} peaked at 3.5"
+    assert g.unverified(thought, trial=1, step=1) == ["3.5"]  # written before step 1 read it: a guess
+    assert g.unverified(thought, trial=1, step=2) == [] and g.unverified(thought) == []
+    guess = f"{plant.asset2} and {plant.missing_asset} may read 3.5 too"
+    shown = mask(guess, g.unverified(guess))
+    assert plant.asset2 not in shown and plant.missing_asset not in shown and "3.5" in shown
+
+
 def test_a_missing_name_the_question_asked_about_may_be_repeated():
     from edge_agent.grounding.run import Grounding
 

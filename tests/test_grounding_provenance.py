@@ -5,7 +5,8 @@ Properties (hypothesis) over random evidence — Observations holding figures, d
   source is an Observation that holds the claim (the latest one that does);
 - an answer stating a figure no evidence holds is reported ungrounded;
 - every string the answer regex accepts (fullmatch: the regex is the JSON string's `pattern`, which the
-  step constraint puts between the quotes of Finish's `answer`) traces back to the evidence completely.
+  step constraint puts between the quotes of Finish's `answer`) traces back to the evidence completely;
+- free text (a thought) with its unsourced claims masked states nothing unsourced, and keeps every sourced one.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from datetime import date
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from edge_agent.grounding.provenance import (Source, answer_pattern, claims_of, codes, digit_tokens, evidence_tokens,
-                                             trace, ungrounded)
+from edge_agent.grounding.provenance import (UNVERIFIED, Source, answer_pattern, claims_of, codes, digit_tokens,
+                                             evidence_tokens, mask, trace, ungrounded)
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -88,6 +89,17 @@ def test_a_made_up_figure_code_and_file_are_ungrounded():
     claims = trace("Max 283.2 and 290.1 at POKMAIN and RCHMAIN, see history_ff99.json.", sources)
     assert ungrounded(claims) == ["290.1", "history_ff99.json", "RCHMAIN"]
     assert {c.text: c.what for c in claims}["history_ff99.json"] == "file"
+
+
+def test_mask_hides_only_what_no_source_held():
+    sources = [Source(kind="observation", text="Chiller 6 Tonnage: max 283.2 at 2024-07-15T15:45; saved to "
+                                               "history-1a2b.json", trial=1, step=1)]
+    text = "Max 283.2 at 2024-07-15T15:45, so the answer was 6.5 tons at HQ1ARM3 in history-9f9f.json; 6 is done."
+    made_up = ungrounded(trace(text, sources))
+    assert made_up == ["6.5", "HQ1ARM3", "history-9f9f.json"]
+    assert mask(text, made_up) == (f"Max 283.2 at 2024-07-15T15:45, so the answer was {UNVERIFIED} tons at "
+                                   f"{UNVERIFIED} in {UNVERIFIED}; 6 is done.")
+    assert mask(text, []) == text
 
 
 def test_a_fragment_of_a_figure_is_not_its_source():
@@ -187,3 +199,22 @@ def test_answer_pattern_refuses_a_token_outside_the_evidence(texts, extra):
     assume(extra not in tokens and not any(extra in t for t in texts))
     assert re.fullmatch(answer_pattern(tokens), f"the value was {extra} today") is None
     assert re.fullmatch(answer_pattern(tokens | {extra}), f"the value was {extra} today") is not None
+
+
+@SETTINGS
+@given(data=st.data())
+def test_masked_text_states_nothing_unsourced_and_keeps_what_is_sourced(data):
+    texts = data.draw(observations(max_size=3), label="observations")
+    sources = _sources(texts)
+    seen = sorted(t for t in evidence_tokens(texts) if any(c.isdigit() for c in t))
+    pick = st.one_of(st.sampled_from(WORDS), TOKEN, *([st.sampled_from(seen)] if seen else []))
+    parts = data.draw(st.lists(pick, min_size=1, max_size=10), label="parts")
+    seps = data.draw(st.lists(st.sampled_from([" ", ", ", "; ", " (", ") "]), min_size=len(parts),
+                              max_size=len(parts)), label="seps")
+    text = "".join(p + s for p, s in zip(parts, seps)).strip() + "."
+    claims = trace(text, sources)
+    shown = mask(text, ungrounded(claims))
+    assert ungrounded(trace(shown, sources)) == []
+    for c in claims:
+        if c.grounded:
+            assert c.text in shown

@@ -37,6 +37,23 @@ def test_accomplished_first_time(tmp_path):
     assert m.trajectory_length == 2
 
 
+def test_progress_masks_what_thoughts_and_reviews_guessed(tmp_path):
+    guess = HIST6.replace("Get the data.", "Chiller 6 peaked at 412.5 tons at RCHMAIN; get the data.")
+    h = harness(tmp_path, RoleScript(
+        distill=[DISTILL_OK], react=[guess, finish("Data of Chiller 6 is in the file.", "The file is written.")],
+        review=[review_json("Accomplished", "It read 99.9 tons of Chiller 6 at POKMAIN.")]))
+    out = solve(Q, h.rt)
+    first, second = out.trials[0].steps
+    assert first.thought.startswith("Chiller 6 peaked at 412.5 tons at RCHMAIN")  # the log keeps what was written
+    assert first.unverified == ["412.5", "RCHMAIN"] and second.unverified == []
+    shown = [e.step.shown_thought for e in h.events if e.kind == "step"]
+    assert shown == ["Chiller 6 peaked at [unverified] tons at [unverified]; get the data.", "The file is written."]
+    (review,) = [e for e in h.events if e.kind == "review"]
+    assert review.text.startswith("Accomplished: ") and "99.9" not in review.text  # the guess is never shown
+    assert out.answer == "Data of Chiller 6 is in the file."
+    assert _metrics(h, out).unverified_thoughts == 1
+
+
 def test_partial_then_reflect_then_accomplished_and_feedback_precedes_question(tmp_path):
     h = harness(tmp_path, RoleScript(
         distill=[DISTILL_OK],

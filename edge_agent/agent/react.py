@@ -348,8 +348,11 @@ class _Trial:
     def _record(self, index: int, started: float, usage: Usage, *, kind: StepKind, ok: bool, thought: str,
                 action: str, action_input: Any, observation: str) -> StepRecord:
         ms = (time.monotonic() - started) * 1000.0
+        g = self.rt.grounding
+        unverified = g.unverified(thought, self.trial.number, index) if g is not None else []
         step = StepRecord(index=index, thought=thought, action=action, action_input=action_input,
-                          observation=observation, kind=kind, ok=ok, usage=usage, ms=round(ms, 1))
+                          observation=observation, kind=kind, ok=ok, usage=usage, ms=round(ms, 1),
+                          unverified=unverified)
         self.trial.steps.append(step)
         self.rt.emit(AgentEvent(kind="step", trial=self.trial.number, step=step))
         return step
@@ -358,7 +361,7 @@ class _Trial:
     def run(self) -> Trial:
         rt, trial = self.rt, self.trial
         rt.emit(AgentEvent(kind="trial_start", trial=trial.number, text=self.question,
-                           data={"feedback": self.feedback} if self.feedback else {}))
+                           data={"feedback": rt.vetted(self.feedback)} if self.feedback else {}))
         for index in range(1, rt.settings.max_steps + 1):
             if rt.cancelled:
                 trial.outcome = "cancelled"

@@ -96,6 +96,6 @@ def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled 
     if by == "code":
         text = fallback_reflection(trial, rt.settings.max_steps)
     trial.reflection_by, trial.reflection_copied = by, bool(why)
-    rt.emit(AgentEvent(kind="reflect", trial=trial.number, text=text,
+    rt.emit(AgentEvent(kind="reflect", trial=trial.number, text=rt.vetted(text),
                        data={"from_model": by == "model", "attempts": attempts, "echo": why}))
     return text

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from edge_agent.agent.trajectory import AgentEvent
 from edge_agent.config import AgentSettings
+from edge_agent.grounding.provenance import mask
 from edge_agent.llm.base import LLM
 from edge_agent.toolkit import ToolContext, ToolRegistry
 
@@ -24,6 +25,12 @@ class AgentRuntime:
     catalog: Callable[[], Any] | None = None
     #: set by `xen.solve` before the first step (`edge_agent.grounding.run.Grounding`)
     grounding: Any = None
+
+    def vetted(self, text: str) -> str:
+        """`text` (a review, a reflection) as it may be published: each figure or name in it that no evidence
+        of the run held is masked (`grounding.provenance.mask`)."""
+        g = self.grounding
+        return mask(text, g.unverified(text)) if g is not None and text else text
 
     @property
     def cancelled(self) -> bool:

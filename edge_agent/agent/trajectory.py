@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from edge_agent.filestore import FileInfo
-from edge_agent.grounding.provenance import Claim
+from edge_agent.grounding.provenance import Claim, mask
 from edge_agent.llm.base import Usage
 
 StepKind = Literal["tool", "self_ask", "ask_requester", "finish", "invalid", "loop", "recovery"]
@@ -30,6 +30,13 @@ class StepRecord(BaseModel):
     ok: bool = True
     usage: Usage = Usage()
     ms: float = 0.0
+    #: figures and names the thought states that no evidence held when it was written (`Grounding.unverified`)
+    unverified: list[str] = Field(default_factory=list)
+
+    @property
+    def shown_thought(self) -> str:
+        """The thought as published (progress, live view): each unverified figure or name masked."""
+        return mask(self.thought, self.unverified) if self.unverified else self.thought
 
 
 class Review(BaseModel):
@@ -72,6 +79,11 @@ class Trial(BaseModel):
     ungrounded_answers: int = 0  # Finish answers refused because they stated what no source held
     invented_names: int = 0  # names in tool calls that the SkySpark does not have
 
+    @property
+    def unverified_thoughts(self) -> int:
+        """Steps whose thought stated a figure or name nothing held (masked wherever it is published)."""
+        return sum(1 for s in self.steps if s.unverified)
+
 
 class RunMetrics(BaseModel):
     """Per request: the columns of the paper's Table 3 and the KV-reuse figures."""
@@ -101,6 +113,7 @@ class RunMetrics(BaseModel):
     final_review: ReviewStatus | None = None  # the last trial's verdict (None: not reviewed)
     ungrounded_answers: int = 0  # Finish answers refused: they stated a figure or name no source held
     invented_names: int = 0  # names in tool calls that the SkySpark does not have
+    unverified_thoughts: int = 0  # steps whose thought stated what nothing held (masked in progress)
 
 
 class RunResult(BaseModel):

@@ -11,7 +11,8 @@ the checker reads), so it audits runs of any version of the agent, old reports i
   "AHU-1"). Names the question itself wrote are allowed (an answer may say "there is no Chiller 7").
 - `audit_run(result, truth)`: per run, tool calls naming a site, asset or sensor that does not exist;
   whether the final answer states a figure, code or name that neither the question, the worked-out
-  facts nor any Observation held; answers the runtime refused; review verdicts that copied a prompt.
+  facts nor any Observation held; answers the runtime refused; review verdicts that copied a prompt;
+  thoughts that stated a figure or name nothing before their step held (progress masks them).
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ class RunAudit(BaseModel):
     ungrounded: list[str] = []  # those claims
     refused_answers: int = 0  # Finish answers the runtime refused as ungrounded
     copied_reviews: int = 0  # review verdicts that echoed their prompt (replaced by code)
+    unverified_thoughts: int = 0  # steps whose thought stated a figure or name nothing before it held
+    unverified: list[str] = []  # those figures and names (masked in every progress message)
 
 
 def audit_run(result: RunResult, truth: Truth) -> RunAudit:
@@ -112,6 +115,9 @@ def audit_run(result: RunResult, truth: Truth) -> RunAudit:
         audit.refused_answers += trial.ungrounded_answers
         audit.copied_reviews += bool(trial.review is not None and trial.review.copied)
         for step in trial.steps:
+            guessed = [c.text for c in trace(step.thought, sources, catalog_names(catalog)) if not c.grounded]
+            audit.unverified_thoughts += bool(guessed)
+            audit.unverified += [g for g in guessed if g not in audit.unverified]
             if step.kind == "tool" and isinstance(step.action_input, dict) and any(
                     k in step.action_input for k in DATA_TOOLS_ARGS):
                 names = invented_names(catalog, step.action_input)

@@ -48,12 +48,14 @@ def summary_table(rows: list[Summary]) -> str:
 def grounding_table(rows: list[Summary]) -> str:
     """What was made up, per model × strategy (bench.audit): every column should be 0."""
     head = ("| model | strategy | tool calls naming what does not exist | runs with one | answers stating what no "
-            "evidence held | answers refused by the runtime | copied review verdicts | review agrees |")
-    lines = [head, "|" + "|".join(["---"] * 8) + "|"]
+            "evidence held | answers refused by the runtime | copied review verdicts | review agrees "
+            "| thoughts guessing a figure or name (masked) | steps |")
+    lines = [head, "|" + "|".join(["---"] * 10) + "|"]
     for r in rows:
         agree = _pct(r.reviews_agreeing, r.reviews) if r.reviews else "–"
         lines.append(f"| {r.model} | {r.strategy} | {r.invented_calls} | {r.runs_inventing}/{r.tasks} | "
-                     f"{r.ungrounded_answers}/{r.tasks} | {r.refused_answers} | {r.copied_reviews} | {agree} |")
+                     f"{r.ungrounded_answers}/{r.tasks} | {r.refused_answers} | {r.copied_reviews} | {agree} | "
+                     f"{r.unverified_thoughts} | {round(r.trajectory_length * r.tasks)} |")
     return "\n".join(lines)
 
 
@@ -242,7 +244,9 @@ def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
               "Tool calls naming a site, asset or sensor the SkySpark lacks; final answers stating a figure, "
               "code or name that neither the question, the worked-out facts nor an Observation held, or naming "
               f"a site/asset that does not exist (`bench/audit.py`). Checker strict on names: "
-              f"{'yes' if results.strict_names else 'no (--no-strict-names)'}.", "", grounding_table(rows), "",
+              f"{'yes' if results.strict_names else 'no (--no-strict-names)'}. A thought may guess (it is the "
+              "model's reasoning, not a claim); the guessed figures and names are counted, and masked in every "
+              "progress message the run publishes.", "", grounding_table(rows), "",
               "## Completion vs reflection rounds (checker)", "", rounds_table(rows), ""]
     parts += cost_sections(results, rows)
     if plots:

@@ -115,6 +115,7 @@ class Summary(BaseModel):
     ungrounded_answers: int = 0  # final answers stating a figure or name no evidence held
     refused_answers: int = 0  # Finish answers the runtime refused (ungrounded) before one was accepted
     copied_reviews: int = 0  # review verdicts that echoed their prompt (replaced by code)
+    unverified_thoughts: int = 0  # steps whose thought stated what nothing held yet (masked in progress)
     by_round: list[int]  # tasks the checker passes with k = 1..max rounds allowed
     split: TimeSplit = TimeSplit()  # mean per task, this machine
     projected_s: dict[str, float] = Field(default_factory=dict)  # mean per task, per gateway profile
@@ -165,6 +166,7 @@ def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfil
             ungrounded_answers=sum(r.audit.ungrounded_answer for r in rs),
             refused_answers=sum(r.audit.refused_answers for r in rs),
             copied_reviews=sum(r.audit.copied_reviews for r in rs),
+            unverified_thoughts=sum(r.audit.unverified_thoughts for r in rs),
             by_round=[sum(r.completed_by(k) for r in rs) for k in range(1, max(1, max_rounds) + 1)],
             split=TimeSplit(**{f: avg(f) for f in TimeSplit.model_fields}),
             projected_s={p.name: round(fmean(projected(r.metrics, p) for r in rs), 1) for p in profiles},

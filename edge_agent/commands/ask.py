@@ -96,7 +96,7 @@ class Printer:
             tokens = s.usage.prompt_tokens + s.usage.generated_tokens
             self.echo(f"[trial {event.trial} step {s.index}] {s.kind}{mark}  ({s.ms / 1000:.1f} s, {tokens} tokens)")
             if s.thought:
-                self.echo(f"   Thought: {_short(s.thought)}")
+                self.echo(f"   Thought: {_short(s.shown_thought)}")
             if s.action:
                 self.echo(f"   Action: {s.action}")
                 self.echo(f"   Action Input: {_short(s.action_input)}")

@@ -153,7 +153,7 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
     report = write_report(results, out)
     rows = summarise(results.runs, results.max_trials, results.gateways)
     click.echo(summary_table(rows))
-    click.echo("\nWhat was made up (every column should be 0):")
+    click.echo("\nWhat was made up (every column but reviews and thoughts should be 0):")
     click.echo(grounding_table(rows))
     click.echo(f"\nProjected seconds per answer (8B Q4_K_M; chosen gateway: {gateway}) and this machine's split:")
     click.echo(cost_table(rows, results.gateways, gateway))

@@ -10,6 +10,10 @@ Evidence is the question, the facts worked out in code, and the Observations of 
 - `trace(answer, sources, names)` finds, for each claim of the answer (those tokens, the file names and
   the catalog names it mentions), the source it came from: the latest Observation that holds it, else the
   facts, else the question. A claim without a source makes the answer ungrounded; the runtime refuses it.
+
+What the agent publishes while it works (a step's thought, a review's reasoning) is free text no constraint
+bounds; `mask(text, claims)` writes `UNVERIFIED` in place of each of its claims that has no source, so progress
+never shows an operator a figure or a name nobody read.
 """
 
 from __future__ import annotations
@@ -167,3 +171,30 @@ def trace(answer: str, sources: Sequence[Source], names: Iterable[str] = ()) -> 
 
 def ungrounded(claims: Sequence[Claim]) -> list[str]:
     return [c.text for c in claims if not c.grounded]
+
+
+#: what a published text shows in place of a figure or name no source held
+UNVERIFIED = "[unverified]"
+
+
+def mask(text: str, made_up: Iterable[str]) -> str:
+    """`text` with each `made_up` claim replaced by UNVERIFIED where it stands as a claim: a figure or file
+    as a whole token (never a piece of a longer figure), a code as a whole code, a name as whole words."""
+    bad = {c for c in made_up if c}
+    if not bad:
+        return text
+    tokens = {c for c in bad if _DIGIT_TOKEN.fullmatch(c)}
+    code_set = {c for c in bad - tokens if codes(c) == [c]}
+    for name in sorted(bad - tokens - code_set, key=len, reverse=True):
+        text = re.sub(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])", UNVERIFIED, text)
+
+    def token(m: re.Match) -> str:
+        whole = m.group(0)
+        core = _clean(whole)
+        if core not in tokens:
+            return whole
+        at = whole.find(core)
+        return whole[:at] + UNVERIFIED + whole[at + len(core):]
+
+    text = _DIGIT_TOKEN.sub(token, text)
+    return _CODE.sub(lambda m: UNVERIFIED if m.group(0) in code_set else m.group(0), text)

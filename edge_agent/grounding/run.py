@@ -10,7 +10,8 @@
   the names a listing found where the question asks for names, each series' figures and file of a data
   call. Where that is the whole answer (`answer_closed`) the model writes no word of it;
 - `check(answer)`: the answer's claims traced to their sources, after it is written;
-- `invented(tool, args)`: the names of a call that the SkySpark does not have (counted, never hidden).
+- `invented(tool, args)`: the names of a call that the SkySpark does not have (counted, never hidden);
+- `unverified(text)`: the figures and names of published free text (thoughts, reviews) nothing held.
 
 Every Observation is recorded with `observe`, so claims can name the step they came from. Without a
 catalog (SkySpark down) there is no scope and names are not checked against it, but figures still are.
@@ -26,7 +27,7 @@ from typing import Any
 
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.linking import Links, link
-from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace
+from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.scope import Scope
 
 
@@ -195,6 +196,16 @@ class Grounding:
                 if m.kind in ("site", "asset") and key(m.text) not in asked and m.text not in seen:
                     claims.append(Claim(text=m.text, what="name"))
         return claims
+
+    def unverified(self, text: str, trial: int | None = None, step: int | None = None) -> list[str]:
+        """The figures and names of free text the agent publishes (a thought, a review) that no evidence held;
+        with `trial` and `step`, evidence recorded before that step's Observation only (a thought is written
+        before its step runs: a figure it states is a guess even where the call then reads it)."""
+        sources = self.sources
+        if trial is not None and step is not None:
+            sources = [s for s in sources if not (s.kind == "observation" and s.trial == trial
+                                                  and s.step is not None and s.step >= step)]
+        return ungrounded(trace(text, sources, self.names())) if text else []
 
     def invented(self, tool: str, args: Any) -> list[str]:
         """Site, asset and sensor names in a call's arguments that the SkySpark does not have."""

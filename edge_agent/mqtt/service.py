@@ -422,7 +422,7 @@ class GatewayService:
             action_input = json.dumps(action_input, default=str)[:500]
         return ProgressReply(request_id=job.request_id, correlation=job.body_correlation, event=event.kind,
                              attempt=job.attempts, trial=event.trial, step=step.index if step else 0,
-                             thought=step.thought if step else "", action=step.action if step else "",
+                             thought=step.shown_thought if step else "", action=step.action if step else "",
                              action_input=action_input, ok=step.ok if step else True,
                              observation=obs if len(obs) <= OBSERVATION_CHARS else obs[:OBSERVATION_CHARS - 3] + "...",
                              text=text, reply_id=uuid.uuid4().hex)
