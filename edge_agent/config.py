@@ -188,12 +188,17 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
+def load_yaml(text: str):
+    """`yaml.safe_load` through libyaml where PyYAML has it (the trajectory store's files: 10x faster)."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def read_yaml_mapping(path: Path, error: type[Exception] | None = None, what: str = "config file",
                       shape: str = "a mapping of sections") -> dict:
     """Read a YAML file whose top level must be a mapping; problems raise `error` naming the file."""
     error = error or ConfigError
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        data = load_yaml(Path(path).read_text(encoding="utf-8")) or {}
     except FileNotFoundError:
         raise error(f"{what} not found: {path}") from None
     except yaml.YAMLError as exc:

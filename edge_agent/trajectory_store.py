@@ -33,6 +33,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.agent.steps import render_step
+from edge_agent.config import load_yaml
 from edge_agent.toolkit import FINISH, ToolError, ToolRegistry
 
 MAX_STEPS = 3
@@ -131,7 +132,7 @@ def load_trajectory_file(path: Path, tools: ToolRegistry, root: Path | None = No
     if category not in CATEGORIES:
         raise TrajectoryLoadError(f"{path}: trajectories live in {', '.join(CATEGORIES)}/, not {category}/")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise TrajectoryLoadError(f"{path}: cannot read YAML: {exc}") from None
     if not isinstance(data, dict):

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.agent.loops import signature
 from edge_agent.agent.steps import one_line
+from edge_agent.config import load_yaml
 from edge_agent.agent.trajectory import RunResult, StepRecord, Trial
 from edge_agent.trajectory_store import MAX_STEPS, TinyTrajectory, TrajectoryStore, TTSStep
 
@@ -58,7 +59,7 @@ def load_tasks(path: Path) -> list[GenTask]:
     """`tasks: [{id, question, now, ...}]` (or a bare list) from a YAML file."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise TaskFileError(f"{path}: cannot read: {exc}") from None
     items = data.get("tasks") if isinstance(data, dict) else data

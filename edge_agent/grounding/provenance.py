@@ -144,7 +144,7 @@ def claims_of(answer: str, names: Iterable[str] = ()) -> list[Claim]:
     for code in codes(answer):
         found.setdefault(code, Claim(text=code, what="code"))
     for name in sorted(set(names), key=len, reverse=True):
-        if len(name) >= 3 and name not in found and _whole(name, answer):
+        if len(name) >= 3 and name not in found and name in answer and _whole(name, answer):
             found.setdefault(name, Claim(text=name, what="name"))
     return list(found.values())
 

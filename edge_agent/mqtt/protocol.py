@@ -131,7 +131,8 @@ class ProgressReply(Reply):
     attempt: int = Field(1, description="> 1 when the job resumed after a daemon restart")
     trial: int = 0
     step: int = 0
-    thought: str = ""
+    thought: str = Field("", description="the step's thought; a figure or name in it that no evidence held when it "
+                                         "was written is shown as [unverified]")
     action: str = ""
     action_input: Any = None
     observation: str = ""
