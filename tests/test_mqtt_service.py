@@ -309,3 +309,39 @@ def test_a_daemon_failure_still_ends_the_request_and_the_next_job_runs(mqtt_sett
         assert isinstance(c.wait(good, timeout=10).final, ResultReply)
     finally:
         svc.stop(timeout=5)
+
+
+@pytest.mark.parametrize("warm_fails", [False, True])
+def test_the_worker_warms_the_model_before_its_first_job_and_a_failed_warm_loses_nothing(mqtt_settings, requester,
+                                                                                        warm_fails):
+    """A restarted daemon brings its prompt prefix into the KV cache while idle (`Runner.warm`); a job queued
+    meanwhile runs after it, and a warm-up that fails is logged, not fatal."""
+    from edge_agent.agent.trajectory import RunResult
+    from edge_agent.mqtt.service import GatewayService
+
+    order: list[str] = []
+
+    class Warming:
+        name = "warming"
+
+        def warm(self):
+            order.append("warm")
+            if warm_fails:
+                raise RuntimeError("no model")
+            return {"evaluated_tokens": 12, "state_ms": 1.0}
+
+        def run(self, question, options, **kw):
+            order.append(question)
+            return RunResult(run_id=kw["run_id"], question=question, strategy="x", model="x", now="",
+                             status="answered", answer="ok")
+
+    svc = GatewayService(mqtt_settings, Warming())
+    svc.start()
+    try:
+        assert svc.connected.wait(10)
+        c = requester("c1")
+        rids = [c.send("first"), c.send("second")]
+        assert all(isinstance(c.wait(rid, timeout=10).final, ResultReply) for rid in rids)
+        assert order == ["warm", "first", "second"]
+    finally:
+        svc.stop(timeout=5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -67,3 +68,20 @@ def test_same_question_same_examples_for_every_strategy(settings, examples, show
     assert shown in systems["react"]
     if examples == "core":
         assert "Question: Get the Energy of B045_Total at AUSWEST for last week." not in systems["react"]
+
+
+@pytest.mark.parametrize("examples", ["core", "grouped"])
+def test_warm_evaluates_the_stable_part_every_question_starts_with(settings, examples):
+    """`EdgeAgent.warm` (the daemon, before its first job): one react call, no token generated, over the
+    instructions, tools and core examples; a question's react prompt starts with that very text."""
+    tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+    settings = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": examples})})
+    llm = ScriptedLLM(RoleScript(react=[finish("Chiller 6 data written.")]))
+    agent = EdgeAgent(settings, llm=llm, tools=tools, skyspark=lambda: None)
+    usage = agent.warm()
+    assert llm.roles() == ["react"] and usage["generated_tokens"] == 0 and usage["evaluated_tokens"] > 0
+    agent.ask(Q, now=NOW, strategy="react", max_trials=1)
+    (_, warm, _), (_, first, _) = llm.prompts
+    assert len(os.path.commonprefix([first.system, warm.system])) >= first.shared > 0  # the part KV reuse keeps
+    if examples == "core":
+        assert first.system == warm.system

@@ -74,3 +74,27 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
     assert m.trajectory_length == len(steps) and m.reflections == sum(1 for t in result.trials if t.reflection)
     row = RunLog(agent.settings.db_path).last_runs(1)[0]
     assert row["run_id"] == result.run_id and json.loads(row["metrics"]) == m.model_dump(mode="json")
+
+
+def test_a_restarted_agent_warms_from_the_saved_state_and_its_first_question_evaluates_only_itself(
+        real_llm, skyspark_settings, llm_settings):
+    """`EdgeAgent.warm` (what the daemon does before its first job) on the real model: the react prefix is
+    evaluated and saved once; a NEW runtime on the same state dir restores it instead, and the first
+    question's first step then evaluates its own tokens only (question and facts), not the ~1.5k-token prefix."""
+    from edge_agent.llm.llama import LlamaRuntime
+
+    settings = skyspark_settings.model_copy(update={"paths": llm_settings.paths})  # the real_llm's state dir
+    EdgeAgent(settings, llm=real_llm).warm()
+    assert list(settings.kv_cache_dir.glob("*-react-*.kv"))
+    m = llm_settings.model
+    fresh = LlamaRuntime(real_llm.path, model_name="smollm2-135m", sha256=real_llm.sha256, n_ctx=m.n_ctx,
+                         threads=2, kv_cache_dir=settings.kv_cache_dir, persist_prefix_cache=True)
+    try:
+        agent = EdgeAgent(settings, llm=fresh)
+        usage = agent.warm()
+        assert usage["prompt_tokens"] > 1000 and usage["evaluated_tokens"] < 40 and usage["state_ms"] > 0
+        result = agent.ask(QUESTIONS[0], now=NOW, strategy="react", max_steps=1, max_trials=1)
+        first = result.trials[0].steps[0].usage
+        assert first.prompt_tokens > 1000 and first.evaluated_tokens < 300 and first.state_ms == 0
+    finally:
+        fresh.close()

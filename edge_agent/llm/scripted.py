@@ -28,6 +28,10 @@ class ScriptedLLM:
     def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
                  max_tokens: int = 256, stop: Sequence[str] = ()) -> Completion:
         self.prompts.append((role, prompt, constraint))
+        n_prompt = self.count_tokens(prompt.system + prompt.user + prompt.assistant_prefix)
+        if max_tokens == 0:  # a warm-up: the prompt is evaluated, nothing is generated, no reply is used
+            return Completion(text="", usage=Usage(prompt_tokens=n_prompt, evaluated_tokens=n_prompt),
+                              finish_reason="length")
         if self._fn is not None:
             text = self._fn(prompt, role, constraint)
         else:
@@ -35,7 +39,6 @@ class ScriptedLLM:
                 raise ScriptExhausted(f"no scripted reply left for a {role!r} call")
             reply = self._replies.pop(0)
             text = reply(prompt, role, constraint) if callable(reply) else reply
-        n_prompt = self.count_tokens(prompt.system + prompt.user + prompt.assistant_prefix)
         return Completion(text=text, usage=Usage(prompt_tokens=n_prompt, evaluated_tokens=n_prompt,
                                                  generated_tokens=self.count_tokens(text)))
 

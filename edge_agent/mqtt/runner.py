@@ -58,6 +58,11 @@ class AgentRunner:
 
         return cls(EdgeAgent(settings))
 
+    def warm(self) -> dict:
+        """The agent's react prefix into the KV cache (`EdgeAgent.warm`), before the first job."""
+        self._adopt_thread()
+        return self.agent.warm()
+
     def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
         self._adopt_thread()
         return self.agent.ask(question, now=options.now, strategy=options.strategy, max_steps=options.max_steps,

@@ -337,7 +337,24 @@ class GatewayService:
         self.outbox.wake()
 
     # ------------------------------------------------------------------------------ worker
+    def _warm(self) -> None:
+        """Before the first job: the runner's prompt prefix into the model's KV cache (restored from its
+        saved state, else evaluated). A job already queued waits for it, as it would in its first step; a
+        failure here is logged and the jobs still run."""
+        warm = getattr(self.runner, "warm", None)
+        if warm is None or self._stopping.is_set():
+            return
+        started = time.monotonic()
+        try:
+            usage = warm() or {}
+        except Exception:
+            log.exception("warming the model's prompt prefix failed; the first question will do it")
+            return
+        log.info("warm: prompt prefix ready in %.2f s (%s tokens evaluated, %.0f ms restoring a saved state)",
+                 time.monotonic() - started, usage.get("evaluated_tokens", "?"), usage.get("state_ms", 0.0))
+
     def _work(self) -> None:
+        self._warm()
         while not self._stopping.is_set():
             self._beat = time.monotonic()
             job = self.jobs.next_queued()
