@@ -287,6 +287,10 @@ def main() -> None:
                                                 model_overrides)))
         return
 
+    # bytecode as an installed gateway has it (docs/gateway-install.md: compileall after every update), so no
+    # process pays for compiling the sources, whatever PYTHONDONTWRITEBYTECODE says here
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "edge_agent", "tools"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
     with tempfile.TemporaryDirectory(prefix="restart-prefix-") as tmp:
         warm = Path(tmp) / "warm"
         prepared = spawn("prepare", warm, args)

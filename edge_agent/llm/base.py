@@ -71,7 +71,10 @@ class LLM(Protocol):
         constraint: Constraint | None = None,
         max_tokens: int = 256,
         stop: Sequence[str] = (),
-    ) -> Completion: ...
+    ) -> Completion:
+        """Complete `prompt` as `role`. `max_tokens=0` is a warm-up: the role's stable prefix (`Prompt.system`
+        with the chat template's head) is brought into the KV cache, from its saved state or evaluated and
+        saved, and nothing after it is evaluated or generated."""
 
     def count_tokens(self, text: str) -> int: ...
 

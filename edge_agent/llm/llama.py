@@ -169,6 +169,8 @@ class LlamaRuntime:
         started = time.perf_counter()
         with self._lock:
             tokens, n_shared, n_prefix = self._tokenize(prompt)
+            if max_tokens == 0 and n_prefix:  # a warm-up: the role's stable prefix only, restored or evaluated
+                tokens = tokens[:n_prefix]
             if len(tokens) >= self.n_ctx:
                 raise ContextOverflow(f"the prompt has {len(tokens)} tokens; the context holds {self.n_ctx}")
             max_tokens = max(0, min(max_tokens, self.n_ctx - len(tokens)))
@@ -218,7 +220,7 @@ class LlamaRuntime:
         self._truncate(reuse)
         evaluated = 0
         for point in (n_shared, n_prefix):
-            if 0 < point and reuse < point < len(tokens) and not self.prefix_cache.has(role, tokens[:point]):
+            if 0 < point and reuse < point <= len(tokens) and not self.prefix_cache.has(role, tokens[:point]):
                 self.feed(tokens[reuse:point])
                 evaluated += point - reuse
                 reuse = point
