@@ -38,6 +38,7 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
             "prefix_states": results.prefix_states,
             "tokens_forced": r.tokens_forced,
             "llm_calls": r.llm_calls, "wall_s": r.wall_s, "projected_s": r.projected_s,
+            "unverified_thoughts": r.unverified_thoughts, "steps": round(r.trajectory_length * r.tasks),
         })
     return out
 
@@ -49,15 +50,17 @@ def _forced(row: dict) -> str:
 
 def render(rows: list[dict], names: list[str], command: str) -> str:
     head = ("| run | model | strategy | checker @end (strict) | tool calls naming what does not exist "
-            "| answers stating what no evidence held | review agrees | tokens sent / task | tokens eval / task "
+            "| answers stating what no evidence held | thoughts guessing (masked) / steps | review agrees "
+            "| tokens sent / task | tokens eval / task "
             "| eval / sent | tokens gen / task (of them forced) "
             "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |")
-    lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (13 + len(names))) + "|"]
+    lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (14 + len(names))) + "|"]
     for r in rows:
         agree = f"{r['reviews_agreeing']}/{r['reviews']}" if r["reviews"] else "–"
         proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
         lines.append(f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
                      f"{r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
+                     f"{r['unverified_thoughts']}/{r['steps']} | "
                      f"{agree} | {r['tokens_sent']:.0f} | {r['tokens_evaluated']:.0f} | "
                      f"{r['tokens_evaluated'] / max(r['tokens_sent'], 1):.3f} | "
                      f"{r['tokens_generated']:.0f} ({_forced(r)}) | {r['llm_calls']:.1f} | "

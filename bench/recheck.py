@@ -3,12 +3,17 @@
     .venv/bin/python bench/recheck.py bench/reports/2026-11-21-pokmain-issue4 bench/reports/2026-11-21-pokmain-issue6 \
         --out bench/reports/2026-11-23-grounding-issue11/recheck
     .venv/bin/python bench/recheck.py OUT_OF_A_BENCH_RUN --full --out FOLDER
+    .venv/bin/python bench/recheck.py REPORT_FOLDER --audit --out FOLDER
 
 `--full` takes the output folder of an `edge-agent bench` run (results.json, runs/ with every run's
 result, state/files/ with the files each run wrote) and evaluates every run again with today's checker
 and audit (`edge_agent.bench.runner.evaluate`): the runs are not repeated, their metrics are kept, and
 results.json and report.md are written into `--out` as if the run had been made today. This is how the
 old code's runs get the grounding columns (invented calls, ungrounded answers) of a new report.
+
+`--audit` takes a report folder (results.json and runs/, no files needed) and runs only today's audit
+(`edge_agent.bench.audit`) over its stored runs: the checker's verdicts and the metrics are kept, the grounding
+columns are today's (e.g. thoughts that guessed a figure or name, counted since session 7).
 
 The strict checker adds one check to every task with an answer, `names_exist`: the answer may not name
 a site or asset the SkySpark does not have (`edge_agent/bench/audit.py`; names the question wrote are
@@ -52,6 +57,23 @@ def recheck(folder: Path, truth) -> dict:
                           "passed_before": run.checker_final, "unknown_names": unknown, "answer": run.answer})
     return {"report": str(folder), "rows": [{"model": m, "strategy": s, **v} for (m, s), v in rows.items()],
             "answers_naming_what_does_not_exist": flips}
+
+
+def reaudit(folder: Path, truth, out: Path) -> Path:
+    """The runs of a report folder audited again by today's audit; checker verdicts and metrics kept."""
+    from edge_agent.agent.trajectory import RunResult
+    from edge_agent.bench.audit import audit_run
+    from edge_agent.bench.report import write_report
+
+    results = BenchResults.model_validate_json((folder / "results.json").read_text(encoding="utf-8"))
+    runs = []
+    for old in results.runs:
+        result = RunResult.model_validate_json((folder / "runs" / f"{old.run_id}.json").read_text(encoding="utf-8"))
+        runs.append(old.model_copy(update={"audit": audit_run(result, truth)}))
+    results = results.model_copy(update={"runs": runs})
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(results.model_dump_json(indent=1), encoding="utf-8")
+    return write_report(results, out)
 
 
 def reevaluate(folder: Path, truth, out: Path) -> Path:
@@ -102,13 +124,15 @@ def main() -> int:
     ap.add_argument("reports", nargs="+", type=Path, help="report folders holding results.json")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--full", action="store_true", help="evaluate every run of a bench output folder again")
+    ap.add_argument("--audit", action="store_true", help="audit the stored runs of report folders again (verdicts kept)")
     args = ap.parse_args()
     settings = load_settings(None)
     with embedded_simulator(settings) as sim:
         truth = skyspark_truth(sim)
-        if args.full:
+        if args.full or args.audit:
+            again = reevaluate if args.full else reaudit
             for folder in args.reports:
-                print(reevaluate(folder, truth, args.out if len(args.reports) == 1 else args.out / folder.name))
+                print(again(folder, truth, args.out if len(args.reports) == 1 else args.out / folder.name))
             return 0
         checked = [recheck(folder, truth) for folder in args.reports]
     args.out.mkdir(parents=True, exist_ok=True)
