@@ -36,7 +36,7 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
             "tokens_sent": r.tokens_sent, "tokens_evaluated": r.tokens_evaluated,
             "tokens_generated": r.tokens_received,
             "prefix_states": results.prefix_states,
-            "tokens_forced": r.tokens_forced,
+            "tokens_forced": r.tokens_forced, "tokens_tail": r.tokens_tail,
             "llm_calls": r.llm_calls, "wall_s": r.wall_s, "projected_s": r.projected_s,
             "unverified_thoughts": r.unverified_thoughts, "steps": round(r.trajectory_length * r.tasks),
         })
@@ -44,15 +44,16 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
 
 
 def _forced(row: dict) -> str:
-    """Forced tokens are recorded since the cost model counts them apart; older runs show "–"."""
-    return f"{row['tokens_forced']:.0f}" if row.get("tokens_forced") else "–"
+    """Forced tokens (since session 5) and never-evaluated tails (session 7) apart; older runs show "–"."""
+    forced = f"{row['tokens_forced']:.0f}" if row.get("tokens_forced") else "–"
+    return f"{forced}; {row['tokens_tail']:.0f}" if row.get("tokens_tail") else f"{forced}; –"
 
 
 def render(rows: list[dict], names: list[str], command: str) -> str:
     head = ("| run | model | strategy | checker @end (strict) | tool calls naming what does not exist "
             "| answers stating what no evidence held | thoughts guessing (masked) / steps | review agrees "
             "| tokens sent / task | tokens eval / task "
-            "| eval / sent | tokens gen / task (of them forced) "
+            "| eval / sent | tokens gen / task (of them forced; never evaluated) "
             "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |")
     lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (14 + len(names))) + "|"]
     for r in rows:

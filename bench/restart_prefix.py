@@ -192,6 +192,9 @@ def summarise(runs: list[dict]) -> dict:
         "state_ms": _median(rs, lambda r: r["usage"]["state_ms"]),
         "evaluated_tokens": _median(rs, lambda r: r["usage"]["evaluated_tokens"]),
         "generated_tokens": _median(rs, lambda r: r["usage"]["generated_tokens"]),
+        "forced_tokens": _median(rs, lambda r: r["usage"].get("forced_tokens", 0)),
+        "tail_tokens": _median(rs, lambda r: r["usage"].get("tail_tokens", 0)),
+        "tail_forced": _median(rs, lambda r: r["usage"].get("tail_forced", 0)),
         "startup_s": _median(rs, lambda r: r["restart_to_warm_s"] - r["warm_usage"]["ms"] / 1000),
         "step_other_s": _median(rs, lambda r: r["restart_to_first_step_s"] - r["restart_to_warm_s"]
                                 - r["usage"]["ms"] / 1000),
@@ -215,15 +218,16 @@ def summarise(runs: list[dict]) -> dict:
 def projections(summary: dict) -> dict:
     """Restart to warm and to the first step with an 8B Q4_K_M on each reference gateway, with and without
     the saved prefix (this run's token counts; the time outside the LLM kept as measured here)."""
-    from edge_agent.costmodel import load_profiles
+    from edge_agent.costmodel import load_profiles, project_seconds
 
     out = {}
     by = summary["by_mode"]
     for p in load_profiles().profiles:
         warm = {m: by[m]["startup_s"] + by[m]["warm_state_ms"] / 1000 + p.llm_seconds(by[m]["warm_evaluated_tokens"], 0)
                 for m in MODES}
-        first = {m: warm[m] + by[m]["step_other_s"] + p.llm_seconds(by[m]["evaluated_tokens"], by[m]["generated_tokens"])
-                 for m in MODES}
+        first = {m: warm[m] + project_seconds(p, by[m]["evaluated_tokens"], by[m]["generated_tokens"],
+                                              by[m]["step_other_s"], by[m]["forced_tokens"], by[m]["tail_tokens"],
+                                              by[m]["tail_forced"]) for m in MODES}
         out[p.name] = {"warm_saved_s": round(warm["saved"], 1), "warm_prefill_s": round(warm["prefill"], 1),
                        "warm_ratio": round(warm["prefill"] / warm["saved"], 1),
                        "saved_s": round(first["saved"], 1), "prefill_s": round(first["prefill"], 1),

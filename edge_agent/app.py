@@ -144,6 +144,8 @@ def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMet
         tokens_sent=total.prompt_tokens,
         tokens_received=total.generated_tokens,
         tokens_forced=total.forced_tokens,
+        tokens_tail=total.tail_tokens,
+        tokens_tail_forced=total.tail_forced,
         tokens_evaluated=total.evaluated_tokens,
         trajectory_length=sum(len(t.steps) for t in trials),
         parse_failures=sum(t.parse_failures for t in trials),

@@ -4,7 +4,9 @@ On a gateway CPU an answer's time is about `evaluated / pp_rate + generated / tg
 actually evaluated (after KV prefix reuse) at the board's prompt-processing rate, plus generated tokens
 at its generation rate. Generated tokens that the constraint fixed (`Usage.forced_tokens`: structure such
 as "\nAction Input: {", or an answer written by code) are evaluated in a batch without sampling, so they
-count at the prompt rate. The rates of a few reference boards, each figure with its public source, live
+count at the prompt rate. A reply's last tokens after its last sampled one (`Usage.tail_tokens`: typically
+a whole code-written action or answer) are not evaluated by that call at all: the next step's prompt
+evaluates them (counted in its `evaluated_tokens`), or nobody does (the end of a Finish), so they count 0. The rates of a few reference boards, each figure with its public source, live
 in `bench/gateways.yaml` (`GatewayProfiles`). `project_seconds` adds the measured non-LLM time (tools,
 Python) of the run as it was measured here. `TimeSplit` is the measured split of a run's wall time on
 this machine: prompt eval, generation, KV state save/restore, tools and the rest (Python).
@@ -101,18 +103,24 @@ def reference_profiles() -> GatewayProfiles | None:
 
 
 def project_seconds(profile: GatewayProfile, evaluated: int | float, generated: int | float,
-                    other_s: float = 0.0, forced: int | float = 0) -> float:
+                    other_s: float = 0.0, forced: int | float = 0, tail: int | float = 0,
+                    tail_forced: int | float = 0) -> float:
     """Projected seconds on `profile`: the LLM part at the board's rates (`forced` of the `generated`
-    tokens at the prompt rate) plus `other_s` (non-LLM time as measured, e.g. tools and Python)."""
+    tokens at the prompt rate; the `tail` never evaluated, `tail_forced` of it forced, not at all) plus
+    `other_s` (non-LLM time as measured, e.g. tools and Python)."""
     forced = min(max(0, forced), generated)
-    return profile.llm_seconds(evaluated + forced, generated - forced) + max(0.0, other_s)
+    tail_forced = min(max(0, tail_forced), forced)
+    tail_sampled = min(max(0, tail - tail_forced), generated - forced)
+    return profile.llm_seconds(evaluated + forced - tail_forced, generated - forced - tail_sampled) + max(0.0, other_s)
 
 
 def project_all(profiles: GatewayProfiles | None, evaluated: int | float, generated: int | float,
-                other_s: float = 0.0, forced: int | float = 0) -> dict[str, float]:
+                other_s: float = 0.0, forced: int | float = 0, tail: int | float = 0,
+                tail_forced: int | float = 0) -> dict[str, float]:
     if profiles is None:
         return {}
-    return {p.name: round(project_seconds(p, evaluated, generated, other_s, forced), 2) for p in profiles.profiles}
+    return {p.name: round(project_seconds(p, evaluated, generated, other_s, forced, tail, tail_forced), 2)
+            for p in profiles.profiles}
 
 
 class TimeSplit(BaseModel):
@@ -145,5 +153,6 @@ def run_costs(trials, total, wall_s: float, profiles: GatewayProfiles | None = N
     tool_ms = sum(max(0.0, s.ms - s.usage.ms) for t in trials for s in t.steps if s.kind == "tool")
     split = TimeSplit.of(wall_s * 1000.0, total.eval_ms, total.gen_ms, total.state_ms, tool_ms)
     projected = project_all(profiles if profiles is not None else reference_profiles(),
-                            total.evaluated_tokens, total.generated_tokens, split.other_s, total.forced_tokens)
+                            total.evaluated_tokens, total.generated_tokens, split.other_s, total.forced_tokens,
+                            total.tail_tokens, total.tail_forced)
     return {**split.model_dump(), "projected_s": projected}

@@ -108,6 +108,20 @@ def test_forced_tokens_cost_what_evaluated_ones_cost(pp, tg, e, g, f):
     assert project_seconds(p, e, g, 0.0, 0) == project_seconds(p, e, g)
 
 
+@given(rates, rates, tokens, tokens, tokens, tokens, tokens)
+def test_a_replys_unevaluated_tail_costs_nothing(pp, tg, e, g, f, t, tf):
+    """The last tokens of a reply, after its last sampled one, are never evaluated by that call (the next
+    prompt that continues the text counts them in its evaluated tokens): neither rate applies to them."""
+    p = _profile(pp, tg)
+    forced = min(f, g)
+    tail_forced = min(tf, forced)
+    tail_sampled = min(max(0, t - tail_forced), g - forced)
+    assert project_seconds(p, e, g, 0.0, f, t, tf) == pytest.approx(
+        project_seconds(p, e + forced - tail_forced, g - forced - tail_sampled), rel=1e-9, abs=1e-9)
+    assert project_seconds(p, e, g, 0.0, f, t, tf) <= project_seconds(p, e, g, 0.0, f) + 1e-9
+    assert project_seconds(p, e, g, 0.0, f, 0, 0) == project_seconds(p, e, g, 0.0, f)
+
+
 @given(rates, rates, tokens, tokens, st.integers(1, 1000), st.integers(1, 1000))
 def test_projection_grows_with_tokens_and_shrinks_with_faster_boards(pp, tg, e, g, more, speedup):
     p, faster = _profile(pp, tg), _profile(pp * (1 + speedup), tg * (1 + speedup))

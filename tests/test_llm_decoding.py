@@ -59,6 +59,7 @@ def test_random_logits_always_give_a_valid_step(seed, temperature):
         assert len(step.args.answer) <= 40
     fed = [t for batch in target.fed for t in batch]
     assert fed == out.tokens[: len(fed)] and len(out.tokens) - len(fed) <= 40  # only the tail is unevaluated
+    assert out.tail == len(out.tokens) - len(fed) and 0 <= out.tail_forced <= min(out.tail, out.forced)
 
 
 @settings(max_examples=30, deadline=None)
@@ -79,6 +80,8 @@ def test_forced_text_is_fed_in_one_batch():
     assert len(target.fed[0]) >= 2  # "Thought" + ": " before anything was sampled
     assert any(len(batch) > 2 for batch in target.fed[1:])  # e.g. "\nAction: " after the thought
     assert 2 <= out.forced < len(out.tokens)  # counted apart: they cost a batched evaluation, not sampling
+    fed = sum(len(batch) for batch in target.fed)
+    assert out.tail == len(out.tokens) - fed  # chosen, never evaluated here: the next prompt's, or nobody's
 
 
 def test_max_tokens_mid_structure_is_length():

@@ -96,6 +96,8 @@ class RunMetrics(BaseModel):
     tokens_sent: int = 0
     tokens_received: int = 0
     tokens_forced: int = 0  # of tokens_received, those the constraint fixed (evaluated in a batch, not sampled)
+    tokens_tail: int = 0  # of tokens_received, each reply's last ones, never evaluated by that call (costmodel)
+    tokens_tail_forced: int = 0  # of tokens_tail, the forced ones
     tokens_evaluated: int = 0
     trajectory_length: int = 0  # steps across all trials
     parse_failures: int = 0

@@ -103,6 +103,8 @@ class Summary(BaseModel):
     tokens_received: float
     tokens_evaluated: float
     tokens_forced: float = 0.0  # of tokens_received, fixed by the constraint (evaluated in a batch)
+    tokens_tail: float = 0.0  # of tokens_received, never evaluated by their call (recorded since session 7)
+    tokens_tail_forced: float = 0.0
     llm_calls: float
     wall_s: float
     trajectory_length: float
@@ -140,7 +142,7 @@ def projected(metrics: RunMetrics, profile: GatewayProfile) -> float:
     """The run's projected seconds on `profile` (its tokens at the profile's rates + its measured
     non-LLM time)."""
     return project_seconds(profile, metrics.tokens_evaluated, metrics.tokens_received, split_of(metrics).other_s,
-                           metrics.tokens_forced)
+                           metrics.tokens_forced, metrics.tokens_tail, metrics.tokens_tail_forced)
 
 
 def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfile] = ()) -> list[Summary]:
@@ -156,7 +158,8 @@ def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfil
             reviews=sum(r.reviews for r in rs), reviews_agreeing=sum(r.reviews_agreeing for r in rs),
             check_errors=sum(r.check_error for r in rs), agent_errors=sum(r.status == "error" for r in rs),
             tokens_sent=avg("tokens_sent"), tokens_received=avg("tokens_received"),
-            tokens_evaluated=avg("tokens_evaluated"), tokens_forced=avg("tokens_forced"), llm_calls=avg("llm_calls"), wall_s=avg("wall_s"),
+            tokens_evaluated=avg("tokens_evaluated"), tokens_forced=avg("tokens_forced"),
+            tokens_tail=avg("tokens_tail"), tokens_tail_forced=avg("tokens_tail_forced"), llm_calls=avg("llm_calls"), wall_s=avg("wall_s"),
             trajectory_length=avg("trajectory_length"), trials=avg("trials"),
             reflections=sum(r.metrics.reflections for r in rs),
             parse_failures=sum(r.metrics.parse_failures for r in rs),

@@ -23,6 +23,11 @@ class Usage(BaseModel):
     #: of the generated tokens, those the constraint fixed (only one text possible): appended without
     #: sampling and evaluated in a batch, so they cost what prompt tokens cost, not generation steps
     forced_tokens: int = 0
+    #: the last generated tokens, which the call never evaluated (nothing was sampled after them; a next
+    #: prompt continuing the text evaluates them, counted in its `evaluated_tokens`), and how many of them
+    #: were forced: a gateway spends nothing on them in this call
+    tail_tokens: int = 0
+    tail_forced: int = 0
     ms: float = 0.0  # wall time of the call
     # where `ms` went (runtimes that measure it; the scripted LLM leaves them 0):
     eval_ms: float = 0.0  # evaluating prompt tokens (llama.cpp decode of the prompt)

@@ -344,6 +344,10 @@ class Generated:
     text: str
     finish_reason: str  # stop | length | constraint
     forced: int = 0  # tokens of `tokens` the automaton fixed (appended without sampling)
+    #: the last tokens, chosen but never evaluated in this call (nothing was sampled after them): the next
+    #: prompt that continues the text evaluates them, or nobody does; `tail_forced` of them were forced
+    tail: int = 0
+    tail_forced: int = 0
 
 
 class _Picker:
@@ -411,12 +415,13 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
         return cur
 
     forced_count = 0
+    pending_forced = 0  # of `pending`, the forced ones
 
     def text() -> str:
         return b"".join(table.pieces[t] or b"" for t in out).decode("utf-8", "replace")
 
     def done(reason: str) -> Generated:
-        return Generated(out, text(), reason, forced_count)
+        return Generated(out, text(), reason, forced_count, len(pending), pending_forced)
 
     while True:
         forced = auto.forced(state)
@@ -428,6 +433,7 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
                 out.append(tok)
                 pending.append(tok)
             forced_count += min(len(toks), room)
+            pending_forced += min(len(toks), room)
             if len(toks) > room:
                 return done("length")
         if auto.final[state] and not auto.has_out[state]:
@@ -436,7 +442,7 @@ def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAuto
             return done("length")
         if pending:
             target.feed(pending)
-            pending = []
+            pending, pending_forced = [], 0
         info = table.state_info(auto, state)
         if not len(info.ids):
             return done("constraint")

@@ -178,7 +178,7 @@ class LlamaRuntime:
             prepare_start = time.perf_counter()
             evaluated = self._prepare(tokens, n_prefix, role, n_shared)
             gen_start = time.perf_counter()
-            forced = 0
+            forced = tail = tail_forced = 0
             if max_tokens == 0:
                 gen_tokens, text, reason = [], "", "length"
             elif constraint is not None:
@@ -186,6 +186,7 @@ class LlamaRuntime:
                 out = generate_constrained(self, self.table, auto, max_tokens=max_tokens,
                                            temperature=self.temperature, seed=self.seed)
                 gen_tokens, text, reason, forced = out.tokens, out.text, out.finish_reason, out.forced
+                tail, tail_forced = out.tail, out.tail_forced
                 if reason == "stop" and hasattr(constraint, "check"):
                     try:
                         constraint.check(text)
@@ -200,7 +201,7 @@ class LlamaRuntime:
             eval_ms = (gen_start - prepare_start) * 1000.0 - self._state_ms
             self.calls += 1
         usage = Usage(prompt_tokens=len(tokens), evaluated_tokens=evaluated, generated_tokens=len(gen_tokens),
-                      forced_tokens=forced,
+                      forced_tokens=forced, tail_tokens=tail, tail_forced=tail_forced,
                       ms=(time.perf_counter() - started) * 1000.0, eval_ms=max(0.0, eval_ms), gen_ms=gen_ms,
                       state_ms=self._state_ms)
         return Completion(text=text, usage=usage, finish_reason=reason)
