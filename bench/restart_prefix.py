@@ -203,11 +203,15 @@ def summarise(runs: list[dict]) -> dict:
     first = runs[0]
     model_mb, kv_mb = first["model_bytes"] / 2**20, first["kv"]["kv_bytes"] / 2**20
     peak = max(r["peak_rss_mb"] for r in runs)
+
+    def ratio(key: str) -> float:
+        return round(s["prefill"][key] / s["saved"][key], 2)
+
     return {
         "by_mode": s,
-        "ratio_restart_to_first_step": round(s["prefill"]["restart_to_first_step_s"] / s["saved"]["restart_to_first_step_s"], 2),
-        "ratio_restart_to_warm": round(s["prefill"]["restart_to_warm_s"] / s["saved"]["restart_to_warm_s"], 2),
-        "ratio_warm_call": round(s["prefill"]["warm_ms"] / s["saved"]["warm_ms"], 2),
+        "ratio_restart_to_first_step": ratio("restart_to_first_step_s"),
+        "ratio_restart_to_warm": ratio("restart_to_warm_s"),
+        "ratio_warm_call": ratio("warm_ms"),
         "prompt_tokens": first["prompt_tokens"], "prefix_tokens": first["prefix_tokens"],
         "model_mb": round(model_mb, 1), "kv_mb": round(kv_mb, 1), "rss_budget_mb": round(model_mb + kv_mb + SLACK_MB, 1),
         "peak_rss_mb": peak, "peak_rss_over_model_plus_kv_mb": round(peak - model_mb - kv_mb, 1),
@@ -223,8 +227,8 @@ def projections(summary: dict) -> dict:
     out = {}
     by = summary["by_mode"]
     for p in load_profiles().profiles:
-        warm = {m: by[m]["startup_s"] + by[m]["warm_state_ms"] / 1000 + p.llm_seconds(by[m]["warm_evaluated_tokens"], 0)
-                for m in MODES}
+        warm = {m: by[m]["startup_s"] + by[m]["warm_state_ms"] / 1000
+                + p.llm_seconds(by[m]["warm_evaluated_tokens"], 0) for m in MODES}
         first = {m: warm[m] + project_seconds(p, by[m]["evaluated_tokens"], by[m]["generated_tokens"],
                                               by[m]["step_other_s"], by[m]["forced_tokens"], by[m]["tail_tokens"],
                                               by[m]["tail_forced"]) for m in MODES}
@@ -245,10 +249,10 @@ def render(summary: dict, runs: list[dict], projected: dict) -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for m in MODES:
         r = s[m]
-        lines.append(f"| {m} | {r['restart_to_warm_s']:.2f} | {r['restart_to_first_step_s']:.2f} | {r['startup_s']:.2f} | "
-                     f"{r['warm_ms']:.0f} ({r['warm_evaluated_tokens']:.0f}, {r['warm_state_ms']:.0f}) | "
-                     f"{r['first_call_ms']:.0f} | {r['eval_ms']:.0f} | {r['gen_ms']:.0f} | {r['evaluated_tokens']:.0f} | "
-                     f"{r['generated_tokens']:.0f} | {r['peak_rss_mb']:.0f} |")
+        lines.append(f"| {m} | {r['restart_to_warm_s']:.2f} | {r['restart_to_first_step_s']:.2f} | "
+                     f"{r['startup_s']:.2f} | {r['warm_ms']:.0f} ({r['warm_evaluated_tokens']:.0f}, "
+                     f"{r['warm_state_ms']:.0f}) | {r['first_call_ms']:.0f} | {r['eval_ms']:.0f} | {r['gen_ms']:.0f} | "
+                     f"{r['evaluated_tokens']:.0f} | {r['generated_tokens']:.0f} | {r['peak_rss_mb']:.0f} |")
     lines += ["", f"ratio prefill / saved, restart to warm (ready at steady-state speed): "
                   f"{summary['ratio_restart_to_warm']:.2f}x (the warm-up call alone: {summary['ratio_warm_call']:.2f}x)",
               f"ratio prefill / saved, restart to the first step of a question waiting at the restart: "

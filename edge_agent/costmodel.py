@@ -6,7 +6,8 @@ at its generation rate. Generated tokens that the constraint fixed (`Usage.force
 as "\nAction Input: {", or an answer written by code) are evaluated in a batch without sampling, so they
 count at the prompt rate. A reply's last tokens after its last sampled one (`Usage.tail_tokens`: typically
 a whole code-written action or answer) are not evaluated by that call at all: the next step's prompt
-evaluates them (counted in its `evaluated_tokens`), or nobody does (the end of a Finish), so they count 0. The rates of a few reference boards, each figure with its public source, live
+evaluates them (counted in its `evaluated_tokens`), or nobody does (the end of a Finish), so they count 0.
+The rates of a few reference boards, each figure with its public source, live
 in `bench/gateways.yaml` (`GatewayProfiles`). `project_seconds` adds the measured non-LLM time (tools,
 Python) of the run as it was measured here. `TimeSplit` is the measured split of a run's wall time on
 this machine: prompt eval, generation, KV state save/restore, tools and the rest (Python).
@@ -111,7 +112,8 @@ def project_seconds(profile: GatewayProfile, evaluated: int | float, generated: 
     forced = min(max(0, forced), generated)
     tail_forced = min(max(0, tail_forced), forced)
     tail_sampled = min(max(0, tail - tail_forced), generated - forced)
-    return profile.llm_seconds(evaluated + forced - tail_forced, generated - forced - tail_sampled) + max(0.0, other_s)
+    llm = profile.llm_seconds(evaluated + forced - tail_forced, generated - forced - tail_sampled)
+    return llm + max(0.0, other_s)
 
 
 def project_all(profiles: GatewayProfiles | None, evaluated: int | float, generated: int | float,

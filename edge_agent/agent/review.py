@@ -326,7 +326,8 @@ def review(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled |
         else:
             verdict = combine(reply.value, evidence, "; ".join(reply.errors))
     model_status = reply.value.status if reply is not None and reply.value else None
-    rt.emit(AgentEvent(kind="review", trial=trial.number, text=rt.vetted(f"{verdict.status}: {verdict.reasoning}"),
+    shown = rt.vetted(f"{verdict.status}: {verdict.reasoning}")
+    rt.emit(AgentEvent(kind="review", trial=trial.number, text=shown,
                        data={**verdict.model_dump(), "model_status": model_status, "evidence_cap": evidence.cap,
                              "attempts": reply.attempts if reply is not None else 0}))
     return verdict
