@@ -12,7 +12,7 @@ Evidence is the question, the facts worked out in code, and the Observations of 
   facts, else the question. A claim without a source makes the answer ungrounded; the runtime refuses it.
 
 What the agent publishes while it works (a step's thought, a review's reasoning) is free text no constraint
-bounds; `mask(text, claims)` writes `UNVERIFIED` in place of each of its claims that has no source, so progress
+bounds; `mask(text, made_up)` writes `UNVERIFIED` in place of each of its claims that has no source, so progress
 never shows an operator a figure or a name nobody read.
 """
 
