@@ -63,19 +63,20 @@ class EdgeAgent:
         """Use another store (e.g. Algorithm 2 grows one from generated trajectories only)."""
         self._store = store
 
-    def warm(self) -> dict:
+    def warm(self, interrupt: threading.Event | None = None) -> dict:
         """Bring the react role's stable prefix (instructions, tools, the examples every question shares) into
         the model's KV cache before the first question: restored from its saved state, or evaluated and saved
         where there is none (a new model, an empty state dir). The daemon does this while idle after a start,
         so the first question after a restart is answered at the steady-state speed. Returns the call's usage
-        (tokens evaluated, milliseconds evaluating and restoring)."""
+        (tokens evaluated, milliseconds evaluating and restoring). Raises `Interrupted` once `interrupt` is set
+        (the daemon stopping during a long prefill)."""
         from types import SimpleNamespace
 
         from edge_agent.agent.react import react_prompt
 
         core = self.trajectory_store.render_core(self.llm)
         prompt = react_prompt("", SimpleNamespace(tools=self.tools, examples=core, core_examples=core), [])
-        out = self.llm.complete(prompt, role="react", constraint=None, max_tokens=0)
+        out = self.llm.complete(prompt, role="react", constraint=None, max_tokens=0, interrupt=interrupt)
         return out.usage.model_dump()
 
     def ask(
@@ -106,7 +107,7 @@ class EdgeAgent:
                           ask_requester=ask_requester, cancel=cancel or threading.Event(),
                           question=question)
         tools = self.tools.with_tool(AGENT_ASK_TOOL) if ask_requester else self.tools
-        metered = MeteredLLM(self.llm)
+        metered = MeteredLLM(self.llm, interrupt=ctx.cancel)  # a cancel stops the model call under way
         rt = AgentRuntime(llm=metered, tools=tools, ctx=ctx, settings=agent_settings,
                           emit=on_event or (lambda event: None),
                           catalog=lambda: self.catalogs.get(lambda: ctx.skyspark))

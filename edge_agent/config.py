@@ -52,6 +52,10 @@ class ModelSettings(Section):
     #: 3k-token prefix 73 MB, an 8B Q4 about 400 MB). The react role needs one for the part every question
     #: shares and one per example group (5 shipped). Without persistence at most 2 are kept, in memory.
     prefix_states_per_role: int = Field(8, ge=1, le=64)
+    #: a request's cancel and the daemon's stop are looked at after every this many prompt tokens evaluated
+    #: (and every generated token): an 8B on an N100 evaluates 64 tokens in ~10 s. Smaller stops sooner;
+    #: the evaluation cost of the chunks is measured by bench/interrupt_chunks.py
+    interrupt_tokens: int = Field(64, ge=8, le=4096)
 
 
 class AgentSettings(Section):

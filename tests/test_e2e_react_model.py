@@ -68,8 +68,9 @@ class RecordingLLM:
         self.model_name = inner.model_name
         self.completions: list[tuple[str, str, str]] = []  # (role, assistant_prefix tail, text)
 
-    def complete(self, prompt, *, role, constraint=None, max_tokens=256, stop=()):
-        out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop)
+    def complete(self, prompt, *, role, constraint=None, max_tokens=256, stop=(), interrupt=None):
+        out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop,
+                                  interrupt=interrupt)
         self.completions.append((role, prompt.assistant_prefix[-40:], out.text))
         return out
 

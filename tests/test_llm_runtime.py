@@ -7,7 +7,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.steps import parse_step
-from edge_agent.llm.base import Prompt
+from edge_agent.llm.base import Interrupted, Prompt
 from edge_agent.llm.constraints import json_constraint, step_constraint
 from edge_agent.llm.llama import LlamaRuntime
 from edge_agent.toolkit import ToolRegistry
@@ -83,6 +83,52 @@ def test_usage_splits_call_time_into_prompt_eval_generation_and_state(real_llm):
     real_llm.complete(Prompt(system=REVIEW_SYSTEM, user="Split test."), role="review", max_tokens=2)
     back = parts(real_llm.complete(prompt, role="split-test", max_tokens=6).usage)
     assert back.state_ms > 0 and back.evaluated_tokens < first.evaluated_tokens // 5  # restored, not evaluated
+
+
+class SetAfter:
+    """An interrupt event that reads as set from its `n`+1-th look on: deterministic, no timing."""
+
+    def __init__(self, n: int):
+        self.n, self.looks = n, 0
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        return self.looks > self.n
+
+
+def test_an_interrupted_prompt_stops_at_a_chunk_and_the_next_call_goes_on_from_there(real_llm):
+    """A cancel reaches a long prompt evaluation between two chunks; what was evaluated stays in the KV cache,
+    and the same call again evaluates only the rest and writes what an uninterrupted call writes."""
+    prompt = Prompt(system="Interrupt test. " + REACT_SYSTEM, user="Question: Which sites are there?")
+    n, chunk = len(real_llm.tokenize_prompt(prompt)[0]), real_llm.interrupt_tokens
+    assert n > 3 * chunk
+    real_llm.reset_context()
+    with pytest.raises(Interrupted) as stopped:
+        real_llm.complete(prompt, role="interrupt-test", max_tokens=8, interrupt=SetAfter(2))
+    assert stopped.value.usage.evaluated_tokens == 2 * chunk and stopped.value.usage.prompt_tokens == n
+    again = real_llm.complete(prompt, role="interrupt-test", max_tokens=8, interrupt=SetAfter(10 ** 6))
+    assert again.usage.evaluated_tokens == n - 2 * chunk
+    real_llm.reset_context()
+    fresh = real_llm.complete(prompt, role="interrupt-fresh", max_tokens=8)
+    assert fresh.usage.evaluated_tokens == n and again.text == fresh.text
+
+
+def test_an_interrupt_during_generation_stops_it_after_a_token(real_llm):
+    prompt = Prompt(system="Interrupt test 2. " + REACT_SYSTEM, user="Question: Which sites are there?")
+
+    def call(interrupt):
+        real_llm.reset_context()  # each call restores the role's prefix state (saved by the first) alike
+        return real_llm.complete(prompt, role="interrupt-gen", max_tokens=12, interrupt=interrupt)
+
+    call(None)
+    counting = SetAfter(10 ** 6)
+    whole = call(counting)
+    assert whole.usage.generated_tokens >= 4
+    with pytest.raises(Interrupted) as stopped:  # the last two looks come before the last two generated tokens
+        call(SetAfter(counting.looks - 2))
+    usage = stopped.value.usage
+    assert usage.evaluated_tokens == whole.usage.evaluated_tokens
+    assert 0 < usage.generated_tokens < whole.usage.generated_tokens
 
 
 def test_prefix_state_is_restored_from_disk_by_a_new_runtime(real_llm, llm_settings):

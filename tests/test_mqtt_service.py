@@ -3,6 +3,7 @@ files, bad input, duplicates, cancel, agentask, the outbox across a broker outag
 
 import hashlib
 import json
+import threading
 import time
 
 import paho.mqtt.client as mqtt
@@ -311,6 +312,45 @@ def test_a_daemon_failure_still_ends_the_request_and_the_next_job_runs(mqtt_sett
         svc.stop(timeout=5)
 
 
+def test_a_stop_during_a_long_warm_up_interrupts_it_and_a_queued_job_waits_for_the_next_start(mqtt_settings,
+                                                                                             requester):
+    """A new model's prefill takes minutes on a gateway CPU: the daemon's stop reaches it through the warm-up's
+    interrupt event (the model call stops within a chunk), the worker ends, and the job that arrived during
+    the warm-up is still queued, to be answered after the next start."""
+    from edge_agent.llm.base import Interrupted
+    from edge_agent.mqtt.queue import JobQueue
+    from edge_agent.mqtt.service import GatewayService
+
+    warming, seen = threading.Event(), {}
+
+    class SlowWarm:
+        name = "slow-warm"
+
+        def warm(self, interrupt=None):
+            warming.set()
+            seen["stopped"] = interrupt.wait(60)  # the prefill, until the stop
+            raise Interrupted()
+
+        def run(self, question, options, **kw):
+            raise AssertionError("no job runs before the warm-up ends")
+
+    svc = GatewayService(mqtt_settings, SlowWarm())
+    svc.start()
+    try:
+        assert svc.connected.wait(10) and warming.wait(10)
+        c = requester("c1")
+        rid = c.send("waiting")
+        assert c.wait_for(lambda: any(r.kind == "accepted" for r in c.replies(rid)), 10)
+    finally:
+        svc.stop(timeout=30)
+    assert seen["stopped"] is True and not svc._worker.is_alive()
+    jobs = JobQueue(mqtt_settings.state_dir / "queue.db")
+    try:
+        assert [(j.question, j.state) for j in jobs.jobs()] == [("waiting", "queued")]
+    finally:
+        jobs.close()
+
+
 @pytest.mark.parametrize("warm_fails", [False, True])
 def test_the_worker_warms_the_model_before_its_first_job_and_a_failed_warm_loses_nothing(mqtt_settings, requester,
                                                                                         warm_fails):
@@ -324,7 +364,7 @@ def test_the_worker_warms_the_model_before_its_first_job_and_a_failed_warm_loses
     class Warming:
         name = "warming"
 
-        def warm(self):
+        def warm(self, interrupt=None):
             order.append("warm")
             if warm_fails:
                 raise RuntimeError("no model")

@@ -17,7 +17,7 @@ from edge_agent.agent.trajectory import AgentEvent
 from edge_agent.clock import Clock
 from edge_agent.config import AgentSettings
 from edge_agent.filestore import FileStore
-from edge_agent.llm.base import MeteredLLM
+from edge_agent.llm.base import Interrupted, MeteredLLM, Usage
 from edge_agent.llm.scripted import ScriptedLLM
 from edge_agent.toolkit import AGENT_ASK_TOOL, FILE_REF, ToolArgs, ToolContext, ToolError, ToolRegistry, tool
 
@@ -347,6 +347,53 @@ def test_cancelled_before_start(make_rt):
     rt.ctx.cancel.set()
     trial = run_trial("Anything", rt)
     assert trial.outcome == "cancelled" and trial.steps == [] and llm.prompts == []
+
+
+def _cancelled_mid_call(box: dict):
+    """A model call that the request's cancel stopped half-way (as `LlamaRuntime` does between chunks);
+    `box["rt"]` is the runtime, set once it is made."""
+    def reply(prompt, role, constraint):
+        box["rt"].ctx.cancel.set()
+        raise Interrupted(Usage(prompt_tokens=900, evaluated_tokens=128))
+    return reply
+
+
+def test_a_cancel_during_a_model_call_ends_the_trial_with_no_step_made_up(make_rt):
+    """The call stops, nothing is retried and no recovery step is recorded; the call's partial cost is
+    accounted for."""
+    box: dict = {}
+    rt, llm = make_rt([step("List the sites.", "sites"), _cancelled_mid_call(box)])
+    box["rt"] = rt
+    trial = run_trial("Anything", rt)
+    assert trial.outcome == "cancelled" and len(trial.steps) == 1 and trial.parse_failures == 0
+    assert llm.roles() == ["react", "react"]
+    last = rt.llm.calls[-1]
+    assert last.finish_reason == "interrupted" and last.usage.evaluated_tokens == 128
+
+
+def test_a_cancel_during_self_ask_ends_the_trial_without_its_step(make_rt):
+    box: dict = {}
+    rt, llm = make_rt([step("Work out yesterday.", "Self-Ask", {"question": "What is the day before 2024-06-14?"}),
+                       _cancelled_mid_call(box)])
+    box["rt"] = rt
+    trial = run_trial("Anything", rt)
+    assert trial.outcome == "cancelled" and trial.steps == [] and llm.roles() == ["react", "self-ask"]
+
+
+def test_the_runs_cancel_reaches_every_model_call(make_rt):
+    """`MeteredLLM` hands its interrupt event (the run's cancel) to the model: a call made after a cancel
+    stops before evaluating anything."""
+    rt, llm = make_rt([finish("never")])
+    rt.llm = MeteredLLM(llm, interrupt=rt.ctx.cancel)
+    rt.ctx.cancel.set()
+    with pytest.raises(Interrupted):
+        rt.llm.complete(react_prompt_for(rt), role="react")
+    assert llm.prompts == [] and rt.llm.calls[-1].finish_reason == "interrupted"
+
+
+def react_prompt_for(rt):
+    from edge_agent.agent.react import react_prompt
+    return react_prompt("Anything", rt, [])
 
 
 def test_long_text_observation_is_summarised(make_rt, tmp_path):

@@ -8,6 +8,7 @@ from edge_agent.agent.prompting import FEEDBACK_HEADING, QUESTION_LABEL
 from edge_agent.agent.xen import feedback_from, solve
 from edge_agent.app import compute_metrics
 from edge_agent.agent.trajectory import RunResult
+from edge_agent.llm.base import Interrupted
 from tests.xen_helpers import (DISTILL_OK, RoleScript, finish, harness, reflect_json, review_json, step)
 
 Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
@@ -190,6 +191,19 @@ def test_cancel_stops_before_review(tmp_path):
     h = harness(tmp_path, RoleScript(react=[finish_and_cancel]), cancel=cancel, distill=False)
     out = solve(Q, h.rt)
     assert out.status == "cancelled" and "review" not in h.roles() and len(out.trials) == 1
+
+
+def test_a_cancel_during_review_is_not_retried_and_the_run_is_cancelled(tmp_path):
+    cancel = threading.Event()
+
+    def interrupted(prompt, role, constraint):
+        cancel.set()
+        raise Interrupted()
+
+    h = harness(tmp_path, RoleScript(react=[HIST6, finish("Chiller 6 data written.")], review=[interrupted]),
+                cancel=cancel, distill=False)
+    out = solve(Q, h.rt)
+    assert out.status == "cancelled" and h.roles().count("review") == 1 and len(out.trials) == 1
 
 
 def test_cancel_before_start_runs_nothing(tmp_path):

@@ -36,7 +36,7 @@ from edge_agent.agent.prompting import (
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step
 from edge_agent.agent.trajectory import AgentEvent, StepKind, StepRecord, Trial
-from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
 from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK, ToolRegistry
 
 #: the thought a retry after an unusable reply starts with
@@ -333,6 +333,8 @@ class _Trial:
         try:
             out = self._call(prompt, role="self-ask", constraint=None, max_tokens=SELF_ASK_MAX_TOKENS,
                              stop=SELF_ASK_STOP)
+        except Interrupted:
+            raise
         except Exception as exc:
             return "self_ask", False, f"Error: Self-Ask could not be answered ({type(exc).__name__}).", Usage()
         text = out.text.strip()
@@ -371,6 +373,9 @@ class _Trial:
                 return trial
             try:
                 step = self.step(index)
+            except Interrupted:  # cancelled (or the daemon stopping) while the model was at work
+                trial.outcome = "cancelled"
+                return trial
             except Exception as exc:  # the model runtime failed (e.g. context full): end, never crash
                 trial.outcome = "error"
                 self._record(index, time.monotonic(), Usage(), kind="recovery", ok=False, thought="", action="",

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
-from edge_agent.llm.base import Constraint, Prompt
+from edge_agent.llm.base import Constraint, Interrupted, Prompt
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -76,6 +76,9 @@ def ask_json(rt: AgentRuntime, prompt: Prompt, model: type[M], *, role: str, max
             current = replace(prompt, user=prompt.user + note)
         try:
             out = rt.llm.complete(current, role=role, constraint=constraint, max_tokens=max_tokens)
+        except Interrupted:  # cancelled: no retry; the caller falls back to its default
+            errors.append("the model call was interrupted")
+            break
         except Exception as exc:  # the runtime failed; the caller falls back to its default
             errors.append(f"the model call failed: {type(exc).__name__}: {one_line(str(exc), 160)}")
             continue

@@ -4,11 +4,13 @@
 then the variable user part, then an optional assistant prefix that the model continues) and
 returns a `Completion` with exact token figures. `role` names the reusable prefix slot
 (react, self-ask, review, reflect, distill), so each role's stable prefix stays in the KV cache.
-`MeteredLLM` wraps any LLM and records every call for the run log and run metrics.
+`MeteredLLM` wraps any LLM and records every call for the run log and run metrics. A call given an
+`interrupt` event stops soon after it is set (a cancel, the daemon's stop) by raising `Interrupted`.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Protocol, Sequence
@@ -36,6 +38,15 @@ class Usage(BaseModel):
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
+
+
+class Interrupted(Exception):
+    """A call stopped because its `interrupt` event was set; `usage` is what it spent until then. The
+    runtime stays usable: its KV cache holds what was evaluated, and the next call reuses it."""
+
+    def __init__(self, usage: "Usage | None" = None):
+        super().__init__("the model call was interrupted")
+        self.usage = usage or Usage()
 
 
 class Completion(BaseModel):
@@ -76,10 +87,12 @@ class LLM(Protocol):
         constraint: Constraint | None = None,
         max_tokens: int = 256,
         stop: Sequence[str] = (),
+        interrupt: threading.Event | None = None,
     ) -> Completion:
         """Complete `prompt` as `role`. `max_tokens=0` is a warm-up: the role's stable prefix (`Prompt.system`
         with the chat template's head) is brought into the KV cache, from its saved state or evaluated and
-        saved, and nothing after it is evaluated or generated."""
+        saved, and nothing after it is evaluated or generated. Once `interrupt` is set the call raises
+        `Interrupted` within a few tokens' work (a chunk of the prompt, one generated token)."""
 
     def count_tokens(self, text: str) -> int: ...
 
@@ -93,19 +106,29 @@ class LLMCall(BaseModel):
 
 
 class MeteredLLM:
-    """Passes calls through to `inner` and keeps an `LLMCall` record of each one."""
+    """Passes calls through to `inner` and keeps an `LLMCall` record of each one (an interrupted call too,
+    with what it spent). `interrupt`: the run's stop event, given to every call that does not bring its own."""
 
-    def __init__(self, inner: LLM):
+    def __init__(self, inner: LLM, interrupt: threading.Event | None = None):
         self.inner = inner
         self.model_name = inner.model_name
+        self.interrupt = interrupt
         self.calls: list[LLMCall] = []
 
     def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
-                 max_tokens: int = 256, stop: Sequence[str] = ()) -> Completion:
+                 max_tokens: int = 256, stop: Sequence[str] = (),
+                 interrupt: threading.Event | None = None) -> Completion:
         started = time.time()
-        out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop)
-        self.calls.append(LLMCall(role=role, constraint=constraint.name if constraint else None,
-                                  usage=out.usage, finish_reason=out.finish_reason, started_at=started))
+        name = constraint.name if constraint else None
+        try:
+            out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop,
+                                      interrupt=interrupt or self.interrupt)
+        except Interrupted as exc:
+            self.calls.append(LLMCall(role=role, constraint=name, usage=exc.usage, finish_reason="interrupted",
+                                      started_at=started))
+            raise
+        self.calls.append(LLMCall(role=role, constraint=name, usage=out.usage, finish_reason=out.finish_reason,
+                                  started_at=started))
         return out
 
     def count_tokens(self, text: str) -> int:

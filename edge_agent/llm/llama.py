@@ -6,6 +6,9 @@ holds another role's prompt (`prefix_cache.PrefixCache`, also persisted under `k
 evaluate only the rest, then generate (`decoding`), constrained or not. `Usage` counts prompt
 tokens, tokens actually evaluated, generated tokens and wall milliseconds, split into prompt
 evaluation, generation and prefix state save/restore (the rest is tokenizing and bookkeeping).
+A call given an `interrupt` event evaluates its prompt in chunks of `interrupt_tokens` and looks at the
+event before each chunk and each generated token: a cancel or a stop is honoured within one chunk's
+work (an 8B on an N100 evaluates ~6.5 tokens/s: 64 tokens ≈ 10 s), not after the whole call.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
 from edge_agent.llm.chat import ChatFormat
 from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
 from edge_agent.llm.prefix_cache import PrefixCache
@@ -54,7 +57,8 @@ class LlamaRuntime:
                  n_batch: int = 512, n_ubatch: int | None = 256, threads: int | None = None, seed: int = 0,
                  temperature: float = 0.0,
                  chat_template: str | None = None, kv_cache_dir: Path | None = None,
-                 persist_prefix_cache: bool = True, flash_attn: bool = False, prefix_states_per_role: int = 8):
+                 persist_prefix_cache: bool = True, flash_attn: bool = False, prefix_states_per_role: int = 8,
+                 interrupt_tokens: int = 64):
         import llama_cpp
         from llama_cpp import llama_cpp as C
 
@@ -107,6 +111,11 @@ class LlamaRuntime:
                                         per_role=per_role)
         self.calls = 0
         self._state_ms = 0.0  # prefix state save/restore time of the current call
+        self.interrupt_tokens = max(1, interrupt_tokens)
+        self._interrupt: threading.Event | None = None  # the current call's
+        self._fed = 0  # tokens the current call has evaluated so far
+        self._n_prompt = 0  # the current call's prompt tokens
+        self._gen_from: int | None = None  # `_fed` when the current call began generating
 
     # -- vocabulary ------------------------------------------------------------------------
     def _token_text(self, tok: int) -> str:
@@ -165,41 +174,59 @@ class LlamaRuntime:
         return head_tokens + rest_tokens, len(pieces[0]) if len(pieces) > 1 else 0, len(head_tokens)
 
     def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
-                 max_tokens: int = 256, stop: Sequence[str] = ()) -> Completion:
+                 max_tokens: int = 256, stop: Sequence[str] = (),
+                 interrupt: threading.Event | None = None) -> Completion:
         started = time.perf_counter()
         with self._lock:
-            tokens, n_shared, n_prefix = self._tokenize(prompt)
-            if max_tokens == 0 and n_prefix:  # a warm-up: the role's stable prefix only, restored or evaluated
-                tokens = tokens[:n_prefix]
-            if len(tokens) >= self.n_ctx:
-                raise ContextOverflow(f"the prompt has {len(tokens)} tokens; the context holds {self.n_ctx}")
-            max_tokens = max(0, min(max_tokens, self.n_ctx - len(tokens)))
-            self._state_ms = 0.0
-            prepare_start = time.perf_counter()
-            evaluated = self._prepare(tokens, n_prefix, role, n_shared)
-            gen_start = time.perf_counter()
-            forced = tail = tail_forced = 0
-            if max_tokens == 0:
-                gen_tokens, text, reason = [], "", "length"
-            elif constraint is not None:
-                auto = automaton_for(constraint)
-                out = generate_constrained(self, self.table, auto, max_tokens=max_tokens,
-                                           temperature=self.temperature, seed=self.seed)
-                gen_tokens, text, reason, forced = out.tokens, out.text, out.finish_reason, out.forced
-                tail, tail_forced = out.tail, out.tail_forced
-                if reason == "stop" and hasattr(constraint, "check"):
-                    try:
-                        constraint.check(text)
-                    except ValueError as exc:
-                        log.error("constrained output failed validation: %s", exc)
-                        reason = "constraint"
-            else:
-                out = generate_free(self, self.table, max_tokens=max_tokens, temperature=self.temperature,
-                                    seed=self.seed, stop=stop)
-                gen_tokens, text, reason = out.tokens, out.text, out.finish_reason
-            gen_ms = (time.perf_counter() - gen_start) * 1000.0
-            eval_ms = (gen_start - prepare_start) * 1000.0 - self._state_ms
-            self.calls += 1
+            self._interrupt, self._fed, self._n_prompt, self._gen_from = interrupt, 0, 0, None
+            try:
+                return self._complete(prompt, role, constraint, max_tokens, stop, started)
+            except Interrupted as exc:  # what the call spent until the stop, for the run's accounting
+                prompt_fed = self._fed if self._gen_from is None else self._gen_from
+                exc.usage = Usage(prompt_tokens=self._n_prompt, evaluated_tokens=prompt_fed,
+                                  generated_tokens=self._fed - prompt_fed, state_ms=self._state_ms,
+                                  ms=(time.perf_counter() - started) * 1000.0)
+                raise
+            finally:
+                self._interrupt = None
+
+    def _complete(self, prompt: Prompt, role: str, constraint: Constraint | None, max_tokens: int,
+                  stop: Sequence[str], started: float) -> Completion:
+        """`complete`'s work, under its lock."""
+        tokens, n_shared, n_prefix = self._tokenize(prompt)
+        if max_tokens == 0 and n_prefix:  # a warm-up: the role's stable prefix only, restored or evaluated
+            tokens = tokens[:n_prefix]
+        if len(tokens) >= self.n_ctx:
+            raise ContextOverflow(f"the prompt has {len(tokens)} tokens; the context holds {self.n_ctx}")
+        max_tokens = max(0, min(max_tokens, self.n_ctx - len(tokens)))
+        self._n_prompt = len(tokens)
+        self._state_ms = 0.0
+        prepare_start = time.perf_counter()
+        evaluated = self._prepare(tokens, n_prefix, role, n_shared)
+        gen_start = time.perf_counter()
+        self._gen_from = self._fed
+        forced = tail = tail_forced = 0
+        if max_tokens == 0:
+            gen_tokens, text, reason = [], "", "length"
+        elif constraint is not None:
+            auto = automaton_for(constraint)
+            out = generate_constrained(self, self.table, auto, max_tokens=max_tokens,
+                                       temperature=self.temperature, seed=self.seed)
+            gen_tokens, text, reason, forced = out.tokens, out.text, out.finish_reason, out.forced
+            tail, tail_forced = out.tail, out.tail_forced
+            if reason == "stop" and hasattr(constraint, "check"):
+                try:
+                    constraint.check(text)
+                except ValueError as exc:
+                    log.error("constrained output failed validation: %s", exc)
+                    reason = "constraint"
+        else:
+            out = generate_free(self, self.table, max_tokens=max_tokens, temperature=self.temperature,
+                                seed=self.seed, stop=stop)
+            gen_tokens, text, reason = out.tokens, out.text, out.finish_reason
+        gen_ms = (time.perf_counter() - gen_start) * 1000.0
+        eval_ms = (gen_start - prepare_start) * 1000.0 - self._state_ms
+        self.calls += 1
         usage = Usage(prompt_tokens=len(tokens), evaluated_tokens=evaluated, generated_tokens=len(gen_tokens),
                       forced_tokens=forced, tail_tokens=tail, tail_forced=tail_forced,
                       ms=(time.perf_counter() - started) * 1000.0, eval_ms=max(0.0, eval_ms), gen_ms=gen_ms,
@@ -239,20 +266,27 @@ class LlamaRuntime:
         self._llm.n_tokens = len(self._tokens)
 
     def feed(self, tokens: list[int]) -> None:
-        """Evaluate `tokens` after what the cache holds (DecodeTarget for the decoder)."""
+        """Evaluate `tokens` after what the cache holds (DecodeTarget for the decoder); in chunks of
+        `interrupt_tokens`, each after a look at the call's `interrupt` event, when it has one."""
         if not tokens:
             return
         if len(self._tokens) + len(tokens) > self.n_ctx:
             raise ContextOverflow(f"the context of {self.n_ctx} tokens is full")
-        self._llm.n_tokens = len(self._tokens)
-        try:
-            self._llm.eval(tokens)
-        except RuntimeError as exc:
-            self._C.llama_memory_clear(self._mem, True)
-            self._tokens = []
-            self._llm.n_tokens = 0
-            raise LLMError(f"llama.cpp decode failed: {exc}") from None
-        self._tokens.extend(tokens)
+        step = self.interrupt_tokens if self._interrupt is not None else len(tokens)
+        for start in range(0, len(tokens), step):
+            if self._interrupt is not None and self._interrupt.is_set():
+                raise Interrupted()
+            chunk = tokens[start:start + step]
+            self._llm.n_tokens = len(self._tokens)
+            try:
+                self._llm.eval(chunk)
+            except RuntimeError as exc:
+                self._C.llama_memory_clear(self._mem, True)
+                self._tokens = []
+                self._llm.n_tokens = 0
+                raise LLMError(f"llama.cpp decode failed: {exc}") from None
+            self._tokens.extend(chunk)
+            self._fed += len(chunk)
 
     def logits(self) -> np.ndarray:
         ptr = self._C.llama_get_logits_ith(self._ctx, -1)

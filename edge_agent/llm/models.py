@@ -216,6 +216,7 @@ def load_model(settings: Settings, name: str | None = None):
         temperature=m.temperature,
         chat_template=entry.chat_template, kv_cache_dir=settings.kv_cache_dir,
         persist_prefix_cache=m.persist_prefix_cache, prefix_states_per_role=m.prefix_states_per_role,
+        interrupt_tokens=m.interrupt_tokens,
     )
 
 

@@ -6,9 +6,10 @@ comes before the question). It is never used in an end-to-end test.
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, Sequence
 
-from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
 
 Reply = str | Callable[[Prompt, str, Constraint | None], str]
 
@@ -26,7 +27,10 @@ class ScriptedLLM:
         self.prompts: list[tuple[str, Prompt, Constraint | None]] = []
 
     def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
-                 max_tokens: int = 256, stop: Sequence[str] = ()) -> Completion:
+                 max_tokens: int = 256, stop: Sequence[str] = (),
+                 interrupt: threading.Event | None = None) -> Completion:
+        if interrupt is not None and interrupt.is_set():  # as a runtime does before its first token
+            raise Interrupted()
         self.prompts.append((role, prompt, constraint))
         n_prompt = self.count_tokens(prompt.system + prompt.user + prompt.assistant_prefix)
         if max_tokens == 0:  # a warm-up: the prompt is evaluated, nothing is generated, no reply is used

@@ -58,10 +58,11 @@ class AgentRunner:
 
         return cls(EdgeAgent(settings))
 
-    def warm(self) -> dict:
-        """The agent's react prefix into the KV cache (`EdgeAgent.warm`), before the first job."""
+    def warm(self, interrupt: threading.Event | None = None) -> dict:
+        """The agent's react prefix into the KV cache (`EdgeAgent.warm`), before the first job; stops (raising
+        `Interrupted`) once `interrupt` is set."""
         self._adopt_thread()
-        return self.agent.warm()
+        return self.agent.warm(interrupt=interrupt)
 
     def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
         self._adopt_thread()

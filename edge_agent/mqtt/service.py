@@ -38,6 +38,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.config import Settings
+from edge_agent.llm.base import Interrupted
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, mqtt_client
 from edge_agent.mqtt.notify import Watchdog, notify
@@ -340,13 +341,17 @@ class GatewayService:
     def _warm(self) -> None:
         """Before the first job: the runner's prompt prefix into the model's KV cache (restored from its
         saved state, else evaluated). A job already queued waits for it, as it would in its first step; a
-        failure here is logged and the jobs still run."""
+        failure here is logged and the jobs still run; a stop interrupts it (a new model's prefill on a
+        gateway CPU takes minutes)."""
         warm = getattr(self.runner, "warm", None)
         if warm is None or self._stopping.is_set():
             return
         started = time.monotonic()
         try:
-            usage = warm() or {}
+            usage = warm(interrupt=self._stopping) or {}
+        except Interrupted:
+            log.info("warm: stopped after %.2f s by the daemon's stop", time.monotonic() - started)
+            return
         except Exception:
             log.exception("warming the model's prompt prefix failed; the first question will do it")
             return
