@@ -252,6 +252,9 @@ def test_a_closed_answer_is_the_prefix_alone():
                            answer_prefix=prefix, answer_closed=True, only=["Finish"])
     auto = automaton_for(step)
     head = f'Thought: done\nAction: Finish\nAction Input: {{"answer": "{prefix}'
-    assert auto.walk(auto.initial, f'{head}."}}'.encode()) != auto.dead
     assert auto.walk(auto.initial, f'{head}"}}'.encode()) != auto.dead
+    assert auto.walk(auto.initial, f'{head}."}}'.encode()) == auto.dead  # no end mark to choose either
     assert auto.walk(auto.initial, f"{head} (1 more)".encode()) == auto.dead
+    # after the thought, all that is left is fixed: "\nAction: Finish…" to the end, one forced run
+    after_thought = auto.walk(auto.initial, b"Thought: done\n")
+    assert auto.forced(after_thought).decode().endswith(f'{prefix}"}}')

@@ -84,6 +84,23 @@ def test_forced_text_is_fed_in_one_batch():
     assert out.tail == len(out.tokens) - fed  # chosen, never evaluated here: the next prompt's, or nobody's
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_closed_answer_is_never_evaluated(seed):
+    """Once the thought ends, a Finish whose answer code wrote whole has nothing left to choose: the action
+    and the answer are the reply's tail, chosen without a look at the model (no feed, no logits)."""
+    prefix = "Found 2 sites: POKMAIN, RCHMAIN"
+    c = step_constraint(TOOLS, 60, 200, answer_tokens={"2", "POKMAIN", "RCHMAIN"}, answer_prefix=prefix,
+                        answer_closed=True, only=["Finish"])
+    target = RandomTarget(seed)
+    out = generate_constrained(target, table(), automaton_for(c), max_tokens=2000, seed=seed)
+    assert out.finish_reason == "stop" and c.check(out.text).args.answer == prefix
+    fed = b"".join(PIECES[t] or b"" for batch in target.fed for t in batch).decode("utf-8", "replace")
+    assert out.text.startswith(fed) and len(fed) <= out.text.rindex("\nAction: Finish")  # the thought only
+    assert out.text.endswith(f'{prefix}"}}') and out.tail == out.tail_forced + 1  # + the thought's last token
+    assert out.tail >= len(table().tokens_for(f'\nAction: Finish\nAction Input: {{"answer": "{prefix}"}}'.encode()))
+
+
 def test_max_tokens_mid_structure_is_length():
     c = step_constraint(TOOLS, 60, 40)
     out = generate_constrained(RandomTarget(3), table(), automaton_for(c), max_tokens=5)

@@ -115,11 +115,14 @@ _WORD = r"(?:[A-Z]?[a-z]+(?:[A-Z][a-z]*)?|[A-Z]{1,2})"
 def answer_pattern(tokens: Iterable[str], prefix: str = "", closed: bool = False) -> str:
     """The regex of an answer string (JSON-string content, no escapes): one sentence whose digit tokens,
     codes and file names are all in `tokens`, free words and separators otherwise, and an optional end mark.
-    With `prefix` (a fact worked out in code), the answer starts with it; `closed`: it is the whole answer."""
+    With `prefix` (a fact worked out in code), the answer starts with it; `closed`: it is the whole answer,
+    with no end mark to choose either, so once Finish is chosen nothing is left to sample and the answer's
+    tokens are never evaluated (a choice after them made the model read the whole answer first: ~110
+    tokens per answer, bench/reports/2026-11-24-code-finish)."""
     allowed = sorted({t for t in tokens if t and '"' not in t and "\\" not in t}, key=lambda t: (-len(t), t))
     unit = f"(?:{_WORD}|{'|'.join(_literal(t) for t in allowed)})" if allowed else _WORD
     if prefix and closed:
-        return f"{_literal(prefix)}[.]?"
+        return _literal(prefix)
     if prefix:
         return f"{_literal(prefix)}(?:{_SEP}+{unit})*[.!?]?"
     return f"{unit}(?:{_SEP}+{unit})*[.!?]?"
