@@ -139,8 +139,8 @@ def test_bench_runs_checks_and_reports(scripted, tmp_path):
     assert by[("react", "pok-06")].files and (out / "state" / "files" / by[("react", "pok-06")].run_id).is_dir()
 
     # metrics come from the agent's run records, and every run has its full record on disk
-    for run in res.runs:
-        assert run.metrics.llm_calls >= 2 and run.metrics.tokens_sent > 0 and run.metrics.trajectory_length >= 2
+    for run in res.runs:  # a Finish whose answer was in hand is code's: one model call can answer a task
+        assert run.metrics.llm_calls >= 1 and run.metrics.tokens_sent > 0 and run.metrics.trajectory_length >= 2
         full = json.loads((out / "runs" / f"{run.run_id}.json").read_text())
         assert full["metrics"] == run.metrics.model_dump()
     assert sum(r.metrics.llm_calls for r in res.runs) == len(scripted.prompts)

@@ -80,8 +80,11 @@ def test_real_model_end_to_end_over_mqtt(agent_daemon, real_llm, simulator, mosq
     out = c.wait(rid, timeout=600, out_dir=tmp_path / "out")
     steps = [r for r in out.replies if isinstance(r, ProgressReply) and r.event == "step"]
     assert steps and all(s.action for s in steps)  # constrained steps: every one names a tool
-    assert {s.trial for s in steps} == {1} and max(s.step for s in steps) == 1  # one model call: the suite is lean
+    by_model = [s for s in steps if s.by == "model"]
+    assert {s.trial for s in steps} == {1} and [s.step for s in by_model] == [1]  # one model call: the suite is lean
+    # after it, only a Finish that code wrote from an answer in hand (free: no model call)
+    assert all(s.action == "Finish" and s.step == 2 for s in steps if s.by == "code")
     assert isinstance(out.final, ResultReply), out.final
-    assert out.final.status in ("answered", "gave_up") and out.final.metrics.llm_calls >= len(steps)
+    assert out.final.status in ("answered", "gave_up") and out.final.metrics.llm_calls >= len(by_model)
     for entry, path in zip(out.final.files, out.files):
         assert hashlib.sha256(path.read_bytes()).hexdigest() == entry.sha256

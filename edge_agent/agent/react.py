@@ -11,6 +11,8 @@
   act on; an empty or unusable reply is retried once with a seeded thought (`parse_failures`);
 - loops (repeated action, repeated thought, short cycles) get feedback and end the trial if they
   persist (`loops_caught`, outcome "loop");
+- once the answer is in hand (`answer_in_hand`: the grounding writes all of it from the trial's calls and
+  the Review's evidence checks pass on it) the Finish step is written by code, without a model call;
 - `max_steps`, `trial_token_budget` and `rt.cancelled` bound the trial; long observations are
   summarised to `observation_max_chars`;
 - `trial_start` and `step` events are emitted as they happen.
@@ -50,6 +52,8 @@ SELF_ASK_STOP = ("\n\n", "\nSub-question", "\nTask:", "\nThought:", "\nObservati
 MAX_REFUSED = 3
 #: a reply is cut here: the model never writes Observations, and one reply holds one step
 STOP = ("\nObservation:", "\nObservation", "\nThought:")
+#: the thought of a Finish step written by code: the answer is in hand and every check of it passes
+ANSWER_IN_HAND = "The Observations above answer every part of the question."
 
 __all__ = ["run_trial", "react_prompt", "self_ask_prompt", "scratchpad", "trial_scratchpad", "SEED_THOUGHT",
            "THOUGHT_OPEN"]
@@ -286,7 +290,7 @@ class _Trial:
                      and s.action_input == action_input), None)
 
     def _finish(self, index: int, started: float, usage: Usage, thought: str, action_input: Any,
-                answer: str) -> StepRecord:
+                answer: str, by: str = "model") -> StepRecord:
         """Accept a Finish whose every figure and name has a source in this run; refuse it otherwise."""
         g = self.rt.grounding
         claims = g.check(answer) if g is not None else []
@@ -303,7 +307,7 @@ class _Trial:
                                             f"Observations say.")
         self.trial.answer, self.trial.claims = answer, claims
         return self._record(index, started, usage, kind="finish", ok=True, thought=thought, action=FINISH,
-                            action_input=action_input, observation="")
+                            action_input=action_input, observation="", by=by)
 
     def _execute(self, action: str, args: Any, raw: Any) -> tuple[StepKind, bool, str, Usage, str]:
         """Run a step's action: its kind, success, Observation, LLM usage, and the head of a tool call
@@ -348,16 +352,37 @@ class _Trial:
         return "self_ask", True, answer, out.usage
 
     def _record(self, index: int, started: float, usage: Usage, *, kind: StepKind, ok: bool, thought: str,
-                action: str, action_input: Any, observation: str) -> StepRecord:
+                action: str, action_input: Any, observation: str, by: str = "model") -> StepRecord:
         ms = (time.monotonic() - started) * 1000.0
         g = self.rt.grounding
         unverified = g.unverified(thought, self.trial.number, index) if g is not None else []
         step = StepRecord(index=index, thought=thought, action=action, action_input=action_input,
                           observation=observation, kind=kind, ok=ok, usage=usage, ms=round(ms, 1),
-                          unverified=unverified)
+                          unverified=unverified, by=by)
         self.trial.steps.append(step)
         self.rt.emit(AgentEvent(kind="step", trial=self.trial.number, step=step))
         return step
+
+    def answer_in_hand(self) -> str:
+        """The answer, where nothing is left for the model to choose ('' otherwise): the grounding writes the
+        whole answer from this trial's calls (`Grounding.answer_closed`) and the Review's evidence checks all
+        pass on it (every named asset and sensor read over the period asked, one file where one was asked
+        for). A Finish step then has one possible action and one possible answer, so asking the model for it
+        would only buy a thought at the price of evaluating the last Observation."""
+        g = self.rt.grounding
+        if g is None or not g.answer_closed(self.trial.number):
+            return ""
+        answer = one_line(g.answer_prefix(self.trial.number), self.rt.settings.answer_max_chars)
+        if not answer:
+            return ""
+        from edge_agent.agent.review import gather_evidence  # late: review builds on this module's neighbours
+
+        draft = self.trial.model_copy(update={"answer": answer, "claims": g.check(answer)})
+        return answer if not gather_evidence(self.question, draft, self.rt).findings else ""
+
+    def finish_in_code(self, index: int, answer: str) -> StepRecord:
+        """The Finish step of an answer in hand, written without a model call (`StepRecord.by` "code")."""
+        return self._finish(index, time.monotonic(), Usage(), ANSWER_IN_HAND, {"answer": answer}, answer, by="code")
 
     # -- the loop --
     def run(self) -> Trial:
@@ -382,6 +407,8 @@ class _Trial:
                              action_input=None, observation=f"Error: the model call failed: {type(exc).__name__}: "
                                                             f"{one_line(str(exc), 200)}")
                 return trial
+            if step.kind == "tool" and step.ok and (answer := self.answer_in_hand()):
+                step = self.finish_in_code(index + 1, answer)
             if step.kind == "finish":
                 trial.outcome = "finished"
                 return trial

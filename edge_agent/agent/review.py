@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel, Field
@@ -129,6 +130,26 @@ def _has_date_arg(action_input: Any) -> bool:
         k.lower() in ("start", "end", "final", "date", "start_date", "end_date") for k in action_input)
 
 
+def _reads_period(action_input: Any, g) -> bool:
+    """A call with date arguments; where the grounding worked the period out, those of that period (the
+    values the step constraint allows), so a call over another day covers nothing."""
+    if not _has_date_arg(action_input):
+        return False
+    if g is None or g.start is None:
+        return True
+    wanted = {_moment(g.start)} | ({_moment(g.final)} if g.final and g.final != g.start else set())
+    return wanted <= {_moment(v) for v in _values(action_input)}
+
+
+def _moment(text: str) -> datetime | str:
+    """An ISO date or date-time as a wall-clock moment ("2020-06-01" is "2020-06-01T00:00:00"; the offset
+    is dropped: the period and the call are both in the site's time); other text as it is."""
+    try:
+        return datetime.fromisoformat(text.strip()).replace(tzinfo=None)
+    except ValueError:
+        return text
+
+
 def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> Evidence:
     """Run the deterministic checks over a finished trial (see the module docstring)."""
     ev = Evidence()
@@ -169,13 +190,17 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
         ev.findings.append(Finding("Not Accomplished", "the answer was given without calling any tool",
                                    "look the data up with the tools before calling Finish"))
     elif tool_steps:
-        data_steps = [s for s in ok_steps if _has_date_arg(s.action_input)] if period_asked else ok_steps
+        data_steps = [s for s in ok_steps if _reads_period(s.action_input, g)] if period_asked else ok_steps
+        for asset, sensor in _unread_sensors(g, data_steps) if period_asked and not from_links else []:
+            on = f" of {asset}" if asset else ""
+            ev.findings.append(Finding("Partially Accomplished", f"the question asks for {sensor}{on}, but no data "
+                                       f"call read it", f"read {sensor}{on} as well"))
         for asset in facts.assets:
             covered = any(_mentions(_values(s.action_input), asset) for s in data_steps)
             tried = any(_mentions(_values(s.action_input), asset) for s in tool_steps)
             reported = tried and _mentions([answer], asset) and _MISSING_RE.search(answer)
             if not covered and not reported:
-                what = "data call with a date range" if period_asked else "successful tool call"
+                what = "data call over the period asked" if period_asked else "successful tool call"
                 ev.findings.append(Finding("Partially Accomplished", f"{asset} is named in the question but no "
                                            f"{what} covered it", f"get the data of {asset} as well"))
         from_tools = [c for c in trial.claims if c.source == "observation"]
@@ -191,6 +216,27 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
                                        "asset", "call histories once with every asset in asset_names, or jsonmerge "
                                        "the files into one, and name that file in the answer"))
     return ev
+
+
+def _sensors(g) -> list[str]:
+    return list(g.links.sensors) if g is not None and g.links is not None else []
+
+
+def _unread_sensors(g, data_steps) -> list[tuple[str, str]]:
+    """(asset, sensor) pairs the question asks for that no data call read: every sensor it names on every
+    asset it names that has it (the SkySpark's names, as linked), or the sensor alone where it names no
+    asset. Pairs the SkySpark lacks are facts of the answer, not reads to make."""
+    sensors = _sensors(g)
+    if not sensors:
+        return []
+    lacking = {(m.asset, m.text) for m in g.links.missing if m.kind == "sensor"}
+    pairs = [(a, s) for s in sensors for a in (g.links.assets or [""]) if (a, s) not in lacking]
+
+    def read(step, asset: str, sensor: str) -> bool:
+        values = [v.lower().strip() for v in _values(step.action_input)]
+        return any(_name_pattern(sensor).fullmatch(v) for v in values) and (not asset or _mentions(values, asset))
+
+    return [(a, s) for a, s in pairs if not any(read(st, a, s) for st in data_steps)]
 
 
 def _states_data(trial: Trial, read: set[int], asked: str) -> bool:

@@ -32,6 +32,8 @@ class StepRecord(BaseModel):
     ms: float = 0.0
     #: figures and names the thought states that no evidence held when it was written (`Grounding.unverified`)
     unverified: list[str] = Field(default_factory=list)
+    #: who wrote the step: the model, or code (a Finish whose action and answer nothing was left to choose)
+    by: Literal["model", "code"] = "model"
 
     @property
     def shown_thought(self) -> str:

@@ -94,7 +94,8 @@ class Printer:
             s = event.step
             mark = "" if s.ok else "  [!]"
             tokens = s.usage.prompt_tokens + s.usage.generated_tokens
-            self.echo(f"[trial {event.trial} step {s.index}] {s.kind}{mark}  ({s.ms / 1000:.1f} s, {tokens} tokens)")
+            cost = "written by code, no model call" if s.by == "code" else f"{s.ms / 1000:.1f} s, {tokens} tokens"
+            self.echo(f"[trial {event.trial} step {s.index}] {s.kind}{mark}  ({cost})")
             if s.thought:
                 self.echo(f"   Thought: {_short(s.shown_thought)}")
             if s.action:

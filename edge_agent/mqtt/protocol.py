@@ -137,6 +137,8 @@ class ProgressReply(Reply):
     action_input: Any = None
     observation: str = ""
     ok: bool = True
+    by: Literal["model", "code"] = Field("model", description="who wrote the step: the model, or code (a Finish "
+                                                              "whose action and answer were left with no choice)")
     text: str = ""
 
 

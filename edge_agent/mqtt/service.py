@@ -446,6 +446,7 @@ class GatewayService:
                              attempt=job.attempts, trial=event.trial, step=step.index if step else 0,
                              thought=step.shown_thought if step else "", action=step.action if step else "",
                              action_input=action_input, ok=step.ok if step else True,
+                             by=step.by if step else "model",
                              observation=obs if len(obs) <= OBSERVATION_CHARS else obs[:OBSERVATION_CHARS - 3] + "...",
                              text=text, reply_id=uuid.uuid4().hex)
 
