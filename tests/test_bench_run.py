@@ -140,6 +140,9 @@ def test_bench_runs_checks_and_reports(scripted, tmp_path):
 
     # metrics come from the agent's run records, and every run has its full record on disk
     for run in res.runs:  # a Finish whose answer was in hand is code's: one model call can answer a task
+        if run.task_id == "pok-16":  # it names only what the SkySpark lacks: the linking fact is the answer
+            assert run.metrics.calls_by_role.get("react", 0) == 0 and run.metrics.trajectory_length == 1
+            continue
         assert run.metrics.llm_calls >= 1 and run.metrics.tokens_sent > 0 and run.metrics.trajectory_length >= 2
         full = json.loads((out / "runs" / f"{run.run_id}.json").read_text())
         assert full["metrics"] == run.metrics.model_dump()

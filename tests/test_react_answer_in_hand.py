@@ -16,6 +16,7 @@ import pytest
 from pydantic import Field
 
 from edge_agent import PROJECT_ROOT
+from edge_agent.agent.distill import facts_from, render_distilled
 from edge_agent.agent.react import ANSWER_IN_HAND, run_trial
 from edge_agent.grounding.run import Grounding
 from edge_agent.toolkit import Said, ToolArgs, ToolContext, ToolRegistry, load_tools_from_file, tool
@@ -68,6 +69,7 @@ def _setup(tmp_path, style: str, question: str, *replies):
     script = RoleScript(react=[(lambda p, r, c, f=f: f(box["h"])) if callable(f) else f for f in replies])
     h = box["h"] = harness(tmp_path, script, strategy="react", tools=tools)
     h.rt.grounding = Grounding.build(question, catalog, NOW)
+    h.rt.grounding.set_facts(render_distilled(facts_from(question, h.rt)))  # as `xen.solve` does
     return h
 
 
@@ -164,3 +166,24 @@ def test_without_a_catalog_the_model_finishes(tmp_path):
     h.rt.grounding = Grounding.build(question, None, NOW)
     trial = run_trial(question, h.rt)
     assert len(h.prompts("react")) == 2 and trial.steps[-1].by == "model"
+
+
+@pytest.mark.parametrize("style, missing", [("pok", "Chiller 7"), ("other", "CH-09")])
+def test_a_question_about_what_the_skyspark_lacks_needs_no_model_call(tmp_path, style, missing):
+    _, site, _, _, sensor, _ = STYLES[style]
+    question = f"Get {missing} {sensor} from last week at {site}."
+    h = _setup(tmp_path, style, question)  # no reply scripted: a model call would fail the test
+    trial = run_trial(question, h.rt)
+    assert h.prompts("react") == [] and trial.outcome == "finished"
+    (only,) = trial.steps
+    assert (only.action, only.by) == ("Finish", "code") and trial.answer.startswith(f"There is no asset {missing}")
+
+
+def test_code_writes_no_answer_that_states_what_no_evidence_holds(tmp_path):
+    """Without the facts line (the names the SkySpark has instead) the linking fact's suggestions have no
+    source: code does not write that answer, the model is asked."""
+    question = "Get Chiller 7 Tonnage from last week at POKMAIN."
+    h = _setup(tmp_path, "pok", question, finish("There is no asset Chiller 7 at POKMAIN."))
+    h.rt.grounding.set_facts("")
+    trial = run_trial(question, h.rt)
+    assert len(h.prompts("react")) == 1 and trial.steps[0].by == "model"

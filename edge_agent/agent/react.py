@@ -11,8 +11,9 @@
   act on; an empty or unusable reply is retried once with a seeded thought (`parse_failures`);
 - loops (repeated action, repeated thought, short cycles) get feedback and end the trial if they
   persist (`loops_caught`, outcome "loop");
-- once the answer is in hand (`answer_in_hand`: the grounding writes all of it from the trial's calls and
-  the Review's evidence checks pass on it) the Finish step is written by code, without a model call;
+- once the answer is in hand (`answer_in_hand`: the grounding writes all of it from the trial's calls, or
+  from the linking facts when all the question names is missing, and the Review's evidence checks pass on
+  it) the Finish step is written by code, without a model call;
 - `max_steps`, `trial_token_budget` and `rt.cancelled` bound the trial; long observations are
   summarised to `observation_max_chars`;
 - `trial_start` and `step` events are emitted as they happen.
@@ -377,7 +378,10 @@ class _Trial:
             return ""
         from edge_agent.agent.review import gather_evidence  # late: review builds on this module's neighbours
 
-        draft = self.trial.model_copy(update={"answer": answer, "claims": g.check(answer)})
+        claims = g.check(answer)
+        if not all(c.grounded for c in claims):
+            return ""
+        draft = self.trial.model_copy(update={"answer": answer, "claims": claims})
         return answer if not gather_evidence(self.question, draft, self.rt).findings else ""
 
     def finish_in_code(self, index: int, answer: str) -> StepRecord:
@@ -396,8 +400,9 @@ class _Trial:
             if self.spent >= rt.settings.trial_token_budget:
                 trial.outcome = "token_budget"
                 return trial
-            try:
-                step = self.step(index)
+            try:  # an answer in hand before any step: the question names only what the SkySpark lacks
+                step = self.finish_in_code(index, answer) if index == 1 and (answer := self.answer_in_hand()) \
+                    else self.step(index)
             except Interrupted:  # cancelled (or the daemon stopping) while the model was at work
                 trial.outcome = "cancelled"
                 return trial
