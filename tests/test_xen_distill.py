@@ -22,7 +22,7 @@ def test_dates_come_from_code_and_invented_names_are_dropped(tmp_path):
     assert d.sensors == ["Tonnage"] and d.goal == "Get the tonnage of two chillers in one file"
     assert len(d.parts) == 3 and "one file" in d.parts[-1]  # one part per chiller + the single file
     text = render_distilled(d)
-    assert "start 2020-06-01T00:00:00, final 2020-06-08T00:00:00 (last week)" in text
+    assert "start 2020-06-01, final 2020-06-08 (last week)" in text  # midnights as dates: half the tokens
     assert "site_name POKMAIN; asset_names Chiller 6, Chiller 9; sensor_name Tonnage" in text
 
 
@@ -57,3 +57,18 @@ def test_names_the_model_files_under_the_wrong_kind_are_sorted_by_shape(tmp_path
     h = harness(tmp_path, RoleScript(distill=[reply]))
     d = distill("What is the power consumption of B020 at POKMAIN?", h.rt)
     assert (d.sites, d.assets, d.sensors, d.goal) == (["POKMAIN"], ["B020"], ["power consumption"], "")
+
+
+def test_code_parts_that_restate_the_facts_are_not_shown_again():
+    from edge_agent.agent.distill import ONE_FILE_PART, default_parts
+    from edge_agent.agent.trajectory import Distilled
+
+    assets, sensors = ["Chiller 6", "Chiller 9"], ["Tonnage"]
+    one_file = Distilled(assets=assets, sensors=sensors, parts=default_parts(TWO, assets, sensors))
+    text = render_distilled(one_file)
+    assert "Parts" not in text and f"Then {ONE_FILE_PART}" in text and "Tonnage of Chiller 6" not in text
+    two_files = Distilled(assets=assets, sensors=sensors, parts=default_parts("Tonnage of Chiller 6 and 9", assets,
+                                                                              sensors))
+    assert "Parts" not in render_distilled(two_files) and "one file" not in render_distilled(two_files)
+    model = Distilled(assets=assets, sensors=sensors, parts=["read Chiller 6", "read Chiller 9", "compare them"])
+    assert "Parts: (1) read Chiller 6; (2) read Chiller 9; (3) compare them" in render_distilled(model)

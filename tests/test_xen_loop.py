@@ -219,7 +219,7 @@ def test_distilled_facts_reach_the_trial_prompt_after_the_question(tmp_path):
                                      review=[review_json("Accomplished")]))
     solve(Q, h.rt)
     user = h.prompts("react")[0].user
-    assert user.index(QUESTION_LABEL + Q) < user.index("2020-06-01T00:00:00")
+    assert user.index(QUESTION_LABEL + Q) < user.index("start 2020-06-01, final 2020-06-08")
     assert "Chiller 6" in user[user.index(QUESTION_LABEL):]
 
 

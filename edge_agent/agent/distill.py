@@ -129,15 +129,22 @@ def wants_single_file(question: str) -> bool:
     return bool(_SINGLE_FILE_RE.search(question))
 
 
+#: the part code adds when one file is asked for; the only one of code's parts the facts do not already say
+ONE_FILE_PART = "put all of it in one file (one histories call with every asset, or jsonmerge)"
+
+
 def default_parts(question: str, assets: list[str], sensors: list[str]) -> list[str]:
     """One part per asset when several are named, plus combining them when one file is asked for."""
     if len(assets) < 2:
         return []
-    what = " and ".join(sensors) if sensors else "the requested data"
-    parts = [f"{what} of {a}" for a in assets]
+    parts = [_asset_part(a, sensors) for a in assets]
     if wants_single_file(question):
-        parts.append("put all of it in one file (one histories call with every asset, or jsonmerge)")
+        parts.append(ONE_FILE_PART)
     return parts
+
+
+def _asset_part(asset: str, sensors: list[str]) -> str:
+    return f"{' and '.join(sensors) if sensors else 'the requested data'} of {asset}"
 
 
 def distill_prompt(question: str):
@@ -186,7 +193,7 @@ def render_distilled(d: Distilled) -> str:
     if d.start and d.end and d.start == d.end:
         facts.append(f"start {d.start} and no final ({d.period}, one moment)")
     elif d.start and d.end:
-        facts.append(f"start {d.start}, final {d.end} ({d.period})")
+        facts.append(f"start {_moment(d.start)}, final {_moment(d.end)} ({d.period})")
     lines = [f"Worked out from the question: {'; '.join(facts)}"] if facts else []
     if d.spelled:
         lines.append("Spelled differently in the question: " + "; ".join(d.spelled))
@@ -194,9 +201,18 @@ def render_distilled(d: Distilled) -> str:
         lines.append("Not on the SkySpark: " + "; ".join(d.missing))
     if d.goal:
         lines.append(f"Goal: {d.goal}")
-    if d.parts:
+    restated = {_asset_part(a, d.sensors) for a in d.assets}  # code's per-asset parts: the names above again
+    if [p for p in d.parts if p not in restated] == [ONE_FILE_PART]:
+        lines.append(f"Then {ONE_FILE_PART}")
+    elif d.parts and not set(d.parts) <= restated:
         lines.append("Parts: " + "; ".join(f"({n}) {p}" for n, p in enumerate(d.parts, start=1)))
     return "\n".join(lines)
+
+
+def _moment(iso: str) -> str:
+    """A range's end as the facts show it: a midnight as its date alone ("2020-06-01", 10 tokens instead of
+    19; the step constraint still writes the argument in full). An instant keeps its time."""
+    return iso[:-len("T00:00:00")] if iso.endswith("T00:00:00") else iso
 
 
 def run_distill(question: str, rt: AgentRuntime, *, ask_model: bool = True) -> Distilled:
