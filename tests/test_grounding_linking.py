@@ -380,3 +380,58 @@ def test_a_listing_of_what_the_question_does_not_name_is_not_the_answer(plant: P
     g = Grounding.build(f"How many assets are there at {plant.site}?", plant.catalog)  # named: its listing counts
     g.observe(1, 1, "assets", f"{found}; saved to a-1.json", head=found, args={"site_name": plant.site})
     assert g.answer_prefix(1) == found[0].upper() + found[1:]
+
+
+# --- the domain's words (grounding.vocabulary) -------------------------------------------------------------
+
+def _typed(plant: Plant) -> Catalog:
+    """`plant`'s catalog with Haystack equip markers on its assets (the client reads them from the tags)."""
+    catalog = Catalog.of({s: {a: plant.catalog.site(s).sensor_shorts(a) for a in plant.catalog.assets(s)}
+                          for s in plant.catalog.sites})
+    marks = {plant.asset: ["chiller"], plant.asset2: ["chiller"]}
+    others = [a for a in catalog.assets(plant.site) if a not in marks]
+    catalog.site(plant.site).types = {**marks, others[0]: ["ahu"], others[-1]: ["fcu"]}
+    return catalog
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+@pytest.mark.parametrize("words, marker", [("air handling units", "ahu"), ("air handlers", "ahu"),
+                                           ("AHUs", "ahu"), ("fan coil units", "fcu"), ("chillers", "chiller")])
+def test_kinds_of_equipment_are_linked_by_their_haystack_names(plant: Plant, words, marker):
+    links = link(f"Which {words} are installed at {plant.site}?", _typed(plant))
+    assert links.asset_types == [marker] and links.missing == []
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+def test_which_of_a_kind_asks_for_names(plant: Plant):
+    from edge_agent.grounding.run import Grounding
+
+    catalog = _typed(plant)
+    for question in (f"Which air handling units are installed at {plant.site}?",
+                     f"Count the chillers at {plant.site}.", f"What is the number of chillers at {plant.site}?"):
+        g = Grounding.build(question, catalog)
+        _listing(g, plant, plant.asset)
+        assert g.answer_closed() and g.answer_prefix().startswith("Found 5 assets"), question
+    g = Grounding.build(f"Which measurements are available for {plant.asset} at {plant.site}?", catalog)
+    g.observe(1, 1, "sensors", f"found 3 sensors on {plant.asset}: a, b, c", head=f"found 3 sensors on {plant.asset}",
+              call="sensors 1", args={"site_name": plant.site, "asset_name": plant.asset})
+    assert g.answer_prefix() == f"Found 3 sensors on {plant.asset}"
+
+
+@pytest.mark.parametrize("plant", PLANTS)
+@pytest.mark.parametrize("word", ["Humidity", "CO2", "duct static pressure"])
+def test_a_measurement_no_named_asset_has_is_reported_missing(plant: Plant, word):
+    links = link(f"Get the {word} readings of {plant.asset} and {plant.asset2} at {plant.site} for last week.",
+                 plant.catalog)
+    assert links.assets == [plant.asset, plant.asset2] and links.sensors == []
+    assert [(m.kind, m.text, m.asset) for m in links.missing] == [("sensor", word, plant.asset),
+                                                                  ("sensor", word, plant.asset2)]
+    assert links.missing[0].suggestions == plant.catalog.site(plant.site).sensor_shorts(plant.asset)
+
+
+@pytest.mark.parametrize("plant, word", [(POKSTYLE, "temperature"), (OTHERSTYLE, "flow")])  # "Supply Temperature",
+def test_a_measurement_word_some_sensor_shares_is_left_to_the_model(plant: Plant, word):  # "Flow Rate"
+    links = link(f"What was the {word} of {plant.asset} at {plant.site} yesterday?", plant.catalog)
+    assert links.sensors == [] and not [m for m in links.missing if m.kind == "sensor"]
+    links = link(f"How many assets does {plant.site} have?", plant.catalog)  # no asset named: nothing to say
+    assert links.missing == []

@@ -26,6 +26,7 @@ from edge_agent.agent.prompting import make_prompt
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.structured import ask_json
 from edge_agent.agent.trajectory import AgentEvent, Distilled
+from edge_agent.grounding.vocabulary import SENSOR_WORDS as _SENSOR_WORDS
 
 MAX_TOKENS = 200
 
@@ -41,20 +42,6 @@ _CODE_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{1,4}[A-Z]?_[A-Za-z0-9_]+")
 _BARE_CODE_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Z]\d{2,4}[A-Z]?(?![A-Za-z0-9_])")
 _SITE_RE = re.compile(r"(?<![A-Za-z0-9_])(?=(?:[A-Z0-9]*[A-Z]){3})[A-Z][A-Z0-9]{3,11}(?![A-Za-z0-9_])")
 _NOT_SITES = frozenset("JSON HVAC ISO UTC EST EDT CST PST KPI CSV API IOT HTTP MQTT TODAY".split())
-_SENSOR_WORDS = (  # longest first; a generic vocabulary of BMS point names, not one site's list
-    "chilled water supply temperature", "chilled water return temperature", "condenser water supply temperature",
-    "condenser water return temperature", "chilled water supply temp", "chilled water return temp",
-    "condenser water supply temp", "condenser water return temp", "condenser water temperature",
-    "condenser water temp", "supply air temp setpoint", "supply temp setpoint", "zone temp setpoint",
-    "chilled water flow", "supply air temperature", "return air temperature", "mixed air temperature",
-    "discharge air temperature", "supply air temp", "return air temp", "mixed air temp", "discharge air temp",
-    "duct static pressure", "differential pressure", "supply fan speed", "fan run status", "supply air flow",
-    "outside air damper", "occupancy status", "lighting power", "power consumption", "energy consumption",
-    "supply temperature", "return temperature", "supply temp", "return temp", "zone temperature", "zone temp",
-    "valve position", "cooling valve", "heating valve", "power factor", "light level", "fan status",
-    "run status", "% loaded", "percent loaded", "tonnage", "efficiency", "power", "energy", "temperature",
-    "humidity", "pressure", "flow", "setpoint", "status", "speed", "occupancy", "kwh", "kw", "co2",
-)
 _SINGLE_FILE_RE = re.compile(r"\b(?:a\s+single|one|the\s+same|1|single)\s+(?:json\s+|output\s+|combined\s+)?file\b",
                              re.I)
 

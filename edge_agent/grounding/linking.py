@@ -19,6 +19,7 @@ from typing import Iterable, Literal
 from pydantic import BaseModel, Field
 
 from edge_agent.grounding.catalog import Catalog, key
+from edge_agent.grounding.vocabulary import SENSOR_WORDS, TYPE_NAMES
 
 Kind = Literal["site", "asset", "sensor"]
 _TOKEN = re.compile(r"%|[^\W_][\w.\-/]*")
@@ -293,14 +294,47 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
 
     _missing_assets(tokens, catalog, links, scope, owners)
     _asset_types(tokens, catalog, links)
+    _missing_sensors(tokens, catalog, links)
     _missing_sites(tokens, catalog, links)
     return links
 
 
+def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
+    """A measurement the question asks of its assets that none of them has: a word of the generic point
+    vocabulary (`vocabulary.SENSOR_WORDS`: "Humidity") where the question names assets that exist but no
+    sensor the catalog has, and no sensor of those assets shares a word with it ("temperature" may be
+    their "Supply Air Temp": that is for the model to choose, not a missing sensor)."""
+    if not links.assets or links.sensors:
+        return
+    on = [(links.asset_sites[a], a) for a in links.assets]
+    words = {w for site, asset in on for s in catalog.sensors(site, asset) for w in _variants(key(s.short))}
+    words |= {v for site, asset in on for s in catalog.sensors(site, asset)
+              for part in re.findall(r"[^\W_]+", s.short.casefold()) for v in _variants(part)}
+    vocabulary = {key(w): w for w in SENSOR_WORDS}
+    for i, j in tokens.spans(5):
+        if any(tokens.used[i:j]):
+            continue
+        raw = tokens.raw(i, j)
+        if key(raw) not in vocabulary:
+            continue
+        parts = {v for part in re.findall(r"[^\W_]+", raw.casefold()) for v in _variants(part)}
+        if parts & words:
+            continue
+        tokens.take(i, j)
+        for site, asset in on:
+            links.missing.append(Missing(text=raw, kind="sensor", site=site, asset=asset,
+                                         suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
+        return
+
+
 def _type_words(marker: str) -> set[str]:
-    """How a question writes an equip marker: "coolingTower" → "cooling tower(s)", "ahu" → "ahu(s)"."""
+    """How a question writes an equip marker: "coolingTower" → "cooling tower(s)", "ahu" → "ahu(s)", and
+    the Haystack names of the marker (`vocabulary.TYPE_NAMES`: "ahu" → "air handling unit(s)")."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", marker)
-    return {key(spaced), key(spaced) + "s", key(spaced) + "es"}
+    out = set()
+    for name in (spaced, *TYPE_NAMES.get(marker, ())):
+        out |= {key(name), key(name) + "s", key(name) + "es"}
+    return out
 
 
 def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
@@ -310,7 +344,7 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         for marker in catalog.types(site):
             for word in _type_words(marker):
                 index.setdefault(word, marker)
-    for i, j in tokens.spans(3):
+    for i, j in tokens.spans(4):
         if any(tokens.used[i:j]):
             continue
         marker = index.get(key("".join(tokens.words(i, j))))

@@ -40,8 +40,10 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 
 #: the question asks for names or a count: "what are their names", "list the sensors", "what assets",
 #: "which IoT sites", "how many chillers"
-_ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|(?:what|which)(?: \w+){0,2} (?:sites|plants|assets|equipment|"
-                         r"sensors|points))\b", re.I)
+_ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|count|number of|(?:what|which)(?: \w+){0,2} (?:sites|plants|"
+                         r"assets|equipment|sensors|points|measurements|readings))\b", re.I)
+#: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
+_WHICH = re.compile(r"\b(?:what|which)\b", re.I)
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
 MAX_HEADS = 3
 
@@ -156,7 +158,7 @@ class Grounding:
         or the sensors of an asset it names: not the assets of another site). At most MAX_HEADS, the latest."""
         if self.links is None:
             return []
-        names = bool(_ASKS_NAMES.search(self.question))
+        names = bool(_ASKS_NAMES.search(self.question) or (self.links.asset_types and _WHICH.search(self.question)))
         named = {key(n) for n in [*self.links.sites, *self.links.assets]}
         latest: dict[str, str] = {}
         for s in self.sources:
