@@ -274,13 +274,22 @@ def test_loop_feedback_lets_the_model_change_course(make_rt):
     assert trial.outcome == "finished" and trial.loops_caught == 1
 
 
-def test_repeated_thought_is_a_loop(make_rt):
+def test_a_repeated_thought_over_a_new_call_runs_with_a_note(make_rt):
     rt, _ = make_rt([step("I should look at the assets.", "assets", {"site_name": "POKMAIN"}),
                      step("I should look at the assets!", "assets", {"site_name": "RCHMAIN"}),
-                     step("i should LOOK at the assets", "sites")], loop_repeats=1)
+                     finish("Done.")], loop_repeats=1)
     trial = run_trial("Assets?", rt)
-    assert trial.steps[1].kind == "loop" and "Thought was already written" in trial.steps[1].observation
-    assert trial.outcome == "loop"
+    assert trial.steps[1].kind == "tool" and trial.steps[1].ok
+    assert "Note: this Thought was already written at step 1" in trial.steps[1].observation
+    assert trial.outcome == "finished"
+
+
+def test_a_repeated_thought_over_a_repeated_call_is_a_loop(make_rt):
+    rt, _ = make_rt([step("I should look at the assets.", "assets", {"site_name": "POKMAIN"}),
+                     step("I should look at the assets!", "assets", {"site_name": "POKMAIN"}),
+                     step("i should LOOK at the assets", "assets", {"site_name": "POKMAIN"})], loop_repeats=1)
+    trial = run_trial("Assets?", rt)
+    assert [s.kind for s in trial.steps[1:]] == ["loop", "loop"] and trial.outcome == "loop"
 
 
 def test_short_cycle_is_caught(make_rt):

@@ -39,8 +39,10 @@ def test_argument_order_does_not_hide_a_repeat():
 def test_thought_repeat_ignores_case_and_punctuation():
     assert normalise_thought("I need the  SITES!") == normalise_thought("i need the sites")
     det = LoopDetector(1)
-    v = feed(det, [("I need the sites.", "sites", {}), ("i need the SITES", "assets", {"site_name": "X"})])
-    assert v[1].kind == "repeat_thought"
+    v = feed(det, [("I need the sites.", "sites", {}), ("i need the SITES", "assets", {"site_name": "X"}),
+                   ("I NEED the sites", "assets", {"site_name": "X"})])
+    assert v[1].kind == "repeat_thought" and v[1].repeats == 0  # a new call: a note, not a loop
+    assert v[2].repeats >= 1  # the same call again
 
 
 def test_two_and_three_cycles():

@@ -6,7 +6,9 @@ Each proposed step is checked BEFORE it runs against the steps of the same trial
 - the same thought (compared without case, punctuation or extra spaces) as an earlier step;
 - a short cycle: the last steps repeat a block of 2 or 3 different calls (A, B, A, B).
 
-`Verdict.repeats` says how often the pattern was already seen (1 = this is its first repeat).
+`Verdict.repeats` says how often the pattern was already seen (1 = this is its first repeat); a repeated
+thought over a call not made before counts 0: the call runs, with a note (measured on the synthetic plant:
+SmolLM2 writes one stock thought for every read of a two-part question, and stopping there lost the answer).
 The executor runs a step normally while `repeats < loop_repeats` (adding a note), answers it with
 feedback instead of running it once `repeats >= loop_repeats`, and ends the trial if a loop is
 caught again after that feedback. `Finish` is never a loop.
@@ -71,9 +73,9 @@ class LoopDetector:
                                  f"{action} was already called with this same Action Input at step "
                                  f"{self._sigs.index(sig) + 1}"))
         norm = normalise_thought(thought)
-        if norm and norm in self._thoughts:
-            first = self._thoughts.index(norm) + 1
-            found.append(Verdict("repeat_thought", self._thoughts.count(norm), first,
+        if norm and norm in self._thoughts:  # over a call not made before it is a note, never a stop: the
+            first = self._thoughts.index(norm) + 1  # call is progress, whatever a small model's stock thought says
+            found.append(Verdict("repeat_thought", self._thoughts.count(norm) if sig in self._sigs else 0, first,
                                  f"this Thought was already written at step {first}"))
         cycle = self._cycle(sig)
         if cycle is not None:
