@@ -60,14 +60,14 @@ STYLES = {  # catalog, site, two assets, two sensors of both
 }
 
 
-def _setup(tmp_path, style: str, question: str, *replies):
+def _setup(tmp_path, style: str, question: str, *replies, **agent):
     """A react harness grounded on `style`'s plant; each reply is a step text or a function of the harness."""
     catalog = STYLES[style][0]
     tools = ToolRegistry([histories, _sites_tool(catalog),
                           *load_tools_from_file(PROJECT_ROOT / "tools" / "jsonfiles.py")])
     box = {}
     script = RoleScript(react=[(lambda p, r, c, f=f: f(box["h"])) if callable(f) else f for f in replies])
-    h = box["h"] = harness(tmp_path, script, strategy="react", tools=tools)
+    h = box["h"] = harness(tmp_path, script, strategy="react", tools=tools, **agent)
     h.rt.grounding = Grounding.build(question, catalog, NOW)
     h.rt.grounding.set_facts(render_distilled(facts_from(question, h.rt)))  # as `xen.solve` does
     return h
@@ -187,3 +187,16 @@ def test_code_writes_no_answer_that_states_what_no_evidence_holds(tmp_path):
     h.rt.grounding.set_facts("")
     trial = run_trial(question, h.rt)
     assert len(h.prompts("react")) == 1 and trial.steps[0].by == "model"
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_an_answer_code_wrote_is_never_cut_to_the_models_budget(tmp_path, style):
+    """`answer_max_chars` bounds what the model writes; heads of two calls may be longer, and cutting them
+    would cut a figure in half (and the cut answer would be refused as stating what nobody said)."""
+    _, site, a, b, s1, s2 = STYLES[style]
+    question = f"What were the {s1} and {s2} of {a} and {b} at {site} last week?"
+    h = _setup(tmp_path, style, question, lambda h: _read(h, site, [a, b], s1), lambda h: _read(h, site, [a, b], s2),
+               answer_max_chars=40)
+    trial = run_trial(question, h.rt)
+    assert trial.steps[-1].by == "code" and len(trial.answer) > 40
+    assert trial.answer == h.rt.grounding.answer_prefix(1) and all(c.grounded for c in trial.claims)

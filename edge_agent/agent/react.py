@@ -235,9 +235,11 @@ class _Trial:
                                 observation=f"Error: {exc}. Nothing was run; correct the step.")
 
         thought = one_line(parsed.thought, self.rt.settings.thought_max_chars)
-        if parsed.action == FINISH:
+        if parsed.action == FINISH:  # the model's words are bounded; the start code wrote is never cut
+            g = self.rt.grounding
+            limit = self.rt.settings.answer_max_chars + (len(g.answer_prefix(self.trial.number)) if g else 0)
             return self._finish(index, started, usage, thought, parsed.action_input,
-                                one_line(getattr(parsed.args, "answer", ""), self.rt.settings.answer_max_chars))
+                                one_line(getattr(parsed.args, "answer", ""), limit))
 
         verdict = self.loops.check(parsed.thought, parsed.action, parsed.action_input)
         earlier = self._same_call(parsed.action, parsed.action_input)
@@ -373,7 +375,7 @@ class _Trial:
         g = self.rt.grounding
         if g is None or not g.answer_closed(self.trial.number):
             return ""
-        answer = one_line(g.answer_prefix(self.trial.number), self.rt.settings.answer_max_chars)
+        answer = " ".join(g.answer_prefix(self.trial.number).split())  # code's, never cut: at most MAX_HEADS heads
         if not answer:
             return ""
         from edge_agent.agent.review import gather_evidence  # late: review builds on this module's neighbours
