@@ -200,3 +200,15 @@ def test_an_answer_code_wrote_is_never_cut_to_the_models_budget(tmp_path, style)
     trial = run_trial(question, h.rt)
     assert trial.steps[-1].by == "code" and len(trial.answer) > 40
     assert trial.answer == h.rt.grounding.answer_prefix(1) and all(c.grounded for c in trial.claims)
+
+
+@pytest.mark.parametrize("style, lacking", [("pok", "Fan Speed"), ("other", "FanSpeed")])
+def test_an_asset_lacking_one_of_two_sensors_still_has_the_other_read(tmp_path, style, lacking):
+    """The missing sensor is a fact of the answer, not all of it: the model reads the one the asset has."""
+    _, site, a, _, sensor, _ = STYLES[style]
+    question = f"Get the {lacking} and {sensor} of {a} at {site} for last week."
+    h = _setup(tmp_path, style, question, lambda h: _read(h, site, [a], sensor))
+    assert not h.rt.grounding.answered_by_links()
+    trial = run_trial(question, h.rt)
+    assert len(h.prompts("react")) == 1 and trial.steps[-1].by == "code"
+    assert trial.answer.startswith(f"There is no sensor {lacking} on {a}") and f"{a} {sensor}: max 4.5" in trial.answer

@@ -143,12 +143,16 @@ class Grounding:
         return "; ".join(m.sentence() for m in self.links.missing)
 
     def answered_by_links(self) -> bool:
-        """Everything the question names is missing: no asset, or only assets lacking the sensor asked for.
-        Then the linking facts are the whole answer and no tool has anything to read."""
+        """Everything the question names is missing: no asset, or assets lacking every sensor asked for (an
+        asset lacking one of two sensors still has the other to read). Then the linking facts are the whole
+        answer and no tool has anything to read."""
         if self.links is None or not self.links.missing:
             return False
-        lacking = {m.asset for m in self.links.missing if m.kind == "sensor"}
-        return all(a in lacking for a in self.links.assets)
+        if not self.links.assets:
+            return True
+        lacking = {(m.asset, m.text) for m in self.links.missing if m.kind == "sensor"}
+        asked = dict.fromkeys([*self.links.sensors, *(text for _, text in lacking)])
+        return all((a, s) in lacking for a in self.links.assets for s in asked) and bool(asked)
 
     def heads(self, trial: int | None = None) -> list[str]:
         """The heads of `trial`'s calls that answer the question (all trials' with None), in call order, a
