@@ -4,7 +4,8 @@ What is asserted is that the loop never breaks: no crash, every LLM output parse
 reflect and distill JSON all validate — no fallback for a reply that failed to parse), and the Table 3 metrics are
 recorded in the result and the run log. Whether a 135M model answers well is not asserted; the
 verdicts are printed for the record. Kept small (two questions: a two-asset download and a missing asset; max_steps 3,
-max_trials 2) because every question runs distill, react, review and reflect on the real model.
+max_trials 2) because every question runs distill, react, review and reflect on the real model. The missing
+asset's answer is in hand before the first step, so code writes it with no react call; both ways are asserted.
 """
 
 from __future__ import annotations
@@ -67,7 +68,12 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
     assert all(t.review is not None for t in reviewed)
     # the Table 3 figures are recorded
     roles = m.calls_by_role
-    assert roles.get("distill") == 1 and roles.get("react", 0) >= 1
+    assert roles.get("distill") == 1
+    if roles.get("react", 0) == 0:  # an answer in hand before the first step (B020 does not exist) is code's
+        assert all(s.by == "code" for s in steps) and result.status == "answered", steps
+        assert "no asset B020" in result.answer
+    else:
+        assert any(s.by == "model" for s in steps)
     assert len(reviews) == len(reviewed) and roles.get("review", 0) == sum(e.data["attempts"] for e in reviews)
     assert m.llm_calls == sum(roles.values()) and m.tokens_sent > 0 and m.tokens_received > 0
     assert 0 < m.tokens_evaluated <= m.tokens_sent and m.wall_s > 0
