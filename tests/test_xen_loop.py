@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from edge_agent.agent.prompting import FEEDBACK_HEADING, QUESTION_LABEL
 from edge_agent.agent.xen import feedback_from, solve
 from edge_agent.app import compute_metrics
 from edge_agent.agent.trajectory import RunResult
 from edge_agent.llm.base import Interrupted
+from tests.plants import OTHER, POK
 from tests.xen_helpers import (DISTILL_OK, RoleScript, finish, harness, reflect_json, review_json, step)
 
 Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
@@ -221,6 +224,20 @@ def test_distilled_facts_reach_the_trial_prompt_after_the_question(tmp_path):
     user = h.prompts("react")[0].user
     assert user.index(QUESTION_LABEL + Q) < user.index("start 2020-06-01, final 2020-06-08")
     assert "Chiller 6" in user[user.index(QUESTION_LABEL):]
+
+
+@pytest.mark.parametrize("catalog, question, missing", [
+    (POK, "Get Chiller 7 Tonnage for last week at POKMAIN", "Chiller 7"),
+    (OTHER, "Get CH-09 Flow Rate for last week at Plant-North", "CH-09")])
+def test_a_question_naming_only_what_the_skyspark_lacks_costs_no_model_call_at_all(tmp_path, catalog, question,
+                                                                                     missing):
+    """Distill's goal would be read by no step: code writes the Finish and settles the review."""
+    h = harness(tmp_path, RoleScript())  # nothing scripted: any model call fails the test
+    h.rt.catalog = lambda: catalog
+    out = solve(question, h.rt)
+    assert h.roles() == [] and out.status == "answered" and out.answer.startswith(f"There is no asset {missing}")
+    assert [e.kind for e in h.events if e.kind == "distill"] == ["distill"] and out.distilled.goal == ""
+    assert out.trials[0].review.status == "Accomplished" and out.trials[0].steps[0].by == "code"
 
 
 def test_feedback_keeps_only_recent_attempts():

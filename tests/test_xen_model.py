@@ -5,7 +5,7 @@ reflect and distill JSON all validate — no fallback for a reply that failed to
 recorded in the result and the run log. Whether a 135M model answers well is not asserted; the
 verdicts are printed for the record. Kept small (two questions: a two-asset download and a missing asset; max_steps 3,
 max_trials 2) because every question runs distill, react, review and reflect on the real model. The missing
-asset's answer is in hand before the first step, so code writes it with no react call; both ways are asserted.
+asset's answer is in hand before the first step, so code writes it with no model call at all; both ways are asserted.
 """
 
 from __future__ import annotations
@@ -68,15 +68,15 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
     assert all(t.review is not None for t in reviewed)
     # the Table 3 figures are recorded
     roles = m.calls_by_role
-    assert roles.get("distill") == 1
-    if roles.get("react", 0) == 0:  # an answer in hand before the first step (B020 does not exist) is code's
+    if roles.get("react", 0) == 0:  # an answer in hand before the first step (B020 does not exist) is code's,
+        # and so is everything else: no goal to distill, the review settled by the evidence
         assert all(s.by == "code" for s in steps) and result.status == "answered", steps
-        assert "no asset B020" in result.answer
+        assert "no asset B020" in result.answer and roles == {}
     else:
-        assert any(s.by == "model" for s in steps)
+        assert any(s.by == "model" for s in steps) and roles.get("distill") == 1
     assert len(reviews) == len(reviewed) and roles.get("review", 0) == sum(e.data["attempts"] for e in reviews)
-    assert m.llm_calls == sum(roles.values()) and m.tokens_sent > 0 and m.tokens_received > 0
-    assert 0 < m.tokens_evaluated <= m.tokens_sent and m.wall_s > 0
+    assert m.llm_calls == sum(roles.values()) and m.wall_s > 0
+    assert (m.tokens_sent > 0 and m.tokens_received > 0 and 0 < m.tokens_evaluated <= m.tokens_sent) or not roles
     assert m.trajectory_length == len(steps) and m.reflections == sum(1 for t in result.trials if t.reflection)
     row = RunLog(agent.settings.db_path).last_runs(1)[0]
     assert row["run_id"] == result.run_id and json.loads(row["metrics"]) == m.model_dump(mode="json")

@@ -11,6 +11,9 @@ Strategies (`agent.strategy`, `--strategy`), all on the same model with the same
 | `react-review` | no              | yes    | no      | up to `max_trials` |
 | `reactxen`     | if `agent.distill` | yes | yes    | up to `max_trials` |
 
+Distill's model call is skipped where the linking facts are the whole answer (`Grounding.answered_by_links`:
+the question names only what the SkySpark lacks); code then writes the Finish with no model call at all.
+
 Every strategy is grounded first, in code and without the model: the question's names are linked to the
 SkySpark and its period resolved (`edge_agent.grounding`); those facts go with the question into every
 trial, tool arguments are constrained to them, and the answer may state only what the run has seen.
@@ -66,7 +69,9 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
     """Answer `question` with the strategy in `rt.settings` (Algorithm 1)."""
     plan = Plan.of(rt)
     rt.grounding = ground(question, rt)
-    distilled = run_distill(question, rt, ask_model=plan.distill and not rt.cancelled)
+    # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model
+    distilled = run_distill(question, rt, ask_model=plan.distill and not rt.cancelled
+                            and not rt.grounding.answered_by_links())
     task = with_distilled(question, distilled)  # the paper's Q'
     rt.grounding.set_facts(render_distilled(distilled))
     trials: list[Trial] = []
