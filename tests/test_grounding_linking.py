@@ -435,3 +435,29 @@ def test_a_measurement_word_some_sensor_shares_is_left_to_the_model(plant: Plant
     assert links.sensors == [] and not [m for m in links.missing if m.kind == "sensor"]
     links = link(f"How many assets does {plant.site} have?", plant.catalog)  # no asset named: nothing to say
     assert links.missing == []
+
+
+# --- a near miss is a typo, not another name -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("catalog, written, other", [
+    (Catalog.of({"AUSWEST": {"Chiller 8": ["Tonnage"]}, "POKMAIN": {"Chiller 6": ["Tonnage"]}}), "AUSEAST",
+     "AUSWEST"),
+    (Catalog.of({"Plant-West": {"CH-01": ["kW_total"]}, "Plant-North": {"CH-02": ["kW_total"]}}), "Plant-East",
+     "Plant-West")])
+def test_a_name_two_letters_from_a_short_one_is_missing_not_corrected(catalog, written, other):
+    """EAST is not WEST: a close spelling with more edits than a typo makes is reported missing, with the
+    names that exist, instead of being read as the other site (the synthetic plant's AUSEAST question)."""
+    links = link(f"What assets does the {written} site have?", catalog)
+    assert links.sites == [] and links.corrections() == []
+    assert [(m.text, m.kind) for m in links.missing] == [(written, "site")]
+    assert other in links.missing[0].suggestions
+
+
+@pytest.mark.parametrize("written, name", [("Tonage", "Tonnage"), ("Tonnnage", "Tonnage"), ("Tonnaeg", "Tonnage"),
+                                           ("Supply Temprature", "Supply Temperature"),
+                                           ("Suply Temprature", "Supply Temperature")])
+def test_typos_are_still_corrected(written, name):
+    """One edit per 8 letters: one slip in a short name, two in a long one (a swap counts once)."""
+    links = link(f"What was the {written} of Chiller 6 at POKMAIN?", POK)
+    assert links.sensors == [name] and links.corrections() == [f'"{written}" is {name}']

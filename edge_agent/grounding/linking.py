@@ -2,7 +2,7 @@
 
 Before the first step, every run of tokens in the question is compared with the names the SkySpark
 really has — exactly, then loosely spelled (case, spaces, underscores, hyphens: "B705 AHU1" is
-"B705 AHU 1"), then as a near miss ("Tonage" is "Tonnage", same digits, close spelling). Lists are
+"B705 AHU 1"), then as a near miss ("Tonage" is "Tonnage": same digits, a typo away; AUSEAST is not AUSWEST). Lists are
 expanded ("Chiller 6 and 9"). What the question names but the SkySpark lacks is reported with the
 names that do exist: a name shaped like the site's asset names ("Chiller 7" where there are Chiller 6
 and Chiller 9, "B020" where there is B020_Total), a sensor that exists at the site but not on the named
@@ -17,6 +17,7 @@ import re
 from typing import Iterable, Literal
 
 from pydantic import BaseModel, Field
+from rapidfuzz.distance import DamerauLevenshtein
 
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.vocabulary import SENSOR_WORDS, TYPE_NAMES
@@ -170,7 +171,7 @@ def _match_near(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tu
         if sum(c.isalpha() for c in k) < 4:
             continue
         for c in difflib.get_close_matches(k, keys, n=3, cutoff=NEAR_CUTOFF):
-            if _digits(c) == _digits(k):
+            if _digits(c) == _digits(k) and _typo(k, c):
                 candidates.append((-difflib.SequenceMatcher(None, k, c).ratio(), j - i, i, j, c))
                 break
     found = []
@@ -179,6 +180,13 @@ def _match_near(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tu
             tokens.take(i, j)
             found.append((i, j, index[c], "near"))
     return found
+
+
+def _typo(written: str, name: str) -> bool:
+    """`written` is a typo of `name` (both loose keys): at most one edit (a letter added, dropped, changed or two
+    swapped) per 8 letters of the name, at least one. A close spelling with more edits is another name:
+    AUSEAST is two letters from AUSWEST and names another site; "Tonage" is one from "Tonnage"."""
+    return DamerauLevenshtein.distance(written, name) <= max(1, sum(ch.isalpha() for ch in name) // 8)
 
 
 def _list_tail(text: str, end: int, name: str, names: set[str]) -> list[tuple[str, int, bool]]:
