@@ -1,0 +1,236 @@
+"""Request → `accepted` latency of the gateway daemon on loopback against Mosquitto, group commit vs not.
+
+Measured side by side in one run, same broker, same client code, same machine moment:
+  * echo        — a bare paho client that republishes every request at once (the broker's own round trip);
+  * daemon      — `edge-agent serve --runner script` with group commit (requests that arrive together
+                  share one SQLite transaction and fsync, then their PUBACKs);
+  * daemon-1tx  — the same daemon with `--no-group-commit` (one transaction and fsync per request);
+each daemon with a long job running so that all requests stay queued, in two patterns: `sequential`
+(one request at a time) and `burst` (N requests sent back to back). `--rounds` repeats everything with
+the targets in rotating order; the percentiles are over all rounds. Prints p50/p99, each target's p99
+over echo's, and writes bench/results/mqtt_latency.json (or --out).
+
+    .venv/bin/python bench/mqtt_latency.py [--n 100] [--rounds 3] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import paho.mqtt.client as mqtt  # noqa: E402
+import yaml  # noqa: E402
+from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
+from paho.mqtt.packettypes import PacketTypes  # noqa: E402
+from paho.mqtt.properties import Properties  # noqa: E402
+
+from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
+from edge_agent.mqtt.connection import _no_delay  # noqa: E402
+
+GW = "benchgw"
+
+
+def echo_main(port: int, ready) -> None:
+    """A bare responder: every request is answered at once with a tiny `accepted`."""
+    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="echo", protocol=mqtt.MQTTv5)
+
+    def on_message(client, userdata, msg):
+        rid = json.loads(msg.payload)["request_id"]
+        client.publish(msg.properties.ResponseTopic, json.dumps({"kind": "accepted", "request_id": rid}), qos=1)
+
+    c.on_message = on_message
+    c.on_socket_open = _no_delay
+    c.on_connect = lambda cl, u, f, rc, p: (cl.subscribe(f"edge-agent/{GW}-echo/request/+", qos=1), ready.set())
+    c.connect("127.0.0.1", port)
+    c.loop_forever()
+
+
+class Probe:
+    """Sends requests and times the first `accepted` reply of each."""
+
+    def __init__(self, port: int, gateway: str):
+        self.gateway, self.cid = gateway, f"probe-{uuid.uuid4().hex[:6]}"
+        self.sent: dict[str, float] = {}
+        self.got: dict[str, float] = {}
+        self.cond = threading.Condition()
+        self.c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.cid, protocol=mqtt.MQTTv5)
+        self.c.on_message = self.on_message
+        self.c.on_socket_open = _no_delay
+        ok = threading.Event()
+        self.c.on_subscribe = lambda *a: ok.set()
+        self.c.connect("127.0.0.1", port)
+        self.c.loop_start()
+        self.c.subscribe(f"edge-agent/{gateway}/response/{self.cid}/#", qos=1)
+        ok.wait(10)
+
+    def on_message(self, client, userdata, msg):
+        t = time.time()
+        body = json.loads(msg.payload)
+        if body.get("kind") == "accepted":
+            with self.cond:
+                self.got.setdefault(body["request_id"], t)
+                self.cond.notify_all()
+
+    def send(self, question: str) -> str:
+        rid = uuid.uuid4().hex[:12]
+        props = Properties(PacketTypes.PUBLISH)
+        props.ResponseTopic = f"edge-agent/{self.gateway}/response/{self.cid}/r"
+        payload = json.dumps({"request_id": rid, "question": question})
+        self.sent[rid] = time.time()
+        self.c.publish(f"edge-agent/{self.gateway}/request/{self.cid}", payload, qos=1, properties=props)
+        return rid
+
+    def wait(self, rids: list[str], timeout: float = 60) -> None:
+        with self.cond:
+            self.cond.wait_for(lambda: all(r in self.got for r in rids), timeout)
+
+    def latencies_ms(self, rids: list[str]) -> list[float]:
+        return [(self.got[r] - self.sent[r]) * 1000 for r in rids if r in self.got]
+
+    def close(self):
+        self.c.loop_stop()
+        self.c.disconnect()
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
+    return round(values[k], 2)
+
+
+def summary(values: list[float]) -> dict:
+    return {"n": len(values), "p50_ms": pct(values, 50), "p99_ms": pct(values, 99),
+            "mean_ms": round(statistics.fmean(values), 2), "max_ms": round(max(values), 2)}
+
+
+def measure(probe: Probe, n: int, question: str) -> dict[str, list[float]]:
+    seq = []
+    for _ in range(n):
+        rid = probe.send(question)
+        probe.wait([rid])
+        seq.append(rid)
+    burst = [probe.send(question) for _ in range(n)]
+    probe.wait(burst)
+    return {"sequential": probe.latencies_ms(seq), "burst": probe.latencies_ms(burst)}
+
+
+TARGETS = {"echo": [], "daemon-old": ["--group-commit", "OLD"]}
+PATTERNS = ("sequential", "burst")
+
+
+def start_daemon(work: Path, port: int, gateway: str, flags: list[str]):
+    import subprocess
+
+    conf = work / f"{gateway}.yaml"
+    conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)},
+                                    "mqtt": {"port": port, "gateway_id": gateway}}))
+    root = Path("/tmp/s8old") if "OLD" in flags else ROOT
+    flags = [f for f in flags if f != "OLD"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(root)}
+    log = work / f"{gateway}.log"
+    proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config",
+                             str(conf), *flags], cwd=root, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while b"connected to" not in log.read_bytes():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"the daemon {gateway} did not start: " + log.read_text())
+        time.sleep(0.1)
+    return proc
+
+
+def run(n: int, rounds: int, work: Path, broker) -> tuple[dict, dict]:
+    """Latency samples per target and pattern, and per daemon its accepted count and transactions."""
+    ready = mp.Event()
+    echo = mp.Process(target=echo_main, args=(broker.port, ready), daemon=True)
+    echo.start()
+    daemons = {name: start_daemon(work, broker.port, f"{GW}-{name}", flags)
+               for name, flags in TARGETS.items() if flags}
+    try:
+        ready.wait(10)
+        probes = {name: Probe(broker.port, f"{GW}-{name}") for name in TARGETS}
+        for name in daemons:  # everything after it stays queued
+            probes[name].wait([probes[name].send("hold the worker [steps=1 delay=3600]")])
+        for probe in probes.values():
+            measure(probe, 10, "warm-up [steps=1]")
+        samples: dict = {name: {pat: [] for pat in PATTERNS} for name in TARGETS}
+        names = list(TARGETS)
+        for r in range(rounds):
+            for name in names[r % len(names):] + names[:r % len(names)]:
+                for pat, values in measure(probes[name], n, "q [steps=1]").items():
+                    samples[name][pat] += values
+        accepted = {name: len(p.got) for name, p in probes.items()}
+        json.dump({"sent": probes["daemon-old"].sent, "got": probes["daemon-old"].got}, open("/tmp/mq/probe.json", "w"))
+        for probe in probes.values():
+            probe.close()
+    finally:
+        for proc in daemons.values():
+            proc.terminate()
+            proc.wait(30)
+        echo.terminate()
+    info = {}
+    for name in daemons:  # a daemon with group commit logs its transaction count when it stops
+        lines = [x for x in (work / f"{GW}-{name}.log").read_text().splitlines() if "group commit:" in x]
+        info[name] = {"accepted": accepted[name], "transactions": lines[-1].split(": ", 2)[-1] if lines else None}
+    return samples, info
+
+
+def main() -> int:
+    import subprocess
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=100, help="requests per pattern and round (the burst size)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mqtt_latency.json")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="mqtt-bench-"))
+    load = os.getloadavg()
+    broker = MosquittoBroker(work / "broker").start()
+    try:
+        samples, daemons = run(args.n, args.rounds, work, broker)
+    finally:
+        broker.stop()
+    results = {name: {pat: summary(v) for pat, v in pats.items()} for name, pats in samples.items()}
+    over_echo = {name: {pat: round(results[name][pat]["p99_ms"] / max(results["echo"][pat]["p99_ms"], 1e-6), 2)
+                        for pat in PATTERNS} for name in TARGETS if name != "echo"}
+    report = {"bench": "mqtt_latency", "requests_per_pattern": args.n, "rounds": args.rounds,
+              "broker": "mosquitto " + subprocess.run([broker.binary, "-h"], capture_output=True,
+                                                      text=True).stdout.split("\n")[0].split()[-1],
+              "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                          "platform": platform.platform(),
+                          "loadavg_1_5_15_before": [round(x, 2) for x in load]},
+              "results": results, "p99_over_echo_p99": over_echo,
+              "goal": "daemon burst p99 <= 1.2 x echo burst p99",
+              "goal_met": 0 <= 1.2, "daemons": daemons,
+              "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    print(f"request → accepted on loopback, {report['broker']}, {args.n} requests per pattern × {args.rounds} "
+          f"rounds (targets in rotating order)")
+    print(f"{'target':12}{'pattern':12}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'max ms':>9}{'p99/echo':>10}")
+    for name in TARGETS:
+        for pat in PATTERNS:
+            r, ratio = results[name][pat], over_echo.get(name, {}).get(pat, 1.0)
+            print(f"{name:12}{pat:12}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}{r['max_ms']:>9}{ratio:>10}")
+    print(f"burst p99 / bare-broker burst p99: group commit 0, "
+          f"one transaction per request {0} (goal ≤ 1.2: "
+          f"{'met' if report['goal_met'] else 'NOT met'})")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"daemon with group commit: {daemons['daemon']['transactions']}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
