@@ -218,17 +218,13 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
     return ev
 
 
-def _sensors(g) -> list[str]:
-    return list(g.links.sensors) if g is not None and g.links is not None else []
-
-
 def _unread_sensors(g, data_steps) -> list[tuple[str, str]]:
     """(asset, sensor) pairs the question asks for that no data call read: every sensor it names on every
     asset it names that has it (the SkySpark's names, as linked), or the sensor alone where it names no
     asset. Pairs the SkySpark lacks are facts of the answer, not reads to make."""
-    sensors = _sensors(g)
-    if not sensors:
+    if g is None or g.links is None or not g.links.sensors:
         return []
+    sensors = g.links.sensors
     lacking = {(m.asset, m.text) for m in g.links.missing if m.kind == "sensor"}
     pairs = [(a, s) for s in sensors for a in (g.links.assets or [""]) if (a, s) not in lacking]
 

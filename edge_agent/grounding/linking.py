@@ -315,24 +315,25 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     if not links.assets or links.sensors:
         return
     on = [(links.asset_sites[a], a) for a in links.assets]
-    words = {w for site, asset in on for s in catalog.sensors(site, asset) for w in _variants(key(s.short))}
-    words |= {v for site, asset in on for s in catalog.sensors(site, asset)
-              for part in re.findall(r"[^\W_]+", s.short.casefold()) for v in _variants(part)}
-    vocabulary = {key(w): w for w in SENSOR_WORDS}
+    words = {w for site, asset in on for s in catalog.sensors(site, asset)
+             for w in _variants(key(s.short)) | _word_variants(s.short)}
+    vocabulary = {key(w) for w in SENSOR_WORDS}
     for i, j in tokens.spans(5):
         if any(tokens.used[i:j]):
             continue
         raw = tokens.raw(i, j)
-        if key(raw) not in vocabulary:
-            continue
-        parts = {v for part in re.findall(r"[^\W_]+", raw.casefold()) for v in _variants(part)}
-        if parts & words:
+        if key(raw) not in vocabulary or _word_variants(raw) & words:
             continue
         tokens.take(i, j)
         for site, asset in on:
             links.missing.append(Missing(text=raw, kind="sensor", site=site, asset=asset,
                                          suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
         return
+
+
+def _word_variants(text: str) -> set[str]:
+    """The loose spellings of each word of `text` ("Supply_Air Temp" → supply, air, temp and their plurals)."""
+    return {v for part in re.findall(r"[^\W_]+", text.casefold()) for v in _variants(part)}
 
 
 def _type_words(marker: str) -> set[str]:
