@@ -1,16 +1,19 @@
 """Request → `accepted` latency of the gateway daemon on loopback against Mosquitto, group commit vs not.
 
 Measured side by side in one run, same broker, same client code, same machine moment:
-  * echo        — a bare paho client that republishes every request at once (the broker's own round trip);
+  * echo        — a bare paho client that republishes every request at once (the broker's own round trip),
+                  with the daemon's in-flight limit (`mqtt.max_inflight`, not paho's default of 20);
   * daemon      — `edge-agent serve --runner script` with group commit (requests that arrive together
                   share one SQLite transaction and fsync, then their PUBACKs);
   * daemon-1tx  — the same daemon with `--no-group-commit` (one transaction and fsync per request);
 each daemon with a long job running so that all requests stay queued, in two patterns: `sequential`
 (one request at a time) and `burst` (N requests sent back to back). `--rounds` repeats everything with
 the targets in rotating order; the percentiles are over all rounds. Prints p50/p99, each target's p99
-over echo's, and writes bench/results/mqtt_latency.json (or --out).
+over echo's, and writes bench/results/mqtt_latency.json (or --out). `--base DIR` adds `daemon@base`: the
+group-commit daemon of another checkout (e.g. `git worktree add --detach /tmp/base HEAD~1`), so a change
+to the daemon is measured side by side with the code before it, in the same run.
 
-    .venv/bin/python bench/mqtt_latency.py [--n 100] [--rounds 3] [--out FILE]
+    .venv/bin/python bench/mqtt_latency.py [--n 100] [--rounds 3] [--base DIR] [--out FILE]
 """
 
 from __future__ import annotations
@@ -37,15 +40,19 @@ from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 from paho.mqtt.packettypes import PacketTypes  # noqa: E402
 from paho.mqtt.properties import Properties  # noqa: E402
 
+from edge_agent.config import MQTTSettings  # noqa: E402
 from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
 from edge_agent.mqtt.connection import _no_delay  # noqa: E402
 
 GW = "benchgw"
 
 
-def echo_main(port: int, ready) -> None:
-    """A bare responder: every request is answered at once with a tiny `accepted`."""
+def echo_main(port: int, ready, max_inflight: int) -> None:
+    """A bare responder: every request is answered at once with a tiny `accepted`, with as many QoS 1
+    replies in flight as the daemon allows itself (`mqtt.max_inflight`), so that the two differ only in
+    what the daemon does between a request and its reply."""
     c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="echo", protocol=mqtt.MQTTv5)
+    c.max_inflight_messages = max_inflight
 
     def on_message(client, userdata, msg):
         rid = json.loads(msg.payload)["request_id"]
@@ -131,16 +138,16 @@ TARGETS = {"echo": [], "daemon": ["--group-commit"], "daemon-1tx": ["--no-group-
 PATTERNS = ("sequential", "burst")
 
 
-def start_daemon(work: Path, port: int, gateway: str, flags: list[str]):
+def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Path = ROOT):
     import subprocess
 
     conf = work / f"{gateway}.yaml"
     conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)},
                                     "mqtt": {"port": port, "gateway_id": gateway}}))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(ROOT)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(root)}
     log = work / f"{gateway}.log"
     proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config",
-                             str(conf), *flags], cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+                             str(conf), *flags], cwd=root, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while b"connected to" not in log.read_bytes():
         if time.monotonic() > deadline or proc.poll() is not None:
@@ -149,22 +156,22 @@ def start_daemon(work: Path, port: int, gateway: str, flags: list[str]):
     return proc
 
 
-def run(n: int, rounds: int, work: Path, broker) -> tuple[dict, dict]:
+def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[str], Path]]) -> tuple[dict, dict]:
     """Latency samples per target and pattern, and per daemon its accepted count and transactions."""
     ready = mp.Event()
-    echo = mp.Process(target=echo_main, args=(broker.port, ready), daemon=True)
+    echo = mp.Process(target=echo_main, args=(broker.port, ready, MQTTSettings().max_inflight), daemon=True)
     echo.start()
-    daemons = {name: start_daemon(work, broker.port, f"{GW}-{name}", flags)
-               for name, flags in TARGETS.items() if flags}
+    daemons = {name: start_daemon(work, broker.port, f"{GW}-{name.replace('@', '-')}", flags, root)
+               for name, (flags, root) in targets.items() if flags}
     try:
         ready.wait(10)
-        probes = {name: Probe(broker.port, f"{GW}-{name}") for name in TARGETS}
+        probes = {name: Probe(broker.port, f"{GW}-{name.replace('@', '-')}") for name in targets}
         for name in daemons:  # everything after it stays queued
             probes[name].wait([probes[name].send("hold the worker [steps=1 delay=3600]")])
         for probe in probes.values():
             measure(probe, 10, "warm-up [steps=1]")
-        samples: dict = {name: {pat: [] for pat in PATTERNS} for name in TARGETS}
-        names = list(TARGETS)
+        samples: dict = {name: {pat: [] for pat in PATTERNS} for name in targets}
+        names = list(targets)
         for r in range(rounds):
             for name in names[r % len(names):] + names[:r % len(names)]:
                 for pat, values in measure(probes[name], n, "q [steps=1]").items():
@@ -179,7 +186,8 @@ def run(n: int, rounds: int, work: Path, broker) -> tuple[dict, dict]:
         echo.terminate()
     info = {}
     for name in daemons:  # a daemon with group commit logs its transaction count when it stops
-        lines = [x for x in (work / f"{GW}-{name}.log").read_text().splitlines() if "group commit:" in x]
+        log = work / f"{GW}-{name.replace('@', '-')}.log"
+        lines = [x for x in log.read_text().splitlines() if "group commit:" in x]
         info[name] = {"accepted": accepted[name], "transactions": lines[-1].split(": ", 2)[-1] if lines else None}
     return samples, info
 
@@ -190,19 +198,24 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=100, help="requests per pattern and round (the burst size)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--base", type=Path, help="another checkout whose daemon runs beside this one (daemon@base)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mqtt_latency.json")
     args = ap.parse_args()
+    targets = {name: (flags, ROOT) for name, flags in TARGETS.items()}
+    if args.base:
+        targets["daemon@base"] = (["--group-commit"], args.base.resolve())
     work = Path(tempfile.mkdtemp(prefix="mqtt-bench-"))
     load = os.getloadavg()
     broker = MosquittoBroker(work / "broker").start()
     try:
-        samples, daemons = run(args.n, args.rounds, work, broker)
+        samples, daemons = run(args.n, args.rounds, work, broker, targets)
     finally:
         broker.stop()
     results = {name: {pat: summary(v) for pat, v in pats.items()} for name, pats in samples.items()}
     over_echo = {name: {pat: round(results[name][pat]["p99_ms"] / max(results["echo"][pat]["p99_ms"], 1e-6), 2)
-                        for pat in PATTERNS} for name in TARGETS if name != "echo"}
+                        for pat in PATTERNS} for name in targets if name != "echo"}
     report = {"bench": "mqtt_latency", "requests_per_pattern": args.n, "rounds": args.rounds,
+              "base": str(args.base.resolve()) if args.base else None,
               "broker": "mosquitto " + subprocess.run([broker.binary, "-h"], capture_output=True,
                                                       text=True).stdout.split("\n")[0].split()[-1],
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -215,16 +228,19 @@ def main() -> int:
     print(f"request → accepted on loopback, {report['broker']}, {args.n} requests per pattern × {args.rounds} "
           f"rounds (targets in rotating order)")
     print(f"{'target':12}{'pattern':12}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'max ms':>9}{'p99/echo':>10}")
-    for name in TARGETS:
+    for name in targets:
         for pat in PATTERNS:
             r, ratio = results[name][pat], over_echo.get(name, {}).get(pat, 1.0)
             print(f"{name:12}{pat:12}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}{r['max_ms']:>9}{ratio:>10}")
     print(f"burst p99 / bare-broker burst p99: group commit {over_echo['daemon']['burst']}, "
           f"one transaction per request {over_echo['daemon-1tx']['burst']} (goal ≤ 1.2: "
           f"{'met' if report['goal_met'] else 'NOT met'})")
+    if args.base:
+        print(f"the base checkout's daemon ({args.base}): {over_echo['daemon@base']['burst']}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
-    print(f"daemon with group commit: {daemons['daemon']['transactions']}")
+    for name in daemons:
+        print(f"{name}: {daemons[name]['transactions']}")
     print(f"wrote {args.out}")
     return 0
 
