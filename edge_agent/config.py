@@ -119,6 +119,8 @@ class MQTTSettings(Section):
     worker_stall_s: float = Field(900.0, gt=0, description="no worker progress this long = unhealthy (watchdog)")
     group_commit: bool = Field(True, description="store requests that arrive together in one transaction")
     group_commit_max: int = Field(256, ge=1, description="at most this many messages per transaction")
+    max_inflight: int = Field(100, ge=1, le=65535, description="QoS 1 replies sent before their PUBACKs "
+                              "(lowered to the broker's Receive Maximum from CONNACK)")
 
 
 class PathSettings(Section):

@@ -25,7 +25,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from edge_agent.config import Settings
 from edge_agent.filestore import NAME_RE
-from edge_agent.mqtt.connection import connect_properties, mqtt_client
+from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.protocol import (
     FileEntry, QuestionReply, Reply, ResultReply, Topics, is_final, parse_reply,
 )
@@ -94,6 +94,7 @@ class RequestClient:
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
             return
+        honour_receive_maximum(client, self.settings.mqtt.max_inflight, properties)
         opts = SubscribeOptions(qos=1)
         self._suback = client.subscribe([(self.prefix + "#", opts), (self.topics.base + "/status/#", opts),
                                          (self.topics.status, opts)])[1]

@@ -27,8 +27,19 @@ def mqtt_client(settings: Settings, client_id: str, *, will: tuple[str, str] | N
     if will:
         client.will_set(will[0], will[1], qos=1, retain=True)
     client.reconnect_delay_set(1, 30)
+    client.max_inflight_messages = m.max_inflight
     client.on_socket_open = _no_delay
     return client
+
+
+def honour_receive_maximum(client: mqtt.Client, wanted: int, properties: Properties | None) -> int:
+    """In on_connect: at most the broker's Receive Maximum (CONNACK; 65535 when absent) QoS 1 messages
+    in flight, as MQTT v5 requires. paho 2.x ignores that property and refuses to change its limit on
+    an open connection, so its attribute is set here, before paho sends anything queued."""
+    limit = min(wanted, int(getattr(properties, "ReceiveMaximum", 65535) or 65535))
+    if getattr(client, "_max_inflight_messages", limit) != limit:
+        client._max_inflight_messages = limit
+    return limit
 
 
 def _no_delay(client, userdata, sock) -> None:

@@ -98,6 +98,8 @@ class JobQueue:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        self._active: int | None = None  # queued + running jobs, counted once per transaction (`active`)
+        self._added: list[OutboxRow] = []  # the outbox rows of the open transaction (`added`)
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=10)
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA journal_mode=WAL")
@@ -115,6 +117,7 @@ class JobQueue:
         fsync (WAL, synchronous=NORMAL): a crash may undo it, but only together with what followed it,
         and the next durable commit makes it durable too."""
         with self._lock:
+            self._active, self._added = None, []
             if not durable:
                 self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
@@ -126,6 +129,7 @@ class JobQueue:
                     raise
                 self._conn.execute("COMMIT")
             finally:
+                self._active, self._added = None, []
                 if not durable:
                     self._conn.execute("PRAGMA synchronous=FULL")
 
@@ -133,9 +137,12 @@ class JobQueue:
     def savepoint(self, conn: sqlite3.Connection) -> Iterator[None]:
         """Inside `tx()`: a part that is undone alone if it raises (one message of a batch)."""
         conn.execute("SAVEPOINT part")
+        added = len(self._added)
         try:
             yield
         except BaseException:
+            self._active = None  # the part may have inserted or finished jobs
+            del self._added[added:]
             conn.execute("ROLLBACK TO part")
             conn.execute("RELEASE part")
             raise
@@ -157,12 +164,26 @@ class JobQueue:
     def insert(self, conn: sqlite3.Connection, *, job_id: str, client_id: str, request_id: str, question: str,
                options: dict, reply_topic: str, correlation: bytes | None, body_correlation: str | None) -> Job:
         """Insert a queued job inside `tx()`; the caller has checked that (client_id, request_id) is new."""
-        conn.execute(
+        created = time.time()
+        cur = conn.execute(
             "INSERT INTO jobs (job_id, client_id, request_id, question, options, reply_topic, correlation,"
             " body_correlation, state, created) VALUES (?,?,?,?,?,?,?,?, 'queued', ?)",
             (job_id, client_id, request_id, question, json.dumps(options), reply_topic, correlation,
-             body_correlation, time.time()))
-        return Job.from_row(conn.execute("SELECT * FROM jobs WHERE job_id=?", (job_id,)).fetchone())
+             body_correlation, created))
+        if self._active is not None:
+            self._active += 1
+        return Job(seq=int(cur.lastrowid), job_id=job_id, client_id=client_id, request_id=request_id,
+                   question=question, options=options, reply_topic=reply_topic, correlation=correlation,
+                   body_correlation=body_correlation, state="queued", attempts=0, created=created)
+
+    def active(self, conn: sqlite3.Connection) -> int:
+        """Inside `tx()`: the queued and running jobs, i.e. the position a job inserted now gets. Counted
+        once per transaction and then kept by `insert`/`finish` (no other writer can change the table
+        meanwhile), so a burst of requests into a long queue costs one count, not one per request."""
+        if self._active is None:
+            row = conn.execute("SELECT COUNT(*) FROM jobs WHERE state IN ('queued','running')").fetchone()
+            self._active = int(row[0])
+        return self._active
 
     def position(self, job: Job) -> int:
         """Jobs that will run before `job` (the running one included)."""
@@ -181,6 +202,7 @@ class JobQueue:
 
     def finish(self, conn: sqlite3.Connection, job_id: str, kind: str, payload: str) -> None:
         """Record the final reply inside `tx()` (together with its outbox rows)."""
+        self._active = None
         conn.execute("UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
                      (time.time(), kind, payload, job_id))
 
@@ -203,7 +225,13 @@ class JobQueue:
                    retain: bool = False) -> int:
         cur = conn.execute("INSERT INTO outbox (topic, payload, correlation, retain, created) VALUES (?,?,?,?,?)",
                            (topic, payload, correlation, int(retain), time.time()))
+        self._added.append(OutboxRow(int(cur.lastrowid), topic, payload, correlation, retain))
         return int(cur.lastrowid)
+
+    def added(self) -> list[OutboxRow]:
+        """Inside `tx()`: the outbox rows this transaction has added so far (savepoints rolled back
+        excluded), for the committing thread to publish itself once they are committed."""
+        return list(self._added)
 
     def outbox_pending(self, exclude: set[int] | frozenset[int] = frozenset(), limit: int = 500) -> list[OutboxRow]:
         with self._lock:

@@ -2,7 +2,8 @@
 
 Request path: paho's network thread hands each message to the group committer (`committer.py`),
 which validates whatever has arrived, inserts the jobs and their `accepted` replies (outbox) in
-ONE SQLite transaction → commit → PUBACK each (paho `manual_ack`) → the outbox thread publishes.
+ONE SQLite transaction → commit → publishes the replies itself (`OutboxPublisher.release`) → PUBACK
+each (paho `manual_ack`).
 (`mqtt.group_commit: false` keeps one transaction per message, in the network thread.) So an
 acknowledged request is always on disk, and an unacknowledged one is redelivered by the broker
 (persistent session: `clean_start=False` + Session Expiry). Duplicates are found by (client_id,
@@ -31,7 +32,9 @@ import signal
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.subscribeoptions import SubscribeOptions
@@ -40,7 +43,7 @@ from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.config import Settings
 from edge_agent.llm.base import Interrupted
 from edge_agent.mqtt.committer import GroupCommitter
-from edge_agent.mqtt.connection import connect_properties, mqtt_client
+from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outbox import PACKET_OVERHEAD, OutboxPublisher
 from edge_agent.mqtt.protocol import (
@@ -175,13 +178,14 @@ class GatewayService:
             return
         size = getattr(properties, "MaximumPacketSize", None) if properties is not None else None
         self.max_packet = int(size) if size else DEFAULT_MAX_PACKET
+        inflight = honour_receive_maximum(client, self.m.max_inflight, properties)
         opts = SubscribeOptions(qos=1)
         client.subscribe([(self.topics.request_filter, opts), (self.topics.cancel_filter, opts),
                           (self.topics.answer_filter, opts)])
         client.publish(self.topics.status, "online", qos=1, retain=True)
         self.connected.set()
-        log.info("connected to %s:%s as %s (session present: %s, max packet %d)", self.m.host, self.m.port,
-                 self.client_id, flags.session_present, self.max_packet)
+        log.info("connected to %s:%s as %s (session present: %s, max packet %d, %d in flight)", self.m.host,
+                 self.m.port, self.client_id, flags.session_present, self.max_packet, inflight)
         self.outbox.wake()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
@@ -202,7 +206,7 @@ class GatewayService:
         to acknowledge (a message that raised is rolled back alone and left for redelivery)."""
         parsed = [(msg, self._parse(msg)) for msg in msgs]  # validation outside the database lock
         stored = []
-        with self.jobs.tx() as conn:
+        with self._replying() as conn:
             for msg, incoming in parsed:
                 try:
                     with self.jobs.savepoint(conn):
@@ -211,9 +215,22 @@ class GatewayService:
                     stored.append(msg)
                 except Exception:  # not acked: the broker redelivers it after the next connect
                     log.exception("failed to handle a message on %s", msg.topic)
-        self.outbox.wake()
         self._wake.set()
         return stored
+
+    @contextmanager
+    def _replying(self) -> Iterator:
+        """One durable transaction whose replies this thread publishes right after the commit, rather
+        than the outbox thread (which would wait for the database lock through the next commit)."""
+        rows = []
+        try:
+            with self.jobs.tx() as conn:
+                yield conn
+                rows = self.outbox.claim(self.jobs.added())
+        except BaseException:
+            self.outbox.unclaim(rows)
+            raise
+        self.outbox.release(rows)
 
     def _parse(self, msg: mqtt.MQTTMessage) -> tuple | None:
         """(kind, client_id, payload or ErrorReply, response topic, correlation); None: ack and drop."""
@@ -270,11 +287,12 @@ class GatewayService:
                                     duplicate=True, correlation=req.correlation,
                                     reply_id=uuid.uuid4().hex).model_dump_json().encode()
         else:
+            position = self.jobs.active(conn)  # every queued or running job runs before this one
             job = self.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
                                    request_id=req.request_id, question=req.question,
                                    options=req.options.model_dump(), reply_topic=reply_topic,
                                    correlation=correlation, body_correlation=req.correlation)
-            payload = AcceptedReply(request_id=req.request_id, position=self.jobs.position(job),
+            payload = AcceptedReply(request_id=req.request_id, position=position,
                                     correlation=req.correlation,
                                     reply_id=f"{job.job_id}.accepted").model_dump_json().encode()
         self.jobs.outbox_add(conn, reply_topic, payload, correlation)
@@ -333,9 +351,8 @@ class GatewayService:
         self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
 
     def _send(self, topic: str, reply: Reply, correlation: bytes | None) -> None:
-        with self.jobs.tx() as conn:
+        with self._replying() as conn:
             self._add(conn, topic, reply, correlation)
-        self.outbox.wake()
 
     # ------------------------------------------------------------------------------ worker
     def _warm(self) -> None:
@@ -392,13 +409,12 @@ class GatewayService:
         reply = ErrorReply(code="internal", request_id=job.request_id, correlation=job.body_correlation,
                            message=f"the daemon failed while answering: {why}", reply_id=f"{job.job_id}.final")
         try:
-            with self.jobs.tx() as conn:
+            with self._replying() as conn:
                 row = conn.execute("SELECT state FROM jobs WHERE job_id=?", (job.job_id,)).fetchone()
                 if row is None or row[0] == "done":
                     return
                 self.jobs.outbox_add(conn, job.reply_topic, reply.model_dump_json().encode(), job.correlation)
                 self.jobs.finish(conn, job.job_id, "error", reply.model_dump_json())
-            self.outbox.wake()
         except Exception:  # the database itself is broken: the job resumes at the next start
             log.exception("could not record the failure of job %s", job.job_id)
 
@@ -517,10 +533,9 @@ class GatewayService:
                                 answer=result.answer, error=result.error, metrics=result.metrics, files=entries,
                                 run_id=result.run_id, reply_id=final_id, provenance=result.provenance)
         payload = reply.model_dump_json()
-        with self.jobs.tx() as conn:
+        with self._replying() as conn:
             for topic, data in chunks:  # chunks first: when the result arrives, its files are there
                 self.jobs.outbox_add(conn, topic, data, job.correlation)
             self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
             self.jobs.finish(conn, job.job_id, reply.kind, payload)
-        self.outbox.wake()
         log.info("job %s finished: %s", job.job_id, reply.kind)

@@ -1,0 +1,196 @@
+"""The outbox publisher's two ways out: a committing thread publishes its own replies right after its
+commit (claim → release), the outbox thread hands on everything else, and a topic's replies never
+overtake each other. paho's client is replaced by a recorder (the unit under test is the ordering and
+bookkeeping; the real broker path is in test_mqtt_service / test_mqtt_group_commit); the SQLite queue is real."""
+
+import threading
+import time
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from edge_agent.mqtt import outbox as outbox_module
+from edge_agent.mqtt.connection import honour_receive_maximum
+from edge_agent.mqtt.outbox import OutboxPublisher
+from edge_agent.mqtt.queue import JobQueue
+
+
+class Info:
+    def __init__(self, mid: int, rc=mqtt.MQTT_ERR_SUCCESS):
+        self.mid, self.rc = mid, rc
+
+
+class Recorder:
+    """Stands in for paho: records what is published, in order; `full` makes paho's queue refuse."""
+
+    def __init__(self):
+        self.sent: list[tuple[str, bytes]] = []
+        self.mids = 0
+        self.full = False
+        self.lock = threading.Lock()
+
+    def publish(self, topic, payload, qos=1, retain=False, properties=None):
+        with self.lock:
+            if self.full:
+                return Info(0, mqtt.MQTT_ERR_QUEUE_SIZE)
+            self.mids += 1
+            self.sent.append((topic, payload))
+            return Info(self.mids)
+
+
+@pytest.fixture
+def outbox(tmp_path, monkeypatch):
+    monkeypatch.setattr(outbox_module, "IDLE_S", 60.0)  # no idle re-reads: only wake-ups deliver
+    jobs = JobQueue(tmp_path / "queue.db")
+    client = Recorder()
+    box = OutboxPublisher(jobs, client, lambda: 10_000, window=50)  # type: ignore[arg-type]
+    yield box, jobs, client
+    box.stop()
+    jobs.close()
+
+
+def _commit(box, jobs, payloads: list[bytes], topic="t"):
+    """What the service's `_replying` does: add rows, claim them inside the transaction."""
+    with jobs.tx() as conn:
+        for p in payloads:
+            jobs.outbox_add(conn, topic, p)
+        return box.claim(jobs.added())
+
+
+def _wait(cond, timeout=5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not cond() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return cond()
+
+
+def test_a_release_publishes_at_once_without_the_outbox_thread(outbox):
+    box, jobs, client = outbox  # the thread is not started: nothing else can publish
+    rows = _commit(box, jobs, [b"a1", b"a2", b"a3"])
+    assert client.sent == []
+    box.release(rows)
+    assert [p for _, p in client.sent] == [b"a1", b"a2", b"a3"]
+    box.release(rows)  # a second release of the same rows publishes nothing twice
+    assert len(client.sent) == 3
+
+
+def test_the_outbox_thread_leaves_claimed_rows_and_what_follows_them(outbox):
+    box, jobs, client = outbox
+    with jobs.tx() as conn:
+        jobs.outbox_add(conn, "t", b"left over by a crash")
+    claimed = _commit(box, jobs, [b"claimed"])
+    with jobs.tx() as conn:  # stored without a release (as after a restart)
+        jobs.outbox_add(conn, "t", b"after")
+    box.start()
+    box.wake()
+    assert _wait(lambda: len(client.sent) == 1)
+    time.sleep(0.2)
+    assert [p for _, p in client.sent] == [b"left over by a crash"]  # stops at the claimed row
+    box.release(claimed)  # the claimer publishes its row and wakes the thread for the one behind it
+    assert _wait(lambda: len(client.sent) == 3)
+    assert [p for _, p in client.sent] == [b"left over by a crash", b"claimed", b"after"]
+
+
+def test_a_younger_release_waits_for_an_older_claim(outbox):
+    box, jobs, client = outbox
+    older = _commit(box, jobs, [b"accepted"])
+    younger = _commit(box, jobs, [b"progress"])
+    box.start()
+    box.release(younger)  # must not overtake the older row another thread still holds
+    time.sleep(0.2)
+    assert client.sent == []
+    box.release(older)
+    assert _wait(lambda: len(client.sent) == 2)
+    assert [p for _, p in client.sent] == [b"accepted", b"progress"]
+
+
+def test_a_failed_commit_unclaims_and_publishes_nothing(outbox):
+    box, jobs, client = outbox
+    claimed = []
+    with pytest.raises(RuntimeError):
+        with jobs.tx() as conn:
+            jobs.outbox_add(conn, "t", b"never stored")
+            claimed = box.claim(jobs.added())
+            raise RuntimeError("the commit fails")
+    box.unclaim(claimed)
+    box.start()
+    box.wake()
+    time.sleep(0.2)
+    assert client.sent == [] and jobs.outbox_size() == 0 and not box._claimed
+
+
+def test_a_rolled_back_savepoint_takes_its_rows_out_of_the_release(outbox):
+    box, jobs, client = outbox
+    with jobs.tx() as conn:
+        jobs.outbox_add(conn, "t", b"kept")
+        with pytest.raises(ValueError):
+            with jobs.savepoint(conn):
+                jobs.outbox_add(conn, "t", b"undone")
+                raise ValueError("a bad message")
+        rows = box.claim(jobs.added())
+    box.release(rows)
+    assert [p for _, p in client.sent] == [b"kept"]
+
+
+def test_pubacks_delete_rows_in_groups_and_the_outbox_goes_idle(outbox):
+    box, jobs, client = outbox
+    rows = _commit(box, jobs, [f"r{i}".encode() for i in range(30)])
+    box.start()
+    box.release(rows)
+    assert len(client.sent) == 30 and jobs.outbox_size() == 30
+    for mid in range(1, 31):
+        box.on_publish(mid)
+    assert box.wait_idle(5.0)
+    assert jobs.outbox_size() == 0 and box.in_flight() == 0
+
+
+def test_a_full_window_or_paho_queue_leaves_rows_to_the_thread_in_order(outbox):
+    box, jobs, client = outbox  # window 50
+    rows = _commit(box, jobs, [f"r{i:02}".encode() for i in range(60)])
+    box.start()
+    box.release(rows)
+    assert len(client.sent) == 50  # the window is full; ten wait in the table
+    client.full = True
+    for mid in range(1, 11):
+        box.on_publish(mid)  # room for ten, but paho refuses for now
+    time.sleep(0.3)
+    assert len(client.sent) == 50
+    client.full = False
+    box.on_publish(11)
+    assert _wait(lambda: len(client.sent) == 60)
+    assert [p for _, p in client.sent] == [f"r{i:02}".encode() for i in range(60)]
+
+
+def test_many_threads_releasing_at_once_keep_id_order_and_publish_each_row_once(outbox):
+    box, jobs, client = outbox
+    box.window = 10_000
+    box.start()
+
+    def writer(k):
+        for i in range(20):
+            rows = _commit(box, jobs, [f"{k}-{i}".encode()])
+            box.release(rows)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert _wait(lambda: len(client.sent) == 80)
+    time.sleep(0.1)
+    ids = {r.payload: r.id for r in jobs.outbox_pending(limit=1000)}
+    order = [ids[p] for _, p in client.sent]
+    assert order == sorted(order) and len(set(order)) == 80
+
+
+def test_the_client_keeps_to_the_brokers_receive_maximum():
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    props = Properties(PacketTypes.CONNACK)
+    props.ReceiveMaximum = 10
+    assert honour_receive_maximum(client, 100, props) == 10
+    assert client.max_inflight_messages == 10
+    assert honour_receive_maximum(client, 100, Properties(PacketTypes.CONNACK)) == 100  # absent: 65535
+    assert honour_receive_maximum(client, 100, None) == 100
+    assert client.max_inflight_messages == 100
