@@ -166,3 +166,19 @@ def test_kill9_between_commit_and_puback_redelivers_the_batch_and_keeps_one_job_
     assert all(j.state == "done" and j.final_kind == "result" for j in jobs)
     runs = [json.loads(x) for x in (d.workdir / "state" / "script-runs.jsonl").read_text().splitlines()]
     assert sorted(r["run_id"] for r in runs if r["event"] == "end") == sorted(j.job_id for j in jobs)
+
+
+def test_a_burst_behind_a_running_job_gets_every_accepted_with_its_place_in_the_queue(inproc_daemon, requester):
+    """Replies published by the committer itself, positions counted once per transaction: a burst of 40 into
+    a queue behind a long job gets 40 `accepted`, each once, with positions 1..40 in the order of sending."""
+    svc = inproc_daemon()
+    c = requester("c1")
+    hold = c.send("hold the worker [steps=1 delay=30]", request_id="hold")
+    assert c.wait_for(lambda: any(r.kind == "progress" for r in c.replies(hold)), 20)
+    rids = [c.send(QUESTION.format(i), request_id=f"q{i:02}") for i in range(40)]
+    assert c.wait_for(lambda: all(c.replies(r) for r in rids), 20)
+    accepted = {r: [x for x in c.replies(r) if isinstance(x, AcceptedReply)] for r in rids}
+    assert all(len(a) == 1 and not a[0].duplicate for a in accepted.values())
+    assert [accepted[r][0].position for r in rids] == list(range(1, 41))
+    # the broker's PUBACKs, grouped, empty the outbox: nothing handed on is left waiting
+    assert c.wait_for(lambda: svc.outbox.in_flight() == 0 and svc.jobs.outbox_size() == 0, 10)
