@@ -162,8 +162,9 @@ def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Pa
 
 
 def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[str], Path]],
-        wake_each: bool = False) -> tuple[dict, dict]:
-    """Latency samples per target and pattern, and per daemon its accepted count and transactions."""
+        wake_each: bool = False) -> tuple[dict, dict, dict]:
+    """Latency samples per target and pattern; per daemon its accepted count and transactions; per target
+    each round's burst p99."""
     ready = mp.Event()
     echo = mp.Process(target=echo_main, args=(broker.port, ready, MQTTSettings().max_inflight), daemon=True)
     echo.start()
@@ -183,7 +184,8 @@ def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[s
             for name in names[r % len(names):] + names[:r % len(names)]:
                 for pat, values in measure(probes[name], n, "q [steps=1]").items():
                     samples[name][pat] += values
-                    rounds_p99.setdefault(name, []).append(pct(values, 99)) if pat == "burst" else None
+                    if pat == "burst":
+                        rounds_p99.setdefault(name, []).append(pct(values, 99))
         accepted = {name: len(p.got) for name, p in probes.items()}
         for probe in probes.values():
             probe.close()
@@ -197,8 +199,7 @@ def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[s
         log = work / f"{GW}-{name.replace('@', '-')}.log"
         lines = [x for x in log.read_text().splitlines() if "group commit:" in x]
         info[name] = {"accepted": accepted[name], "transactions": lines[-1].split(": ", 2)[-1] if lines else None}
-    info["per_round_burst_p99_ms"] = rounds_p99
-    return samples, info
+    return samples, info, rounds_p99
 
 
 def main() -> int:
@@ -225,13 +226,12 @@ def main() -> int:
     extra = "" if args.broker_saves == "every-change" else "autosave_on_changes false\nautosave_interval 1800\n"
     broker = MosquittoBroker(work / "broker", extra_conf=extra).start()
     try:
-        samples, daemons = run(args.n, args.rounds, work, broker, targets, args.probe_wakes == "each")
+        samples, daemons, per_round = run(args.n, args.rounds, work, broker, targets, args.probe_wakes == "each")
     finally:
         broker.stop()
     results = {name: {pat: summary(v) for pat, v in pats.items()} for name, pats in samples.items()}
     over_echo = {name: {pat: round(results[name][pat]["p99_ms"] / max(results["echo"][pat]["p99_ms"], 1e-6), 2)
                         for pat in PATTERNS} for name in targets if name != "echo"}
-    per_round = daemons.pop("per_round_burst_p99_ms")
     round_ratios = {name: [round(d / e, 3) for d, e in zip(per_round[name], per_round["echo"])]
                     for name in targets if name != "echo"}
     report = {"bench": "mqtt_latency", "requests_per_pattern": args.n, "rounds": args.rounds,
