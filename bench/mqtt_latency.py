@@ -42,17 +42,19 @@ from paho.mqtt.properties import Properties  # noqa: E402
 
 from edge_agent.config import MQTTSettings  # noqa: E402
 from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
-from edge_agent.mqtt.connection import _no_delay  # noqa: E402
+from edge_agent.mqtt.connection import _no_delay, connect_properties  # noqa: E402
 
 GW = "benchgw"
 
 
-def echo_main(port: int, ready, max_inflight: int) -> None:
+def echo_main(port: int, ready, name: str, durable: bool) -> None:
     """A bare responder: every request is answered at once with a tiny `accepted`, with as many QoS 1
     replies in flight as the daemon allows itself (`mqtt.max_inflight`), so that the two differ only in
-    what the daemon does between a request and its reply."""
-    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="echo", protocol=mqtt.MQTTv5)
-    c.max_inflight_messages = max_inflight
+    what the daemon does between a request and its reply. `durable`: the daemon's session too
+    (clean_start=False, its Session Expiry), whose queued messages the broker writes at every save."""
+    m = MQTTSettings()
+    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5)
+    c.max_inflight_messages = m.max_inflight
 
     def on_message(client, userdata, msg):
         rid = json.loads(msg.payload)["request_id"]
@@ -60,8 +62,11 @@ def echo_main(port: int, ready, max_inflight: int) -> None:
 
     c.on_message = on_message
     c.on_socket_open = _no_delay
-    c.on_connect = lambda cl, u, f, rc, p: (cl.subscribe(f"edge-agent/{GW}-echo/request/+", qos=1), ready.set())
-    c.connect("127.0.0.1", port)
+    c.on_connect = lambda cl, u, f, rc, p: (cl.subscribe(f"edge-agent/{GW}-{name}/request/+", qos=1), ready.set())
+    if durable:
+        c.connect("127.0.0.1", port, clean_start=False, properties=connect_properties(m.session_expiry_s))
+    else:
+        c.connect("127.0.0.1", port)
     c.loop_forever()
 
 
@@ -139,7 +144,9 @@ def measure(probe: Probe, n: int, question: str) -> dict[str, list[float]]:
     return {"sequential": probe.latencies_ms(seq), "burst": probe.latencies_ms(burst)}
 
 
-TARGETS = {"echo": [], "daemon": ["--group-commit"], "daemon-1tx": ["--no-group-commit"]}
+TARGETS = {"echo": [], "echo-durable": [], "daemon": ["--group-commit"],
+           "daemon-1conn": ["--group-commit", "--no-reply-connection"], "daemon-1tx": ["--no-group-commit"]}
+ECHOES = {"echo": False, "echo-durable": True}  # name: with the daemon's persistent session
 PATTERNS = ("sequential", "burst")
 
 
@@ -165,13 +172,16 @@ def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[s
         wake_each: bool = False) -> tuple[dict, dict, dict]:
     """Latency samples per target and pattern; per daemon its accepted count and transactions; per target
     each round's burst p99."""
-    ready = mp.Event()
-    echo = mp.Process(target=echo_main, args=(broker.port, ready, MQTTSettings().max_inflight), daemon=True)
-    echo.start()
+    echoes = {name: (mp.Event(), durable) for name, durable in ECHOES.items() if name in targets}
+    procs = {name: mp.Process(target=echo_main, args=(broker.port, ready, name, durable), daemon=True)
+             for name, (ready, durable) in echoes.items()}
+    for proc in procs.values():
+        proc.start()
     daemons = {name: start_daemon(work, broker.port, f"{GW}-{name.replace('@', '-')}", flags, root)
                for name, (flags, root) in targets.items() if flags}
     try:
-        ready.wait(10)
+        for ready, _ in echoes.values():
+            ready.wait(10)
         probes = {name: Probe(broker.port, f"{GW}-{name.replace('@', '-')}", wake_each) for name in targets}
         for name in daemons:  # everything after it stays queued
             probes[name].wait([probes[name].send("hold the worker [steps=1 delay=3600]")])
@@ -193,7 +203,8 @@ def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[s
         for proc in daemons.values():
             proc.terminate()
             proc.wait(30)
-        echo.terminate()
+        for proc in procs.values():
+            proc.terminate()
     info = {}
     for name in daemons:  # a daemon with group commit logs its transaction count when it stops
         log = work / f"{GW}-{name.replace('@', '-')}.log"
@@ -215,12 +226,14 @@ def main() -> int:
                     help="Mosquitto's persistence: the gateway's (autosave_on_changes, interval 1: its whole "
                          "database written at every change, so acknowledged QoS 1 messages survive a SIGKILL), or "
                          "Mosquitto's default (every 1800 s), to see the daemon's own cost without the broker's saves")
-    ap.add_argument("--base", type=Path, help="another checkout whose daemon runs beside this one (daemon@base)")
+    ap.add_argument("--base", type=Path, action="append", default=[],
+                    help="another checkout whose daemon runs beside this one (daemon@base; given again: "
+                         "daemon@base2, ...)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mqtt_latency.json")
     args = ap.parse_args()
     targets = {name: (flags, ROOT) for name, flags in TARGETS.items()}
-    if args.base:
-        targets["daemon@base"] = (["--group-commit"], args.base.resolve())
+    for i, base in enumerate(args.base):
+        targets[f"daemon@base{i + 1 if i else ''}"] = (["--group-commit"], base.resolve())
     work = Path(tempfile.mkdtemp(prefix="mqtt-bench-"))
     load = os.getloadavg()
     extra = "" if args.broker_saves == "every-change" else "autosave_on_changes false\nautosave_interval 1800\n"
@@ -235,7 +248,7 @@ def main() -> int:
     round_ratios = {name: [round(d / e, 3) for d, e in zip(per_round[name], per_round["echo"])]
                     for name in targets if name != "echo"}
     report = {"bench": "mqtt_latency", "requests_per_pattern": args.n, "rounds": args.rounds,
-              "base": str(args.base.resolve()) if args.base else None, "probe_wakes": args.probe_wakes,
+              "base": [str(b.resolve()) for b in args.base] or None, "probe_wakes": args.probe_wakes,
               "broker_saves": args.broker_saves,
               "broker": "mosquitto " + subprocess.run([broker.binary, "-h"], capture_output=True,
                                                       text=True).stdout.split("\n")[0].split()[-1],
@@ -260,8 +273,9 @@ def main() -> int:
     print(f"burst p99 / bare-broker burst p99: group commit {over_echo['daemon']['burst']}, "
           f"one transaction per request {over_echo['daemon-1tx']['burst']} (goal ≤ 1.2: "
           f"{'met' if report['goal_met'] else 'NOT met'})")
-    if args.base:
-        print(f"the base checkout's daemon ({args.base}): {over_echo['daemon@base']['burst']}")
+    for i, base in enumerate(args.base):
+        name = f"daemon@base{i + 1 if i else ''}"
+        print(f"{name} ({base}): {over_echo[name]['burst']}")
     for name, r in report["per_round_burst_p99_over_echo"].items():
         print(f"{name}: each round's burst p99 / that round's echo burst p99: median {r['median']:.2f} "
               f"(min {r['min']:.2f}, max {r['max']:.2f}; ≤ 1.2 in {r['rounds_at_most_1_2']} of {len(r['ratios'])})")

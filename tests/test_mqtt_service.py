@@ -209,6 +209,49 @@ def test_replies_wait_in_the_outbox_while_the_broker_is_down(inproc_daemon, requ
     assert c.wait_for(lambda: svc.jobs.outbox_size() == 0, 10)
 
 
+@pytest.mark.parametrize("reply_connection", [True, False])
+def test_replies_go_out_on_their_own_connection_or_on_the_session(reply_connection, inproc_daemon, requester,
+                                                                   mosquitto, tmp_path):
+    settings = load_settings(overrides=mqtt_overrides(tmp_path / "state", mosquitto,
+                                                      reply_connection=reply_connection), environ={})
+    svc = inproc_daemon(settings)
+    assert (svc.replies is not svc.client) == reply_connection and svc.outbox.client is svc.replies
+    c = requester("c1")
+    rid = c.send("two ways [steps=2 file=200000]")
+    out = c.wait(rid, timeout=20, out_dir=tmp_path / "out")
+    kinds = [r.kind for r in out.replies]
+    assert kinds[0] == "accepted" and kinds[-1] == "result" and kinds.count("result") == 1, kinds
+    assert [r.step for r in out.replies if isinstance(r, ProgressReply) and r.event == "step"] == [1, 2]
+    assert isinstance(out.final, ResultReply) and len(out.files) == 1 and out.files[0].stat().st_size == 200000
+    assert c.wait_for(lambda: svc.jobs.outbox_size() == 0, 10)
+
+
+def test_a_reply_connection_knocked_off_loses_no_reply(inproc_daemon, requester, mosquitto, tmp_path):
+    """Another client takes the reply connection's client id (the broker drops the daemon's), while a job
+    publishes: the session still takes requests, the daemon reconnects, and every reply arrives once."""
+    svc = inproc_daemon()
+    c = requester("c1")
+    rid = c.send("knocked [steps=4 delay=0.3 file=100000]")
+    assert c.wait_for(lambda: any(r.kind == "progress" for r in c.replies(rid)), 10)
+    rogue = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{svc.client_id}-replies", protocol=mqtt.MQTTv5)
+    rogue.connect(mosquitto.host, mosquitto.port)
+    rogue.loop_start()
+    assert c.wait_for(lambda: not svc.connected.is_set(), 5)  # the daemon's reply connection was dropped
+    second = c.send("sent meanwhile [steps=1]")
+    time.sleep(0.5)
+    rogue.disconnect()
+    rogue.loop_stop()
+    out = c.wait(rid, timeout=30, out_dir=tmp_path / "out")
+    assert isinstance(out.final, ResultReply) and len(out.files) == 1
+    assert isinstance(c.wait(second, timeout=30).final, ResultReply)
+    for request_id in (rid, second):
+        kinds = [r.kind for r in c.replies(request_id)]  # QoS 1 redeliveries dropped by reply_id
+        assert kinds.count("accepted") == 1 and kinds.count("result") == 1, kinds
+    steps = [r.step for r in c.replies(rid) if isinstance(r, ProgressReply) and r.event == "step"]
+    assert steps == [1, 2, 3, 4]
+    assert svc.connected.wait(10) and c.wait_for(lambda: svc.jobs.outbox_size() == 0, 10)
+
+
 def test_status_is_retained_online_and_offline_after_a_clean_stop(inproc_daemon, requester):
     svc = inproc_daemon()
     watcher = requester("w1")

@@ -69,11 +69,15 @@ def _check_now(ctx, param, value: str | None) -> str | None:
 @click.option("--group", help="MQTT v5 shared subscription group (scale-out over several daemons)")
 @click.option("--group-commit/--no-group-commit", default=None,
               help="requests arriving together share one SQLite transaction (default: mqtt.group_commit)")
+@click.option("--reply-connection/--no-reply-connection", default=None,
+              help="replies go out on a second connection (default: mqtt.reply_connection)")
 @click.option("--log-level", default="INFO", show_default=True)
-def serve(config, runner, client_id, group, group_commit, log_level) -> None:
+def serve(config, runner, client_id, group, group_commit, reply_connection, log_level) -> None:
     """Run the gateway daemon: answer questions arriving over MQTT v5 until SIGTERM."""
     _logging(log_level)
-    settings = _load(config, {"mqtt": {"group_commit": group_commit}} if group_commit is not None else None)
+    mqtt = {k: v for k, v in {"group_commit": group_commit, "reply_connection": reply_connection}.items()
+            if v is not None}
+    settings = _load(config, {"mqtt": mqtt} if mqtt else None)
     from edge_agent.mqtt.runner import make_runner
     from edge_agent.mqtt.service import GatewayService
 

@@ -10,6 +10,13 @@ acknowledged request is always on disk, and an unacknowledged one is redelivered
 request_id), within a batch too, and get the stored final reply or the current state, never a
 second run.
 
+Two connections (`mqtt.reply_connection`, default on): the session connection (client id) takes
+requests, cancels and answers, sends their PUBACKs and the status; every reply, progress message and
+file chunk goes out on a second connection (client id + `-replies`). Mosquitto reads one packet per
+connection per turn of its loop and saves its database after each turn, so on one connection a
+burst's `accepted` replies and its PUBACKs wait behind each other, and a result's file chunks
+behind new requests' PUBACKs (bench/reports/2026-11-24-reply-connection).
+
 Worker thread: takes the oldest queued job, runs it through the `Runner` (one at a time: the
 model is one), publishes `progress` for every agent event, relays `agentask` questions to the
 requester (`kind=question`; the reply comes back on the request topic), and finally stores the
@@ -104,8 +111,17 @@ class GatewayService:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
-        self.client.on_publish = lambda c, u, mid, rc, props: self.outbox.on_publish(mid)
-        self.outbox = OutboxPublisher(self.jobs, self.client, lambda: self.max_packet)
+        self.replies = self.client  # the connection replies go out on (see the module's docstring)
+        self._ids = {self.client: self.client_id}
+        if self.m.reply_connection:
+            self.replies = mqtt_client(settings, f"{self.client_id}-replies")
+            self.replies.on_connect = self._on_replies_connect
+            self.replies.on_disconnect = self._on_disconnect
+            self._ids[self.replies] = f"{self.client_id}-replies"
+        self._up = {client: False for client in self._ids}
+        self._up_lock = threading.Lock()
+        self.replies.on_publish = lambda c, u, mid, rc, props: self.outbox.on_publish(mid)
+        self.outbox = OutboxPublisher(self.jobs, self.replies, lambda: self.max_packet)
         self.committer = GroupCommitter(self._store, lambda msg: self.client.ack(msg.mid, msg.qos),
                                         max_batch=self.m.group_commit_max) if self.m.group_commit else None
         self._worker = threading.Thread(target=self._work, name="worker", daemon=True)
@@ -124,6 +140,9 @@ class GatewayService:
         if self.committer is not None:
             self.committer.start()
         self.watchdog.start()
+        if self.replies is not self.client:  # no session to keep: the outbox holds every reply until its PUBACK
+            self.replies.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive_s)
+            self.replies.loop_start()
         self.client.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive_s, clean_start=False,
                                   properties=connect_properties(self.m.session_expiry_s))
         self.client.loop_start()
@@ -160,8 +179,9 @@ class GatewayService:
                 pass
         self.watchdog.stop()
         self.outbox.stop()
-        self.client.disconnect()
-        self.client.loop_stop()
+        for client in dict.fromkeys((self.replies, self.client)):  # replies first: the Will is the session's
+            client.disconnect()
+            client.loop_stop()
         if self.committer is not None:
             self.committer.stop()
         self.jobs.close()
@@ -176,22 +196,46 @@ class GatewayService:
         if reason_code.is_failure:
             log.error("broker refused the connection: %s", reason_code)
             return
-        size = getattr(properties, "MaximumPacketSize", None) if properties is not None else None
-        self.max_packet = int(size) if size else DEFAULT_MAX_PACKET
         inflight = honour_receive_maximum(client, self.m.max_inflight, properties)
         opts = SubscribeOptions(qos=1)
         client.subscribe([(self.topics.request_filter, opts), (self.topics.cancel_filter, opts),
                           (self.topics.answer_filter, opts)])
         client.publish(self.topics.status, "online", qos=1, retain=True)
-        self.connected.set()
-        log.info("connected to %s:%s as %s (session present: %s, max packet %d, %d in flight)", self.m.host,
-                 self.m.port, self.client_id, flags.session_present, self.max_packet, inflight)
+        log.info("session up as %s (session present: %s, %d in flight)", self.client_id, flags.session_present,
+                 inflight)
+        if self.replies is client:
+            self._replies_up(client, properties, inflight)
+        self._mark(client, True)
+
+    def _on_replies_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.error("broker refused the reply connection: %s", reason_code)
+            return
+        self._replies_up(client, properties, honour_receive_maximum(client, self.m.max_inflight, properties))
+        self._mark(client, True)
+
+    def _replies_up(self, client, properties, inflight: int) -> None:
+        """The reply connection is up: its CONNACK's packet size limit, then the outbox goes on."""
+        size = getattr(properties, "MaximumPacketSize", None) if properties is not None else None
+        self.max_packet = int(size) if size else DEFAULT_MAX_PACKET
+        log.info("replies go out as %s (max packet %d, %d in flight)", self._ids[client], self.max_packet,
+                 inflight)
         self.outbox.wake()
 
+    def _mark(self, client, up: bool) -> None:
+        """`connected` while every connection is up (requests come in and replies go out)."""
+        with self._up_lock:
+            self._up[client] = up
+            if all(self._up.values()):
+                self.connected.set()
+                log.info("connected to %s:%s as %s", self.m.host, self.m.port, self.client_id)
+            else:
+                self.connected.clear()
+
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        self.connected.clear()
+        self._mark(client, False)
         if not self._stopping.is_set():
-            log.warning("disconnected from the broker (%s); reconnecting", reason_code)
+            log.warning("%s disconnected from the broker (%s); reconnecting", self._ids[client], reason_code)
 
     def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
         if self.committer is not None:
