@@ -5,6 +5,7 @@ import hashlib
 import json
 import threading
 import time
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -324,6 +325,66 @@ def test_password_from_a_systemd_credential(tmp_path, monkeypatch, requester):
         svc.start()
         assert not svc.connected.wait(3)
         svc.stop(timeout=5)
+    finally:
+        broker.kill()
+
+
+def test_the_shipped_acl_lets_both_daemon_connections_and_a_requester_through(tmp_path, monkeypatch, requester):
+    """config/mosquitto.conf's ACL block, as docs/gateway-install.md installs it: the daemon's session and
+    reply connections (one user) and a requester (user = client id) complete a request with a file; a
+    requester reading another client's responses gets nothing."""
+    import shutil
+    import subprocess
+
+    from edge_agent.mqtt.broker import MosquittoBroker
+    from edge_agent.mqtt.runner import ScriptRunner
+    from edge_agent.mqtt.service import GatewayService
+
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd is not installed")
+    conf = (Path(__file__).resolve().parents[1] / "config" / "mosquitto.conf").read_text().splitlines()
+    start, end = [i for i, line in enumerate(conf) if "---8<---" in line]
+    acl = tmp_path / "edge-agent.acl"
+    acl.write_text("\n".join(line[2:] for line in conf[start + 1:end] if line.startswith("# ")) + "\n")
+    pw = tmp_path / "passwd"
+    subprocess.run(["mosquitto_passwd", "-c", "-b", str(pw), "edge-agent", "s3cret"], check=True)
+    for user in ("scada-1", "snoop"):  # requesters: user name = client id
+        subprocess.run(["mosquitto_passwd", "-b", str(pw), user, f"{user}-pw"], check=True)
+    broker = MosquittoBroker(tmp_path / "acl", extra_conf=f"allow_anonymous false\npassword_file {pw}\n"
+                                                          f"acl_file {acl}\n").start()
+    try:
+        creds = tmp_path / "creds"
+        creds.mkdir()
+        (creds / "mqtt-password").write_text("s3cret\n")
+        monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(creds))
+        s = load_settings(overrides=mqtt_overrides(tmp_path / "st", broker, username="edge-agent"), environ={})
+        svc = GatewayService(s, ScriptRunner(s))
+        svc.start()
+        try:
+            assert svc.connected.wait(10) and svc.replies is not svc.client
+
+            def as_user(user):
+                return load_settings(overrides=mqtt_overrides(tmp_path / user, broker, username=user,
+                                                              password=f"{user}-pw"), environ={})
+
+            seen = []
+            snoop = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="snoop", protocol=mqtt.MQTTv5)
+            snoop.username_pw_set("snoop", "snoop-pw")
+            snoop.on_message = lambda cl, u, m: seen.append(m.topic)
+            snoop.connect(broker.host, broker.port)
+            snoop.loop_start()
+            snoop.subscribe("edge-agent/gw1/response/#", qos=1)
+            c = requester("scada-1", settings=as_user("scada-1"))
+            rid = c.send("behind the acl [steps=2 file=150000]")
+            out = c.wait(rid, timeout=20, out_dir=tmp_path / "out")
+            assert isinstance(out.final, ResultReply) and out.files[0].stat().st_size == 150000
+            assert [r.kind for r in out.replies][0] == "accepted"
+            time.sleep(0.3)
+            snoop.loop_stop()
+            snoop.disconnect()
+            assert seen == []
+        finally:
+            svc.stop(timeout=5)
     finally:
         broker.kill()
 
