@@ -295,25 +295,36 @@ def test_final_kinds_are_exactly_the_outcomes():
     assert not is_final(ErrorReply(code="no_question_pending", message="x", final=False))
 
 
-def test_password_from_a_systemd_credential(tmp_path, monkeypatch, requester):
-    """allow_anonymous false: the daemon logs in with the `mqtt-password` credential; a wrong one is refused."""
+def _broker_with_passwords(tmp_path, monkeypatch, requesters=(), extra_conf=""):
+    """A Mosquitto without anonymous access: the daemon's user `edge-agent` (password in a systemd
+    credential, `CREDENTIALS_DIRECTORY`) and requesters whose user name is their client id (`<id>-pw`)."""
     import shutil
     import subprocess
 
     from edge_agent.mqtt.broker import MosquittoBroker
-    from edge_agent.mqtt.runner import ScriptRunner
-    from edge_agent.mqtt.service import GatewayService
 
     if shutil.which("mosquitto_passwd") is None:
         pytest.skip("mosquitto_passwd is not installed")
     pw = tmp_path / "passwd"
     subprocess.run(["mosquitto_passwd", "-c", "-b", str(pw), "edge-agent", "s3cret"], check=True)
-    broker = MosquittoBroker(tmp_path / "auth", extra_conf=f"allow_anonymous false\npassword_file {pw}\n").start()
+    for user in requesters:
+        subprocess.run(["mosquitto_passwd", "-b", str(pw), user, f"{user}-pw"], check=True)
+    creds = tmp_path / "creds"
+    creds.mkdir()
+    (creds / "mqtt-password").write_text("s3cret\n")
+    monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(creds))
+    broker = MosquittoBroker(tmp_path / "auth", extra_conf=f"allow_anonymous false\npassword_file {pw}\n"
+                                                           + extra_conf).start()
+    return broker, creds
+
+
+def test_password_from_a_systemd_credential(tmp_path, monkeypatch, requester):
+    """allow_anonymous false: the daemon logs in with the `mqtt-password` credential; a wrong one is refused."""
+    from edge_agent.mqtt.runner import ScriptRunner
+    from edge_agent.mqtt.service import GatewayService
+
+    broker, creds = _broker_with_passwords(tmp_path, monkeypatch)
     try:
-        creds = tmp_path / "creds"
-        creds.mkdir()
-        (creds / "mqtt-password").write_text("s3cret\n")
-        monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(creds))
         s = load_settings(overrides=mqtt_overrides(tmp_path / "st", broker, username="edge-agent"), environ={})
         svc = GatewayService(s, ScriptRunner(s))
         svc.start()
@@ -333,30 +344,15 @@ def test_the_shipped_acl_lets_both_daemon_connections_and_a_requester_through(tm
     """config/mosquitto.conf's ACL block, as docs/gateway-install.md installs it: the daemon's session and
     reply connections (one user) and a requester (user = client id) complete a request with a file; a
     requester reading another client's responses gets nothing."""
-    import shutil
-    import subprocess
-
-    from edge_agent.mqtt.broker import MosquittoBroker
     from edge_agent.mqtt.runner import ScriptRunner
     from edge_agent.mqtt.service import GatewayService
 
-    if shutil.which("mosquitto_passwd") is None:
-        pytest.skip("mosquitto_passwd is not installed")
     conf = (Path(__file__).resolve().parents[1] / "config" / "mosquitto.conf").read_text().splitlines()
     start, end = [i for i, line in enumerate(conf) if "---8<---" in line]
     acl = tmp_path / "edge-agent.acl"
     acl.write_text("\n".join(line[2:] for line in conf[start + 1:end] if line.startswith("# ")) + "\n")
-    pw = tmp_path / "passwd"
-    subprocess.run(["mosquitto_passwd", "-c", "-b", str(pw), "edge-agent", "s3cret"], check=True)
-    for user in ("scada-1", "snoop"):  # requesters: user name = client id
-        subprocess.run(["mosquitto_passwd", "-b", str(pw), user, f"{user}-pw"], check=True)
-    broker = MosquittoBroker(tmp_path / "acl", extra_conf=f"allow_anonymous false\npassword_file {pw}\n"
-                                                          f"acl_file {acl}\n").start()
+    broker, _ = _broker_with_passwords(tmp_path, monkeypatch, ("scada-1", "snoop"), f"acl_file {acl}\n")
     try:
-        creds = tmp_path / "creds"
-        creds.mkdir()
-        (creds / "mqtt-password").write_text("s3cret\n")
-        monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(creds))
         s = load_settings(overrides=mqtt_overrides(tmp_path / "st", broker, username="edge-agent"), environ={})
         svc = GatewayService(s, ScriptRunner(s))
         svc.start()
