@@ -65,10 +65,8 @@ def echo_main(port: int, ready, name: str, durable: bool) -> None:
     c.on_message = on_message
     c.on_socket_open = _no_delay
     c.on_connect = lambda cl, u, f, rc, p: (cl.subscribe(f"edge-agent/{GW}-{name}/request/+", qos=1), ready.set())
-    if durable:
-        c.connect("127.0.0.1", port, clean_start=False, properties=connect_properties(m.session_expiry_s))
-    else:
-        c.connect("127.0.0.1", port)
+    c.connect("127.0.0.1", port, clean_start=not durable,
+              properties=connect_properties(m.session_expiry_s if durable else 0))
     c.loop_forever()
 
 
@@ -236,8 +234,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mqtt_latency.json")
     args = ap.parse_args()
     targets = {name: (flags, ROOT) for name, flags in TARGETS.items() if name not in args.skip}
-    for i, base in enumerate(args.base):
-        targets[f"daemon@base{i + 1 if i else ''}"] = (["--group-commit"], base.resolve())
+    bases = {f"daemon@base{i + 1 if i else ''}": base for i, base in enumerate(args.base)}
+    targets |= {name: (["--group-commit"], base.resolve()) for name, base in bases.items()}
     work = Path(tempfile.mkdtemp(prefix="mqtt-bench-"))
     load = os.getloadavg()
     extra = "" if args.broker_saves == "every-change" else "autosave_on_changes false\nautosave_interval 1800\n"
@@ -278,8 +276,7 @@ def main() -> int:
           f"replies on the session's connection {over_echo.get('daemon-1conn', {}).get('burst', '-')}, "
           f"one transaction per request {over_echo.get('daemon-1tx', {}).get('burst', '-')} (goal ≤ 1.2: "
           f"{'met' if report['goal_met'] else 'NOT met'})")
-    for i, base in enumerate(args.base):
-        name = f"daemon@base{i + 1 if i else ''}"
+    for name, base in bases.items():
         print(f"{name} ({base}): {over_echo[name]['burst']}")
     for name, r in report["per_round_burst_p99_over_echo"].items():
         print(f"{name}: each round's burst p99 / that round's echo burst p99: median {r['median']:.2f} "
