@@ -85,13 +85,13 @@ def test_a_message_that_fails_is_rolled_back_alone_and_not_acked(inproc_daemon, 
     handle = svc._handle
     failed = []
 
-    def flaky(conn, kind, client_id, parsed, *rest):
+    def buggy(conn, kind, client_id, parsed, *rest):
         handle(conn, kind, client_id, parsed, *rest)
-        if getattr(parsed, "request_id", None) == "b1" and not failed:
-            failed.append(1)  # after its insert: the savepoint must undo it
+        if getattr(parsed, "request_id", None) == "b1":
+            failed.append(len(svc.jobs.added()))  # after its insert and its reply: both must be undone
             raise RuntimeError("a bug in the middle of a batch")
 
-    svc._handle = flaky
+    svc._handle = buggy
     c = requester("c1")
     with svc.jobs._lock:
         rids = _send_batch(c)
@@ -99,8 +99,11 @@ def test_a_message_that_fails_is_rolled_back_alone_and_not_acked(inproc_daemon, 
     for rid in ("b0", "b2"):
         assert isinstance(c.wait(rid, timeout=20).final, ResultReply)
     time.sleep(0.5)
-    assert failed and not c.replies("b1")  # never stored, never acked: the broker redelivers it later
+    # tried in the batch, which was undone, then alone in its savepoint, undone again
+    assert len(failed) == 2 and not c.replies("b1")  # never stored, never acked: the broker redelivers it later
     assert sorted(j.request_id for j in svc.jobs.jobs()) == ["b0", "b2"]
+    assert [a.duplicate for a in c.replies("b0") if isinstance(a, AcceptedReply)] == [False, True]
+    assert c.wait_for(lambda: svc.jobs.outbox_size() == 0, 10)  # no reply of the undone tries was left behind
     assert rids == ["b0", "b1", "b2"]
 
 

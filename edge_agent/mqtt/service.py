@@ -31,6 +31,7 @@ logged and dropped (there is nowhere safe to answer).
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import math
@@ -151,9 +152,15 @@ class GatewayService:
         self._stop_requested.set()
 
     def serve_forever(self) -> None:
-        """Start, run until SIGTERM/SIGINT, stop cleanly."""
+        """Start, run until SIGTERM/SIGINT, stop cleanly. What start-up built (modules, the model's
+        wrappers, settings: tens of thousands of objects that live as long as the process) is moved out
+        of the garbage collector's reach first: otherwise each full collection walks all of it, a pause
+        of ~20 ms (measured: twice in 30 bursts of 100 requests) in whichever thread allocates next."""
         signal.signal(signal.SIGTERM, self.request_stop)
         signal.signal(signal.SIGINT, self.request_stop)
+        gc.collect()
+        gc.freeze()
+        log.info("start-up heap: %d objects frozen (out of the garbage collector's reach)", gc.get_freeze_count())
         self.start()
         while not self._stop_requested.wait(1.0):
             pass
@@ -246,9 +253,26 @@ class GatewayService:
 
     # ------------------------------------------------------------------------------ incoming
     def _store(self, msgs: list[mqtt.MQTTMessage]) -> list[mqtt.MQTTMessage]:
-        """Handle `msgs` in ONE transaction, each in its own savepoint; after the commit, the ones
-        to acknowledge (a message that raised is rolled back alone and left for redelivery)."""
+        """Handle `msgs` in ONE transaction; after the commit, the ones to acknowledge. Should one of
+        them raise (a bug), the batch is undone and stored again with each message in its own
+        savepoint: the one that raised is rolled back alone and left for the broker to redeliver."""
         parsed = [(msg, self._parse(msg)) for msg in msgs]  # validation outside the database lock
+        try:
+            with self._replying() as conn:
+                for _msg, incoming in parsed:
+                    if incoming is not None:
+                        self._handle(conn, *incoming)
+        except Exception:
+            if len(msgs) == 1:
+                log.exception("failed to handle a message on %s", msgs[0].topic)
+                return []
+            log.exception("failed to store a batch of %d message(s); storing each alone", len(msgs))
+            return self._store_each(parsed)
+        self._wake.set()
+        return msgs
+
+    def _store_each(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | None]]) -> list[mqtt.MQTTMessage]:
+        """One transaction, each message in its own savepoint (`_store`'s way round a failing batch)."""
         stored = []
         with self._replying() as conn:
             for msg, incoming in parsed:
