@@ -4,15 +4,15 @@ A request is a row in `jobs`, unique by (client_id, request_id), so a redelivere
 request never becomes a second job. A job moves queued → running → done; a job found `running`
 at start-up was interrupted by a crash and is queued again (`attempts` counts the runs).
 Requests that arrive together are inserted in one transaction (`committer.py`); should one of them
-fail, the batch is stored again with each message in its own savepoint, so a bad one is undone alone. The final reply is stored with the job in the
-same transaction that puts it in the `outbox`, so a request has exactly one final reply, and a
-resend gets that same reply (same `reply_id`).
+fail, the batch is stored again with each message in its own savepoint, so a bad one is undone
+alone. The final reply is stored with the job in the same transaction that puts it in the `outbox`,
+so a request has exactly one final reply, and a resend gets that same reply (same `reply_id`).
 
 Every reply goes through `outbox` (topic, payload, MQTT v5 correlation data): rows are deleted
 when the broker acknowledges them, so replies that could not be published (broker down, daemon
-killed) go out after the next connect.
-A transaction's outbox rows are written together, in one multi-row INSERT, when `added()` is
-asked or the transaction commits: a burst of 100 requests costs one statement for its replies.
+killed) go out after the next connect. A transaction's outbox rows are written together, in one
+multi-row INSERT, when `added()` is asked or the transaction commits: a batch of requests costs
+one statement for all its replies.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Request path: paho's network thread hands each message to the group committer (`committer.py`),
 which validates whatever has arrived, inserts the jobs and their `accepted` replies (outbox) in
 ONE SQLite transaction → commit → publishes the replies itself (`OutboxPublisher.release`) → PUBACK
-each (paho `manual_ack`).
+each (paho `manual_ack`). A message that raises (a bug) undoes the batch, which is stored again one
+savepoint per message, so only that message is left unacknowledged.
 (`mqtt.group_commit: false` keeps one transaction per message, in the network thread.) So an
 acknowledged request is always on disk, and an unacknowledged one is redelivered by the broker
 (persistent session: `clean_start=False` + Session Expiry). Duplicates are found by (client_id,
