@@ -201,3 +201,17 @@ def test_a_damaged_vocabulary_file_is_ignored(tmp_path):
     path.write_bytes(b"PK\x03\x04 not a zip at all")
     assert load_vocab(path, 10) == (None, None)
     assert load_vocab(tmp_path / "missing.npz", 10) == (None, None)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.lists(st.sampled_from([p for p in PIECES if p] + [b"A", b"the "]), max_size=20).map(b"".join))
+def test_bytes_the_tokenizer_does_not_round_trip_are_spelled_by_the_longest_pieces(data):
+    """The fallback spelling (built on first use): the pieces join to exactly the bytes asked for, and a
+    piece the vocabulary holds twice is spelled by its first id."""
+    dup = len(PIECES)
+    t = TokenTable(PIECES + [b"the "], [EOS], dup + 1, tokenize=lambda b: [])  # a tokenizer that never helps
+    ids = t.tokens_for(data)
+    assert b"".join(t.pieces[i] for i in ids) == data
+    assert dup not in ids and all(i != EOS for i in ids)
+    if data.startswith(b"the "):
+        assert ids[0] == PIECES.index(b"the ")
