@@ -281,9 +281,8 @@ class TokenTable:
             ids = self._tokenize(data)
             if ids and b"".join(self.pieces[i] or b"\xff\xff" for i in ids) == data:
                 return ids
-        out, pos = [], 0
+        out, pos, by_bytes = [], 0, self.by_bytes
         while pos < len(data):  # greedy longest match; every byte-level vocabulary has single bytes
-            by_bytes = self.by_bytes
             for end in range(min(len(data), pos + self.max_len), pos, -1):
                 tid = by_bytes.get(data[pos:end])
                 if tid is not None:

@@ -104,7 +104,6 @@ class JobQueue:
         self._active: int | None = None  # queued + running jobs, counted once, then kept by hand (`active`)
         self._added: list[OutboxRow] = []  # the outbox rows of the open transaction (`added`)
         self._written = 0  # how many of `_added` are in the table (the rest get ids at `_write_added`)
-        self._in_tx = False
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=10)
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA journal_mode=WAL")
@@ -127,7 +126,6 @@ class JobQueue:
                 self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
-                self._in_tx = True
                 try:
                     yield self._conn
                     self._write_added()
@@ -139,7 +137,7 @@ class JobQueue:
                 self._active = None  # rolled back, or the COMMIT failed: what it inserted or finished is undone
                 raise
             finally:
-                self._added, self._written, self._in_tx = [], 0, False
+                self._added, self._written = [], 0
                 if not durable:
                     self._conn.execute("PRAGMA synchronous=FULL")
 
@@ -236,7 +234,7 @@ class JobQueue:
     def outbox_add(self, conn: sqlite3.Connection, topic: str, payload: bytes, correlation: bytes | None = None,
                    retain: bool = False) -> None:
         """Inside `tx()`: a reply to publish once the transaction commits (written with the others)."""
-        if not self._in_tx:
+        if not conn.in_transaction:
             raise RuntimeError("outbox_add outside a transaction")
         self._added.append(OutboxRow(0, topic, payload, correlation, retain))
 

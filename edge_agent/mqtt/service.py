@@ -41,7 +41,7 @@ import signal
 import threading
 import time
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -259,32 +259,31 @@ class GatewayService:
         savepoint: the one that raised is rolled back alone and left for the broker to redeliver."""
         parsed = [(msg, self._parse(msg)) for msg in msgs]  # validation outside the database lock
         try:
-            with self._replying() as conn:
-                for _msg, incoming in parsed:
-                    if incoming is not None:
-                        self._handle(conn, *incoming)
+            stored = self._store_parsed(parsed, alone=False)
         except Exception:
             if len(msgs) == 1:
                 log.exception("failed to handle a message on %s", msgs[0].topic)
                 return []
             log.exception("failed to store a batch of %d message(s); storing each alone", len(msgs))
-            return self._store_each(parsed)
+            stored = self._store_parsed(parsed, alone=True)
         self._wake.set()
-        return msgs
+        return stored
 
-    def _store_each(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | None]]) -> list[mqtt.MQTTMessage]:
-        """One transaction, each message in its own savepoint (`_store`'s way round a failing batch)."""
+    def _store_parsed(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | None]], *,
+                      alone: bool) -> list[mqtt.MQTTMessage]:
+        """One transaction; `alone`: each message in its own savepoint, one that raises is left out."""
         stored = []
         with self._replying() as conn:
             for msg, incoming in parsed:
                 try:
-                    with self.jobs.savepoint(conn):
+                    with self.jobs.savepoint(conn) if alone else nullcontext():
                         if incoming is not None:
                             self._handle(conn, *incoming)
                     stored.append(msg)
                 except Exception:  # not acked: the broker redelivers it after the next connect
+                    if not alone:
+                        raise
                     log.exception("failed to handle a message on %s", msg.topic)
-        self._wake.set()
         return stored
 
     @contextmanager
