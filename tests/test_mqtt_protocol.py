@@ -2,6 +2,7 @@
 
 import json
 import string
+import unicodedata
 
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
@@ -14,48 +15,91 @@ from edge_agent.mqtt.protocol import (
 from edge_agent.mqtt.queue import JobQueue
 
 LIMITS = Limits(max_payload_bytes=65536, max_question_chars=4000)
-json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+#: every code point of every Unicode category — surrogates (Cs), noncharacters, private use, controls and NUL
+#: included (hypothesis' default text leaves surrogates out, which hid a poison message: issue 25) — and the
+#: hostile ones often
+HOSTILE = ["\ud800", "\udfff", "\udbff\udc00"[::-1], "\x00", "\ufffe", "\uffff", "\U0010ffff", "\x1b[31m", "\x7f",
+           "\u0085", "\u202e", "\ue000", "\ufdd0"]
+any_char = st.characters(exclude_categories=())
+any_text = (st.text(any_char, max_size=40) | st.lists(st.sampled_from(HOSTILE) | st.text(any_char, max_size=3),
+                                                     max_size=6).map("".join))
+json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | any_text
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4) |
-                           st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=12)
+                           st.dictionaries(any_text, inner, max_size=4), max_leaves=12)
 request_ids = st.text(alphabet=string.ascii_letters + string.digits + "_.:-", min_size=1, max_size=64)
 option_values = st.fixed_dictionaries({}, optional={
-    "strategy": st.sampled_from(["react", "react-review", "reactxen", "bogus", 3]),
+    "strategy": st.sampled_from(["react", "react-review", "reactxen", "bogus", 3]) | any_text,
     "max_trials": st.integers(-5, 30) | st.text(max_size=3),
     "max_steps": st.integers(-5, 150),
-    "now": st.sampled_from(["2024-06-14T10:00:00", "2024-06-14", "yesterday", "2024-13-01"]),
+    "now": st.sampled_from(["2024-06-14T10:00:00", "2024-06-14", "yesterday", "2024-13-01"]) | any_text,
     "files": st.sampled_from(["chunks", "manifest", "none", "zip"]),
     "ask": st.booleans() | st.integers(),
-    "colour": st.text(max_size=5),
+    "colour": any_text,
 })
 request_like = st.fixed_dictionaries({}, optional={
     "request_id": request_ids | json_scalars,
-    "question": st.text(max_size=200) | json_scalars,
+    "question": st.text(max_size=200) | any_text | json_scalars,
     "options": option_values | json_values,
-    "reply_to": st.text(max_size=40),
-    "answer": st.text(max_size=20),
+    "reply_to": any_text,
+    "correlation": any_text,
+    "answer": any_text,
     "extra": json_values,
 })
+cancel_like = st.fixed_dictionaries({}, optional={"request_id": request_ids | json_scalars, "extra": json_values})
+
+
+def strings_of(value):
+    """Every string of a parsed JSON value, object keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from strings_of(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_of(v)
 
 
 def check_outcome(out, payload: bytes) -> None:
-    """Every outcome is a validated message or an error with a code and a sentence — never an exception."""
+    """Every outcome is a validated message or an error with a code and a sentence — never an exception — and
+    both can be stored and sent back: every string an accepted message holds is UTF-8 text without NUL (SQLite,
+    the JSON encoder and the tokenizer take it); a question or an answer holds no control character but tab and
+    line breaks; an error reply always serialises."""
     if isinstance(out, ErrorReply):
         assert out.code and len(out.message) > 10 and out.kind == "error"
         ErrorReply.model_validate_json(out.model_dump_json())
         return
     data = json.loads(payload)
-    assert isinstance(out, (Request, Answer))
+    assert isinstance(out, (Request, Answer, Cancel))
     assert out.request_id == data["request_id"]
+    dumped = out.model_dump_json()  # the daemon stores and echoes it
+    for text in strings_of(json.loads(dumped)):
+        text.encode("utf-8")  # raises on a lone surrogate
+        assert "\x00" not in text
+    body = out.question if isinstance(out, Request) else getattr(out, "answer", "")
+    assert not any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in body)
     if isinstance(out, Request):
         assert out.question.strip() and len(out.question) <= LIMITS.max_question_chars
         assert set(data.get("options", {})) <= set(type(out.options).model_fields)
 
 
-@hsettings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hsettings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(request_like)
 def test_request_validator_never_raises_and_explains(data):
-    payload = json.dumps(data).encode()
+    payload = json.dumps(data).encode()  # ensure_ascii: a lone surrogate travels as "\ud800", as an attacker sends it
     check_outcome(parse_incoming(payload, "request", LIMITS), payload)
+    raw = json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass")  # and as raw (invalid) UTF-8
+    check_outcome(parse_incoming(raw, "request", LIMITS), raw)
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(cancel_like)
+def test_cancel_validator_never_raises_and_explains(data):
+    payload = json.dumps(data).encode()
+    out = parse_incoming(payload, "cancel", LIMITS)
+    assert isinstance(out, (Cancel, ErrorReply))
+    check_outcome(out, payload)
 
 
 @hsettings(max_examples=200, deadline=None)
@@ -66,10 +110,16 @@ def test_arbitrary_bytes_get_an_error_or_a_message(payload):
         check_outcome(out, payload)
     cancel = parse_incoming(payload, "cancel", LIMITS)
     assert isinstance(cancel, (Cancel, ErrorReply))
+    if isinstance(cancel, ErrorReply):
+        cancel.model_dump_json()
 
 
-@hsettings(max_examples=100, deadline=None)
-@given(request_ids, st.text(min_size=1, max_size=300).filter(str.strip), option_values)
+def storable(text: str) -> bool:
+    return "\x00" not in text and not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(request_ids, (st.text(min_size=1, max_size=300) | any_text).filter(str.strip), option_values)
 def test_valid_requests_round_trip(rid, question, options):
     options = {k: v for k, v in options.items() if k != "colour"}
     payload = json.dumps({"request_id": rid, "question": question, "options": options}).encode()
@@ -77,8 +127,38 @@ def test_valid_requests_round_trip(rid, question, options):
     good = (options.get("strategy", "react") in ("react", "react-review", "reactxen")
             and isinstance(options.get("max_trials", 1), int) and 1 <= options.get("max_trials", 1) <= 20
             and 1 <= options.get("max_steps", 1) <= 100 and options.get("now", "2024-06-14") not in ("yesterday", "2024-13-01")
-            and options.get("files", "chunks") != "zip" and isinstance(options.get("ask", False), bool))
+            and _iso(options.get("now", "2024-06-14"))
+            and options.get("files", "chunks") != "zip" and isinstance(options.get("ask", False), bool)
+            and storable(question) and all(storable(v) for v in options.values() if isinstance(v, str))
+            and not any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in question))
     assert isinstance(out, Request) == good, out
+    check_outcome(out, payload)
+
+
+def _iso(value) -> bool:
+    from datetime import datetime
+
+    try:
+        datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        return True
+    except (ValueError, AttributeError):
+        return False
+
+
+@hsettings(max_examples=100, deadline=None)
+@given(request_ids, any_text.filter(lambda t: t.strip() and storable(t)))
+def test_every_accepted_question_survives_the_job_queue(tmp_path_factory, rid, question):
+    """What validation accepts, the queue stores and gives back unchanged (the SQLite half of the poison)."""
+    payload = json.dumps({"request_id": rid, "question": question}).encode()
+    out = parse_incoming(payload, "request", LIMITS)
+    if not isinstance(out, Request):
+        return
+    q = JobQueue(tmp_path_factory.mktemp("q") / "queue.db")
+    with q.tx() as conn:
+        q.insert(conn, job_id="j", client_id="c", request_id=rid, question=out.question,
+                 options=out.options.model_dump(), reply_topic="t", correlation=None, body_correlation=None)
+    assert q.get("c", rid).question == out.question
+    q.close()
 
 
 @pytest.mark.parametrize("payload, code", [

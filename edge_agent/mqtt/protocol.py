@@ -45,6 +45,7 @@ ErrorCode = Literal[
     "question_empty",      # the question is empty or only whitespace
     "question_too_long",   # the question is over mqtt.max_question_chars
     "bad_response_topic",  # the Response Topic / reply_to is outside B/response/<client_id>/
+    "not_stored",          # the daemon could not store the request (e.g. its disk is full); nothing was queued
     "unknown_request",     # cancel/answer for a request_id this client never sent here
     "no_question_pending", # an answer arrived while the job is not waiting for one
     "agent_error",         # the agent failed while answering
@@ -54,6 +55,56 @@ ErrorCode = Literal[
 
 class Payload(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+# ----------------------------------------------------------------------------- text
+
+#: control characters a question or an answer may not hold (tab, line feed and carriage return may stay): they
+#: reach the model, the run log and operators' terminals
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def text_problem(value: str) -> str | None:
+    """Why `value` cannot be stored, serialised or tokenised (None: it can): a lone surrogate (JSON allows
+    "\\ud800", but such a string has no UTF-8 form: SQLite, the JSON encoder and the tokenizer refuse it) or
+    a NUL character (C APIs cut the string there)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (f"holds a lone surrogate (U+{ord(value[exc.start]):04X}) at character {exc.start}, which is not "
+                f"Unicode text")
+    if "\x00" in value:
+        return f"holds a NUL character at character {value.index(chr(0))}"
+    return None
+
+
+def first_bad_text(data: Any) -> tuple[str, str] | None:
+    """The first string of a parsed JSON value (object keys included) that `text_problem` refuses, as
+    (where, why); None if every string is fine. Iterative, so any nesting JSON allows is walked."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            problem = text_problem(value)
+            if problem:
+                return where or "payload", problem
+        elif isinstance(value, dict):
+            for k, v in reversed(list(value.items())):
+                problem = text_problem(k)
+                if problem:
+                    return f"{where + '.' if where else ''}{ascii(k)}", f"is a field name that {problem}"
+                stack.append((f"{where}.{k}" if where else k, v))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+    return None
+
+
+def _no_controls(value: str) -> str:
+    m = _CONTROL.search(value)
+    if m:
+        raise ValueError(f"holds the control character U+{ord(m.group(0)):04X} at character {m.start()} (only "
+                         f"tab and line breaks are allowed)")
+    return value
 
 
 # ----------------------------------------------------------------------------- incoming
@@ -89,7 +140,8 @@ class Request(Payload):
 
     request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern,
                             description="chosen by the client, unique per client; a resend gets the same answer")
-    question: str = Field(..., description="the question, in plain words")
+    question: str = Field(..., description="the question, in plain words (no control characters but tab and "
+                                            "line breaks)")
     # a factory, not a default instance that pydantic deep-copies for every request (a third of parsing)
     options: RequestOptions = Field(default_factory=RequestOptions,
                                     json_schema_extra={"default": RequestOptions().model_dump(mode="json")})
@@ -97,12 +149,22 @@ class Request(Payload):
     correlation: str | None = Field(None, max_length=256,
                                     description="3.1.1 clients: echoed back in every reply (v5: Correlation Data)")
 
+    @field_validator("question")
+    @classmethod
+    def _plain_question(cls, v: str) -> str:
+        return _no_controls(v)
+
 
 class Answer(Payload):
     """The requester's reply to a `question` reply; sent to `B/request/<client_id>`."""
 
     request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
-    answer: str = Field(..., max_length=4000)
+    answer: str = Field(..., max_length=4000, description="no control characters but tab and line breaks")
+
+    @field_validator("answer")
+    @classmethod
+    def _plain_answer(cls, v: str) -> str:
+        return _no_controls(v)
 
 
 class Cancel(Payload):
@@ -264,7 +326,7 @@ class Topics:
         prefix = self.response_prefix(client_id)
         if not topic.startswith(prefix) or len(topic) == len(prefix):
             return f"the reply topic must lie under {prefix} (got {topic[:120]!r})"
-        if len(topic) > MAX_TOPIC_CHARS or "+" in topic or "#" in topic or "\x00" in topic:
+        if len(topic) > MAX_TOPIC_CHARS or "+" in topic or "#" in topic or text_problem(topic):
             return "the reply topic must be a plain topic name (no wildcards, at most 512 characters)"
         if topic[len(prefix):].startswith("files/"):
             return f"{prefix}files/ is reserved for file chunks"
@@ -302,7 +364,7 @@ def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
             return "unknown_option", f"unknown option {loc[1]!r}; allowed options: {allowed}"
         allowed = ", ".join(model.model_fields)
         return "unknown_field", f"unknown field {where!r}; allowed fields: {allowed}"
-    msg = err["msg"]
+    msg = err["msg"].removeprefix("Value error, ")
     if where == "request_id" and err["type"] == "string_pattern_mismatch":
         msg = "must be 1-64 characters of letters, digits, '_', '.', ':' or '-'"
     return "invalid_field", f"{where}: {msg}"
@@ -327,13 +389,16 @@ def parse_incoming(payload: bytes, kind: Literal["request", "cancel", "answer"],
     rid = data.get("request_id")
     rid = rid if isinstance(rid, str) and REQUEST_ID_RE.fullmatch(rid) else None
     corr = data.get("correlation")
-    corr = corr if isinstance(corr, str) and len(corr) <= 256 else None
+    corr = corr if isinstance(corr, str) and len(corr) <= 256 and text_problem(corr) is None else None
     if kind == "cancel":
         model: type[BaseModel] = Cancel
     elif kind == "answer" or ("answer" in data and "question" not in data):
         model = Answer
     else:
         model = Request
+    bad = first_bad_text(data)  # every string an accepted message holds can be stored, sent back and tokenised
+    if bad is not None:
+        return _error("invalid_field", f"{bad[0]}: {bad[1]}", rid, final=model is Request, correlation=corr)
     try:
         msg = model.model_validate(data)
     except ValidationError as exc:
