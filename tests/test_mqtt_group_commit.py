@@ -80,7 +80,9 @@ def test_one_batch_stores_each_request_once_refuses_the_bad_ones_and_acks_after_
     assert sorted(j.request_id for j in svc.jobs.jobs()) == rids
 
 
-def test_a_message_that_fails_is_rolled_back_alone_and_not_acked(inproc_daemon, requester):
+def test_a_message_that_fails_is_rolled_back_alone_kept_as_a_dead_letter_and_answered(inproc_daemon, requester):
+    """A bug on one message of a batch: its insert and reply are undone, it is kept as a dead letter, its
+    requester gets one `internal` error, and it is acknowledged (never left to hold the in-flight window)."""
     svc = inproc_daemon()
     handle = svc._handle
     failed = []
@@ -98,13 +100,20 @@ def test_a_message_that_fails_is_rolled_back_alone_and_not_acked(inproc_daemon, 
         _wait_queued(svc.committer, 4)
     for rid in ("b0", "b2"):
         assert isinstance(c.wait(rid, timeout=20).final, ResultReply)
-    time.sleep(0.5)
-    # tried in the batch, which was undone, then alone in its savepoint, undone again
-    assert len(failed) == 2 and not c.replies("b1")  # never stored, never acked: the broker redelivers it later
+    err = c.wait("b1", timeout=10).final
+    # tried in the batch, which was undone, then alone in its savepoint, undone again, then kept
+    assert len(failed) == 2 and isinstance(err, ErrorReply) and err.code == "internal" and err.final
+    assert "dead letter 1" in err.message and "a bug in the middle of a batch" in err.message
+    [dead] = svc.jobs.dead_letters()
+    assert dead["topic"].endswith("/request/c1") and b'"b1"' in dead["payload"] and "RuntimeError" in dead["error"]
     assert sorted(j.request_id for j in svc.jobs.jobs()) == ["b0", "b2"]
     assert [a.duplicate for a in c.replies("b0") if isinstance(a, AcceptedReply)] == [False, True]
     assert c.wait_for(lambda: svc.jobs.outbox_size() == 0, 10)  # no reply of the undone tries was left behind
     assert rids == ["b0", "b1", "b2"]
+    svc.stop(timeout=5)  # acknowledged: the broker has nothing to send the next session again
+    again = inproc_daemon(svc.settings)
+    time.sleep(1.0)
+    assert again.committer.messages == 0 and len(again.jobs.dead_letters()) == 1
 
 
 KILL_BEFORE_ACK = """

@@ -35,6 +35,15 @@ ACK_DELAY_S = 0.05  # PUBACKs collected this long become one delete (a burst's 1
 IDLE_S = 0.5
 
 
+def correlation_props(correlation: bytes | None) -> Properties | None:
+    """PUBLISH properties carrying a request's MQTT v5 Correlation Data (None when it has none)."""
+    if not correlation:
+        return None
+    props = Properties(PacketTypes.PUBLISH)
+    props.CorrelationData = correlation
+    return props
+
+
 class OutboxPublisher:
     def __init__(self, jobs: JobQueue, client: mqtt.Client, max_packet: Callable[[], int], window: int = 200):
         self.jobs = jobs
@@ -123,11 +132,8 @@ class OutboxPublisher:
             if len(row.payload) + len(row.topic.encode()) + PACKET_OVERHEAD > self.max_packet():
                 too_large.append(row)
                 continue
-            props = None
-            if row.correlation:
-                props = Properties(PacketTypes.PUBLISH)
-                props.CorrelationData = row.correlation
-            info = self.client.publish(row.topic, row.payload, qos=1, retain=row.retain, properties=props)
+            info = self.client.publish(row.topic, row.payload, qos=1, retain=row.retain,
+                                       properties=correlation_props(row.correlation))
             if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
                 self._blocked = True
                 break

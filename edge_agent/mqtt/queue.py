@@ -7,6 +7,7 @@ Requests that arrive together are inserted in one transaction (`committer.py`); 
 fail, the batch is stored again with each message in its own savepoint, so a bad one is undone
 alone. The final reply is stored with the job in the same transaction that puts it in the `outbox`,
 so a request has exactly one final reply, and a resend gets that same reply (same `reply_id`).
+A message the daemon cannot handle at all (a bug) is kept in `dead_letters` and answered with an error.
 
 Every reply goes through `outbox` (topic, payload, MQTT v5 correlation data): rows are deleted
 when the broker acknowledges them, so replies that could not be published (broker down, daemon
@@ -47,6 +48,13 @@ CREATE TABLE IF NOT EXISTS jobs (
     UNIQUE (client_id, request_id)
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, seq);
+CREATE TABLE IF NOT EXISTS dead_letters (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created REAL NOT NULL,
+    topic TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    error TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     topic TEXT NOT NULL,
@@ -229,6 +237,19 @@ class JobQueue:
     def jobs(self) -> list[Job]:
         with self._lock:
             return [Job.from_row(r) for r in self._conn.execute("SELECT * FROM jobs ORDER BY seq").fetchall()]
+
+    # dead letters ------------------------------------------------------------------------------
+    def dead_letter(self, conn: sqlite3.Connection, topic: str, payload: bytes, error: str) -> int:
+        """Inside `tx()`: keep a message the daemon could not handle (a bug), for the administrator; its
+        requester gets an error reply and the message is acknowledged, so it never holds the broker's in-flight
+        window. The topic and error are stored as ASCII (whatever the message held), the payload as bytes."""
+        cur = conn.execute("INSERT INTO dead_letters (created, topic, payload, error) VALUES (?,?,?,?)",
+                           (time.time(), ascii(topic)[1:-1], bytes(payload), ascii(error)[1:-1]))
+        return int(cur.lastrowid)
+
+    def dead_letters(self) -> list[dict]:
+        with self._lock:
+            return [dict(r) for r in self._conn.execute("SELECT * FROM dead_letters ORDER BY id").fetchall()]
 
     # outbox ------------------------------------------------------------------------------------
     def outbox_add(self, conn: sqlite3.Connection, topic: str, payload: bytes, correlation: bytes | None = None,
