@@ -103,8 +103,13 @@ class MQTTSettings(Section):
     host: str = "127.0.0.1"
     port: int = Field(1883, ge=1, le=65535)
     gateway_id: str = Field("gw1", pattern=r"^[A-Za-z0-9_.-]+$")
+    #: None: the user name where there is one (the shipped broker config makes every client id its user name:
+    #: `use_username_as_clientid`), else edge-agent-<gateway_id>
     client_id: str | None = None
     username: str | None = None
+    #: the reply connection's user (None: <username>-replies); it logs in with the same password. Under
+    #: `use_username_as_clientid` two connections of one user would take each other's client id
+    reply_username: str | None = None
     password: SecretStr | None = None
     password_file: Path | None = None
     tls: TLSSettings = TLSSettings()

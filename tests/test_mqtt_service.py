@@ -15,7 +15,7 @@ from edge_agent.config import load_settings
 from edge_agent.mqtt.protocol import (
     AcceptedReply, CancelledReply, ErrorReply, ProgressReply, QuestionReply, ResultReply, is_final,
 )
-from tests.plugins.mqtt import BROKER_MAX_PACKET, mqtt_overrides
+from tests.plugins.mqtt import BROKER_MAX_PACKET, DAEMON_USER, as_user, mqtt_overrides
 
 pytestmark = pytest.mark.broker
 
@@ -108,6 +108,8 @@ def test_bad_input_gets_coded_errors_and_the_daemon_keeps_serving(inproc_daemon,
         (json.dumps({"request_id": "t2", "question": "q"}).encode(), "edge-agent/gw1/status", "bad_response_topic"),
         (json.dumps({"request_id": "t3", "question": "q", "reply_to": "somewhere/else"}).encode(), None,
          "bad_response_topic"),
+        (json.dumps({"request_id": "t4", "question": "q", "reply_to": ""}).encode(), None, "bad_response_topic"),
+        (b'{"request_id": "s1", "question": "\\ud800"}', None, "invalid_field"),
     ]
     for payload, topic, _ in cases:
         c.send_raw(payload, response_topic=topic)
@@ -118,7 +120,7 @@ def test_bad_input_gets_coded_errors_and_the_daemon_keeps_serving(inproc_daemon,
     refused = [e for e in errors if e.code == "bad_response_topic"]
     assert all("default" in e.message for e in refused)
     assert not snoop.replies()  # nothing was published into c2's subtree
-    assert not any(j.request_id in {"t1", "t2", "t3"} for j in svc.jobs.jobs())
+    assert not any(j.request_id in {"t1", "t2", "t3", "t4", "s1"} for j in svc.jobs.jobs())
     rid = c.send("still there? [steps=1]")
     assert isinstance(c.wait(rid, timeout=10).final, ResultReply)
 
@@ -295,94 +297,58 @@ def test_final_kinds_are_exactly_the_outcomes():
     assert not is_final(ErrorReply(code="no_question_pending", message="x", final=False))
 
 
-def _broker_with_passwords(tmp_path, monkeypatch, requesters=(), extra_conf=""):
-    """A Mosquitto without anonymous access: the daemon's user `edge-agent` (password in a systemd
-    credential, `CREDENTIALS_DIRECTORY`) and requesters whose user name is their client id (`<id>-pw`)."""
-    import shutil
-    import subprocess
-
-    from edge_agent.mqtt.broker import MosquittoBroker
-
-    if shutil.which("mosquitto_passwd") is None:
-        pytest.skip("mosquitto_passwd is not installed")
-    pw = tmp_path / "passwd"
-    subprocess.run(["mosquitto_passwd", "-c", "-b", str(pw), "edge-agent", "s3cret"], check=True)
-    for user in requesters:
-        subprocess.run(["mosquitto_passwd", "-b", str(pw), user, f"{user}-pw"], check=True)
-    creds = tmp_path / "creds"
-    creds.mkdir()
-    (creds / "mqtt-password").write_text("s3cret\n")
-    monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(creds))
-    broker = MosquittoBroker(tmp_path / "auth", extra_conf=f"allow_anonymous false\npassword_file {pw}\n"
-                                                           + extra_conf).start()
-    return broker, creds
-
-
-def test_password_from_a_systemd_credential(tmp_path, monkeypatch, requester):
-    """allow_anonymous false: the daemon logs in with the `mqtt-password` credential; a wrong one is refused."""
+def test_password_from_a_systemd_credential(tmp_path, secured_broker):
+    """allow_anonymous false: the daemon's two connections log in with the `mqtt-password` credential (as
+    edge-agent-gw1 and edge-agent-gw1-replies); a wrong one is refused."""
     from edge_agent.mqtt.runner import ScriptRunner
     from edge_agent.mqtt.service import GatewayService
 
-    broker, creds = _broker_with_passwords(tmp_path, monkeypatch)
-    try:
-        s = load_settings(overrides=mqtt_overrides(tmp_path / "st", broker, username="edge-agent"), environ={})
-        svc = GatewayService(s, ScriptRunner(s))
-        svc.start()
-        assert svc.connected.wait(10)
-        svc.stop(timeout=5)
-        (creds / "mqtt-password").write_text("wrong")
-        s = load_settings(overrides=mqtt_overrides(tmp_path / "st2", broker, username="edge-agent"), environ={})
-        svc = GatewayService(s, ScriptRunner(s))
-        svc.start()
-        assert not svc.connected.wait(3)
-        svc.stop(timeout=5)
-    finally:
-        broker.kill()
+    broker = secured_broker(acl=False)
+    s = as_user(tmp_path / "a", broker, DAEMON_USER)
+    svc = GatewayService(s, ScriptRunner(s))
+    svc.start()
+    assert svc.connected.wait(10) and svc.client_id == DAEMON_USER
+    svc.stop(timeout=5)
+    (broker.creds / "mqtt-password").write_text("wrong")
+    s = as_user(tmp_path / "b", broker, DAEMON_USER)
+    svc = GatewayService(s, ScriptRunner(s))
+    svc.start()
+    assert not svc.connected.wait(3)
+    svc.stop(timeout=5)
 
 
-def test_the_shipped_acl_lets_both_daemon_connections_and_a_requester_through(tmp_path, monkeypatch, requester):
-    """config/mosquitto.conf's ACL block, as docs/gateway-install.md installs it: the daemon's session and
-    reply connections (one user) and a requester (user = client id) complete a request with a file; a
-    requester reading another client's responses gets nothing."""
+def test_the_shipped_acl_lets_both_daemon_connections_and_a_requester_through(tmp_path, secured_broker, requester):
+    """config/mosquitto.conf's authentication and ACL, as docs/gateway-install.md installs them: the daemon's
+    session and reply connections (two users) and a requester (its user name is its client id) complete a
+    request with a file; a requester reading another client's responses gets nothing."""
     from edge_agent.mqtt.runner import ScriptRunner
     from edge_agent.mqtt.service import GatewayService
 
-    conf = (Path(__file__).resolve().parents[1] / "config" / "mosquitto.conf").read_text().splitlines()
-    start, end = [i for i, line in enumerate(conf) if "---8<---" in line]
-    acl = tmp_path / "edge-agent.acl"
-    acl.write_text("\n".join(line[2:] for line in conf[start + 1:end] if line.startswith("# ")) + "\n")
-    broker, _ = _broker_with_passwords(tmp_path, monkeypatch, ("scada-1", "snoop"), f"acl_file {acl}\n")
+    broker = secured_broker(("scada-1", "snoop"))
+    s = as_user(tmp_path, broker, DAEMON_USER)
+    svc = GatewayService(s, ScriptRunner(s))
+    svc.start()
     try:
-        s = load_settings(overrides=mqtt_overrides(tmp_path / "st", broker, username="edge-agent"), environ={})
-        svc = GatewayService(s, ScriptRunner(s))
-        svc.start()
-        try:
-            assert svc.connected.wait(10) and svc.replies is not svc.client
-
-            def as_user(user):
-                return load_settings(overrides=mqtt_overrides(tmp_path / user, broker, username=user,
-                                                              password=f"{user}-pw"), environ={})
-
-            seen = []
-            snoop = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="snoop", protocol=mqtt.MQTTv5)
-            snoop.username_pw_set("snoop", "snoop-pw")
-            snoop.on_message = lambda cl, u, m: seen.append(m.topic)
-            snoop.connect(broker.host, broker.port)
-            snoop.loop_start()
-            snoop.subscribe("edge-agent/gw1/response/#", qos=1)
-            c = requester("scada-1", settings=as_user("scada-1"))
-            rid = c.send("behind the acl [steps=2 file=150000]")
-            out = c.wait(rid, timeout=20, out_dir=tmp_path / "out")
-            assert isinstance(out.final, ResultReply) and out.files[0].stat().st_size == 150000
-            assert [r.kind for r in out.replies][0] == "accepted"
-            time.sleep(0.3)
-            snoop.loop_stop()
-            snoop.disconnect()
-            assert seen == []
-        finally:
-            svc.stop(timeout=5)
+        assert svc.connected.wait(10) and svc.replies is not svc.client
+        seen = []
+        snoop = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="snoop", protocol=mqtt.MQTTv5)
+        snoop.username_pw_set("snoop", "snoop-pw")
+        snoop.on_message = lambda cl, u, m: seen.append(m.topic)
+        snoop.connect(broker.host, broker.port)
+        snoop.loop_start()
+        snoop.subscribe("edge-agent/gw1/response/#", qos=1)
+        c = requester(settings=as_user(tmp_path, broker, "scada-1"))
+        assert c.client_id == "scada-1"  # the user name, as the broker binds it
+        rid = c.send("behind the acl [steps=2 file=150000]")
+        out = c.wait(rid, timeout=20, out_dir=tmp_path / "out")
+        assert isinstance(out.final, ResultReply) and out.files[0].stat().st_size == 150000
+        assert [r.kind for r in out.replies][0] == "accepted"
+        time.sleep(0.3)
+        snoop.loop_stop()
+        snoop.disconnect()
+        assert seen == []
     finally:
-        broker.kill()
+        svc.stop(timeout=5)
 
 
 def test_a_daemon_failure_still_ends_the_request_and_the_next_job_runs(mqtt_settings, requester):

@@ -48,7 +48,8 @@ class RequestClient:
                  port: int | None = None, persistent: bool = False, session_expiry_s: int = 3600,
                  connect_timeout: float = 10.0):
         self.settings = settings
-        self.client_id = client_id or f"req-{uuid.uuid4().hex[:10]}"
+        # a broker that binds client ids to user names (the shipped config) makes the user name the client id
+        self.client_id = client_id or settings.mqtt.username or f"req-{uuid.uuid4().hex[:10]}"
         self.topics = Topics(settings.mqtt.gateway_id)
         self.host, self.port = host or settings.mqtt.host, port or settings.mqtt.port
         self.persistent, self.session_expiry_s = persistent, session_expiry_s

@@ -54,9 +54,9 @@ from edge_agent.llm.base import Interrupted
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.notify import Watchdog, notify
-from edge_agent.mqtt.outbox import PACKET_OVERHEAD, OutboxPublisher
+from edge_agent.mqtt.outbox import PACKET_OVERHEAD, OutboxPublisher, correlation_props
 from edge_agent.mqtt.protocol import (
-    AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, FileEntry, Limits, ProgressReply, QuestionReply,
+    REQUEST_ID_RE, AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, FileEntry, Limits, ProgressReply, QuestionReply,
     Reply, Request, RequestOptions, ResultReply, Topics, parse_incoming, valid_client_id,
 )
 from edge_agent.mqtt.queue import Job, JobQueue
@@ -79,6 +79,23 @@ class CurrentJob:
     answer_event: threading.Event = field(default_factory=threading.Event)
 
 
+def _topic_of(msg: mqtt.MQTTMessage) -> str:
+    """A message's topic for logs and dead letters, even one that is not UTF-8."""
+    try:
+        return msg.topic
+    except UnicodeDecodeError:
+        return bytes(msg._topic).decode("utf-8", "backslashreplace")
+
+
+def _peek_request_id(payload: bytes) -> str | None:
+    """The payload's request_id where it is a valid one (for error replies about a message that failed)."""
+    try:
+        rid = json.loads(payload).get("request_id")
+    except Exception:
+        return None
+    return rid if isinstance(rid, str) and REQUEST_ID_RE.fullmatch(rid) else None
+
+
 def _peek_reply_to(payload: bytes) -> str | None:
     try:
         data = json.loads(payload)
@@ -96,7 +113,7 @@ class GatewayService:
         self.settings = settings
         self.m = settings.mqtt
         self.runner = runner
-        self.client_id = client_id or self.m.client_id or f"edge-agent-{self.m.gateway_id}"
+        self.client_id = client_id or self.m.client_id or self.m.username or f"edge-agent-{self.m.gateway_id}"
         self.topics = Topics(self.m.gateway_id, shared_group or self.m.shared_group, self.client_id)
         self.limits = Limits(max_payload_bytes=self.m.max_payload_bytes, max_question_chars=self.m.max_question_chars)
         self.jobs = JobQueue(settings.state_dir / "queue.db")
@@ -116,7 +133,8 @@ class GatewayService:
         self.replies = self.client  # the connection replies go out on (see the module's docstring)
         self._ids = {self.client: self.client_id}
         if self.m.reply_connection:
-            self.replies = mqtt_client(settings, f"{self.client_id}-replies")
+            reply_user = self.m.reply_username or (f"{self.m.username}-replies" if self.m.username else None)
+            self.replies = mqtt_client(settings, f"{self.client_id}-replies", username=reply_user)
             self.replies.on_connect = self._on_replies_connect
             self.replies.on_disconnect = self._on_disconnect
             self._ids[self.replies] = f"{self.client_id}-replies"
@@ -254,37 +272,91 @@ class GatewayService:
 
     # ------------------------------------------------------------------------------ incoming
     def _store(self, msgs: list[mqtt.MQTTMessage]) -> list[mqtt.MQTTMessage]:
-        """Handle `msgs` in ONE transaction; after the commit, the ones to acknowledge. Should one of
-        them raise (a bug), the batch is undone and stored again with each message in its own
-        savepoint: the one that raised is rolled back alone and left for the broker to redeliver."""
+        """Handle `msgs` in ONE transaction; after the commit, the ones to acknowledge — all of them: a message
+        is never left unacknowledged, since the broker would hold it in the in-flight window and send it again
+        at every connect, and enough of them stop every requester's requests. Should one of them raise (a bug),
+        the batch is undone and stored again with each message in its own savepoint: the one that raised is
+        kept as a dead letter and its requester gets an `internal` error. Should the database itself fail (a
+        full disk), each message gets a `not_stored` error published at once, and nothing was queued."""
         parsed = [(msg, self._parse(msg)) for msg in msgs]  # validation outside the database lock
         try:
             stored = self._store_parsed(parsed, alone=False)
         except Exception:
-            if len(msgs) == 1:
-                log.exception("failed to handle a message on %s", msgs[0].topic)
-                return []
             log.exception("failed to store a batch of %d message(s); storing each alone", len(msgs))
-            stored = self._store_parsed(parsed, alone=True)
+            try:
+                stored = self._store_parsed(parsed, alone=True)
+            except Exception as exc:  # not even a dead letter could be written: the database fails
+                log.exception("could not store %d message(s); each gets a not_stored error", len(msgs))
+                self._refuse_unstored(parsed, exc)
+                stored = list(msgs)
         self._wake.set()
         return stored
 
-    def _store_parsed(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | None]], *,
+    def _store_parsed(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]], *,
                       alone: bool) -> list[mqtt.MQTTMessage]:
-        """One transaction; `alone`: each message in its own savepoint, one that raises is left out."""
+        """One transaction; `alone`: each message in its own savepoint, one that raises becomes a dead letter."""
         stored = []
         with self._replying() as conn:
             for msg, incoming in parsed:
                 try:
                     with self.jobs.savepoint(conn) if alone else nullcontext():
+                        if isinstance(incoming, Exception):
+                            raise incoming
                         if incoming is not None:
                             self._handle(conn, *incoming)
-                    stored.append(msg)
-                except Exception:  # not acked: the broker redelivers it after the next connect
+                except Exception as exc:
                     if not alone:
                         raise
-                    log.exception("failed to handle a message on %s", msg.topic)
+                    log.exception("failed to handle a message on %s; keeping it as a dead letter", _topic_of(msg))
+                    with self.jobs.savepoint(conn):  # raises only if the database fails: see `_store`
+                        self._dead_letter(conn, msg, exc)
+                stored.append(msg)
         return stored
+
+    def _error_topic(self, msg: mqtt.MQTTMessage) -> tuple[str, str, bytes | None] | None:
+        """Where an error about `msg` may go, whatever it holds: (kind, topic, correlation) — its Response
+        Topic when that lies in its client's subtree, else the client's default reply topic; None when the
+        topic names no client (nowhere safe to answer)."""
+        split = self.topics.split(_topic_of(msg))
+        if split is None or not valid_client_id(split[1]):
+            return None
+        props = msg.properties
+        response = getattr(props, "ResponseTopic", None) if props is not None else None
+        correlation = getattr(props, "CorrelationData", None) if props is not None else None
+        if response is None or self.topics.check_reply_topic(split[1], response) is not None:
+            response = self.topics.default_reply(split[1])
+        return split[0], response, correlation
+
+    def _dead_letter(self, conn, msg: mqtt.MQTTMessage, exc: Exception) -> None:
+        """Keep a message the daemon failed on (a bug) and tell its requester, inside the transaction."""
+        why = f"{type(exc).__name__}: {exc}"
+        n = self.jobs.dead_letter(conn, _topic_of(msg), msg.payload, why)
+        where = self._error_topic(msg)
+        if where is not None:
+            kind, topic, correlation = where
+            err = ErrorReply(code="internal", request_id=_peek_request_id(msg.payload), final=kind == "request",
+                             message=f"the daemon failed on this message ({ascii(why)[1:-1][:200]}); it was kept "
+                                     f"for the administrator as dead letter {n}", reply_id=uuid.uuid4().hex)
+            self._add(conn, topic, err, correlation)
+
+    def _refuse_unstored(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]],
+                         exc: Exception) -> None:
+        """The database failed: each message gets a `not_stored` error at once (not from the outbox, which is
+        in that database); nothing of them was stored, so a request sent again later is new."""
+        why = ascii(f"{type(exc).__name__}: {exc}")[1:-1][:200]
+        for msg, _ in parsed:
+            where = self._error_topic(msg)
+            if where is None:
+                continue
+            kind, topic, correlation = where
+            err = ErrorReply(code="not_stored", request_id=_peek_request_id(msg.payload), final=kind == "request",
+                             message=f"the gateway could not store this message ({why}); nothing was queued: "
+                                     f"send it again later", reply_id=uuid.uuid4().hex)
+            try:
+                self.replies.publish(topic, err.model_dump_json().encode(), qos=1,
+                                     properties=correlation_props(correlation))
+            except Exception:
+                log.exception("could not publish a not_stored error on %s", topic)
 
     @contextmanager
     def _replying(self) -> Iterator:
@@ -300,21 +372,25 @@ class GatewayService:
             raise
         self.outbox.release(rows)
 
-    def _parse(self, msg: mqtt.MQTTMessage) -> tuple | None:
-        """(kind, client_id, payload or ErrorReply, response topic, correlation); None: ack and drop."""
-        split = self.topics.split(msg.topic)
-        if split is None:
-            log.warning("ignoring a message on %s", msg.topic)
-            return None
-        kind, client_id = split
-        if not valid_client_id(client_id):
-            log.warning("dropping a message on %s: the topic names no usable client id", msg.topic)
-            return None
-        props = msg.properties
-        response_topic = getattr(props, "ResponseTopic", None) if props is not None else None
-        correlation = getattr(props, "CorrelationData", None) if props is not None else None
-        parsed = parse_incoming(msg.payload, kind, self.limits)  # type: ignore[arg-type]
-        return kind, client_id, parsed, msg.payload, response_topic, correlation
+    def _parse(self, msg: mqtt.MQTTMessage) -> tuple | Exception | None:
+        """(kind, client_id, payload or ErrorReply, response topic, correlation); None: ack and drop; an
+        exception: this message could not even be read (it becomes a dead letter). Never raises."""
+        try:
+            split = self.topics.split(msg.topic)
+            if split is None:
+                log.warning("ignoring a message on %s", _topic_of(msg))
+                return None
+            kind, client_id = split
+            if not valid_client_id(client_id):
+                log.warning("dropping a message on %s: the topic names no usable client id", _topic_of(msg))
+                return None
+            props = msg.properties
+            response_topic = getattr(props, "ResponseTopic", None) if props is not None else None
+            correlation = getattr(props, "CorrelationData", None) if props is not None else None
+            parsed = parse_incoming(msg.payload, kind, self.limits)  # type: ignore[arg-type]
+            return kind, client_id, parsed, msg.payload, response_topic, correlation
+        except Exception as exc:
+            return exc
 
     def _handle(self, conn, kind: str, client_id: str, parsed, raw: bytes, response_topic: str | None,
                 correlation: bytes | None) -> None:
@@ -337,7 +413,8 @@ class GatewayService:
     def _on_request(self, conn, client_id: str, req: Request, response_topic: str | None,
                     correlation: bytes | None) -> None:
         default = self.topics.default_reply(client_id)
-        reply_topic = response_topic or req.reply_to or default
+        # an empty Response Topic or reply_to is a reply topic outside the client's subtree: refused, not ignored
+        reply_topic = next((t for t in (response_topic, req.reply_to) if t is not None), default)
         problem = self.topics.check_reply_topic(client_id, reply_topic)
         if problem:
             err = ErrorReply(code="bad_response_topic", request_id=req.request_id, correlation=req.correlation,

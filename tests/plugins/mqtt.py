@@ -4,6 +4,7 @@ as a subprocess (`edge-agent serve --runner script`, so tests can kill -9 it), a
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -40,6 +41,69 @@ def mqtt_overrides(state_dir: Path, broker, **mqtt) -> dict:
                      "keepalive_s": 5, **mqtt}}
 
 
+#: the shipped ACL's daemon users for gateway gw1 (config/mosquitto.conf) and their password in the tests
+DAEMON_USER, DAEMON_PASSWORD = "edge-agent-gw1", "s3cret"
+SHIPPED_CONF = PROJECT_ROOT / "config" / "mosquitto.conf"
+
+
+def shipped_auth() -> tuple[str, str]:
+    """config/mosquitto.conf as docs/gateway-install.md installs it: the directives of its authentication
+    section (password_file and acl_file left for the caller) and the ACL file between its ---8<--- markers."""
+    lines = SHIPPED_CONF.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# --- authentication"))
+    end = next(i for i, line in enumerate(lines) if i > start and line.startswith("# --- "))
+    directives = [line for line in lines[start:end] if line.strip() and not line.startswith("#")
+                  and line.split()[0] not in ("password_file", "acl_file")]
+    cut = [i for i, line in enumerate(lines) if "---8<---" in line]
+    acl = "\n".join(line[2:] for line in lines[cut[0] + 1:cut[1]] if line.startswith("# "))
+    return "\n".join(directives) + "\n", acl + "\n"
+
+
+@pytest.fixture
+def secured_broker(tmp_path, monkeypatch):
+    """Factory: a Mosquitto set up as docs/gateway-install.md says — password file, the shipped authentication
+    directives (`use_username_as_clientid`) and ACL (`acl=False`: passwords only) — with the daemon's two users
+    (their password in a systemd credential, `CREDENTIALS_DIRECTORY`) and requesters whose password is
+    `<user>-pw`. Returns the started broker (`.creds`: the credential folder)."""
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd is not installed")
+    _need_mosquitto()
+    made = []
+
+    def make(requesters=(), *, acl: bool = True, name: str = "secured") -> MosquittoBroker:
+        work = tmp_path / name
+        work.mkdir()
+        pw = work / "passwd"
+        subprocess.run(["mosquitto_passwd", "-c", "-b", str(pw), DAEMON_USER, DAEMON_PASSWORD], check=True)
+        for user in (f"{DAEMON_USER}-replies", *requesters):
+            secret = DAEMON_PASSWORD if user.startswith(DAEMON_USER) else f"{user}-pw"
+            subprocess.run(["mosquitto_passwd", "-b", str(pw), user, secret], check=True)
+        creds = work / "creds"
+        creds.mkdir()
+        (creds / "mqtt-password").write_text(DAEMON_PASSWORD + "\n")
+        monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(creds))
+        directives, acl_text = shipped_auth()
+        conf = directives + f"password_file {pw}\n"
+        if acl:
+            (work / "edge-agent.acl").write_text(acl_text)
+            conf += f"acl_file {work / 'edge-agent.acl'}\n"
+        broker = MosquittoBroker(work / "broker", max_packet_size=BROKER_MAX_PACKET, extra_conf=conf).start()
+        broker.creds = creds
+        made.append(broker)
+        return broker
+
+    yield make
+    for broker in made:
+        broker.kill()
+
+
+def as_user(tmp_path: Path, broker, user: str, **mqtt) -> "object":
+    """Settings that log in to `broker` as `user` (password `<user>-pw`; the daemon's users: the credential)."""
+    password = {} if user.startswith(DAEMON_USER) else {"password": f"{user}-pw"}
+    return load_settings(overrides=mqtt_overrides(tmp_path / user, broker, username=user, **password, **mqtt),
+                         environ={})
+
+
 @pytest.fixture
 def mqtt_settings(tmp_path, mosquitto):
     return load_settings(overrides=mqtt_overrides(tmp_path / "state", mosquitto), environ={})
@@ -74,8 +138,9 @@ def requester(mqtt_settings):
 
     clients = []
 
-    def make(client_id: str = "tester", settings=None, **kw):
-        client = RequestClient(settings or mqtt_settings, client_id=client_id, **kw).connect()
+    def make(client_id: str | None = None, settings=None, **kw):
+        settings = settings or mqtt_settings
+        client = RequestClient(settings, client_id=client_id or settings.mqtt.username or "tester", **kw).connect()
         clients.append(client)
         return client
 
