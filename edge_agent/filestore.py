@@ -2,7 +2,7 @@
 
 A model-supplied file name can never reach outside it: names are plain (no separators, no
 leading dot, no NUL or control characters), are resolved and checked to stay inside the root,
-and symlinks are refused. Every file written is remembered, so a run can report a manifest.
+and links are refused: symlinks, and files with more than one hard link (whose data lives outside too). Every file written is remembered, so a run can report a manifest.
 """
 
 from __future__ import annotations
@@ -52,6 +52,12 @@ class FileStore:
         candidate = self.root / name
         if candidate.is_symlink():
             raise FileStoreError(f"file name {name!r} is not allowed: it is a link")
+        try:
+            links = candidate.lstat().st_nlink
+        except FileNotFoundError:
+            links = 1
+        if links > 1:  # a hard link planted here shares its data with a file outside the store
+            raise FileStoreError(f"file name {name!r} is not allowed: it is a link")
         if candidate.resolve().parent != self._root_real:
             raise FileStoreError(f"file name {name!r} is not allowed: it leaves the file store")
         return candidate
@@ -85,14 +91,18 @@ class FileStore:
         """The plain files in the store, sorted (none if its folder was removed meanwhile)."""
         if not self.root.is_dir():
             return []
-        return sorted(p.name for p in self.root.iterdir() if p.is_file() and not p.is_symlink())
+        return sorted(p.name for p in self.root.iterdir()
+                      if p.is_file() and not p.is_symlink() and p.lstat().st_nlink == 1)
 
     def hint(self) -> str:
         names = self.names()
         return f"files here: {', '.join(names[-5:])}" if names else "the file store is empty"
 
     def info(self, name: str) -> FileInfo:
-        data = self.path(name).read_bytes()
+        path = self.path(name)
+        if not path.is_file():
+            raise FileStoreError(f"no file named {name!r}; {self.hint()}")
+        data = path.read_bytes()
         return FileInfo(name=name, size=len(data), sha256=hashlib.sha256(data).hexdigest())
 
     def manifest(self) -> list[FileInfo]:

@@ -46,6 +46,31 @@ def test_symlinks_are_refused(tmp_path):
     assert store.names() == []  # the link is not offered as a file either
 
 
+def test_hard_links_are_refused(tmp_path):
+    """A hard link planted in the store shares its data with a file outside: refused like a symlink, in every
+    use (read, info, manifest, listing)."""
+    import pytest
+
+    store = FileStore(tmp_path / "files")
+    (tmp_path / "secret.json").write_text('["secret"]')
+    os.link(tmp_path / "secret.json", store.root / "planted.json")
+    for use in (store.read_json, store.info, store.path):
+        with pytest.raises(FileStoreError, match="link"):
+            use("planted.json")
+    store.created.append("planted.json")
+    assert store.names() == [] and store.manifest() == [] and not store.exists("planted.json")
+    mine = store.write_json([1], "mine")
+    assert store.names() == [mine] and [f.name for f in store.manifest()] == [mine]
+
+
+def test_info_of_a_missing_file_is_a_file_store_error(tmp_path):
+    import pytest
+
+    store = FileStore(tmp_path / "files")
+    with pytest.raises(FileStoreError, match="no file named 'gone.json'"):
+        store.info("gone.json")
+
+
 def test_names_lists_plain_files_and_survives_a_removed_folder(tmp_path):
     import shutil
 
