@@ -6,12 +6,18 @@ raw so the model continues it. Templates that refuse a system role (or drop it) 
 folded into the first user turn. Models without a template (base models) use a plain layout.
 
 `split()` returns (prefix, rest): the prefix is everything before the user's text — identical
-for every call of a role — so its tokens (and KV state) can be reused.
+for every call of a role — so its tokens (and KV state) can be reused. `segments()` returns the same text
+as `Segment`s that say which part the template wrote and which is content (system text, the user's text,
+the scratchpad): only the template's own text may become the model's control tokens (`<|im_end|>` written
+in a question, an Observation or a generated step stays text — the runtime tokenizes content without
+special tokens).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Literal
 
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -20,6 +26,15 @@ from edge_agent.llm.base import Prompt
 
 PLAIN = "plain"
 _MARK = "\x1eEDGE_AGENT_USER\x1e"
+_SYSTEM = "\x1eEDGE_AGENT_SYSTEM\x1e"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of a rendered prompt: text the chat template wrote (`template`), or content."""
+
+    text: str
+    kind: Literal["template", "system", "user", "assistant"]
 
 
 class TemplateError(ValueError):
@@ -78,19 +93,36 @@ class ChatFormat:
 
     def split(self, prompt: Prompt) -> tuple[str, str]:
         """(stable prefix, rest) whose concatenation is the full prompt text."""
+        segments = self.segments(prompt)
+        at = next(i for i, seg in enumerate(segments) if seg.kind == "user")
+        return "".join(s.text for s in segments[:at]), "".join(s.text for s in segments[at:])
+
+    def segments(self, prompt: Prompt) -> list[Segment]:
+        """The full prompt as template text and content, in order (empty pieces left out, but always one
+        "user" segment: the stable prefix ends where it starts)."""
         if self.plain:
-            return (f"{prompt.system}\n\n", f"### Input\n{prompt.user}\n\n### Response\n{prompt.assistant_prefix}")
-        if self.fold_system:
-            messages = [{"role": "user", "content": f"{prompt.system}\n\n{_MARK}" if prompt.system else _MARK}]
+            parts = [Segment(prompt.system, "system"), Segment("\n\n", "template"), Segment("", "user"),
+                     Segment("### Input\n", "template"), Segment(prompt.user, "user"),
+                     Segment("\n\n### Response\n", "template"),
+                     Segment(prompt.assistant_prefix, "assistant")]
         else:
-            messages = [{"role": "system", "content": prompt.system}, {"role": "user", "content": _MARK}]
-        try:
-            text = self._render(messages)
-        except Exception as exc:
-            raise TemplateError(f"the chat template failed: {exc}") from None
-        head, _, tail = text.partition(_MARK)
-        return head, prompt.user + tail + prompt.assistant_prefix
+            if self.fold_system:
+                content = f"{_SYSTEM}\n\n{_MARK}" if prompt.system else _MARK
+                messages = [{"role": "user", "content": content}]
+            else:
+                messages = [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": _MARK}]
+            try:
+                text = self._render(messages)
+            except Exception as exc:
+                raise TemplateError(f"the chat template failed: {exc}") from None
+            before, _, after = text.partition(_MARK)
+            pre, found, between = before.partition(_SYSTEM)
+            if not found:  # no system text to place (folded with an empty system)
+                pre, between = before, ""
+            parts = [Segment(pre, "template"), Segment(prompt.system if found else "", "system"),
+                     Segment(between, "template"), Segment(prompt.user, "user"), Segment(after, "template"),
+                     Segment(prompt.assistant_prefix, "assistant")]
+        return [seg for seg in parts if seg.text or seg.kind == "user"]
 
     def render(self, prompt: Prompt) -> str:
-        head, rest = self.split(prompt)
-        return head + rest
+        return "".join(seg.text for seg in self.segments(prompt))

@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
-from edge_agent.llm.chat import ChatFormat
+from edge_agent.llm.chat import ChatFormat, Segment
 from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
 from edge_agent.llm.prefix_cache import PrefixCache
 
@@ -162,16 +162,29 @@ class LlamaRuntime:
     def _tokenize(self, prompt: Prompt) -> tuple[list[int], int, int]:
         """The prompt's tokens, how many are the part shared by every question (`Prompt.shared`, 0 if
         none) and how many the role's stable prefix; each part is tokenized on its own, so its tokens
-        are the same whatever follows."""
-        head, rest = self.chat.split(prompt)
-        cut = head.find(prompt.system[:prompt.shared]) + prompt.shared if prompt.shared else -1
-        parts = [head[:cut], head[cut:]] if 0 < cut < len(head) else [head]
-        pieces = [self._llm.tokenize(p.encode("utf-8"), add_bos=False, special=True) for p in parts]
+        are the same whatever follows. Only the chat template's own text is read for control tokens: content
+        (instructions, the question, Observations, the scratchpad) is tokenized as plain text, so a question
+        or an Observation that writes "<|im_end|><|im_start|>system" cannot open a turn of its own."""
+        segments = self.chat.segments(prompt)
+        at = next(i for i, seg in enumerate(segments) if seg.kind == "user")
+        head, rest = segments[:at], segments[at:]
+        parts = [head]
+        sys_at = next((i for i, seg in enumerate(head) if seg.kind == "system"), None)
+        if prompt.shared and sys_at is not None:  # cut after the shared part of the system text
+            text = head[sys_at].text
+            first = head[:sys_at] + [Segment(text[:prompt.shared], "system")]
+            second = [Segment(text[prompt.shared:], "system")] + head[sys_at + 1:]
+            if any(seg.text for seg in second):
+                parts = [first, second]
+        pieces = [self._segment_tokens(part) for part in parts]
         if self._add_bos and self._bos >= 0 and (not pieces[0] or pieces[0][0] != self._bos):
             pieces[0] = [self._bos] + pieces[0]
         head_tokens = [t for piece in pieces for t in piece]
-        rest_tokens = self._llm.tokenize(rest.encode("utf-8"), add_bos=False, special=True)
-        return head_tokens + rest_tokens, len(pieces[0]) if len(pieces) > 1 else 0, len(head_tokens)
+        return head_tokens + self._segment_tokens(rest), len(pieces[0]) if len(pieces) > 1 else 0, len(head_tokens)
+
+    def _segment_tokens(self, segments: list[Segment]) -> list[int]:
+        return [t for seg in segments if seg.text
+                for t in self._llm.tokenize(seg.text.encode("utf-8"), add_bos=False, special=seg.kind == "template")]
 
     def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
                  max_tokens: int = 256, stop: Sequence[str] = (),
