@@ -15,6 +15,7 @@ from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult
 from edge_agent.clock import Clock
 from edge_agent.config import Settings, Strategy
 from edge_agent.costmodel import run_costs
+from edge_agent.failures import disk_full
 from edge_agent.filestore import FileStore
 from edge_agent.grounding.catalog import CatalogCache
 from edge_agent.llm.base import LLM, MeteredLLM
@@ -102,7 +103,10 @@ class EdgeAgent:
             k: v for k, v in {"max_steps": max_steps, "max_trials": max_trials, "distill": distill,
                               "strategy": strategy}.items() if v is not None})
         clock = Clock(now, agent_settings.timezone)
-        files = FileStore(self.settings.files_dir / run_id)
+        try:
+            files = FileStore(self.settings.files_dir / run_id)
+        except OSError as exc:
+            raise disk_full(exc) or exc
         ctx = ToolContext(files=files, clock=clock, settings=self.settings, skyspark_factory=self.skyspark,
                           ask_requester=ask_requester, cancel=cancel or threading.Event(),
                           question=question)
@@ -120,13 +124,25 @@ class EdgeAgent:
             result.answer, result.trials, result.distilled = outcome.answer, outcome.trials, outcome.distilled
             result.status = outcome.status
             result.provenance = next((t.claims for t in outcome.trials if t.answer == outcome.answer), [])
+            if outcome.failure is not None:
+                result.reason, result.error = outcome.failure.reason, str(outcome.failure)
         except Exception as exc:  # the request still gets exactly one answer
-            result.status, result.error = "error", f"{type(exc).__name__}: {exc}"
+            failure = disk_full(exc)
+            if failure is not None:
+                result.status, result.reason, result.error = "failed", failure.reason, str(failure)
+            else:
+                result.status, result.error = "error", f"{type(exc).__name__}: {exc}"
         result.files = files.manifest()
         result.metrics = compute_metrics(result, metered, time.monotonic() - started)
         costs = run_costs(result.trials, metered.total(), result.metrics.wall_s)  # time split, projections
         result.metrics = result.metrics.model_copy(update=costs)
-        self.runlog.record(result, metered.calls)
+        try:
+            self.runlog.record(result, metered.calls)
+        except Exception as exc:  # a run that cannot be logged is not delivered as if it had been (a full disk)
+            failure = disk_full(exc)
+            if failure is None:
+                raise
+            result.status, result.reason, result.error = "failed", failure.reason, f"{failure} (the run log)"
         rt.emit(AgentEvent(kind="final", text=result.answer or result.error or "", data={"status": result.status}))
         return result
 

@@ -90,6 +90,12 @@ class SkySparkSettings(Section):
     api_path: str = Field("api/{project}", description="endpoint path under url; {project} is replaced")
     auth: Literal["scram", "none"] = Field("scram", description="none only for servers without login")
     point_lookback_days: int = Field(3, ge=1, description="how far back a point query looks for a value")
+    #: the daemon waits out a SkySpark that cannot be reached (or answers too slowly) this long, counted from
+    #: the outage's start: its jobs stay queued, in order, and run again once it answers; past it, each gets
+    #: one error. 0: fail at once, as `edge-agent ask` does
+    outage_wait_s: float = Field(900.0, ge=0)
+    #: while waiting, the SkySpark is asked again after 5 s, then twice as long each time, at most this long
+    outage_retry_s: float = Field(60.0, gt=0)
 
 
 class TLSSettings(Section):

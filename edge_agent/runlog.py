@@ -71,8 +71,8 @@ class RunLog:
                  "metrics": m.model_dump_json(), "completed_round1": int(m.completed_round1),
                  "completed_final": int(m.completed_final), "trials": m.trials, "llm_calls": m.llm_calls,
                  "tokens_sent": m.tokens_sent, "tokens_received": m.tokens_received,
-                 "tokens_evaluated": m.tokens_evaluated, "wall_s": m.wall_s},
-                pk="run_id",
+                 "tokens_evaluated": m.tokens_evaluated, "wall_s": m.wall_s, "reason": result.reason},
+                pk="run_id", alter=True,  # `reason` came later: older run logs get the column added
             )
             for trial in result.trials:
                 self.db["trials"].upsert(

@@ -4,7 +4,9 @@ A tool has a name, a one-sentence verb-first description, a pydantic argument mo
 function `fn(args, ctx) -> str` that returns a short observation, or a `Said` that also carries what a
 Finish answer states of the call (written by code from the result, so the model need not copy it). Raising `ToolError` (or
 `FileStoreError`) produces an error observation the model can act on; any other exception is
-reported as a failure of the tool, never a crash of the agent.
+reported as a failure of the tool, never a crash of the agent — except what no model can work around
+(`edge_agent.failures.ExternalFailure`: the SkySpark unreachable, a full disk), which ends the run, and a
+cancel (`Interrupted`).
 
 Tools are loaded by path from the `tools/` folder: every module-level `Tool` object (most easily
 made with the `@tool` decorator) becomes available. `Finish` and `Self-Ask` are built in; the
@@ -27,7 +29,9 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.clock import Clock
+from edge_agent.failures import ExternalFailure, disk_full
 from edge_agent.filestore import FileStore, FileStoreError
+from edge_agent.llm.base import Interrupted
 
 FINISH = "Finish"
 SELF_ASK = "Self-Ask"
@@ -94,6 +98,8 @@ class ToolContext:
             if self.skyspark_factory is None:
                 raise ToolError("SkySpark is not configured on this gateway")
             self._skyspark = self.skyspark_factory()
+            if hasattr(self._skyspark, "interrupt"):  # the run's cancel stops a SkySpark call under way
+                self._skyspark.interrupt = self.cancel
         return self._skyspark
 
 
@@ -155,7 +161,12 @@ class Tool:
             return ToolResult(observation=str(out))
         except (ToolError, FileStoreError) as exc:
             return ToolResult(observation=f"Error: {exc}", ok=False)
+        except (ExternalFailure, Interrupted):  # the run ends (failed / cancelled): nothing for the model to do
+            raise
         except Exception as exc:  # a broken tool must not crash the agent
+            full = disk_full(exc)
+            if full is not None:  # the file store could not be written
+                raise full from None
             return ToolResult(observation=f"Error: tool {self.name} failed: {type(exc).__name__}: {exc}", ok=False)
 
     def schema(self, files: typing.Sequence[str] | None = None, scope: Any = None) -> dict | None:

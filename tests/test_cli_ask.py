@@ -24,10 +24,12 @@ def step(thought, action, args=None):
 
 
 @pytest.fixture
-def config_file(tmp_path):
+def config_file(tmp_path, simulator):
     path = tmp_path / "edge-agent.yaml"
     path.write_text(yaml.safe_dump({"paths": {"state_dir": str(tmp_path / "state")},
-                                    "agent": {"strategy": "react"}}))
+                                    "agent": {"strategy": "react"},
+                                    "skyspark": {"url": simulator.url, "project": simulator.project,
+                                                 "username": simulator.username, "password": simulator.password}}))
     return path
 
 

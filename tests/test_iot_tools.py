@@ -205,9 +205,13 @@ def test_single_asset_name_string_is_accepted(tools, iot_ctx):
     assert ok and "Chiller 9 Tonnage" in obs
 
 
-def test_skyspark_down_is_an_observation(tools, settings, tmp_path):
+def test_skyspark_down_ends_the_run_and_no_skyspark_is_an_observation(tools, settings, tmp_path):
+    """A SkySpark that cannot be reached is nothing the model can work around: the tool raises the failure
+    (the run ends `failed`, `skyspark_unavailable`, naming the server); a gateway without one configured is an
+    Observation."""
     from edge_agent.clock import Clock
     from edge_agent.filestore import FileStore
+    from edge_agent.skyspark.client import SkySparkUnavailable
     from edge_agent.toolkit import ToolContext
 
     with socket.socket() as s:
@@ -216,22 +220,26 @@ def test_skyspark_down_is_an_observation(tools, settings, tmp_path):
     client = SkySparkClient(f"http://127.0.0.1:{port}", "demo", "operator", "pw", retries=1, backoff_s=0.01)
     ctx = ToolContext(files=FileStore(tmp_path / "f"), clock=Clock(), settings=settings,
                       skyspark_factory=lambda: client)
-    ok, obs = run(tools, ctx, "sites")
-    assert not ok and "unavailable" in obs and "cannot connect" in obs
+    with pytest.raises(SkySparkUnavailable) as exc:
+        run(tools, ctx, "sites")
+    assert exc.value.reason == "skyspark_unavailable" and f"127.0.0.1:{port}" in str(exc.value)
+    assert "cannot connect" in str(exc.value) and "after 2 attempts" in str(exc.value)
     ok, obs = run(tools, ToolContext(files=FileStore(tmp_path / "g"), clock=Clock()), "sites")
     assert not ok and "not configured" in obs
 
 
-def test_auth_failure_is_an_observation(tools, simulator, settings, tmp_path):
+def test_a_refused_login_ends_the_run(tools, simulator, settings, tmp_path):
     from edge_agent.clock import Clock
     from edge_agent.filestore import FileStore
+    from edge_agent.skyspark.client import SkySparkAuthError
     from edge_agent.toolkit import ToolContext
 
     client = SkySparkClient(simulator.url, simulator.project, simulator.username, "wrong", retries=0)
     ctx = ToolContext(files=FileStore(tmp_path / "f"), clock=Clock(), settings=settings,
                       skyspark_factory=lambda: client)
-    ok, obs = run(tools, ctx, "assets", site_name="POKMAIN")
-    assert not ok and "refused the login" in obs
+    with pytest.raises(SkySparkAuthError) as exc:
+        run(tools, ctx, "assets", site_name="POKMAIN")
+    assert exc.value.reason == "skyspark_auth" and "refused the login" in str(exc.value)
     assert not list(Path(tmp_path / "f").iterdir())  # nothing half-written
 
 

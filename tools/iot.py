@@ -11,18 +11,21 @@ states of the call: the names it found, or each series' statistics and the file.
   sensors    {"site_name", "asset_name", "sensor_name", "short_name", "unit"}
   histories  {"site_name", "asset_name", "sensor_name", "timestamp", "value", "unit"}
 Names are resolved by the client (exact, then ignoring case/spaces/underscores, else the closest
-names are offered); every SkySpark failure becomes an error observation, never a crash.
+names are offered); a SkySpark error the model can act on becomes an error observation, never a crash, and
+one it cannot (the server unreachable, the login refused: `edge_agent.failures`) ends the run (`reading`).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from contextlib import contextmanager
 from statistics import fmean
 from zoneinfo import ZoneInfo
 
 from pydantic import Field, field_validator
 
+from edge_agent.failures import ExternalFailure
 from edge_agent.skyspark.client import SkySparkError
 from edge_agent.skyspark.window import WindowError, parse_window
 from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, NoArgs, Said, ToolArgs,
@@ -68,10 +71,23 @@ class HistoryArgs(ToolArgs):
 def _client(ctx: ToolContext):
     try:
         return ctx.skyspark
-    except ToolError:
+    except (ToolError, ExternalFailure):
         raise
     except Exception as exc:  # e.g. an unreadable password file
         raise ToolError(f"SkySpark is not usable: {type(exc).__name__}: {exc}") from None
+
+
+@contextmanager
+def reading():
+    """A SkySpark read inside a tool: what the model can act on (an unknown name, a bad period, an error grid)
+    becomes its Observation; what it cannot (the server unreachable, the login refused: `ExternalFailure`)
+    ends the run."""
+    try:
+        yield
+    except ExternalFailure:
+        raise
+    except (SkySparkError, WindowError) as exc:
+        raise ToolError(str(exc)) from None
 
 
 def _fitting(parts: list[str], limit: int, sep: str = ", ", more: str = "more", whole: int = 0) -> str:
@@ -105,10 +121,8 @@ def _max_days(ctx: ToolContext) -> int:
 
 @tool("sites", "List the sites (plants) that SkySpark knows.", provides=("site",))
 def sites(args: NoArgs, ctx: ToolContext) -> Said:
-    try:
+    with reading():
         found = _client(ctx).sites()
-    except SkySparkError as exc:
-        raise ToolError(str(exc)) from None
     rows = [{"site_name": s.name, "timezone": s.tz} for s in found]
     name = ctx.files.write_json(rows, "sites")
     return _listing(f"found {len(rows)} sites", [s.name for s in found], name)
@@ -116,10 +130,8 @@ def sites(args: NoArgs, ctx: ToolContext) -> Said:
 
 @tool("assets", "List the assets (equipment) of one site.", provides=("asset",))
 def assets(args: AssetListArgs, ctx: ToolContext) -> Said:
-    try:
+    with reading():
         found = _client(ctx).assets(args.site_name)
-    except SkySparkError as exc:
-        raise ToolError(str(exc)) from None
     site = found[0].site_name if found else args.site_name
     kind = (args.asset_type or "").strip()
     if kind:
@@ -133,10 +145,8 @@ def assets(args: AssetListArgs, ctx: ToolContext) -> Said:
 
 @tool("sensors", "List the sensors (points) of one asset at a site.", provides=("sensor",), needs=("asset",))
 def sensors(args: AssetArgs, ctx: ToolContext) -> Said:
-    try:
+    with reading():
         found = _client(ctx).sensors(args.site_name, args.asset_name)
-    except SkySparkError as exc:
-        raise ToolError(str(exc)) from None
     asset = found[0].asset_name if found else args.asset_name
     rows = [{"site_name": s.site_name, "asset_name": s.asset_name, "sensor_name": s.name,
              "short_name": s.short_name, "unit": s.unit} for s in found]
@@ -148,12 +158,10 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> Said:
       needs=("period",), answers=True)
 def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
     client = _client(ctx)
-    try:
+    with reading():
         site = client.site(args.site_name)
         window = parse_window(args.start, args.final, ZoneInfo(site.tz), _max_days(ctx))
         rows = client.history(site.name, args.asset_names, args.sensor_name, window.start, window.end)
-    except (SkySparkError, WindowError) as exc:
-        raise ToolError(str(exc)) from None
     data = [r.model_dump() for r in rows]
     stem = f"history_{args.asset_names[0]}_{args.sensor_name}"
     name = ctx.files.write_json(data, stem)

@@ -16,6 +16,9 @@
   it) the Finish step is written by code, without a model call;
 - `max_steps`, `trial_token_budget` and `rt.cancelled` bound the trial; long observations are
   summarised to `observation_max_chars`;
+- a failure outside the gateway (`edge_agent.failures.ExternalFailure`: the SkySpark unreachable, a full
+  disk) ends the trial at once with outcome "failed": no model can work around it, and asking the model again
+  would only make it call the same tool (it once looped on `sites` while the SkySpark was down);
 - `trial_start` and `step` events are emitted as they happen.
 """
 
@@ -38,7 +41,8 @@ from edge_agent.agent.prompting import (
 )
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step
-from edge_agent.agent.trajectory import AgentEvent, StepKind, StepRecord, Trial
+from edge_agent.agent.trajectory import AgentEvent, Failure, StepKind, StepRecord, Trial
+from edge_agent.failures import ExternalFailure
 from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
 from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK, ToolRegistry
 
@@ -405,8 +409,13 @@ class _Trial:
             try:  # an answer in hand before any step: the question names only what the SkySpark lacks
                 step = self.finish_in_code(index, answer) if index == 1 and (answer := self.answer_in_hand()) \
                     else self.step(index)
-            except Interrupted:  # cancelled (or the daemon stopping) while the model was at work
+            except Interrupted:  # cancelled (or the daemon stopping) while the model or a tool was at work
                 trial.outcome = "cancelled"
+                return trial
+            except ExternalFailure as exc:  # the SkySpark unreachable, a full disk: no model can work around it
+                trial.outcome, trial.failure = "failed", Failure(reason=exc.reason, message=str(exc))
+                self._record(index, time.monotonic(), Usage(), kind="failure", ok=False, thought="", action="",
+                             action_input=None, observation=f"Failed ({exc.reason}): {one_line(str(exc), 300)}")
                 return trial
             except Exception as exc:  # the model runtime failed (e.g. context full): end, never crash
                 trial.outcome = "error"

@@ -14,10 +14,12 @@ from edge_agent.filestore import FileInfo
 from edge_agent.grounding.provenance import Claim, mask
 from edge_agent.llm.base import Usage
 
-StepKind = Literal["tool", "self_ask", "ask_requester", "finish", "invalid", "loop", "recovery"]
-TrialOutcome = Literal["finished", "max_steps", "loop", "token_budget", "cancelled", "error"]
+StepKind = Literal["tool", "self_ask", "ask_requester", "finish", "invalid", "loop", "recovery", "failure"]
+#: failed: something outside the gateway failed (`edge_agent.failures`): the trial ends at once
+TrialOutcome = Literal["finished", "max_steps", "loop", "token_budget", "cancelled", "error", "failed"]
 ReviewStatus = Literal["Accomplished", "Partially Accomplished", "Not Accomplished"]
-RunStatus = Literal["answered", "gave_up", "cancelled", "error"]
+#: failed: the run could not do its work because something outside the gateway failed (`RunResult.reason`)
+RunStatus = Literal["answered", "gave_up", "cancelled", "error", "failed"]
 
 
 class StepRecord(BaseModel):
@@ -66,6 +68,13 @@ class Distilled(BaseModel):
     spelled: list[str] = Field(default_factory=list)  # '"Tonage" is Tonnage'
 
 
+class Failure(BaseModel):
+    """Something outside the gateway that ended a run (`edge_agent.failures.ExternalFailure`)."""
+
+    reason: str  # `edge_agent.failures.FailureReason`
+    message: str  # names the server or the path, and the error
+
+
 class Trial(BaseModel):
     number: int  # 1-based
     steps: list[StepRecord] = Field(default_factory=list)
@@ -80,6 +89,7 @@ class Trial(BaseModel):
     claims: list[Claim] = Field(default_factory=list)  # the answer's figures and names, with their sources
     ungrounded_answers: int = 0  # Finish answers refused because they stated what no source held
     invented_names: int = 0  # names in tool calls that the SkySpark does not have
+    failure: Failure | None = None  # outcome failed: what failed
 
     @property
     def unverified_thoughts(self) -> int:
@@ -133,6 +143,9 @@ class RunResult(BaseModel):
     trials: list[Trial] = Field(default_factory=list)
     metrics: RunMetrics = RunMetrics()
     error: str | None = None
+    #: status failed: what failed (`edge_agent.failures.FailureReason`: skyspark_unavailable, disk_full, …);
+    #: `error` then names the server or the path and the error
+    reason: str | None = None
     #: each figure and name of `answer` with the step (trial, step, tool) or fact it came from
     provenance: list[Claim] = Field(default_factory=list)
 

@@ -19,7 +19,9 @@ SkySpark and its period resolved (`edge_agent.grounding`); those facts go with t
 trial, tool arguments are constrained to them, and the answer may state only what the run has seen.
 
 A trial that finished is reviewed; one that ran out of steps/tokens or was stopped for looping is
-not (there is nothing to review) and goes straight to reflection. No reflection is written after
+not (there is nothing to review) and goes straight to reflection. A failure outside the gateway (the SkySpark
+unreachable — at the catalog load or in a tool call —, a full disk) ends the run at once with status `failed`
+and its reason, without another model call (`edge_agent.failures`). No reflection is written after
 the last trial (nothing would read it). Cancellation is checked before every role.
 """
 
@@ -34,6 +36,7 @@ from edge_agent.agent.review import pick_answer, review
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
+from edge_agent.failures import ExternalFailure
 from edge_agent.grounding.run import Grounding
 
 #: how many earlier attempts the feedback block describes (the most recent ones)
@@ -46,6 +49,7 @@ class XenOutcome:
     status: RunStatus
     trials: list[Trial]
     distilled: Distilled | None
+    failure: ExternalFailure | None = None  # status failed: what failed
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,10 @@ class Plan:
 def solve(question: str, rt: AgentRuntime) -> XenOutcome:
     """Answer `question` with the strategy in `rt.settings` (Algorithm 1)."""
     plan = Plan.of(rt)
-    rt.grounding = ground(question, rt)
+    try:
+        rt.grounding = ground(question, rt)
+    except ExternalFailure as exc:  # the catalog cannot be read: nothing to answer with, and no model call made
+        return XenOutcome(answer=None, status="failed", trials=[], distilled=None, failure=exc)
     # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model
     distilled = run_distill(question, rt, ask_model=plan.distill and not rt.cancelled
                             and not rt.grounding.answered_by_links())
@@ -80,7 +87,7 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
             break
         trial = run_trial(task, rt, trial=number, feedback=feedback_from(trials, rt.settings.max_steps))
         trials.append(trial)
-        if trial.outcome in ("cancelled", "error") or rt.cancelled:
+        if trial.outcome in ("cancelled", "error", "failed") or rt.cancelled:
             break
         if plan.review and trial.outcome == "finished" and trial.answer:
             trial.review = review(question, trial, rt, distilled)
@@ -97,7 +104,9 @@ def ground(question: str, rt: AgentRuntime) -> Grounding:
     if rt.catalog is not None:
         try:
             catalog = rt.catalog()
-        except Exception as exc:  # SkySpark down: the tools will say so; names are then not constrained
+        except ExternalFailure:  # the SkySpark unreachable, the login refused: the run ends, before any model call
+            raise
+        except Exception as exc:  # another failure reading it: the tools will say so; names are then not constrained
             note = f"the SkySpark catalog could not be read: {type(exc).__name__}: {one_line(str(exc), 160)}"
     return Grounding.build(question, catalog, rt.ctx.clock.now(), note=note)
 
@@ -131,6 +140,9 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
     best = trials[pick] if pick is not None else None
     if rt.cancelled or any(t.outcome == "cancelled" for t in trials):
         status: RunStatus = "cancelled"
+    elif trials and trials[-1].outcome == "failed":  # what the earlier trials answered was not accepted
+        return XenOutcome(answer=None, status="failed", trials=trials, distilled=distilled,
+                          failure=ExternalFailure(trials[-1].failure.message, trials[-1].failure.reason))
     elif best is not None:
         status = "answered"
     elif trials and trials[-1].outcome == "error":

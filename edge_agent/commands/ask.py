@@ -1,7 +1,9 @@
 """`edge-agent ask` (answer one question, showing each step live) and `edge-agent logs` (the run log).
 
-Exit codes: 0 the agent answered; 1 it gave up, was cancelled or failed (or a run id is unknown);
-2 bad usage or bad configuration (the message names the key). With `--json`, stdout carries exactly
+Exit codes: 0 the agent answered; 1 it gave up, was cancelled or hit an error (or a run id is unknown);
+2 bad usage or bad configuration (the message names the key); 3 something outside the gateway failed (the
+SkySpark unreachable, its login refused, a full disk: status `failed`, the message names the server or path,
+and `reason` says what — `edge_agent.failures`). With `--json`, stdout carries exactly
 one JSON object (schema in docs/cli.md); everything else, even output of native libraries, goes to
 stderr.
 """
@@ -21,7 +23,7 @@ from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.clock import parse_instant
 from edge_agent.config import ConfigError, Settings, load_settings
 
-EXIT_OK, EXIT_GAVE_UP, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_GAVE_UP, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 WIDTH = 100
 
 
@@ -117,7 +119,8 @@ def _print_result(result: RunResult) -> None:
         click.echo(f"Answer: {result.answer}")
     else:
         reason = result.error or (result.trials[-1].outcome if result.trials else "no trial ran")
-        click.echo(f"No answer ({result.status}): {reason}")
+        status = f"{result.status}: {result.reason}" if result.reason else result.status
+        click.echo(f"No answer ({status}): {reason}")
     for f in result.files:
         click.echo(f"File: {f.name} ({f.size} bytes, sha256 {f.sha256[:12]}…)")
     m = result.metrics
@@ -138,6 +141,8 @@ def result_json(result: RunResult) -> dict:
 
 
 def exit_code(result: RunResult) -> int:
+    if result.status == "failed":
+        return EXIT_FAILED
     return EXIT_OK if result.status == "answered" and result.answer else EXIT_GAVE_UP
 
 

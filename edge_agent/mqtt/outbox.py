@@ -59,6 +59,7 @@ class OutboxPublisher:
         self._claimed: set[int] = set()
         self._blocked = False  # rows wait behind a claimed one or a full window: wake the thread later
         self._unread = True  # the table may hold rows nobody has handed on: `_hand_pending` reads it
+        self._undeleted: set[int] = set()  # acknowledged, but their delete failed (a full disk): not sent again
         self._idle = threading.Event()
         self._thread = threading.Thread(target=self._run, name="outbox", daemon=True)
 
@@ -182,9 +183,15 @@ class OutboxPublisher:
                 if row_id is not None:
                     done.append(row_id)
                     self._handed.discard(row_id)
+        done += self._undeleted
         if done:  # not fsync'd: a delete lost in a crash only re-sends a reply with the same reply_id
-            with self.jobs.tx(durable=False) as conn:
-                conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in done])
+            try:
+                with self.jobs.tx(durable=False) as conn:
+                    conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in done])
+                self._undeleted = set()
+            except Exception:  # e.g. a full disk: delivered all the same; deleted when it can be
+                self._undeleted = set(done)
+                raise
 
     def _hand_pending(self) -> None:
         room = self.window - len(self._handed)
@@ -192,7 +199,7 @@ class OutboxPublisher:
             self._blocked = True
             return
         with self._lock:
-            handed = set(self._handed)
+            handed = self._handed | self._undeleted
         rows = self.jobs.outbox_pending(exclude=handed, limit=room)  # not under `_lock`: see `_drop`
         with self._lock:
             self._blocked = False

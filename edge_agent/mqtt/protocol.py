@@ -49,6 +49,12 @@ ErrorCode = Literal[
     "unknown_request",     # cancel/answer for a request_id this client never sent here
     "no_question_pending", # an answer arrived while the job is not waiting for one
     "agent_error",         # the agent failed while answering
+    "skyspark_unavailable",  # the SkySpark could not be reached (after waiting skyspark.outage_wait_s for it)
+    "skyspark_timeout",    # the SkySpark did not answer within skyspark.timeout_s (after waiting for it too)
+    "skyspark_auth",       # the SkySpark refused the gateway's login
+    "skyspark_tls",        # the TLS connection to the SkySpark failed
+    "skyspark_config",     # the SkySpark address, project or api_path is not a Haystack API
+    "disk_full",           # the gateway's disk is full (file store, run log or queue database)
     "internal",            # the daemon itself failed while answering (a bug); final
 ]
 
@@ -191,7 +197,9 @@ class AcceptedReply(Reply):
 
 class ProgressReply(Reply):
     kind: Literal["progress"] = "progress"
-    event: Literal["distill", "trial_start", "step", "review", "reflect"] = "step"
+    event: Literal["distill", "trial_start", "step", "review", "reflect", "waiting"] = Field(
+        "step", description="waiting: the job waits for the SkySpark (or for disk space); `text` says what "
+                            "failed, `until` until when it waits")
     attempt: int = Field(1, description="> 1 when the job resumed after a daemon restart")
     trial: int = 0
     step: int = 0
@@ -204,6 +212,7 @@ class ProgressReply(Reply):
     by: Literal["model", "code"] = Field("model", description="who wrote the step: the model, or code (a Finish "
                                                               "whose action and answer were left with no choice)")
     text: str = ""
+    until: str | None = Field(None, description="event waiting: the time (ISO 8601) until which the job waits")
 
 
 class QuestionReply(Reply):

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS jobs (
     finished REAL,
     final_kind TEXT,
     final_payload TEXT,
+    outage_since REAL,
     UNIQUE (client_id, request_id)
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, seq);
@@ -118,6 +119,9 @@ class JobQueue:
         self._conn.execute("PRAGMA synchronous=FULL")  # a committed request survives a power cut
         self._conn.execute("PRAGMA busy_timeout=10000")
         self._conn.executescript(SCHEMA)
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(jobs)")}
+        if "outage_since" not in columns:  # a queue database written before the column existed
+            self._conn.execute("ALTER TABLE jobs ADD COLUMN outage_since REAL")
 
     def close(self) -> None:
         with self._lock:
@@ -223,6 +227,14 @@ class JobQueue:
         self._active = None
         conn.execute("UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
                      (time.time(), kind, payload, job_id))
+
+    def outage_since(self, job_id: str, now: float) -> float:
+        """The start of the SkySpark outage this job waits out: recorded at its first failure (`now`), kept
+        across restarts, so the wait is counted once."""
+        with self.tx() as conn:
+            conn.execute("UPDATE jobs SET outage_since=? WHERE job_id=? AND outage_since IS NULL", (now, job_id))
+            row = conn.execute("SELECT outage_since FROM jobs WHERE job_id=?", (job_id,)).fetchone()
+        return float(row[0]) if row and row[0] is not None else now
 
     def requeue_interrupted(self) -> int:
         """At start-up: jobs left `running` by a crash or stop run again from the start."""

@@ -4,7 +4,8 @@
 * `ScriptRunner` — deterministic, no model: for the daemon's control-flow tests and the latency
   benchmark. Directives in the question steer it, e.g. `"count chillers [steps=5 delay=0.2 file=300000
   ask=1]"`: N progress steps, a sleep per step (cancel interrupts it), a file of that many bytes,
-  one clarifying question to the requester, `fail=1` for an agent error. `edge-agent serve --runner
+  one clarifying question to the requester, `fail=1` for an agent error, `skyspark=1` to read the configured
+  SkySpark's sites in the first step (a real call: stop the server and the run fails). `edge-agent serve --runner
   script` selects it; it is never used to answer real questions.
 """
 
@@ -20,6 +21,7 @@ from typing import Callable, Protocol
 
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult, StepRecord, Trial
 from edge_agent.config import Settings
+from edge_agent.failures import ExternalFailure
 from edge_agent.filestore import FileStore
 from edge_agent.mqtt.protocol import RequestOptions
 
@@ -32,6 +34,20 @@ class Runner(Protocol):
 
     def run(self, question: str, options: RequestOptions, *, run_id: str, on_event: OnEvent,
             cancel: threading.Event, ask_requester: AskRequester | None) -> RunResult: ...
+
+    def ping(self) -> None:
+        """Raise the `ExternalFailure` a run would meet now (the daemon asks while it waits out an outage)."""
+
+
+def ping_skyspark(settings: Settings) -> None:
+    """One `about` call to the configured SkySpark, no retries (`SkySparkClient.ping`)."""
+    from edge_agent.skyspark.client import SkySparkClient
+
+    client = SkySparkClient.from_settings(settings.skyspark)
+    try:
+        client.ping()
+    finally:
+        client.close()
 
 
 class AgentRunner:
@@ -64,6 +80,9 @@ class AgentRunner:
         self._adopt_thread()
         return self.agent.warm(interrupt=interrupt)
 
+    def ping(self) -> None:
+        ping_skyspark(self.agent.settings)
+
     def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
         self._adopt_thread()
         return self.agent.ask(question, now=options.now, strategy=options.strategy, max_steps=options.max_steps,
@@ -85,13 +104,18 @@ def directives(question: str) -> tuple[str, dict[str, str]]:
 
 
 class ScriptRunner:
-    """A deterministic stand-in for the agent (see module docstring); no model, no SkySpark."""
+    """A deterministic stand-in for the agent (see module docstring); no model. With `skyspark=1` its first step
+    reads the sites of the configured SkySpark for real, and a failure there ends the run `failed` as the
+    agent's would (`edge_agent.failures`), so the daemon's outage handling is tested against a real server."""
 
     name = "script"
 
     def __init__(self, settings: Settings):
         self.settings = settings
         self.log_path = settings.state_dir / "script-runs.jsonl"
+
+    def ping(self) -> None:
+        ping_skyspark(self.settings)
 
     def _log(self, **entry) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,8 +136,16 @@ class ScriptRunner:
             if cancel.wait(delay) or cancel.is_set():
                 result.status, trial.outcome = "cancelled", "cancelled"
                 break
+            observation = f"observation {i}"
+            if i == 1 and d.get("skyspark") == "1":
+                try:
+                    observation = self._read_sites()
+                except ExternalFailure as exc:
+                    result.status, result.reason, result.error = "failed", exc.reason, str(exc)
+                    trial.outcome = "failed"
+                    break
             step = StepRecord(index=i, thought=f"step {i} of {steps} for: {text[:60]}", action="sites",
-                              action_input={}, observation=f"observation {i}")
+                              action_input={}, observation=observation)
             trial.steps.append(step)
             on_event(AgentEvent(kind="step", trial=1, step=step))
             if i == 1 and d.get("ask") == "1" and ask_requester is not None:
@@ -124,7 +156,7 @@ class ScriptRunner:
                                       kind="ask_requester", observation=obs)
                 trial.steps.append(ask_step)
                 on_event(AgentEvent(kind="step", trial=1, step=ask_step))
-        if result.status != "cancelled":
+        if result.status not in ("cancelled", "failed"):
             if d.get("fail") == "1":
                 result.status, result.error = "error", "RuntimeError: scripted failure"
             else:
@@ -146,6 +178,16 @@ class ScriptRunner:
                                     wall_s=round(time.monotonic() - started, 3))
         self._log(event="end", run_id=run_id, status=result.status, t=time.time())
         return result
+
+
+    def _read_sites(self) -> str:
+        from edge_agent.skyspark.client import SkySparkClient
+
+        client = SkySparkClient.from_settings(self.settings.skyspark)
+        try:
+            return f"found {len(client.sites())} sites"
+        finally:
+            client.close()
 
 
 def make_runner(kind: str, settings: Settings) -> Runner:

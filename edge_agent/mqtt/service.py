@@ -43,6 +43,7 @@ import time
 import uuid
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Iterator
 
 import paho.mqtt.client as mqtt
@@ -50,10 +51,12 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.config import Settings
+from edge_agent.failures import WAIT_OUT, ExternalFailure, disk_full
 from edge_agent.llm.base import Interrupted
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.notify import Watchdog, notify
+from edge_agent.mqtt.outage import Outage
 from edge_agent.mqtt.outbox import PACKET_OVERHEAD, OutboxPublisher, correlation_props
 from edge_agent.mqtt.protocol import (
     REQUEST_ID_RE, AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, FileEntry, Limits, ProgressReply, QuestionReply,
@@ -66,6 +69,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_PACKET = 256 * 1024
 OBSERVATION_CHARS = 300
+ONLINE, DEGRADED = "online", "degraded: skyspark"
+DISK_RETRY_S = 5.0  # a final reply the queue database cannot take (a full disk) is tried again this often
 
 
 @dataclass
@@ -77,6 +82,20 @@ class CurrentJob:
     waiting: bool = False
     answer: str | None = None
     answer_event: threading.Event = field(default_factory=threading.Event)
+
+
+def _waitable(result: RunResult | None) -> ExternalFailure | None:
+    """The failure of a run that the daemon waits out (the SkySpark unreachable or too slow), else None."""
+    if result is None or result.status != "failed" or result.reason not in WAIT_OUT:
+        return None
+    return ExternalFailure(result.error or result.reason, result.reason)  # type: ignore[arg-type]
+
+
+def _failed_result(job: Job, failure: ExternalFailure | None) -> RunResult:
+    """The outcome of a job that never ran: the outage outlasted `skyspark.outage_wait_s` before it could."""
+    return RunResult(run_id=job.job_id, question=job.question, strategy="", model="", now="", status="failed",
+                     reason=failure.reason if failure else "skyspark_unavailable",
+                     error=str(failure) if failure else "the SkySpark could not be reached")
 
 
 def _topic_of(msg: mqtt.MQTTMessage) -> str:
@@ -126,6 +145,8 @@ class GatewayService:
         self._current: CurrentJob | None = None
         self._cancel_requests: set[str] = set()
         self._beat = time.monotonic()
+        self.outage = Outage(settings.skyspark.outage_wait_s, settings.skyspark.outage_retry_s)
+        self._status = ONLINE  # the retained status: online, or degraded while an outage is waited out
         self.client = mqtt_client(settings, self.client_id, will=(self.topics.status, "offline"), manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -226,7 +247,7 @@ class GatewayService:
         opts = SubscribeOptions(qos=1)
         client.subscribe([(self.topics.request_filter, opts), (self.topics.cancel_filter, opts),
                           (self.topics.answer_filter, opts)])
-        client.publish(self.topics.status, "online", qos=1, retain=True)
+        client.publish(self.topics.status, self._status, qos=1, retain=True)
         log.info("session up as %s (session present: %s, %d in flight)", self.client_id, flags.session_present,
                  inflight)
         if self.replies is client:
@@ -499,6 +520,24 @@ class GatewayService:
         with self._replying() as conn:
             self._add(conn, topic, reply, correlation)
 
+    def _notify(self, job: Job, reply: Reply) -> None:
+        """A progress reply, best effort: stored and sent like every reply, or — when the queue database cannot
+        take it (a full disk) — published at once; never an exception into the run."""
+        try:
+            self._send(job.reply_topic, reply, job.correlation)
+        except Exception as exc:
+            if disk_full(exc) is None:
+                log.exception("could not store a progress reply for job %s", job.job_id)
+            self.replies.publish(job.reply_topic, reply.model_dump_json().encode(), qos=1,
+                                 properties=correlation_props(job.correlation))
+
+    def _set_status(self, status: str) -> None:
+        """The retained status (`B/status`): online, or `degraded: skyspark` while an outage is waited out."""
+        if status != self._status:
+            self._status = status
+            log.warning("status: %s", status) if status != ONLINE else log.info("status: %s", status)
+            self.client.publish(self.topics.status, status, qos=1, retain=True)
+
     # ------------------------------------------------------------------------------ worker
     def _warm(self) -> None:
         """Before the first job: the runner's prompt prefix into the model's KV cache (restored from its
@@ -526,6 +565,8 @@ class GatewayService:
             self._beat = time.monotonic()
             job = self.jobs.next_queued()
             if job is None:
+                if self.outage.due():  # idle during an outage: find out when the SkySpark is back
+                    self._known_outage()
                 self._wake.wait(1.0)
                 self._wake.clear()
                 continue
@@ -541,6 +582,11 @@ class GatewayService:
                     cur.job = running
                     self._run_job(cur)
             except Exception as exc:  # a bug or a broken database: the request still gets one final reply
+                if disk_full(exc) is not None:  # no space for the queue's own writes: the job waits for space
+                    log.error("job %s waits: %s", job.job_id, disk_full(exc))
+                    self._requeue(job)
+                    self._stopping.wait(DISK_RETRY_S)
+                    continue
                 log.exception("worker failed on job %s", job.job_id)
                 self._fail(cur, f"{type(exc).__name__}: {exc}")
                 time.sleep(1.0)
@@ -563,6 +609,14 @@ class GatewayService:
         except Exception:  # the database itself is broken: the job resumes at the next start
             log.exception("could not record the failure of job %s", job.job_id)
 
+    def _requeue(self, job: Job) -> None:
+        """Back to queued (it runs again from the start); if even that cannot be written, the next start does it."""
+        try:
+            with self.jobs.tx() as conn:
+                conn.execute("UPDATE jobs SET state='queued' WHERE job_id=? AND state='running'", (job.job_id,))
+        except Exception:
+            log.exception("could not queue job %s again; it resumes at the next start", job.job_id)
+
     def _mark_running(self, job: Job) -> Job | None:
         with self.jobs.tx() as conn:
             n = conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? "
@@ -581,20 +635,91 @@ class GatewayService:
         def on_event(event: AgentEvent) -> None:
             self._beat = time.monotonic()
             if event.kind != "final":
-                self._send(job.reply_topic, self._progress(job, event), job.correlation)
+                self._notify(job, self._progress(job, event))
 
-        result: RunResult | None = None
-        failure = None
-        try:
-            result = self.runner.run(job.question, options, run_id=job.job_id, on_event=on_event, cancel=cur.cancel,
-                                     ask_requester=lambda q: self._ask(cur, q))
-        except Exception as exc:
-            log.exception("runner failed on job %s", job.job_id)
-            failure = f"{type(exc).__name__}: {exc}"
+        while True:
+            result, error = None, None
+            outage = self._known_outage()  # an outage is known: ask the SkySpark before any model call
+            if outage is None:
+                result, error = self._run_agent(cur, options, on_event)
+                outage = _waitable(result)
+            if outage is None or not self.settings.skyspark.outage_wait_s:
+                break
+            self.outage.begin(outage, since=self.jobs.outage_since(job.job_id, time.time()))
+            self._set_status(DEGRADED)
+            waited = self._wait_out(cur)
+            if waited == "back":  # it answers again: the job runs again, from the start
+                shutil.rmtree(files_dir, ignore_errors=True)
+                continue
+            if waited == "stop":  # the daemon stops: the job resumes at the next start (its wait counted so far)
+                log.info("job %s: the stop came while waiting for the SkySpark; it resumes at the next start",
+                         job.job_id)
+                return
+            if waited == "deadline" and result is None:  # it never ran: its failure is the outage's
+                result = _failed_result(job, self.outage.failure)
+            break
         if cur.shutdown and not cur.cancel_requested and (result is None or result.status == "cancelled"):
             log.info("job %s interrupted by the stop; it resumes at the next start", job.job_id)
             return
-        self._finish(cur, options, result, failure)
+        self._finish(cur, options, result, error)
+
+    def _run_agent(self, cur: CurrentJob, options: RequestOptions, on_event) -> tuple[RunResult | None, str | None]:
+        job = cur.job
+        try:
+            return self.runner.run(job.question, options, run_id=job.job_id, on_event=on_event, cancel=cur.cancel,
+                                   ask_requester=lambda q: self._ask(cur, q)), None
+        except Exception as exc:
+            log.exception("runner failed on job %s", job.job_id)
+            return None, f"{type(exc).__name__}: {exc}"
+
+    def _known_outage(self) -> ExternalFailure | None:
+        """While an outage is known: ask the SkySpark (one call, no model); the failure if it still fails, else
+        None (the outage is over: status online again)."""
+        if not self.outage.active:
+            return None
+        try:
+            self.runner.ping()
+        except ExternalFailure as exc:
+            if exc.reason not in WAIT_OUT:  # it answers, but refuses the login now: that is the job's to report
+                self._outage_over()
+                return None
+            self.outage.failed_again(exc)
+            return exc
+        except Exception:
+            log.exception("asking the SkySpark whether it is back failed")
+            return self.outage.failure
+        self._outage_over()
+        return None
+
+    def _outage_over(self) -> None:
+        log.info("the SkySpark answers again after %.0f s", time.time() - (self.outage.since or time.time()))
+        self.outage.end()
+        self._set_status(ONLINE)
+
+    def _wait_out(self, cur: CurrentJob) -> str:
+        """Keep the job while the SkySpark cannot be reached: a `waiting` progress reply, then ask it again after
+        each pause (`Outage`). Returns "back" (it answers), "deadline" (`skyspark.outage_wait_s` is over), "cancel"
+        (the requester's cancel) or "stop" (the daemon stops)."""
+        job, sent = cur.job, None
+        while True:
+            if self.outage.expired():
+                return "deadline"
+            failure = self.outage.failure
+            if str(failure) != sent:
+                until = datetime.fromtimestamp(self.outage.deadline, timezone.utc).astimezone()
+                self._notify(job, ProgressReply(
+                    request_id=job.request_id, correlation=job.body_correlation, event="waiting",
+                    attempt=job.attempts, until=until.isoformat(timespec="seconds"), reply_id=uuid.uuid4().hex,
+                    text=f"waiting for the SkySpark until {until:%H:%M:%S}: {failure}"))
+                sent = str(failure)
+            while not self.outage.due() and not self.outage.expired():
+                self._beat = time.monotonic()  # waiting is the worker's work: the watchdog keeps being fed
+                if cur.cancel.wait(0.5):
+                    return "stop" if cur.shutdown and not cur.cancel_requested else "cancel"
+            if self.outage.expired():
+                return "deadline"
+            if self._known_outage() is None:
+                return "back"
 
     def _progress(self, job: Job, event: AgentEvent) -> ProgressReply:
         step = event.step
@@ -659,6 +784,11 @@ class GatewayService:
             reply = ErrorReply(code="agent_error", request_id=job.request_id, correlation=job.body_correlation,
                                message=f"the agent failed: {failure or (result.error if result else '')}",
                                reply_id=final_id)
+        elif result.status == "failed":  # something outside the gateway: its reason is the code
+            waited = f" (waited {self.settings.skyspark.outage_wait_s:.0f} s for it to come back)" \
+                if result.reason in WAIT_OUT and self.settings.skyspark.outage_wait_s else ""
+            reply = ErrorReply(code=result.reason or "agent_error", request_id=job.request_id,
+                               correlation=job.body_correlation, message=f"{result.error}{waited}", reply_id=final_id)
         elif result.status == "cancelled":
             reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
                                    message="the agent stopped the run", reply_id=final_id)
@@ -678,9 +808,28 @@ class GatewayService:
                                 answer=result.answer, error=result.error, metrics=result.metrics, files=entries,
                                 run_id=result.run_id, reply_id=final_id, provenance=result.provenance)
         payload = reply.model_dump_json()
-        with self._replying() as conn:
-            for topic, data in chunks:  # chunks first: when the result arrives, its files are there
-                self.jobs.outbox_add(conn, topic, data, job.correlation)
-            self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
-            self.jobs.finish(conn, job.job_id, reply.kind, payload)
+        told = False
+        while True:
+            try:
+                with self._replying() as conn:
+                    for topic, data in chunks:  # chunks first: when the result arrives, its files are there
+                        self.jobs.outbox_add(conn, topic, data, job.correlation)
+                    self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
+                    self.jobs.finish(conn, job.job_id, reply.kind, payload)
+                break
+            except Exception as exc:  # the queue database cannot take it: hold the reply until it can
+                full = disk_full(exc)
+                if full is None:
+                    raise
+                if not told:
+                    log.error("job %s: its final reply cannot be stored (%s); holding it until there is space",
+                              job.job_id, full)
+                    self._notify(job, ProgressReply(
+                        request_id=job.request_id, correlation=job.body_correlation, event="waiting",
+                        attempt=job.attempts, reply_id=uuid.uuid4().hex,
+                        text=f"{full}; the reply is sent once there is space again"))
+                    told = True
+                self._beat = time.monotonic()
+                if self._stopping.wait(DISK_RETRY_S):  # it runs again at the next start
+                    return
         log.info("job %s finished: %s", job.job_id, reply.kind)

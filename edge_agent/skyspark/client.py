@@ -19,6 +19,8 @@ import http.client
 import importlib.metadata
 import re
 import socket
+import ssl
+import threading
 import time
 import urllib.request
 from datetime import datetime, timedelta
@@ -33,12 +35,15 @@ from phable.io.ph_codecs import PH_CODECS
 from phable.kinds import DateTimeRange, Grid, GridCol, Number, Ref
 from pydantic import BaseModel
 
+from edge_agent.failures import ExternalFailure
+from edge_agent.llm.base import Interrupted
 from edge_agent.skyspark import filters as F
 from edge_agent.skyspark.encoding import EncodingError, grid_to_zinc, zone
 
 T = TypeVar("T")
 EMPTY_GRID = Grid(meta={"ver": "3.0"}, cols=[GridCol("empty")], rows=[])
 _TRANSIENT_HTTP = {408, 429, 500, 502, 503, 504}
+READ_CHUNK = 65536  # a body is read in pieces: the timeout bounds the whole answer, and a cancel stops it
 
 
 # ── errors ────────────────────────────────────────────────────────────────────
@@ -47,12 +52,35 @@ class SkySparkError(Exception):
     """Any SkySpark failure; the message is a sentence the model (and an operator) can act on."""
 
 
-class SkySparkUnavailable(SkySparkError):
-    """The server could not be reached, timed out, or kept failing after the retries."""
+class SkySparkUnavailable(SkySparkError, ExternalFailure):
+    """The server could not be reached or kept failing after the retries (`reason` skyspark_unavailable), or
+    answered too slowly (skyspark_timeout). The run ends at once; the daemon waits it out."""
+
+    reason = "skyspark_unavailable"
 
 
-class SkySparkAuthError(SkySparkError):
+class SkySparkTimeout(SkySparkUnavailable):
+    """No complete answer within the timeout, after the retries."""
+
+    reason = "skyspark_timeout"
+
+
+class SkySparkAuthError(SkySparkError, ExternalFailure):
     """The login was refused or could not be completed."""
+
+    reason = "skyspark_auth"
+
+
+class SkySparkTLSError(SkySparkError, ExternalFailure):
+    """The TLS handshake or the server's certificate failed."""
+
+    reason = "skyspark_tls"
+
+
+class SkySparkConfigError(SkySparkError, ExternalFailure):
+    """The server answered, but not as a Haystack API at the configured url, project and api_path."""
+
+    reason = "skyspark_config"
 
 
 class SkySparkCallError(SkySparkError):
@@ -221,11 +249,13 @@ class _Scram(ScramScheme):
 class _Session(HaxallClient):
     """A logged-in phable client whose `call` uses our transport (timeout, error grids, re-login)."""
 
-    def __init__(self, uri: str, token: str, encoding: str, timeout: float, relogin: Callable[[], str]):
+    def __init__(self, uri: str, token: str, encoding: str, timeout: float, relogin: Callable[[], str],
+                 interrupt: threading.Event | None = None):
         super().__init__(uri, token, content_type=encoding)
         self._encoding = encoding
         self._timeout = timeout
         self._relogin = relogin
+        self._interrupt = interrupt
 
     def call(self, path: str, data: Grid = EMPTY_GRID, method: str = "POST") -> Grid:
         try:
@@ -247,7 +277,7 @@ class _Session(HaxallClient):
             "Content-Type": self._content_type, "User-Agent": _user_agent()})
         try:
             with urllib.request.urlopen(req, timeout=self._timeout) as resp:
-                text = resp.read().decode("utf-8")
+                text = read_body(resp, self._timeout, self._interrupt).decode("utf-8")
         except HTTPError as exc:
             if exc.code in (401, 403):
                 raise _Unauthorized() from None
@@ -273,6 +303,23 @@ class _Session(HaxallClient):
         return value if isinstance(value, Grid) else None
 
 
+def read_body(resp, timeout: float, interrupt: threading.Event | None = None) -> bytes:
+    """A response's body, whole within `timeout` seconds of the first byte asked for: the socket's own timeout
+    bounds each read only, so a server that trickles a large answer would otherwise hold a run forever. A set
+    `interrupt` (the request's cancel) stops it between pieces (`Interrupted`)."""
+    deadline = time.monotonic() + timeout
+    parts = []
+    while True:
+        if interrupt is not None and interrupt.is_set():
+            raise Interrupted()
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the answer did not arrive whole within {timeout:g} s")
+        part = resp.read1(READ_CHUNK)
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+
+
 # ── the client ────────────────────────────────────────────────────────────────
 
 class SkySparkClient:
@@ -292,6 +339,9 @@ class SkySparkClient:
         self.auth = auth
         self.point_lookback = timedelta(days=point_lookback_days)
         self.backoff_s = backoff_s
+        #: set by the run that owns the client (`ToolContext.skyspark`): its cancel stops a call between retries
+        #: and between the pieces of an answer
+        self.interrupt: threading.Event | None = None
         self._session: _Session | None = None
 
     @classmethod
@@ -320,14 +370,18 @@ class SkySparkClient:
             raise SkySparkAuthError(f"the SkySpark login (SCRAM) with {self.uri} failed: {exc.help_msg}") from None
 
     def _connect(self) -> _Session:
-        return _Session(self.uri, self._login(), self.encoding, self.timeout_s, self._login)
+        return _Session(self.uri, self._login(), self.encoding, self.timeout_s, self._login, self.interrupt)
 
     def _run(self, what: str, fn: Callable[[_Session], T]) -> T:
-        """Run `fn` on a session: retry timeouts and transient failures with backoff, map every error."""
-        reason = "no attempt"
+        """Run `fn` on a session: retry timeouts and transient failures with backoff, map every error. What
+        cannot be worked around ends the run (`ExternalFailure`): the server unreachable or too slow after the
+        retries, the login refused, TLS failing, an address that is no Haystack API."""
+        reason, failure = "no attempt", SkySparkUnavailable
         for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(self.backoff_s * 2 ** (attempt - 1))
+            if attempt and self._wait(self.backoff_s * 2 ** (attempt - 1)):
+                raise Interrupted()
+            if self.interrupt is not None and self.interrupt.is_set():
+                raise Interrupted()
             try:
                 if self._session is None:
                     self._session = self._connect()
@@ -342,22 +396,43 @@ class SkySparkClient:
             except HTTPError as exc:
                 if exc.code not in _TRANSIENT_HTTP:
                     hint = " (check url, project and api_path)" if exc.code == 404 else ""
-                    raise SkySparkError(f"SkySpark answered HTTP {exc.code} {exc.reason} to {what} at "
-                                        f"{exc.url}{hint}") from None
-                reason = f"HTTP {exc.code} {exc.reason}"
-            except (TimeoutError, socket.timeout):
-                reason = f"no answer within {self.timeout_s:g} s"
+                    raise SkySparkConfigError(f"SkySpark at {self.base_url} answered HTTP {exc.code} {exc.reason} "
+                                              f"to {what} at {exc.url}{hint}") from None
+                reason, failure = f"HTTP {exc.code} {exc.reason}", SkySparkUnavailable
+            except (TimeoutError, socket.timeout) as exc:
+                reason, failure = f"no answer within {self.timeout_s:g} s ({exc})", SkySparkTimeout
             except URLError as exc:
+                if isinstance(exc.reason, ssl.SSLError):
+                    raise SkySparkTLSError(f"the TLS connection to SkySpark at {self.base_url} failed: "
+                                           f"{exc.reason}") from None
                 if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-                    reason = f"no answer within {self.timeout_s:g} s"
+                    reason, failure = f"no answer within {self.timeout_s:g} s", SkySparkTimeout
                 else:
-                    reason = f"cannot connect: {exc.reason}"
+                    reason, failure = f"cannot connect: {exc.reason}", SkySparkUnavailable
+            except ssl.SSLError as exc:
+                raise SkySparkTLSError(f"the TLS connection to SkySpark at {self.base_url} failed: {exc}") from None
             except (ConnectionError, http.client.HTTPException, OSError) as exc:
-                reason = f"connection failed: {type(exc).__name__}: {exc}"
+                reason, failure = f"connection failed: {type(exc).__name__}: {exc}", SkySparkUnavailable
             except EncodingError as exc:
                 raise SkySparkError(f"SkySpark sent data that could not be read: {exc}") from None
-        raise SkySparkUnavailable(f"SkySpark at {self.base_url} is unavailable for {what}: {reason} "
-                                  f"(after {self.retries + 1} attempts)")
+        raise failure(f"SkySpark at {self.base_url} is unavailable for {what}: {reason} "
+                      f"(after {self.retries + 1} attempts)")
+
+    def _wait(self, seconds: float) -> bool:
+        """Sleep between attempts; True when the run's cancel came meanwhile."""
+        if self.interrupt is None:
+            time.sleep(seconds)
+            return False
+        return self.interrupt.wait(seconds)
+
+    def ping(self) -> None:
+        """One `about` call, no retries: raises the `ExternalFailure` that a run would meet now (the daemon asks
+        this while it waits out an outage, instead of running a job's model calls to find out)."""
+        retries, self.retries = self.retries, 0
+        try:
+            self.about()
+        finally:
+            self.retries = retries
 
     # raw Haystack
     def about(self) -> dict:

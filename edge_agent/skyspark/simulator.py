@@ -94,11 +94,12 @@ class SimulatorServer(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], *, project: str = "demo", users: dict[str, str] | None = None,
                  dataset: Dataset | None = None, delay_s: float = 0.0, quiet: bool = True,
-                 now: datetime | None = None):
+                 now: datetime | None = None, trickle_bps: int = 0):
         super().__init__(address, _Handler)
         self.project = project
         self.dataset = dataset if dataset is not None else plant()
-        self.delay_s = delay_s
+        self.delay_s = delay_s  # a slow server: every op answers this much later
+        self.trickle_bps = trickle_bps  # a slow link: op answers are sent at this many bytes a second (0: at once)
         self.quiet = quiet
         self.fixed_now = now
         self.boot = datetime.now().astimezone()
@@ -184,9 +185,21 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_grid(self, grid: Grid, status: int = 200) -> None:
         accept = (self.headers.get("Accept") or "").lower()
         if "json" in accept:
-            self._send(status, grid_to_json(grid).encode("utf-8"), "application/json; charset=utf-8")
+            body, kind = grid_to_json(grid).encode("utf-8"), "application/json; charset=utf-8"
         else:
-            self._send(status, grid_to_zinc(grid).encode("utf-8"), "text/zinc; charset=utf-8")
+            body, kind = grid_to_zinc(grid).encode("utf-8"), "text/zinc; charset=utf-8"
+        if not self.server.trickle_bps:
+            self._send(status, body, kind)
+            return
+        self.send_response(status)  # the headers at once, the body a little at a time (a slow link)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        piece = max(1, self.server.trickle_bps // 10)
+        for at in range(0, len(body), piece):
+            self.wfile.write(body[at:at + piece])
+            self.wfile.flush()
+            _time.sleep(0.1)
 
     def do_GET(self) -> None:
         self._dispatch()
