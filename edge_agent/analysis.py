@@ -1,0 +1,215 @@
+"""Conclusions computed in code from series: energy from power, ranking, two series aligned, excursions.
+
+Pure functions over `Point`s (a time and a number); the analysis tools (`tools/analysis.py`) feed them the
+`hisRead` samples `histories` reads, and the rules are the contract in docs/analysis.md, which the benchmark's
+checker implements on its own:
+
+- a series is the numeric samples of a period, in time order; its *spacing* is the (lower) median interval between
+  consecutive samples and an interval longer than `GAP_FACTOR` × the spacing is a gap;
+- `energy_kwh`: the trapezoid over consecutive samples that are not a gap, values in kW (W ÷ 1000, MW × 1000);
+- `rank`: an aggregate per series, highest or lowest first, series without numbers last, ties within 1e-9;
+- `align`: two series on identical timestamps (an inner join), `combine`: difference, sum or ratio of the pairs
+  (a pair whose divisor is 0 is dropped and counted);
+- `excursions`: samples strictly above (below) a limit, share, time held (each until the next sample, at most one
+  spacing), first and last, worst excess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from statistics import fmean, median_low
+from typing import Iterable, Literal, Sequence
+
+GAP_FACTOR = 3
+TIE = 1e-9
+POWER_UNITS = {"w": 1e-3, "kw": 1.0, "mw": 1e3}
+
+Aggregate = Literal["max", "min", "mean", "energy", "first", "last"]
+Order = Literal["highest", "lowest"]
+Operation = Literal["difference", "sum", "ratio"]
+Direction = Literal["above", "below"]
+
+
+@dataclass(frozen=True)
+class Point:
+    at: datetime
+    value: float
+
+
+def numeric(value) -> float | None:
+    """A sample's value as a number, or None (booleans, strings, nulls and non-finite values are not numbers)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def series(samples: Iterable[tuple[datetime, object]]) -> list[Point]:
+    """The numeric samples in time order (a repeated timestamp keeps its first value)."""
+    out: dict[datetime, float] = {}
+    for at, value in samples:
+        v = numeric(value)
+        if v is not None and at not in out:
+            out[at] = v
+    return [Point(at, v) for at, v in sorted(out.items())]
+
+
+def spacing(points: Sequence[Point]) -> timedelta | None:
+    """The median interval between consecutive samples (None for fewer than two)."""
+    steps = [(b.at - a.at).total_seconds() for a, b in zip(points, points[1:])]
+    return timedelta(seconds=median_low(steps)) if steps else None
+
+
+def is_power(unit: str | None) -> bool:
+    return (unit or "").strip().casefold() in POWER_UNITS
+
+
+@dataclass(frozen=True)
+class Energy:
+    kwh: float
+    gaps: int = 0
+    gap_hours: float = 0.0
+
+
+def energy_kwh(points: Sequence[Point], unit: str | None) -> Energy:
+    """The trapezoidal integral of power samples in kWh, gaps left out (docs/analysis.md)."""
+    scale = POWER_UNITS[(unit or "").strip().casefold()]
+    step = spacing(points)
+    total, gaps, gap_s = 0.0, 0, 0.0
+    for a, b in zip(points, points[1:]):
+        seconds = (b.at - a.at).total_seconds()
+        if step is not None and seconds > GAP_FACTOR * step.total_seconds():
+            gaps += 1
+            gap_s += seconds
+            continue
+        total += (a.value + b.value) / 2 * scale * seconds / 3600
+    return Energy(kwh=total, gaps=gaps, gap_hours=gap_s / 3600)
+
+
+def aggregate(points: Sequence[Point], how: Aggregate, unit: str | None = None) -> tuple[float, datetime | None] | None:
+    """The aggregate of a series and, for max/min/first/last, the time of (the first occurrence of) it."""
+    if not points:
+        return None
+    if how == "max":
+        best = max(points, key=lambda p: p.value)  # max() keeps the first of equals
+        return best.value, best.at
+    if how == "min":
+        best = min(points, key=lambda p: p.value)
+        return best.value, best.at
+    if how == "mean":
+        return fmean(p.value for p in points), None
+    if how == "first":
+        return points[0].value, points[0].at
+    if how == "last":
+        return points[-1].value, points[-1].at
+    if how == "energy":
+        if len(points) < 2:
+            return None
+        return energy_kwh(points, unit).kwh, None
+    raise ValueError(f"unknown aggregate {how!r}")
+
+
+def tied(a: float, b: float) -> bool:
+    return abs(a - b) <= TIE * max(1.0, abs(a))
+
+
+@dataclass
+class Ranked:
+    """The assets in order: each with its aggregate (None: no data) and time; `winners` are the tied first."""
+
+    rows: list[tuple[str, float | None, datetime | None]]
+
+    @property
+    def winners(self) -> list[str]:
+        scored = [r for r in self.rows if r[1] is not None]
+        if not scored:
+            return []
+        return [name for name, v, _ in scored if tied(v, scored[0][1])]
+
+
+def rank(by_name: dict[str, Sequence[Point]], how: Aggregate, order: Order, unit: str | None = None) -> Ranked:
+    """Rank series by an aggregate; series without a value come last, in the given order."""
+    scored, empty = [], []
+    for name, points in by_name.items():
+        got = aggregate(points, how, unit)
+        (scored if got is not None else empty).append((name, *got) if got is not None else (name, None, None))
+    scored.sort(key=lambda r: r[1], reverse=order == "highest")  # stable: ties keep the given order
+    return Ranked(rows=scored + empty)
+
+
+@dataclass
+class Aligned:
+    pairs: list[tuple[datetime, float, float]]
+    only_a: int = 0
+    only_b: int = 0
+
+
+def align(a: Sequence[Point], b: Sequence[Point]) -> Aligned:
+    """Pairs of samples at identical timestamps (an inner join), with the counts of samples left unpaired."""
+    bs = {p.at: p.value for p in b}
+    pairs = [(p.at, p.value, bs[p.at]) for p in a if p.at in bs]
+    return Aligned(pairs=pairs, only_a=len(a) - len(pairs), only_b=len(b) - len(pairs))
+
+
+def combine(aligned: Aligned, op: Operation) -> tuple[list[Point], int]:
+    """The derived series of aligned pairs, and how many pairs were dropped (a ratio's zero divisor)."""
+    out, dropped = [], 0
+    for at, x, y in aligned.pairs:
+        if op == "difference":
+            out.append(Point(at, x - y))
+        elif op == "sum":
+            out.append(Point(at, x + y))
+        elif y == 0:
+            dropped += 1
+        else:
+            out.append(Point(at, x / y))
+    return out, dropped
+
+
+@dataclass
+class Excursions:
+    compared: int
+    crossing: list[tuple[datetime, float]] = field(default_factory=list)  # (time, excess) of each sample past it
+    held: timedelta = timedelta(0)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.crossing)
+
+    @property
+    def share(self) -> float:
+        return len(self.crossing) / self.compared if self.compared else 0.0
+
+    @property
+    def worst(self) -> tuple[datetime, float] | None:
+        return max(self.crossing, key=lambda c: c[1]) if self.crossing else None
+
+
+def excursions(pairs: Sequence[tuple[datetime, float, float]], direction: Direction,
+               period_end: datetime | None = None) -> Excursions:
+    """Samples strictly past their limit (value, limit pairs in time order); each holds until the next sample,
+    at most one spacing (the last one spacing, cut at `period_end`)."""
+    step = spacing([Point(at, v) for at, v, _ in pairs]) or timedelta(0)
+    out = Excursions(compared=len(pairs))
+    for n, (at, value, limit) in enumerate(pairs):
+        excess = value - limit if direction == "above" else limit - value
+        if excess <= 0:
+            continue
+        out.crossing.append((at, excess))
+        until = pairs[n + 1][0] if n + 1 < len(pairs) else at + step
+        if period_end is not None:
+            until = min(until, period_end)
+        out.held += max(timedelta(0), min(until - at, step))
+    return out
+
+
+def fmt(value: float) -> str:
+    """A figure as answers write it: at most 4 decimals, no trailing zeros beyond one."""
+    return repr(round(value, 4)) if abs(value) < 1e15 else f"{value:g}"
+
+
+def hours(delta: timedelta) -> str:
+    h = delta.total_seconds() / 3600
+    return f"{fmt(h)} h"
