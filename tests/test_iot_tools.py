@@ -83,13 +83,15 @@ def test_range_observation_summarises_each_series(tools, iot_ctx):
         high = max(mine, key=lambda r: r["value"])
         low = min(mine, key=lambda r: r["value"])
         clause = re.search(rf"{asset} Power \(kW\): max (\S+) at (\S+), min (\S+) at (\S+), "
-                           rf"mean (\S+), sum ([\d.]+), (\d+) values", obs)
+                           rf"mean (\S+), energy ([\d.]+) kWh, (\d+) values", obs)
         assert clause, obs
         vmax, tmax, vmin, tmin, mean, total, n = clause.groups()
         assert int(n) == 96 and float(vmin) == pytest.approx(low["value"], abs=1e-4) and tmin.rstrip(",") == low["timestamp"][:16]
         assert float(vmax) == pytest.approx(high["value"], abs=1e-4) and tmax.rstrip(",") == high["timestamp"][:16]
         assert float(mean) == pytest.approx(fmean(values), abs=1e-4)
-        assert float(total) == pytest.approx(fsum(values), abs=1e-3)
+        hours = 0.25  # a power series states its energy (trapezoid over 15-minute samples), never a sum of kW
+        assert float(total) == pytest.approx(fsum((a + b) / 2 * hours for a, b in zip(values, values[1:])), abs=1e-3)
+        assert "sum" not in obs
     chillers = [r["asset_name"] for r in saved(iot_ctx, run(tools, iot_ctx, "assets", site_name="POKMAIN")[1])
                 if r["asset_type"] == "chiller"]
     ok, obs = run(tools, iot_ctx, "histories", site_name="POKMAIN", asset_names=chillers, sensor_name="Tonnage",

@@ -2,7 +2,7 @@
 
 Each writes its full result as a JSON array to the file store and returns a short observation:
 the count, the file name, as many names as fit in a couple of lines, and for a history over a
-range the max and min (with their times), mean, sum and count of each series — the statistic the
+range the max and min (with their times), mean, sum (for power: the energy in kWh, never a sum) and count of each series — the statistic the
 question asks for first ("highest", "average", "total") — so questions about a peak, an average or a
 total are answered from the observation itself. Each also says (`Said.answer`) what a Finish answer
 states of the call: the names it found, or each series' statistics and the file. Row formats (documented in docs/skyspark.md):
@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import math
 import re
-from contextlib import contextmanager
+from datetime import datetime
 from statistics import fmean
 from zoneinfo import ZoneInfo
 
 from pydantic import Field, field_validator
 
-from edge_agent.failures import ExternalFailure
-from edge_agent.skyspark.client import SkySparkError
-from edge_agent.skyspark.window import WindowError, parse_window
+from edge_agent import analysis as an
+from edge_agent.skyspark.access import client_of, max_days, reading
+from edge_agent.skyspark.window import parse_window
 from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, NoArgs, Said, ToolArgs,
-                                ToolContext, ToolError, tool)
+                                ToolContext, tool)
 
 PREVIEW_CHARS = 200  # names shown in an observation: as many as fit in this many characters
 PREVIEW_SERIES = 4  # values shown for a point in time
@@ -68,28 +68,6 @@ class HistoryArgs(ToolArgs):
         return [value] if isinstance(value, str) else value
 
 
-def _client(ctx: ToolContext):
-    try:
-        return ctx.skyspark
-    except (ToolError, ExternalFailure):
-        raise
-    except Exception as exc:  # e.g. an unreadable password file
-        raise ToolError(f"SkySpark is not usable: {type(exc).__name__}: {exc}") from None
-
-
-@contextmanager
-def reading():
-    """A SkySpark read inside a tool: what the model can act on (an unknown name, a bad period, an error grid)
-    becomes its Observation; what it cannot (the server unreachable, the login refused: `ExternalFailure`)
-    ends the run."""
-    try:
-        yield
-    except ExternalFailure:
-        raise
-    except (SkySparkError, WindowError) as exc:
-        raise ToolError(str(exc)) from None
-
-
 def _fitting(parts: list[str], limit: int, sep: str = ", ", more: str = "more", whole: int = 0) -> str:
     """`a, b, ... (N more)`: the parts joined in order while they fit `limit` characters (at least one);
     all of them when no more than `whole` would be left out (never hide one or two behind "(1 more)")."""
@@ -114,15 +92,10 @@ def _listing(head: str, names: list[str], file: str) -> Said:
     return Said(f"{found}; saved to {file}", answer=found)
 
 
-def _max_days(ctx: ToolContext) -> int:
-    settings = getattr(ctx.settings, "skyspark", None)
-    return getattr(settings, "max_history_days", 400)
-
-
 @tool("sites", "List the sites (plants) that SkySpark knows.", provides=("site",))
 def sites(args: NoArgs, ctx: ToolContext) -> Said:
     with reading():
-        found = _client(ctx).sites()
+        found = client_of(ctx).sites()
     rows = [{"site_name": s.name, "timezone": s.tz} for s in found]
     name = ctx.files.write_json(rows, "sites")
     return _listing(f"found {len(rows)} sites", [s.name for s in found], name)
@@ -131,7 +104,7 @@ def sites(args: NoArgs, ctx: ToolContext) -> Said:
 @tool("assets", "List the assets (equipment) of one site.", provides=("asset",))
 def assets(args: AssetListArgs, ctx: ToolContext) -> Said:
     with reading():
-        found = _client(ctx).assets(args.site_name)
+        found = client_of(ctx).assets(args.site_name)
     site = found[0].site_name if found else args.site_name
     kind = (args.asset_type or "").strip()
     if kind:
@@ -146,7 +119,7 @@ def assets(args: AssetListArgs, ctx: ToolContext) -> Said:
 @tool("sensors", "List the sensors (points) of one asset at a site.", provides=("sensor",), needs=("asset",))
 def sensors(args: AssetArgs, ctx: ToolContext) -> Said:
     with reading():
-        found = _client(ctx).sensors(args.site_name, args.asset_name)
+        found = client_of(ctx).sensors(args.site_name, args.asset_name)
     asset = found[0].asset_name if found else args.asset_name
     rows = [{"site_name": s.site_name, "asset_name": s.asset_name, "sensor_name": s.name,
              "short_name": s.short_name, "unit": s.unit} for s in found]
@@ -157,10 +130,10 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> Said:
 @tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.",
       needs=("period",), answers=True)
 def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
-    client = _client(ctx)
+    client = client_of(ctx)
     with reading():
         site = client.site(args.site_name)
-        window = parse_window(args.start, args.final, ZoneInfo(site.tz), _max_days(ctx))
+        window = parse_window(args.start, args.final, ZoneInfo(site.tz), max_days(ctx))
         rows = client.history(site.name, args.asset_names, args.sensor_name, window.start, window.end)
     data = [r.model_dump() for r in rows]
     stem = f"history_{args.asset_names[0]}_{args.sensor_name}"
@@ -220,6 +193,11 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
     values = [float(r.value) for r in numbers]
     said = {"max": f"max {_fmt(high.value)} at {high.timestamp[:16]}", "min": f"min {_fmt(low.value)} at "
             f"{low.timestamp[:16]}", "mean": f"mean {_fmt(fmean(values))}", "sum": f"sum {_fmt(math.fsum(values))}"}
+    if an.is_power(samples[0].unit):  # a sum of power samples is no total: the energy is (docs/analysis.md)
+        points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
+        energy = an.energy_kwh(points, samples[0].unit)
+        gaps = f" over {energy.gaps} gaps" if energy.gaps else ""
+        said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
     return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: "
             f"{', '.join(said[s] for s in order)}, {len(samples)} values")
 

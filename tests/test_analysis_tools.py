@@ -1,0 +1,127 @@
+"""The analysis tools (rank, derive, excursions) against the real simulator, checked with the simulator's own data
+computed here by the rules of docs/analysis.md."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from statistics import fmean
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from edge_agent import PROJECT_ROOT
+from edge_agent.skyspark.dataset import expected_history
+from edge_agent.toolkit import ToolRegistry
+
+NY = ZoneInfo("America/New_York")
+DAY = dict(start="2020-06-03", final="2020-06-04")
+START, END = datetime(2020, 6, 3, tzinfo=NY), datetime(2020, 6, 4, tzinfo=NY)
+CHILLERS = ["Chiller 3", "Chiller 4", "Chiller 6", "Chiller 9", "Chiller 12"]
+
+
+@pytest.fixture(scope="module")
+def tools():
+    return ToolRegistry.from_dir(PROJECT_ROOT / "tools", builtins=False, only=["rank", "derive", "excursions"])
+
+
+def call(tools, ctx, name, **args):
+    result = tools.get(name).run(args, ctx)
+    return result
+
+
+def numbers(asset, sensor):
+    return [(t, float(v)) for t, v in expected_history("POKMAIN", asset, sensor, START, END)
+            if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+def file_of(ctx, text):
+    return ctx.files.read_json(re.search(r"saved to (\S+\.json)", text).group(1))
+
+
+def test_descriptions_are_one_verb_first_sentence(tools):
+    for t in tools:
+        assert t.description[0].isupper() and t.description.endswith(".") and t.description.count(". ") == 0
+        assert t.answers and t.needs == ("period",)
+
+
+@pytest.mark.parametrize("by,order", [("max", "highest"), ("mean", "highest"), ("min", "lowest"), ("mean", "lowest")])
+def test_rank_names_the_winner_first(tools, iot_ctx, by, order):
+    out = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Tonnage", asset_type="chiller", by=by,
+               order=order, **DAY)
+    assert out.ok, out.observation
+    agg = {"max": max, "min": min, "mean": fmean}[by]
+    scores = {a: agg(v for _, v in numbers(a, "Tonnage")) for a in CHILLERS if numbers(a, "Tonnage")}
+    best = (max if order == "highest" else min)(scores.values())
+    winners = [a for a, s in scores.items() if abs(s - best) <= 1e-9 * max(1, abs(best))]
+    assert any(out.answer.startswith(w) for w in winners), out.answer
+    data = file_of(iot_ctx, out.answer)
+    assert set(data["winners"]) == set(winners) and len(data["ranking"]) == len(CHILLERS)
+
+
+def test_rank_by_energy_integrates_power_and_refuses_other_units(tools, iot_ctx):
+    out = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Power", asset_names=["Chiller 6", "Chiller 9"],
+               by="energy", order="highest", **DAY)
+    assert out.ok, out.observation
+    energy = {}
+    for a in ("Chiller 6", "Chiller 9"):
+        pts = numbers(a, "Power")
+        energy[a] = sum((v1 + v2) / 2 * (t2 - t1).total_seconds() / 3600 for (t1, v1), (t2, v2) in zip(pts, pts[1:]))
+    winner = max(energy, key=energy.get)
+    assert out.answer.startswith(winner) and "kWh" in out.answer
+    assert f"{round(energy[winner], 4)!r}" in out.answer
+    bad = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Tonnage",
+               asset_names=["Chiller 6", "Chiller 9"], by="energy", order="highest", **DAY)
+    assert not bad.ok and "only computed from power" in bad.observation
+
+
+def test_derive_aligns_and_follows_the_question_order(tools, iot_ctx):
+    iot_ctx.question = "What was the mean difference between the Chilled Water Return Temp and the Chilled Water " \
+                       "Supply Temp of Chiller 6?"
+    out = call(tools, iot_ctx, "derive", site_name="POKMAIN", asset_name="Chiller 6",
+               sensor_name="Chilled Water Supply Temp", other_asset="Chiller 6",
+               other_sensor="Chilled Water Return Temp", op="difference", **DAY)
+    assert out.ok, out.observation
+    ret, sup = dict(numbers("Chiller 6", "Chilled Water Return Temp")), dict(numbers("Chiller 6",
+                                                                                    "Chilled Water Supply Temp"))
+    diffs = [ret[t] - sup[t] for t in ret if t in sup]
+    assert f"mean {round(fmean(diffs), 4)!r}" in out.answer  # return − supply: the question's order
+    assert out.answer.startswith("difference Chilled Water Return Temp − Chilled Water Supply Temp of Chiller 6")
+    same = call(tools, iot_ctx, "derive", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
+                other_asset="Chiller 6", other_sensor="Tonnage", op="difference", **DAY)
+    assert not same.ok and "two different series" in same.observation
+
+
+def test_excursions_say_yes_or_no_first(tools, iot_ctx):
+    values = [v for _, v in numbers("Chiller 6", "Tonnage")]
+    high = max(values)
+    yes = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
+               direction="above", limit=high - 1, **DAY)
+    assert yes.ok and yes.answer.startswith("Yes: ")
+    above = [v for v in values if v > high - 1]
+    assert f"in {len(above)} of {len(values)} samples" in yes.answer
+    equal = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
+                 direction="above", limit=high, **DAY)
+    assert equal.ok and equal.answer.startswith("No: ")  # equal to the limit is not above it
+    data = file_of(iot_ctx, yes.answer)
+    assert data["answer"] is True and data["compared"] == len(values)
+
+
+def test_excursions_against_a_setpoint_series(tools, iot_ctx):
+    out = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="B705 AHU 1",
+               sensor_name="Supply Air Temp Setpoint", limit_sensor="Supply Air Temp", direction="above", **DAY)
+    assert out.ok, out.observation
+    sat, sp = dict(numbers("B705 AHU 1", "Supply Air Temp")), dict(numbers("B705 AHU 1", "Supply Air Temp Setpoint"))
+    above = [t for t in sat if t in sp and sat[t] > sp[t]]
+    # the setpoint is the limit whichever argument named it
+    assert out.answer.startswith("Yes" if above else "No")
+    assert "Supply Air Temp of B705 AHU 1" in out.answer and "its Supply Air Temp Setpoint" in out.answer
+
+
+def test_errors_are_observations(tools, iot_ctx):
+    out = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
+               direction="above", **DAY)
+    assert not out.ok and "needs a limit" in out.observation
+    out = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Tonnage", asset_names=["Chiller 6"],
+               by="max", order="highest", **DAY)
+    assert not out.ok and "at least two assets" in out.observation
