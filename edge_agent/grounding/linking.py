@@ -32,6 +32,7 @@ _SYNONYMS = (("temperature", "temp"), ("percent", "%"), ("pct", "%"))
 #: upper-case words that are not site codes
 _NOT_CODES = frozenset("JSON CSV HVAC ISO UTC GMT EST EDT CST CDT PST PDT KPI API IOT HTTP MQTT AHU AHUS FCU VAV RTU "
                        "BMS BAS TODAY NOW PM AM".split())
+_ENERGY_WORDS = re.compile(r"\b(?:energy|kwh|consumption)\b", re.I)
 _TIMEISH = re.compile(r"^\d+(?:am|pm|st|nd|rd|th|h|min|s|d)$", re.I)
 MAX_SPAN = 6
 NEAR_CUTOFF = 0.85
@@ -217,9 +218,27 @@ def _alike(text: str, pool: list[str]) -> list[str]:
             [a for a in pool if _shape(a).startswith(shape.split("#")[0])])[:SUGGEST]
 
 
+#: "supply and return temperatures": two measurements sharing their last words
+_SENSOR_LIST = re.compile(r"\b([^\W\d_]+)\s+(?:and|&|or|vs\.?|versus)\s+([^\W\d_]+)\s+((?:[^\W\d_]+\s+)?(?:temperatures?|"
+                          r"temps?|pressures?|flows?|speeds?|set\s*points?|status(?:es)?|power|humidit(?:y|ies)|"
+                          r"positions?|levels?|loads?))\b", re.I)
+
+
+def expand_lists(question: str) -> str:
+    """The measurements a shared-tail list names, spelt out ("supply and return temperatures" → "supply
+    temperature; return temperature"), to read after the question; '' when it has none."""
+    out = []
+    for m in _SENSOR_LIST.finditer(question):
+        tail = re.sub(r"(?<=[a-z])s$", "", m.group(3), flags=re.I) if not m.group(3).lower().endswith("status") \
+            else m.group(3)
+        out += [f"{m.group(1)} {tail}", f"{m.group(2)} {tail}"]
+    return ("\n" + "; ".join(out)) if out else ""
+
+
 def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] = ()) -> Links:
     """Resolve the question's names against `catalog`. `exclude`: character spans not to read as names
     (the date phrase)."""
+    question = question + expand_lists(question)
     tokens = _Tokens(question)
     for a, b in exclude:
         for n, (_, s, e) in enumerate(tokens.items):
@@ -293,6 +312,12 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         if name not in links.sensors:
             links.sensors.append(name)
             links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="sensor", how=how))
+    for sensor in list(links.sensors):  # "energy" of assets that measure power is computed from it, not missing
+        if links.assets and _ENERGY_WORDS.search(sensor) and all(
+                not catalog.has_sensor(links.asset_sites[a], a, sensor) and _has_power(catalog, links.asset_sites[a], a)
+                for a in links.assets):
+            links.sensors.remove(sensor)
+            links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
     for sensor in links.sensors:
         for asset in links.assets:
             site = links.asset_sites[asset]
@@ -307,6 +332,10 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     return links
 
 
+def _has_power(catalog: Catalog, site: str, asset: str) -> bool:
+    return any((s.unit or "").strip().casefold() in ("w", "kw", "mw") for s in catalog.sensors(site, asset))
+
+
 def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     """A measurement the question asks of its assets that none of them has: a word of the generic point
     vocabulary (`vocabulary.SENSOR_WORDS`: "Humidity") where the question names assets that exist but no
@@ -318,11 +347,15 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     words = {w for site, asset in on for s in catalog.sensors(site, asset)
              for w in _variants(key(s.short)) | _word_variants(s.short)}
     vocabulary = {key(w) for w in SENSOR_WORDS}
+    has_power = any((s.unit or "").strip().casefold() in ("w", "kw", "mw") for site, asset in on
+                    for s in catalog.sensors(site, asset))
     for i, j in tokens.spans(5):
         if any(tokens.used[i:j]):
             continue
         raw = tokens.raw(i, j)
         if key(raw) not in vocabulary or _word_variants(raw) & words:
+            continue
+        if has_power and _ENERGY_WORDS.search(raw):  # energy is computed from power (docs/analysis.md)
             continue
         tokens.take(i, j)
         for site, asset in on:
@@ -415,16 +448,43 @@ def _site_skeleton(name: str) -> tuple[str, ...] | None:
     return (parts[0].casefold(),) + rest
 
 
+#: words before a site's name ("at POKMAIN", "for the RCHMAIN site") and after it ("POKMAIN site")
+_SITE_BEFORE = frozenset("at in on for from of to within across".split())
+_SITE_AFTER = frozenset("site sites plant plants campus building buildings facility".split())
+
+
+def _kind_words(catalog: Catalog) -> set[str]:
+    """Every way a question may write a kind of equipment or a measurement (never a site's name): the catalog's
+    equip markers and the generic vocabularies, singular and plural."""
+    markers = set(TYPE_NAMES) | {t for site in catalog.sites for t in catalog.types(site)}
+    out = {w for m in markers for w in _type_words(m)}
+    out |= {key(w) for phrase in SENSOR_WORDS for w in [phrase, *phrase.split()]}
+    return out | {w + "s" for w in out}
+
+
+def _site_position(tokens: _Tokens, n: int) -> bool:
+    """The token stands where a site's name stands: after "at"/"in"/"for"… (an article between), or before
+    "site"/"plant"."""
+    words = [t.casefold() for t, _, _ in tokens.items]
+    before = [w for w in words[max(0, n - 2):n] if w not in ("the", "a", "an")]
+    after = words[n + 1] if n + 1 < len(words) else ""
+    return bool(before and before[-1] in _SITE_BEFORE) or after in _SITE_AFTER
+
+
 def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     """Names that look like the SkySpark's site names but are none: upper-case codes (4+ characters,
     3+ letters), and names with the same first part and separators as a site ("Plant-South" where
-    there is Plant-North)."""
+    there is Plant-North) — in a site's position ("at X", "X site"), and never a word for a kind of equipment
+    or a measurement ("Which of the BOILERS …" names a kind, not a site)."""
     skeletons = {s for s in map(_site_skeleton, catalog.sites) if s}
+    kinds = _kind_words(catalog)
     for n, (tok, _, _) in enumerate(tokens.items):
-        if tokens.used[n] or tok in _NOT_CODES:
+        if tokens.used[n] or tok in _NOT_CODES or key(tok) in kinds:
             continue
         code = re.fullmatch(r"[A-Z][A-Z0-9]{3,}", tok) and sum(c.isalpha() for c in tok) >= 3
         if not code and _site_skeleton(tok) not in skeletons:
+            continue
+        if not _site_position(tokens, n):
             continue
         tokens.used[n] = True
         links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))

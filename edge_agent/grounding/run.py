@@ -28,7 +28,9 @@ from typing import Any
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.linking import Links, link
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
+from edge_agent.grounding.question import Part, Reading, outside_topic, read_question
 from edge_agent.grounding.scope import Scope
+from edge_agent.grounding.vocabulary import SENSOR_WORDS, TYPE_NAMES
 
 
 def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
@@ -41,9 +43,22 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 #: the question asks for names or a count: "what are their names", "list the sensors", "what assets",
 #: "which IoT sites", "how many chillers"
 _ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|count|number of|(?:what|which)(?: \w+){0,2} (?:sites|plants|"
-                         r"assets|equipment|sensors|points|measurements|readings))\b", re.I)
+                         r"assets|equipment|sensors|points|measurements|readings|metrics|values))\b", re.I)
+#: which tool's call answers a part that asks for this (`question.Part.ask`)
+ANSWERED_BY = {"rank": ("rank",), "excursion": ("excursions",), "derive": ("derive",)}
+ANALYSIS_TOOLS = frozenset(t for tools in ANSWERED_BY.values() for t in tools)
+#: words of building data: a question with one of them, or a linked name, is about the SkySpark
+_PLANT_WORDS = re.compile(r"\b(?:sites?|plants?|assets?|equipment|sensors?|points?|buildings?|skyspark|haystack|"
+                          r"readings?|measurements?|metrics?|values?|data|history|histories|trend|series|units?|"
+                          r"hvac|bms|kw|kwh|setpoints?|files?|json|csv|downloads?)\b", re.I)
+_TIME_QUESTION = re.compile(r"\b(?:what(?:'s| is)? (?:the )?(?:time|date|day)|today'?s date|current (?:time|date))\b",
+                            re.I)
 #: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
 _WHICH = re.compile(r"\b(?:what|which)\b", re.I)
+#: words any answer may use that say nothing of the data
+_COMMON = frozenset("that this there with from were was have been which what when where they their them than then "
+                    "also about into over under between each every some only does done will would could should "
+                    "answer question data value values found here these those recorded".split())
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
 MAX_HEADS = 3
 
@@ -59,6 +74,8 @@ class Grounding:
     sources: list[Source] = field(default_factory=list)
     note: str = ""  # why there is no catalog
     refused: set[str] = field(default_factory=set)  # tokens of refused answers
+    reading: Reading = field(default_factory=Reading)  # the question's intent and parts (`question.read_question`)
+    in_code: str = ""  # the whole answer written by code before any step: a refusal, or a yes/no on existence
     _scope: Scope | None = None
 
     @classmethod
@@ -72,11 +89,85 @@ class Grounding:
             links = link(question, catalog, exclude=_period_span(question, period.phrase if period else ""))
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
         g.sources.append(Source(kind="question", text=question))
+        if catalog is not None:
+            g.reading = _reading(question, catalog, links)
+            g.in_code = g._written_in_code()
+            if g.in_code:  # what code read from the catalog to write it is a fact of this run
+                g.sources.append(Source(kind="facts", text=g.in_code))
         return g
+
+    # -- what code answers before any step --
+    def _written_in_code(self) -> str:
+        """A refusal (operating equipment, an instruction in the question, a topic outside the data) or the
+        yes/no of an existence question; '' where the agent has work to do."""
+        links, r = self.links, self.reading
+        intent = r.intent
+        if intent == "read" and self._outside():
+            intent = "outside"
+        can = self._can()
+        if intent == "control":
+            target = ", ".join(links.assets) or ", ".join(links.sites) or "equipment"
+            verb = r.verb or "operate"
+            return f"This gateway only reads data; it cannot {verb} {target} or change anything on the plant. {can}"
+        if intent == "injection":
+            return f"This gateway answers questions about the data on the SkySpark and does not follow instructions " \
+                   f"written into a question. {can}"
+        if intent == "outside":
+            return f"This gateway cannot answer that: it only answers questions about the sites, equipment and " \
+                   f"sensor data on the SkySpark. {can}"
+        if len(r.parts) == 1 and r.parts[0].ask == "exists":
+            return self._exists()
+        return ""
+
+    def _outside(self) -> bool:
+        """Nothing the question says is on the SkySpark and it speaks of another topic (or of nothing of a
+        building's data at all, and not of the time)."""
+        linked = [m for m in self.links.mentions if m.text]
+        rest = self.question
+        for m in linked:
+            rest = rest.replace(m.text, " ")
+        if outside_topic(rest):
+            return True
+        if linked or self.links.missing or self.start is not None or _TIME_QUESTION.search(self.question):
+            return False
+        words = {w.casefold() for w in re.findall(r"[\w%]+", self.question)}
+        vocabulary = {w for phrase in SENSOR_WORDS for w in phrase.split()} | \
+                     {w for names in TYPE_NAMES.values() for n in names for w in n.split()} | set(TYPE_NAMES)
+        plural = {w[:-1] for w in words if w.endswith("s")}
+        return not (_PLANT_WORDS.search(self.question) or (words | plural) & vocabulary)
+
+    def _can(self) -> str:
+        """What the gateway can do instead, about what the question names."""
+        links, catalog = self.links, self.catalog
+        if links.assets:
+            asset = links.assets[0]
+            shorts = [s.short for s in catalog.sensors(links.asset_sites[asset], asset)]
+            more = f" and {len(shorts) - 8} more" if len(shorts) > 8 else ""
+            return f"It can read the recorded values of {asset}'s sensors ({', '.join(shorts[:8])}{more})."
+        if links.sites:
+            return f"It can list the assets and sensors of {links.sites[0]} and read their recorded values."
+        return "It can list the sites, assets and sensors on the SkySpark and read their recorded values."
+
+    def _exists(self) -> str:
+        """Yes or No to "is there an X at S?", from the linking alone."""
+        links = self.links
+        missing = [m for m in links.missing if m.kind in ("asset", "site")]
+        if missing:
+            return "No: " + missing[0].sentence()
+        if links.assets:
+            return "Yes: " + "; ".join(f"{a} is an asset at {links.asset_sites[a]}" for a in links.assets)
+        if links.asset_types and links.sites:
+            site = links.sites[0]
+            found = list(dict.fromkeys(a for t in links.asset_types for a in self.catalog.site(site).assets_of_type(t)))
+            if found:
+                return f"Yes: {site} has {len(found)} {links.asset_types[0]} assets: {', '.join(found[:8])}"
+        if [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets:
+            return f"Yes: {links.sites[0]} is a site on the SkySpark"
+        return ""
 
     def set_facts(self, text: str) -> None:
         self.facts = text
-        self.sources = [s for s in self.sources if s.kind != "facts"]
+        self.sources = [s for s in self.sources if s.kind != "facts" or (self.in_code and s.text == self.in_code)]
         if text:
             self.sources.append(Source(kind="facts", text=text))
 
@@ -84,7 +175,8 @@ class Grounding:
         if self.catalog is None or self.links is None:
             return None
         if self._scope is None:
-            self._scope = Scope.from_links(self.links, self.catalog, start=self.start, final=self.final)
+            self._scope = Scope.from_links(self.links, self.catalog, start=self.start, final=self.final,
+                                           pins=_pins(self.reading))
         return self._scope
 
     def known(self) -> set[str]:
@@ -111,14 +203,31 @@ class Grounding:
             out.add("file")
         return out
 
-    def offered(self, tools: Any) -> list[str] | None:
+    def offered(self, tools: Any, trial: int | None = None) -> list[str] | None:
         """The tools worth offering (None: all): not one whose findings the grounding already has, nor one
-        that needs what it lacks. Finish is always among them."""
+        that needs what it lacks, nor an analysis tool no open part of the question asks for (and, while a part
+        asking for a conclusion is open, not `histories`: its figures are not the conclusion). Finish is always
+        among them."""
         if self.catalog is None or self.links is None:
             return None
         known = self.known()
-        return [t.name for t in tools
-                if not (t.provides and set(t.provides) <= known) and set(t.needs) <= known]
+        asks = {p.ask for p in self.open_parts(trial)} or {p.ask for p in self.reading.parts}
+        wanted = {t for a in asks for t in ANSWERED_BY.get(a, ())}
+        data_open = bool(asks - set(ANSWERED_BY) - {"exists"})
+        if wanted and not data_open:  # only conclusions are left: their tools read what they need themselves
+            return [t.name for t in tools if (t.name in wanted and set(t.needs) <= known) or
+                    (t.builtin and not (t.provides and set(t.provides) <= known))]
+        listed = self._listed(trial) if len(self.reading.parts) > 1 else set()
+        out = []
+        for t in tools:
+            if (t.provides and set(t.provides) <= known and not set(t.provides) & listed) or not set(t.needs) <= known:
+                continue
+            if t.name in ANALYSIS_TOOLS and t.name not in wanted:
+                continue
+            if t.answers and t.name not in ANALYSIS_TOOLS and wanted and not data_open:
+                continue
+            out.append(t.name)
+        return out
 
     def observe(self, trial: int, step: int, tool: str, text: str, *, head: str = "", answers: bool = False,
                 call: str = "", args: Any = None) -> None:
@@ -137,15 +246,20 @@ class Grounding:
         return evidence_tokens(s.text for s in self.sources) - self.refused
 
     def missing_prefix(self) -> str:
-        """The facts of what the question names and the SkySpark does not have ("There is no asset …")."""
+        """The facts of what the question names and the SkySpark does not have ("There is no asset …"), or the
+        whole answer code wrote before any step (a refusal, a yes/no on existence)."""
+        if self.in_code:
+            return self.in_code
         if self.links is None or not self.links.missing:
             return ""
         return "; ".join(m.sentence() for m in self.links.missing)
 
     def answered_by_links(self) -> bool:
         """Everything the question names is missing: no asset, or assets lacking every sensor asked for (an
-        asset lacking one of two sensors still has the other to read). Then the linking facts are the whole
-        answer and no tool has anything to read."""
+        asset lacking one of two sensors still has the other to read) — or code wrote the whole answer (a
+        refusal, an existence yes/no). Then no tool has anything to read."""
+        if self.in_code:
+            return True
         if self.links is None or not self.links.missing:
             return False
         if not self.links.assets:
@@ -171,12 +285,111 @@ class Grounding:
             if s.answers or (names and all(key(n) in named for n in s.about)):
                 latest.pop(s.call, None)
                 latest[s.call] = s.head[0].upper() + s.head[1:]
-        return list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
+        heads = list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
+        if len(self.reading.parts) > 1 or self.reading.analysis:  # the answer goes part by part, in the question's order
+            # each part's head, in the part's order: what answers the question and nothing else
+            heads = list(dict.fromkeys(s.head[0].upper() + s.head[1:] for s in self.assignment(trial) if s is not None))
+        return heads
 
     def answer_closed(self, trial: int | None = None) -> bool:
         """The start written by code is the whole answer: everything the question names is missing, or the
-        trial's calls answered it (a tiny model asked to go on after that only repeats its pieces)."""
-        return self.answered_by_links() or bool(self.heads(trial))
+        trial's calls answered every part of it (a tiny model asked to go on after that only repeats its pieces)."""
+        return self.answered_by_links() or (bool(self.heads(trial)) and not self.open_parts(trial))
+
+    def _listed(self, trial: int | None) -> set[str]:
+        """What the open listing parts of a question in several parts ask to list ("site", "sensor" or "asset"):
+        the linking knowing the names does not answer "how many" or "which"."""
+        out = set()
+        for part in self.open_parts(trial):
+            if part.ask in ("names", "count"):
+                text = part.text.casefold()
+                out.add("site" if re.search(r"\b(?:sites|plants)\b", text) else
+                        "sensor" if re.search(r"\b(?:sensors|points|measurements|readings|metrics)\b", text) else "asset")
+        return out
+
+    def _answering(self, trial: int | None) -> list[Source]:
+        """The trial's successful calls whose heads answer something, in call order (a repeated call once)."""
+        latest: dict[str, Source] = {}
+        for s in self.sources:
+            if s.kind == "observation" and s.head and trial in (None, s.trial):
+                latest.pop(s.call, None)
+                latest[s.call] = s
+        return list(latest.values())
+
+    def assignment(self, trial: int | None = None) -> list[Source | None]:
+        """For each part of the question, the call that answers it (None: none yet). A part asking for a
+        conclusion needs its analysis tool's call; a data part any data call; a listing part a listing of what it
+        names (or any listing); every call answers one part at most, the parts taken in order."""
+        calls = self._answering(trial)
+        used: set[int] = set()
+        out: list[Source | None] = []
+        names_asked = bool(self.links is not None and (_ASKS_NAMES.search(self.question) or
+                                                       (self.links.asset_types and _WHICH.search(self.question))))
+        for part in self.reading.parts or [Part(text=self.question, ask="other")]:
+            pick = None
+            for n, s in enumerate(calls):
+                if n in used:
+                    continue
+                if part.ask in ANSWERED_BY:
+                    fits = s.tool in ANSWERED_BY[part.ask]
+                elif part.ask in ("names", "count"):
+                    fits = not s.answers
+                elif part.ask == "exists":
+                    fits = False
+                else:
+                    fits = (s.answers and s.tool not in ANALYSIS_TOOLS) or (not s.answers and names_asked and
+                                                                            len(self.reading.parts) == 1)
+                if fits:
+                    pick = n
+                    break
+            if pick is not None:
+                if part.ask not in ("names", "count"):  # one listing tells both how many and which
+                    used.add(pick)
+                out.append(calls[pick])
+            else:
+                out.append(None)
+        return out
+
+    def holds_finish(self, trial: int | None = None) -> bool:
+        """Finish waits: a question in several parts, or one asking for a conclusion, has a part no call answered."""
+        return (len(self.reading.parts) > 1 or self.reading.analysis) and bool(self.open_parts(trial))
+
+    def unsupported(self, trial: int, answer: str, claims: list[Claim]) -> str:
+        """Why `answer` (trial `trial`'s) may not be delivered as answered ('' when it may): code's answer before
+        any step must be what it says; otherwise every part of the question needs a call of this trial that
+        answers it, and the answer must state what code wrote of those calls — or, where code wrote nothing,
+        at least one figure or name an Observation of this trial holds. Prose alone is never an answer."""
+        if self.catalog is None or self.links is None:
+            return ""
+        if self.answered_by_links():
+            return "" if answer.startswith(self.missing_prefix()) else "the answer is not the one the facts give"
+        open_ = self.open_parts(trial) if len(self.reading.parts) > 1 or self.reading.analysis else []
+        if open_:
+            return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
+        prefix = self.answer_prefix(trial)
+        if prefix:
+            return "" if " ".join(answer.split()).startswith(" ".join(prefix.split())) else \
+                "the answer does not state what this run's calls found"
+        if any(c.grounded and c.source == "observation" for c in claims) or self._words_held(trial, answer):
+            return ""
+        return "no figure, name or word of the answer comes from this run's Observations"
+
+    def _words_held(self, trial: int, answer: str) -> bool:
+        """Most of the answer's content words (four letters or more) are in this trial's Observations ("Friday"
+        from the clock's): prose the Observations do not hold is not evidence."""
+        words = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", answer)} - _COMMON
+        seen = " ".join(s.text for s in self.sources if s.kind == "observation" and s.trial == trial).casefold()
+        held = {w for w in words if re.search(rf"\b{re.escape(w)}\b", seen)}
+        return bool(held) and len(held) * 2 >= len(words)
+
+    def open_parts(self, trial: int | None = None) -> list[Part]:
+        """The parts of the question no call of the trial has answered yet (none once code wrote the answer)."""
+        if self.links is None or self.answered_by_links():
+            return []
+        parts = self.reading.parts
+        if len(parts) <= 1 and not self.reading.analysis:  # one part: any answering head closes it, as before
+            return [] if self.heads(trial) else list(parts)
+        return [p for p, s in zip(parts, self.assignment(trial)) if s is None and p.ask != "exists"]
 
     def answer_prefix(self, trial: int | None = None) -> str:
         """What the answer must start with: the facts of what the SkySpark lacks, and the heads of the calls."""
@@ -271,3 +484,41 @@ def _prefixed_sensor(catalog: Catalog, site: str, asset: str, sensor: str, asset
         if m and catalog.has_sensor(site, asset, m.group(1)):
             return True
     return False
+
+
+def _reading(question: str, catalog: Catalog, links: Links | None) -> Reading:
+    """The question's parts, each knowing whether it names several assets or a kind (what a ranking needs)."""
+    from edge_agent.grounding.question import split_parts
+
+    texts = split_parts(question)
+    many = []
+    for text in texts:
+        part = links if len(texts) == 1 and links is not None else link(text, catalog)
+        many.append(len(part.assets) >= 2 or bool(part.asset_types) or _names_a_kind(text, catalog, part))
+    return read_question(question, many)
+
+
+def _names_a_kind(text: str, catalog: Catalog, links: Links) -> bool:
+    """A plural word of `text` is the first word of several asset names at the linked sites ("the chillers"
+    where there are Chiller 3 and Chiller 6; "the pumps" where there are Pump P-1 and Pump P-2)."""
+    sites = links.sites or (catalog.sites if len(catalog.sites) == 1 else [])
+    firsts: dict[str, int] = {}
+    for site in sites:
+        for asset in catalog.assets(site):
+            word = re.split(r"[\s_\-]", asset.casefold())[0]
+            firsts[word] = firsts.get(word, 0) + 1
+    for word in re.findall(r"[^\W\d_]+", text.casefold()):
+        singular = word[:-2] if word.endswith("es") and firsts.get(word[:-2], 0) >= 2 else word[:-1]
+        if word.endswith("s") and firsts.get(singular, 0) >= 2:
+            return True
+    return False
+
+
+def _pins(reading: Reading) -> dict[str, Any]:
+    """The analysis arguments the question states (`x-question` marks): those of its first analysis part."""
+    part = next((p for p in reading.parts if p.ask in ANSWERED_BY), None)
+    if part is None:
+        return {}
+    pins = {"statistic": part.statistic, "order": part.order, "op": part.op, "direction": part.direction,
+            "limit": part.limit, "setpoint": part.setpoint}
+    return {k: v for k, v in pins.items() if v is not None}

@@ -14,7 +14,10 @@ A tool marks an argument that names something on the SkySpark with `SITE_REF`, `
 - an asset list (`asset_names`) is exactly the assets the question names, when it names some;
 - an equipment-kind filter (`asset_type`) is the kind the question names ("the chillers"), else absent;
 - start and final are the period worked out from the question, when there is one (no final for an
-  instant).
+  instant);
+- an analysis tool's statistic, order, operation, direction and limit (`x-question` marks) are what the question
+  states, where it states them (`pins`, from `question.Part`); a limit sensor (`x-role: setpoint`) is one of the
+  asset's setpoints, the sensor compared with it one that is not, a ranking by energy only a power sensor.
 
 `Scope.constrain(schema)` rewrites a tool's argument schema into an `anyOf` over the allowed sites,
 each with its own assets and sensors, so an asset of another site cannot be paired with a site.
@@ -24,15 +27,20 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, field
 
 from edge_agent.grounding.catalog import Catalog
+from edge_agent.analysis import is_power
 from edge_agent.grounding.linking import Links
 
 MAX_NAMES = 400
 MAX_GROUPS = 32  # more distinct sensor sets than this on one site: one branch for the site, the tool checks
 
 SITE, ASSET, SENSOR, START, FINAL, ASSET_TYPE = "site", "asset", "sensor", "start", "final", "asset_type"
+QUESTION_MARKS = ("statistic", "order", "op", "direction", "limit")
+#: how point names write a setpoint (Haystack's `sp` marker, "Setpoint", "SP", "Setpt")
+SETPOINT = re.compile(r"set\s*-?\s*p(?:oin)?t|(?:^|[\s_])sp(?:$|[\s_])", re.I)
 
 
 @dataclass(frozen=True)
@@ -42,12 +50,15 @@ class SiteScope:
     fixed_assets: tuple[str, ...] = ()  # the exact list for an asset-list argument
     types: tuple[str, ...] = ()  # the kinds of equipment the question names that the site has
     groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # (assets, the sensors they all have)
+    power: tuple[str, ...] = ()  # the sensors in scope whose unit is power (W, kW, MW)
+    setpoints: tuple[str, ...] = ()  # the assets' setpoint sensors (a limit to compare a sensor with)
 
     def by_sensor_set(self) -> list["SiteScope"]:
         """This scope split so that every asset in a part has every sensor of the part."""
         if self.fixed_assets or not self.groups or len(self.groups) > MAX_GROUPS:
             return [self]
-        return [SiteScope(assets=a, sensors=s, types=self.types) for a, s in self.groups]
+        return [SiteScope(assets=a, sensors=s, types=self.types, power=self.power, setpoints=self.setpoints)
+                for a, s in self.groups]
 
 
 @dataclass(frozen=True)
@@ -56,10 +67,12 @@ class Scope:
     start: str | None = None
     final: str | None = None
     period: bool = False  # start/final are fixed (final None: an instant)
+    pins: dict = field(default_factory=dict)  # what the question states for `x-question` arguments
+    named_sensors: tuple[str, ...] = ()  # the sensors the question names, in its order
 
     @classmethod
     def from_links(cls, links: Links, catalog: Catalog, *, start: str | None = None, final: str | None = None,
-                   seen: frozenset[str] = frozenset()) -> "Scope":
+                   seen: frozenset[str] = frozenset(), pins: dict | None = None) -> "Scope":
         sites = links.sites or list(catalog.sites)
         named_missing = any(m.kind == "asset" for m in links.missing)
         out: dict[str, SiteScope] = {}
@@ -85,21 +98,26 @@ class Scope:
                 common = [s for s in sensors if all(s in own for own in owned)]
                 sensors = common or sensors
             types = tuple(t for t in links.asset_types if t in catalog.types(site))
+            units = {s.short: s.unit for a in assets for s in catalog.sensors(site, a)}
+            power = tuple(s for s in sensors if is_power(units.get(s)))
+            setpoints = _setpoints(list(units), links.sensors)
             out[site] = SiteScope(assets=tuple(assets), sensors=tuple(sensors), fixed_assets=tuple(linked),
-                                  types=types, groups=_groups(catalog, site, assets, sensors))
-        return cls(sites=out, start=start, final=final if final != start else None, period=start is not None)
+                                  types=types, groups=_groups(catalog, site, assets, sensors), power=power,
+                                  setpoints=setpoints)
+        return cls(sites=out, start=start, final=final if final != start else None, period=start is not None,
+                   pins=dict(pins or {}), named_sensors=tuple(links.sensors))
 
     def signature(self) -> str:
-        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets, v.types, v.groups)
+        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets, v.types, v.groups, v.power, v.setpoints)
                                   for k, v in self.sites.items()),
-                           self.start, self.final, self.period])
+                           self.start, self.final, self.period, sorted(self.pins.items()), self.named_sensors])
 
     def constrain(self, schema: dict) -> dict | None:
         """`schema` with its marked arguments limited to this scope; None when no call can be written
         (e.g. an asset argument and no asset in scope)."""
         props = schema.get("properties", {})
-        marks = {name: p.get("x-catalog") or p.get("x-period") for name, p in props.items()
-                 if p.get("x-catalog") or p.get("x-period")}
+        marks = {name: p.get("x-catalog") or p.get("x-period") or p.get("x-question") for name, p in props.items()
+                 if p.get("x-catalog") or p.get("x-period") or p.get("x-question")}
         if not marks:
             return schema
         needs_site = any(m in (SITE, ASSET, SENSOR, ASSET_TYPE) for m in marks.values())
@@ -120,14 +138,66 @@ class Scope:
     def _branch(self, schema: dict, marks: dict[str, str], site: str, scope: SiteScope) -> dict | None:
         out = copy.deepcopy(schema)
         props, required = out["properties"], list(out.get("required", []))
+        pins = self.pins
         for name, mark in marks.items():
             prop = props[name]
+            if mark in QUESTION_MARKS:
+                value = pins.get(mark)
+                if mark == "limit" and pins.get("setpoint"):  # compared with a setpoint series, not a number
+                    del props[name]
+                    required = [r for r in required if r != name]
+                elif value is not None:
+                    props[name] = {"enum": [value]}
+                    if name not in required:
+                        required.append(name)
+                continue
+            if mark == SENSOR and prop.get("x-role") == "setpoint":
+                if "limit" in pins or not pins.get("setpoint"):
+                    del props[name]
+                    required = [r for r in required if r != name]
+                    continue
+                setpoints = list(scope.setpoints)
+                if not setpoints:
+                    return None
+                props[name] = {"enum": setpoints}
+                if name not in required:
+                    required.append(name)
+                continue
+            if mark == SENSOR and prop.get("x-role") == "measured" and pins.get("setpoint"):
+                measured = [s for s in scope.sensors if not SETPOINT.search(s)]
+                if not measured:
+                    return None
+                props[name] = {"enum": measured}
+                continue
+            if mark == SENSOR and pins.get("statistic") == "energy" and any(
+                    p.get("x-question") == "statistic" for p in schema["properties"].values()):
+                if not scope.power:
+                    return None
+                props[name] = {"enum": list(scope.power)}
+                continue
+            role = prop.get("x-role")
+            if role in ("first", "second"):  # two series: the question's two sensors, or its two assets, in its order
+                n = 0 if role == "first" else 1
+                pool = list(scope.fixed_assets) if mark == ASSET else list(self.named_sensors) if mark == SENSOR else []
+                if mark == ASSET and len(pool) == 1:
+                    pool = pool * 2  # two sensors of one asset
+                if mark == SENSOR and len(pool) == 1:
+                    pool = pool * 2  # one sensor of two assets
+                if len(pool) == 2 and (mark == ASSET or pool[n] in scope.sensors):
+                    props[name] = {"enum": [pool[n]]}
+                    continue
+            if mark == ASSET and prop.get("x-role") == "optional-list" and not scope.fixed_assets:
+                del props[name]  # every asset (of the kind named) is compared: no subset for the model to pick
+                required = [r for r in required if r != name]
+                continue
             if mark == SITE:
                 props[name] = {"enum": [site]}
             elif mark == ASSET:
                 if not scope.assets:
                     return None
-                if prop.get("type") == "array" or "items" in prop:
+                if prop.get("type") == "array" or "items" in prop or prop.get("x-role") == "optional-list":
+                    if scope.fixed_assets and name not in required:
+                        required.append(name)
                     if scope.fixed_assets:
                         n = len(scope.fixed_assets)
                         props[name] = {"type": "array", "prefixItems": [{"enum": [a]} for a in scope.fixed_assets],
@@ -161,6 +231,19 @@ class Scope:
         out["required"] = [r for r in list(props) if r in required]
         out["additionalProperties"] = False
         return out
+
+
+def _setpoints(sensors: list[str], named: list[str]) -> tuple[str, ...]:
+    """The setpoint sensors among `sensors`; those of a sensor the question names first ("Room Temp" → "Room Temp
+    Setpoint"), and only those where there are some."""
+    points = [s for s in sensors if SETPOINT.search(s)]
+    key = lambda s: re.sub(r"[\s_\-]", "", s).casefold()  # noqa: E731
+    own = [p for p in points if any(key(n) in key(p) for n in named if not SETPOINT.search(n))]
+    return tuple(own or points)
+
+
+def _has_role(props: dict, role: str) -> bool:
+    return any(p.get("x-role") == role for p in props.values())
 
 
 def _groups(catalog: Catalog, site: str, assets: list[str], sensors: list[str]):
