@@ -126,6 +126,8 @@ class EdgeAgent:
             result.provenance = next((t.claims for t in outcome.trials if t.answer == outcome.answer), [])
             if outcome.failure is not None:
                 result.reason, result.error = outcome.failure.reason, str(outcome.failure)
+            elif outcome.reason is not None:  # an answer held back: no evidence of this run supports it
+                result.reason, result.error = outcome.reason, outcome.detail
         except Exception as exc:  # the request still gets exactly one answer
             failure = disk_full(exc)
             if failure is not None:

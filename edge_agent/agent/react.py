@@ -118,7 +118,7 @@ def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
         if s.kind == "tool" and s.ok and isinstance(s.action_input, dict):
             made.setdefault(s.action, []).append(s.action_input)
     if only is None and g is not None:
-        offered = g.offered(rt.tools)
+        offered = g.offered(rt.tools, trial)
         only = tuple(offered) if offered is not None else None
     finish_alone = g is not None and g.links is not None and not made and not g.links.missing
     return step_constraint(rt.tools, rt.settings.thought_max_chars, rt.settings.answer_max_chars,
@@ -127,7 +127,7 @@ def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
                            answer_tokens=g.answer_tokens() if g is not None else None,
                            answer_prefix=g.answer_prefix(trial) if g is not None else "",
                            answer_closed=g is not None and g.answer_closed(trial), only=only, made=made,
-                           finish_alone=finish_alone)
+                           finish_alone=finish_alone, hold_finish=g is not None and g.holds_finish(trial))
 
 
 # --- parsing ------------------------------------------------------------------------------------

@@ -50,6 +50,8 @@ class XenOutcome:
     trials: list[Trial]
     distilled: Distilled | None
     failure: ExternalFailure | None = None  # status failed: what failed
+    reason: str | None = None  # status gave_up with an answer held back: "unverified"
+    detail: str = ""  # what the evidence lacked
 
 
 @dataclass(frozen=True)
@@ -144,9 +146,26 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
         return XenOutcome(answer=None, status="failed", trials=trials, distilled=distilled,
                           failure=ExternalFailure(trials[-1].failure.message, trials[-1].failure.reason))
     elif best is not None:
+        lacking = unverified(best, rt)
+        if lacking:  # nothing of this run supports it: never delivered as answered
+            return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified",
+                              detail=lacking)
         status = "answered"
     elif trials and trials[-1].outcome == "error":
         status = "error"
     else:
         status = "gave_up"
     return XenOutcome(answer=best.answer if best else None, status=status, trials=trials, distilled=distilled)
+
+
+def unverified(trial: Trial, rt: AgentRuntime) -> str:
+    """What the evidence of this run lacks for `trial`'s answer ('' when it supports it): see
+    `Grounding.unsupported`; a Review that found the answer Not Accomplished caps an answer code did not close."""
+    g = rt.grounding
+    if g is None:
+        return ""
+    lacking = g.unsupported(trial.number, trial.answer or "", trial.claims)
+    if not lacking and trial.review is not None and trial.review.status == "Not Accomplished" \
+            and not g.answer_closed(trial.number):
+        lacking = f"the Review found it Not Accomplished: {trial.review.reasoning}"
+    return lacking

@@ -175,6 +175,7 @@ def step_constraint(
     only: Sequence[str] | None = None,
     made: dict[str, list[dict]] | None = None,
     finish_alone: bool = False,
+    hold_finish: bool = False,
 ) -> StructuredConstraint:
     """One ReAct step for `tools` (see module docstring); parseable by `parse_step` by construction.
 
@@ -190,7 +191,8 @@ def step_constraint(
     With `only`, just those tools are offered (e.g. only Finish once the answer is in hand). With `made`
     (tool → argument objects of the calls whose results are in hand), those calls cannot be written again
     where a tool's calls can be listed. With `finish_alone`, Finish is offered only when no other tool is;
-    it is held back too while a tool marked `answers` has calls left whose every argument the scope pins.
+    it is held back too while a tool marked `answers` has calls left whose every argument the scope pins, and
+    with `hold_finish` (a part of the question no call has answered yet) while any other tool is offered.
     """
     from edge_agent.grounding.scope import drop_calls, pinned_calls
 
@@ -208,7 +210,7 @@ def step_constraint(
             schema = _grounded_answer(schema, answer_tokens, answer_prefix, answer_closed)
         schemas.append((t, schema))
     held = scope is not None and any(t.answers and pinned_calls(sc) for t, sc in schemas)
-    if (finish_alone or held) and len(schemas) > 1:
+    if (finish_alone or held or hold_finish) and len(schemas) > 1:
         schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
     signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
     key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit,

@@ -236,6 +236,8 @@ class ResultReply(Reply):
     status: Literal["answered", "gave_up", "cancelled", "error"]
     answer: str | None = None
     error: str | None = None
+    reason: str | None = Field(None, description="gave_up: why no answer was delivered (unverified: no evidence of "
+                               "this run supports the best answer; `error` then says what was not answered)")
     metrics: RunMetrics = RunMetrics()
     files: list[FileEntry] = Field(default_factory=list)
     run_id: str = ""

@@ -805,7 +805,7 @@ class GatewayService:
                         chunks += [(f"{topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
                     entries.append(entry)
             reply = ResultReply(request_id=job.request_id, correlation=job.body_correlation, status=result.status,
-                                answer=result.answer, error=result.error, metrics=result.metrics, files=entries,
+                                answer=result.answer, error=result.error, reason=result.reason, metrics=result.metrics, files=entries,
                                 run_id=result.run_id, reply_id=final_id, provenance=result.provenance)
         payload = reply.model_dump_json()
         told = False
