@@ -32,6 +32,7 @@ from typing import Any, Callable, Iterable, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from edge_agent.grounding.question import asks_conclusion
 from edge_agent.agent.steps import render_step
 from edge_agent.config import load_yaml
 from edge_agent.toolkit import FINISH, ToolError, ToolRegistry
@@ -47,6 +48,9 @@ _STOPWORDS = frozenset(
     "that the this to was what when where which who with you your".split()
 )
 
+
+#: the group of the analysis tools' examples (rank, derive, excursions): shown only where a conclusion is asked for
+CONCLUSIONS = "conclusions"
 
 class TrajectoryLoadError(ValueError):
     """A trajectory is malformed or does not fit the tool registry; the message names its file."""
@@ -205,7 +209,8 @@ class TrajectoryStore:
         if traj.id in self._items:
             raise TrajectoryLoadError(f"{traj.source or traj.id}: a trajectory with id {traj.id} is already loaded")
         self._items[traj.id] = traj
-        self._fts.execute("INSERT INTO ex (id, body) VALUES (?, ?)", (traj.id, traj.search_text()))
+        if traj.category != "generated":  # groups are chosen by the hand-crafted examples alone: a solved task
+            self._fts.execute("INSERT INTO ex (id, body) VALUES (?, ?)", (traj.id, traj.search_text()))  # moves none
 
     def add_generated(self, traj: TinyTrajectory, provenance: dict[str, Any]) -> TinyTrajectory:
         """Validate, persist (with provenance) and index a generated trajectory; returns it with its id."""
@@ -253,22 +258,27 @@ class TrajectoryStore:
         return [r[0] for r in rows]
 
     def _nearest_group(self, question: str, *, handcrafted: bool = False) -> str | None:
-        """The group of the non-core example (hand-crafted only, if asked) most relevant to `question`."""
+        """The group of the non-core example (hand-crafted only, if asked) most relevant to `question`; the
+        `conclusions` group (the analysis tools' examples) exactly for questions asking for a conclusion
+        (`grounding.question.asks_conclusion`), so a question for figures is never shown a ranking instead."""
+        wants = asks_conclusion(question)
         for traj_id in self._hits(question):
             traj = self._items[traj_id]
-            if not traj.core and not (handcrafted and traj.category == "generated"):
+            if not traj.core and not (handcrafted and traj.category == "generated") \
+                    and (traj.group_key == CONCLUSIONS) == wants:
                 return traj.group_key
-        return None
+        return CONCLUSIONS if wants and any(t.group_key == CONCLUSIONS for t in self._items.values()) else None
 
     def group_for(self, question: str) -> str | None:
-        """The group of the non-core example most relevant to `question`; when none shares a word with
+        """The group of the hand-crafted non-core example most relevant to `question` (as a generated example's
+        group is chosen, so a generated example never moves its own question to another group); when none shares a word with
         it, the largest group (the first by order on a tie); None when there are only core examples."""
-        nearest = self._nearest_group(question)
+        nearest = self._nearest_group(question, handcrafted=True)  # generated examples never move a question
         if nearest is not None:
             return nearest
         sizes: dict[str, int] = {}
         for traj in self.all():
-            if not traj.core:
+            if not traj.core and traj.group_key != CONCLUSIONS:
                 sizes[traj.group_key] = sizes.get(traj.group_key, 0) + 1
         return max(sizes, key=lambda g: sizes[g]) if sizes else None  # max keeps the first of equals
 
