@@ -196,7 +196,7 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
     if an.is_power(samples[0].unit):  # a sum of power samples is no total: the energy is (docs/analysis.md)
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
         energy = an.energy_kwh(points, samples[0].unit)
-        gaps = f" over {energy.gaps} gaps" if energy.gaps else ""
+        gaps = f" over {energy.gaps} gap{'s' if energy.gaps > 1 else ''}" if energy.gaps else ""
         said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
     return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: "
             f"{', '.join(said[s] for s in order)}, {len(samples)} values")
