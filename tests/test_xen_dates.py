@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from edge_agent.agent.dates import resolve_period
+from edge_agent.grounding.dates import resolve_period
 
 NY = ZoneInfo("America/New_York")
 NOW = datetime(2020, 6, 8, 9, 0, tzinfo=NY)  # a Monday

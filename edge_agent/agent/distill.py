@@ -6,7 +6,7 @@ Work is split by what each side does reliably:
   sites, assets and sensors as the SkySpark names them, near misses corrected, names that do not
   exist reported with the ones that do. Only without a catalog (SkySpark down) do generic patterns
   stand in (site codes, "Chiller 6 and 9", sensor words), so the Review still has something to check;
-* code resolves the date phrase against the clock (`edge_agent.agent.dates`) — never the model;
+* code resolves the date phrase against the clock (`edge_agent.grounding.dates`) — never the model;
 * the model (role "distill", JSON constrained by `DistillReply`) states only the goal and the parts,
   and only under the `reactxen` strategy; it names nothing;
 * parts are completed in code: one per asset whose data is wanted, plus "one file" when asked.
@@ -21,7 +21,8 @@ import re
 
 from pydantic import BaseModel, Field
 
-from edge_agent.agent.dates import DateRange, resolve_period
+from edge_agent.grounding.question import wants_single_file
+from edge_agent.grounding.dates import DateRange, resolve_period
 from edge_agent.agent.prompting import make_prompt
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.structured import ask_json
@@ -42,8 +43,6 @@ _CODE_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{1,4}[A-Z]?_[A-Za-z0-9_]+")
 _BARE_CODE_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Z]\d{2,4}[A-Z]?(?![A-Za-z0-9_])")
 _SITE_RE = re.compile(r"(?<![A-Za-z0-9_])(?=(?:[A-Z0-9]*[A-Z]){3})[A-Z][A-Z0-9]{3,11}(?![A-Za-z0-9_])")
 _NOT_SITES = frozenset("JSON HVAC ISO UTC EST EDT CST PST KPI CSV API IOT HTTP MQTT TODAY".split())
-_SINGLE_FILE_RE = re.compile(r"\b(?:a\s+single|one|the\s+same|1|single)\s+(?:json\s+|output\s+|combined\s+)?file\b",
-                             re.I)
 
 
 class DistillReply(BaseModel):
@@ -110,10 +109,6 @@ def mentioned(question: str, now=None) -> Distilled:
         result.start, result.end = period.iso()
         result.period = period.phrase
     return result
-
-
-def wants_single_file(question: str) -> bool:
-    return bool(_SINGLE_FILE_RE.search(question))
 
 
 #: the part code adds when one file is asked for; the only one of code's parts the facts do not already say

@@ -35,7 +35,8 @@ from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from edge_agent.agent.distill import mentioned, wants_single_file
+from edge_agent.agent.distill import mentioned
+from edge_agent.grounding.question import wants_single_file
 from edge_agent.agent.echo import copies_example, foreign
 from edge_agent.agent.prompting import load_prompt, make_prompt, trial_scratchpad
 from edge_agent.agent.runtime import AgentRuntime

@@ -229,3 +229,11 @@ def asks_conclusion(question: str) -> bool:
     words alone (no catalog): what the examples shown with it should teach."""
     texts = split_parts(question)
     return read_question(question, [bool(_SEVERAL.search(t)) for t in texts]).analysis
+
+
+_SINGLE_FILE = re.compile(r"\b(?:a\s+single|one|the\s+same|1|single)\s+(?:json\s+|output\s+|combined\s+)?file\b", re.I)
+
+
+def wants_single_file(question: str) -> bool:
+    """The question asks for everything in one file ("in a single file", "in one JSON file")."""
+    return bool(_SINGLE_FILE.search(question))

@@ -1,7 +1,7 @@
 """A run's grounding: what the question names on the SkySpark, what a call may write, and the evidence so far.
 
 `Grounding.build(question, catalog, now)` links the question's names (`linking.link`) and its period
-(`agent.dates.resolve_period`) in code before the first step. The agent then asks it for
+(`dates.resolve_period`) in code before the first step. The agent then asks it for
 
 - `scope()`: the names and period tool arguments are constrained to (`scope.Scope`);
 - `answer_tokens()`: the figures and codes a Finish answer may write (`provenance.answer_pattern`);
@@ -80,7 +80,7 @@ class Grounding:
 
     @classmethod
     def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> "Grounding":
-        from edge_agent.agent.dates import resolve_period
+        from edge_agent.grounding.dates import resolve_period
 
         period = resolve_period(question, now) if now is not None else None
         start, final = period.iso() if period is not None else (None, None)
@@ -187,8 +187,8 @@ class Grounding:
         question speaks of files)."""
         if self.links is None:
             return set()
-        from edge_agent.agent.dates import mentions_time
-        from edge_agent.agent.distill import wants_single_file
+        from edge_agent.grounding.dates import mentions_time
+        from edge_agent.grounding.question import wants_single_file
 
         out = {kind for kind, names in (("site", self.links.sites), ("asset", self.links.assets),
                                         ("sensor", self.links.sensors)) if names}
