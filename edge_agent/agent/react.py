@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 import re
 import time
 from typing import Any
@@ -167,6 +168,28 @@ def _field(name: str, text: str) -> str:
 
 # --- the executor -------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Call:
+    """What a step's reply asked for: its thought, action and arguments (empty where the reply was unusable)."""
+
+    thought: str
+    action: str
+    action_input: Any = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What running a step's action gave: its kind, success and Observation, the LLM usage it cost (Self-Ask), and
+    for a tool call the head a Finish answer states of it (`toolkit.Said`) and whether its tool answers questions."""
+
+    kind: StepKind
+    ok: bool
+    observation: str
+    usage: Usage = field(default_factory=Usage)
+    head: str = ""
+    answers: bool = False
+
+
 class _Trial:
     """The state of one running trial."""
 
@@ -219,11 +242,10 @@ class _Trial:
             if not _is_step_shaped(text):
                 self.trial.parse_failures += 1
                 shown = one_line(out.text, 80) or "an empty reply"
-                return self._record(index, started, usage, kind="recovery", ok=False, thought="", action="",
-                                    action_input=None,
-                                    observation=f"Error: the reply ({shown!r}) was not a step. Write exactly "
+                return self._record(index, started, usage, Call("", "", None),
+                            Outcome("recovery", False, f"Error: the reply ({shown!r}) was not a step. Write exactly "
                                                 f"three lines: Thought: ..., Action: <tool name>, "
-                                                f"Action Input: {{JSON arguments}}.")
+                                                f"Action Input: {{JSON arguments}}."))
         try:
             parsed = parse_step(text, self.rt.tools)
         except StepParseError as exc:
@@ -234,9 +256,8 @@ class _Trial:
                 action_input: Any = json.loads(raw_input) if raw_input else {}
             except json.JSONDecodeError:
                 action_input = raw_input
-            return self._record(index, started, usage, kind="invalid", ok=False, thought=_field("Thought", text),
-                                action=action, action_input=action_input,
-                                observation=f"Error: {exc}. Nothing was run; correct the step.")
+            return self._record(index, started, usage, Call(_field("Thought", text), action, action_input),
+                            Outcome("invalid", False, f"Error: {exc}. Nothing was run; correct the step."))
 
         thought = one_line(parsed.thought, self.rt.settings.thought_max_chars)
         if parsed.action == FINISH:  # the model's words are bounded; the start code wrote is never cut
@@ -252,23 +273,20 @@ class _Trial:
             self.trial.loops_caught += 1
             if self.finish_only:  # offered Finish and repeated a call instead: the trial stops here
                 self.trial.outcome = "loop"
-                return self._record(index, started, usage, kind="loop", ok=False, thought=thought,
-                                    action=parsed.action, action_input=parsed.action_input,
-                                    observation=f"Loop: step {earlier.index} made this call already and Finish "
-                                                f"was not called; the trial is stopped.")
+                return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
+                            Outcome("loop", False, f"Loop: step {earlier.index} made this call already and Finish "
+                                                f"was not called; the trial is stopped."))
             self.finish_only = True
-            return self._record(index, started, usage, kind="loop", ok=False, thought=thought,
-                                action=parsed.action, action_input=parsed.action_input,
-                                observation=f"This is the same call as step {earlier.index}; its result is above: "
+            return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
+                            Outcome("loop", False, f"This is the same call as step {earlier.index}; its result is above: "
                                             f"{one_line(earlier.observation, 300)} Now call Finish and answer "
-                                            f"from the Observations.")
+                                            f"from the Observations."))
         if verdict is not None and verdict.repeats >= self.loops.repeats_allowed:
             self.trial.loops_caught += 1
             final = self.loops.warned
             self.loops.warned = True
-            rec = self._record(index, started, usage, kind="loop", ok=False, thought=thought,
-                               action=parsed.action, action_input=parsed.action_input,
-                               observation=verdict.feedback(final=final))
+            rec = self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
+                            Outcome("loop", False, verdict.feedback(final=final)))
             if final:
                 self.trial.outcome = "loop"
             return rec
@@ -276,18 +294,17 @@ class _Trial:
         g = self.rt.grounding
         if g is not None and (invented := g.invented(parsed.action, parsed.action_input)):
             self.trial.invented_names += len(invented)
-        kind, ok, observation, extra, head = self._execute(parsed.action, parsed.args, parsed.action_input)
-        usage = usage + extra
-        observation = summarise_observation(observation, self.rt.settings.observation_max_chars,
+        done = self._execute(parsed.action, parsed.args, parsed.action_input)
+        usage = usage + done.usage
+        observation = summarise_observation(done.observation, self.rt.settings.observation_max_chars,
                                             files=self.rt.ctx.files, tool=parsed.action)
         if g is not None:
-            tool = self.rt.tools.get(parsed.action)
-            g.observe(self.trial.number, index, parsed.action, observation, head=head,
-                      answers=bool(tool is not None and tool.answers), args=parsed.action_input)
+            g.observe(self.trial.number, index, parsed.action, observation, head=done.head, answers=done.answers,
+                      args=parsed.action_input)
         if verdict is not None:
             observation = f"{observation} {verdict.note()}"
-        return self._record(index, started, usage, kind=kind, ok=ok, thought=thought, action=parsed.action,
-                            action_input=parsed.action_input, observation=observation)
+        return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
+                            Outcome(done.kind, done.ok, observation))
 
     def _same_call(self, action: str, action_input: Any) -> StepRecord | None:
         """The earlier successful step of this trial with exactly this call (tools only)."""
@@ -307,39 +324,38 @@ class _Trial:
             g.refuse(claims)
             if self.finish_only or self.trial.ungrounded_answers >= MAX_REFUSED:
                 self.trial.outcome = "loop"
-            return self._record(index, started, usage, kind="invalid", ok=False, thought=thought, action=FINISH,
-                                action_input=action_input,
-                                observation=f"Error: the answer states {', '.join(made_up[:5])}, which no "
+            return self._record(index, started, usage, Call(thought, FINISH, action_input),
+                            Outcome("invalid", False, f"Error: the answer states {', '.join(made_up[:5])}, which no "
                                             f"Observation, fact or the question holds. Answer only with what the "
-                                            f"Observations say.")
+                                            f"Observations say."))
         self.trial.answer, self.trial.claims = answer, claims
-        return self._record(index, started, usage, kind="finish", ok=True, thought=thought, action=FINISH,
-                            action_input=action_input, observation="", by=by)
+        return self._record(index, started, usage, Call(thought, FINISH, action_input),
+                            Outcome("finish", True, ""), by=by)
 
-    def _execute(self, action: str, args: Any, raw: Any) -> tuple[StepKind, bool, str, Usage, str]:
-        """Run a step's action: its kind, success, Observation, LLM usage, and the head of a tool call
-        (what a Finish answer states of it, `toolkit.Said`)."""
+    def _execute(self, action: str, args: Any, raw: Any) -> "Outcome":
+        """Run a step's action (Self-Ask, a question to the requester, or a tool): a typed `Outcome`."""
         if action == SELF_ASK:
-            return (*self._self_ask(args.question), "")
+            return self._self_ask(args.question)
         if action == ASK_REQUESTER:
             requester = self.rt.ctx.ask_requester
             if requester is None:
-                return "ask_requester", False, "Error: nobody can be asked here; continue without asking.", Usage(), ""
+                return Outcome("ask_requester", False, "Error: nobody can be asked here; continue without asking.")
             try:
                 reply = requester(args.question)
             except Exception as exc:  # the transport failed; the agent goes on
-                return "ask_requester", False, f"Error: the question could not be sent ({exc}).", Usage(), ""
+                return Outcome("ask_requester", False, f"Error: the question could not be sent ({exc}).")
             if reply is None or not str(reply).strip():
-                return ("ask_requester", False, "No reply came from the person who asked. Continue with what you "
-                        "know, and state any assumption in the final answer.", Usage(), "")
-            return "ask_requester", True, f"The person who asked replied: {str(reply).strip()}", Usage(), ""
+                return Outcome("ask_requester", False, "No reply came from the person who asked. Continue with what "
+                               "you know, and state any assumption in the final answer.")
+            return Outcome("ask_requester", True, f"The person who asked replied: {str(reply).strip()}")
         tool = self.rt.tools.get(action)
         if tool is None or tool.fn is None:
-            return "tool", False, f"Error: {action} cannot be run here.", Usage(), ""
+            return Outcome("tool", False, f"Error: {action} cannot be run here.")
         result = tool.run(raw, self.rt.ctx)
-        return "tool", result.ok, result.observation, Usage(), result.answer if result.ok else ""
+        return Outcome("tool", result.ok, result.observation, head=result.answer if result.ok else "",
+                       answers=tool.answers)
 
-    def _self_ask(self, sub_question: str) -> tuple[StepKind, bool, str, Usage]:
+    def _self_ask(self, sub_question: str) -> "Outcome":
         prompt = self_ask_prompt(self.question, sub_question, self.trial.steps)
         try:
             out = self._call(prompt, role="self-ask", constraint=None, max_tokens=SELF_ASK_MAX_TOKENS,
@@ -347,7 +363,7 @@ class _Trial:
         except Interrupted:
             raise
         except Exception as exc:
-            return "self_ask", False, f"Error: Self-Ask could not be answered ({type(exc).__name__}).", Usage()
+            return Outcome("self_ask", False, f"Error: Self-Ask could not be answered ({type(exc).__name__}).")
         text = out.text.strip()
         for stop in SELF_ASK_STOP:  # whatever runtime answered, keep only the first paragraph
             cut = text.find(stop)
@@ -355,16 +371,17 @@ class _Trial:
                 text = text[:cut]
         answer = one_line(text, SELF_ASK_MAX_CHARS)
         if not answer:
-            return "self_ask", False, "Self-Ask gave no answer; reason it out in the next Thought.", out.usage
-        return "self_ask", True, answer, out.usage
+            return Outcome("self_ask", False, "Self-Ask gave no answer; reason it out in the next Thought.", out.usage)
+        return Outcome("self_ask", True, answer, out.usage)
 
-    def _record(self, index: int, started: float, usage: Usage, *, kind: StepKind, ok: bool, thought: str,
-                action: str, action_input: Any, observation: str, by: str = "model") -> StepRecord:
+    def _record(self, index: int, started: float, usage: Usage, call: "Call", done: "Outcome",
+                by: str = "model") -> StepRecord:
+        """Append the step (what the model wrote, what running it gave) to the trial and publish it."""
         ms = (time.monotonic() - started) * 1000.0
         g = self.rt.grounding
-        unverified = g.unverified(thought, self.trial.number, index) if g is not None else []
-        step = StepRecord(index=index, thought=thought, action=action, action_input=action_input,
-                          observation=observation, kind=kind, ok=ok, usage=usage, ms=round(ms, 1),
+        unverified = g.unverified(call.thought, self.trial.number, index) if g is not None else []
+        step = StepRecord(index=index, thought=call.thought, action=call.action, action_input=call.action_input,
+                          observation=done.observation, kind=done.kind, ok=done.ok, usage=usage, ms=round(ms, 1),
                           unverified=unverified, by=by)
         self.trial.steps.append(step)
         self.rt.emit(AgentEvent(kind="step", trial=self.trial.number, step=step))
@@ -414,14 +431,14 @@ class _Trial:
                 return trial
             except ExternalFailure as exc:  # the SkySpark unreachable, a full disk: no model can work around it
                 trial.outcome, trial.failure = "failed", Failure(reason=exc.reason, message=str(exc))
-                self._record(index, time.monotonic(), Usage(), kind="failure", ok=False, thought="", action="",
-                             action_input=None, observation=f"Failed ({exc.reason}): {one_line(str(exc), 300)}")
+                self._record(index, time.monotonic(), Usage(), Call("", "", None),
+                            Outcome("failure", False, f"Failed ({exc.reason}): {one_line(str(exc), 300)}"))
                 return trial
             except Exception as exc:  # the model runtime failed (e.g. context full): end, never crash
                 trial.outcome = "error"
-                self._record(index, time.monotonic(), Usage(), kind="recovery", ok=False, thought="", action="",
-                             action_input=None, observation=f"Error: the model call failed: {type(exc).__name__}: "
-                                                            f"{one_line(str(exc), 200)}")
+                self._record(index, time.monotonic(), Usage(), Call("", "", None),
+                            Outcome("recovery", False, f"Error: the model call failed: {type(exc).__name__}: "
+                                                            f"{one_line(str(exc), 200)}"))
                 return trial
             if step.kind == "tool" and step.ok and (answer := self.answer_in_hand()):
                 step = self.finish_in_code(index + 1, answer)
