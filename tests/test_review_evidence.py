@@ -6,7 +6,7 @@ from edge_agent import PROJECT_ROOT
 from edge_agent.agent.review import Evidence, ReviewReply, combine, review
 from edge_agent.agent.trajectory import StepRecord, Trial
 from edge_agent.toolkit import ToolRegistry, load_tools_from_file
-from tests.xen_helpers import RoleScript, fake_histories, fake_sites, harness, review_json
+from tests.xen_helpers import RoleScript, fake_histories, fake_sites, ground, harness, review_json
 
 TWO = "Get Chiller 6 and Chiller 9 Tonnage for last week at POKMAIN in a single file"
 RANGE = {"sensor_name": "Tonnage", "start": "2020-06-01T00:00:00-04:00", "final": "2020-06-08T00:00:00-04:00"}
@@ -38,6 +38,7 @@ def test_early_victory_on_a_two_chiller_question_is_only_partial(tmp_path):
                 tools=_tools())
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
     trial = _trial([s1], f"I downloaded the file {_file_of(s1)}, I am done.")
+    ground(h, TWO)
     verdict = review(TWO, trial, h.rt)
     assert verdict.status == "Partially Accomplished" and verdict.by == "code" and not verdict.copied
     assert "Chiller 9" in verdict.reasoning and "Chiller 9" in verdict.suggestions
@@ -76,12 +77,18 @@ def test_two_files_without_a_merge_are_partial_and_a_merge_fixes_it(tmp_path):
                 tools=_tools())
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
     s2 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 9"], **RANGE}, 2)
+    ground(h, TWO)
     verdict = review(TWO, _trial([s1, s2], f"Files {_file_of(s1)} and {_file_of(s2)}"), h.rt)
     assert verdict.status == "Partially Accomplished" and "one file" in verdict.reasoning.lower()
     s3 = _run(h, "jsonmerge", {"file_name_1": _file_of(s1), "file_name_2": _file_of(s2)}, 3)
     assert s3.ok, s3.observation
     merged = s3.observation.split(" into ")[1].split(" ")[0]
-    verdict = review(TWO, _trial([s1, s2, s3], f"All in {merged}"), h.rt)
+    g = h.rt.grounding
+    for step in (s1, s2, s3):  # what the executor records of each call, so the answer's file has its source
+        g.observe(1, step.index, step.action, step.observation, args=step.action_input)
+    trial = _trial([s1, s2, s3], f"All in {merged}")
+    trial.claims = g.check(trial.answer)
+    verdict = review(TWO, trial, h.rt)
     assert verdict.status == "Accomplished"
 
 

@@ -107,3 +107,23 @@ def harness(tmp_path: Path, script: Callable, *, strategy: str = "reactxen", too
     ctx = ToolContext(files=FileStore(tmp_path / "files"), clock=Clock(NOW), cancel=cancel or threading.Event())
     rt = AgentRuntime(llm=metered, tools=tools or registry(), ctx=ctx, settings=settings, emit=events.append)
     return Harness(rt=rt, llm=llm, metered=metered, events=events)
+
+
+#: a small POKMAIN-style catalog: the linking (not patterns) names what a question names
+PLANT = None
+
+
+def ground(h: Harness, question: str):
+    """Link `question` to a small POKMAIN-style catalog, as `xen.ground` does with the SkySpark's, for tests that
+    call distill or review directly."""
+    from edge_agent.grounding.catalog import Catalog
+    from edge_agent.grounding.run import Grounding
+
+    global PLANT
+    if PLANT is None:
+        chiller = ["Tonnage", "Power", "Chilled Water Supply Temp"]
+        PLANT = Catalog.of({"POKMAIN": {"Chiller 3": chiller, "Chiller 6": chiller, "Chiller 9": chiller,
+                                        "B705 AHU 1": ["Supply Air Temp", "Supply Fan Speed"],
+                                        "B020_Total": ["Power", "Energy"], "B020 CWP 1": ["Power"]}})
+    h.rt.grounding = Grounding.build(question, PLANT, h.rt.ctx.clock.now())
+    return h.rt.grounding

@@ -4,8 +4,7 @@ Work is split by what each side does reliably:
 
 * code links the question's names to the SkySpark the run uses (`edge_agent.grounding.linking`):
   sites, assets and sensors as the SkySpark names them, near misses corrected, names that do not
-  exist reported with the ones that do. Only without a catalog (SkySpark down) do generic patterns
-  stand in (site codes, "Chiller 6 and 9", sensor words), so the Review still has something to check;
+  exist reported with the ones that do. Names come from there only: without a catalog code names nothing;
 * code resolves the date phrase against the clock (`edge_agent.grounding.dates`) — never the model;
 * the model (role "distill", JSON constrained by `DistillReply`) states only the goal and the parts,
   and only under the `reactxen` strategy; it names nothing;
@@ -27,22 +26,9 @@ from edge_agent.agent.prompting import make_prompt
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.structured import ask_json
 from edge_agent.agent.trajectory import AgentEvent, Distilled
-from edge_agent.grounding.vocabulary import SENSOR_WORDS as _SENSOR_WORDS
 
 MAX_TOKENS = 200
 
-_ASSET_KINDS = (r"chiller|ahu|air\s+handl(?:er|ing\s+unit)|pump|boiler|fcu|fan\s+coil(?:\s+unit)?|vav|rtu|meter|"
-                r"cooling\s+tower|tower|lc|lighting\s+controller|fan|compressor|heat\s+exchanger|hx|pcwp|scwp|chwp|cwp")
-_ASSET_RE = re.compile(
-    r"(?<![A-Za-z0-9])(?P<prefix>[A-Z]\d{1,4}[A-Z]?[ _])?(?P<kind>" + _ASSET_KINDS + r")(?P<pl>e?s)?"
-    r"(?P<sep>[ _-]?)(?P<num>\d+(?:[-_.]\d+)*)"
-    r"(?P<more>(?:\s*,\s*(?:and\s+)?\d+(?:-\d+)*|\s+(?:and|&)\s+\d+(?:-\d+)*)*)",
-    re.I,
-)
-_CODE_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{1,4}[A-Z]?_[A-Za-z0-9_]+")
-_BARE_CODE_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Z]\d{2,4}[A-Z]?(?![A-Za-z0-9_])")
-_SITE_RE = re.compile(r"(?<![A-Za-z0-9_])(?=(?:[A-Z0-9]*[A-Z]){3})[A-Z][A-Z0-9]{3,11}(?![A-Za-z0-9_])")
-_NOT_SITES = frozenset("JSON HVAC ISO UTC EST EDT CST PST KPI CSV API IOT HTTP MQTT TODAY".split())
 
 
 class DistillReply(BaseModel):
@@ -66,44 +52,10 @@ def _dedupe(names: list[str]) -> list[str]:
     return out
 
 
-def find_assets(question: str) -> list[str]:
-    """Asset names written in the question: "Chiller 6 and 9" → ["Chiller 6", "Chiller 9"], "B020_Total"."""
-    found: list[tuple[int, str]] = []
-    for m in _ASSET_RE.finditer(question):
-        stem = f"{m['prefix'] or ''}{m['kind']}"
-        sep = m["sep"] or (" " if m["pl"] else "")
-        found.append((m.start(), f"{stem}{sep}{m['num']}"))
-        for extra in re.findall(r"\d+(?:-\d+)*", m["more"] or ""):
-            found.append((m.start(), f"{stem}{sep}{extra}"))
-    for m in list(_CODE_RE.finditer(question)) + list(_BARE_CODE_RE.finditer(question)):
-        if not any(m.group(0).lower() in name.lower() or name.lower() in m.group(0).lower() for _, name in found):
-            found.append((m.start(), m.group(0)))
-    return _dedupe([name for _, name in sorted(found, key=lambda f: f[0])])
-
-
-def find_sites(question: str) -> list[str]:
-    return _dedupe([m.group(0) for m in _SITE_RE.finditer(question) if m.group(0) not in _NOT_SITES])
-
-
-def find_sensors(question: str) -> list[str]:
-    lowered = question.lower()
-    out: list[str] = []
-    taken: list[tuple[int, int]] = []
-    for word in _SENSOR_WORDS:
-        for m in re.finditer(r"(?<![a-z0-9])" + re.escape(word) + r"(?![a-z0-9])", lowered):
-            if any(a <= m.start() < b for a, b in taken):
-                continue
-            taken.append((m.start(), m.end()))
-            out.append((m.start(), question[m.start():m.end()]))
-    return _dedupe([w for _, w in sorted(out)])
-
-
 def mentioned(question: str, now=None) -> Distilled:
-    """The code-only reading of a question (no model): entities, parts and, given `now`, the period.
-    The Review agent uses it for its evidence checks under every strategy."""
-    assets, sensors = find_assets(question), find_sensors(question)
-    result = Distilled(sites=find_sites(question), assets=assets, sensors=sensors,
-                       parts=default_parts(question, assets, sensors))
+    """The code-only reading of a question without a catalog (no model): only the period, given `now` — names
+    come from the linking (`edge_agent.grounding`), never from patterns here."""
+    result = Distilled()
     period = resolve_period(question, now) if now is not None else None
     if period is not None:
         result.start, result.end = period.iso()
@@ -204,5 +156,5 @@ def run_distill(question: str, rt: AgentRuntime, *, ask_model: bool = True) -> D
     return result
 
 
-__all__ = ["DistillReply", "distill", "run_distill", "render_distilled", "mentioned", "find_assets", "find_sites",
-           "find_sensors", "wants_single_file", "default_parts", "facts_from", "DateRange"]
+__all__ = ["DistillReply", "distill", "run_distill", "render_distilled", "mentioned", "wants_single_file",
+           "default_parts", "facts_from", "DateRange"]

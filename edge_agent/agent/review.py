@@ -209,7 +209,8 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
             ev.findings.append(Finding("Partially Accomplished", "the answer states nothing that a tool returned",
                                        "answer with the names and figures of the Observations"))
         elif g is not None and g.catalog is not None and period_asked and data_steps and not from_links:
-            if not _states_data(trial, {s.index for s in data_steps}, f"{question} {g.facts}"):
+            answering = {s.index for s in ok_steps if (t := rt.tools.get(s.action)) is not None and t.answers}
+            if not _states_data(trial, {s.index for s in data_steps} | answering, f"{question} {g.facts}"):
                 ev.findings.append(Finding("Partially Accomplished", "the answer gives no figure or file of the data "
                                            "that was read", "answer with the figures of the data call's Observation"))
         if len(facts.assets) > 1 and wants_single_file(question) and not _one_file_for_all(facts.assets, ok_steps):
