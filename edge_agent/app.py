@@ -18,6 +18,7 @@ from edge_agent.costmodel import run_costs
 from edge_agent.failures import disk_full
 from edge_agent.filestore import FileStore
 from edge_agent.grounding.catalog import CatalogCache
+from edge_agent.grounding.run import ANALYSIS_TOOLS
 from edge_agent.llm.base import LLM, MeteredLLM
 from edge_agent.runlog import RunLog
 from edge_agent.toolkit import AGENT_ASK_TOOL, ToolContext, ToolRegistry
@@ -76,7 +77,8 @@ class EdgeAgent:
         from edge_agent.agent.react import react_prompt
 
         core = self.trajectory_store.render_core(self.llm)
-        prompt = react_prompt("", SimpleNamespace(tools=self.tools, examples=core, core_examples=core), [])
+        tools = self.tools.without(ANALYSIS_TOOLS)  # as every question asking for no conclusion sees them
+        prompt = react_prompt("", SimpleNamespace(tools=tools, examples=core, core_examples=core), [])
         out = self.llm.complete(prompt, role="react", constraint=None, max_tokens=0, interrupt=interrupt)
         return out.usage.model_dump()
 

@@ -311,6 +311,11 @@ class ToolRegistry:
     def describe(self) -> str:
         return "\n".join(f"- {t.describe()}" for t in self)
 
+    def without(self, names: "typing.Iterable[str]") -> "ToolRegistry":
+        """A copy without the tools named (e.g. the analysis tools where no conclusion is asked for)."""
+        drop = set(names)
+        return ToolRegistry([t for t in self if t.name not in drop], builtins=False)
+
     def with_tool(self, extra: Tool) -> "ToolRegistry":
         """A copy with one more tool (e.g. `agentask` when a requester can be asked)."""
         reg = ToolRegistry(list(self), builtins=False)

@@ -37,7 +37,7 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
 from edge_agent.failures import ExternalFailure
-from edge_agent.grounding.run import Grounding
+from edge_agent.grounding.run import ANALYSIS_TOOLS, Grounding
 
 #: how many earlier attempts the feedback block describes (the most recent ones)
 FEEDBACK_ATTEMPTS = 2
@@ -78,6 +78,8 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
         rt.grounding = ground(question, rt)
     except ExternalFailure as exc:  # the catalog cannot be read: nothing to answer with, and no model call made
         return XenOutcome(answer=None, status="failed", trials=[], distilled=None, failure=exc)
+    if not rt.grounding.reading.analysis:  # the analysis tools are described only where a conclusion is asked for:
+        rt.tools = rt.tools.without(ANALYSIS_TOOLS)  # every other question keeps its prompt (and cached prefix)
     # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model
     distilled = run_distill(question, rt, ask_model=plan.distill and not rt.cancelled
                             and not rt.grounding.answered_by_links())
