@@ -190,3 +190,48 @@ def test_any_control_request_on_a_generated_plant_is_refused(asset, verb):
     g = Grounding.build(f"{verb} {asset}", cat)
     assert g.in_code.startswith("This gateway only reads data"), g.in_code
     assert asset in g.in_code
+
+
+KINDS = {"boiler": "Boiler", "pump": "Pump", "chiller": "Chiller", "vav": "VAV", "meter": "Meter", "ahu": "AHU"}
+
+
+@st.composite
+def plants(draw):
+    """A plant of another style: a site code, assets of a few kinds with numbered or hyphenated names."""
+    site = draw(st.from_regex(r"[A-Z]{2,4}(-[A-Z][a-z]{2,6})?", fullmatch=True).filter(lambda s: len(s) >= 4))
+    kinds = draw(st.lists(st.sampled_from(sorted(KINDS)), min_size=1, max_size=3, unique=True))
+    sep = draw(st.sampled_from([" ", "-", "_"]))
+    assets, types = [], {}
+    for kind in kinds:
+        for n in draw(st.lists(st.integers(1, 30), min_size=2, max_size=4, unique=True)):
+            name = f"{KINDS[kind]}{sep}{n}"
+            assets.append(name)
+            types[name] = [kind]
+    sensors = [SensorName("Power", "Power", "kW"), SensorName("Supply Temp", "Supply Temp", "°C")]
+    cat = Catalog(sites=[site], tz={site: "UTC"},
+                  _loaded={site: SiteCatalog(site, "UTC", assets, {a: list(sensors) for a in assets}, types=types)})
+    return cat, site, kinds, assets
+
+
+@settings(max_examples=60, deadline=None)
+@given(p=plants(), upper=st.booleans(), stat=st.sampled_from(["highest mean", "lowest peak", "most energy"]))
+def test_a_kind_is_ranked_and_never_a_missing_site_on_generated_plants(p, upper, stat):
+    cat, site, kinds, assets = p
+    word = KINDS[kinds[0]] + "s"
+    word = word.upper() if upper else word.lower()
+    measure = "" if stat == "most energy" else " Power"
+    verb = "used the" if stat == "most energy" else "had the"
+    g = Grounding.build(f"Which of the {word} at {site} {verb} {stat}{measure} yesterday?", cat, NOW)
+    assert not [m for m in g.links.missing if m.kind == "site"], g.links.missing
+    assert g.reading.parts[0].ask == "rank", (word, g.reading)
+    assert "rank" in g.offered(TOOLS, 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(p=plants())
+def test_possessives_and_existence_on_generated_plants(p):
+    cat, site, kinds, assets = p
+    g = Grounding.build(f"What was {assets[0]}'s Power at {site} yesterday?", cat, NOW)
+    assert g.links.assets == [assets[0]] and g.links.sensors == ["Power"] and not g.links.missing
+    yes = Grounding.build(f"Is there an asset named {assets[0]} at {site}?", cat, NOW)
+    assert yes.in_code.startswith("Yes")
