@@ -38,6 +38,10 @@ _CONTROL = re.compile(_LEAD + r"(?:switch|turn|shut|power|start|stop|restart|reb
 _CONTROL_ANY = re.compile(r"\b(?:switch|turn|shut)\s+(?:(?:on|off|down)\b|(?:\w+\s+){1,4}?(?:on|off|down)\s*"
                           r"(?:[.!?]|$|now\b|please\b|immediately\b))|\b(?:change|set|adjust|lower|raise)\s+(?:the\s+)?(?:\w+\s+){0,3}?set\s*"
                           r"points?\s+to\b|\bset\s+(?:\w+\s+){0,4}?to\s+-?\d", re.I)
+#: "I want Chiller 6 turned off", "I need the setpoint changed to 21": a wish that something be operated
+_CONTROL_WISH = re.compile(r"\b(?:i|we)\s+(?:want|need|would like|'d like)\b.{0,60}?\b(?:turned|switched|shut|started|"
+                           r"stopped|reset|restarted|changed|set|raised|lowered|opened|closed|overridden|enabled|"
+                           r"disabled)\b", re.I)
 _PAST_FACT = re.compile(r"\b(?:when|was|were|did|has|had|how (?:long|often|many times))\b", re.I)
 _INJECTION = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+"
                         r"|above\s+|earlier\s+)*(?:instructions?|rules?|prompts?|guidelines?|directions?)|"
@@ -195,6 +199,13 @@ def read_intent(question: str) -> tuple[Intent, str]:
     m = _CONTROL_ANY.search(question)
     if m and not _PAST_FACT.search(question[:m.start()]):
         return "control", _verb(question[m.start():])
+    m = _CONTROL_WISH.search(question)
+    if m:
+        return "control", {"turned": "turn", "switched": "switch", "shut": "shut", "started": "start", "stopped": "stop",
+                           "reset": "reset", "restarted": "restart", "changed": "change", "set": "set",
+                           "raised": "raise", "lowered": "lower", "opened": "open", "closed": "close",
+                           "overridden": "override", "enabled": "enable", "disabled": "disable"}.get(
+                               m.group(0).split()[-1].lower(), "operate")
     return "read", ""
 
 
