@@ -90,6 +90,8 @@ def test_a_missing_site_needs_a_sites_position():
     assert g.links.sites == ["POKMAIN"]
     g = Grounding.build("List the chillers at AUSEAST", POK)
     assert [m.text for m in g.links.missing if m.kind == "site"] == ["AUSEAST"]
+    g = Grounding.build("List the chillers at site HQ2SBY.", POK)
+    assert [m.text for m in g.links.missing if m.kind == "site"] == ["HQ2SBY"]
     g = Grounding.build("Is the LOAD of Chiller 6 high?", POK)
     assert not [m for m in g.links.missing if m.kind == "site"]
 
@@ -104,6 +106,8 @@ def test_parts_split_on_question_words_only():
     ("Which of the chillers at POKMAIN had the highest mean Tonnage yesterday?", "rank",
      {"statistic": "mean", "order": "highest"}),
     ("Which used less energy yesterday, Chiller 6 or Chiller 9?", "rank", {"statistic": "energy", "order": "lowest"}),
+    ("Which had the higher peak Energy on May 3 at S, M_Total or N_Total? Give both values.", "rank",
+     {"statistic": "max", "order": "highest"}),
     ("Was Chiller 6 Tonnage ever above 300 last week?", "excursion", {"direction": "above", "limit": 300.0}),
     ("Did the Room Temp of VAV-2 go below its setpoint yesterday?", "excursion",
      {"direction": "below", "setpoint": True}),

@@ -449,7 +449,7 @@ def _site_skeleton(name: str) -> tuple[str, ...] | None:
 
 
 #: words before a site's name ("at POKMAIN", "for the RCHMAIN site") and after it ("POKMAIN site")
-_SITE_BEFORE = frozenset("at in on for from of to within across".split())
+_SITE_BEFORE = frozenset("at in on for from of to within across site plant campus building facility".split())
 _SITE_AFTER = frozenset("site sites plant plants campus building buildings facility".split())
 
 

@@ -137,14 +137,16 @@ def _statistic(text: str) -> str | None:
     return None
 
 
-_EXPLICIT = (("energy", _STATISTIC[0][1]), ("mean", _STATISTIC[3][1]),
+_EXPLICIT = (("mean", _STATISTIC[3][1]),
              ("max", re.compile(r"\b(?:max(?:imum)?|peak|top)\b", re.I)),
-             ("min", re.compile(r"\b(?:min(?:imum)?)\b", re.I)))
+             ("min", re.compile(r"\b(?:min(?:imum)?)\b", re.I)),
+             ("energy", _STATISTIC[0][1]))
 
 
 def _rank_statistic(text: str, order: str) -> str:
-    """The aggregate a ranking compares: the one the question names (energy, mean, peak, minimum), else the
-    extreme its order names ("the highest Tonnage": the maximum; "the lowest": the minimum)."""
+    """The aggregate a ranking compares: the one the question names (mean, peak, minimum — before energy, so "the
+    peak Energy" of a meter is its maximum —, energy), else the extreme its order names ("the highest Tonnage": the
+    maximum; "the lowest": the minimum)."""
     for name, pattern in _EXPLICIT:
         if pattern.search(text):
             return name
