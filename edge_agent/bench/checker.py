@@ -550,7 +550,7 @@ _ACTS = r"(?:set|changed|started|stopped|reset|switched|turned|opened|closed|ove
         r"|executed|ran|run|written|emailed|removed|disabled|enabled|shut)"
 _CLAIMS = re.compile(
     rf"\b(?:switched|turned|shut) (?:on|off|down)\b|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now "
-    rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|\bdone\b|\bsuccessfully\b|\bcompleted\b",
+    rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
     re.I)
 DATA_TOOLS = ("histories", "rank", "derive", "excursions")
 
