@@ -312,6 +312,8 @@ class Task(Spec):
 class TaskFile(Spec):
     name: str = ""
     description: str = ""
+    dataset: str = Field("", description="the simulator dataset the tasks are written for (a built-in plant's name "
+                                         "or a records file); `bench` serves it when no --skyspark is given")
     defaults: dict = Field(default_factory=dict, description="keys copied into every task that lacks them")
     tasks: list[Task] = Field(..., min_length=1)
 
