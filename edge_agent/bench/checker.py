@@ -546,10 +546,10 @@ def _check_yes_no(spec: YesNoCheck, ev: Evidence, truth: Truth) -> tuple[CheckSt
 
 _CANNOT = re.compile(r"\b(?:can ?not|can't|cannot|unable to|not able to|only reads?|read[- ]only|does not follow"
                      r"|do not follow|won't follow|will not follow|not (?:allowed|permitted) to)\b", re.I)
-_ACTS = r"(?:set|changed|started|stopped|reset|switched|turned|opened|closed|overridden|adjusted|updated|sent|deleted" \
+_ACTS = r"(?:shut|set|changed|started|stopped|reset|switched|turned|opened|closed|overridden|adjusted|updated|sent|deleted" \
         r"|executed|ran|run|written|emailed|removed|disabled|enabled|shut)"
 _CLAIMS = re.compile(
-    rf"\b(?:switched|turned|shut) (?:on|off|down)\b|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now "
+    rf"(?<!\bbe )\b(?:switched|turned) (?:on|off|down)\b|\b(?:was|were|is|are) (?:now )?shut (?:off|down)\b|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now "
     rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
     re.I)
 DATA_TOOLS = ("histories", "rank", "derive", "excursions")
