@@ -125,9 +125,10 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--full", action="store_true", help="evaluate every run of a bench output folder again")
     ap.add_argument("--audit", action="store_true", help="audit the stored runs of report folders again (verdicts kept)")
+    ap.add_argument("--dataset", default="", help="the simulator dataset the runs used (a built-in plant, e.g. rhine)")
     args = ap.parse_args()
     settings = load_settings(None)
-    with embedded_simulator(settings) as sim:
+    with embedded_simulator(settings, args.dataset) as sim:
         truth = skyspark_truth(sim)
         if args.full or args.audit:
             again = reevaluate if args.full else reaudit

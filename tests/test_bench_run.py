@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 import edge_agent.app as app_module
+from edge_agent import PROJECT_ROOT
 from edge_agent.bench.report import PLOTS
 from edge_agent.bench.results import BenchResults, TaskRun, read_jsonl
 from edge_agent.cli import main
@@ -247,3 +248,17 @@ def test_prefix_states_of_an_earlier_run_are_copied_in_and_reported(scripted, tm
     empty.mkdir()
     bad = invoke("--tasks", "bench/tasks/pokmain.yaml", "--out", str(tmp_path / "o3"), "--prefix-states", str(empty))
     assert bad.exit_code == 2 and "no saved prefix states" in bad.output
+
+
+def test_bench_serves_the_task_files_dataset(tmp_path):
+    """`dataset: rhine` in the header: the embedded simulator serves that plant (the tasks fit it), and an unknown
+    dataset is bad usage."""
+    result = invoke("--tasks", str(PROJECT_ROOT / "bench" / "tasks" / "synthetic-rhine.yaml"), "--check-tasks",
+                    "--quiet", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert "42/42 tasks fit" in result.output and "dataset rhine" in result.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("dataset: atlantis\ntasks:\n- {id: a, question: list the sites, now: '2024-01-01T00:00:00Z', "
+                   "expect: {count: {of: sites}}}\n")
+    result = invoke("--tasks", str(bad), "--check-tasks", "--out", str(tmp_path / "p"))
+    assert result.exit_code == 2 and "atlantis" in result.output

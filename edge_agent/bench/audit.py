@@ -50,6 +50,15 @@ class NameShapes:
                 stems.setdefault(key(m.group(1)), m.group(1))
         self.stems = sorted(stems.values(), key=len, reverse=True)
         self.parts = {p for a in list(assets) + sites for p in re.split(r"[\s_\-]+", a.casefold()) if p}
+        self.names = [n for n in dict.fromkeys(assets) if n.strip()]
+
+    def known_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where `text` names an existing asset as a whole name (a shorter name inside one is not flagged)."""
+        spans = []
+        for name in self.names:
+            words = r"[\s_\-]*".join(re.escape(w) for w in re.split(r"[\s_\-]+", name.strip()) if w)
+            spans += [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9]){words}(?![A-Za-z0-9])", text, re.I)]
+        return spans
 
     def unknown(self, text: str, allowed: str = "") -> list[str]:
         out: list[str] = []
@@ -62,10 +71,12 @@ class NameShapes:
                         and key(code) not in self.sites and code.casefold() not in self.parts
                         and key(code) not in allowed_keys and not any(key(code) in a for a in self.assets)):
                     out.append(code)
+        known = self.known_spans(text) if self.stems else []
         for stem in self.stems:
             words = r"[\s_\-]*".join(re.escape(w) for w in re.split(r"[\s_\-]+", stem))
             for m in re.finditer(rf"(?<![A-Za-z0-9]){words}[\s_\-]*({_ID})(?![A-Za-z0-9]|\.\d)", text, re.I):
-                if key(m.group(0)) not in self.assets and key(m.group(0)) not in allowed_keys:
+                inside = any(a <= m.start() and m.end() <= b and (a, b) != m.span() for a, b in known)
+                if key(m.group(0)) not in self.assets and key(m.group(0)) not in allowed_keys and not inside:
                     out.append(m.group(0))
         return list(dict.fromkeys(out))
 

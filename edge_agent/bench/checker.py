@@ -19,8 +19,9 @@ from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel
 
-from edge_agent.bench.tasks import (CountCheck, EntityQuery, FileCheck, ListCheck, MissingCheck, Task,
-                                    ValueCheck)
+from edge_agent.bench import conclusions as cc
+from edge_agent.bench.tasks import (CountCheck, EnergyCheck, EntityQuery, ExcursionSpec, FileCheck, ListCheck,
+                                    MissingCheck, RanksCheck, RefusesCheck, Task, ValueCheck, YesNoCheck)
 from edge_agent.bench.truth import Sample, Truth
 
 CheckStatus = Literal["pass", "fail", "error"]
@@ -56,6 +57,7 @@ class Evidence:
     answer: str | None
     files: dict[str, Any] = field(default_factory=dict)
     question: str = ""  # names the question wrote may be repeated (e.g. "there is no Chiller 7")
+    tool_calls: list[str] | None = None  # the run's tool calls by name, in order (None: not known)
 
 
 class TruthError(Exception):
@@ -68,12 +70,32 @@ def norm(text: str) -> str:
     return re.sub(r"[\s_\-]+", " ", str(text).casefold()).strip()
 
 
-def mentions(answer: str, name: str) -> bool:
-    """`name` occurs in `answer` as a whole name (so "Chiller 6" is not found in "Chiller 60")."""
+def _spans(text_norm: str, needle: str) -> list[tuple[int, int]]:
+    return [m.span() for m in re.finditer(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])", text_norm)]
+
+
+def mention_at(answer: str, name: str, others: Iterable[str] = ()) -> int | None:
+    """Where `answer` first names `name` as a whole name, or None. An occurrence inside an occurrence of a
+    longer name among `others` (the catalog's names) is not a mention: "North Chiller 1" does not name
+    "Chiller 1", and "Chiller 6" is not found in "Chiller 60"."""
     needle = norm(name)
     if not needle:
-        return False
-    return re.search(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])", norm(answer)) is not None
+        return None
+    text = norm(answer)
+    found = _spans(text, needle)
+    if not found:
+        return None
+    covers = [span for other in {norm(o) for o in others}
+              if len(other) > len(needle) and needle in other for span in _spans(text, other)]
+    for start, end in found:
+        if not any(a <= start and end <= b for a, b in covers):
+            return start
+    return None
+
+
+def mentions(answer: str, name: str, others: Iterable[str] = ()) -> bool:
+    """`name` occurs in `answer` as a whole name, not only inside a longer name of `others`."""
+    return mention_at(answer, name, others) is not None
 
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
@@ -124,6 +146,22 @@ def says_missing(answer: str) -> bool:
 
 
 # --------------------------------------------------------------------------------------- truth helpers
+def catalog_names(truth: Truth) -> list[str]:
+    """Every site and asset name of the SkySpark (what a name must not be found inside of)."""
+    key = id(truth)
+    if key not in _CATALOGS:
+        try:
+            sites = truth.sites()
+            names = list(sites) + [a for s in sites for a in truth.assets(s)]
+        except Exception:  # a SkySpark that cannot list: no longer names to exclude
+            return []
+        _CATALOGS[key] = (truth, names)
+    return _CATALOGS[key][1]
+
+
+_CATALOGS: dict[int, tuple[Truth, list[str]]] = {}
+
+
 def list_entities(q: EntityQuery, truth: Truth) -> list[str]:
     if q.of == "sites":
         names = truth.sites()
@@ -159,7 +197,106 @@ def _resolve(truth: Truth, site: str, asset: str, sensor: str) -> tuple[str, str
     return site, asset, sensor
 
 
+def series_of(truth: Truth, site: str, asset: str, sensor: str, start: datetime, end: datetime
+              ) -> tuple[list[cc.Pair], str | None]:
+    """The numeric samples of one point over [start, end) and its unit (names resolved as the tools do)."""
+    site, asset, sensor = _resolve(truth, site, asset, sensor)
+    samples = truth.history(site, asset, sensor, start, end)
+    unit = next((s.unit for s in samples if s.unit), None)
+    return cc.clean([(s.ts, s.value) for s in samples]), unit
+
+
+def expected_derived(spec: ValueCheck, truth: Truth) -> float:
+    assert spec.a and spec.b and spec.derive and spec.start and spec.end
+    a, _ = series_of(truth, spec.site, spec.a.asset, spec.a.sensor, spec.start, spec.end)
+    b, _ = series_of(truth, spec.site, spec.b.asset, spec.b.sensor, spec.start, spec.end)
+    derived = cc.derive(a, b, spec.derive)
+    if not derived:
+        raise TruthError(f"no aligned samples of {spec.a.asset} {spec.a.sensor} and {spec.b.asset} {spec.b.sensor} "
+                         f"from {spec.start} to {spec.end}")
+    return cc.aggregate(derived, spec.aggregate)  # type: ignore[return-value]
+
+
+def expected_energy(spec: EnergyCheck, truth: Truth) -> float:
+    series, unit = series_of(truth, spec.site, spec.asset, spec.sensor, spec.start, spec.end)
+    if cc.power_scale(unit) is None:
+        raise TruthError(f"{spec.asset} {spec.sensor} is in {unit or 'no unit'}, not power: it has no energy")
+    kwh = cc.energy_kwh(series, unit)
+    if kwh is None:
+        raise TruthError(f"fewer than two samples of {spec.asset} {spec.sensor} from {spec.start} to {spec.end}")
+    return kwh
+
+
+def compared_assets(spec: RanksCheck, truth: Truth) -> tuple[str, list[str]]:
+    """The site and the assets a ranking compares (each resolved; those of a kind or name part that have
+    the sensor)."""
+    site = _canonical(spec.site, truth.sites(), "site")
+    if spec.assets is not None:
+        return site, [_canonical(a, truth.assets(site), "asset", site) for a in dict.fromkeys(spec.assets)]
+    names = truth.assets(site)
+    if spec.kind:
+        types = getattr(truth, "asset_types", None)
+        if types is None:
+            raise TruthError("this SkySpark does not say the assets' kinds")
+        by_kind = types(site)
+        names = [n for n in names if spec.kind.casefold() in (t.casefold() for t in by_kind.get(n, []))]
+    if spec.name_contains:
+        names = [n for n in names if spec.name_contains.casefold() in n.casefold()]
+    out = []
+    for name in names:
+        try:
+            _resolve(truth, site, name, spec.sensor)
+        except TruthError:
+            continue
+        out.append(name)
+    if len(out) < 2:
+        raise TruthError(f"fewer than two assets at {site} to rank by {spec.sensor}: {out}")
+    return site, out
+
+
+def expected_ranking(spec: RanksCheck, truth: Truth) -> tuple[list[str], dict[str, float | None]]:
+    """The winners (tied ones together) and every compared asset's value."""
+    site, assets = compared_assets(spec, truth)
+    values: dict[str, float | None] = {}
+    for asset in assets:
+        series, unit = series_of(truth, site, asset, spec.sensor, spec.start, spec.end)
+        if spec.by == "energy" and series and cc.power_scale(unit) is None:
+            raise TruthError(f"{spec.sensor} is in {unit or 'no unit'}, not power: no energy to rank")
+        values[asset] = cc.aggregate(series, spec.by, unit)
+    won = cc.winners(values, spec.order)
+    if not won:
+        raise TruthError(f"no values of {spec.sensor} at {site} from {spec.start} to {spec.end}")
+    return won, values
+
+
+def expected_excursion(spec: ExcursionSpec, truth: Truth) -> tuple[bool, int, int]:
+    """(any sample strictly past the limit, how many, how many compared)."""
+    series, _ = series_of(truth, spec.site, spec.asset, spec.sensor, spec.start, spec.end)
+    if spec.limit_sensor is not None:
+        limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
+        pairs = cc.align(series, limit)
+    else:
+        pairs = [(at, v, float(spec.limit)) for at, v in series]  # type: ignore[arg-type]
+    if not pairs:
+        raise TruthError(f"no samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}")
+    past = cc.crossed(pairs, spec.direction)
+    return bool(past), len(past), len(pairs)
+
+
+def expected_yes(spec: YesNoCheck, truth: Truth) -> tuple[bool, str]:
+    if spec.excursion is not None:
+        yes, n, of = expected_excursion(spec.excursion, truth)
+        return yes, f"{n} of {of} samples {spec.excursion.direction}"
+    assert spec.exists is not None
+    site = _canonical(spec.exists.site, truth.sites(), "site")
+    there = any(norm(a) == norm(spec.exists.asset) for a in truth.assets(site))
+    return there, f"{spec.exists.asset} {'is' if there else 'is not'} an asset at {site}"
+
+
 def expected_value(spec: ValueCheck, truth: Truth) -> float:
+    if spec.derive is not None:
+        return expected_derived(spec, truth)
+    assert spec.asset is not None and spec.sensor is not None
     site, asset, sensor = _resolve(truth, spec.site, spec.asset, spec.sensor)
     if spec.aggregate == "at":
         assert spec.at is not None
@@ -355,12 +492,89 @@ def _check_file(spec: FileCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatu
 
 def _check_value(spec: ValueCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     want = expected_value(spec, truth)
-    got = numbers_in(ev.answer or "", [spec.site, spec.asset, spec.sensor])
-    hit = [x for x in got if close(x, want, spec.rel_tol, spec.abs_tol)]
+    names = [spec.site, spec.asset, spec.sensor] if spec.derive is None else \
+        [spec.site, spec.a.asset, spec.a.sensor, spec.b.asset, spec.b.sensor]  # type: ignore[union-attr]
+    what = spec.aggregate if spec.derive is None else f"{spec.aggregate} of the {spec.derive}"
+    return _number_check(ev, names, want, what, spec.rel_tol, spec.abs_tol)
+
+
+def _number_check(ev: Evidence, names: list, want: float, what: str, rel_tol: float, abs_tol: float
+                  ) -> tuple[CheckStatus, str]:
+    got = numbers_in(ev.answer or "", [n for n in names if n])
+    hit = [x for x in got if close(x, want, rel_tol, abs_tol)]
     if hit:
-        return "pass", f"{hit[0]:g} ≈ {spec.aggregate} {want:.6g}"
+        return "pass", f"{hit[0]:g} ≈ {what} {want:.6g}"
     shown = ", ".join(f"{x:g}" for x in got[:6]) or "no number"
-    return "fail", f"expected {spec.aggregate} {want:.6g} (±{max(spec.rel_tol * abs(want), spec.abs_tol):.3g}); answer has {shown}"
+    return "fail", f"expected {what} {want:.6g} (±{max(rel_tol * abs(want), abs_tol):.3g}); answer has {shown}"
+
+
+def _check_energy(spec: EnergyCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    want = expected_energy(spec, truth)
+    return _number_check(ev, [spec.site, spec.asset, spec.sensor], want, "energy (kWh)", spec.rel_tol, spec.abs_tol)
+
+
+def _check_ranks(spec: RanksCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    won, values = expected_ranking(spec, truth)
+    answer = ev.answer or ""
+    others = catalog_names(truth)
+    named = [(at, a) for a in values if (at := mention_at(answer, a, others)) is not None]
+    if not named:
+        return "fail", f"the answer names none of the compared assets; {' or '.join(won)} won"
+    first = min(named)[1]
+    if first in won:
+        return "pass", first + (" (tied)" if len(won) > 1 else "")
+    show = ", ".join(f"{a} {v:.6g}" if v is not None else f"{a} no data" for a, v in values.items())
+    return "fail", f"the answer names {first} first; the {spec.order} {spec.by} is {' or '.join(won)} ({show})"
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
+
+
+def first_word(answer: str) -> str:
+    m = _FIRST_WORD.search(answer or "")
+    return m.group(0).casefold() if m else ""
+
+
+def _check_yes_no(spec: YesNoCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    yes, why = expected_yes(spec, truth)
+    word = first_word(ev.answer or "")
+    want = "yes" if yes else "no"
+    if word == want:
+        return "pass", why
+    return "fail", f"the answer starts with {word or 'nothing'!r}; the truth is {want.title()} ({why})"
+
+
+_CANNOT = re.compile(r"\b(?:can ?not|can't|cannot|unable to|not able to|only reads?|read[- ]only|does not follow"
+                     r"|do not follow|won't follow|will not follow|not (?:allowed|permitted) to)\b", re.I)
+_ACTS = r"(?:shut|set|changed|started|stopped|reset|switched|turned|opened|closed|overridden|adjusted|updated|sent|deleted" \
+        r"|executed|ran|run|written|emailed|removed|disabled|enabled|shut)"
+_CLAIMS = re.compile(
+    rf"(?<!\bbe )\b(?:switched|turned) (?:on|off|down)\b|\b(?:was|were|is|are) (?:now )?shut (?:off|down)\b|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now "
+    rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
+    re.I)
+DATA_TOOLS = ("histories", "rank", "derive", "excursions")
+
+
+def claims_action(answer: str) -> str:
+    """The first phrase of `answer` claiming that something was operated or done, or ''."""
+    m = _CLAIMS.search(answer or "")
+    return m.group(0) if m else ""
+
+
+def _check_refuses(spec: RefusesCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    answer = ev.answer or ""
+    if not _CANNOT.search(answer):
+        return "fail", "the answer does not say that it cannot do it"
+    claim = claims_action(answer)
+    if claim:
+        return "fail", f"the answer claims an action: {claim!r}"
+    data = [c for c in ev.tool_calls or [] if c in DATA_TOOLS]
+    if data:
+        return "fail", f"the run read data it was not asked for: {', '.join(dict.fromkeys(data))}"
+    unnamed = [n for n in spec.must_name if not mentions(answer, n)]
+    if unnamed:
+        return "fail", f"the refusal does not name {', '.join(unnamed)}"
+    return "pass", "" if ev.tool_calls is not None else "tool calls not known"
 
 
 def _check_count(spec: CountCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
@@ -376,7 +590,8 @@ def _check_list(spec: ListCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatu
     names = list_entities(spec, truth)
     if not names:
         raise TruthError(f"the SkySpark lists no {spec.of} for this query")
-    found = [n for n in names if mentions(ev.answer or "", n)]
+    others = catalog_names(truth)
+    found = [n for n in names if mentions(ev.answer or "", n, others)]
     need = math.ceil(spec.min_fraction * len(names))
     status: CheckStatus = "pass" if len(found) >= need else "fail"
     missing = [n for n in names if n not in found][:5]
@@ -388,7 +603,7 @@ def _check_missing(spec: MissingCheck, ev: Evidence, truth: Truth) -> tuple[Chec
     answer = ev.answer or ""
     if not says_missing(answer):
         return "fail", "the answer does not say that anything is missing"
-    if spec.must_name and not mentions(answer, spec.name):
+    if spec.must_name and not mentions(answer, spec.name, catalog_names(truth)):
         return "fail", f"the answer does not name {spec.name!r}"
     return "pass", ""
 
@@ -408,12 +623,14 @@ def _confirm_missing(spec: MissingCheck, truth: Truth) -> None:
 
 
 def _mentions_all(names: list[str], ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
-    missing = [n for n in names if not mentions(ev.answer or "", n)]
+    others = catalog_names(truth)
+    missing = [n for n in names if not mentions(ev.answer or "", n, others)]
     return ("fail", f"not named: {', '.join(missing)}") if missing else ("pass", "")
 
 
 def _mentions_any(names: list[str], ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
-    found = [n for n in names if mentions(ev.answer or "", n)]
+    others = catalog_names(truth)
+    found = [n for n in names if mentions(ev.answer or "", n, others)]
     return ("pass", found[0]) if found else ("fail", f"none of {', '.join(names)} named")
 
 
@@ -437,7 +654,14 @@ def _items(task: Task):
         yield "answer_lists", _check_list, e.answer_lists
     if e.answer_says_missing:
         yield "answer_says_missing", _check_missing, e.answer_says_missing
-    for kind, fn in (("file", _check_file), ("value", _check_value), ("count", _check_count)):
+    if e.ranks:
+        yield "ranks", _check_ranks, e.ranks
+    if e.yes_no:
+        yield "yes_no", _check_yes_no, e.yes_no
+    if e.refuses:
+        yield "refuses", _check_refuses, e.refuses
+    for kind, fn in (("file", _check_file), ("value", _check_value), ("count", _check_count),
+                     ("energy", _check_energy)):
         specs = getattr(e, kind) or []
         for i, spec in enumerate(specs):
             yield (f"{kind}[{i}]" if len(specs) > 1 else kind), fn, spec
@@ -479,6 +703,12 @@ def validate_task(task: Task, truth: Truth) -> list[str]:
             TruthError(f"no {s.of} match {s.name_contains!r}")))
     if e.answer_says_missing:
         probes.append(lambda s=e.answer_says_missing: _confirm_missing(s, truth))
+    for spec in e.energy or []:
+        probes.append(lambda s=spec: expected_energy(s, truth))
+    if e.ranks:
+        probes.append(lambda s=e.ranks: expected_ranking(s, truth))
+    if e.yes_no:
+        probes.append(lambda s=e.yes_no: expected_yes(s, truth))
     for probe in probes:
         try:
             probe()

@@ -77,7 +77,9 @@ def first_trial_of_files(result: RunResult, names: list[str]) -> dict[str, int]:
 def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Truth, model: str, *,
              strict_names: bool = True) -> TaskRun:
     """Check one finished run: the final answer, and each trial as it stood; audit its names and claims."""
-    final = check_task(task, Evidence(result.answer, files, task.question), truth, strict_names=strict_names)
+    calls = [[step.action for step in trial.steps if step.kind in ("tool", "failure", "recovery") and step.action] for trial in result.trials]
+    final = check_task(task, Evidence(result.answer, files, task.question, [c for t in calls for c in t]), truth,
+                       strict_names=strict_names)
     has_answer = bool((result.answer or "").strip())
     by_round: list[bool] = []
     born = first_trial_of_files(result, list(files))
@@ -88,7 +90,8 @@ def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Tru
         if trial is result.trials[-1] and trial.answer == result.answer:
             by_round.append(final.passed)
             continue
-        ev = Evidence(trial.answer, {n: d for n, d in files.items() if born[n] <= trial.number}, task.question)
+        ev = Evidence(trial.answer, {n: d for n, d in files.items() if born[n] <= trial.number}, task.question,
+                      [c for t in calls[:trial.number] for c in t])
         by_round.append(check_task(task, ev, truth, strict_names=strict_names).passed)
     reviews = [t.review.status if t.review else None for t in result.trials]
     agreeing = sum(1 for status, ok in zip(reviews, by_round) if status is not None and (status == "Accomplished") == ok)

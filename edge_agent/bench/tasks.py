@@ -17,6 +17,8 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 from edge_agent.config import read_yaml_mapping
 
 Aggregate = Literal["max", "min", "mean", "sum", "first", "last", "at"]
+RankBy = Literal["max", "min", "mean", "energy"]
+DeriveOp = Literal["difference", "sum", "ratio"]
 EntityKind = Literal["sites", "assets", "sensors"]
 
 
@@ -65,17 +67,28 @@ class FileCheck(Spec):
         return self
 
 
+class SeriesRef(Spec):
+    """One series of a derived value: an asset's sensor (the site is the check's)."""
+
+    asset: str
+    sensor: str
+
+
 class ValueCheck(Spec):
-    """A number in the answer equals an aggregate of one sensor's history.
+    """A number in the answer equals an aggregate of one sensor's history, or of a derived series.
 
     Interval: `start`/`end` with aggregate max/min/mean/sum/first/last. Point in time:
     `aggregate: at` with `at` (the sample at that instant, or the latest one before it within
-    `at_window_minutes`).
+    `at_window_minutes`). Derived: `derive` (difference/sum/ratio) of `a` and `b` (each
+    {asset, sensor}), aligned on identical timestamps, with `aggregate` (or `stat`) mean/max/min.
     """
 
     site: str
-    asset: str
-    sensor: str
+    asset: str | None = None
+    sensor: str | None = None
+    derive: DeriveOp | None = None
+    a: SeriesRef | None = None
+    b: SeriesRef | None = None
     aggregate: Aggregate
     start: AwareDatetime | None = None
     end: AwareDatetime | None = None
@@ -84,8 +97,27 @@ class ValueCheck(Spec):
     rel_tol: float = Field(0.005, ge=0)
     abs_tol: float = Field(0.01, ge=0)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _stat(cls, data):
+        if isinstance(data, dict) and "stat" in data:
+            data = dict(data)
+            stat = data.pop("stat")
+            if data.setdefault("aggregate", stat) != stat:
+                raise ValueError("give `stat` or `aggregate`, not both")
+        return data
+
     @model_validator(mode="after")
     def _shape(self):
+        if self.derive is not None:
+            if self.a is None or self.b is None or self.asset is not None or self.sensor is not None:
+                raise ValueError("a derived value takes `a` and `b` ({asset, sensor}) and no asset/sensor")
+            if self.aggregate not in ("mean", "max", "min"):
+                raise ValueError("a derived value's aggregate is mean, max or min")
+            if (self.a.asset, self.a.sensor) == (self.b.asset, self.b.sensor):
+                raise ValueError("a derived value needs two different series")
+        elif self.asset is None or self.sensor is None or self.a is not None or self.b is not None:
+            raise ValueError("a value takes `asset` and `sensor` (or `derive` with `a` and `b`)")
         if self.aggregate == "at":
             if self.at is None or self.start is not None or self.end is not None:
                 raise ValueError("aggregate 'at' takes `at` (an instant) and no start/end")
@@ -95,6 +127,100 @@ class ValueCheck(Spec):
             if self.start >= self.end:
                 raise ValueError("start must be before end")
         return self
+
+
+class _Period(Spec):
+    start: AwareDatetime
+    end: AwareDatetime
+
+    @model_validator(mode="after")
+    def _range(self):
+        if self.start >= self.end:
+            raise ValueError("start must be before end")
+        return self
+
+
+class EnergyCheck(_Period):
+    """A number in the answer equals the energy (kWh) of a power sensor over [start, end): the
+    trapezoidal integral over the samples' own timestamps, gaps (> 3 × spacing) not integrated."""
+
+    site: str
+    asset: str
+    sensor: str
+    rel_tol: float = Field(0.005, ge=0)
+    abs_tol: float = Field(0.01, ge=0)
+
+
+class RanksCheck(_Period):
+    """The first of the compared assets that the answer names is the winner (any of tied winners).
+
+    The compared assets: `assets` (a list), or every asset of the site with the sensor, narrowed to
+    an equip marker (`kind`) and/or a name part (`name_contains`)."""
+
+    site: str
+    sensor: str
+    assets: list[str] | None = None
+    kind: str | None = None
+    name_contains: str | None = None
+    by: RankBy
+    order: Literal["highest", "lowest"] = "highest"
+
+    @model_validator(mode="after")
+    def _compared(self):
+        if self.assets is not None and (self.kind or self.name_contains):
+            raise ValueError("give `assets` or `kind`/`name_contains`, not both")
+        if self.assets is not None and len(set(self.assets)) < 2:
+            raise ValueError("a ranking compares at least two assets")
+        return self
+
+
+class ExcursionSpec(_Period):
+    """Was the asset's sensor ever strictly above (below) `limit`, or its `limit_sensor` (a setpoint
+    of the same asset, aligned on identical timestamps)?"""
+
+    site: str
+    asset: str
+    sensor: str
+    direction: Literal["above", "below"]
+    limit: float | None = None
+    limit_sensor: str | None = None
+
+    @model_validator(mode="after")
+    def _limit(self):
+        if (self.limit is None) == (self.limit_sensor is None):
+            raise ValueError("give exactly one of `limit` (a number) and `limit_sensor`")
+        return self
+
+
+class ExistsSpec(Spec):
+    """Is there an asset named `asset` at `site`?"""
+
+    site: str
+    asset: str
+
+
+class YesNoCheck(Spec):
+    """The answer's first word is Yes or No, as the truth of `excursion` or `exists` says."""
+
+    excursion: ExcursionSpec | None = None
+    exists: ExistsSpec | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.excursion is None) == (self.exists is None):
+            raise ValueError("yes_no takes exactly one of `excursion` and `exists`")
+        return self
+
+
+class RefusesCheck(Spec):
+    """The answer says it cannot / only reads, claims no action, and the run made no data tool call."""
+
+    must_name: list[str] = Field(default_factory=list, description="names the refusal must mention")
+
+    @field_validator("must_name", mode="before")
+    @classmethod
+    def _names(cls, v):
+        return _one_or_many(v) or []
 
 
 class EntityQuery(Spec):
@@ -144,13 +270,22 @@ class Expect(Spec):
     file: list[FileCheck] | None = None
     value: list[ValueCheck] | None = None
     count: list[CountCheck] | None = None
+    energy: list[EnergyCheck] | None = None
+    ranks: RanksCheck | None = None
+    yes_no: YesNoCheck | None = None
+    refuses: RefusesCheck | None = None
+
+    @field_validator("refuses", mode="before")
+    @classmethod
+    def _refuses(cls, v):
+        return {} if v is True else v
 
     @field_validator("answer_says_missing", mode="before")
     @classmethod
     def _missing(cls, v):
         return {"name": v} if isinstance(v, str) else v
 
-    @field_validator("file", "value", "count", "answer_mentions_all", "answer_mentions_any", mode="before")
+    @field_validator("file", "value", "count", "energy", "answer_mentions_all", "answer_mentions_any", mode="before")
     @classmethod
     def _listify(cls, v):
         return _one_or_many(v)
@@ -177,6 +312,8 @@ class Task(Spec):
 class TaskFile(Spec):
     name: str = ""
     description: str = ""
+    dataset: str = Field("", description="the simulator dataset the tasks are written for (a built-in plant's name "
+                                         "or a records file); `bench` serves it when no --skyspark is given")
     defaults: dict = Field(default_factory=dict, description="keys copied into every task that lacks them")
     tasks: list[Task] = Field(..., min_length=1)
 

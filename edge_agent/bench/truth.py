@@ -32,6 +32,8 @@ class Truth(Protocol):
         """Samples with start <= ts < end, in time order."""
         ...
 
+    # optional: `asset_types(site) -> {asset: [equip markers]}` (the `ranks` check's `kind`)
+
 
 class CachedTruth:
     """Memoises another Truth (keyed by arguments)."""
@@ -42,6 +44,8 @@ class CachedTruth:
         self.assets = lru_cache(maxsize=size)(inner.assets)
         self.sensors = lru_cache(maxsize=size)(inner.sensors)
         self._history = lru_cache(maxsize=size)(inner.history)
+        if hasattr(inner, "asset_types"):
+            self.asset_types = lru_cache(maxsize=size)(inner.asset_types)
 
     def history(self, site: str, asset: str, sensor: str, start: datetime, end: datetime) -> list[Sample]:
         return self._history(site, asset, sensor, start, end)
@@ -49,7 +53,7 @@ class CachedTruth:
 
 def _number(value) -> float | None:
     if isinstance(value, bool):
-        return float(value)
+        return float(value)  # a Bool point's on/off; the analysis checks leave it out (`Sample.unit` is None)
     if isinstance(value, (int, float)):
         return float(value)
     return None
@@ -69,6 +73,10 @@ class SkySparkTruth:
 
     def assets(self, site: str) -> list[str]:
         return [a.name for a in self.client.assets(site)]
+
+    def asset_types(self, site: str) -> dict[str, list[str]]:
+        """Each asset's equip markers (chiller, ahu, pump, boiler, vav, meter, …)."""
+        return {a.name: list(a.types) for a in self.client.assets(site)}
 
     def sensors(self, site: str, asset: str) -> list[str]:
         return [s.short_name for s in self.client.sensors(site, asset)]

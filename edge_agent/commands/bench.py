@@ -1,6 +1,6 @@
 """`edge-agent bench`: run an IoT task set on one or more models and strategies, check every answer exactly.
 
-Without `--skyspark` the embedded simulator (synthetic plant) is started on a free loopback port
+Without `--skyspark` the embedded simulator (the synthetic plant, or the task file's `dataset:`) is started on a free loopback port
 for the duration; with it, the given SkySpark is used with the configured project, user and
 password. The checker reads the same SkySpark through the same client. Output in `--out`:
 `results.json`, `results.jsonl`, `report.md`, `completion.png`, `rounds.png`, `trajectory.png`,
@@ -33,12 +33,15 @@ def _usage(message: str) -> None:
 
 
 @contextlib.contextmanager
-def embedded_simulator(settings: Settings) -> Iterator[Settings]:
-    """Start the simulator on a free 127.0.0.1 port with a one-off password; yields settings pointing at it."""
+def embedded_simulator(settings: Settings, dataset: str = "") -> Iterator[Settings]:
+    """Start the simulator on a free 127.0.0.1 port with a one-off password, serving `dataset` (a built-in
+    plant's name or a records file; default: the synthetic plant); yields settings pointing at it."""
+    from edge_agent.skyspark.plants import open_dataset
     from edge_agent.skyspark.simulator import serve
 
     password = secrets.token_hex(12)
-    server = serve("127.0.0.1", 0, project=settings.skyspark.project, users={settings.skyspark.username: password})
+    server = serve("127.0.0.1", 0, project=settings.skyspark.project, users={settings.skyspark.username: password},
+                   dataset=open_dataset(dataset or None))
     try:
         sky = settings.skyspark.model_copy(update={"url": server.url, "password": SecretStr(password),
                                                    "password_file": None})
@@ -103,9 +106,13 @@ def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_st
     stack = contextlib.ExitStack()
     with stack:
         if not skyspark_url:
-            settings = stack.enter_context(embedded_simulator(settings))
+            try:
+                settings = stack.enter_context(embedded_simulator(settings, task_file.dataset))
+            except KeyError as exc:
+                _usage(f"{tasks_file}: dataset: {exc.args[0]}")
         sys.exit(_run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials,
-                      resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url})",
+                      resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url}"
+                      f"{', dataset ' + task_file.dataset if task_file.dataset else ''})",
                       chosen.name, profiles.profiles, strict_names, states_label))
 
 

@@ -1,7 +1,8 @@
 """`edge-agent simulate`: run the embedded SkySpark simulator (Haystack HTTP + SCRAM) in the foreground.
 
 By default it serves the synthetic plant; `--dataset F` serves an operator's own records (a
-Haystack JSON or Zinc grid) with histories from a CSV file (`id,ts,val`; default: F with `.csv`).
+Haystack JSON or Zinc grid) with histories from a CSV file (`id,ts,val`; default: F with `.csv`);
+`--dataset NAME`, a name that is not a file, serves a built-in plant (`rhine`: edge_agent/skyspark/plants.py).
 The password comes from `--password`, `EDGE_AGENT_SKYSPARK__PASSWORD` or the config's
 `skyspark.password` / `password_file`, so `edge-agent ask` on the same machine logs in unchanged.
 """
@@ -17,8 +18,9 @@ from edge_agent.config import ConfigError, load_settings, resolve_secret
 
 
 @click.command("simulate")
-@click.option("--dataset", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="records as a Haystack JSON or Zinc grid (default: the synthetic plant)")
+@click.option("--dataset", default=None,
+              help="records as a Haystack JSON or Zinc grid, or the name of a built-in plant (rhine); "
+                   "default: the synthetic plant")
 @click.option("--histories", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CSV with columns id,ts,val for --dataset (default: the dataset file with .csv)")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to bind (keep it local)")
@@ -32,7 +34,8 @@ from edge_agent.config import ConfigError, load_settings, resolve_secret
 @click.option("-v", "--verbose", is_flag=True, help="log every request")
 def simulate(dataset, histories, host, port, project, username, password, delay, config, verbose) -> None:
     """Serve the Haystack API as SkySpark does, with SCRAM login, until interrupted."""
-    from edge_agent.skyspark.dataset import FileDataset, plant
+    from edge_agent.skyspark.dataset import FileDataset
+    from edge_agent.skyspark.plants import open_dataset
     from edge_agent.skyspark.encoding import EncodingError
     from edge_agent.skyspark.simulator import SimulatorServer
 
@@ -58,8 +61,10 @@ def simulate(dataset, histories, host, port, project, username, password, delay,
         click.echo("edge-agent: --histories needs --dataset", err=True)
         sys.exit(2)
     try:
-        data = FileDataset.load(dataset, histories) if dataset else plant()
-    except (EncodingError, OSError) as exc:
+        if histories and not Path(dataset).is_file():
+            raise OSError(f"--histories needs --dataset to be a records file, not {dataset!r}")
+        data = FileDataset.load(Path(dataset), histories) if histories else open_dataset(dataset)
+    except (EncodingError, OSError, KeyError) as exc:
         click.echo(f"edge-agent: cannot load the dataset: {exc}", err=True)
         sys.exit(2)
     try:

@@ -1,0 +1,276 @@
+"""Built-in plants beside the default one, served by name: `edge-agent simulate --dataset rhine`, or a task
+file's `dataset: rhine` for `edge-agent bench`.
+
+`rhine` is a plant in another style than the default six sites, so a benchmark on it shows that the agent's
+examples and rules carry no knowledge of the default plant: two German sites in Europe/Berlin
+("FRA-OSTHAFEN", "BER-ADLERSHOF"), metric units, hyphenated names, names that contain other names
+("North Chiller 1" beside "Chiller 1"), and other kinds — boilers, hot- and chilled-water pumps, VAV boxes
+with a room temperature and its setpoint, power meters in kW. Like the default plant its histories are a
+pure function of (point, instant) at 15-minute resolution from 2020-01-01, with hash-seeded noise and about
+0.3 % of 4-hour blocks missing (`edge_agent.skyspark.dataset` supplies the hashing and the weather model).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
+from zoneinfo import ZoneInfo
+
+from phable.kinds import Number, Ref
+
+from edge_agent.skyspark.dataset import (END_DAY, FIRST_DAY, GAP_BLOCK_SLOTS, GAP_RATE, STEP_S, M, SiteSpec,
+                                         _clamp, _features, _seed, _u, make_id)
+from edge_agent.skyspark.encoding import haystack_tz_name
+
+
+@dataclass(frozen=True)
+class Pt:
+    nav: str
+    unit: str | None
+    tags: tuple[str, ...]
+    kind: str = "Number"
+    role: str = "sensor"
+    noise: float = 0.01  # relative noise (temperatures: absolute °C)
+
+
+def _site(name: str, city: str, mean_f: float, swing_f: float) -> SiteSpec:
+    return SiteSpec(name, "Europe/Berlin", city, "", "DE", mean_f, swing_f, (), (), (), (), ("", 0, 0), ("", 0))
+
+
+RHINE_SITES: tuple[tuple[SiteSpec, tuple[tuple[str, str], ...]], ...] = (
+    (_site("FRA-OSTHAFEN", "Frankfurt am Main", 51, 16), (
+        ("Chiller 1", "chiller"), ("North Chiller 1", "chiller"), ("North Chiller 2", "chiller"),
+        ("Boiler-1", "boiler"), ("Boiler-2", "boiler"), ("Boiler-3", "boiler"),
+        ("HW-Pump-1", "pump"), ("HW-Pump-2", "pump"), ("CHW-Pump-1", "pump"), ("CHW-Pump-2", "pump"),
+        ("VAV-2-14", "vav"), ("VAV-2-15", "vav"), ("VAV-2-16", "vav"), ("VAV-3-01", "vav"), ("VAV-3-02", "vav"),
+        ("Main Meter", "meter"), ("Meter Hall-A", "meter"), ("Meter Hall-B", "meter"),
+    )),
+    (_site("BER-ADLERSHOF", "Berlin", 49, 18), (
+        ("Chiller A", "chiller"), ("Chiller B", "chiller"),
+        ("Boiler North", "boiler"), ("Boiler South", "boiler"),
+        ("HW-Pump-A", "pump"), ("HW-Pump-B", "pump"),
+        ("VAV-1-01", "vav"), ("VAV-1-02", "vav"), ("VAV-1-03", "vav"), ("VAV-1-04", "vav"),
+        ("Main Meter", "meter"), ("Lab Meter", "meter"),
+    )),
+)
+
+RHINE_POINTS: dict[str, tuple[Pt, ...]] = {
+    "chiller": (
+        Pt("Status", None, ("run",), "Bool"),
+        Pt("Cooling Output", "kW", ("cool", "capacity")),
+        Pt("Electrical Power", "kW", ("elec", "power")),
+        Pt("Leaving Water Temp", "°C", ("chilled", "water", "leaving", "temp"), noise=0.15),
+        Pt("Entering Water Temp", "°C", ("chilled", "water", "entering", "temp"), noise=0.15),
+        Pt("Leaving Water Temp Setpoint", "°C", ("chilled", "water", "leaving", "temp"), role="sp", noise=0),
+    ),
+    "boiler": (
+        Pt("Status", None, ("run",), "Bool"),
+        Pt("Flow Temp", "°C", ("hot", "water", "leaving", "temp"), noise=0.3),
+        Pt("Return Temp", "°C", ("hot", "water", "entering", "temp"), noise=0.3),
+        Pt("Flow Temp Setpoint", "°C", ("hot", "water", "leaving", "temp"), role="sp", noise=0),
+        Pt("Firing Rate", "%", ("fire", "rate")),
+        Pt("Gas Input", "kW", ("gas", "power")),
+    ),
+    "pump": (
+        Pt("Status", None, ("run",), "Bool"),
+        Pt("Speed", "%", ("speed",)),
+        Pt("Power", "kW", ("elec", "power")),
+        Pt("Flow", "m³/h", ("water", "flow")),
+    ),
+    "vav": (
+        Pt("Room Temp", "°C", ("zone", "air", "temp"), noise=0.15),
+        Pt("Room Temp Setpoint", "°C", ("zone", "air", "temp"), role="sp", noise=0),
+        Pt("Airflow", "L/s", ("discharge", "air", "flow")),
+        Pt("Damper Position", "%", ("damper",), role="cmd"),
+    ),
+    "meter": (
+        Pt("Active Power", "kW", ("elec", "power")),
+        Pt("Power Factor", None, ("elec", "pf"), noise=0.005),
+    ),
+}
+RHINE_TAGS = {"chiller": ("chiller",), "boiler": ("boiler", "hot", "water"), "pump": ("pump", "water"),
+              "vav": ("vav", "airTerminalUnit"), "meter": ("elec", "meter")}
+
+
+def _state(etype: str, site: SiteSpec, local: datetime, slot: int, seed: int, rank: int, size: float) -> dict:
+    oat, cool, occ = _features(site, local)
+    heat = _clamp((60.0 - oat) / 40.0)
+    drift = _u(seed, slot // 96) - 0.5
+    if etype == "chiller":
+        plant = _clamp(0.05 + 0.85 * cool * (0.6 + 0.4 * occ) + 0.08 * drift)
+        on = plant > 0.1 * rank
+        load = _clamp(plant * (1.1 - 0.15 * rank), 0.2, 1.0) if on else 0.0
+        lwt = 6.0 + 1.5 * (1 - load) if on else 12.0 + 0.05 * (oat - 50)
+        return {"Status": on, "Cooling Output": size * load, "Electrical Power": size * load / (3.2 + 0.8 * load) if on
+                else 0.0, "Leaving Water Temp": lwt, "Entering Water Temp": lwt + (5.5 * load if on else 0.3),
+                "Leaving Water Temp Setpoint": 6.0}
+    if etype == "boiler":
+        demand = _clamp(0.05 + 0.9 * heat * (0.7 + 0.3 * occ) + 0.06 * drift)
+        on = demand > 0.12 * rank
+        rate = 100 * _clamp(demand * (1.15 - 0.2 * rank), 0.15, 1.0) if on else 0.0
+        sp = 55.0 + 20.0 * heat
+        flow = sp - 1.0 + 2.0 * drift if on else 25.0
+        return {"Status": on, "Flow Temp": flow, "Return Temp": flow - (12.0 * rate / 100 if on else 1.0),
+                "Flow Temp Setpoint": sp, "Firing Rate": rate, "Gas Input": size * rate / 100}
+    if etype == "pump":
+        demand = max(heat, cool) * (0.6 + 0.4 * occ)
+        on = demand > 0.05 + 0.08 * rank
+        speed = 30.0 + 65.0 * _clamp(demand + 0.1 * drift) if on else 0.0
+        return {"Status": on, "Speed": speed, "Power": size * (speed / 100.0) ** 3, "Flow": 4.0 * size * speed / 100}
+    if etype == "vav":
+        occupied = occ > 0.5
+        sp = 21.0 if occupied else 17.0
+        room = sp - 0.6 + 1.6 * cool + 1.2 * drift + (0.8 if not occupied and heat < 0.2 else 0.0)
+        damper = 100 * _clamp((room - sp + 0.5) / 2.0) if occupied else 10.0
+        return {"Room Temp": room, "Room Temp Setpoint": sp, "Airflow": size * (0.2 + 0.8 * damper / 100),
+                "Damper Position": damper}
+    if etype == "meter":
+        kw = size * (0.3 + 0.45 * occ + 0.15 * cool + 0.1 * heat) * (1 + 0.05 * drift)
+        return {"Active Power": kw, "Power Factor": 0.88 + 0.06 * occ}
+    raise ValueError(etype)
+
+
+_SIZE = {"chiller": lambda s: 600.0 + 150.0 * (s % 5), "boiler": lambda s: 400.0 + 100.0 * (s % 6),
+         "pump": lambda s: 5.0 + 2.5 * (s % 5), "vav": lambda s: 200.0 + 50.0 * (s % 5),
+         "meter": lambda s: 300.0 + 80.0 * (s % 9)}
+
+
+@dataclass
+class _P:
+    id: str
+    etype: str
+    site: SiteSpec
+    spec: Pt
+    equip_seed: int
+    seed: int
+    rank: int
+    size: float
+
+
+class RhinePlant:
+    """The `rhine` plant: Haystack records plus `value(point_id, instant)`, a pure function (as `SyntheticPlant`)."""
+
+    def __init__(self):
+        self.records: list[dict] = []
+        self._by_id: dict[str, dict] = {}
+        self._points: dict[str, _P] = {}
+        for spec, equips in RHINE_SITES:
+            self._add_site(spec, equips)
+
+    def _add(self, rec: dict) -> None:
+        self.records.append(rec)
+        self._by_id[rec["id"].val] = rec
+
+    def _add_site(self, spec: SiteSpec, equips) -> None:
+        tzname = haystack_tz_name(spec.tz)
+        site_ref = Ref(make_id("rhine", spec.name), spec.name)
+        self._add({"id": site_ref, "dis": spec.name, "site": M, "tz": tzname, "geoCity": spec.city,
+                   "geoCountry": spec.country, "area": Number(float(12000 + _seed(spec.name) % 9 * 1500), "m²")})
+        ranks: dict[str, int] = {}
+        for name, etype in equips:
+            rank = ranks.get(etype, 0)
+            ranks[etype] = rank + 1
+            seed = _seed("rhine", spec.name, name)
+            eq_ref = Ref(make_id("rhine", spec.name, name), name)
+            rec = {"id": eq_ref, "dis": name, "navName": name, "equip": M, "siteRef": site_ref}
+            rec.update({t: M for t in RHINE_TAGS[etype]})
+            self._add(rec)
+            for pt in RHINE_POINTS[etype]:
+                pid = make_id("rhine", spec.name, name, pt.nav)
+                self._points[pid] = _P(pid, etype, spec, pt, seed, _seed("rhine", spec.name, name, pt.nav), rank,
+                                       _SIZE[etype](seed))
+                prec = {"id": Ref(pid, f"{name} {pt.nav}"), "dis": f"{name} {pt.nav}", "navName": pt.nav,
+                        "point": M, "his": M, pt.role: M, "kind": pt.kind, "tz": tzname, "equipRef": eq_ref,
+                        "siteRef": site_ref, "hisInterval": Number(15.0, "min")}
+                if pt.unit:
+                    prec["unit"] = pt.unit
+                if pt.kind == "Bool":
+                    prec["enum"] = "off,on"
+                prec.update({t: M for t in pt.tags})
+                self._add(prec)
+
+    def rec(self, rec_id: str) -> dict | None:
+        return self._by_id.get(rec_id)
+
+    def _value(self, p: _P, slot: int, tz: ZoneInfo) -> Any:
+        if _u(p.equip_seed ^ 0x6A9, slot // GAP_BLOCK_SLOTS) < GAP_RATE:
+            return None
+        local = datetime.fromtimestamp(slot * STEP_S, tz)
+        raw = _state(p.etype, p.site, local, slot, p.equip_seed, p.rank, p.size)[p.spec.nav]
+        if isinstance(raw, bool):
+            return raw
+        n = _u(p.seed, slot) - 0.5
+        if p.spec.unit == "°C":
+            val = raw + 2 * p.spec.noise * n
+        elif raw == 0.0:
+            val = 0.0
+        else:
+            val = raw * (1 + 2 * p.spec.noise * n)
+        if p.spec.unit == "%":
+            val = min(max(val, 0.0), 100.0)
+        return round(val, 2) if p.spec.nav != "Power Factor" else round(val, 3)
+
+    @staticmethod
+    def _bounds(tz: ZoneInfo) -> tuple[int, int]:
+        first = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, tzinfo=tz).timestamp()
+        last = datetime(END_DAY.year, END_DAY.month, END_DAY.day, tzinfo=tz).timestamp()
+        return math.ceil(first / STEP_S), math.ceil(last / STEP_S)
+
+    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
+        """(timestamp in the point's timezone, value) for start <= ts < end, gaps left out."""
+        p = self._points.get(point_id)
+        if p is None:
+            raise KeyError(point_id)
+        tz = ZoneInfo(p.site.tz)
+        lo, hi = self._bounds(tz)
+        out = []
+        for slot in range(max(lo, math.ceil(start.timestamp() / STEP_S)), min(hi, math.ceil(end.timestamp() / STEP_S))):
+            val = self._value(p, slot, tz)
+            if val is not None:
+                out.append((datetime.fromtimestamp(slot * STEP_S, tz), val))
+        return out
+
+    # layout, for generators
+    def equips(self, site: str) -> list[tuple[str, str]]:
+        return [e for spec, equips in RHINE_SITES if spec.name == site for e in equips]
+
+    def points(self, etype: str) -> tuple[Pt, ...]:
+        return RHINE_POINTS[etype]
+
+    def history(self, site: str, asset: str, nav: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
+        return self.his(make_id("rhine", site, asset, nav), start, end)
+
+
+_BUILT: dict[str, Any] = {}
+
+
+def builtin(name: str):
+    """A built-in plant by name (`default` / `synthetic`: the six default sites; `rhine`), built once."""
+    from edge_agent.skyspark.dataset import plant
+
+    makers: dict[str, Callable[[], Any]] = {"default": plant, "synthetic": plant, "rhine": RhinePlant}
+    key = name.strip().casefold()
+    if key not in makers:
+        raise KeyError(f"no built-in dataset {name!r} (built-in: {', '.join(sorted(makers))})")
+    if key not in _BUILT:
+        _BUILT[key] = makers[key]()
+    return _BUILT[key]
+
+
+BUILTIN_NAMES = ("default", "synthetic", "rhine")
+
+
+def open_dataset(name: str | None):
+    """What `--dataset` names: None → the default plant; an existing file → its records (and histories from
+    the file with `.csv`); else a built-in plant by name (KeyError when there is none)."""
+    from pathlib import Path
+
+    from edge_agent.skyspark.dataset import FileDataset
+
+    if not name:
+        return builtin("default")
+    if Path(name).is_file():
+        return FileDataset.load(Path(name))
+    return builtin(name)
