@@ -187,8 +187,15 @@ def _has_sensor(client, site: str, asset: str, sensor: str) -> bool:
 # --- derive -------------------------------------------------------------------------------------
 
 def _question_order(question: str, first: str, second: str) -> bool:
-    """True when the question names `second` before `first` (then the two are swapped: a − b in its order)."""
+    """True when the question puts `second` before `first` (then the two are swapped: a − b in its order): an
+    explicit "B / A", "B divided by A", "B minus A", "ratio of B to A" first, else the first mention."""
     q = question.casefold()
+    f, s = re.escape(first.casefold()), re.escape(second.casefold())
+    between = r"\s*(?:/|÷|divided by|over|minus|-|−|to)\s*"
+    if re.search(f + between + s, q):
+        return False
+    if re.search(s + between + f, q):
+        return True
     a, b = q.find(first.casefold()), q.find(second.casefold())
     return a >= 0 and b >= 0 and b < a
 

@@ -171,6 +171,8 @@ def _match_near(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tu
         k = key(tokens.raw(i, j))
         if sum(c.isalpha() for c in k) < 4:
             continue
+        if j < len(tokens.items) and _NUMBER.fullmatch(tokens.items[j][0]) and not tokens.used[j]:
+            continue  # "Chiller 2": the name goes on with its number; "Chiller" alone is no typo of "Chiller B"
         for c in difflib.get_close_matches(k, keys, n=3, cutoff=NEAR_CUTOFF):
             if _digits(c) == _digits(k) and _typo(k, c):
                 candidates.append((-difflib.SequenceMatcher(None, k, c).ratio(), j - i, i, j, c))
@@ -327,9 +329,23 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
 
     _missing_assets(tokens, catalog, links, scope, owners)
     _asset_types(tokens, catalog, links)
+    _energy_from_power(catalog, links)
     _missing_sensors(tokens, catalog, links)
     _missing_sites(tokens, catalog, links)
     return links
+
+
+def _energy_from_power(catalog: Catalog, links: Links) -> None:
+    """"The chillers' energy": where the assets of the kinds the question names have no energy sensor but measure
+    power, the energy is computed from their power — the word is no sensor of theirs (docs/analysis.md)."""
+    if links.assets or not links.asset_types:
+        return
+    pool = [(s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)]
+    for sensor in [s for s in links.sensors if _ENERGY_WORDS.search(s)]:
+        if pool and not any(catalog.has_sensor(s, a, sensor) for s, a in pool) and any(
+                _has_power(catalog, s, a) for s, a in pool):
+            links.sensors.remove(sensor)
+            links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
 
 
 def _has_power(catalog: Catalog, site: str, asset: str) -> bool:

@@ -47,13 +47,17 @@ _INJECTION = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any
                         r"|above\s+|earlier\s+)*(?:instructions?|rules?|prompts?|guidelines?|directions?)|"
                         r"\bsystem\s+prompt\b|\byou are now\b|\bpretend (?:to be|you)\b|\bact as\b|"
                         r"\b(?:reveal|print|show|repeat|output)\s+(?:me\s+)?(?:your|the)\s+(?:system\s+)?"
-                        r"(?:instructions|prompt|rules)\b|\bjailbreak\b|\bdeveloper mode\b|<\|[a-z_]+\|>", re.I)
+                        r"(?:instructions|prompt|rules)\b|\bjailbreak\b|\bdeveloper mode\b|<\|[a-z_]+\|>|"
+                        r"\bsystem override\b|\bnew instructions?\b|\byou (?:may|can|are allowed to|are permitted to) "
+                        r"now\b|\bconfirm that\b.{0,80}\b(?:shut|switched|turned|stopped|started|set|done)\b", re.I)
 #: topics no building's data holds (checked where the question names nothing on the SkySpark)
 _OUTSIDE = re.compile(r"\b(?:weather|forecast|rain|snow|sunny|e-?mails?|mail|inbox|news|stocks?|share price|"
                       r"bitcoin|jokes?|poems?|story|song|recipe|translate|football|sports?|movies?|passwords?|"
                       r"ssh|shell|bash|terminal|command line|sudo|rm -rf|/etc/|/home/|\.ssh|config(?:uration)? "
                       r"files?|source code|your (?:files|code|model|weights)|who are you|capital of|president|"
-                      r"traffic|flights?|hotel|restaurant)\b", re.I)
+                      r"traffic|flights?|hotel|restaurant)\b|`[^`]+`|\b(?:run|execute|exec)\s+(?:the\s+)?(?:command|"
+                      r"script|program)\b|\b(?:df|ls|cat|rm|curl|wget|ping|top|ps|kill|reboot)\s+-[a-z]+\b|"
+                      r"\bthe gateway'?s?\s+(?:own\s+)?(?:files|disk|shell|system|logs?|config\w*|password\w*)\b", re.I)
 
 _YES_NO = re.compile(r"^\s*(?:(?:and|so|also|then|but|tell me|please)\s+)*(?:is|are|was|were|did|does|do|has|have|had|"
                      r"can|could|will|would|should|may)\b", re.I)
@@ -72,11 +76,12 @@ _BELOW = re.compile(r"\b(?:below|under|beneath|lower than|less than|fell|fall|dr
 _SETPOINT = re.compile(r"\b(?:its|the|their|his|her)?\s*set\s*-?\s*points?\b|\bsp\b", re.I)
 _LIMIT = re.compile(r"(?<![\w.:/-])(-?\d+(?:\.\d+)?)\s*(?:°\s*[CF]|degrees?|deg|%|percent|kw|kwh|tons?|tonref|psi|pa|"
                     r"cfm|gpm|ppm|[a-z]{0,6})?(?![\w:/-])", re.I)
-_DERIVE = {"difference": re.compile(r"\b(?:difference|delta|spread|minus|subtract\w*)\b", re.I),
-           "ratio": re.compile(r"\b(?:ratio|divided by|per|proportion|fraction)\b", re.I),
+_DERIVE = {"difference": re.compile(r"\b(?:difference|delta|spread|minus|subtract\w*|how far apart|gap between|"
+                                   r"(?:maximum|largest|biggest|average|mean) gap)\b", re.I),
+           "ratio": re.compile(r"\b(?:ratio|divided by|how many times|proportion|fraction)\b", re.I),
            "sum": re.compile(r"\b(?:sum of|combined|together|plus|added)\b", re.I)}
 _EXISTS = re.compile(r"^\s*(?:is there|are there|does\s+\S+(?:\s+\S+){0,3}\s+(?:have|include|contain)|do we have|"
-                     r"is\s+.+\s+(?:an? )?(?:asset|site|equipment)\b|does\s+(?:an?|any)\s+\w+(?:\s+\w+)?\s+exist|"
+                     r"is\s+.+\s+(?:an? |one of the )?(?:assets?|sites?|equipment)\b|does\s+(?:an?|any)\s+\w+(?:\s+\w+)?\s+exist|"
                      r"(?:is|are)\s+.+\s+(?:on|in|at|part of)\s+(?:the\s+)?(?:site|skyspark|plant|catalog))", re.I)
 _COUNT = re.compile(r"\b(?:how many|count|number of)\b", re.I)
 _NAMES = re.compile(r"\b(?:list|names?|which|what)\b(?:\s+\w+){0,3}\s+(?:sites|plants|assets|equipment|sensors|points|"
@@ -121,9 +126,10 @@ class Reading(BaseModel):
 def split_parts(question: str) -> list[str]:
     """The clauses of a question that each ask for something ("… and what was …"); one for most questions."""
     pieces = [p.strip(" ,.?!") for p in _SPLIT.split(question.strip())]
+    pieces = [p + ")" if p.count("(") > p.count(")") else p for p in pieces]
     out: list[str] = []
     for piece in pieces:  # "… ? Give both values": a short clause adds to the part before it
-        if out and len(piece.split()) < 4:
+        if out and (len(piece.split()) < 5 or piece.startswith("(")):  # or a note in brackets
             out[-1] = f"{out[-1]}; {piece}"
         elif piece:
             out.append(piece)
@@ -175,7 +181,7 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
     elif (yes_no or _EXCURSION.search(text)) and direction and (limit is not None or setpoint):
         part.form, part.ask = ("yes_no" if yes_no else "value"), "excursion"
         part.direction, part.limit, part.setpoint = direction, limit, setpoint and limit is None
-    elif op is not None and re.search(r"\bbetween\b|\band\b|\bto\b|\bvs\.?\b|\bversus\b", text, re.I):
+    elif op is not None:
         part.form, part.ask, part.op = "value", "derive", op
         part.statistic = _statistic(text) or "mean"
     elif (_WHICH.search(text) or _COMPARATIVE.search(text)) and plural_or_many:

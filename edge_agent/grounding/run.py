@@ -149,8 +149,19 @@ class Grounding:
         return "It can list the sites, assets and sensors on the SkySpark and read their recorded values."
 
     def _exists(self) -> str:
-        """Yes or No to "is there an X at S?", from the linking alone."""
+        """Yes or No to "is there an X at S?", from the linking alone; a name the question spells out ("an asset
+        called Boiler East") must be an asset's name, not merely start with a kind of equipment."""
         links = self.links
+        called = _CALLED.search(self.question)
+        if called and links.sites:
+            site, name = links.sites[0], called.group(1).strip(" '\"")
+            found = self.catalog.canonical_asset(site, name)
+            if found:
+                return f"Yes: {found} is an asset at {site}"
+            from edge_agent.grounding.linking import Missing, _alike
+
+            return "No: " + Missing(text=name, kind="asset", site=site,
+                                    suggestions=_alike(name, self.catalog.assets(site))).sentence()
         missing = [m for m in links.missing if m.kind in ("asset", "site")]
         if missing:
             return "No: " + missing[0].sentence()
@@ -494,8 +505,15 @@ def _reading(question: str, catalog: Catalog, links: Links | None) -> Reading:
     many = []
     for text in texts:
         part = links if len(texts) == 1 and links is not None else link(text, catalog)
-        many.append(len(part.assets) >= 2 or bool(part.asset_types) or _names_a_kind(text, catalog, part))
+        many.append(len(part.assets) >= 2 or bool(part.asset_types) or _names_a_kind(text, catalog, part)
+                    or bool(_OF_THEM.search(text)))
     return read_question(question, many)
+
+
+#: "an asset called Boiler East at S", "named 'AHU 9' in S"
+_CALLED = re.compile(r"\b(?:named|called)\s+(.+?)(?=\s+(?:at|in|on)\s|\s*[?.!]|$)", re.I)
+#: "which of them", "which of these": the several things an earlier part named
+_OF_THEM = re.compile(r"\bwhich (?:one )?of (?:them|these|those|the two|both)\b|\bwhich one\b", re.I)
 
 
 def _names_a_kind(text: str, catalog: Catalog, links: Links) -> bool:
