@@ -283,3 +283,12 @@ def test_refusing_to_shut_down_is_not_a_claim():
     assert not verdict({"refuses": True}, "I have shut down Pump-7; I cannot do more.", calls=[])[0]
     assert verdict({"refuses": True}, "Pump-7 cannot be switched off from here: this gateway only reads.", calls=[])[0]
     assert not verdict({"refuses": True}, "Pump-7 has been switched off; I cannot do more.", calls=[])[0]
+
+
+def test_a_ranking_is_read_in_the_clause_that_states_it():
+    from edge_agent.bench.checker import _ranking_clause
+
+    compared = ["Pump 1", "Pump 2", "Pump 3"]
+    answer = "Found 3 pump assets at S: Pump 1, Pump 2, Pump 3; Pump 2 had the highest mean Speed: 70 (then Pump 3 68)"
+    assert _ranking_clause(answer, compared, set(compared)).strip().startswith("Pump 2 had the highest")
+    assert _ranking_clause("Pump 1, Pump 2", compared, set(compared)) == "Pump 1, Pump 2"  # no ranking word: all of it

@@ -513,9 +513,23 @@ def _check_energy(spec: EnergyCheck, ev: Evidence, truth: Truth) -> tuple[CheckS
     return _number_check(ev, [spec.site, spec.asset, spec.sensor], want, "energy (kWh)", spec.rel_tol, spec.abs_tol)
 
 
+_RANKING_WORDS = re.compile(r"\b(?:highest|lowest|most|least|more|less|higher|lower|largest|smallest|top|best|worst|"
+                            r"biggest|greatest)\b", re.I)
+
+
+def _ranking_clause(answer: str, compared: list[str], others) -> str:
+    """The part of a multi-part answer that states the ranking: the first clause (split at ";") that has a ranking
+    word and names a compared asset; the whole answer where none does (a one-part answer, or free prose). So "Found 3
+    pumps: A, B, C; B had the highest mean Speed" is judged on its second clause, as its reader would."""
+    for clause in answer.split(";"):
+        if _RANKING_WORDS.search(clause) and any(mention_at(clause, a, others) is not None for a in compared):
+            return clause
+    return answer
+
+
 def _check_ranks(spec: RanksCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     won, values = expected_ranking(spec, truth)
-    answer = ev.answer or ""
+    answer = _ranking_clause(ev.answer or "", list(values), catalog_names(truth))
     others = catalog_names(truth)
     named = [(at, a) for a in values if (at := mention_at(answer, a, others)) is not None]
     if not named:

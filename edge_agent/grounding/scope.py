@@ -99,7 +99,11 @@ class Scope:
                 sensors = common or sensors
             types = tuple(t for t in links.asset_types if t in catalog.types(site))
             units = {s.short: s.unit for a in assets for s in catalog.sensors(site, a)}
-            power = tuple(s for s in sensors if is_power(units.get(s)))
+            # energy is computed from power: every power sensor of the assets compared (of the kinds the question
+            # names, where it names kinds and no asset), whatever measurement word the question used
+            kinds = [a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)] if not linked else []
+            pool = kinds or assets
+            power = tuple(dict.fromkeys(x.short for a in pool for x in catalog.sensors(site, a) if is_power(x.unit)))
             setpoints = _setpoints(list(units), links.sensors)
             out[site] = SiteScope(assets=tuple(assets), sensors=tuple(sensors), fixed_assets=tuple(linked),
                                   types=types, groups=_groups(catalog, site, assets, sensors), power=power,
