@@ -161,9 +161,22 @@ def test_the_benchmark_periods_are_resolved_exactly(task_id, question, now, site
     histories tool reads a naive date-time."""
     from edge_agent.clock import Clock, parse_instant
     from edge_agent.skyspark.dataset import SITES
+    from edge_agent.skyspark.plants import RHINE_SITES
 
-    tz = ZoneInfo({s.name: s.tz for s in SITES}.get(site, "America/New_York"))
+    zones = {s.name: s.tz for s in SITES} | {spec.name: spec.tz for spec, _ in RHINE_SITES}  # both built-in plants
+    tz = ZoneInfo(zones.get(site, "America/New_York"))
     r = resolve_period(question, Clock(now).now())
     assert r is not None, question
     got = tuple(parse_instant(t, tz) for t in r.iso())
     assert got == (datetime.fromisoformat(start), datetime.fromisoformat(end)), (question, r.iso())
+
+
+def test_dotted_dates_put_the_day_first():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from edge_agent.grounding.dates import resolve_period
+
+    now = datetime(2023, 5, 20, 10, tzinfo=ZoneInfo("Europe/Berlin"))
+    got = resolve_period("Active Power of Main Meter on Tuesday 2.5.2023?", now)
+    assert got.iso() == ("2023-05-02T00:00:00", "2023-05-03T00:00:00")

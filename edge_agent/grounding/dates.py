@@ -42,6 +42,8 @@ _DAY_PATTERNS = [
     re.compile(r"\b" + _MON + r"\s+" + _DAY + r"\b" + _YEAR + r"?"),
     re.compile(r"\b" + _DAY + r"(?:\s+of)?\s+" + _MON + r"\b" + _YEAR + r"?"),
     re.compile(r"\b(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4}|\d{2})\b"),
+    # dots put the day first (the European custom: "Tuesday 2.5.2023" is 2 May 2023)
+    re.compile(r"\b(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4})\b"),
 ]
 _ISO_INSTANT = re.compile(r"\b\d{4}-\d{2}-\d{2}[tT ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[zZ]|[+-]\d{2}:?\d{2})?")
 _TIME = re.compile(
@@ -120,6 +122,8 @@ def _find_day(text: str, now: datetime) -> tuple[date, re.Match] | None:
                 groups = m.groupdict()
                 if groups.get("iso"):
                     day = date(int(groups["iso"]), int(groups["m"]), int(groups["d"]))
+                elif groups.get("ed"):
+                    day = date(int(groups["ey"]), int(groups["em"]), int(groups["ed"]))
                 elif groups.get("um"):
                     year = _year(groups["uy"], now)
                     day = date(year, int(groups["um"]), int(groups["ud"]))

@@ -32,6 +32,8 @@ _SYNONYMS = (("temperature", "temp"), ("percent", "%"), ("pct", "%"))
 #: upper-case words that are not site codes
 _NOT_CODES = frozenset("JSON CSV HVAC ISO UTC GMT EST EDT CST CDT PST PDT KPI API IOT HTTP MQTT AHU AHUS FCU VAV RTU "
                        "BMS BAS TODAY NOW PM AM".split())
+#: words that join the words of a sentence, never the first or last word of a misspelt name
+_GLUE = frozenset("at in on of for to from and or the a an by with as is was".split())
 _ENERGY_WORDS = re.compile(r"\b(?:energy|kwh|consumption)\b", re.I)
 _TIMEISH = re.compile(r"^\d+(?:am|pm|st|nd|rd|th|h|min|s|d)$", re.I)
 MAX_SPAN = 6
@@ -161,7 +163,8 @@ def _match_exact(tokens: _Tokens, index: dict[str, str], longest: int) -> list[t
     return found
 
 
-def _match_near(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tuple[int, int, str, str]]:
+def _match_near(tokens: _Tokens, index: dict[str, str], longest: int,
+                skip: frozenset[str] = frozenset()) -> list[tuple[int, int, str, str]]:
     """Near misses: a span with the same digits as a name and a close spelling (letters ≥ 4). The
     closest spans are taken first, the shorter of two equally close, so a near miss does not swallow
     the word next to it ("SuplyTemp of" is not read as SupplyTemp; "SuplyTemp" is)."""
@@ -169,8 +172,11 @@ def _match_near(tokens: _Tokens, index: dict[str, str], longest: int) -> list[tu
     candidates = []
     for i, j in tokens.spans(longest):
         k = key(tokens.raw(i, j))
-        if sum(c.isalpha() for c in k) < 4:
+        if sum(c.isalpha() for c in k) < 4 or k in skip:  # "chillers" names a kind, not a typo of "Chiller B"
             continue
+        words = tokens.words(i, j)
+        if j - i > 1 and (words[0].casefold() in _GLUE or words[-1].casefold() in _GLUE):
+            continue  # "chiller at" is no typo of "Chiller A": a name does not start or end with a glue word
         if j < len(tokens.items) and _NUMBER.fullmatch(tokens.items[j][0]) and not tokens.used[j]:
             continue  # "Chiller 2": the name goes on with its number; "Chiller" alone is no typo of "Chiller B"
         for c in difflib.get_close_matches(k, keys, n=3, cutoff=NEAR_CUTOFF):
@@ -264,7 +270,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     asset_index = _index(owners)
     longest = min(MAX_SPAN, max((len(_TOKEN.findall(a)) for a in owners), default=1) + 1)
     matches = _match_exact(tokens, asset_index, longest)
-    matches += _match_near(tokens, asset_index, longest)
+    matches += _match_near(tokens, asset_index, longest, skip=frozenset(_kind_words(catalog)))
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]

@@ -129,7 +129,9 @@ def split_parts(question: str) -> list[str]:
     pieces = [p + ")" if p.count("(") > p.count(")") else p for p in pieces]
     out: list[str] = []
     for piece in pieces:  # "… ? Give both values": a short clause adds to the part before it
-        if out and (len(piece.split()) < 5 or piece.startswith("(")):  # or a note in brackets
+        if out and (len(piece.split()) < 5 or piece.startswith("(") or not re.match(_PART_START, piece, re.I)):
+            # a short tail, a note in brackets, or a sentence that asks nothing of its own ("I need the largest
+            # difference") belongs to the part before it
             out[-1] = f"{out[-1]}; {piece}"
         elif piece:
             out.append(piece)
