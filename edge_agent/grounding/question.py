@@ -61,7 +61,7 @@ _OUTSIDE = re.compile(r"\b(?:weather|forecast|rain|snow|sunny|e-?mails?|mail|inb
 
 _YES_NO = re.compile(r"^\s*(?:(?:and|so|also|then|but|tell me|please)\s+)*(?:is|are|was|were|did|does|do|has|have|had|"
                      r"can|could|will|would|should|may)\b", re.I)
-_WHICH = re.compile(r"\b(?:which|who|what)\b(?:\s+[\w-]+){0,8}?\s+(?:the\s+)?(?:highest|lowest|most|least|largest|"
+_WHICH = re.compile(r"\b(?:which|who|what)\b(?:\s+[\w-]+){0,14}?\s+(?:the\s+)?(?:highest|lowest|most|least|largest|"
                     r"smallest|biggest|greatest|max(?:imum)?|min(?:imum)?|more|less|fewer|higher|lower|hottest|"
                     r"coldest|warmest|coolest|best|worst|top|peak)\b|\b(?:rank|ranking|order)\b", re.I)
 _COMPARATIVE = re.compile(r"\b(?:more|less|fewer|higher|lower|larger|smaller|hotter|colder|warmer|cooler)\b"
@@ -129,7 +129,8 @@ def split_parts(question: str) -> list[str]:
     pieces = [p + ")" if p.count("(") > p.count(")") else p for p in pieces]
     out: list[str] = []
     for piece in pieces:  # "… ? Give both values": a short clause adds to the part before it
-        if out and (len(piece.split()) < 5 or piece.startswith("(") or not re.match(_PART_START, piece, re.I)):
+        opening = re.sub(r"^(?:(?:and|also|then|plus|so|but)\b[\s,]*)+", "", piece, flags=re.I)
+        if out and (len(piece.split()) < 5 or piece.startswith("(") or not re.match(_PART_START, opening, re.I)):
             # a short tail, a note in brackets, or a sentence that asks nothing of its own ("I need the largest
             # difference") belongs to the part before it
             out[-1] = f"{out[-1]}; {piece}"

@@ -87,8 +87,9 @@ class Scope:
                 assets = every
             else:
                 assets = [a for a in every if a in seen][:MAX_NAMES]
+            kinds = [a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)] if not linked else []
             shorts: dict[str, None] = {}
-            for asset in assets:
+            for asset in kinds or assets:  # "the power meters": the sensors the meters have
                 for s in catalog.sensors(site, asset):
                     shorts.setdefault(s.short, None)
             wanted = [s for s in links.sensors if s in shorts]
@@ -101,7 +102,6 @@ class Scope:
             units = {s.short: s.unit for a in assets for s in catalog.sensors(site, a)}
             # energy is computed from power: every power sensor of the assets compared (of the kinds the question
             # names, where it names kinds and no asset), whatever measurement word the question used
-            kinds = [a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)] if not linked else []
             pool = kinds or assets
             power = tuple(dict.fromkeys(x.short for a in pool for x in catalog.sensors(site, a) if is_power(x.unit)))
             setpoints = _setpoints(list(units), links.sensors)
