@@ -292,3 +292,16 @@ def test_a_ranking_is_read_in_the_clause_that_states_it():
     answer = "Found 3 pump assets at S: Pump 1, Pump 2, Pump 3; Pump 2 had the highest mean Speed: 70 (then Pump 3 68)"
     assert _ranking_clause(answer, compared, set(compared)).strip().startswith("Pump 2 had the highest")
     assert _ranking_clause("Pump 1, Pump 2", compared, set(compared)) == "Pump 1, Pump 2"  # no ranking word: all of it
+
+
+def test_a_value_of_aggregate_energy_is_the_energy_check():
+    e = {"site": "WERK", "asset": "Chiller 2", "sensor": "Power", **DAY}
+    want = 80 * 0.25 * (47 + 31)
+    for key in ("aggregate", "stat"):
+        assert verdict({"value": {**e, key: "energy"}}, f"Chiller 2 used {want:.1f} kWh")[0]
+        ok, why = verdict({"value": {**e, key: "energy"}}, f"Chiller 2 used {80 * 96:.0f} kWh")
+        assert not ok and "energy (kWh)" in why
+    assert validate_task(task({"value": {**e, "sensor": "Supply Temp", "aggregate": "energy"}}), plant())
+    with pytest.raises(ValueError):
+        task({"value": {"site": "WERK", "derive": "difference", "a": {"asset": "Chiller 2", "sensor": "Power"},
+                        "b": {"asset": "Chiller 1", "sensor": "Power"}, "aggregate": "energy", **DAY}})

@@ -38,6 +38,13 @@ def test_builtin_names_and_files(tmp_path):
     assert open_dataset(None) is builtin("default")
     with pytest.raises(KeyError, match="rhine"):
         open_dataset("no-such-plant")
+    # a name that is a file is an operator's own records (histories from the file beside it with .csv), not a plant
+    from tests.test_skyspark_simulator import CSV_HISTORY, ZINC_RECORDS
+
+    (tmp_path / "rhine").write_text(ZINC_RECORDS)
+    (tmp_path / "rhine.csv").write_text(CSV_HISTORY)
+    own = open_dataset(str(tmp_path / "rhine"))
+    assert own is not builtin("rhine") and own.series and {r["dis"] for r in own.records} >= {"Plant A", "CH-1"}
 
 
 def test_the_plant_has_another_style(rhine_client):

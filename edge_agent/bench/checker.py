@@ -297,6 +297,9 @@ def expected_value(spec: ValueCheck, truth: Truth) -> float:
     if spec.derive is not None:
         return expected_derived(spec, truth)
     assert spec.asset is not None and spec.sensor is not None
+    if spec.aggregate == "energy":
+        return expected_energy(EnergyCheck(site=spec.site, asset=spec.asset, sensor=spec.sensor, start=spec.start,
+                                           end=spec.end), truth)
     site, asset, sensor = _resolve(truth, spec.site, spec.asset, spec.sensor)
     if spec.aggregate == "at":
         assert spec.at is not None
@@ -495,6 +498,7 @@ def _check_value(spec: ValueCheck, ev: Evidence, truth: Truth) -> tuple[CheckSta
     names = [spec.site, spec.asset, spec.sensor] if spec.derive is None else \
         [spec.site, spec.a.asset, spec.a.sensor, spec.b.asset, spec.b.sensor]  # type: ignore[union-attr]
     what = spec.aggregate if spec.derive is None else f"{spec.aggregate} of the {spec.derive}"
+    what = "energy (kWh)" if what == "energy" else what
     return _number_check(ev, names, want, what, spec.rel_tol, spec.abs_tol)
 
 

@@ -16,7 +16,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 
 from edge_agent.config import read_yaml_mapping
 
-Aggregate = Literal["max", "min", "mean", "sum", "first", "last", "at"]
+Aggregate = Literal["max", "min", "mean", "sum", "first", "last", "at", "energy"]
 RankBy = Literal["max", "min", "mean", "energy"]
 DeriveOp = Literal["difference", "sum", "ratio"]
 EntityKind = Literal["sites", "assets", "sensors"]
@@ -81,6 +81,7 @@ class ValueCheck(Spec):
     `aggregate: at` with `at` (the sample at that instant, or the latest one before it within
     `at_window_minutes`). Derived: `derive` (difference/sum/ratio) of `a` and `b` (each
     {asset, sensor}), aligned on identical timestamps, with `aggregate` (or `stat`) mean/max/min.
+    `aggregate: energy` of a power sensor is the `energy` check (kWh, trapezoid, gaps not integrated).
     """
 
     site: str
