@@ -21,7 +21,6 @@ HAND-WRITTEN section (`HAND`, below: written by hand, not generated), each task 
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from datetime import date, datetime, time, timedelta
@@ -33,6 +32,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import taskgen  # noqa: E402
 
 from edge_agent.skyspark.dataset import SITES, equip_names, expected_history  # noqa: E402
 
@@ -479,22 +481,7 @@ def render(seed: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--check", action="store_true", help="exit 1 if --out differs from what --seed generates")
-    args = ap.parse_args(argv)
-    text = render(args.seed)
-    if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-        if current != text:
-            print(f"{args.out} is not up to date: run python bench/generate_analysis.py --seed {args.seed}")
-            return 1
-        print(f"{args.out} is up to date")
-        return 0
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {text.count('- id: ')} tasks to {args.out}")
-    return 0
+    return taskgen.main(__doc__, "generate_analysis.py", DEFAULT_SEED, DEFAULT_OUT, render, argv)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import taskgen  # noqa: E402
 
 from edge_agent.skyspark.plants import RHINE_POINTS, RHINE_SITES, builtin  # noqa: E402
 
@@ -373,14 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     stale = 0
     for which, out in (("analysis", OUT_ANALYSIS), ("synthetic", OUT_SYNTHETIC)):
-        text = render(args.seed, which)
-        if args.check:
-            if not out.exists() or out.read_text(encoding="utf-8") != text:
-                print(f"{out} is not up to date: run python bench/generate_rhine.py --seed {args.seed}")
-                stale = 1
-            continue
-        out.write_text(text, encoding="utf-8")
-        print(f"wrote {text.count('- id: ')} tasks to {out}")
+        stale |= taskgen.write_or_check(out, render(args.seed, which),
+                                        f"python bench/generate_rhine.py --seed {args.seed}", args.check)
     return stale
 
 
