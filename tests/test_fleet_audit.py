@@ -21,6 +21,12 @@ def _cli(*args) -> subprocess.CompletedProcess:
                           text=True, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"}, timeout=60)
 
 
+def test_request_options_hold_no_secret_field():
+    from edge_agent.mqtt.protocol import RequestOptions
+
+    assert not [name for name in RequestOptions.model_fields if audit.SECRET_KEY.search(name)]
+
+
 def test_rows_are_append_only_secret_free_and_pruned(tmp_path):
     conn = sqlite3.connect(tmp_path / "q.db", isolation_level=None)
     audit.ensure_schema(conn)

@@ -115,7 +115,7 @@ class FleetHooks:
         if self.auditing:
             audit.record(conn, "request", client_id, on_behalf_of=getattr(req, "on_behalf_of", None),
                          request_id=req.request_id, job_id=job.job_id if job is not None else None,
-                         question=req.question, options=req.options.model_dump(mode="json"), outcome=outcome)
+                         question=req.question, options=req.options, outcome=outcome)
 
     def refused(self, conn, kind: str, client_id: str, error) -> None:
         """A request or cancel that could not be read (too long, bad JSON, ...): who sent it, and why."""
