@@ -16,8 +16,8 @@ from edge_agent.clock import Clock
 from edge_agent.config import Settings, Strategy
 from edge_agent.costmodel import run_costs
 from edge_agent.failures import disk_full
-from edge_agent.fleet import observe
 from edge_agent.filestore import FileStore
+from edge_agent.fleet import observe
 from edge_agent.grounding.catalog import CatalogCache
 from edge_agent.grounding.run import ANALYSIS_TOOLS
 from edge_agent.llm.base import LLM, MeteredLLM
