@@ -16,6 +16,7 @@ group-commit daemon of another checkout (e.g. `git worktree add --detach /tmp/ba
 to the daemon is measured side by side with the code before it, in the same run (given again: daemon@base2...).
 
     .venv/bin/python bench/mqtt_latency.py [--n 100] [--rounds 3] [--base DIR] [--out FILE]
+    .venv/bin/python bench/mqtt_latency.py --fleet   # daemon with audit + metrics on vs off
 """
 
 from __future__ import annotations
@@ -150,12 +151,17 @@ ECHOES = {"echo": False, "echo-durable": True}  # name: with the daemon's persis
 PATTERNS = ("sequential", "burst")
 
 
-def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Path = ROOT):
+#: --fleet: the same daemon with the fleet features off (no audit, no metrics) vs on (audit + /metrics scraped)
+FLEET = {"daemon": {"audit": {"enabled": False}, "metrics": {"enabled": False}},
+         "daemon-fleet": {"audit": {"enabled": True}, "metrics": {"enabled": True, "port": 0}}}
+
+
+def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Path = ROOT, extra: dict | None = None):
     import subprocess
 
     conf = work / f"{gateway}.yaml"
     conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)},
-                                    "mqtt": {"port": port, "gateway_id": gateway}}))
+                                    "mqtt": {"port": port, "gateway_id": gateway}, **(extra or {})}))
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(root)}
     log = work / f"{gateway}.log"
     proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config",
@@ -168,8 +174,30 @@ def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Pa
     return proc
 
 
+def scraper(work: Path, gateway: str, stop: threading.Event, every_s: float = 1.0) -> threading.Thread:
+    """Scrape a daemon's /metrics every second while the bench runs, as a Prometheus would (its port is in the log)."""
+    import re
+    import urllib.request
+
+    def loop():
+        log, port = work / f"{gateway}.log", None
+        while not stop.wait(every_s):
+            if port is None:
+                m = re.search(r"metrics on http://[^:]+:(\d+)/metrics", log.read_text(errors="replace"))
+                port = int(m.group(1)) if m else None
+                continue
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    return thread
+
+
 def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[str], Path]],
-        wake_each: bool = False) -> tuple[dict, dict, dict]:
+        wake_each: bool = False, extras: dict | None = None) -> tuple[dict, dict, dict]:
     """Latency samples per target and pattern; per daemon its accepted count and transactions; per target
     each round's burst p99."""
     echoes = {name: (mp.Event(), durable) for name, durable in ECHOES.items() if name in targets}
@@ -177,8 +205,13 @@ def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[s
              for name, (ready, durable) in echoes.items()}
     for proc in procs.values():
         proc.start()
-    daemons = {name: start_daemon(work, broker.port, f"{GW}-{name.replace('@', '-')}", flags, root)
+    extras = extras or {}
+    daemons = {name: start_daemon(work, broker.port, f"{GW}-{name.replace('@', '-')}", flags, root, extras.get(name))
                for name, (flags, root) in targets.items() if flags}
+    stop_scraping = threading.Event()
+    for name, extra in extras.items():
+        if extra.get("metrics", {}).get("enabled"):
+            scraper(work, f"{GW}-{name}", stop_scraping)
     try:
         for ready, _ in echoes.values():
             ready.wait(10)
@@ -200,6 +233,7 @@ def run(n: int, rounds: int, work: Path, broker, targets: dict[str, tuple[list[s
         for probe in probes.values():
             probe.close()
     finally:
+        stop_scraping.set()
         for proc in daemons.values():
             proc.terminate()
             proc.wait(30)
@@ -231,9 +265,14 @@ def main() -> int:
                          "daemon@base2, ...)")
     ap.add_argument("--skip", action="append", default=[], choices=[t for t in TARGETS if t not in ("echo", "daemon")],
                     help="leave a target out (more rounds in the same time)")
+    ap.add_argument("--fleet", action="store_true",
+                    help="echo, the daemon with audit and metrics off, and daemon-fleet with both on (its /metrics "
+                         "scraped every second): the fleet features' cost, goal burst p99 ≤ 1.05 x the daemon's")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mqtt_latency.json")
     args = ap.parse_args()
     targets = {name: (flags, ROOT) for name, flags in TARGETS.items() if name not in args.skip}
+    if args.fleet:
+        targets = {"echo": ([], ROOT), "daemon": (TARGETS["daemon"], ROOT), "daemon-fleet": (TARGETS["daemon"], ROOT)}
     bases = {f"daemon@base{i + 1 if i else ''}": base for i, base in enumerate(args.base)}
     targets |= {name: (["--group-commit"], base.resolve()) for name, base in bases.items()}
     work = Path(tempfile.mkdtemp(prefix="mqtt-bench-"))
@@ -241,7 +280,8 @@ def main() -> int:
     extra = "" if args.broker_saves == "every-change" else "autosave_on_changes false\nautosave_interval 1800\n"
     broker = MosquittoBroker(work / "broker", extra_conf=extra).start()
     try:
-        samples, daemons, per_round = run(args.n, args.rounds, work, broker, targets, args.probe_wakes == "each")
+        samples, daemons, per_round = run(args.n, args.rounds, work, broker, targets, args.probe_wakes == "each",
+                                          FLEET if args.fleet else None)
     finally:
         broker.stop()
     results = {name: {pat: summary(v) for pat, v in pats.items()} for name, pats in samples.items()}
@@ -265,6 +305,12 @@ def main() -> int:
                                                        "rounds_at_most_1_2": sum(x <= 1.2 for x in r), "ratios": r}
                                                 for name, r in round_ratios.items()},
               "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    if args.fleet:
+        fleet = [round(f / d, 3) for f, d in zip(per_round["daemon-fleet"], per_round["daemon"])]
+        pooled = round(results["daemon-fleet"]["burst"]["p99_ms"] / results["daemon"]["burst"]["p99_ms"], 3)
+        report["fleet"] = {"config": FLEET, "goal": "daemon-fleet burst p99 <= 1.05 x daemon burst p99",
+                           "burst_p99_fleet_over_plain": pooled, "goal_met": pooled <= 1.05,
+                           "per_round_ratios": fleet, "per_round_median": statistics.median(fleet)}
     print(f"request → accepted on loopback, {report['broker']} (saves {args.broker_saves}), {args.n} requests per "
           f"pattern × {args.rounds} rounds (targets in rotating order)")
     print(f"{'target':12}{'pattern':12}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'max ms':>9}{'p99/echo':>10}")
@@ -285,6 +331,10 @@ def main() -> int:
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     for name in daemons:
         print(f"{name}: {daemons[name]['transactions']}")
+    if args.fleet:
+        f = report["fleet"]
+        print(f"fleet features (audit + metrics scraped) on vs off: burst p99 {f['burst_p99_fleet_over_plain']}x "
+              f"(goal ≤ 1.05: {'met' if f['goal_met'] else 'NOT met'}); per round median {f['per_round_median']:.3f}")
     print(f"wrote {args.out}")
     return 0
 

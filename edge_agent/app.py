@@ -17,6 +17,7 @@ from edge_agent.config import Settings, Strategy
 from edge_agent.costmodel import run_costs
 from edge_agent.failures import disk_full
 from edge_agent.filestore import FileStore
+from edge_agent.fleet import observe
 from edge_agent.grounding.catalog import CatalogCache
 from edge_agent.grounding.run import ANALYSIS_TOOLS
 from edge_agent.llm.base import LLM, MeteredLLM
@@ -147,6 +148,7 @@ class EdgeAgent:
             if failure is None:
                 raise
             result.status, result.reason, result.error = "failed", failure.reason, f"{failure} (the run log)"
+        observe.run_recorded(result, metered.calls)  # the daemon's metrics (edge_agent/fleet/observe.py)
         rt.emit(AgentEvent(kind="final", text=result.answer or result.error or "", data={"status": result.status}))
         return result
 

@@ -23,6 +23,7 @@ COMMANDS = {
     "request": "edge_agent.commands.daemon:request",
     "demo": "edge_agent.commands.daemon:demo",
     "bench": "edge_agent.commands.bench:bench",
+    "audit": "edge_agent.commands.audit:audit",
 }
 
 HELP = {
@@ -35,6 +36,7 @@ HELP = {
     "request": "Send a question to a daemon over MQTT and wait for the answer.",
     "demo": "Start simulator, broker and daemon, ask one question over MQTT, stop.",
     "bench": "Run an IoT task set and check every answer exactly.",
+    "audit": "List or export the audit trail (who asked what), as a table, JSON lines or CSV.",
 }
 
 

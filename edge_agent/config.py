@@ -142,12 +142,37 @@ class PathSettings(Section):
     tts_dir: Path = Path("tts")
 
 
+class MetricsSettings(Section):
+    """Prometheus `/metrics` (docs/metrics.md): off by default, on loopback by default."""
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = Field(9464, ge=0, le=65535, description="0: a free port (tests), logged at start")
+
+
+class AuditSettings(Section):
+    """The append-only audit trail (docs/audit.md) in the queue database, written with each job's own commit."""
+    enabled: bool = True
+    retention_days: float = Field(365.0, ge=0, description="rows older than this are deleted; 0 = kept forever")
+
+
+class HomeAssistantSettings(Section):
+    """Home Assistant MQTT discovery (docs/homeassistant.md): off by default."""
+    enabled: bool = False
+    discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_/-]+$")
+    #: the HA connection's broker user (None: <mqtt.username>-ha, else <client id>-ha); same password
+    username: str | None = None
+    state_interval_s: float = Field(30.0, gt=0, description="queue depth and counts are published this often")
+
+
 class Settings(Section):
     model: ModelSettings = ModelSettings()
     agent: AgentSettings = AgentSettings()
     skyspark: SkySparkSettings = SkySparkSettings()
     mqtt: MQTTSettings = MQTTSettings()
     paths: PathSettings = PathSettings()
+    metrics: MetricsSettings = MetricsSettings()
+    audit: AuditSettings = AuditSettings()
+    homeassistant: HomeAssistantSettings = HomeAssistantSettings()
 
     # Derived locations ----------------------------------------------------------------
     def resolve(self, path: Path) -> Path:

@@ -52,6 +52,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.config import Settings
 from edge_agent.failures import WAIT_OUT, ExternalFailure, disk_full
+from edge_agent.fleet.hooks import FleetHooks, final_status
 from edge_agent.llm.base import Interrupted
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
@@ -167,12 +168,16 @@ class GatewayService:
                                         max_batch=self.m.group_commit_max) if self.m.group_commit else None
         self._worker = threading.Thread(target=self._work, name="worker", daemon=True)
         self.watchdog = Watchdog(self.healthy)
+        # metrics, audit trail, Home Assistant (edge_agent/fleet/): each off unless configured
+        self.fleet = FleetHooks(settings, jobs=self.jobs, topics=self.topics, connected=self.connected.is_set,
+                                runner=runner, client_id=self.client_id)
 
     # ------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         requeued = self.jobs.requeue_interrupted()
         if requeued:
             log.warning("resuming %d job(s) interrupted by the last stop", requeued)
+        self.fleet.start()
         # The model (runner) and the database are open: systemd may consider us started, even if
         # the broker is not reachable yet (paho keeps retrying in the background).
         notify("READY=1", f"STATUS=serving as {self.client_id}; {self.jobs.counts().get('queued', 0)} queued")
@@ -231,6 +236,7 @@ class GatewayService:
             client.loop_stop()
         if self.committer is not None:
             self.committer.stop()
+        self.fleet.stop()
         self.jobs.close()
         log.info("stopped")
 
@@ -311,6 +317,7 @@ class GatewayService:
                 self._refuse_unstored(parsed, exc)
                 stored = list(msgs)
         self._wake.set()
+        self.fleet.stored(stored)
         return stored
 
     def _store_parsed(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]], *,
@@ -352,6 +359,7 @@ class GatewayService:
         """Keep a message the daemon failed on (a bug) and tell its requester, inside the transaction."""
         why = f"{type(exc).__name__}: {exc}"
         n = self.jobs.dead_letter(conn, _topic_of(msg), msg.payload, why)
+        self.fleet.dead_letter()
         where = self._error_topic(msg)
         if where is not None:
             kind, topic, correlation = where
@@ -423,6 +431,7 @@ class GatewayService:
                 topic = self.topics.default_reply(client_id)
             parsed.reply_id = uuid.uuid4().hex
             self._add(conn, topic, parsed, correlation)
+            self.fleet.refused(conn, kind, client_id, parsed)
             log.info("refused a %s from %s: %s (%s)", kind, client_id, parsed.code, parsed.message)
         elif isinstance(parsed, Request):
             self._on_request(conn, client_id, parsed, response_topic, correlation)
@@ -442,6 +451,7 @@ class GatewayService:
                              message=f"refused: {problem}; this error is published on {default}",
                              reply_id=uuid.uuid4().hex)
             self._add(conn, default, err, correlation)
+            self.fleet.request(conn, client_id, req, None, "refused: bad_response_topic")
             return
         job = self.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
         if job is not None and job.state == "done":
@@ -452,6 +462,8 @@ class GatewayService:
             payload = AcceptedReply(request_id=req.request_id, state=job.state, position=self.jobs.position(job),
                                     duplicate=True, correlation=req.correlation,
                                     reply_id=uuid.uuid4().hex).model_dump_json().encode()
+        if job is not None:
+            self.fleet.request(conn, client_id, req, job, "duplicate")
         else:
             position = self.jobs.active(conn)  # every queued or running job runs before this one
             job = self.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
@@ -461,6 +473,7 @@ class GatewayService:
             payload = AcceptedReply(request_id=req.request_id, position=position,
                                     correlation=req.correlation,
                                     reply_id=f"{job.job_id}.accepted").model_dump_json().encode()
+            self.fleet.request(conn, client_id, req, job, "accepted")
         self.jobs.outbox_add(conn, reply_topic, payload, correlation)
 
     def _on_answer(self, conn, kind: str, client_id: str, ans: Answer, raw: bytes,
@@ -471,12 +484,15 @@ class GatewayService:
                     and cur.job.request_id == ans.request_id):
                 cur.answer = ans.answer
                 cur.answer_event.set()
+                self.fleet.answer(conn, client_id, ans.request_id, ans.answer, "delivered")
                 return
         if self.topics.shared_group:
             if kind == "request":  # maybe another member runs that job: pass it on to all members
                 self.client.publish(self.topics.answer(client_id), raw, qos=1)
             return
         job = self.jobs.get(client_id, ans.request_id)
+        self.fleet.answer(conn, client_id, ans.request_id, ans.answer,
+                          "unknown_request" if job is None else "no_question_pending")
         if job is None:
             err = ErrorReply(code="unknown_request", request_id=ans.request_id, final=False,
                              message=f"no request {ans.request_id!r} from {client_id} is known here",
@@ -490,12 +506,15 @@ class GatewayService:
 
     def _on_cancel(self, conn, client_id: str, c: Cancel, correlation: bytes | None) -> None:
         job = self.jobs.get(client_id, c.request_id)
+        self.fleet.cancel(conn, client_id, c.request_id, job, "unknown_request" if job is None else job.state)
         if job is not None and job.state == "queued":
             reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
                                    message="cancelled before it started", reply_id=f"{job.job_id}.final")
             payload = reply.model_dump_json()
             self.jobs.finish(conn, job.job_id, "cancelled", payload)
             self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
+            self.fleet.final(conn, job, "cancelled", cancelled_by=client_id, detail="before it started")
+            self.fleet.finished(job, "cancelled")
         elif job is not None and job.state == "done":  # idempotent: the stored outcome again
             self.jobs.outbox_add(conn, job.reply_topic, job.final_payload.encode(), job.correlation)
         if job is None:
@@ -606,6 +625,8 @@ class GatewayService:
                     return
                 self.jobs.outbox_add(conn, job.reply_topic, reply.model_dump_json().encode(), job.correlation)
                 self.jobs.finish(conn, job.job_id, "error", reply.model_dump_json())
+                self.fleet.final(conn, job, "error", detail=reply.message)
+            self.fleet.finished(job, "error")
         except Exception:  # the database itself is broken: the job resumes at the next start
             log.exception("could not record the failure of job %s", job.job_id)
 
@@ -808,6 +829,7 @@ class GatewayService:
                                 answer=result.answer, error=result.error, reason=result.reason, metrics=result.metrics, files=entries,
                                 run_id=result.run_id, reply_id=final_id, provenance=result.provenance)
         payload = reply.model_dump_json()
+        status = final_status(reply.kind, result)
         told = False
         while True:
             try:
@@ -816,6 +838,9 @@ class GatewayService:
                         self.jobs.outbox_add(conn, topic, data, job.correlation)
                     self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
                     self.jobs.finish(conn, job.job_id, reply.kind, payload)
+                    self.fleet.final(conn, job, status, files=[e.name for e in getattr(reply, "files", [])],
+                                     cancelled_by=job.client_id if cur.cancel_requested else None,
+                                     detail=getattr(reply, "message", None) or (result.error if result else None))
                 break
             except Exception as exc:  # the queue database cannot take it: hold the reply until it can
                 full = disk_full(exc)
@@ -832,4 +857,5 @@ class GatewayService:
                 self._beat = time.monotonic()
                 if self._stopping.wait(DISK_RETRY_S):  # it runs again at the next start
                     return
+        self.fleet.finished(job, status)
         log.info("job %s finished: %s", job.job_id, reply.kind)

@@ -1,0 +1,153 @@
+"""`FleetHooks`: the daemon's one handle on metrics, audit and Home Assistant (each off unless configured).
+
+The daemon calls: `start` / `stop`; `stored(msgs)` after a batch of messages is committed (request →
+accepted latency); `request`, `refused`, `cancel`, `answer` and `final` inside the transaction that stores
+what they record (one audit INSERT each); `finished(job, status)` after a final reply is stored
+(counters, request → final latency, Home Assistant's state); `dead_letter()`. Each is a counter, a
+histogram observation or one INSERT: nothing here queries or publishes on the request path.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from typing import Any, Callable
+
+from edge_agent.config import Settings
+from edge_agent.fleet import audit
+
+log = logging.getLogger(__name__)
+
+PRUNE_EVERY_S = 86400.0
+
+
+def final_status(kind: str, result: Any = None) -> str:
+    """A job's final status for metrics and the audit: the run's status where a run decided it (answered,
+    gave_up, failed), else the reply's kind (error, cancelled)."""
+    if kind == "cancelled":
+        return "cancelled"
+    if result is not None and getattr(result, "status", None) in ("answered", "gave_up", "failed"):
+        return result.status
+    return "error" if kind in ("error", "result") else kind
+
+
+def model_of(runner: Any) -> str | None:
+    """The loaded model's name (the real agent's runner), else None (the script runner: no model)."""
+    llm = getattr(getattr(runner, "agent", None), "llm", None)
+    return getattr(llm, "model_name", None)
+
+
+class FleetHooks:
+    def __init__(self, settings: Settings, *, jobs, topics, connected: Callable[[], bool], runner: Any,
+                 client_id: str):
+        self.settings, self.jobs, self.topics = settings, jobs, topics
+        self.connected, self.runner, self.client_id = connected, runner, client_id
+        self.metrics = None
+        if settings.metrics.enabled:
+            from edge_agent.fleet.metrics import Metrics
+
+            self.metrics = Metrics()
+        self.auditing = settings.audit.enabled
+        self.ha = None
+        self._stop = threading.Event()
+        self._pruner: threading.Thread | None = None
+
+    # ------------------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        if self.auditing:
+            schema = sqlite3.connect(str(self.jobs.path), isolation_level=None, timeout=10)
+            try:  # DDL on its own connection (sqlite-utils and executescript commit as they go)
+                audit.ensure_schema(schema)
+            finally:
+                schema.close()
+            with self.jobs.tx() as conn:
+                pruned = audit.prune(conn, self.settings.audit.retention_days)
+            if pruned:
+                log.info("audit: %d row(s) past the retention of %g days deleted", pruned,
+                         self.settings.audit.retention_days)
+            if self.settings.audit.retention_days:
+                self._pruner = threading.Thread(target=self._prune_daily, name="audit-retention", daemon=True)
+                self._pruner.start()
+        if self.metrics is not None:
+            from edge_agent.fleet.metrics import _Live
+
+            m = self.settings.metrics
+            self.metrics.serve(m.host, m.port, _Live(self.jobs.counts, self.connected,
+                                                      lambda: model_of(self.runner)))
+        if self.settings.homeassistant.enabled:
+            from edge_agent.fleet.homeassistant import HomeAssistant
+
+            self.ha = HomeAssistant(self.settings, self.topics.status, self.topics.base, self.jobs.path,
+                                    lambda: model_of(self.runner) or self.settings.model.name, self.client_id)
+            self.ha.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.ha is not None:
+            self.ha.stop()
+        if self.metrics is not None:
+            self.metrics.close()
+
+    def _prune_daily(self) -> None:
+        while not self._stop.wait(PRUNE_EVERY_S):
+            try:
+                with self.jobs.tx() as conn:
+                    audit.prune(conn, self.settings.audit.retention_days)
+            except Exception:
+                log.exception("audit retention failed; it is tried again tomorrow")
+
+    # ------------------------------------------------------------------------------ request path
+    def stored(self, msgs: list) -> None:
+        """A batch of messages is committed and its replies published: request → accepted, per request."""
+        if self.metrics is None:
+            return
+        now, observe = time.monotonic(), self.metrics.accepted.observe
+        for msg in msgs:
+            if b"/request/" in msg._topic:
+                observe(now - msg.timestamp)
+
+    def request(self, conn, client_id: str, req, job, outcome: str) -> None:
+        """A request stored: `accepted` (a new job), `duplicate`, or `refused: <code>`."""
+        if outcome == "accepted" and self.metrics is not None:
+            self.metrics.requests.inc()
+        if self.auditing:
+            audit.record(conn, "request", client_id, on_behalf_of=getattr(req, "on_behalf_of", None),
+                         request_id=req.request_id, job_id=job.job_id if job is not None else None,
+                         question=req.question, options=req.options, outcome=outcome)
+
+    def refused(self, conn, kind: str, client_id: str, error) -> None:
+        """A request or cancel that could not be read (too long, bad JSON, ...): who sent it, and why."""
+        if self.auditing and kind in ("request", "cancel"):
+            audit.record(conn, kind, client_id, request_id=error.request_id, outcome=f"refused: {error.code}",
+                         detail=error.message)
+
+    def cancel(self, conn, client_id: str, request_id: str, job, outcome: str) -> None:
+        if self.auditing:
+            audit.record(conn, "cancel", client_id, request_id=request_id,
+                         job_id=job.job_id if job is not None else None, outcome=outcome, cancelled_by=client_id)
+
+    def answer(self, conn, client_id: str, request_id: str, text: str, outcome: str) -> None:
+        """An Agent-Ask answer from the requester (the `agentask` tool's question)."""
+        if self.auditing:
+            audit.record(conn, "answer", client_id, request_id=request_id, outcome=outcome, detail=text)
+
+    def final(self, conn, job, status: str, *, files: list[str] | None = None, cancelled_by: str | None = None,
+              detail: str | None = None) -> None:
+        """The final reply is stored (same transaction): its outcome row."""
+        if self.auditing:
+            audit.record(conn, "final", job.client_id, request_id=job.request_id, job_id=job.job_id,
+                         outcome=status, files=files, cancelled_by=cancelled_by, detail=detail)
+
+    def finished(self, job, status: str) -> None:
+        """After the final reply's commit: the job counters, request → final, Home Assistant's figures."""
+        if self.metrics is not None:
+            self.metrics.jobs.labels(status).inc()
+            self.metrics.final.observe(max(0.0, time.time() - job.created))
+        if self.ha is not None:
+            self.ha.state_changed()
+
+    def dead_letter(self) -> None:
+        if self.metrics is not None:
+            self.metrics.dead_letters.inc()

@@ -1,0 +1,183 @@
+"""Prometheus metrics of the daemon (`metrics.enabled`), served by prometheus-client's own HTTP server.
+
+Exposition only: on the request path the daemon increments counters and observes histograms, nothing
+more. What needs a query (queue depth) or a look at shared state (broker connected, model loaded) is
+read when Prometheus scrapes, by the `_Live` collector. SkySpark latency and errors come from a wrapper
+around `SkySparkClient._run` (every Haystack operation, retries included), installed while the metrics
+are served; LLM and tool figures from each finished run (`observe.run_recorded`). Every metric is
+described in docs/metrics.md; `METRICS` lists their names (the test checks both against a real scrape).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from typing import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+from prometheus_client.core import GaugeMetricFamily
+
+from edge_agent.fleet import observe
+
+log = logging.getLogger(__name__)
+
+NS = "edge_agent"
+#: final statuses of a job: a run's status, or the reply's kind when no run decided it
+JOB_STATUSES = ("answered", "gave_up", "failed", "error", "cancelled")
+ROLES = ("react", "review", "reflect", "distill", "self-ask")
+#: request → accepted is milliseconds (one fsync); request → final is seconds to many minutes on a CPU
+ACCEPTED_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+FINAL_BUCKETS = (0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600)
+SKYSPARK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+#: every metric family the daemon exposes (docs/metrics.md documents each)
+METRICS = (
+    "edge_agent_requests", "edge_agent_jobs", "edge_agent_dead_letters", "edge_agent_queue_depth",
+    "edge_agent_request_accepted_seconds", "edge_agent_request_final_seconds",
+    "edge_agent_llm_calls", "edge_agent_llm_tokens_evaluated", "edge_agent_llm_tokens_generated",
+    "edge_agent_llm_seconds", "edge_agent_tool_calls", "edge_agent_tool_errors",
+    "edge_agent_skyspark_request_seconds", "edge_agent_skyspark_errors",
+    "edge_agent_skyspark_last_success_timestamp_seconds", "edge_agent_model_loaded", "edge_agent_broker_connected",
+)
+
+
+def _op(what: str) -> str:
+    """The Haystack operation of a client call's description ("read site" → read, "hisRead @p" → hisRead)."""
+    return what.split(" ", 1)[0] or "other"
+
+
+class _Live(object):
+    """Gauges read at scrape time: queue depth by state, broker connected, model loaded."""
+
+    def __init__(self, queue_counts: Callable[[], dict], connected: Callable[[], bool],
+                 model: Callable[[], str | None]):
+        self.queue_counts, self.connected, self.model = queue_counts, connected, model
+
+    def describe(self):
+        return []  # no up-front collect at registration (the queue may not be open yet)
+
+    def collect(self):
+        depth = GaugeMetricFamily(f"{NS}_queue_depth", "Jobs in the queue by state (queued, running)",
+                                  labels=["state"])
+        try:
+            counts = self.queue_counts()
+        except Exception:  # a closed or busy database must not break the scrape
+            counts = {}
+        for state in ("queued", "running"):
+            depth.add_metric([state], counts.get(state, 0))
+        yield depth
+        yield GaugeMetricFamily(f"{NS}_broker_connected", "1 while every MQTT connection of the daemon is up",
+                                value=1.0 if self.connected() else 0.0)
+        model = self.model()
+        loaded = GaugeMetricFamily(f"{NS}_model_loaded", "1 when a model is loaded (label: its name); 0 for "
+                                   "the script runner", labels=["model"])
+        loaded.add_metric([model or ""], 1.0 if model else 0.0)
+        yield loaded
+
+
+class Metrics:
+    """The daemon's metrics in their own registry (several daemons in one test process do not collide)."""
+
+    def __init__(self):
+        r = self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter(f"{NS}_requests", "Requests stored (new jobs); duplicates and refusals excluded",
+                                registry=r)
+        self.jobs = Counter(f"{NS}_jobs", "Jobs by final status", ["status"], registry=r)
+        self.dead_letters = Counter(f"{NS}_dead_letters", "Messages the daemon failed on, kept as dead letters",
+                                    registry=r)
+        self.accepted = Histogram(f"{NS}_request_accepted_seconds", "Request received → its `accepted` reply "
+                                  "committed and published", buckets=ACCEPTED_BUCKETS, registry=r)
+        self.final = Histogram(f"{NS}_request_final_seconds", "Request stored → its final reply stored "
+                               "(queue wait included)", buckets=FINAL_BUCKETS, registry=r)
+        self.llm_calls = Counter(f"{NS}_llm_calls", "Model calls by role", ["role"], registry=r)
+        self.llm_evaluated = Counter(f"{NS}_llm_tokens_evaluated", "Prompt tokens evaluated (after KV prefix "
+                                     "reuse) by role", ["role"], registry=r)
+        self.llm_generated = Counter(f"{NS}_llm_tokens_generated", "Tokens generated by role", ["role"],
+                                     registry=r)
+        self.llm_seconds = Counter(f"{NS}_llm_seconds", "Seconds spent in model calls by role", ["role"],
+                                   registry=r)
+        self.tool_calls = Counter(f"{NS}_tool_calls", "Tool calls by tool", ["tool"], registry=r)
+        self.tool_errors = Counter(f"{NS}_tool_errors", "Tool calls whose Observation was an error, by tool",
+                                   ["tool"], registry=r)
+        self.skyspark_seconds = Histogram(f"{NS}_skyspark_request_seconds", "SkySpark (Haystack) operations, "
+                                          "retries included, by operation", ["op"], buckets=SKYSPARK_BUCKETS,
+                                          registry=r)
+        self.skyspark_errors = Counter(f"{NS}_skyspark_errors", "SkySpark operations that failed, by operation "
+                                       "and error class", ["op", "error"], registry=r)
+        self.skyspark_last = Gauge(f"{NS}_skyspark_last_success_timestamp_seconds", "Unix time of the last "
+                                   "successful SkySpark operation (0: none since start)", registry=r)
+        for status in JOB_STATUSES:
+            self.jobs.labels(status)
+        for role in ROLES:
+            for family in (self.llm_calls, self.llm_evaluated, self.llm_generated, self.llm_seconds):
+                family.labels(role)
+        self._server = None
+        self._unpatch: Callable[[], None] | None = None
+        self.port: int | None = None
+
+    # ---------------------------------------------------------------- lifecycle
+    def serve(self, host: str, port: int, live: _Live) -> int:
+        """Register the scrape-time gauges, start the HTTP server and the SkySpark wrapper; returns the port."""
+        self.registry.register(live)
+        self._server, thread = start_http_server(port, addr=host, registry=self.registry)
+        self.port = self._server.server_port
+        self._unpatch = self.wrap_skyspark()
+        observe.add(self.on_run)
+        log.info("metrics on http://%s:%d/metrics", host, self.port)
+        return self.port
+
+    def close(self) -> None:
+        observe.remove(self.on_run)
+        if self._unpatch is not None:
+            self._unpatch()
+            self._unpatch = None
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    # ---------------------------------------------------------------- sources
+    def wrap_skyspark(self) -> Callable[[], None]:
+        """Time every `SkySparkClient._run` (one Haystack operation with its retries); returns the undo."""
+        from edge_agent.skyspark.client import SkySparkClient
+
+        original = SkySparkClient._run
+        seconds, errors, last = self.skyspark_seconds, self.skyspark_errors, self.skyspark_last
+
+        @functools.wraps(original)
+        def timed(client, what, fn):
+            op, started = _op(what), time.perf_counter()
+            try:
+                out = original(client, what, fn)
+            except Exception as exc:
+                seconds.labels(op).observe(time.perf_counter() - started)
+                errors.labels(op, type(exc).__name__).inc()
+                raise
+            seconds.labels(op).observe(time.perf_counter() - started)
+            last.set(time.time())
+            return out
+
+        SkySparkClient._run = timed  # type: ignore[method-assign]
+
+        def undo() -> None:
+            if SkySparkClient._run is timed:
+                SkySparkClient._run = original  # type: ignore[method-assign]
+
+        return undo
+
+    def on_run(self, result, calls: list) -> None:
+        """A finished run: its model calls by role, its tool calls by tool (after the run, off the request path)."""
+        for call in calls:
+            role, usage = call.role, call.usage
+            self.llm_calls.labels(role).inc()
+            self.llm_evaluated.labels(role).inc(usage.evaluated_tokens)
+            self.llm_generated.labels(role).inc(usage.generated_tokens)
+            self.llm_seconds.labels(role).inc(usage.ms / 1000.0)
+        for trial in getattr(result, "trials", []):
+            for step in trial.steps:
+                if step.kind != "tool":
+                    continue
+                self.tool_calls.labels(step.action).inc()
+                if not step.ok:
+                    self.tool_errors.labels(step.action).inc()

@@ -1,0 +1,127 @@
+"""Home Assistant MQTT discovery (docs/homeassistant.md) through a broker set up as docs/gateway-install.md says
+(the shipped ACL, `use_username_as_clientid`): the payloads' keys against HA's documented schema, availability
+from the daemon's status (degraded is available), the state after a job, re-announce on HA's birth message."""
+
+import json
+import threading
+import time
+
+import jinja2
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from edge_agent.config import load_settings
+from edge_agent.fleet.homeassistant import AVAILABILITY_TEMPLATE, discovery
+from edge_agent.mqtt.protocol import ResultReply
+from edge_agent.mqtt.runner import ScriptRunner
+from edge_agent.mqtt.service import GatewayService
+from tests.plugins.mqtt import DAEMON_USER, as_user, mqtt_overrides
+
+#: https://www.home-assistant.io/integrations/sensor.mqtt/ (configuration variables) and
+#: https://www.home-assistant.io/integrations/mqtt/#discovery-messages (device, origin)
+SENSOR_KEYS = {
+    "availability", "availability_mode", "availability_template", "availability_topic", "default_entity_id",
+    "device", "device_class", "enabled_by_default", "encoding", "entity_category", "entity_picture",
+    "expire_after", "force_update", "icon", "json_attributes_template", "json_attributes_topic",
+    "last_reset_value_template", "name", "object_id", "options", "origin", "payload_available",
+    "payload_not_available", "platform", "qos", "state_class", "state_topic", "suggested_display_precision",
+    "unique_id", "unit_of_measurement", "value_template"}
+AVAILABILITY_KEYS = {"payload_available", "payload_not_available", "topic", "value_template"}
+DEVICE_KEYS = {"configuration_url", "connections", "hw_version", "identifiers", "manufacturer", "model", "model_id",
+               "name", "serial_number", "suggested_area", "sw_version", "via_device"}
+ORIGIN_KEYS = {"name", "sw_version", "support_url"}
+STATE_CLASSES = {"measurement", "total", "total_increasing", "measurement_angle"}
+
+
+def test_discovery_payloads_follow_the_documented_schema():
+    settings = load_settings(environ={})
+    configs = discovery(settings, "edge-agent/gw1/status", "edge-agent/gw1/ha/state")
+    assert len(configs) == 8
+    ids = [c["unique_id"] for c in configs.values()]
+    assert len(set(ids)) == len(ids)
+    for topic, config in configs.items():
+        prefix, component, node, obj, leaf = topic.split("/")
+        assert (prefix, component, node, leaf) == ("homeassistant", "sensor", "edge_agent_gw1", "config")
+        assert set(config) <= SENSOR_KEYS, set(config) - SENSOR_KEYS
+        assert {"name", "unique_id", "state_topic", "device", "availability"} <= set(config)
+        assert set(config["device"]) <= DEVICE_KEYS and config["device"]["identifiers"] == ["edge_agent_gw1"]
+        assert set(config["origin"]) <= ORIGIN_KEYS and "name" in config["origin"]
+        for entry in config["availability"]:
+            assert set(entry) <= AVAILABILITY_KEYS and entry["topic"] == "edge-agent/gw1/status"
+        assert config.get("state_class", "measurement") in STATE_CLASSES
+        for key in ("value_template", "json_attributes_template"):
+            if key in config:
+                jinja2.Environment().parse(config[key])  # HA templates are Jinja2
+    # degraded is available: only the Will's offline makes the entities unavailable
+    template = jinja2.Environment().from_string(AVAILABILITY_TEMPLATE)
+    assert [template.render(value=v) for v in ("online", "degraded: skyspark", "offline")] == \
+        ["online", "online", "offline"]
+
+
+class Watcher:
+    """A Home Assistant stand-in: HA's broker user, subscribed to discovery and the gateway's state."""
+
+    def __init__(self, broker):
+        self.got: dict[str, list[bytes]] = {}
+        self.cond = threading.Condition()
+        self.c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="homeassistant", protocol=mqtt.MQTTv5)
+        self.c.username_pw_set("homeassistant", "homeassistant-pw")
+        self.c.on_message = self._on_message
+        self.c.on_connect = lambda c, u, f, rc, p: c.subscribe([("homeassistant/#", 1), ("edge-agent/gw1/ha/#", 1)])
+        self.c.connect(broker.host, broker.port)
+        self.c.loop_start()
+
+    def _on_message(self, client, userdata, msg):
+        with self.cond:
+            self.got.setdefault(msg.topic, []).append(msg.payload)
+            self.cond.notify_all()
+
+    def wait(self, predicate, timeout=10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while not predicate():
+                if not self.cond.wait(max(0.0, deadline - time.monotonic())) and time.monotonic() > deadline:
+                    return False
+        return True
+
+    def configs(self) -> dict[str, int]:
+        return {t: len(v) for t, v in self.got.items() if t.endswith("/config")}
+
+    def state(self) -> dict:
+        return json.loads(self.got["edge-agent/gw1/ha/state"][-1])
+
+
+@pytest.mark.broker
+def test_the_gateway_appears_in_home_assistant_under_the_shipped_acl(secured_broker, requester, tmp_path):
+    broker = secured_broker(["ops1", "homeassistant", f"{DAEMON_USER}-ha"])
+    settings = load_settings(overrides={**mqtt_overrides(tmp_path / "state", broker, username=DAEMON_USER),
+                                        "homeassistant": {"enabled": True, "state_interval_s": 60}}, environ={})
+    ha = Watcher(broker)
+    svc = GatewayService(settings, ScriptRunner(settings))
+    svc.start()
+    try:
+        assert svc.connected.wait(10)
+        assert ha.wait(lambda: len(ha.configs()) == 8), ha.got.keys()
+        assert svc.fleet.ha.client_id == f"{DAEMON_USER}-ha"
+        for topic, payloads in ha.got.items():
+            if topic.endswith("/config"):
+                assert json.loads(payloads[-1])["availability"][0]["topic"] == "edge-agent/gw1/status"
+        assert ha.wait(lambda: "edge-agent/gw1/ha/state" in ha.got)  # the figures at connect
+        assert ha.state()["answered"] == 0
+
+        c = requester("ops1", settings=as_user(tmp_path, broker, "ops1"))
+        out = c.wait(c.send("count chillers [steps=1]"), timeout=30, fetch_files=False)
+        assert isinstance(out.final, ResultReply)
+        assert ha.wait(lambda: ha.state()["answered"] == 1)  # published after the job, not at the next interval
+        state = ha.state()
+        assert state["last_answer"] == out.final.answer and state["last_answer_time"] and state["queue_depth"] == 0
+        assert state["model"] == settings.model.name
+
+        before = ha.configs()
+        ha.c.publish("homeassistant/status", "online", qos=1)  # HA restarted: it forgot every entity
+        assert ha.wait(lambda: all(n > before[t] for t, n in ha.configs().items()))
+    finally:
+        svc.stop(timeout=10)
+        ha.c.loop_stop()
+        ha.c.disconnect()
