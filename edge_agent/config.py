@@ -132,6 +132,8 @@ class MQTTSettings(Section):
     group_commit_max: int = Field(256, ge=1, description="at most this many messages per transaction")
     max_inflight: int = Field(100, ge=1, le=65535, description="QoS 1 replies sent before their PUBACKs "
                               "(lowered to the broker's Receive Maximum from CONNACK)")
+    #: broker users (= client ids) whose requests may name the person they ask for (`on_behalf_of`): the console
+    trusted_consoles: list[str] = Field(default_factory=list)
     reply_connection: bool = Field(True, description="replies go out on a second connection (client id + "
                                    "'-replies'), not behind the PUBACKs of the session connection")
 
