@@ -138,6 +138,28 @@ class MQTTSettings(Section):
                                    "'-replies'), not behind the PUBACKs of the session connection")
 
 
+class ConsoleSettings(Section):
+    """`edge-agent console`: the operator web page (docs/console.md); its own process, an MQTT client of the daemon."""
+
+    host: str = Field("127.0.0.1", description="address to listen on")
+    port: int = Field(8080, ge=0, le=65535)
+    #: the console's users (argon2 hashes, roles); relative: under the state directory. `edge-agent users add`
+    users_file: Path = Path("console-users.yaml")
+    tls_cert_file: Path | None = Field(None, description="HTTPS certificate (PEM); with tls_key_file")
+    tls_key_file: Path | None = None
+    #: plain HTTP is served on a loopback address only, unless this is set (behind a TLS-terminating proxy)
+    allow_plain_http: bool = False
+    #: the console's own broker user (= client id under the shipped broker config); its password: mqtt_password,
+    #: mqtt_password_file, or the systemd credential `mqtt-password` of the console's unit
+    mqtt_username: str | None = "edge-agent-console"
+    mqtt_password: SecretStr | None = None
+    mqtt_password_file: Path | None = None
+    session_ttl_s: float = Field(8 * 3600, gt=0, description="a login lasts this long")
+    login_failures: int = Field(5, ge=1, description="failed logins per user name or address in login_window_s "
+                                                     "before further attempts are refused (HTTP 429)")
+    login_window_s: float = Field(300.0, gt=0)
+
+
 class PathSettings(Section):
     state_dir: Path = Path("var")
     tools_dir: Path = Path("tools")
@@ -149,6 +171,7 @@ class Settings(Section):
     agent: AgentSettings = AgentSettings()
     skyspark: SkySparkSettings = SkySparkSettings()
     mqtt: MQTTSettings = MQTTSettings()
+    console: ConsoleSettings = ConsoleSettings()
     paths: PathSettings = PathSettings()
 
     # Derived locations ----------------------------------------------------------------
