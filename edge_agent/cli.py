@@ -23,6 +23,8 @@ COMMANDS = {
     "request": "edge_agent.commands.daemon:request",
     "demo": "edge_agent.commands.daemon:demo",
     "bench": "edge_agent.commands.bench:bench",
+    "console": "edge_agent.commands.console:console",
+    "users": "edge_agent.commands.console:users",
 }
 
 HELP = {
@@ -35,6 +37,8 @@ HELP = {
     "request": "Send a question to a daemon over MQTT and wait for the answer.",
     "demo": "Start simulator, broker and daemon, ask one question over MQTT, stop.",
     "bench": "Run an IoT task set and check every answer exactly.",
+    "console": "Serve the operator console (web page; an MQTT client of the daemon).",
+    "users": "Manage the console's users (add, remove, passwd, list).",
 }
 
 
