@@ -11,6 +11,7 @@ Content-Security-Policy (scripts and styles from the console itself only).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import re
@@ -186,9 +187,23 @@ async def run_page(request: web.Request) -> web.Response:
         run = await asyncio.get_running_loop().run_in_executor(None, console.history.run, run_id)
     if run is None:
         raise web.HTTPNotFound(text="no such run in the run log")
-    plots = [f["name"] for f in run["file_list"] if f["name"].endswith(".svg") and _store_file(console, run_id,
-                                                                                                f["name"])]
-    return console.page("run.html", request, run=run, plots=plots)
+    plots = _plots(console, run_id)
+    listed = {f["name"] for f in run["file_list"]}
+    run["file_list"] += [p for p in plots if p["name"] not in listed]  # drawn after the run log was written
+    return console.page("run.html", request, run=run, plots=[p["name"] for p in plots])
+
+
+def _plots(console: Console, run_id: str) -> list[dict]:
+    """The run's plot files in the file store (the daemon adds them to the result after the run is logged)."""
+    folder = console.settings.files_dir / run_id
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    out = []
+    for path in sorted(folder.glob("*.svg")):
+        if _store_file(console, run_id, path.name) is not None:
+            data = path.read_bytes()
+            out.append({"name": path.name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+    return out
 
 
 async def request_page(request: web.Request) -> web.Response:
