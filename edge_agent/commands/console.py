@@ -86,6 +86,45 @@ async def serve_console(settings: Settings, *, ready=None, stop: asyncio.Event |
         bridge.stop()
 
 
+class ConsoleThread:
+    """The console in a background thread with its own event loop (the demo, the tests)."""
+
+    def __init__(self, settings: Settings):
+        import threading
+
+        self.settings, self.url = settings, ""
+        self._ready, self._error = threading.Event(), None
+        self._thread = threading.Thread(target=self._run, daemon=True, name="console")
+
+    def _run(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
+        self.stop_event = asyncio.Event()
+
+        def ready(url: str) -> None:
+            self.url = url.rstrip("/")
+            self._ready.set()
+
+        try:
+            self.loop.run_until_complete(serve_console(self.settings, ready=ready, stop=self.stop_event))
+        except BaseException as exc:  # surfaced by start()
+            self._error = exc
+            self._ready.set()
+
+    def start(self, timeout: float = 20.0) -> "ConsoleThread":
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise RuntimeError("the console did not start")
+        if self._error:
+            raise self._error
+        return self
+
+    def stop(self) -> None:
+        if self._thread.is_alive():
+            self.loop.call_soon_threadsafe(self.stop_event.set)
+            self._thread.join(10)
+
+
 @click.command()
 @click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
 @click.option("--host", help="address to listen on (default console.host)")

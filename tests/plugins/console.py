@@ -15,49 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from edge_agent.config import Settings
+from edge_agent.commands.console import ConsoleThread  # noqa: F401  (the tests import it from here)
+from edge_agent.config import Settings  # noqa: F401
 from edge_agent.console.users import UserStore
 
 PASSWORD = "correct horse battery"
 USERS = {"vera": "viewer", "otto": "operator", "ada": "admin"}
-
-
-class ConsoleThread:
-    def __init__(self, settings: Settings):
-        self.settings = settings
-        self.url = ""
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, daemon=True, name="console")
-
-    def _run(self) -> None:
-        from edge_agent.commands.console import serve_console
-
-        self.loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(self.loop)
-        self.stop_event = asyncio.Event()
-
-        def ready(url: str) -> None:
-            self.url = url.rstrip("/")
-            self._ready.set()
-
-        try:
-            self.loop.run_until_complete(serve_console(self.settings, ready=ready, stop=self.stop_event))
-        except BaseException as exc:  # surfaced by start()
-            self._error = exc
-            self._ready.set()
-
-    def start(self) -> "ConsoleThread":
-        self._thread.start()
-        assert self._ready.wait(20), "the console did not start"
-        if self._error:
-            raise self._error
-        return self
-
-    def stop(self) -> None:
-        if self._thread.is_alive():
-            self.loop.call_soon_threadsafe(self.stop_event.set)
-            self._thread.join(10)
 
 
 def console_overrides(state_dir: Path, broker, **extra) -> dict:
