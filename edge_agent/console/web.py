@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 HERE = Path(__file__).parent
 SESSION_COOKIE, LOGIN_COOKIE = "ea_session", "ea_login"
+#: where the middleware leaves the request's session (a typed key where aiohttp has them)
+SESSION = web.RequestKey("session", object) if hasattr(web, "RequestKey") else "session"
 RUN_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -60,7 +62,7 @@ class Console:
 
     # helpers ---------------------------------------------------------------------------------
     def page(self, name: str, request: web.Request, status: int = 200, **ctx) -> web.Response:
-        session: Session | None = request.get("session")
+        session: Session | None = request.get(SESSION)
         html = self.env.get_template(name).render(session=session, roles=ROLES, **ctx)
         return web.Response(text=html, content_type="text/html", status=status)
 
@@ -68,7 +70,7 @@ class Console:
         return self.sessions.get(request.cookies.get(SESSION_COOKIE))
 
     def require(self, request: web.Request, role: str = "viewer", *, html: bool = True) -> Session:
-        session = request.get("session")
+        session = request.get(SESSION)
         if session is None:
             if html:
                 raise web.HTTPSeeOther("/login")
@@ -87,7 +89,7 @@ class Console:
             data = data if isinstance(data, dict) else {}
         else:
             data = dict(await request.post())
-        session = request.get("session")
+        session = request.get(SESSION)
         token = request.headers.get("X-CSRF-Token") or data.get("csrf")
         if session is None or not same(session.csrf, token if isinstance(token, str) else None):
             raise web.HTTPForbidden(text="missing or wrong CSRF token: reload the page and try again")
@@ -104,7 +106,7 @@ def _console(request: web.Request) -> Console:
 @web.middleware
 async def _session_and_headers(request: web.Request, handler):
     console = _console(request)
-    request["session"] = console.session_of(request)
+    request[SESSION] = console.session_of(request)
     try:
         response = await handler(request)
     except web.HTTPException as exc:
