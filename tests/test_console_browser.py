@@ -189,7 +189,8 @@ def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulato
     try:
         _login(browser, console.url, "maria", shot)
         _ask(browser, DEMO_QUESTION, strategy="reactxen", max_steps=5, max_trials=2, now=DEMO_NOW)
-        _wait(browser, 600, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li.event-step"), "a live step")
+        _wait(browser, 600, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li"), "a live event")
+        assert browser.find_element(By.ID, "state").text != "answered"  # the page shows the run while it runs
         shot("2-live-run")
         _wait(browser, 1500, lambda d: d.find_element(By.ID, "state").text in ("answered", "gave_up", "error",
                                                                                 "cancelled"), "the answer")
