@@ -63,7 +63,8 @@ async def serve_console(settings: Settings, *, ready=None, stop: asyncio.Event |
         bridge = Bridge(settings)
         bridge.client._client.connect_async(bridge.client.host, bridge.client.port, keepalive=30)
         bridge.client._client.loop_start()  # paho retries in the background while the broker is away
-    runner = web.AppRunner(make_app(settings, bridge), access_log=None)
+    # open event streams would hold a graceful stop for a minute: handlers still running after 3 s are cancelled
+    runner = web.AppRunner(make_app(settings, bridge), access_log=None, shutdown_timeout=3.0)
     await runner.setup()
     site = web.TCPSite(runner, settings.console.host, settings.console.port, ssl_context=ctx)
     await site.start()
