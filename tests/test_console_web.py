@@ -157,3 +157,22 @@ def test_users_commands_and_admin_page(console_stack, tmp_path):
     assert login(console_stack.url, "neo", "12345678x")[1].status_code == 303
     admin.post("/users", data={"action": "remove", "username": "neo", "csrf": admin.csrf})
     assert login(console_stack.url, "neo", "12345678x")[1].status_code == 401
+
+
+def test_an_operator_answers_the_agents_question_and_cancels_a_run(console_stack):
+    b, _ = login(console_stack.url, "otto")
+    rid = _ask(b, "count chillers [steps=2 delay=0 ask=1]", ask="1")["request_id"]
+    deadline = time.monotonic() + 15
+    while not any(r["kind"] == "question" for r in b.get(f"/api/requests/{rid}").json()["replies"]):
+        assert time.monotonic() < deadline, "the agent's question did not arrive"
+        time.sleep(0.1)
+    assert b.post(f"/api/requests/{rid}/answer", json_body={"answer": "POKMAIN"}).status_code == 403  # no token
+    r = b.post(f"/api/requests/{rid}/answer", json_body={"answer": "POKMAIN"}, headers={"X-CSRF-Token": b.csrf})
+    assert r.status_code == 200
+    assert "(requester said: POKMAIN)" in _wait_final(b, rid)["final"]["answer"]
+    rid = _ask(b, "a long one [steps=50 delay=0.2]")["request_id"]
+    viewer, _ = login(console_stack.url, "vera")
+    assert viewer.post(f"/api/requests/{rid}/cancel", json_body={}, headers={"X-CSRF-Token": viewer.csrf}
+                       ).status_code == 403
+    assert b.post(f"/api/requests/{rid}/cancel", json_body={}, headers={"X-CSRF-Token": b.csrf}).status_code == 200
+    assert _wait_final(b, rid)["final"]["kind"] == "cancelled"
