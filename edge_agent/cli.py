@@ -24,6 +24,8 @@ COMMANDS = {
     "demo": "edge_agent.commands.daemon:demo",
     "bench": "edge_agent.commands.bench:bench",
     "audit": "edge_agent.commands.audit:audit",
+    "console": "edge_agent.commands.console:console",
+    "users": "edge_agent.commands.console:users",
 }
 
 HELP = {
@@ -37,6 +39,8 @@ HELP = {
     "demo": "Start simulator, broker and daemon, ask one question over MQTT, stop.",
     "bench": "Run an IoT task set and check every answer exactly.",
     "audit": "List or export the audit trail (who asked what), as a table, JSON lines or CSV.",
+    "console": "Serve the operator console (web page; an MQTT client of the daemon).",
+    "users": "Manage the console's users (add, remove, passwd, list).",
 }
 
 

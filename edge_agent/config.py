@@ -132,8 +132,32 @@ class MQTTSettings(Section):
     group_commit_max: int = Field(256, ge=1, description="at most this many messages per transaction")
     max_inflight: int = Field(100, ge=1, le=65535, description="QoS 1 replies sent before their PUBACKs "
                               "(lowered to the broker's Receive Maximum from CONNACK)")
+    #: broker users (= client ids) whose requests may name the person they ask for (`on_behalf_of`): the console
+    trusted_consoles: list[str] = Field(default_factory=list)
     reply_connection: bool = Field(True, description="replies go out on a second connection (client id + "
                                    "'-replies'), not behind the PUBACKs of the session connection")
+
+
+class ConsoleSettings(Section):
+    """`edge-agent console`: the operator web page (docs/console.md); its own process, an MQTT client of the daemon."""
+
+    host: str = Field("127.0.0.1", description="address to listen on")
+    port: int = Field(8080, ge=0, le=65535)
+    #: the console's users (argon2 hashes, roles); relative: under the state directory. `edge-agent users add`
+    users_file: Path = Path("console-users.yaml")
+    tls_cert_file: Path | None = Field(None, description="HTTPS certificate (PEM); with tls_key_file")
+    tls_key_file: Path | None = None
+    #: plain HTTP is served on a loopback address only, unless this is set (behind a TLS-terminating proxy)
+    allow_plain_http: bool = False
+    #: the console's own broker user (= client id under the shipped broker config); its password: mqtt_password,
+    #: mqtt_password_file, or the systemd credential `mqtt-password` of the console's unit
+    mqtt_username: str | None = "edge-agent-console"
+    mqtt_password: SecretStr | None = None
+    mqtt_password_file: Path | None = None
+    session_ttl_s: float = Field(8 * 3600, gt=0, description="a login lasts this long")
+    login_failures: int = Field(5, ge=1, description="failed logins per user name or address in login_window_s "
+                                                     "before further attempts are refused (HTTP 429)")
+    login_window_s: float = Field(300.0, gt=0)
 
 
 class PathSettings(Section):
@@ -169,6 +193,7 @@ class Settings(Section):
     agent: AgentSettings = AgentSettings()
     skyspark: SkySparkSettings = SkySparkSettings()
     mqtt: MQTTSettings = MQTTSettings()
+    console: ConsoleSettings = ConsoleSettings()
     paths: PathSettings = PathSettings()
     metrics: MetricsSettings = MetricsSettings()
     audit: AuditSettings = AuditSettings()

@@ -1,12 +1,18 @@
-"""The run log: every run, trial, step and LLM call, in SQLite (sqlite-utils), for `edge-agent logs`."""
+"""The run log: every run, trial, step and LLM call (with its prompt and reply text), in SQLite (sqlite-utils),
+for `edge-agent logs` and the console's history.
+
+The schema grows by numbered migrations (`m001_…`, `m002_…`, recorded in `_migrations`), so a run log written
+by any earlier version opens and is brought up to date; nothing is created "once" and then patched on write."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 import sqlite_utils
 
@@ -24,40 +30,89 @@ def open_db(path: Path) -> sqlite_utils.Database:
     return db
 
 
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = []
+
+
+def migration(fn: Callable[[sqlite_utils.Database], None]) -> Callable[[sqlite_utils.Database], None]:
+    """Register a schema step; steps run in the order they are defined, each once per database (as Simon
+    Willison's `llm` does: its `_migrations` table names the steps applied). Never edit or reorder a step
+    that shipped: add a new one."""
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@migration
+def m001_initial(db: sqlite_utils.Database) -> None:
+    """The schema as it was first created (before migrations existed; such a database already has it)."""
+    if "runs" in db.table_names():
+        return
+    db["runs"].create(
+        {"run_id": str, "created": float, "question": str, "strategy": str, "model": str, "now": str,
+         "status": str, "answer": str, "error": str, "files": str, "distilled": str, "metrics": str,
+         "completed_round1": int, "completed_final": int, "trials": int, "llm_calls": int,
+         "tokens_sent": int, "tokens_received": int, "tokens_evaluated": int, "wall_s": float},
+        pk="run_id",
+    )
+    db["trials"].create(
+        {"run_id": str, "number": int, "outcome": str, "answer": str, "review_status": str,
+         "review": str, "reflection": str, "loops_caught": int, "parse_failures": int},
+        pk=("run_id", "number"), foreign_keys=[("run_id", "runs")],
+    )
+    db["steps"].create(
+        {"run_id": str, "trial": int, "idx": int, "kind": str, "thought": str, "action": str,
+         "action_input": str, "observation": str, "ok": int, "prompt_tokens": int,
+         "evaluated_tokens": int, "generated_tokens": int, "ms": float},
+        pk=("run_id", "trial", "idx"), foreign_keys=[("run_id", "runs")],
+    )
+    db["llm_calls"].create(
+        {"id": int, "run_id": str, "role": str, "constraint_name": str, "prompt_tokens": int,
+         "evaluated_tokens": int, "generated_tokens": int, "ms": float, "finish_reason": str,
+         "started_at": float},
+        pk="id", foreign_keys=[("run_id", "runs")],
+    )
+    db["runs"].create_index(["created"])
+
+
+@migration
+def m002_runs_reason(db: sqlite_utils.Database) -> None:
+    """Why a run gave up or failed (run logs written before had it added on their first such run)."""
+    if "reason" not in db["runs"].columns_dict:
+        db["runs"].add_column("reason", str)
+
+
+@migration
+def m003_llm_call_texts(db: sqlite_utils.Database) -> None:
+    """Every LLM call's prompt and reply text. The system part (instructions, tools, examples) is the same for
+    most calls of a role, so it is kept once in `prompt_systems` (by sha256) and the call points at it."""
+    db["prompt_systems"].create({"sha256": str, "text": str, "chars": int}, pk="sha256", if_not_exists=True)
+    calls = db["llm_calls"]
+    have = calls.columns_dict
+    for name in ("system_sha256", "prompt_user", "prompt_prefix", "reply"):
+        if name not in have:
+            calls.add_column(name, str, fk="prompt_systems" if name == "system_sha256" else None,
+                             fk_col="sha256" if name == "system_sha256" else None)
+
+
+def migrate(db: sqlite_utils.Database) -> list[str]:
+    """Apply the steps this database has not had yet; returns their names."""
+    db["_migrations"].create({"name": str, "applied": float}, pk="name", if_not_exists=True)
+    done = {row["name"] for row in db["_migrations"].rows}
+    applied = []
+    for step in MIGRATIONS:
+        if step.__name__ in done:
+            continue
+        with db.conn:
+            step(db)
+            db["_migrations"].insert({"name": step.__name__, "applied": time.time()})
+        applied.append(step.__name__)
+    return applied
+
+
 class RunLog:
     def __init__(self, path: Path):
         self.db = open_db(path)
         self._lock = threading.Lock()
-        self._ensure()
-
-    def _ensure(self) -> None:
-        db = self.db
-        if "runs" not in db.table_names():
-            db["runs"].create(
-                {"run_id": str, "created": float, "question": str, "strategy": str, "model": str, "now": str,
-                 "status": str, "answer": str, "error": str, "files": str, "distilled": str, "metrics": str,
-                 "completed_round1": int, "completed_final": int, "trials": int, "llm_calls": int,
-                 "tokens_sent": int, "tokens_received": int, "tokens_evaluated": int, "wall_s": float},
-                pk="run_id",
-            )
-            db["trials"].create(
-                {"run_id": str, "number": int, "outcome": str, "answer": str, "review_status": str,
-                 "review": str, "reflection": str, "loops_caught": int, "parse_failures": int},
-                pk=("run_id", "number"), foreign_keys=[("run_id", "runs")],
-            )
-            db["steps"].create(
-                {"run_id": str, "trial": int, "idx": int, "kind": str, "thought": str, "action": str,
-                 "action_input": str, "observation": str, "ok": int, "prompt_tokens": int,
-                 "evaluated_tokens": int, "generated_tokens": int, "ms": float},
-                pk=("run_id", "trial", "idx"), foreign_keys=[("run_id", "runs")],
-            )
-            db["llm_calls"].create(
-                {"id": int, "run_id": str, "role": str, "constraint_name": str, "prompt_tokens": int,
-                 "evaluated_tokens": int, "generated_tokens": int, "ms": float, "finish_reason": str,
-                 "started_at": float},
-                pk="id", foreign_keys=[("run_id", "runs")],
-            )
-            db["runs"].create_index(["created"])
+        self.applied = migrate(self.db)
 
     def record(self, result: RunResult, calls: list[LLMCall]) -> None:
         m = result.metrics
@@ -72,7 +127,7 @@ class RunLog:
                  "completed_final": int(m.completed_final), "trials": m.trials, "llm_calls": m.llm_calls,
                  "tokens_sent": m.tokens_sent, "tokens_received": m.tokens_received,
                  "tokens_evaluated": m.tokens_evaluated, "wall_s": m.wall_s, "reason": result.reason},
-                pk="run_id", alter=True,  # `reason` came later: older run logs get the column added
+                pk="run_id",
             )
             for trial in result.trials:
                 self.db["trials"].upsert(
@@ -92,11 +147,17 @@ class RunLog:
                       "generated_tokens": s.usage.generated_tokens, "ms": s.ms} for s in trial.steps],
                     pk=("run_id", "trial", "idx"),
                 )
+            systems = {hashlib.sha256(c.prompt_system.encode()).hexdigest(): c.prompt_system
+                       for c in calls if c.prompt_system}
+            self.db["prompt_systems"].insert_all(
+                [{"sha256": h, "text": t, "chars": len(t)} for h, t in systems.items()], pk="sha256", ignore=True)
             self.db["llm_calls"].insert_all(
                 [{"run_id": result.run_id, "role": c.role, "constraint_name": c.constraint,
                   "prompt_tokens": c.usage.prompt_tokens, "evaluated_tokens": c.usage.evaluated_tokens,
                   "generated_tokens": c.usage.generated_tokens, "ms": c.usage.ms,
-                  "finish_reason": c.finish_reason, "started_at": c.started_at} for c in calls],
+                  "finish_reason": c.finish_reason, "started_at": c.started_at,
+                  "system_sha256": hashlib.sha256(c.prompt_system.encode()).hexdigest() if c.prompt_system else None,
+                  "prompt_user": c.prompt_user, "prompt_prefix": c.prompt_prefix, "reply": c.reply} for c in calls],
                 pk="id",
             )
 
@@ -108,3 +169,9 @@ class RunLog:
 
     def calls(self, run_id: str) -> list[dict]:
         return list(self.db.query("select * from llm_calls where run_id = ? order by id", [run_id]))
+
+    def calls_with_text(self, run_id: str) -> list[dict]:
+        """The run's LLM calls with their whole prompt (`prompt_system` joined back in) and reply."""
+        return list(self.db.query(
+            "select c.*, s.text as prompt_system from llm_calls c left join prompt_systems s "
+            "on s.sha256 = c.system_sha256 where c.run_id = ? order by c.id", [run_id]))

@@ -5,4 +5,5 @@ pytest_plugins = [
     "tests.plugins.llm",
     "tests.plugins.skyspark",
     "tests.plugins.mqtt",
+    "tests.plugins.console",
 ]

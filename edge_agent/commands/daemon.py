@@ -217,6 +217,23 @@ class _Simulator:
         self.server.server_close()
 
 
+def _demo_console(settings: Settings):
+    """The console beside the demo's daemon (loopback, a free port), with user `demo` (operator, one-off
+    password); the demo's question and answer show in its history."""
+    import secrets
+
+    from edge_agent.commands.console import ConsoleThread
+    from edge_agent.console.users import UserStore
+
+    password = secrets.token_urlsafe(9)
+    UserStore(settings.state_dir / settings.console.users_file).add("demo", password, "operator")
+    console_settings = settings.model_copy(update={"console": settings.console.model_copy(
+        update={"host": "127.0.0.1", "port": 0})})
+    console = ConsoleThread(console_settings).start()
+    click.echo(f"console on {console.url}/ (user demo, password {password})", err=True)
+    return console
+
+
 @click.command()
 @click.option("--question", default=DEMO_QUESTION, show_default=True)
 @click.option("--now", default=DEMO_NOW, show_default=True, callback=_check_now)
@@ -233,7 +250,11 @@ class _Simulator:
 @click.option("--config", type=click.Path(dir_okay=False))
 @click.option("--timeout", type=float, default=1800.0, show_default=True)
 @click.option("--log-level", default="WARNING", show_default=True)
-def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, out, config, timeout, log_level) -> None:
+@click.option("--console/--no-console", "with_console", default=True, show_default=True,
+              help="serve the operator console on loopback during the demo (user demo, a one-off password)")
+@click.option("--stay", is_flag=True, help="keep everything running after the answer, until Ctrl-C")
+def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, out, config, timeout, log_level,
+         with_console, stay) -> None:
     """Start the SkySpark simulator, a broker and the daemon; ask one question over MQTT; stop."""
     _logging(log_level)
     from edge_agent.mqtt.broker import start_broker
@@ -263,11 +284,19 @@ def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, ou
         stack.append(service)
         if not service.connected.wait(30):
             raise RuntimeError("the daemon did not connect to the broker")
+        if with_console:
+            stack.append(_demo_console(settings))
         click.echo(f"question: {question}", err=True)
         code = run_request(settings, question, options={"now": now, "files": "chunks", "strategy": strategy, "max_trials": max_trials,
                                                                  "max_steps": max_steps}, wait=True, out=out,
                            timeout=timeout, as_json=False, client_id=f"demo-{uuid.uuid4().hex[:6]}",
                            any_result=True)
+        if stay:
+            click.echo("everything keeps running; Ctrl-C stops it", err=True)
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
     except Exception as exc:
         click.echo(f"edge-agent demo: {type(exc).__name__}: {exc}", err=True)
         code = EXIT_FAIL

@@ -103,6 +103,15 @@ class LLMCall(BaseModel):
     usage: Usage
     finish_reason: str
     started_at: float
+    #: the texts, for the run log (`prompt_system` is the same for many calls: the run log keeps it once)
+    prompt_system: str = ""
+    prompt_user: str = ""
+    prompt_prefix: str = ""
+    reply: str = ""
+
+
+def _texts(prompt: Prompt) -> dict:
+    return {"prompt_system": prompt.system, "prompt_user": prompt.user, "prompt_prefix": prompt.assistant_prefix}
 
 
 class MeteredLLM:
@@ -125,10 +134,10 @@ class MeteredLLM:
                                       interrupt=interrupt or self.interrupt)
         except Interrupted as exc:
             self.calls.append(LLMCall(role=role, constraint=name, usage=exc.usage, finish_reason="interrupted",
-                                      started_at=started))
+                                      started_at=started, **_texts(prompt)))
             raise
         self.calls.append(LLMCall(role=role, constraint=name, usage=out.usage, finish_reason=out.finish_reason,
-                                  started_at=started))
+                                  started_at=started, reply=out.text, **_texts(prompt)))
         return out
 
     def count_tokens(self, text: str) -> int:

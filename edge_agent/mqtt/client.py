@@ -147,9 +147,12 @@ class RequestClient:
             info.wait_for_publish(timeout)
 
     def send(self, question: str, *, request_id: str | None = None, options: dict | None = None,
-             reply_topic: str | None = None, correlation: bytes | None = None) -> str:
+             reply_topic: str | None = None, correlation: bytes | None = None,
+             on_behalf_of: str | None = None) -> str:
         request_id = request_id or uuid.uuid4().hex[:12]
         body = {"request_id": request_id, "question": question, "options": options or {}}
+        if on_behalf_of is not None:  # a console naming its user (the daemon honours it from trusted consoles)
+            body["on_behalf_of"] = on_behalf_of
         self._publish(self.topics.request(self.client_id), body, correlation or request_id.encode(),
                       reply_topic or self.reply_topic)
         return request_id

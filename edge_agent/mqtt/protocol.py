@@ -32,6 +32,7 @@ FilesMode = Literal["chunks", "manifest", "none"]
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 CLIENT_ID_RE = re.compile(r"^[^/+#\x00]{1,128}$")
+ON_BEHALF_OF_RE = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 DEFAULT_REPLY_LEAF = "default"
 MAX_TOPIC_CHARS = 512
 
@@ -128,6 +129,8 @@ class RequestOptions(Payload):
     files: FilesMode = Field("chunks", description="chunks: manifest + file chunks; manifest: manifest only; "
                                                    "none: no file information")
     ask: StrictBool = Field(False, description="allow the agent to ask the requester one clarifying question")
+    plots: StrictBool = Field(True, description="an answered result carries an SVG plot of every series the answer "
+                                                "read (a file in the manifest); false: no plot")
 
     @field_validator("now")
     @classmethod
@@ -154,6 +157,10 @@ class Request(Payload):
     reply_to: str | None = Field(None, description="3.1.1 clients: the reply topic (v5: Response Topic)")
     correlation: str | None = Field(None, max_length=256,
                                     description="3.1.1 clients: echoed back in every reply (v5: Correlation Data)")
+    on_behalf_of: str | None = Field(None, pattern=ON_BEHALF_OF_RE.pattern,
+                                     description="the person a console asks for (kept with the request for the "
+                                                 "audit trail); honoured only from the broker users listed in "
+                                                 "mqtt.trusted_consoles, else refused (invalid_field)")
 
     @field_validator("question")
     @classmethod

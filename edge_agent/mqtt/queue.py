@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS jobs (
     final_kind TEXT,
     final_payload TEXT,
     outage_since REAL,
+    on_behalf_of TEXT,
     UNIQUE (client_id, request_id)
 );
 CREATE INDEX IF NOT EXISTS jobs_state ON jobs (state, seq);
@@ -84,6 +85,7 @@ class Job:
     created: float
     final_kind: str | None = None
     final_payload: str | None = None
+    on_behalf_of: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> "Job":
@@ -91,7 +93,7 @@ class Job:
                    question=row["question"], options=json.loads(row["options"]), reply_topic=row["reply_topic"],
                    correlation=row["correlation"], body_correlation=row["body_correlation"], state=row["state"],
                    attempts=row["attempts"], created=row["created"], final_kind=row["final_kind"],
-                   final_payload=row["final_payload"])
+                   final_payload=row["final_payload"], on_behalf_of=row["on_behalf_of"])
 
 
 @dataclass
@@ -122,6 +124,8 @@ class JobQueue:
         columns = {row[1] for row in self._conn.execute("PRAGMA table_info(jobs)")}
         if "outage_since" not in columns:  # a queue database written before the column existed
             self._conn.execute("ALTER TABLE jobs ADD COLUMN outage_since REAL")
+        if "on_behalf_of" not in columns:  # the same: the person a console asked for (`Request.on_behalf_of`)
+            self._conn.execute("ALTER TABLE jobs ADD COLUMN on_behalf_of TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -183,19 +187,21 @@ class JobQueue:
         return Job.from_row(row) if row else None
 
     def insert(self, conn: sqlite3.Connection, *, job_id: str, client_id: str, request_id: str, question: str,
-               options: dict, reply_topic: str, correlation: bytes | None, body_correlation: str | None) -> Job:
+               options: dict, reply_topic: str, correlation: bytes | None, body_correlation: str | None,
+               on_behalf_of: str | None = None) -> Job:
         """Insert a queued job inside `tx()`; the caller has checked that (client_id, request_id) is new."""
         created = time.time()
         cur = conn.execute(
             "INSERT INTO jobs (job_id, client_id, request_id, question, options, reply_topic, correlation,"
-            " body_correlation, state, created) VALUES (?,?,?,?,?,?,?,?, 'queued', ?)",
+            " body_correlation, state, created, on_behalf_of) VALUES (?,?,?,?,?,?,?,?, 'queued', ?, ?)",
             (job_id, client_id, request_id, question, json.dumps(options), reply_topic, correlation,
-             body_correlation, created))
+             body_correlation, created, on_behalf_of))
         if self._active is not None:
             self._active += 1
         return Job(seq=int(cur.lastrowid), job_id=job_id, client_id=client_id, request_id=request_id,
                    question=question, options=options, reply_topic=reply_topic, correlation=correlation,
-                   body_correlation=body_correlation, state="queued", attempts=0, created=created)
+                   body_correlation=body_correlation, state="queued", attempts=0, created=created,
+                   on_behalf_of=on_behalf_of)
 
     def active(self, conn: sqlite3.Connection) -> int:
         """Inside `tx()`: the queued and running jobs, i.e. the position a job inserted now gets. Counted

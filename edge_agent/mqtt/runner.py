@@ -4,7 +4,7 @@
 * `ScriptRunner` — deterministic, no model: for the daemon's control-flow tests and the latency
   benchmark. Directives in the question steer it, e.g. `"count chillers [steps=5 delay=0.2 file=300000
   ask=1]"`: N progress steps, a sleep per step (cancel interrupts it), a file of that many bytes,
-  one clarifying question to the requester, `fail=1` for an agent error, `skyspark=1` to read the configured
+  one clarifying question to the requester, `history=N` for a history file of N samples (plotted), `fail=1` for an agent error, `skyspark=1` to read the configured
   SkySpark's sites in the first step (a real call: stop the server and the run fails). `edge-agent serve --runner
   script` selects it; it is never used to answer real questions.
 """
@@ -172,6 +172,9 @@ class ScriptRunner:
                 store.path(name).write_bytes(blob)
                 store.created.append(name)
                 result.files = store.manifest()
+            if int(d.get("history", 0)) > 0 and result.status == "answered":
+                result.files = result.files + [self._history_file(run_id, int(d["history"]))]
+                result.answer += " (max 37.5)"  # a figure the plot marks
         result.trials = [trial]
         result.metrics = RunMetrics(trials=1, trajectory_length=len(trial.steps), completed_round1=
                                     result.status == "answered", completed_final=result.status == "answered",
@@ -179,6 +182,17 @@ class ScriptRunner:
         self._log(event="end", run_id=run_id, status=result.status, t=time.time())
         return result
 
+
+    def _history_file(self, run_id: str, n: int):
+        """`history=N`: a file shaped like the histories tool's (N quarter-hour samples of one sensor, peak 37.5)."""
+        from datetime import datetime, timedelta, timezone
+
+        store = FileStore(self.settings.files_dir / run_id)
+        start = datetime(2024, 6, 1, tzinfo=timezone(timedelta(hours=-4)))
+        rows = [{"site_name": "POKMAIN", "asset_name": "Chiller 3", "sensor_name": "Supply Temp",
+                 "timestamp": (start + timedelta(minutes=15 * i)).isoformat(),
+                 "value": 37.5 if i == n // 2 else round(30 + 5 * ((i % 7) / 7), 2), "unit": "°F"} for i in range(n)]
+        return store.info(store.write_json(rows, "history_Chiller_3_Supply_Temp"))
 
     def _read_sites(self) -> str:
         from edge_agent.skyspark.client import SkySparkClient

@@ -453,6 +453,12 @@ class GatewayService:
             self._add(conn, default, err, correlation)
             self.fleet.request(conn, client_id, req, None, "refused: bad_response_topic")
             return
+        if req.on_behalf_of is not None and client_id not in self.m.trusted_consoles:
+            err = ErrorReply(code="invalid_field", request_id=req.request_id, correlation=req.correlation,
+                             message=f"on_behalf_of: only a trusted console may name the person it asks for "
+                                     f"({client_id!r} is not in mqtt.trusted_consoles)", reply_id=uuid.uuid4().hex)
+            self._add(conn, reply_topic, err, correlation)
+            return
         job = self.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
         if job is not None and job.state == "done":
             payload = job.final_payload.encode()
@@ -469,7 +475,8 @@ class GatewayService:
             job = self.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
                                    request_id=req.request_id, question=req.question,
                                    options=req.options.model_dump(), reply_topic=reply_topic,
-                                   correlation=correlation, body_correlation=req.correlation)
+                                   correlation=correlation, body_correlation=req.correlation,
+                                   on_behalf_of=req.on_behalf_of)
             payload = AcceptedReply(request_id=req.request_id, position=position,
                                     correlation=req.correlation,
                                     reply_id=f"{job.job_id}.accepted").model_dump_json().encode()
@@ -794,6 +801,18 @@ class GatewayService:
     def _chunk_bytes(self, topic: str) -> int:
         return max(512, min(self.m.file_chunk_bytes, self.max_packet - len(topic.encode()) - PACKET_OVERHEAD - 16))
 
+    def _add_plot(self, job: Job, result: RunResult) -> None:
+        """`options.plots`: an SVG of every series the answer read joins the result's files (`edge_agent.plots`)."""
+        from edge_agent.plots import add_plot
+
+        try:
+            info = add_plot(self.settings.files_dir / job.job_id, result.files, [result.answer or ""], job.question)
+        except Exception:  # a plot is a convenience: the answer goes out without it
+            log.exception("job %s: could not draw its plot", job.job_id)
+            return
+        if info is not None:
+            result.files.append(info)
+
     def _finish(self, cur: CurrentJob, options: RequestOptions, result: RunResult | None, failure: str | None) -> None:
         job = cur.job
         final_id = f"{job.job_id}.final"
@@ -814,6 +833,8 @@ class GatewayService:
             reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
                                    message="the agent stopped the run", reply_id=final_id)
         else:
+            if options.plots and result.status == "answered":
+                self._add_plot(job, result)
             entries = []
             if options.files != "none":
                 for i, info in enumerate(result.files):

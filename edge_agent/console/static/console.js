@@ -1,0 +1,158 @@
+// edge-agent console: follows one request live (server-sent events carrying the daemon's MQTT replies) and shows
+// its answer with provenance links, plots and files. Everything from the request, the model or the data is put
+// into the page as text (textContent), never as HTML.
+"use strict";
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c ?? "")));
+  return node;
+}
+
+function csrf() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.content : "";
+}
+
+async function post(url, body) {
+  const r = await fetch(url, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()}, body: JSON.stringify(body || {})});
+  if (!r.ok) throw new Error(await r.text());
+  return r.json();
+}
+
+// The answer's text with each figure or name it states linked to the step it came from.
+function answerWithProvenance(text, claims, runId) {
+  const frag = document.createDocumentFragment();
+  const spans = [];
+  for (const c of claims || []) {
+    if (!c.text) continue;
+    let from = 0, at;
+    while ((at = text.indexOf(c.text, from)) >= 0) {
+      if (!spans.some(s => at < s.end && at + c.text.length > s.start)) {
+        spans.push({start: at, end: at + c.text.length, claim: c});
+        break;
+      }
+      from = at + 1;
+    }
+  }
+  spans.sort((a, b) => a.start - b.start);
+  let pos = 0;
+  for (const s of spans) {
+    frag.append(text.slice(pos, s.start));
+    const c = s.claim;
+    let node;
+    if (c.source === "observation" && c.trial && c.step !== null && c.step !== undefined) {
+      node = el("a", {class: "claim", href: `/runs/${encodeURIComponent(runId)}#step-${c.trial}-${c.step}`,
+                      title: `from trial ${c.trial}, step ${c.step} (${c.tool || "observation"})`}, text.slice(s.start, s.end));
+    } else if (c.source) {
+      node = el("span", {class: "claim", title: `from the ${c.source}`}, text.slice(s.start, s.end));
+    } else {
+      node = el("span", {class: "claim ungrounded", title: "no evidence of this run"}, text.slice(s.start, s.end));
+    }
+    frag.append(node);
+    pos = s.end;
+  }
+  frag.append(text.slice(pos));
+  return frag;
+}
+
+function followRequest(box) {
+  const rid = box.dataset.requestId;
+  const state = document.getElementById("state");
+  const steps = document.getElementById("steps");
+  const seen = new Set();
+  const source = new EventSource(`/api/requests/${encodeURIComponent(rid)}/events`);
+  source.addEventListener("reply", ev => {
+    const r = JSON.parse(ev.data);
+    if (r.reply_id && seen.has(r.reply_id)) return;
+    seen.add(r.reply_id);
+    show(r);
+  });
+  source.addEventListener("end", () => source.close());
+
+  function show(r) {
+    if (r.kind === "accepted") {
+      state.textContent = r.state === "running" ? "running" : `queued (${r.position} before it)`;
+    } else if (r.kind === "progress") {
+      state.textContent = "running";
+      const li = el("li", {class: `step event-${r.event}${r.ok ? "" : " failed"}`});
+      if (r.event === "step") {
+        li.append(el("div", {class: "where"}, `trial ${r.trial} · step ${r.step}`),
+                  el("div", {class: "thought"}, el("b", {}, "Thought "), r.thought),
+                  el("div", {class: "action"}, el("b", {}, "Action "), el("code", {}, r.action), " ",
+                     el("code", {class: "input"}, r.action_input === null ? "" : JSON.stringify(r.action_input))),
+                  el("div", {class: "observation"}, el("b", {}, "Observation "), r.observation));
+      } else {
+        li.append(el("div", {class: "where"}, r.event), el("div", {}, r.text));
+      }
+      steps.append(li);
+    } else if (r.kind === "question") {
+      document.getElementById("agent-question").hidden = false;
+      document.getElementById("agent-question-text").textContent = r.question;
+    } else if (r.kind === "result") {
+      state.textContent = r.status;
+      document.getElementById("result").hidden = false;
+      document.getElementById("agent-question").hidden = true;
+      const answer = document.getElementById("answer");
+      answer.textContent = "";
+      answer.append(answerWithProvenance(r.answer || "", r.provenance, r.run_id));
+      if (r.error) { const e = document.getElementById("error"); e.hidden = false; e.textContent = r.error; }
+      if (r.run_id) {
+        const link = document.getElementById("run-link");
+        link.hidden = false;
+        link.querySelector("a").href = `/runs/${encodeURIComponent(r.run_id)}`;
+      }
+      const files = document.getElementById("files"), plots = document.getElementById("plots");
+      for (const f of r.files || []) {
+        const href = `/files/${encodeURIComponent(r.run_id)}/${encodeURIComponent(f.name)}`;
+        files.append(el("li", {}, el("a", {class: "download", href, "data-sha256": f.sha256}, f.name),
+                        ` · ${f.size} bytes · sha256 `, el("code", {}, f.sha256.slice(0, 16) + "…")));
+        if (f.name.endsWith(".svg")) {
+          plots.append(el("figure", {class: "plot"}, el("img", {src: href + "?inline=1", alt: "plot of the series the answer read"})));
+        }
+      }
+    } else if (r.kind === "error" && r.final !== false) {
+      state.textContent = "error";
+      document.getElementById("result").hidden = false;
+      const e = document.getElementById("error");
+      e.hidden = false;
+      e.textContent = `${r.code}: ${r.message}`;
+    } else if (r.kind === "error") {
+      steps.append(el("li", {class: "step failed"}, `${r.code}: ${r.message}`));
+    } else if (r.kind === "cancelled") {
+      state.textContent = "cancelled";
+      document.getElementById("result").hidden = false;
+      const e = document.getElementById("error");
+      e.hidden = false;
+      e.textContent = r.message;
+    }
+    if (["result", "cancelled"].includes(r.kind) || (r.kind === "error" && r.final !== false)) {
+      const b = document.getElementById("cancel-button");
+      if (b) b.hidden = true;
+    }
+  }
+
+  const cancel = document.getElementById("cancel-button");
+  if (cancel) cancel.addEventListener("click", () => post(`/api/requests/${encodeURIComponent(rid)}/cancel`)
+    .then(() => { state.textContent = "cancelling…"; }, e => alert(e.message)));
+  const form = document.getElementById("answer-form");
+  form.addEventListener("submit", ev => {
+    ev.preventDefault();
+    const text = document.getElementById("answer-text").value;
+    post(`/api/requests/${encodeURIComponent(rid)}/answer`, {answer: text})
+      .then(() => { document.getElementById("agent-question").hidden = true; }, e => alert(e.message));
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const box = document.getElementById("request");
+  if (box) followRequest(box);
+  if (location.hash.startsWith("#step-")) {
+    const target = document.getElementById(location.hash.slice(1));
+    if (target) { target.classList.add("highlight"); target.scrollIntoView({block: "center"}); }
+  }
+});

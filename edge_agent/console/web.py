@@ -1,0 +1,408 @@
+"""The console's aiohttp application: login, ask (live steps over server-sent events), answers with provenance
+links, plots, downloads from the file store, history from the run log, users (admin).
+
+Every page needs a session (else the login page; JSON, events and files answer 401); every POST needs the
+session's CSRF token (else 403); roles: viewer (history, answers, files), operator (+ ask, cancel, answer the
+agent's question), admin (+ users). Everything the page shows that came from a person or the model is escaped by
+Jinja2 (autoescape) or set as DOM text by console.js, never parsed as HTML. Responses carry a strict
+Content-Security-Policy (scripts and styles from the console itself only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import re
+import time
+from pathlib import Path
+
+import jinja2
+from aiohttp import web
+
+from edge_agent.config import Settings
+from edge_agent.console.bridge import Bridge
+from edge_agent.console.history import History
+from edge_agent.console.security import LoginLimiter, Session, Sessions, same
+from edge_agent.console.users import ROLES, UserError, UserStore, at_least
+from edge_agent.filestore import NAME_RE
+from edge_agent.mqtt.protocol import is_final
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+SESSION_COOKIE, LOGIN_COOKIE = "ea_session", "ea_login"
+#: where the middleware leaves the request's session (a typed key where aiohttp has them)
+SESSION = web.RequestKey("session", object) if hasattr(web, "RequestKey") else "session"
+RUN_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+
+
+class Console:
+    """State shared by the handlers."""
+
+    def __init__(self, settings: Settings, bridge: Bridge | None):
+        self.settings = settings
+        c = settings.console
+        self.bridge = bridge
+        self.users = UserStore(c.users_file if c.users_file.is_absolute() else settings.state_dir / c.users_file)
+        self.sessions = Sessions(c.session_ttl_s)
+        self.limiter = LoginLimiter(c.login_failures, c.login_window_s)
+        self.history = History(settings.db_path, settings.state_dir / "queue.db")
+        self.secure = bool(c.tls_cert_file)
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                                      autoescape=True, undefined=jinja2.StrictUndefined)
+        self.env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) if t else ""
+        self.env.filters["pretty"] = lambda v: json.dumps(json.loads(v), indent=1, ensure_ascii=False) \
+            if isinstance(v, str) and v[:1] in "[{" else v
+
+    # helpers ---------------------------------------------------------------------------------
+    def page(self, name: str, request: web.Request, status: int = 200, **ctx) -> web.Response:
+        session: Session | None = request.get(SESSION)
+        html = self.env.get_template(name).render(session=session, roles=ROLES, **ctx)
+        return web.Response(text=html, content_type="text/html", status=status)
+
+    def session_of(self, request: web.Request) -> Session | None:
+        return self.sessions.get(request.cookies.get(SESSION_COOKIE))
+
+    def require(self, request: web.Request, role: str = "viewer", *, html: bool = True) -> Session:
+        session = request.get(SESSION)
+        if session is None:
+            if html:
+                raise web.HTTPSeeOther("/login")
+            raise web.HTTPUnauthorized(text="log in first")
+        if not at_least(session.role, role):
+            raise web.HTTPForbidden(text=f"this needs the {role} role; you are {session.role}")
+        return session
+
+    async def form(self, request: web.Request) -> dict:
+        """The POST's fields (form or JSON), after checking its CSRF token against the session's."""
+        if request.content_type == "application/json":
+            try:
+                data = await request.json()
+            except ValueError:
+                raise web.HTTPBadRequest(text="the body is not JSON") from None
+            data = data if isinstance(data, dict) else {}
+        else:
+            data = dict(await request.post())
+        session = request.get(SESSION)
+        token = request.headers.get("X-CSRF-Token") or data.get("csrf")
+        if session is None or not same(session.csrf, token if isinstance(token, str) else None):
+            raise web.HTTPForbidden(text="missing or wrong CSRF token: reload the page and try again")
+        return data
+
+
+CONSOLE = web.AppKey("console", Console)
+
+
+def _console(request: web.Request) -> Console:
+    return request.app[CONSOLE]
+
+
+@web.middleware
+async def _session_and_headers(request: web.Request, handler):
+    console = _console(request)
+    request[SESSION] = console.session_of(request)
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        response = exc
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "same-origin"
+    if isinstance(response, web.HTTPException):
+        raise response
+    return response
+
+
+# ------------------------------------------------------------------------------------------------ login
+async def login_page(request: web.Request) -> web.Response:
+    import secrets
+
+    console = _console(request)
+    token = secrets.token_urlsafe(24)
+    response = console.page("login.html", request, login_csrf=token, error=request.query.get("error", ""))
+    response.set_cookie(LOGIN_COOKIE, token, httponly=True, samesite="Strict", secure=console.secure, path="/login")
+    return response
+
+
+async def login(request: web.Request) -> web.Response:
+    console = _console(request)
+    data = dict(await request.post())
+    if not same(request.cookies.get(LOGIN_COOKIE), data.get("csrf")):  # type: ignore[arg-type]
+        raise web.HTTPForbidden(text="missing or wrong CSRF token: reload the login page")
+    user, password = str(data.get("username", ""))[:64], str(data.get("password", ""))[:1024]
+    address = request.remote or "?"
+    keys = (f"user:{user}", f"addr:{address}")
+    wait = console.limiter.retry_after(*keys)
+    if wait > 0:
+        log.warning("login refused for %r from %s: too many failed logins", user, address)
+        return console.page("login.html", request, status=429, login_csrf=data.get("csrf"),
+                            error=f"Too many failed logins: try again in {wait:.0f} s.")
+    role = await asyncio.get_running_loop().run_in_executor(None, console.users.verify, user, password)
+    if role is None:
+        console.limiter.failed(*keys)
+        log.info("failed login for %r from %s", user, address)
+        return console.page("login.html", request, status=401, login_csrf=data.get("csrf"),
+                            error="Wrong user name or password.")
+    token, _ = console.sessions.create(user, role)
+    response = web.HTTPSeeOther("/")
+    response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="Strict", secure=console.secure, path="/",
+                        max_age=int(console.settings.console.session_ttl_s))
+    response.del_cookie(LOGIN_COOKIE, path="/login")
+    log.info("%s logged in (%s) from %s", user, role, address)
+    raise response
+
+
+async def logout(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request)
+    await console.form(request)
+    console.sessions.drop(request.cookies.get(SESSION_COOKIE))
+    response = web.HTTPSeeOther("/login")
+    response.del_cookie(SESSION_COOKIE, path="/")
+    raise response
+
+
+# ------------------------------------------------------------------------------------------------ pages
+async def home(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request)
+    runs = await asyncio.get_running_loop().run_in_executor(None, console.history.runs, 50)
+    strategies = ["reactxen", "react-review", "react"]
+    return console.page("home.html", request, runs=runs, strategies=strategies,
+                        default_strategy=console.settings.agent.strategy,
+                        default_steps=console.settings.agent.max_steps,
+                        connected=console.bridge is not None and console.bridge.connected)
+
+
+async def run_page(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request)
+    run_id = request.match_info["run_id"]
+    run = None
+    if RUN_ID_RE.fullmatch(run_id):
+        run = await asyncio.get_running_loop().run_in_executor(None, console.history.run, run_id)
+    if run is None:
+        raise web.HTTPNotFound(text="no such run in the run log")
+    plots = _plots(console, run_id)
+    listed = {f["name"] for f in run["file_list"]}
+    run["file_list"] += [p for p in plots if p["name"] not in listed]  # drawn after the run log was written
+    return console.page("run.html", request, run=run, plots=[p["name"] for p in plots])
+
+
+def _plots(console: Console, run_id: str) -> list[dict]:
+    """The run's plot files in the file store (the daemon adds them to the result after the run is logged)."""
+    folder = console.settings.files_dir / run_id
+    if not folder.is_dir() or folder.is_symlink():
+        return []
+    out = []
+    for path in sorted(folder.glob("*.svg")):
+        if _store_file(console, run_id, path.name) is not None:
+            data = path.read_bytes()
+            out.append({"name": path.name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+    return out
+
+
+async def request_page(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request)
+    rid = request.match_info["request_id"]
+    asked = console.bridge.asked.get(rid) if console.bridge else None
+    if asked is None:
+        raise web.HTTPNotFound(text="no such request in this console (finished runs are in the history)")
+    return console.page("request.html", request, asked=asked)
+
+
+# ------------------------------------------------------------------------------------------------ asking
+def _options(data: dict) -> dict:
+    options: dict = {"files": "manifest", "plots": True}
+    strategy = data.get("strategy")
+    if strategy in ("react", "react-review", "reactxen"):
+        options["strategy"] = strategy
+    for key in ("max_steps", "max_trials"):
+        value = data.get(key)
+        if value not in (None, ""):
+            try:
+                options[key] = int(value)
+            except (TypeError, ValueError):
+                raise web.HTTPBadRequest(text=f"{key} must be a whole number") from None
+    if data.get("now"):
+        options["now"] = str(data["now"])
+    options["ask"] = str(data.get("ask", "")).lower() in ("1", "true", "on", "yes")
+    return options
+
+
+async def ask(request: web.Request) -> web.Response:
+    console = _console(request)
+    wants_json = request.content_type == "application/json"
+    session = console.require(request, "operator", html=not wants_json)
+    data = await console.form(request)
+    question = data.get("question")
+    if not isinstance(question, str):
+        raise web.HTTPBadRequest(text="a question is needed")
+    if console.bridge is None or not console.bridge.connected:
+        raise web.HTTPServiceUnavailable(text="the console is not connected to the broker")
+    options = _options(data)
+    rid = await asyncio.get_running_loop().run_in_executor(None, console.bridge.ask, session.user, question, options)
+    first = await console.bridge.first_reply(rid, 10.0)
+    if wants_json:
+        return web.json_response({"request_id": rid, "first": first.model_dump(mode="json") if first else None})
+    raise web.HTTPSeeOther(f"/requests/{rid}")
+
+
+def _known(console: Console, rid: str) -> None:
+    if console.bridge is None or rid not in console.bridge.asked:
+        raise web.HTTPNotFound(text="no such request in this console")
+
+
+async def request_state(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request, html=False)
+    rid = request.match_info["request_id"]
+    _known(console, rid)
+    replies = [r.model_dump(mode="json") for r in console.bridge.replies(rid)]
+    asked = console.bridge.asked[rid]
+    return web.json_response({"request_id": rid, "question": asked.question, "user": asked.user,
+                              "replies": replies, "final": next((r for r in replies if r["kind"] in
+                                                                 ("result", "cancelled") or (r["kind"] == "error"
+                                                                 and r.get("final", True))), None)})
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: every reply of the request (the same payloads as over MQTT), from the first, then live."""
+    console = _console(request)
+    console.require(request, html=False)
+    rid = request.match_info["request_id"]
+    _known(console, rid)
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                           "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    sent = 0
+    while True:
+        replies = console.bridge.replies(rid)
+        for reply in replies[sent:]:
+            await response.write(f"event: reply\ndata: {reply.model_dump_json()}\n\n".encode())
+            if is_final(reply):
+                await response.write(b"event: end\ndata: {}\n\n")
+                return response
+        sent = len(replies)
+        await console.bridge.changed(15.0)
+        if len(console.bridge.replies(rid)) == sent:
+            await response.write(b": keep-alive\n\n")
+
+
+async def cancel(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request, "operator", html=False)
+    await console.form(request)
+    rid = request.match_info["request_id"]
+    _known(console, rid)
+    console.bridge.cancel(rid)
+    return web.json_response({"ok": True})
+
+
+async def answer(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request, "operator", html=False)
+    data = await console.form(request)
+    rid = request.match_info["request_id"]
+    _known(console, rid)
+    text = data.get("answer")
+    if not isinstance(text, str) or not text.strip():
+        raise web.HTTPBadRequest(text="an answer is needed")
+    console.bridge.answer(rid, text[:4000])
+    return web.json_response({"ok": True})
+
+
+# ------------------------------------------------------------------------------------------------ files
+def _store_file(console: Console, run_id: str, name: str) -> Path | None:
+    """The file `name` of run `run_id` in the file store, or None: plain names only, no links, nothing outside."""
+    if not RUN_ID_RE.fullmatch(run_id) or not NAME_RE.fullmatch(name) or ".." in name:
+        return None
+    root = console.settings.files_dir
+    folder, path = root / run_id, root / run_id / name
+    try:
+        if folder.is_symlink() or path.is_symlink() or not path.is_file() or path.lstat().st_nlink != 1:
+            return None
+        if path.resolve().parent != (root.resolve() / run_id):
+            return None
+    except OSError:
+        return None
+    return path
+
+
+async def download(request: web.Request) -> web.StreamResponse:
+    console = _console(request)
+    console.require(request, html=False)
+    path = _store_file(console, request.match_info["run_id"], request.match_info["name"])
+    if path is None:
+        raise web.HTTPNotFound(text="no such file in the file store")
+    inline = request.query.get("inline") == "1" and path.suffix == ".svg"
+    ctype = {".svg": "image/svg+xml", ".json": "application/json"}.get(path.suffix, "application/octet-stream")
+    return web.FileResponse(path, headers={
+        "Content-Type": ctype, "Content-Security-Policy": FILE_CSP,
+        "Content-Disposition": "inline" if inline else f'attachment; filename="{path.name}"'})
+
+
+# ------------------------------------------------------------------------------------------------ users
+async def users_page(request: web.Request) -> web.Response:
+    console = _console(request)
+    console.require(request, "admin")
+    return console.page("users.html", request, users=console.users.load().users,
+                        message=request.query.get("message", ""))
+
+
+async def users_post(request: web.Request) -> web.Response:
+    console = _console(request)
+    session = console.require(request, "admin")
+    data = await console.form(request)
+    action, name = data.get("action"), str(data.get("username", ""))
+    try:
+        if action == "add":
+            console.users.add(name, str(data.get("password", "")), str(data.get("role", "viewer")))
+        elif action == "passwd":
+            console.users.passwd(name, str(data.get("password", "")), data.get("role") or None)
+            console.sessions.drop_user(name)
+        elif action == "remove":
+            if name == session.user:
+                raise UserError("you cannot remove yourself")
+            console.users.remove(name)
+            console.sessions.drop_user(name)
+        else:
+            raise UserError("unknown action")
+        message = f"{action}: {name} done"
+    except UserError as exc:
+        message = str(exc)
+    from urllib.parse import quote
+
+    raise web.HTTPSeeOther(f"/users?message={quote(message)}")
+
+
+async def health(request: web.Request) -> web.Response:
+    bridge = _console(request).bridge
+    return web.json_response({"broker": bool(bridge and bridge.connected)})
+
+
+def make_app(settings: Settings, bridge: Bridge | None) -> web.Application:
+    app = web.Application(middlewares=[_session_and_headers], client_max_size=256 * 1024)
+    app[CONSOLE] = Console(settings, bridge)
+    app.add_routes([
+        web.get("/login", login_page), web.post("/login", login), web.post("/logout", logout),
+        web.get("/", home), web.post("/ask", ask),
+        web.get("/requests/{request_id}", request_page),
+        web.get("/api/requests/{request_id}", request_state),
+        web.get("/api/requests/{request_id}/events", events),
+        web.post("/api/requests/{request_id}/cancel", cancel),
+        web.post("/api/requests/{request_id}/answer", answer),
+        web.get("/runs/{run_id}", run_page),
+        web.get("/files/{run_id}/{name}", download),
+        web.get("/users", users_page), web.post("/users", users_post),
+        web.get("/healthz", health),
+        web.static("/static", HERE / "static"),
+    ])
+    return app

@@ -1,0 +1,130 @@
+"""Plots of the series an answer read: one SVG per run, drawn server-side with matplotlib.
+
+`series_in(data)` finds time series in a result file the tools wrote (rows with `timestamp` and a numeric
+`value`, grouped by asset and sensor: what `histories` writes). `plot_svg` draws every series of the given files
+on one figure: site time (the timestamps' own UTC offset) on x, the unit on y (a second axis when two units), and
+each figure the answer states that equals a sample marked on the curve. `add_plot` writes it into the run's file
+store, so it travels like any result file (manifest, chunks over MQTT, the console's downloads).
+
+SVG, not PNG: a few kB of text for a few hundred samples, sharp at any zoom, and the console shows it as an
+image with no JavaScript library (it ships nothing from a CDN).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+from edge_agent.filestore import FileInfo, FileStore, FileStoreError
+
+MAX_SERIES = 12
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+@dataclass
+class Series:
+    label: str
+    unit: str
+    times: list[datetime] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+
+
+def series_in(data: Any) -> list[Series]:
+    """The time series of one result file's JSON (rows with timestamp + numeric value), by asset and sensor."""
+    rows = data if isinstance(data, list) else []
+    found: dict[tuple, Series] = {}
+    for row in rows:
+        if not isinstance(row, dict) or "timestamp" not in row:
+            continue
+        value = row.get("value")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        try:
+            when = datetime.fromisoformat(str(row["timestamp"]).replace("Z", "+00:00"))
+        except ValueError:
+            continue
+        key = (row.get("site_name"), row.get("asset_name"), row.get("sensor_name"))
+        label = " / ".join(str(k) for k in key[1:] if k) or "series"
+        s = found.setdefault(key, Series(label=label, unit=str(row.get("unit") or "")))
+        s.times.append(when)
+        s.values.append(float(value))
+    return [s for s in found.values() if s.times][:MAX_SERIES]
+
+
+def figures(texts: Iterable[str]) -> list[str]:
+    """The figures an answer states (as written), for marking on the curves."""
+    return [m.group(0) for text in texts for m in _NUMBER.finditer(text or "")]
+
+
+def _marks(series: Series, stated: list[str]) -> list[tuple[datetime, float, str]]:
+    out = []
+    for text in dict.fromkeys(stated):
+        decimals = len(text.split(".")[1]) if "." in text else 0
+        target = float(text)
+        for t, v in zip(series.times, series.values):
+            if round(v, decimals) == target:
+                out.append((t, v, text))
+                break  # the first sample that shows it
+    return out
+
+
+def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") -> bytes:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.dates as mdates
+    import matplotlib.pyplot as plt
+
+    units = list(dict.fromkeys(s.unit for s in all_series))[:2]
+    tz = all_series[0].times[0].tzinfo
+    with matplotlib.rc_context({"svg.hashsalt": "edge-agent", "svg.fonttype": "none"}):
+        fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+        axes = {units[0]: ax}
+        if len(units) > 1:
+            axes[units[1]] = ax.twinx()
+        for i, s in enumerate(all_series):
+            target = axes.get(s.unit, ax)
+            line, = target.plot(s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label,
+                                linewidth=1.2, color=f"C{i % 10}")
+            for t, v, text in _marks(s, list(stated)):
+                target.plot([t], [v], "o", color=line.get_color(), markersize=6)
+                target.annotate(text, (t, v), textcoords="offset points", xytext=(4, 6), fontsize=8)
+        for unit, a in axes.items():
+            a.set_ylabel(unit or "value")
+        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(ax.xaxis.get_major_locator(), tz=tz))
+        offset = all_series[0].times[0].strftime("%z")
+        ax.set_xlabel(f"site time (UTC{offset[:3]}:{offset[3:]})" if offset else "site time")
+        ax.grid(True, alpha=0.3)
+        handles = [h for a in axes.values() for h in a.get_legend_handles_labels()[0]]
+        ax.legend(handles=handles, fontsize=8, loc="best")
+        if title:
+            ax.set_title(title[:90], fontsize=9)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def add_plot(files_dir: Path, files: list[FileInfo], answer_texts: Iterable[str], title: str = "",
+             ) -> FileInfo | None:
+    """Plot every series in the run's result `files` (in the store at `files_dir`) into one SVG file there;
+    None when no file holds a series."""
+    store = FileStore(files_dir)
+    found: list[Series] = []
+    for info in files:
+        if not info.name.endswith(".json"):
+            continue
+        try:
+            found += series_in(json.loads(store.path(info.name).read_text(encoding="utf-8")))
+        except (FileStoreError, OSError, ValueError):
+            continue
+    if not found:
+        return None
+    name = store.new_name("plot", ".svg")
+    store.path(name).write_bytes(plot_svg(found[:MAX_SERIES], figures(answer_texts), title))
+    return store.info(name)

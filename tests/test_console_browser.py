@@ -1,0 +1,224 @@
+"""The console in a real browser: headless Chromium from Debian (`chromium`, `chromium-driver`) driven by Selenium,
+against the console, a real Mosquitto and the daemon.
+
+* without the model (script runner): log in, ask, watch the steps arrive, see the answer and its plot, download
+  every file through the browser and check its sha256;
+* with the tiny model (markers model + browser): the demo question against the simulator; log in, ask, see the
+  steps live and the answer, open a figure's provenance (the step and Observation it came from), download the
+  file and check its sha256.
+
+EDGE_AGENT_CONSOLE_SCREENSHOTS=<dir> saves a screenshot of each stage there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.plugins.console import PASSWORD, ConsoleThread, console_overrides
+
+CHROMIUM, DRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or \
+    "/usr/bin/chromedriver"
+
+pytestmark = [pytest.mark.browser, pytest.mark.broker]
+
+
+def _need_browser() -> None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[test]')")
+    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
+        pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver; "
+                    "./run test installs them)")
+
+
+@pytest.fixture
+def browser(tmp_path):
+    _need_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1100",
+                "--disable-gpu", "--no-first-run"):
+        opts.add_argument(arg)
+    opts.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                           "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver.downloads = downloads
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+class Shots:
+    def __init__(self, driver):
+        self.driver = driver
+        folder = os.environ.get("EDGE_AGENT_CONSOLE_SCREENSHOTS")
+        self.folder = Path(folder) if folder else None
+        if self.folder:
+            self.folder.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, name: str) -> None:
+        if self.folder:
+            self.driver.save_screenshot(str(self.folder / f"{name}.png"))
+
+
+def _login(driver, url: str, user: str, shot) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.get(url + "/")
+    assert driver.current_url.endswith("/login")
+    driver.find_element(By.ID, "username").send_keys(user)
+    driver.find_element(By.ID, "password").send_keys(PASSWORD)
+    shot("1-login")
+    driver.find_element(By.ID, "login-button").click()
+    assert driver.find_element(By.CSS_SELECTOR, ".who").text.startswith(user)
+
+
+def _ask(driver, question: str, *, strategy: str | None = None, max_steps: int | None = None,
+         max_trials: int | None = None, now: str | None = None) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    driver.find_element(By.ID, "question").send_keys(question)
+    if strategy:
+        Select(driver.find_element(By.ID, "strategy")).select_by_value(strategy)
+    for field, value in (("max_steps", max_steps), ("max_trials", max_trials), ("now", now)):
+        if value is not None:
+            box = driver.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(str(value))
+    driver.find_element(By.ID, "ask-button").click()
+
+
+def _download(driver, link) -> bytes:
+    """Click a download link; the file the browser saved."""
+    name = link.text
+    link.click()
+    target = driver.downloads / name
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if target.is_file() and not (driver.downloads / f"{name}.crdownload").exists():
+            return target.read_bytes()
+        time.sleep(0.1)
+    raise AssertionError(f"the browser did not save {name}")
+
+
+def _wait(driver, timeout: float, cond, what: str):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.2).until(cond, what)
+
+
+@pytest.fixture
+def script_console(tmp_path, mosquitto):
+    from edge_agent.config import load_settings
+    from edge_agent.console.users import UserStore
+    from edge_agent.mqtt.runner import ScriptRunner
+    from edge_agent.mqtt.service import GatewayService
+
+    settings = load_settings(overrides=console_overrides(tmp_path / "state", mosquitto), environ={})
+    UserStore(settings.state_dir / settings.console.users_file).add("otto", PASSWORD, "operator")
+    daemon = GatewayService(settings, ScriptRunner(settings))
+    daemon.start()
+    assert daemon.connected.wait(10)
+    console = ConsoleThread(settings).start()
+    yield console
+    console.stop()
+    daemon.stop(timeout=5)
+
+
+def test_browser_ask_watch_answer_plot_and_download(script_console, browser):
+    from selenium.webdriver.common.by import By
+
+    shot = Shots(browser)
+    _login(browser, script_console.url, "otto", shot)
+    _ask(browser, "supply temp of chiller 3 <b>bold?</b> [steps=4 delay=0.4 history=96]")
+    steps = lambda d: len(d.find_elements(By.CSS_SELECTOR, "#steps li.event-step"))  # noqa: E731
+    _wait(browser, 10, lambda d: steps(d) >= 1 and "running" in d.find_element(By.ID, "state").text,
+          "a live step")
+    assert browser.find_element(By.ID, "asked-question").text.startswith("supply temp of chiller 3 <b>bold?</b>")
+    _wait(browser, 20, lambda d: d.find_element(By.ID, "state").text == "answered", "the answer")
+    assert steps(browser) == 4
+    answer = browser.find_element(By.ID, "answer").text
+    assert answer.startswith("script answer to:") and "<b>bold?</b>" in answer  # shown as text
+    img = browser.find_element(By.CSS_SELECTOR, "#plots img")
+    _wait(browser, 10, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img),
+          "the plot to load")
+    browser.execute_script("arguments[0].scrollIntoView()", img)
+    shot("2-answer-with-plot-script-runner")
+    links = browser.find_elements(By.CSS_SELECTOR, "#files a.download")
+    assert {l.text.rsplit(".", 1)[1] for l in links} == {"json", "svg"}
+    for link in links:
+        data = _download(browser, link)
+        assert hashlib.sha256(data).hexdigest() == link.get_attribute("data-sha256")
+
+
+@pytest.mark.model
+def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulator, browser):
+    """The demo question, the tiny model, the simulator, a real Mosquitto, and the page."""
+    from selenium.webdriver.common.by import By
+
+    from edge_agent.commands.daemon import DEMO_NOW, DEMO_QUESTION
+    from edge_agent.config import load_settings
+    from edge_agent.console.users import UserStore
+    from edge_agent.mqtt.runner import AgentRunner
+    from edge_agent.mqtt.service import GatewayService
+
+    over = console_overrides(tmp_path / "state", mosquitto)
+    over["skyspark"] = {"url": simulator.url, "project": simulator.project, "username": simulator.username,
+                        "password": simulator.password, "timeout_s": 10, "retries": 1}
+    over["model"] = {"threads": 2}
+    settings = load_settings(overrides=over, environ={})
+    UserStore(settings.state_dir / settings.console.users_file).add("maria", PASSWORD, "operator")
+    daemon = GatewayService(settings, AgentRunner.from_settings(settings))
+    daemon.start()
+    assert daemon.connected.wait(10)
+    console = ConsoleThread(settings).start()
+    shot = Shots(browser)
+    try:
+        _login(browser, console.url, "maria", shot)
+        _ask(browser, DEMO_QUESTION, strategy="reactxen", max_steps=5, max_trials=2, now=DEMO_NOW)
+        _wait(browser, 600, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li"), "a live event")
+        assert browser.find_element(By.ID, "state").text != "answered"  # the page shows the run while it runs
+        shot("2-live-run")
+        _wait(browser, 1500, lambda d: d.find_element(By.ID, "state").text in ("answered", "gave_up", "error",
+                                                                                "cancelled"), "the answer")
+        shot("3-answer")
+        assert browser.find_element(By.ID, "state").text == "answered", browser.find_element(By.ID, "result").text
+        assert "chiller" in browser.find_element(By.ID, "answer").text.lower()
+        claims = browser.find_elements(By.CSS_SELECTOR, "#answer a.claim")
+        assert claims, "no figure or name of the answer links to its step"
+        claim_text = claims[0].text
+        claims[0].click()
+        _wait(browser, 10, lambda d: "/runs/" in d.current_url and "#step-" in d.current_url, "the run page")
+        anchor = browser.current_url.split("#", 1)[1]
+        step = browser.find_element(By.ID, anchor)
+        assert "highlight" in step.get_attribute("class")
+        assert claim_text in step.find_element(By.CSS_SELECTOR, ".observation").text
+        shot("4-provenance-opened")
+        assert browser.find_elements(By.CSS_SELECTOR, "#llm-calls details.call pre.reply")
+        links = browser.find_elements(By.CSS_SELECTOR, "ul.files a.download")
+        assert links
+        for link in links:
+            data = _download(browser, link)
+            assert hashlib.sha256(data).hexdigest() == link.get_attribute("data-sha256")
+        plots = browser.find_elements(By.CSS_SELECTOR, "figure.plot img")
+        for img in plots:  # the demo question reads no series; a history question's run shows its plot here
+            assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img)
+        browser.get(console.url + "/")
+        assert browser.find_element(By.CSS_SELECTOR, "#runs tbody tr td:nth-child(3)").text == "maria"
+        shot("5-history")
+    finally:
+        console.stop()
+        daemon.stop(timeout=10)

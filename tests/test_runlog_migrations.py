@@ -1,0 +1,62 @@
+"""The run log's numbered migrations: a copy of a real run log (written by main on 2026-11-25, before migrations
+existed) opens, keeps its runs, gains the prompt/reply columns, and records new calls with their texts."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+from edge_agent.agent.trajectory import RunResult
+from edge_agent.llm.base import LLMCall, Usage
+from edge_agent.runlog import MIGRATIONS, RunLog
+
+REAL = Path(__file__).parent / "data" / "runlog-2026-11-25.db"
+
+
+def _call(system: str, user: str, reply: str) -> LLMCall:
+    return LLMCall(role="react", constraint="step", usage=Usage(prompt_tokens=10), finish_reason="stop",
+                   started_at=1.0, prompt_system=system, prompt_user=user, prompt_prefix="Thought:", reply=reply)
+
+
+def test_a_real_run_log_from_before_migrations_is_brought_up_to_date(tmp_path):
+    db_path = tmp_path / "edge-agent.db"
+    shutil.copy(REAL, db_path)
+    before = sqlite3.connect(db_path).execute("select count(*), max(created) from runs").fetchone()
+    log = RunLog(db_path)
+    assert log.applied == ["m001_initial", "m002_runs_reason", "m003_llm_call_texts"]
+    assert (log.db.execute("select count(*), max(created) from runs").fetchone()) == before
+    cols = log.db["llm_calls"].columns_dict
+    assert {"system_sha256", "prompt_user", "prompt_prefix", "reply"} <= set(cols)
+    old = log.last_runs(1)[0]
+    assert log.calls_with_text(old["run_id"]) == [] or log.calls_with_text(old["run_id"])[0]["reply"] is None
+    # a new run keeps its prompts and replies; the shared system text is stored once
+    log.record(RunResult(run_id="new1", question="q?", strategy="react", model="m", now="", status="answered",
+                         answer="a"), [_call("SYS", "Question: q?", "Thought: look"),
+                                       _call("SYS", "Question: q? again", "Action: finish")])
+    calls = log.calls_with_text("new1")
+    assert [c["reply"] for c in calls] == ["Thought: look", "Action: finish"]
+    assert calls[0]["prompt_system"] == "SYS" and calls[1]["prompt_user"] == "Question: q? again"
+    assert log.db.execute("select count(*) from prompt_systems").fetchone()[0] == 1
+    # opening again applies nothing
+    assert RunLog(db_path).applied == []
+
+
+def test_a_run_log_without_the_reason_column_gets_it(tmp_path):
+    db_path = tmp_path / "old.db"
+    shutil.copy(REAL, db_path)
+    conn = sqlite3.connect(db_path)
+    conn.execute("alter table runs drop column reason")
+    conn.commit()
+    conn.close()
+    log = RunLog(db_path)
+    assert "reason" in log.db["runs"].columns_dict
+    log.record(RunResult(run_id="r2", question="q", strategy="react", model="m", now="", status="gave_up",
+                         reason="unverified"), [])
+    assert log.db.execute("select reason from runs where run_id='r2'").fetchone()[0] == "unverified"
+
+
+def test_a_fresh_run_log_has_every_migration_recorded(tmp_path):
+    log = RunLog(tmp_path / "fresh.db")
+    names = [r["name"] for r in log.db["_migrations"].rows]
+    assert names == [m.__name__ for m in MIGRATIONS]
