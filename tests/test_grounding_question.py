@@ -92,6 +92,8 @@ def test_a_missing_site_needs_a_sites_position():
     assert [m.text for m in g.links.missing if m.kind == "site"] == ["AUSEAST"]
     g = Grounding.build("List the chillers at site HQ2SBY.", POK)
     assert [m.text for m in g.links.missing if m.kind == "site"] == ["HQ2SBY"]
+    g = Grounding.build("List the boilers at MUC-FREIMANN.", OTHER)  # a hyphenated code in a site's position
+    assert [m.text for m in g.links.missing if m.kind == "site"] == ["MUC-FREIMANN"]
     g = Grounding.build("Is the LOAD of Chiller 6 high?", POK)
     assert not [m for m in g.links.missing if m.kind == "site"]
 

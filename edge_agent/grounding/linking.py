@@ -503,7 +503,8 @@ def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     for n, (tok, _, _) in enumerate(tokens.items):
         if tokens.used[n] or tok in _NOT_CODES or key(tok) in kinds:
             continue
-        code = re.fullmatch(r"[A-Z][A-Z0-9]{3,}", tok) and sum(c.isalpha() for c in tok) >= 3
+        code = re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok) and len(tok) >= 4 and \
+            sum(c.isalpha() for c in tok) >= 3  # "POKMAN", "MUC-FREIMANN"
         if not code and _site_skeleton(tok) not in skeletons:
             continue
         if not _site_position(tokens, n):
