@@ -93,7 +93,8 @@ def facts_from(question: str, rt: AgentRuntime) -> Distilled:
         return mentioned(question, rt.ctx.clock.now())
     links = g.links
     result = Distilled(sites=links.sites, assets=links.assets, sensors=links.sensors, missing=links.notes(),
-                       spelled=links.corrections(), parts=default_parts(question, links.assets, links.sensors))
+                       spelled=links.corrections(), parts=default_parts(question, links.assets, links.sensors),
+                       answered=g.in_code)
     if g.start is not None:
         result.start, result.end = g.start, g.final
         period = resolve_period(question, rt.ctx.clock.now())
@@ -133,6 +134,8 @@ def render_distilled(d: Distilled) -> str:
         lines.append("Spelled differently in the question: " + "; ".join(d.spelled))
     if d.missing:
         lines.append("Not on the SkySpark: " + "; ".join(d.missing))
+    if d.answered:
+        lines.append(f"Answered in code: {d.answered}")
     if d.goal:
         lines.append(f"Goal: {d.goal}")
     restated = {_asset_part(a, d.sensors) for a in d.assets}  # code's per-asset parts: the names above again

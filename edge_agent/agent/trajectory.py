@@ -66,6 +66,8 @@ class Distilled(BaseModel):
     parts: list[str] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)  # "there is no asset Chiller 7 at POKMAIN; there are: ..."
     spelled: list[str] = Field(default_factory=list)  # '"Tonage" is Tonnage'
+    #: the whole answer code wrote from the catalog before any step (a refusal, an existence yes/no): a fact of the run
+    answered: str = ""
 
 
 class Failure(BaseModel):
