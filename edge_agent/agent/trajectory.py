@@ -19,7 +19,11 @@ StepKind = Literal["tool", "self_ask", "ask_requester", "finish", "invalid", "lo
 TrialOutcome = Literal["finished", "max_steps", "loop", "token_budget", "cancelled", "error", "failed"]
 ReviewStatus = Literal["Accomplished", "Partially Accomplished", "Not Accomplished"]
 #: failed: the run could not do its work because something outside the gateway failed (`RunResult.reason`)
-RunStatus = Literal["answered", "gave_up", "cancelled", "error", "failed"]
+#: answered: code closed every part of the question with the right measure (or wrote the answer from the catalog);
+#: partial: some parts were established, others not (the answer says which); refused: the gateway will not do what
+#: was asked (operate equipment, follow an instruction, a topic outside the data, forecast); gave_up: nothing the run
+#: established answers it (`reason` says why); failed: something outside the gateway; cancelled; error: a bug
+RunStatus = Literal["answered", "partial", "refused", "gave_up", "cancelled", "error", "failed"]
 
 
 class StepRecord(BaseModel):

@@ -149,15 +149,30 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
                           failure=ExternalFailure(trials[-1].failure.message, trials[-1].failure.reason))
     elif best is not None:
         lacking = unverified(best, rt)
-        if lacking:  # nothing of this run supports it: never delivered as answered
-            return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified",
-                              detail=lacking)
-        status = "answered"
+        if lacking:  # nothing of this run supports it whole: never delivered as answered
+            return short_of(trials, distilled, rt, lacking)
+        g = rt.grounding
+        status = "refused" if g is not None and g.refusal and g.answered_by_links() else "answered"
     elif trials and trials[-1].outcome == "error":
         status = "error"
     else:
-        status = "gave_up"
+        return short_of(trials, distilled, rt, "")
     return XenOutcome(answer=best.answer if best else None, status=status, trials=trials, distilled=distilled)
+
+
+def short_of(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime, lacking: str) -> XenOutcome:
+    """A run that did not answer the whole question: `partial` with what a trial's calls established (the latest
+    trial that established some part), else `gave_up` with the reason (`unverified` where an answer was held back)."""
+    g = rt.grounding
+    for trial in reversed(trials):
+        said = g.established(trial.number) if g is not None else ""
+        if said:
+            return XenOutcome(answer=said, status="partial", trials=trials, distilled=distilled, reason="partial",
+                              detail=lacking or "some parts of the question were not established")
+    if lacking:
+        return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified",
+                          detail=lacking)
+    return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled)
 
 
 def unverified(trial: Trial, rt: AgentRuntime) -> str:

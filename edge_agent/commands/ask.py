@@ -3,7 +3,8 @@
 Exit codes: 0 the agent answered; 1 it gave up, was cancelled or hit an error (or a run id is unknown);
 2 bad usage or bad configuration (the message names the key); 3 something outside the gateway failed (the
 SkySpark unreachable, its login refused, a full disk: status `failed`, the message names the server or path,
-and `reason` says what — `edge_agent.failures`). With `--json`, stdout carries exactly
+and `reason` says what — `edge_agent.failures`); 4 a partial answer (status `partial`: what the run established,
+and what it could not); 5 a refusal (status `refused`: the gateway only reads). With `--json`, stdout carries exactly
 one JSON object (schema in docs/cli.md); everything else, even output of native libraries, goes to
 stderr.
 """
@@ -23,7 +24,7 @@ from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.clock import parse_instant
 from edge_agent.config import ConfigError, Settings, load_settings
 
-EXIT_OK, EXIT_GAVE_UP, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
+EXIT_OK, EXIT_GAVE_UP, EXIT_USAGE, EXIT_FAILED, EXIT_PARTIAL, EXIT_REFUSED = 0, 1, 2, 3, 4, 5
 WIDTH = 100
 
 
@@ -143,6 +144,8 @@ def result_json(result: RunResult) -> dict:
 def exit_code(result: RunResult) -> int:
     if result.status == "failed":
         return EXIT_FAILED
+    if result.status in ("partial", "refused") and result.answer:
+        return EXIT_PARTIAL if result.status == "partial" else EXIT_REFUSED
     return EXIT_OK if result.status == "answered" and result.answer else EXIT_GAVE_UP
 
 

@@ -28,7 +28,7 @@ def final_status(kind: str, result: Any = None) -> str:
     gave_up, failed), else the reply's kind (error, cancelled)."""
     if kind == "cancelled":
         return "cancelled"
-    if result is not None and getattr(result, "status", None) in ("answered", "gave_up", "failed"):
+    if result is not None and getattr(result, "status", None) in ("answered", "partial", "refused", "gave_up", "failed"):
         return result.status
     return "error" if kind in ("error", "result") else kind
 

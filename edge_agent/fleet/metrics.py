@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 NS = "edge_agent"
 #: final statuses of a job: a run's status, or the reply's kind when no run decided it
-JOB_STATUSES = ("answered", "gave_up", "failed", "error", "cancelled")
+JOB_STATUSES = ("answered", "partial", "refused", "gave_up", "failed", "error", "cancelled")
 ROLES = ("react", "review", "reflect", "distill", "self-ask")
 #: request → accepted is milliseconds (one fsync); request → final is seconds to many minutes on a CPU
 ACCEPTED_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)

@@ -76,6 +76,7 @@ class Grounding:
     refused: set[str] = field(default_factory=set)  # tokens of refused answers
     reading: Reading = field(default_factory=Reading)  # the question's intent and parts (`question.read_question`)
     in_code: str = ""  # the whole answer written by code before any step: a refusal, or a yes/no on existence
+    refusal: str = ""  # why code refused (control, injection, outside, forecast); '' where it did not
     _scope: Scope | None = None
 
     @classmethod
@@ -105,6 +106,8 @@ class Grounding:
         if intent == "read" and self._outside():
             intent = "outside"
         can = self._can()
+        if intent in ("control", "injection", "outside"):
+            self.refusal = intent
         if intent == "control":
             target = ", ".join(links.assets) or ", ".join(links.sites) or "equipment"
             verb = r.verb or "operate"
@@ -360,6 +363,22 @@ class Grounding:
             else:
                 out.append(None)
         return out
+
+    def established(self, trial: int | None = None) -> str:
+        """Where some parts of the question were answered by this run's calls and others not: what was established
+        (each answered part's head, in the question's order) and what was not (the open parts, in the question's
+        words) — the answer of a `partial` run. '' when no part, or every part, was answered."""
+        if self.links is None or self.answered_by_links() or len(self.reading.parts) < 2:
+            return ""
+        picks = self.assignment(trial)
+        done = [s for p, s in zip(self.reading.parts, picks) if s is not None]
+        open_ = [p for p, s in zip(self.reading.parts, picks) if s is None and p.ask != "exists"]
+        if not done or not open_:
+            return ""
+        heads = list(dict.fromkeys(s.head[0].upper() + s.head[1:] for s in done))
+        missing = self.missing_prefix()
+        said = "; ".join(x for x in [missing, *heads] if x)
+        return f"{said}. Not established by this run: " + "; ".join(f'"{p.text}"' for p in open_)
 
     def holds_finish(self, trial: int | None = None) -> bool:
         """Finish waits: a question in several parts, or one asking for a conclusion, has a part no call answered."""

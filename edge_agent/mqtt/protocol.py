@@ -240,11 +240,15 @@ class FileEntry(Payload):
 
 class ResultReply(Reply):
     kind: Literal["result"] = "result"
-    status: Literal["answered", "gave_up", "cancelled", "error"]
+    status: Literal["answered", "partial", "refused", "gave_up", "cancelled", "error"] = Field(
+        description="answered: every part answered from this run's evidence; partial: `answer` says what was "
+                    "established and what was not; refused: the gateway only reads (operating equipment, "
+                    "instructions, topics outside the data, forecasts); gave_up: see `reason`")
     answer: str | None = None
     error: str | None = None
-    reason: str | None = Field(None, description="gave_up: why no answer was delivered (unverified: no evidence of "
-                               "this run supports the best answer; `error` then says what was not answered)")
+    reason: str | None = Field(None, description="gave_up / partial: why (unverified: no evidence of this run "
+                               "supports the best answer; not_understood: words of the question the gateway could "
+                               "not place, named in `error`; partial: some parts could not be established)")
     metrics: RunMetrics = RunMetrics()
     files: list[FileEntry] = Field(default_factory=list)
     run_id: str = ""

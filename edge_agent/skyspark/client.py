@@ -32,7 +32,7 @@ from phable import CallError, HaxallClient, UnknownRecError
 from phable.auth.scram import AuthError, ScramScheme, ScramServerResponseParsingError, \
     ScramServerSignatureNotEqualError
 from phable.io.ph_codecs import PH_CODECS
-from phable.kinds import DateTimeRange, Grid, GridCol, Number, Ref
+from phable.kinds import DateTimeRange, Grid, GridCol, Marker, Number, Ref
 from pydantic import BaseModel
 
 from edge_agent.failures import ExternalFailure
@@ -107,7 +107,7 @@ class Asset(BaseModel):
     id: str
     name: str
     site_name: str
-    types: list[str] = []  # equip markers such as chiller, ahu, pump, meter, fcu, lighting
+    types: list[str] = []  # every marker on the equip record that says what it is (chiller, ahu, crac, evCharger…)
 
 
 class Sensor(BaseModel):
@@ -118,6 +118,7 @@ class Sensor(BaseModel):
     asset_name: str
     unit: str | None = None
     kind: str | None = None
+    tags: list[str] = []  # the point's marker tags (temp, power, sp, sensor, air, discharge…)
 
 
 class HistoryRow(BaseModel):
@@ -173,6 +174,18 @@ def resolve_name(wanted: str, items: Sequence[T], names: Callable[[T], Sequence[
 
 def _quote(names: Sequence[str]) -> str:
     return ", ".join(f"'{n}'" for n in names)
+
+
+#: markers every record of its type carries, which say nothing of what the thing is (Haystack's entity and
+#: data-handling markers): an equip's kind is every other marker it carries, whatever the SkySpark calls it
+STRUCTURAL_MARKERS = frozenset({"equip", "point", "site", "his", "cur", "writable", "aux", "hisCollectCov",
+                                "hisCollectInterval", "hisTotalized", "disabled", "trash", "axAnnotated", "connDup",
+                                "defx", "ext", "proj", "space", "floor", "room", "virtual", "enum", "hisMode"})
+
+
+def markers(rec: dict) -> list[str]:
+    """The record's marker tags, less the structural ones, in the record's order."""
+    return [k for k, v in rec.items() if isinstance(v, Marker) and k not in STRUCTURAL_MARKERS]
 
 
 def record_name(rec: dict) -> str:
@@ -501,9 +514,7 @@ class SkySparkClient:
 
     def _assets(self, site: Site) -> list[Asset]:
         recs = self._read(assets_filter, site.id)
-        kinds = ("chiller", "ahu", "pump", "meter", "fcu", "lighting", "boiler", "vav", "coolingTower")
-        return [Asset(id=r["id"].val, name=record_name(r), site_name=site.name,
-                      types=[k for k in kinds if k in r]) for r in recs]
+        return [Asset(id=r["id"].val, name=record_name(r), site_name=site.name, types=markers(r)) for r in recs]
 
     def asset(self, site_name: str, asset_name: str) -> tuple[Site, Asset]:
         site = self.site(site_name)
@@ -590,7 +601,7 @@ def _sensor(r: dict, site: Site, asset: Asset) -> Sensor:
         short = name[len(asset.name) + 1:]
     return Sensor(id=r["id"].val, name=name, short_name=short, site_name=site.name, asset_name=asset.name,
                   unit=r.get("unit") if isinstance(r.get("unit"), str) else None,
-                  kind=r.get("kind") if isinstance(r.get("kind"), str) else None)
+                  kind=r.get("kind") if isinstance(r.get("kind"), str) else None, tags=markers(r))
 
 
 def _history_row(site: Site, asset: Asset, sensor: Sensor, ts: datetime, val: Any) -> HistoryRow:
