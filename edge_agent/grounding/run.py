@@ -55,10 +55,6 @@ _TIME_QUESTION = re.compile(r"\b(?:what(?:'s| is)? (?:the )?(?:time|date|day)|to
                             re.I)
 #: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
 _WHICH = re.compile(r"\b(?:what|which)\b", re.I)
-#: words any answer may use that say nothing of the data
-_COMMON = frozenset("that this there with from were was have been which what when where they their them than then "
-                    "also about into over under between each every some only does done will would could should "
-                    "answer question data value values found here these those recorded".split())
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
 MAX_HEADS = 3
 
@@ -400,17 +396,33 @@ class Grounding:
         if prefix:
             return "" if " ".join(answer.split()).startswith(" ".join(prefix.split())) else \
                 "the answer does not state what this run's calls found"
-        if any(c.grounded and c.source == "observation" for c in claims) or self._words_held(trial, answer):
-            return ""
-        return "no figure, name or word of the answer comes from this run's Observations"
+        if not well_formed(answer):
+            return "the answer repeats itself, not a statement"
+        if not any(c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims) \
+                and not self._words_held(trial, answer, every=False):
+            return "no figure, name or word of the answer comes from this run's Observations"
+        if not self._words_held(trial, answer, every=True):
+            return "the answer says what this run's Observations do not: " + ", ".join(self._unheld(trial, answer)[:6])
+        return ""
 
-    def _words_held(self, trial: int, answer: str) -> bool:
-        """Most of the answer's content words (four letters or more) are in this trial's Observations ("Friday"
-        from the clock's): prose the Observations do not hold is not evidence."""
-        words = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", answer)} - _COMMON
+    def _evidence_text(self, trial: int) -> str:
+        return " ".join(s.text for s in self.sources if s.kind != "observation" or s.trial == trial).casefold()
+
+    def _unheld(self, trial: int, answer: str) -> list[str]:
+        """The answer's content words (three letters or more, not English function words) that neither this
+        trial's Observations, the facts nor the question hold."""
+        seen = self._evidence_text(trial)
+        words = dict.fromkeys(w.casefold() for w in re.findall(r"[^\W\d_]{3,}", answer))
+        return [w for w in words if w not in FUNCTION_WORDS and not re.search(rf"\b{re.escape(w)}", seen)]
+
+    def _words_held(self, trial: int, answer: str, *, every: bool) -> bool:
+        """`every`: each content word of the answer is held by the evidence (prose is delivered as answered only
+        where the run's facts support it whole); else: at least one word of this trial's Observations is in it."""
+        if every:
+            return not self._unheld(trial, answer)
         seen = " ".join(s.text for s in self.sources if s.kind == "observation" and s.trial == trial).casefold()
-        held = {w for w in words if re.search(rf"\b{re.escape(w)}\b", seen)}
-        return bool(held) and len(held) * 2 >= len(words)
+        words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", answer)} - FUNCTION_WORDS
+        return any(re.search(rf"\b{re.escape(w)}\b", seen) for w in words)
 
     def open_parts(self, trial: int | None = None) -> list[Part]:
         """The parts of the question no call of the trial has answered yet (none once code wrote the answer)."""
@@ -459,6 +471,26 @@ class Grounding:
     def invented(self, tool: str, args: Any) -> list[str]:
         """Site, asset and sensor names in a call's arguments that the SkySpark does not have."""
         return invented_names(self.catalog, args) if self.catalog is not None else []
+
+
+#: English function words and the verbs every statement uses: they carry no claim about the data
+FUNCTION_WORDS = frozenset("""the and for with from that this there these those was were are has have had been being not
+but its it's their them they then than also into onto over under between each every some any all only does did done
+will would could should can may might shall which what when where who whom whose why how here just very more most
+less least such both either neither nor per via about above below after before during while since until upon out off
+one two three four five six seven eight nine ten is be an a of in on at to by as or no yes it i we you he she his her
+our your my me us answer answers question data value values found recorded reads read shows show showed shown gives
+gave given total sum there's that's there're is there none sees see seen""".split())
+
+
+def well_formed(answer: str) -> bool:
+    """No clause said twice ("SITE-A, SITE-B, found 2 sites, found 2 sites, …" is pieces of tool output repeated,
+    not an answer), and something said."""
+    if not re.search(r"\w", answer):
+        return False
+    clauses = [" ".join(c.casefold().split()) for c in re.split(r"[,;.:!?\n]+(?:\s|$)|\s-\s", answer)]
+    clauses = [c for c in clauses if len(c.split()) >= 2]
+    return len(clauses) == len(set(clauses))
 
 
 def _call_key(tool: str, step: int, args: Any) -> str:

@@ -1,0 +1,67 @@
+"""What may be delivered as `answered`: prose only where the run's facts support it whole; fragments and repeated
+clauses never; a question in several parts answered in part is `partial`, with what was and was not established."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.run import Grounding, well_formed
+
+CATALOG = Catalog.of({"SITE-A": {"Freezer 1": ["Box Temp", "Compressor Power"], "Freezer 2": ["Box Temp"]},
+                      "SITE-B": {"Dock Door 1": ["Open Status"]}})
+
+
+def _claims(g: Grounding, answer: str):
+    return g.check(answer)
+
+
+def test_repeated_pieces_of_tool_output_are_not_an_answer():
+    g = Grounding.build("Which freezer ran the coldest last week?", CATALOG)
+    g.observe(1, 1, "sites", "found 2 sites: SITE-A, SITE-B")
+    answer = "SITE-A, SITE-B, found 2 sites, found 2 sites, found 2 sites"
+    assert g.unsupported(1, answer, _claims(g, answer))
+
+
+def test_prose_with_words_no_observation_holds_is_not_answered():
+    g = Grounding.build("list the sensors of Freezer 1 at SITE-A", CATALOG)
+    g.observe(1, 1, "sensors", "Freezer 1 has 2 sensors: Box Temp, Compressor Power")
+    answer = "The 2 sensors on Freezer 1 are connected to the sensors_freezer file"
+    lacking = g.unsupported(1, answer, _claims(g, answer))
+    assert "connected" in lacking
+
+
+def test_prose_the_observations_hold_whole_is_answered():
+    g = Grounding.build("What day is it?", CATALOG)
+    g.observe(1, 1, "currentdatetime", "It is Friday 2020-06-05 09:00 (America/New_York)")
+    for answer in ("Friday", "It is Friday"):
+        assert g.unsupported(1, answer, _claims(g, answer)) == ""
+
+
+def test_words_of_another_trial_are_no_evidence():
+    g = Grounding.build("What day is it?", CATALOG)
+    g.observe(1, 1, "currentdatetime", "It is Friday 2020-06-05 09:00 (America/New_York)")
+    assert g.unsupported(2, "Friday", _claims(g, "Friday"))
+
+
+@given(st.lists(st.sampled_from(["found 2 sites", "SITE-A", "the box temp", "Freezer 1 ran"]), min_size=2,
+                max_size=6))
+def test_a_clause_said_twice_is_never_well_formed(clauses):
+    text = ", ".join(clauses)
+    repeated = len({" ".join(c.casefold().split()) for c in clauses if len(c.split()) >= 2}) < \
+        len([c for c in clauses if len(c.split()) >= 2])
+    assert well_formed(text) == (not repeated)
+
+
+def test_a_question_answered_in_part_is_partial_naming_what_was_not_established():
+    g = Grounding.build("How many freezers are at SITE-A and what was the peak Compressor Power of Freezer 1?",
+                       CATALOG)
+    assert len(g.reading.parts) == 2
+    g.observe(1, 1, "assets", "found 2 freezer assets at SITE-A: Freezer 1, Freezer 2",
+              head="found 2 assets at SITE-A: Freezer 1, Freezer 2", args={"site_name": "SITE-A"})
+    said = g.established(1)
+    assert said.startswith("Found 2 assets at SITE-A: Freezer 1, Freezer 2")
+    assert "Not established by this run" in said and "peak Compressor Power" in said
+    # nothing established: no partial answer
+    assert Grounding.build("How many freezers are at SITE-A and what was the peak Compressor Power of Freezer 1?",
+                           CATALOG).established(1) == ""
