@@ -65,3 +65,16 @@ def test_a_question_answered_in_part_is_partial_naming_what_was_not_established(
     # nothing established: no partial answer
     assert Grounding.build("How many freezers are at SITE-A and what was the peak Compressor Power of Freezer 1?",
                            CATALOG).established(1) == ""
+
+
+def test_a_question_about_the_future_is_refused_in_code_naming_the_period():
+    from datetime import datetime, timezone
+
+    now = datetime(2020, 6, 8, 9, tzinfo=timezone.utc)
+    for question, phrase in (("What will the Box Temp of Freezer 1 at SITE-A be tomorrow?", "tomorrow"),
+                             ("freezer 2 box temp next week at SITE-A", "next week")):
+        g = Grounding.build(question, CATALOG, now)
+        assert g.refusal == "forecast" and g.answered_by_links()
+        assert "does not forecast" in g.in_code and phrase in g.in_code
+    past = Grounding.build("What was the Box Temp of Freezer 1 at SITE-A yesterday?", CATALOG, now)
+    assert not past.refusal and not past.in_code

@@ -230,6 +230,36 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     m = re.search(r"\btoday\b", text)
     if m:
         return DateRange(_midnight(today, now), now, m.group(0), absolute=(False, True))
+    return _future(text, now)
+
+
+def _future(text: str, now: datetime) -> DateRange | None:
+    """Phrases of the future ("tomorrow", "next week", "next Monday", "in 3 days"): resolved like the past, so the
+    grounding sees a period that starts after now — recorded data holds none of it (no forecast)."""
+    today = now.date()
+    monday = today - timedelta(days=today.weekday())
+    m = re.search(r"(?:the\s+)?day\s+after\s+tomorrow\b", text)
+    if m:
+        return _day_range(today + timedelta(days=2), now, m.group(0))
+    m = re.search(r"\btomorrow\b", text)
+    if m:
+        return _day_range(today + timedelta(days=1), now, m.group(0))
+    m = re.search(r"\b(?:next|coming|upcoming)\s+week\b", text)
+    if m:
+        return DateRange(_midnight(monday + timedelta(days=7), now), _midnight(monday + timedelta(days=14), now),
+                         m.group(0))
+    m = re.search(r"\b(?:next|coming|upcoming)\s+month\b", text)
+    if m:
+        first = _add_months(today.replace(day=1), 1)
+        return DateRange(_midnight(first, now), _midnight(_add_months(first, 1), now), m.group(0))
+    m = re.search(r"\b(?:next|coming|this\s+coming)\s+(?P<wd>" + "|".join(WEEKDAYS) + r")\b", text)
+    if m:
+        ahead = (WEEKDAYS[m["wd"]] - today.weekday()) % 7 or 7
+        return _day_range(today + timedelta(days=ahead), now, m.group(0))
+    m = re.search(r"\bin\s+" + _NUM + r"\s+(?P<unit>days?|weeks?)\b", text)
+    if m:
+        n = _number(m["n"]) * (7 if m["unit"].startswith("week") else 1)
+        return _day_range(today + timedelta(days=n), now, m.group(0))
     return None
 
 

@@ -73,6 +73,7 @@ class Grounding:
     reading: Reading = field(default_factory=Reading)  # the question's intent and parts (`question.read_question`)
     in_code: str = ""  # the whole answer written by code before any step: a refusal, or a yes/no on existence
     refusal: str = ""  # why code refused (control, injection, outside, forecast); '' where it did not
+    future: str = ""  # the question's period lies after the clock ("tomorrow", "next week"): its phrase
     _scope: Scope | None = None
 
     @classmethod
@@ -85,6 +86,8 @@ class Grounding:
         if catalog is not None:
             links = link(question, catalog, exclude=_period_span(question, period.phrase if period else ""))
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
+        if period is not None and now is not None and period.start > now:
+            g.future = period.phrase
         g.sources.append(Source(kind="question", text=question))
         if catalog is not None:
             g.reading = _reading(question, catalog, links)
@@ -102,7 +105,9 @@ class Grounding:
         if intent == "read" and self._outside():
             intent = "outside"
         can = self._can()
-        if intent in ("control", "injection", "outside"):
+        if intent == "read" and (self.future or any(p.ask == "forecast" for p in r.parts)):
+            intent = "forecast"
+        if intent in ("control", "injection", "outside", "forecast"):
             self.refusal = intent
         if intent == "control":
             target = ", ".join(links.assets) or ", ".join(links.sites) or "equipment"
@@ -111,6 +116,9 @@ class Grounding:
         if intent == "injection":
             return f"This gateway answers questions about the data on the SkySpark and does not follow instructions " \
                    f"written into a question. {can}"
+        if intent == "forecast":
+            when = f" for {self.future}" if self.future else ""
+            return f"This gateway reads recorded data; it does not forecast, so it has no values{when}. {can}"
         if intent == "outside":
             return f"This gateway cannot answer that: it only answers questions about the sites, equipment and " \
                    f"sensor data on the SkySpark. {can}"
