@@ -78,3 +78,23 @@ def test_a_question_about_the_future_is_refused_in_code_naming_the_period():
         assert "does not forecast" in g.in_code and phrase in g.in_code
     past = Grounding.build("What was the Box Temp of Freezer 1 at SITE-A yesterday?", CATALOG, now)
     assert not past.refusal and not past.in_code
+
+
+KINDS = Catalog.of({"DC-EAST": {"CRAC-01": ["Return Air Temp"], "UPS A": ["Load"]},
+                    "DC-WEST": {"CRAC-07": ["Return Air Temp"], "Gen 1": ["Fuel Level"]}})
+KINDS.site("DC-EAST").types.update({"CRAC-01": ["crac"], "UPS A": ["ups"]})
+KINDS.site("DC-WEST").types.update({"CRAC-07": ["crac"], "Gen 1": ["generator"]})
+
+
+def test_a_kind_is_linked_on_every_site_and_its_only_site_is_linked_with_it():
+    g = Grounding.build("how many generators are there?", KINDS)
+    assert g.links.asset_types == ["generator"] and g.links.sites == ["DC-WEST"]
+    both = Grounding.build("list the cracs", KINDS)
+    assert both.links.asset_types == ["crac"] and both.links.sites == []
+
+
+def test_is_there_a_kind_at_a_site_that_lacks_it_is_no_not_yes_the_site_exists():
+    g = Grounding.build("Is there a generator at DC-EAST?", KINDS)
+    assert g.in_code.startswith("No: There is no generator at DC-EAST")
+    yes = Grounding.build("Is there a generator at DC-WEST?", KINDS)
+    assert yes.in_code.startswith("Yes: DC-WEST has 1 generator")

@@ -22,7 +22,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.vocabulary import SENSOR_WORDS, TYPE_NAMES
 
-Kind = Literal["site", "asset", "sensor"]
+Kind = Literal["site", "asset", "sensor", "kind"]
 _TOKEN = re.compile(r"%|[^\W_][\w.\-/]*")
 _NUMBER = re.compile(r"\d+(?:[-.]\d+)*")
 #: words that join list items after a name: "Chiller 6, 7 and 9"
@@ -59,11 +59,16 @@ class Missing(BaseModel):
 
     def sentence(self) -> str:
         """The fact as an answer begins: "There is no asset Chiller 7 at POKMAIN (there are Chiller 6, Chiller 9)"."""
+        if self.kind == "kind":  # a kind of equipment the site does not have: "There is no boiler at S (it has …)"
+            there = f" (its equipment: {', '.join(self.suggestions)})" if self.suggestions else ""
+            return f"There is no {self.text} at {self.site}{there}"
         where = f" on {self.asset}" if self.asset else (f" at {self.site}" if self.site else "")
         there = f" (there are {', '.join(self.suggestions)})" if self.suggestions else ""
         return f"There is no {self.kind} {self.text}{where}{there}"
 
     def note(self) -> str:
+        if self.kind == "kind":
+            return self.sentence()[0].lower() + self.sentence()[1:]
         where = f" on {self.asset}" if self.asset else (f" at {self.site}" if self.site else "")
         what = {"site": "site", "asset": "asset", "sensor": "sensor"}[self.kind]
         there = f"; there are: {', '.join(self.suggestions)}" if self.suggestions else ""
@@ -402,21 +407,46 @@ def _type_words(marker: str) -> set[str]:
 
 
 def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
-    """Kinds of equipment the question names ("the chillers", "AHUs"), from the markers on the SkySpark."""
+    """Kinds of equipment the question names ("the chillers", "AHUs", "computer room AC units"), from the markers on
+    the SkySpark's equip records — of every site, so a kind resolves without a named site where the catalog makes it
+    unique (that site is then linked). A kind the named site does not have is a missing kind ("There is no boiler
+    at S"), with the kinds it has."""
     index: dict[str, str] = {}
-    for site in links.sites:
-        for marker in catalog.types(site):
+    where: dict[str, list[str]] = {}
+    for site in catalog.sites if len(catalog.sites) <= 12 or not links.sites else links.sites:
+        for marker in equipment_kinds(catalog.types(site)):
+            where.setdefault(marker, []).append(site)
             for word in _type_words(marker):
                 index.setdefault(word, marker)
     for i, j in tokens.spans(4):
         if any(tokens.used[i:j]):
             continue
         marker = index.get(key("".join(tokens.words(i, j))))
-        if marker is not None:
-            tokens.take(i, j)
-            if marker not in links.asset_types:
-                links.asset_types.append(marker)
-                links.mentions.append(Mention(text=tokens.raw(i, j), name=marker, kind="asset", how="exact"))
+        if marker is None:
+            continue
+        tokens.take(i, j)
+        text = tokens.raw(i, j)
+        if links.sites and not set(links.sites) & set(where[marker]):
+            site = links.sites[0]
+            kinds = [kind_label(k) for k in equipment_kinds(catalog.types(site))][:SUGGEST]
+            links.missing.append(Missing(text=kind_label(marker), kind="kind", site=site, suggestions=kinds))
+            continue
+        if not links.sites and len(where[marker]) == 1:  # the only site that has this kind
+            links.sites = [where[marker][0]]
+            links.mentions.append(Mention(text="", name=links.sites[0], kind="site", how="only"))
+        if marker not in links.asset_types:
+            links.asset_types.append(marker)
+            links.mentions.append(Mention(text=text, name=marker, kind="asset", how="exact"))
+
+
+def equipment_kinds(markers: Iterable[str]) -> list[str]:
+    """The markers of equip records that name a kind of equipment (not a substance or qualifier such as water)."""
+    return list(markers)
+
+
+def kind_label(marker: str) -> str:
+    """How an answer names a kind: the field's label for the marker ("ahu" → "air handling unit")."""
+    return TYPE_NAMES.get(marker, (re.sub(r"(?<=[a-z])(?=[A-Z])", " ", marker).lower(),))[0]
 
 
 def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],

@@ -169,7 +169,7 @@ class Grounding:
 
             return "No: " + Missing(text=name, kind="asset", site=site,
                                     suggestions=_alike(name, self.catalog.assets(site))).sentence()
-        missing = [m for m in links.missing if m.kind in ("asset", "site")]
+        missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
         if missing:
             return "No: " + missing[0].sentence()
         if links.assets:
@@ -178,7 +178,10 @@ class Grounding:
             site = links.sites[0]
             found = list(dict.fromkeys(a for t in links.asset_types for a in self.catalog.site(site).assets_of_type(t)))
             if found:
-                return f"Yes: {site} has {len(found)} {links.asset_types[0]} assets: {', '.join(found[:8])}"
+                from edge_agent.grounding.linking import kind_label
+
+                label = kind_label(links.asset_types[0])
+                return f"Yes: {site} has {len(found)} {label}{'' if len(found) == 1 else 's'}: {', '.join(found[:8])}"
         if [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets:
             return f"Yes: {links.sites[0]} is a site on the SkySpark"
         return ""
