@@ -123,8 +123,10 @@ def normalize(text: str) -> str:
     text = "".join(c for c in text if not unicodedata.combining(c))
     out: list[str] = []
     for tok in re.split(r"[^A-Za-z0-9]+", text):
-        if tok.isupper() or re.fullmatch(r"[A-Z]{2,}s", tok):  # AHU, AHUs, CRACs: one word
+        if tok.isupper():  # AHU, UPS: one word
             out.append(tok.lower())
+        elif re.fullmatch(r"[A-Z]{2,}s", tok):  # AHUs, UPSs, CRACs: the abbreviation, singular
+            out.append(tok[:-1].lower())
         elif tok:
             out.extend(marker_words(tok))
     return " ".join(out)
@@ -137,6 +139,11 @@ def _keys(phrase: str) -> set[str]:
         return set()
     s = singular(n)
     return {n, s, n.replace(" ", ""), s.replace(" ", "")}
+
+
+def _name_keys(name: str) -> set[str]:
+    """Match keys of a kind's name, singular and plural."""
+    return _keys(name) | _keys(plural(normalize(name)))
 
 
 # --------------------------------------------------------------------------------------------------- data types
@@ -231,7 +238,7 @@ class _Vocab:
             names = [*marker_words_join(marker), *k.get("labels", []), *k.get("abbreviations", []),
                      *k.get("markers", [])]
             for name in names:
-                for key in _keys(name):
+                for key in _name_keys(name):
                     self.kind_keys.setdefault(key, set()).add(marker)
 
         # point tags
@@ -334,7 +341,7 @@ def kinds_named(phrase: str, available: Iterable[str] | None = None, *, subkinds
         p = _primary(m)
         if p in named or m in named:
             hits.add(m)
-        elif keys & _keys(" ".join(marker_words(m))):
+        elif keys & _name_keys(" ".join(marker_words(m))):
             hits.add(m)
         elif subkinds and named and (named & set(kind_parents(m))):
             hits.add(m)
