@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from edge_agent.grounding.measures import equip_kinds
+
 #: a catalog older than this is read again (seconds)
 DEFAULT_TTL_S = 300.0
 
@@ -28,6 +30,7 @@ class SensorName:
     name: str  # full point name, e.g. "Chiller 6 Tonnage"
     short: str  # navName, e.g. "Tonnage"
     unit: str | None = None
+    tags: tuple[str, ...] = ()  # the point's marker tags (temp, power, sp, …), where the SkySpark has them
 
 
 @dataclass
@@ -70,8 +73,9 @@ class Catalog:
                 sensors = {a.name: client._sensors(site, a) for a in assets}
             return SiteCatalog(
                 name=name, tz=site.tz, assets=[a.name for a in assets],
-                sensors={a: [SensorName(s.name, s.short_name, s.unit) for s in rows] for a, rows in sensors.items()},
-                types={a.name: list(a.types) for a in assets})
+                sensors={a: [SensorName(s.name, s.short_name, s.unit, tuple(s.tags)) for s in rows]
+                         for a, rows in sensors.items()},
+                types={a.name: equip_kinds(a.types) for a in assets})
 
         return cls(sites=[s.name for s in sites], tz={s.name: s.tz for s in sites}, _load_site=load)
 
@@ -99,6 +103,10 @@ class Catalog:
         if site not in self.sites:
             return []
         return list(dict.fromkeys(t for kinds in self.site(site).types.values() for t in kinds))
+
+    def kinds(self) -> list[str]:
+        """The equip markers of every site's assets."""
+        return list(dict.fromkeys(t for site in self.sites for t in self.types(site)))
 
     def sensors(self, site: str, asset: str) -> list[SensorName]:
         return self.site(site).sensors.get(asset, []) if site in self.sites else []

@@ -20,7 +20,9 @@ from pydantic import BaseModel, Field
 from rapidfuzz.distance import DamerauLevenshtein
 
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding.vocabulary import SENSOR_WORDS, TYPE_NAMES
+from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.measures import kind_label, kind_names
+from edge_agent.grounding.vocabulary import SENSOR_WORDS
 
 Kind = Literal["site", "asset", "sensor", "kind"]
 _TOKEN = re.compile(r"%|[^\W_][\w.\-/]*")
@@ -397,11 +399,11 @@ def _word_variants(text: str) -> set[str]:
 
 
 def _type_words(marker: str) -> set[str]:
-    """How a question writes an equip marker: "coolingTower" → "cooling tower(s)", "ahu" → "ahu(s)", and
-    the Haystack names of the marker (`vocabulary.TYPE_NAMES`: "ahu" → "air handling unit(s)")."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", marker)
+    """How a question writes an equip marker: its own words ("coolingTower" → "cooling tower(s)"), and the field's
+    names for it (`measures.kind_names`: "ahu" → "air handling unit(s)", "AHU(s)"; "crac" → "computer room air
+    conditioner(s)")."""
     out = set()
-    for name in (spaced, *TYPE_NAMES.get(marker, ())):
+    for name in kind_names(marker):
         out |= {key(name), key(name) + "s", key(name) + "es"}
     return out
 
@@ -414,7 +416,7 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     index: dict[str, str] = {}
     where: dict[str, list[str]] = {}
     for site in catalog.sites if len(catalog.sites) <= 12 or not links.sites else links.sites:
-        for marker in equipment_kinds(catalog.types(site)):
+        for marker in catalog.types(site):
             where.setdefault(marker, []).append(site)
             for word in _type_words(marker):
                 index.setdefault(word, marker)
@@ -428,7 +430,7 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         text = tokens.raw(i, j)
         if links.sites and not set(links.sites) & set(where[marker]):
             site = links.sites[0]
-            kinds = [kind_label(k) for k in equipment_kinds(catalog.types(site))][:SUGGEST]
+            kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
             links.missing.append(Missing(text=kind_label(marker), kind="kind", site=site, suggestions=kinds))
             continue
         if not links.sites and len(where[marker]) == 1:  # the only site that has this kind
@@ -437,16 +439,6 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         if marker not in links.asset_types:
             links.asset_types.append(marker)
             links.mentions.append(Mention(text=text, name=marker, kind="asset", how="exact"))
-
-
-def equipment_kinds(markers: Iterable[str]) -> list[str]:
-    """The markers of equip records that name a kind of equipment (not a substance or qualifier such as water)."""
-    return list(markers)
-
-
-def kind_label(marker: str) -> str:
-    """How an answer names a kind: the field's label for the marker ("ahu" → "air handling unit")."""
-    return TYPE_NAMES.get(marker, (re.sub(r"(?<=[a-z])(?=[A-Z])", " ", marker).lower(),))[0]
 
 
 def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],
@@ -508,10 +500,15 @@ _SITE_AFTER = frozenset("site sites plant plants campus building buildings facil
 def _kind_words(catalog: Catalog) -> set[str]:
     """Every way a question may write a kind of equipment or a measurement (never a site's name): the catalog's
     equip markers and the generic vocabularies, singular and plural."""
-    markers = set(TYPE_NAMES) | {t for site in catalog.sites for t in catalog.types(site)}
+    markers = {t for site in catalog.sites for t in catalog.types(site)}
     out = {w for m in markers for w in _type_words(m)}
     out |= {key(w) for phrase in SENSOR_WORDS for w in [phrase, *phrase.split()]}
     return out | {w + "s" for w in out}
+
+
+def _field_word(word: str) -> bool:
+    """The word names a kind of equipment or a measure in the field's vocabulary ("BOILERS", "HUMIDITY")."""
+    return bool(fieldvocab.kinds_named(word.casefold()) or fieldvocab.measure_words(word.casefold()))
 
 
 def _site_position(tokens: _Tokens, n: int) -> bool:
@@ -531,7 +528,7 @@ def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     skeletons = {s for s in map(_site_skeleton, catalog.sites) if s}
     kinds = _kind_words(catalog)
     for n, (tok, _, _) in enumerate(tokens.items):
-        if tokens.used[n] or tok in _NOT_CODES or key(tok) in kinds:
+        if tokens.used[n] or tok in _NOT_CODES or key(tok) in kinds or _field_word(tok):
             continue
         code = re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok) and len(tok) >= 4 and \
             sum(c.isalpha() for c in tok) >= 3  # "POKMAN", "MUC-FREIMANN"

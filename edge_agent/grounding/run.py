@@ -30,7 +30,8 @@ from edge_agent.grounding.linking import Links, link
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, outside_topic, read_question
 from edge_agent.grounding.scope import Scope
-from edge_agent.grounding.vocabulary import SENSOR_WORDS, TYPE_NAMES
+from edge_agent.grounding.measures import kind_label, kind_names
+from edge_agent.grounding.vocabulary import SENSOR_WORDS
 
 
 def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
@@ -139,7 +140,7 @@ class Grounding:
             return False
         words = {w.casefold() for w in re.findall(r"[\w%]+", self.question)}
         vocabulary = {w for phrase in SENSOR_WORDS for w in phrase.split()} | \
-                     {w for names in TYPE_NAMES.values() for n in names for w in n.split()} | set(TYPE_NAMES)
+            {w.casefold() for t in self.catalog.kinds() for n in kind_names(t) for w in n.split()}
         plural = {w[:-1] for w in words if w.endswith("s")}
         return not (_PLANT_WORDS.search(self.question) or (words | plural) & vocabulary)
 
@@ -178,10 +179,8 @@ class Grounding:
             site = links.sites[0]
             found = list(dict.fromkeys(a for t in links.asset_types for a in self.catalog.site(site).assets_of_type(t)))
             if found:
-                from edge_agent.grounding.linking import kind_label
-
-                label = kind_label(links.asset_types[0])
-                return f"Yes: {site} has {len(found)} {label}{'' if len(found) == 1 else 's'}: {', '.join(found[:8])}"
+                label = kind_label(links.asset_types[0], len(found))
+                return f"Yes: {site} has {len(found)} {label}: {', '.join(found[:8])}"
         if [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets:
             return f"Yes: {links.sites[0]} is a site on the SkySpark"
         return ""
