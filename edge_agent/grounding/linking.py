@@ -20,9 +20,8 @@ from pydantic import BaseModel, Field
 from rapidfuzz.distance import DamerauLevenshtein
 
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding import fieldvocab
+from edge_agent.grounding import fieldvocab, measures
 from edge_agent.grounding.measures import kind_label, kind_names
-from edge_agent.grounding.vocabulary import SENSOR_WORDS
 
 Kind = Literal["site", "asset", "sensor", "kind"]
 _TOKEN = re.compile(r"%|[^\W_][\w.\-/]*")
@@ -85,6 +84,7 @@ class Links(BaseModel):
     asset_sites: dict[str, str] = Field(default_factory=dict)
     sensors: list[str] = Field(default_factory=list)  # short names
     asset_types: list[str] = Field(default_factory=list)  # equip markers named in the plural ("chillers", "AHUs")
+    measures: list[str] = Field(default_factory=list)  # quantity kinds asked for ("temperature", "energy", …)
     mentions: list[Mention] = Field(default_factory=list)
     missing: list[Missing] = Field(default_factory=list)
 
@@ -344,6 +344,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     _asset_types(tokens, catalog, links)
     _energy_from_power(catalog, links)
     _missing_sensors(tokens, catalog, links)
+    _asked_measures(tokens, catalog, links)
     _missing_sites(tokens, catalog, links)
     return links
 
@@ -366,31 +367,41 @@ def _has_power(catalog: Catalog, site: str, asset: str) -> bool:
 
 
 def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
-    """A measurement the question asks of its assets that none of them has: a word of the generic point
-    vocabulary (`vocabulary.SENSOR_WORDS`: "Humidity") where the question names assets that exist but no
-    sensor the catalog has, and no sensor of those assets shares a word with it ("temperature" may be
-    their "Supply Air Temp": that is for the model to choose, not a missing sensor)."""
+    """A measure the question asks of its assets that none of them holds: a quantity kind the question's unlinked
+    words name (`measures.asked`: "humidity", "how humid", "electricity used") where it names assets that exist
+    but no sensor, and no sensor of theirs measures it (an energy is computed from a power sensor; a point whose
+    quantity the field's vocabulary cannot tell is not ruled out)."""
     if not links.assets or links.sensors:
         return
     on = [(links.asset_sites[a], a) for a in links.assets]
-    words = {w for site, asset in on for s in catalog.sensors(site, asset)
-             for w in _variants(key(s.short)) | _word_variants(s.short)}
-    vocabulary = {key(w) for w in SENSOR_WORDS}
-    has_power = any((s.unit or "").strip().casefold() in ("w", "kw", "mw") for site, asset in on
-                    for s in catalog.sensors(site, asset))
-    for i, j in tokens.spans(5):
-        if any(tokens.used[i:j]):
+    free = [n for n in range(len(tokens.items)) if not tokens.used[n]]
+    rest = " ".join(tokens.items[n][0] for n in free)
+    for wanted in measures.asked(rest):
+        lacking = [(site, asset) for site, asset in on if not any(
+            measures.fits([wanted.quantity], m) and not m.setpoint
+            for m in map(measures.point_measure, catalog.sensors(site, asset)))]
+        if not lacking or len(lacking) < len(on):
             continue
-        raw = tokens.raw(i, j)
-        if key(raw) not in vocabulary or _word_variants(raw) & words:
-            continue
-        if has_power and _ENERGY_WORDS.search(raw):  # energy is computed from power (docs/analysis.md)
-            continue
-        tokens.take(i, j)
-        for site, asset in on:
-            links.missing.append(Missing(text=raw, kind="sensor", site=site, asset=asset,
+        hits = [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
+        text = tokens.raw(hits[0], hits[-1] + 1) if hits else wanted.phrase
+        for n in hits:  # the phrase's words are placed: they named this measure
+            tokens.used[n] = True
+        for site, asset in lacking:
+            links.missing.append(Missing(text=text, kind="sensor", site=site, asset=asset,
                                          suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
         return
+
+
+def _asked_measures(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
+    """The quantity kinds the question asks for: those of the sensors it names, else those its words name
+    ("how humid", "electricity consumed", "temperature")."""
+    named = [s for site in links.sites for a in catalog.assets(site) for s in catalog.sensors(site, a)
+             if s.short in links.sensors]
+    out = [m.quantity for m in map(measures.point_measure, named) if m.quantity]
+    if not out:
+        rest = " ".join(t for n, (t, _, _) in enumerate(tokens.items) if not tokens.used[n])
+        out = [w.quantity for w in measures.asked(rest)]
+    links.measures = list(dict.fromkeys(out))
 
 
 def _word_variants(text: str) -> set[str]:
@@ -502,7 +513,6 @@ def _kind_words(catalog: Catalog) -> set[str]:
     equip markers and the generic vocabularies, singular and plural."""
     markers = {t for site in catalog.sites for t in catalog.types(site)}
     out = {w for m in markers for w in _type_words(m)}
-    out |= {key(w) for phrase in SENSOR_WORDS for w in [phrase, *phrase.split()]}
     return out | {w + "s" for w in out}
 
 

@@ -18,6 +18,7 @@ definitions, Haystack's unit database, operators' everyday words).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Protocol
 
@@ -61,6 +62,9 @@ def equip_kinds(markers: Iterable[str]) -> list[str]:
 
 def point_measure(sensor: PointLike) -> Measure:
     q = fieldvocab.quantity_of_point(sensor.tags, sensor.unit, sensor.short)
+    if q is None:  # a unit written into the name ("kW_total", "Flow_m3h")
+        q = next((u for tok in re.split(r"[\s_\-]+", sensor.short) if len(tok) > 1
+                  for u in [fieldvocab.quantity_of_unit(tok)] if u is not None and u.name != "dimensionless"), None)
     return Measure(quantity=q.name if q is not None else None,
                    function=fieldvocab.point_function(sensor.tags, sensor.short), unit=sensor.unit)
 
@@ -68,7 +72,7 @@ def point_measure(sensor: PointLike) -> Measure:
 def asked(text: str) -> list[Asked]:
     """The measures the words of `text` name, in order of first mention, each quantity once."""
     out: dict[str, Asked] = {}
-    for word in fieldvocab.measure_words(text):
+    for word in fieldvocab.measure_words(text.casefold()):
         out.setdefault(word.quantity.name, Asked(word.quantity.name, word.phrase, word.direction))
     return list(out.values())
 

@@ -30,8 +30,8 @@ from edge_agent.grounding.linking import Links, link
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, outside_topic, read_question
 from edge_agent.grounding.scope import Scope
+from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.measures import kind_label, kind_names
-from edge_agent.grounding.vocabulary import SENSOR_WORDS
 
 
 def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
@@ -139,10 +139,10 @@ class Grounding:
         if linked or self.links.missing or self.start is not None or _TIME_QUESTION.search(self.question):
             return False
         words = {w.casefold() for w in re.findall(r"[\w%]+", self.question)}
-        vocabulary = {w for phrase in SENSOR_WORDS for w in phrase.split()} | \
-            {w.casefold() for t in self.catalog.kinds() for n in kind_names(t) for w in n.split()}
+        vocabulary = {w.casefold() for t in self.catalog.kinds() for n in kind_names(t) for w in n.split()}
         plural = {w[:-1] for w in words if w.endswith("s")}
-        return not (_PLANT_WORDS.search(self.question) or (words | plural) & vocabulary)
+        return not (_PLANT_WORDS.search(self.question) or (words | plural) & vocabulary
+                    or fieldvocab.measure_words(self.question) or fieldvocab.kinds_named(self.question))
 
     def _can(self) -> str:
         """What the gateway can do instead, about what the question names."""
