@@ -294,6 +294,10 @@ class _Trial:
         g = self.rt.grounding
         if g is not None and (invented := g.invented(parsed.action, parsed.action_input)):
             self.trial.invented_names += len(invented)
+        if g is not None and (wrong := g.wrong_measure(parsed.action, parsed.action_input)):
+            return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
+                                Outcome("invalid", False, f"Error: {wrong} Nothing was run; call it with the "
+                                                          f"measure the question asks for."))
         done = self._execute(parsed.action, parsed.args, parsed.action_input)
         usage = usage + done.usage
         observation = summarise_observation(done.observation, self.rt.settings.observation_max_chars,

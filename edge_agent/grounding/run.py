@@ -31,7 +31,7 @@ from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, 
 from edge_agent.grounding.question import Part, Reading, outside_topic, read_question
 from edge_agent.grounding.scope import Scope
 from edge_agent.grounding import fieldvocab
-from edge_agent.grounding.measures import kind_label, kind_names
+from edge_agent.grounding.measures import Measure, comparable, fits, kind_label, kind_names, point_measure
 
 
 def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
@@ -477,6 +477,54 @@ class Grounding:
             sources = [s for s in sources if not (s.kind == "observation" and s.trial == trial
                                                   and s.step is not None and s.step >= step)]
         return ungrounded(trace(text, sources, self.names())) if text else []
+
+    def wrong_measure(self, tool: str, args: Any) -> str:
+        """Why a call reads the wrong measure ('' when it does not): its series is not the measure the question asks
+        for (an energy question reads an energy or a power sensor; "temperature" a temperature), the series compared
+        with a limit is itself a setpoint, or two series are subtracted, added or compared that are not one quantity
+        in one unit (a ratio may cross kinds: kW per ton). Checked before the call runs; the Observation says which
+        sensors would do."""
+        if self.catalog is None or self.links is None or not isinstance(args, dict):
+            return ""
+        site = self.catalog.canonical_site(str(args.get("site_name", "")))
+        sensor = args.get("sensor_name")
+        if site is None or not isinstance(sensor, str):
+            return ""
+        names = args.get("asset_names") or ([args["asset_name"]] if isinstance(args.get("asset_name"), str) else [])
+        assets = [a for n in names if isinstance(n, str) and (a := self.catalog.canonical_asset(site, n))]
+        if not assets and isinstance(args.get("asset_type"), str):
+            assets = self.catalog.site(site).assets_of_type(args["asset_type"])
+        first = self._measure(site, assets, sensor)
+        if first is None:
+            return ""
+        wanted = self.links.measures
+        if wanted and not fits(wanted, first):
+            good = [s.short for a in assets[:1] for s in self.catalog.sensors(site, a)
+                    if fits(wanted, m := point_measure(s)) and m.quantity is not None and not m.setpoint]
+            offer = f"; the sensors that measure it: {', '.join(good[:8])}" if good else ""
+            return f"{sensor} measures {first.quantity or 'something else'}, and the question asks for " \
+                   f"{' or '.join(wanted)}{offer}."
+        other = args.get("limit_sensor") or (args.get("other_sensor") if args.get("op") in ("difference", "sum")
+                                             else None)
+        if isinstance(other, str):
+            owner = args.get("other_asset") if isinstance(args.get("other_asset"), str) else None
+            second = self._measure(site, [self.catalog.canonical_asset(site, owner) or owner] if owner else assets,
+                                   other)
+            if second is not None and not comparable(first, second):
+                return f"{sensor} ({first.quantity or '?'}, {first.unit or 'no unit'}) and {other} " \
+                       f"({second.quantity or '?'}, {second.unit or 'no unit'}) are not one quantity in one unit: " \
+                       f"they cannot be subtracted, added or compared."
+            if tool == "excursions" and first.setpoint and not second.setpoint:
+                return f"{sensor} is a setpoint: compare the measured series with it, not the other way round."
+        return ""
+
+    def _measure(self, site: str, assets: list[str], sensor: str) -> Measure | None:
+        """The measure of `sensor` (full or short name) on the first of `assets` that has it."""
+        for asset in assets:
+            for s in self.catalog.sensors(site, asset):
+                if key(sensor) in (key(s.short), key(s.name)):
+                    return point_measure(s)
+        return None
 
     def invented(self, tool: str, args: Any) -> list[str]:
         """Site, asset and sensor names in a call's arguments that the SkySpark does not have."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.analysis import is_power
 from edge_agent.grounding.linking import Links
+from edge_agent.grounding.measures import fits, point_measure
 
 MAX_NAMES = 400
 MAX_GROUPS = 32  # more distinct sensor sets than this on one site: one branch for the site, the tool checks
@@ -93,7 +94,8 @@ class Scope:
                 for s in catalog.sensors(site, asset):
                     shorts.setdefault(s.short, None)
             wanted = [s for s in links.sensors if s in shorts]
-            sensors = wanted if links.sensors else list(shorts)[:MAX_NAMES]
+            sensors = wanted if links.sensors else _measuring(catalog, site, kinds or assets, links.measures,
+                                                              list(shorts))[:MAX_NAMES]
             if linked:  # a sensor every named asset has, where there is one
                 owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
                 common = [s for s in sensors if all(s in own for own in owned)]
@@ -235,6 +237,18 @@ class Scope:
         out["required"] = [r for r in list(props) if r in required]
         out["additionalProperties"] = False
         return out
+
+
+def _measuring(catalog: Catalog, site: str, assets: list[str], wanted: list[str], shorts: list[str]) -> list[str]:
+    """The sensors of `shorts` that measure what the question asks for (`Links.measures`: its quantity kinds; an
+    energy also from power), setpoints and commands aside; all of them where it asks for no measure or none fits
+    (the linking then says what is missing)."""
+    if not wanted:
+        return shorts
+    fitting = {s.short for a in assets for s in catalog.sensors(site, a)
+               if (m := point_measure(s)).quantity is not None and fits(wanted, m) and m.function != "setpoint"
+               and m.function != "command"}
+    return [s for s in shorts if s in fitting] or shorts
 
 
 def _setpoints(sensors: list[str], named: list[str]) -> tuple[str, ...]:
