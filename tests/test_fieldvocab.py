@@ -44,15 +44,18 @@ def test_any_camel_case_marker_gets_a_label(marker: str) -> None:
         assert fv.kinds_named(label.singular.upper(), available={marker}) == [marker]
 
 
-@given(st.lists(lower_word.filter(lambda w: len(w) >= 4 and not w.endswith(("s", "y", "x", "z", "h", "i", "u"))),
-                min_size=1, max_size=3))
+noun_word = st.builds(lambda stem, last: stem + last, lower_word, st.sampled_from("bdfgklmnprt"))
+
+
+@given(st.lists(noun_word, min_size=1, max_size=3))
 def test_plural_and_singular_round_trip(words: list[str]) -> None:
-    # words of three letters or fewer are never singularised ("gas", "bus", "ups"), nor are "-is", "-us" (axis, bus)
+    # nouns ending in a plain consonant; "-s/-x/-z/-ch/-sh/-y/-e" endings are covered by the field nouns below
+    # (English plurals are ambiguous there: "axes" is both "axe" and "axis")
     phrase = " ".join(words)
     assert fv.singular(fv.plural(phrase)) == phrase
 
 
-@pytest.mark.parametrize("noun", ["battery", "switch", "box", "heat pump", "chiller", "fan coil unit",
+@pytest.mark.parametrize("noun", ["battery", "switch", "box", "glass", "case", "house", "valve", "heat pump", "chiller", "fan coil unit",
                                   "uninterruptible power supply", "cooling tower", "elevator"])
 def test_plural_of_field_nouns_round_trips(noun: str) -> None:
     assert fv.plural(noun) != noun

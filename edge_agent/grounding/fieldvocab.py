@@ -104,7 +104,7 @@ def _singular_word(w: str) -> str:
         return w
     if w.endswith("ies"):
         return w[:-3] + "y"
-    if re.search(r"(ses|xes|zes|ches|shes)$", w):
+    if re.search(r"(sses|xes|zes|ches|shes)$", w):  # glasses, boxes, switches
         return w[:-2]
     if w.endswith("s"):
         return w[:-1]
