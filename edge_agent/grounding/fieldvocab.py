@@ -37,10 +37,11 @@ import json
 import re
 import threading
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 VOCAB_DIR = Path(__file__).with_name("vocab")
 
@@ -100,7 +101,7 @@ def plural(phrase: str) -> str:
 def _singular_word(w: str) -> str:
     if w in _IRREGULAR_BACK:
         return _IRREGULAR_BACK[w]
-    if len(w) <= 3 or w.endswith("ss") or w.endswith("us") or w.endswith("is"):
+    if len(w) <= 3 or w.endswith(("ss", "us", "is")):
         return w
     if w.endswith("ies"):
         return w[:-3] + "y"
@@ -339,11 +340,10 @@ def kinds_named(phrase: str, available: Iterable[str] | None = None, *, subkinds
     hits: set[str] = set()
     for m in avail:
         p = _primary(m)
-        if p in named or m in named:
-            hits.add(m)
-        elif keys & _name_keys(" ".join(marker_words(m))):
-            hits.add(m)
-        elif subkinds and named and (named & set(kind_parents(m))):
+        named_here = p in named or m in named  # by the files' words for the kind
+        by_own_words = bool(keys & _name_keys(" ".join(marker_words(m))))  # a marker the files may not know
+        by_parent = subkinds and bool(named & set(kind_parents(m)))  # a subkind of the named kind
+        if named_here or by_own_words or by_parent:
             hits.add(m)
     return sorted(hits)
 
