@@ -47,7 +47,8 @@ DEF_QUANTITY_NAMES = {"humidity": "relative humidity", "pf": "power factor", "el
 #: QUDT quantity kinds (Brick's point classes) whose words are not a unit database quantity name.
 QUDT_NAMES = {
     "VolumeFlowRate": "volumetric flow", "StaticPressure": "pressure", "DynamicPressure": "pressure",
-    "GaugePressure": "pressure", "SoundPressure": "pressure", "PressureRatio": "dimensionless",
+    "GaugePressure": "pressure", "SoundPressure": "pressure",
+    "PressureRatio": "relative humidity",  # Brick 1.5 files only its humidity classes under it (vapour pressure ratio)
     "DimensionlessRatio": "dimensionless", "Transmittance": "dimensionless", "RelativeHumidity":
     "relative humidity", "DewPointTemperature": "temperature", "ElectricPower": "power", "ActivePower": "power",
     "ElectricEnergy": "energy", "ThermalEnergy": "energy", "Voltage": "electric potential", "Resistance":

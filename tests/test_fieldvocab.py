@@ -198,6 +198,13 @@ def test_point_quantity_from_unit_tags_and_name() -> None:
     assert fv.quantity_of_point(set(), None, "Supply Air Temperature") == temperature
     assert fv.quantity_of_point(set(), "", "CHW Flow") == fv.quantity("volumetric flow")
     assert fv.quantity_of_point(set(), None, "Widget Count") is None
+    # a unit written in the name; a single capital is a name's letter, not ampere or volt
+    assert fv.quantity_of_point(set(), None, "Chiller 1 kW") == fv.quantity("power")
+    assert fv.quantity_of_point(set(), None, "Energy (kWh)") == energy
+    assert fv.quantity_of_point(set(), None, "% Loaded") == fv.quantity("dimensionless")
+    assert fv.quantity_of_point(set(), None, "AHU A") is None
+    assert fv.quantity_of_point(set(), None, "Zone Humidity") == fv.quantity("relative humidity")
+    assert fv.quantity_of_point(set(), None, "Tonnage") == fv.quantity("power")
     assert fv.point_function({"sp", "temp"}) == "setpoint"
     assert fv.point_function({"cmd"}) == "command"
     assert fv.point_function((), "Zone Temp Setpoint") == "setpoint"

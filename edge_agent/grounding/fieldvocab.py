@@ -408,19 +408,37 @@ def point_function(tags: Iterable[str] = (), name: str = "") -> str | None:
     return None
 
 
+_UNIT_TOKEN = re.compile(r".*([a-z°%/³²µ]).*")
+
+
 def _quantity_of_name(name: str) -> Quantity | None:
+    """A point name's quantity: a unit written in it ("Chiller 1 kW", "% Loaded"), else the longest run of words
+    that is a Brick point class's words or an operator's measure word. A specific quantity wins over
+    "dimensionless" (Brick files humidity under a pressure ratio; operators mean relative humidity)."""
     v = _v()
+    fallback: Quantity | None = None
+    for tok in (t.strip("()[]{},;:") for t in name.split()):
+        q = quantity_of_unit(tok) if len(tok) >= 2 and _UNIT_TOKEN.fullmatch(tok) or tok == "%" else None
+        if q is None or q.name in ("bytes", "currency"):
+            continue
+        if q.name != "dimensionless":
+            return q
+        fallback = fallback or q
     words = normalize(name).split()
-    # the longest run of words that is a Brick point class's words or an operator's measure word
     for size in range(min(len(words), 6), 0, -1):
         for i in range(len(words) - size + 1):
             phrase = " ".join(words[i:i + size])
+            options: list[Quantity] = []
             if phrase in v.point_words:
-                return v.quantities.get(v.point_words[phrase][0])
+                options.append(v.quantities[v.point_words[phrase][0]])
             mw = v.measure.get(phrase)
             if mw and len({m.quantity for m in mw}) == 1:
-                return mw[0].quantity
-    return None
+                options.append(mw[0].quantity)
+            for q in options:
+                if q.name != "dimensionless":
+                    return q
+                fallback = fallback or q
+    return fallback
 
 
 def quantity_of_point(tags: Iterable[str] = (), unit: str | None = None, name: str = "") -> Quantity | None:
