@@ -92,7 +92,7 @@ def short_labels(marker: str, doc: str, wikipedia: str | None, shared_wiki: set[
         out.append(m.group(1).strip())
     sentence = re.split(r"[.;(]", first)[0].strip()
     if (sentence and len(sentence.split()) <= 5 and not m and "`" not in sentence
-            and not re.search(r"\b(or|and|point|used|to)\b", sentence)):
+            and not re.search(r"\b(or|and|point|used|to|which|that|for|with|without|of|carries|conveys)\b", sentence)):
         out.append(sentence)
     if wikipedia and str(wikipedia) not in shared_wiki:
         title = str(wikipedia).rsplit("/", 1)[-1].replace("_", " ")
@@ -364,7 +364,12 @@ def build_equipment(ns, brick) -> dict:
         if alts:
             item["markers"] = alts
         out.append(item)
-    return {"source": source(), "kinds": out}
+    # Haystack tags that are defined but are not equipment kinds (substances, qualifiers, quantities, entity
+    # types, values): a marker among these on an equip record qualifies its kind (`elec meter`), it is not one
+    kind_markers = {item["marker"] for item in out} | {a for item in out for a in item.get("markers", [])}
+    others = sorted({d.symbol for d in ns.defs() if "-" not in d.symbol and ":" not in d.symbol}
+                    - kind_markers - {"equip"})
+    return {"source": source(), "kinds": out, "not_kinds": others}
 
 
 # ------------------------------------------------------------------------------------------------ Brick

@@ -157,6 +157,21 @@ def test_kinds_named_among_what_a_catalog_carries() -> None:
     assert fv.kinds_named("boilers", available={"chiller"}) == []
 
 
+def test_kinds_of_an_equip_record() -> None:
+    assert fv.kinds_of({"equip", "elec", "meter", "his", "siteRef"}) == ["elecMeter", "meter"]
+    assert fv.kinds_of({"id", "equip", "hot", "water", "boiler"}) == ["hotWaterBoiler", "boiler"]
+    assert fv.kinds_of({"equip", "crac", "fcu"}) == ["crac", "fcu"]  # the more specific kind first
+    assert fv.kinds_of({"equip", "ahu", "siteRef", "dis"}) == ["ahu"]
+    assert fv.kinds_of({"equip", "snowMelter"}) == ["snowMelter"]  # a kind the field does not define
+    assert fv.kinds_of({"equip", "his", "point"}) == []
+
+
+@given(camel_marker)
+def test_kinds_of_keeps_any_undefined_marker(marker: str) -> None:
+    if marker not in fv.STRUCTURAL_TAGS and marker not in EQUIPMENT["not_kinds"]:
+        assert marker in fv.kinds_of({"equip", "his", marker})
+
+
 def test_kind_label_of_unknown_markers_reads_their_words() -> None:
     assert fv.kind_label("coldRoom").singular == "cold room"
     assert fv.kind_label("evCharger").singular == "ev charger"

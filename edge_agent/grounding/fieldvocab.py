@@ -16,6 +16,8 @@ API (all pure; strings in, frozen dataclasses or plain values out):
   abbreviations, operators' words), among `available` (the markers a catalog carries) when given;
   `kinds_named("air handlers", available={"ahu", "crac"}) == ["ahu"]`. Subkinds the catalog carries count
   (a `doas` is an `ahu`); `subkinds=False` keeps only the kinds the phrase names itself.
+- `kinds_of(markers) -> list[str]`: the kinds an equip record's markers say, most specific first (`{"equip",
+  "elec", "meter", "his"}` → `["elecMeter", "meter"]`; an undefined marker is a kind too).
 - `kind_parents(marker) -> tuple[str, ...]`: every kind a marker is, transitively (`"elecMeter"` → `meter`, `equip`).
 - `quantity_of_unit(unit) -> Quantity | None`: `"°F"`, `"degF"`, `"kWh"`, `"m3/h"` … → the quantity kind.
 - `quantity_of_tags(tags) -> Quantity | None`: Haystack point tags → quantity kind (`{"temp", "sensor"}` →
@@ -218,6 +220,9 @@ class _Vocab:
         # kinds
         self.kinds: dict[str, dict[str, Any]] = {}
         self.alias: dict[str, str] = {}  # alternative marker spelling -> primary marker
+        self.not_kinds: frozenset[str] = frozenset(equipment.get("not_kinds", ()))
+        self.conjuncts: list[tuple[frozenset[str], str]] = [
+            (frozenset(k["tags"]), k["marker"]) for k in equipment["kinds"] if len(k.get("tags", ())) > 1]
         for k in equipment["kinds"]:
             self.kinds[k["marker"]] = k
             for alt in k.get("markers", ()):
@@ -314,6 +319,22 @@ def kind_parents(marker: str) -> tuple[str, ...]:
         out[p] = None
         todo.extend(v.kinds.get(p, {}).get("is", []))
     return tuple(out)
+
+
+def kinds_of(markers: Iterable[str]) -> list[str]:
+    """The equipment kinds an equip record's markers say, most specific first: every marker that is not
+    structural (`equip`, `his`, …) nor a Haystack qualifier (`elec`, `hot`, `water`, …), plus the Haystack 4
+    conjuncts its tags spell (`{"elec", "meter"}` → `elecMeter`, then `meter`). A marker the field does not define
+    is a kind too (`{"equip", "snowMelter"}` → `["snowMelter"]`)."""
+    v = _v()
+    tags = set(markers)
+    found = [m for ts, m in v.conjuncts if ts <= tags]
+    for t in sorted(tags):
+        if t in STRUCTURAL_TAGS or t in found or (t in v.not_kinds and t not in v.kinds and t not in v.alias):
+            continue
+        found.append(t)
+    depth = {m: len(kind_parents(m)) for m in found}
+    return sorted(found, key=lambda m: (-depth[m], m))
 
 
 def _names_markers(phrase: str) -> set[str]:
