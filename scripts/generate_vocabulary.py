@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from edge_agent.grounding.fieldvocab import marker_words, plural  # noqa: E402
+from edge_agent.grounding.fieldvocab import marker_words, plural
 
 OUT = ROOT / "edge_agent" / "grounding" / "vocab"
 BRICK_VERSION = "1.5"
@@ -47,7 +47,8 @@ DEF_QUANTITY_NAMES = {"humidity": "relative humidity", "pf": "power factor", "el
 #: QUDT quantity kinds (Brick's point classes) whose words are not a unit database quantity name.
 QUDT_NAMES = {
     "VolumeFlowRate": "volumetric flow", "StaticPressure": "pressure", "DynamicPressure": "pressure",
-    "GaugePressure": "pressure", "SoundPressure": "pressure", "PressureRatio": "dimensionless",
+    "GaugePressure": "pressure", "SoundPressure": "pressure",
+    "PressureRatio": "relative humidity",  # Brick 1.5 files only its humidity classes under it (vapour pressure ratio)
     "DimensionlessRatio": "dimensionless", "Transmittance": "dimensionless", "RelativeHumidity":
     "relative humidity", "DewPointTemperature": "temperature", "ElectricPower": "power", "ActivePower": "power",
     "ElectricEnergy": "energy", "ThermalEnergy": "energy", "Voltage": "electric potential", "Resistance":
@@ -91,7 +92,7 @@ def short_labels(marker: str, doc: str, wikipedia: str | None, shared_wiki: set[
         out.append(m.group(1).strip())
     sentence = re.split(r"[.;(]", first)[0].strip()
     if (sentence and len(sentence.split()) <= 5 and not m and "`" not in sentence
-            and not re.search(r"\b(or|and|point|used|to)\b", sentence)):
+            and not re.search(r"\b(or|and|point|used|to|which|that|for|with|without|of|carries|conveys)\b", sentence)):
         out.append(sentence)
     if wikipedia and str(wikipedia) not in shared_wiki:
         title = str(wikipedia).rsplit("/", 1)[-1].replace("_", " ")
@@ -363,7 +364,12 @@ def build_equipment(ns, brick) -> dict:
         if alts:
             item["markers"] = alts
         out.append(item)
-    return {"source": source(), "kinds": out}
+    # Haystack tags that are defined but are not equipment kinds (substances, qualifiers, quantities, entity
+    # types, values): a marker among these on an equip record qualifies its kind (`elec meter`), it is not one
+    kind_markers = {item["marker"] for item in out} | {a for item in out for a in item.get("markers", [])}
+    others = sorted({d.symbol for d in ns.defs() if "-" not in d.symbol and ":" not in d.symbol}
+                    - kind_markers - {"equip"})
+    return {"source": source(), "kinds": out, "not_kinds": others}
 
 
 # ------------------------------------------------------------------------------------------------ Brick

@@ -16,6 +16,8 @@ API (all pure; strings in, frozen dataclasses or plain values out):
   abbreviations, operators' words), among `available` (the markers a catalog carries) when given;
   `kinds_named("air handlers", available={"ahu", "crac"}) == ["ahu"]`. Subkinds the catalog carries count
   (a `doas` is an `ahu`); `subkinds=False` keeps only the kinds the phrase names itself.
+- `kinds_of(markers) -> list[str]`: the kinds an equip record's markers say, most specific first (`{"equip",
+  "elec", "meter", "his"}` → `["elecMeter", "meter"]`; an undefined marker is a kind too).
 - `kind_parents(marker) -> tuple[str, ...]`: every kind a marker is, transitively (`"elecMeter"` → `meter`, `equip`).
 - `quantity_of_unit(unit) -> Quantity | None`: `"°F"`, `"degF"`, `"kWh"`, `"m3/h"` … → the quantity kind.
 - `quantity_of_tags(tags) -> Quantity | None`: Haystack point tags → quantity kind (`{"temp", "sensor"}` →
@@ -37,10 +39,11 @@ import json
 import re
 import threading
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 VOCAB_DIR = Path(__file__).with_name("vocab")
 
@@ -100,11 +103,11 @@ def plural(phrase: str) -> str:
 def _singular_word(w: str) -> str:
     if w in _IRREGULAR_BACK:
         return _IRREGULAR_BACK[w]
-    if len(w) <= 3 or w.endswith("ss") or w.endswith("us") or w.endswith("is"):
+    if len(w) <= 3 or w.endswith(("ss", "us", "is")):
         return w
     if w.endswith("ies"):
         return w[:-3] + "y"
-    if re.search(r"(ses|xes|zes|ches|shes)$", w):
+    if re.search(r"(sses|xes|zes|ches|shes)$", w):  # glasses, boxes, switches
         return w[:-2]
     if w.endswith("s"):
         return w[:-1]
@@ -217,6 +220,9 @@ class _Vocab:
         # kinds
         self.kinds: dict[str, dict[str, Any]] = {}
         self.alias: dict[str, str] = {}  # alternative marker spelling -> primary marker
+        self.not_kinds: frozenset[str] = frozenset(equipment.get("not_kinds", ()))
+        self.conjuncts: list[tuple[frozenset[str], str]] = [
+            (frozenset(k["tags"]), k["marker"]) for k in equipment["kinds"] if len(k.get("tags", ())) > 1]
         for k in equipment["kinds"]:
             self.kinds[k["marker"]] = k
             for alt in k.get("markers", ()):
@@ -315,6 +321,22 @@ def kind_parents(marker: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def kinds_of(markers: Iterable[str]) -> list[str]:
+    """The equipment kinds an equip record's markers say, most specific first: every marker that is not
+    structural (`equip`, `his`, …) nor a Haystack qualifier (`elec`, `hot`, `water`, …), plus the Haystack 4
+    conjuncts its tags spell (`{"elec", "meter"}` → `elecMeter`, then `meter`). A marker the field does not define
+    is a kind too (`{"equip", "snowMelter"}` → `["snowMelter"]`)."""
+    v = _v()
+    tags = set(markers)
+    found = [m for ts, m in v.conjuncts if ts <= tags]
+    for t in sorted(tags):
+        if t in STRUCTURAL_TAGS or t in found or (t in v.not_kinds and t not in v.kinds and t not in v.alias):
+            continue
+        found.append(t)
+    depth = {m: len(kind_parents(m)) for m in found}
+    return sorted(found, key=lambda m: (-depth[m], m))
+
+
 def _names_markers(phrase: str) -> set[str]:
     v = _v()
     found: set[str] = set()
@@ -339,11 +361,10 @@ def kinds_named(phrase: str, available: Iterable[str] | None = None, *, subkinds
     hits: set[str] = set()
     for m in avail:
         p = _primary(m)
-        if p in named or m in named:
-            hits.add(m)
-        elif keys & _name_keys(" ".join(marker_words(m))):
-            hits.add(m)
-        elif subkinds and named and (named & set(kind_parents(m))):
+        named_here = p in named or m in named  # by the files' words for the kind
+        by_own_words = bool(keys & _name_keys(" ".join(marker_words(m))))  # a marker the files may not know
+        by_parent = subkinds and bool(named & set(kind_parents(m)))  # a subkind of the named kind
+        if named_here or by_own_words or by_parent:
             hits.add(m)
     return sorted(hits)
 
@@ -408,19 +429,37 @@ def point_function(tags: Iterable[str] = (), name: str = "") -> str | None:
     return None
 
 
+_UNIT_TOKEN = re.compile(r".*([a-z°%/³²µ]).*")
+
+
 def _quantity_of_name(name: str) -> Quantity | None:
+    """A point name's quantity: a unit written in it ("Chiller 1 kW", "% Loaded"), else the longest run of words
+    that is a Brick point class's words or an operator's measure word. A specific quantity wins over
+    "dimensionless" (Brick files humidity under a pressure ratio; operators mean relative humidity)."""
     v = _v()
+    fallback: Quantity | None = None
+    for tok in (t.strip("()[]{},;:") for t in name.split()):
+        q = quantity_of_unit(tok) if len(tok) >= 2 and _UNIT_TOKEN.fullmatch(tok) or tok == "%" else None
+        if q is None or q.name in ("bytes", "currency"):
+            continue
+        if q.name != "dimensionless":
+            return q
+        fallback = fallback or q
     words = normalize(name).split()
-    # the longest run of words that is a Brick point class's words or an operator's measure word
     for size in range(min(len(words), 6), 0, -1):
         for i in range(len(words) - size + 1):
             phrase = " ".join(words[i:i + size])
+            options: list[Quantity] = []
             if phrase in v.point_words:
-                return v.quantities.get(v.point_words[phrase][0])
+                options.append(v.quantities[v.point_words[phrase][0]])
             mw = v.measure.get(phrase)
             if mw and len({m.quantity for m in mw}) == 1:
-                return mw[0].quantity
-    return None
+                options.append(mw[0].quantity)
+            for q in options:
+                if q.name != "dimensionless":
+                    return q
+                fallback = fallback or q
+    return fallback
 
 
 def quantity_of_point(tags: Iterable[str] = (), unit: str | None = None, name: str = "") -> Quantity | None:
