@@ -378,8 +378,7 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     rest = " ".join(tokens.items[n][0] for n in free)
     for wanted in measures.asked(rest):
         lacking = [(site, asset) for site, asset in on if not any(
-            measures.fits([wanted.quantity], m) and not m.setpoint
-            for m in map(measures.point_measure, catalog.sensors(site, asset)))]
+            _may_measure(wanted, s) for s in catalog.sensors(site, asset))]
         if not lacking or len(lacking) < len(on):
             continue
         hits = [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
@@ -390,6 +389,16 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
             links.missing.append(Missing(text=text, kind="sensor", site=site, asset=asset,
                                          suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
         return
+
+
+def _may_measure(wanted: measures.Asked, sensor) -> bool:
+    """`sensor` may hold the measure asked: its quantity is that one, or unknown and its name has the word."""
+    m = measures.point_measure(sensor)
+    if m.setpoint:
+        return False
+    if m.quantity is not None:
+        return measures.fits([wanted.quantity], m)
+    return bool(set(wanted.phrase.split()) & set(fieldvocab.normalize(sensor.short).split()))
 
 
 def _asked_measures(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
