@@ -266,11 +266,19 @@ def test_each_call_says_what_an_answer_states_of_it(tools, iot_ctx):
                                        "sensor_name": "Power", "start": "2024-07-15", "final": "2024-07-16"},
                                       iot_ctx)
     stats, file = data.answer.rsplit("; saved to ", 1)
-    assert data.ok and stats.startswith("Chiller 6 Power (kW): max ") and "Chiller 9 Power (kW): max " in stats
-    assert data.observation.endswith(stats) and saved(iot_ctx, f"saved to {file}")
+    # read as an answer: the statistic in words, readable site-local times, the file last, no sum of kW
+    assert data.ok and stats.startswith("The highest Chiller 6 Power on 15 July 2024 was ")
+    assert "The highest Chiller 9 Power on 15 July 2024 was " in stats and "sum" not in stats and "energy " in stats
+    figures = re.findall(r"(?<![\d:])\d+\.\d+(?![\d:])", stats)
+    assert figures and all(f in data.observation for f in figures) and saved(iot_ctx, f"saved to {file}")
+    iot_ctx.question = "what was the mean power"
+    mean = tools.get("histories").run({"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Power",
+                                       "start": "2024-07-15", "final": "2024-07-17"}, iot_ctx)
+    assert mean.answer.startswith("The mean Chiller 6 Power from 15 July 2024 to 16 July 2024 was ")
+    assert re.search(r"highest [\d.]+ kW, at \d\d:\d\d on 1[56] July 2024", mean.answer), mean.answer
     point = tools.get("histories").run({"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Power",
                                         "start": "2024-07-15T12:10:00"}, iot_ctx)
-    assert point.answer.startswith("Chiller 6 Power = ") and point.answer.split("; saved to ")[0] in point.observation
+    assert re.match(r"Chiller 6 Power was [\d.]+ kW at 12:\d\d on 15 July 2024; saved to ", point.answer), point.answer
     empty = tools.get("histories").run({"site_name": "POKMAIN", "asset_names": ["Chiller 6"],
                                         "sensor_name": "Tonnage", "start": "2019-06-01", "final": "2019-06-02"}, iot_ctx)
     assert empty.ok and empty.answer.startswith("no values of Tonnage of Chiller 6 are recorded from 2019-06-01")

@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo
 from pydantic import Field, field_validator
 
 from edge_agent import analysis as an
+from edge_agent.grounding import fieldvocab
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
 from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, NoArgs, Said, ToolArgs,
@@ -148,14 +149,18 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
                         answer=f"no value of {args.sensor_name} of {assets} at or before {when} is recorded")
         parts = "; ".join(f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})"
                           for r in rows[:PREVIEW_SERIES])
-        return Said(f"value at {when}: {parts}; saved {len(rows)} rows to {name}", answer=f"{parts}; saved to {name}")
+        said = "; ".join(f"{r.sensor_name} was {_fmt(r.value)}{_unit(r.unit)} at {_readable(r.timestamp)}"
+                         for r in rows[:PREVIEW_SERIES])
+        return Said(f"value at {when}: {parts}; saved {len(rows)} rows to {name}", answer=f"{said}; saved to {name}")
     span = f"from {window.start.isoformat()} to {window.end.isoformat()} (end exclusive)"
     if not rows:
         return Said(f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty "
                     f"list to {name}", answer=f"no values of {args.sensor_name} of {assets} are recorded {span}")
     what = sensors_seen[0] if len(sensors_seen) == 1 else f"{len(sensors_seen)} series"
-    stats = _series_stats(rows, _asked_first(ctx.question))
-    return Said(f"{what} {span}, saved to {name}: {stats}", answer=f"{stats}; saved to {name}")
+    order = _asked_first(ctx.question)
+    stats = _series_stats(rows, order)
+    return Said(f"{what} {span}, saved to {name}: {stats}",
+                answer=f"{_said_series(rows, order, window)}; saved to {name}")
 
 
 #: words of a question that ask for one statistic, which a range's Observation then states first
@@ -200,6 +205,87 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
         said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
     return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: "
             f"{', '.join(said[s] for s in order)}, {len(samples)} values")
+
+
+_WORDS = {"max": "highest", "min": "lowest", "mean": "mean"}
+
+
+def _said_series(rows: list, order: tuple[str, ...], window) -> str:
+    """Each series as an answer states it: the statistic the question asks for first, in words, with readable
+    site-local times ("The highest Chiller 6 Tonnage on 1 June 2020 was 265.22 tonref, at 16:15"), then the other
+    figures; a total only of what adds up (an energy, a volume; a power's energy by the trapezoid), never a sum of a
+    temperature, a power or a percentage."""
+    series: dict[str, list] = {}
+    for row in rows:
+        series.setdefault(row.sensor_name, []).append(row)
+    period = _readable_period(window.start, window.end)
+    out = []
+    for sensor, samples in list(series.items())[:PREVIEW_SERIES]:
+        numbers = [r for r in samples if isinstance(r.value, (int, float)) and not isinstance(r.value, bool)]
+        unit = _unit(samples[0].unit)
+        if not numbers:
+            out.append(f"{sensor} {period}: {len(samples)} values, none numeric")
+            continue
+        high = max(numbers, key=lambda r: r.value)
+        low = min(numbers, key=lambda r: r.value)
+        figures = {"max": (high.value, high.timestamp), "min": (low.value, low.timestamp),
+                   "mean": (fmean(float(r.value) for r in numbers), None)}
+        total = _total(samples, numbers)
+        stats = [s for s in order if s in figures] + (["sum"] if total else [])
+        if order[0] == "sum" and total:
+            stats = ["sum"] + [s for s in stats if s != "sum"]
+        clauses = []
+        for n, stat in enumerate(stats):
+            if stat == "sum":
+                text = total
+            else:
+                value, at = figures[stat]
+                when = f", at {_readable(at, day=_day_of(window) is None)}" if at else ""
+                text = f"{_WORDS[stat]} {_fmt(value)}{unit}{when}"
+            clauses.append(f"The {text.replace(' ', f' {sensor} {period} was ', 1)}" if n == 0 else text)
+        out.append("; ".join(clauses) + f"; {len(samples)} values")
+    return "; ".join(out)
+
+
+def _total(samples: list, numbers: list) -> str:
+    unit = samples[0].unit
+    if an.is_power(unit):
+        points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
+        return f"energy {_fmt(an.energy_kwh(points, unit).kwh)} kWh" if len(points) > 1 else ""
+    quantity = fieldvocab.quantity_of_unit(unit)
+    if quantity is not None and quantity.summable:
+        return f"total {_fmt(math.fsum(float(r.value) for r in numbers))}{_unit(unit)}"
+    return ""
+
+
+def _day_of(window):
+    """The day a window covers exactly (00:00 to the next 00:00, site time), or None."""
+    start, end = window.start, window.end
+    if start.time() == end.time() == datetime.min.time() and (end.date() - start.date()).days == 1:
+        return start.date()
+    return None
+
+
+def _readable_period(start: datetime, end: datetime) -> str:
+    """"on 1 June 2020", "from 1 June 2020 to 7 June 2020", "from 1 June 2020 06:00 to 1 June 2020 18:00"."""
+    midnight = start.time() == end.time() == datetime.min.time()
+    if midnight and (end.date() - start.date()).days == 1:
+        return f"on {_date(start)}"
+    if midnight:
+        from datetime import timedelta
+
+        return f"from {_date(start)} to {_date(end - timedelta(days=1))}"
+    return f"from {_date(start)} {start:%H:%M} to {_date(end)} {end:%H:%M}"
+
+
+def _date(at: datetime) -> str:
+    return f"{at.day} {at:%B %Y}"
+
+
+def _readable(timestamp: str, day: bool = True) -> str:
+    """An ISO 8601 instant as site-local words: "16:15 on 1 June 2020" (or "16:15" within a day already said)."""
+    at = datetime.fromisoformat(timestamp)
+    return f"{at:%H:%M} on {_date(at)}" if day else f"{at:%H:%M}"
 
 
 def _unit(unit: str | None) -> str:
