@@ -40,6 +40,7 @@ class SiteCatalog:
     assets: list[str]
     sensors: dict[str, list[SensorName]]  # asset name -> its sensors
     types: dict[str, list[str]] = field(default_factory=dict)  # asset name -> its equip markers (chiller, ahu…)
+    attrs: dict[str, dict[str, str]] = field(default_factory=dict)  # asset name -> its valued tags (manufacturer…)
 
     def assets_of_type(self, kind: str) -> list[str]:
         return [a for a in self.assets if kind in self.types.get(a, [])]
@@ -75,7 +76,7 @@ class Catalog:
                 name=name, tz=site.tz, assets=[a.name for a in assets],
                 sensors={a: [SensorName(s.name, s.short_name, s.unit, tuple(s.tags)) for s in rows]
                          for a, rows in sensors.items()},
-                types={a.name: equip_kinds(a.types) for a in assets})
+                types={a.name: equip_kinds(a.types) for a in assets}, attrs={a.name: dict(a.attrs) for a in assets})
 
         return cls(sites=[s.name for s in sites], tz={s.name: s.tz for s in sites}, _load_site=load)
 

@@ -108,6 +108,7 @@ class Asset(BaseModel):
     name: str
     site_name: str
     types: list[str] = []  # every marker on the equip record that says what it is (chiller, ahu, crac, evCharger…)
+    attrs: dict[str, str] = {}  # its other tags with a value (manufacturer, model, installDate…), as text
 
 
 class Sensor(BaseModel):
@@ -186,6 +187,22 @@ STRUCTURAL_MARKERS = frozenset({"equip", "point", "site", "his", "cur", "writabl
 def markers(rec: dict) -> list[str]:
     """The record's marker tags, less the structural ones, in the record's order."""
     return [k for k, v in rec.items() if isinstance(v, Marker) and k not in STRUCTURAL_MARKERS]
+
+
+#: tags every record has that say nothing of the thing itself (its identity, references, bookkeeping)
+_NOT_ATTRIBUTES = frozenset({"id", "dis", "navName", "name", "siteRef", "equipRef", "spaceRef", "floorRef", "tz", "mod",
+                             "disMacro", "kind", "unit", "curVal", "curStatus", "hisSize", "hisStart", "hisEnd"})
+
+
+def attributes(rec: dict) -> dict[str, str]:
+    """The record's tags that hold a value (a string, a number, a date), as text: what a SkySpark records of an
+    asset beyond its histories (a manufacturer, a model, an install date), where it records any."""
+    out = {}
+    for k, v in rec.items():
+        if k in _NOT_ATTRIBUTES or k.endswith("Ref") or isinstance(v, (Marker, Ref, Grid, dict, list)) or v is None:
+            continue
+        out[k] = str(v.val) + (f" {v.unit}" if getattr(v, "unit", None) else "") if isinstance(v, Number) else str(v)
+    return out
 
 
 def record_name(rec: dict) -> str:
@@ -514,7 +531,8 @@ class SkySparkClient:
 
     def _assets(self, site: Site) -> list[Asset]:
         recs = self._read(assets_filter, site.id)
-        return [Asset(id=r["id"].val, name=record_name(r), site_name=site.name, types=markers(r)) for r in recs]
+        return [Asset(id=r["id"].val, name=record_name(r), site_name=site.name, types=markers(r), attrs=attributes(r))
+                for r in recs]
 
     def asset(self, site_name: str, asset_name: str) -> tuple[Site, Asset]:
         site = self.site(site_name)
