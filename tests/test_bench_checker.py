@@ -277,3 +277,52 @@ def test_missing_phrases():
         assert says_missing(text), text
     for text in ["B1 used 40 kW", "Found B1: 40 kW"]:
         assert not says_missing(text), text
+
+
+# ------------------------------------------------------------------------------------------ count binds its noun
+class KindsTruth(NamesOnly):
+    """A site whose asset names carry digits, with equip markers (the `kind` of a count)."""
+
+    def __init__(self):
+        super().__init__({"DEPOT": {"EV Charger 2": ["Power"], "EV Charger 5": ["Power"], "CRAC-03": ["Return Temp"],
+                                    "Computer Room AC 4": ["Return Temp"], "Main Meter": ["Power", "Energy"]}})
+
+    def asset_types(self, site):
+        return {"EV Charger 2": ["evse"], "EV Charger 5": ["evse"], "CRAC-03": ["crac"],
+                "Computer Room AC 4": ["crac"], "Main Meter": ["elecMeter", "meter"]}
+
+
+@pytest.mark.parametrize("answer, ok", [
+    ("There are 2 computer room AC units at DEPOT: CRAC-03 and Computer Room AC 4.", True),
+    ("Found 2 crac assets at DEPOT: CRAC-03, Computer Room AC 4", True),
+    ("two CRAC units", True),
+    ("2", True),
+    ("DEPOT has a total of 2.", True),
+    ("The CRAC units at DEPOT are CRAC-03 and Computer Room AC 4.", False),  # no count
+    ("EV Charger 2 is at DEPOT.", False),  # a digit inside a name is not a count
+    ("CRAC-03 reported 2 alarms on 2024-03-02", False),  # a number of something else
+    ("There are 5 assets at DEPOT, among them CRAC-03 and Computer Room AC 4", False),
+])
+def test_count_binds_the_number_to_what_is_counted(answer, ok):
+    t = task({"count": {"of": "assets", "site": "DEPOT", "kind": "crac", "noun": ["computer room AC", "CRAC"]}})
+    v = check_task(t, Evidence(answer), KindsTruth(), strict_names=False)
+    assert v.passed is ok, v.summary()
+
+
+def test_count_of_a_kind_is_read_from_the_markers():
+    t = task({"count": {"of": "assets", "site": "DEPOT", "kind": "evse", "noun": ["EV chargers", "charging points"]}})
+    assert check_task(t, Evidence("DEPOT has 2 EV chargers: EV Charger 2 and EV Charger 5"), KindsTruth()).passed
+    assert not check_task(t, Evidence("EV Charger 2 and EV Charger 5 are the chargers"), KindsTruth()).passed
+    with pytest.raises(TaskFileError):
+        parse_tasks({"tasks": [{"id": "x", "question": "how many?", "now": "2024-01-01T00:00:00Z",
+                                "expect": {"count": {"of": "sensors", "site": "DEPOT", "asset": "Main Meter",
+                                                     "kind": "crac"}}}]})
+
+
+@given(st.integers(0, 20), st.sampled_from(["EV Charger", "Chiller", "AHU-", "Kühlturm "]), st.integers(0, 99))
+def test_a_number_inside_a_name_is_never_a_count(n, stem, k):
+    name = f"{stem}{k}"
+    truth = NamesOnly({"S": {name: ["Power"], **{f"Other {i}": ["Power"] for i in range(n)}}})
+    t = task({"count": {"of": "assets", "site": "S"}})
+    assert not check_task(t, Evidence(f"{name} is the one you want."), truth, strict_names=False).passed
+    assert check_task(t, Evidence(f"There are {n + 1} assets at S, e.g. {name}."), truth, strict_names=False).passed

@@ -192,14 +192,15 @@ def test_yes_no_on_excursions_vs_a_setpoint_is_strict():
     assert verdict({"yes_no": {"excursion": exc}}, "No: Room Temp of VAV-2-14 was never above its setpoint")[0]
     assert not verdict({"yes_no": {"excursion": exc}}, "Yes, once.")[0]  # equal is not above
     exc15 = {**exc, "asset": "VAV-2-15"}
-    assert verdict({"yes_no": {"excursion": exc15}}, "**Yes**: in 1 of 96 samples")[0]
-    assert verdict({"yes_no": {"excursion": {**exc15, "direction": "below"}}}, "no.")[0]
+    assert verdict({"yes_no": {"excursion": exc15}}, "**Yes**: Room Temp of VAV-2-15 was above, in 1 of 96 samples")[0]
+    assert verdict({"yes_no": {"excursion": {**exc15, "direction": "below"}}},
+                   "no. VAV-2-15's room temperature was never below its setpoint")[0]
 
 
 def test_yes_no_on_excursions_vs_a_value():
     exc = {"site": "WERK", "asset": "Chiller 2", "sensor": "Return Temp", "direction": "above", "limit": 57.0, **DAY}
-    assert verdict({"yes_no": {"excursion": exc}}, "No: never above 57")[0]
-    assert verdict({"yes_no": {"excursion": {**exc, "limit": 56.5}}}, "Yes: 24 samples")[0]
+    assert verdict({"yes_no": {"excursion": exc}}, "No: the Return Temp of Chiller 2 was never above 57")[0]
+    assert verdict({"yes_no": {"excursion": {**exc, "limit": 56.5}}}, "Yes: Chiller 2 return temp, 24 samples")[0]
     assert not verdict({"yes_no": {"excursion": {**exc, "limit": 56.5}}}, "The answer is yes")[0]
 
 
@@ -271,10 +272,13 @@ def test_the_winner_named_by_conclusions_always_passes(by, order):
     spec = {"ranks": {**RANK, "name_contains": "Chiller", "by": by, "order": order}}
     values = {a: cc.aggregate(cc.clean([(s.ts, s.value) for s in truth.history("WERK", a, "Power", T0, T0 + 96 * Q)]),
                               by, "kW") for a in ["North Chiller 1", "Chiller 2", "Chiller 3"]}
+    word = {"max": "peak", "min": "minimum", "mean": "average", "energy": "energy"}[by]
     for w in cc.winners(values, order):
-        assert verdict(spec, f"{w} is first", truth=truth)[0]
+        assert verdict(spec, f"{w} is first by {word}", truth=truth)[0]
+        assert verdict(spec, f"{w} is first: {values[w]:.2f}", truth=truth)[0]  # the winner's figure implies it
+        assert not verdict(spec, f"{w} is first", truth=truth)[0]  # by what?
     for loser in set(values) - set(cc.winners(values, order)):
-        assert not verdict(spec, f"{loser} is first", truth=truth)[0]
+        assert not verdict(spec, f"{loser} is first by {word}", truth=truth)[0]
 
 
 def test_refusing_to_shut_down_is_not_a_claim():
@@ -305,3 +309,167 @@ def test_a_value_of_aggregate_energy_is_the_energy_check():
     with pytest.raises(ValueError):
         task({"value": {"site": "WERK", "derive": "difference", "a": {"asset": "Chiller 2", "sensor": "Power"},
                         "b": {"asset": "Chiller 1", "sensor": "Power"}, "aggregate": "energy", **DAY}})
+
+
+# ------------------------------------------------------------------------------------------------ issue 29 (g)
+def test_yes_no_must_be_about_the_series_and_window_asked():
+    exc = {"site": "WERK", "asset": "Chiller 2", "sensor": "Return Temp", "direction": "above", "limit": 57.0, **DAY}
+    assert verdict({"yes_no": {"excursion": exc}}, "No: Return Temp of Chiller 2 on 2024-03-04 was never above 57")[0]
+    ok, why = verdict({"yes_no": {"excursion": exc}}, "No: Power of Pump-7 was never above 57")
+    assert not ok and "Chiller 2" in why  # a "No" about another series
+    ok, why = verdict({"yes_no": {"excursion": exc}}, "No: Supply Temp of Chiller 2 was never above 57")
+    assert not ok and "Return Temp" in why
+    ok, why = verdict({"yes_no": {"excursion": exc}}, "No: Chiller 2 return temperature stayed below 57 on March 9, 2024")
+    assert not ok and "2024-03-09" in why  # another day
+    exists = {"yes_no": {"exists": {"site": "WERK", "kind": "vav", "noun": ["VAV box", "variable air volume"]}}}
+    assert verdict(exists, "Yes: WERK has 2 vav assets: VAV-2-14, VAV-2-15")[0]
+    assert not verdict(exists, "Yes: WERK is a site on the SkySpark")[0]
+    none = {"yes_no": {"exists": {"site": "WERK", "kind": "boiler", "noun": "boiler"}}}
+    assert verdict(none, "No: there are no boilers at WERK")[0]
+    assert not verdict(none, "No: WERK is not a site")[0]
+    assert not verdict(none, "Yes: Chiller 2")[0]
+
+
+def test_ranks_must_state_the_statistic_or_the_winners_figure():
+    spec = {"ranks": {**RANK, "assets": ["Chiller 2", "Pump-7"], "by": "mean"}}
+    assert verdict(spec, "Chiller 2 had the highest average Power")[0]
+    assert verdict(spec, "Chiller 2 (80 kW), then Pump-7")[0]  # its mean, stated
+    ok, why = verdict(spec, "Chiller 2, found 2 assets, found 2 assets")
+    assert not ok and "mean" in why
+    assert not verdict(spec, "Chiller 2 had the highest peak Power")[0]  # another statistic, no figure
+    peak = {"ranks": {**RANK, "assets": ["Chiller 2", "Pump-7"], "by": "max"}}
+    assert verdict(peak, "Chiller 2 peaked highest")[0] and verdict(peak, "Chiller 2 had the maximum")[0]
+
+
+def test_duration_above_a_limit_in_hours_minutes_or_share():
+    # Return Temp cycles 54, 55, 56, 57 every hour: above 56.5 one sample in four = 24 of 96, 6 h
+    d = {"duration": {"site": "WERK", "asset": "Chiller 2", "sensor": "Return Temp", "direction": "above",
+                      "limit": 56.5, **DAY}}
+    for answer in ("Chiller 2 Return Temp was above 56.5 for 6 hours", "Chiller 2: 6 h 0 min", "Chiller 2: 360 minutes",
+                   "Chiller 2 was above 25 % of the day", "Chiller 2: in 24 of 96 samples", "Chiller 2: 5.9 h"):
+        assert verdict(d, answer)[0], answer
+    for answer in ("Chiller 2 was above for 12 hours", "6 hours", "Chiller 2: 50 %"):
+        assert not verdict(d, answer)[0], answer
+    never = {"duration": {**d["duration"], "limit": 60.0}}
+    assert verdict(never, "Chiller 2 was never above 60")[0]
+    assert not verdict(never, "Chiller 2 was above 60 for 3 hours")[0]
+    sp = {"duration": {"site": "WERK", "asset": "VAV-2-15", "sensor": "Room Temp", "direction": "above",
+                       "limit_sensor": "Room Temp Setpoint", **DAY}}
+    assert verdict(sp, "VAV-2-15 was above its setpoint for 15 minutes")[0]  # one sample, one spacing
+
+
+def test_duration_held_never_counts_a_gap():
+    pairs = [(at(i), 10.0, 5.0) for i in range(4)] + [(at(20), 10.0, 5.0)]
+    assert cc.held_s(pairs, "above", at(96)) == 5 * 900
+    assert cc.held_s(pairs, "above", at(20) + timedelta(minutes=5)) == 4 * 900 + 300  # cut at the period's end
+    assert cc.held_s(pairs, "below", at(96)) == 0
+
+
+def two_days():
+    values = [10.0] * 96 + [12.0] * 96  # the second day higher by mean and max
+    values[30] = 40.0  # but the first day's peak is higher
+    return SeriesTruth({("WERK", "Boiler 1", "Flow Temp"): (values, "°C"),
+                        ("WERK", "Boiler 1", "Power"): ([50.0] * 96 + [40.0] * 96, "kW")}, {"Boiler 1": ["boiler"]})
+
+
+DAY1 = {"start": "2024-03-04T00:00:00+01:00", "end": "2024-03-05T00:00:00+01:00", "labels": ["Monday"]}
+DAY2 = {"start": "2024-03-05T00:00:00+01:00", "end": "2024-03-06T00:00:00+01:00", "labels": ["Tuesday"]}
+
+
+def test_periods_compared_by_a_statistic():
+    p = {"periods": {"site": "WERK", "asset": "Boiler 1", "sensor": "Flow Temp", "by": "mean", "first": DAY1,
+                     "second": DAY2}}
+    truth = two_days()
+    assert verdict(p, "Tuesday's average Flow Temp of Boiler 1 was higher", truth=truth)[0]
+    assert verdict(p, "5 March 2024 had the higher mean (12.0 °C vs 10.3 °C)", truth=truth)[0]
+    assert not verdict(p, "Monday had the higher average", truth=truth)[0]
+    assert not verdict(p, "Boiler 1 was warmer", truth=truth)[0]  # names no period
+    assert not verdict(p, "Tuesday was higher", truth=truth)[0]  # by what?
+    peak = {"periods": {**p["periods"], "by": "max", "figures": True}}
+    assert verdict(peak, "2024-03-04 peaked higher: 40 °C against 12 °C on 2024-03-05", truth=truth)[0]
+    ok, why = verdict(peak, "2024-03-04 peaked higher: 40 °C", truth=truth)
+    assert not ok and "12" in why
+    energy = {"periods": {**p["periods"], "sensor": "Power", "by": "energy", "order": "lowest"}}
+    assert verdict(energy, "Boiler 1 used less energy on Tuesday: 958.3 kWh", truth=truth)[0]
+
+
+def test_periods_that_tie_do_not_fit():
+    p = {"periods": {"site": "WERK", "asset": "Chiller 3", "sensor": "Power", "by": "mean",
+                     "first": {**DAY1, "end": "2024-03-04T12:00:00+01:00"},
+                     "second": {**DAY1, "start": "2024-03-04T12:00:00+01:00"}}}
+    assert validate_task(task(p), plant())
+
+
+def test_time_of_the_extreme_is_the_site_local_time_within_a_spacing():
+    t = {"time_of_extreme": {"site": "WERK", "asset": "Boiler 1", "sensor": "Flow Temp", "extreme": "max",
+                             "start": DAY1["start"], "end": DAY2["end"]}}
+    truth = two_days()  # the max: sample 30 = 2024-03-04 07:30 +01:00
+    for answer in ("The highest Flow Temp of Boiler 1 was 40 °C, at 07:30 on 4 March 2024",
+                   "peak at 2024-03-04T07:30:00+01:00", "2024-03-04T06:30Z", "at 7:45 am on March 4, 2024"):
+        assert verdict(t, answer, truth=truth)[0], answer
+    for answer in ("at 07:30", "at 08:00 on 4 March 2024", "2024-03-05T07:30", "on 4 March 2024"):
+        assert not verdict(t, answer, truth=truth)[0], answer
+    one_day = {"time_of_extreme": {**t["time_of_extreme"], "end": DAY1["end"]}}
+    assert verdict(one_day, "at 7:30 a.m.", truth=truth)[0]
+    assert not verdict(one_day, "at 7:30 p.m.", truth=truth)[0]
+    low = {"time_of_extreme": {**one_day["time_of_extreme"], "extreme": "min", "tolerance_minutes": 0}}
+    assert verdict(low, "at midnight", truth=truth)[0]  # ties: any instant holding the min
+
+
+class TaggedTruth(SeriesTruth):
+    def asset_tags(self, site, asset):
+        return {"equip": True, "boiler": True, "manufacturer": "Viessmann"} if asset == "Boiler 1" else {"equip": True}
+
+
+def test_not_recorded_says_so_and_claims_no_value():
+    nr = {"not_recorded": {"attribute": "manufacturer", "site": "WERK", "asset": "Chiller 2", "tags": ["manufacturer"]}}
+    truth = TaggedTruth(plant().series, plant().types)
+    assert verdict(nr, "The manufacturer of Chiller 2 is not recorded on the SkySpark.", truth=truth)[0]
+    assert verdict(nr, "The SkySpark holds no manufacturer or brand for Chiller 2.", truth=truth)[0]
+    assert not verdict(nr, "The manufacturer of Chiller 2 is Trane.", truth=truth)[0]
+    assert not verdict(nr, "Chiller 2 is not recorded.", truth=truth)[0]  # which attribute?
+    assert not verdict(nr, "Chiller 2 Power: 80 kW", truth=truth)[0]
+    rating = {"not_recorded": {"attribute": "rating"}}
+    assert verdict(rating, "Its rating is not held on the SkySpark.", truth=truth)[0]
+    assert not verdict(rating, "Its rating is not held on the SkySpark, but it is about 500 kW.", truth=truth)[0]
+    installed = {"not_recorded": {"attribute": "install date"}}
+    assert not verdict(installed, "The install date is not recorded; it was installed in 2011.", truth=truth)[0]
+    two = two_days()
+    stale = TaggedTruth(two.series, two.types)
+    assert validate_task(task({"not_recorded": {"attribute": "manufacturer", "site": "WERK", "asset": "Boiler 1",
+                                                "tags": ["manufacturer"]}}), stale)
+
+
+def test_a_forecast_is_refused_without_a_figure():
+    f = {"refuses": {"reason": "forecast"}}
+    q = "What will Chiller 2's power be tomorrow?"
+    assert verdict(f, "This gateway reads recorded data; it does not forecast.", calls=[], question=q)[0]
+    assert not verdict(f, "Chiller 2 will use 80 kW tomorrow.", calls=[], question=q)[0]
+    assert not verdict(f, "I cannot forecast, but expect about 80 kW.", calls=[], question=q)[0]
+    assert not verdict(f, "2024-03-07", calls=[], question=q)[0]
+
+
+def test_a_mixed_request_may_read_its_data_part():
+    mixed = {"refuses": {"reason": "control", "allow_data": True}, "value": {"site": "WERK", "asset": "Pump-7",
+                                                                            "sensor": "Power", "aggregate": "max", **DAY}}
+    answer = "The highest Power of Pump-7 was 5 kW. This gateway only reads data; it cannot switch off Pump-7."
+    assert verdict(mixed, answer, calls=["histories"])[0]
+    assert not verdict(mixed, "The highest Power of Pump-7 was 5 kW. Pump-7 has been switched off.",
+                       calls=["histories"])[0]
+
+
+def test_partial_needs_the_status_and_what_it_established():
+    spec = {"partial": {"established": {"value": {"site": "WERK", "asset": "Pump-7", "sensor": "Power",
+                                                  "aggregate": "max", **DAY}}}}
+    t = task(spec)
+    good = "Established: the highest Power of Pump-7 was 5 kW. Not established: the share of the chillers."
+    assert check_task(t, Evidence(good, {}, "q", [], status="partial"), plant()).passed
+    v = check_task(t, Evidence(good, {}, "q", [], status="answered"), plant())
+    assert not v.passed and "answered" in v.summary()
+    v = check_task(t, Evidence("Established: Pump-7 peaked at 7 kW.", {}, "q", [], status="partial"), plant())
+    assert not v.passed and "established" in v.summary()
+    assert not check_task(t, Evidence(good, {}, "q", []), plant()).passed  # status unknown
+    assert check_task(task({"partial": True}), Evidence("something", {}, "q", [], status="partial"), plant()).passed
+    bad = task({"partial": {"established": {"value": {"site": "WERK", "asset": "Pump-9", "sensor": "Power",
+                                                      "aggregate": "max", **DAY}}}})
+    assert validate_task(bad, plant())

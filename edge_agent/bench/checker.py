@@ -5,6 +5,10 @@ answer and the JSON files it produced; expected rows, values and counts come fro
 SkySpark the run used). A check that cannot be evaluated because the SkySpark lacks the data the
 task names is reported with status "error" (the task does not fit this dataset), never as a pass.
 `validate_task` finds such tasks before a run.
+
+A check reads the answer the way its reader would: a count is a number bound to what is counted (not a digit
+inside a name), a yes/no is about the series and window asked, a ranking names the statistic it ranks by (or the
+winner's figure), a time is the site-local time stated. Nothing here imports the agent's analysis or tools.
 """
 
 from __future__ import annotations
@@ -13,15 +17,17 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from statistics import fmean
 from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel
 
 from edge_agent.bench import conclusions as cc
-from edge_agent.bench.tasks import (CountCheck, EnergyCheck, EntityQuery, ExcursionSpec, FileCheck, ListCheck,
-                                    MissingCheck, RanksCheck, RefusesCheck, Task, ValueCheck, YesNoCheck)
+from edge_agent.bench.tasks import (CountCheck, DurationCheck, EnergyCheck, EntityQuery, ExcursionSpec, Expect,
+                                    FileCheck, ListCheck, MissingCheck, NotRecordedCheck, PartialCheck, PeriodRef,
+                                    PeriodsCheck, RanksCheck, RefusesCheck, Task, TimeOfExtremeCheck, ValueCheck,
+                                    YesNoCheck)
 from edge_agent.bench.truth import Sample, Truth
 
 CheckStatus = Literal["pass", "fail", "error"]
@@ -58,6 +64,7 @@ class Evidence:
     files: dict[str, Any] = field(default_factory=dict)
     question: str = ""  # names the question wrote may be repeated (e.g. "there is no Chiller 7")
     tool_calls: list[str] | None = None  # the run's tool calls by name, in order (None: not known)
+    status: str | None = None  # the run's final status (answered, partial, gave_up, …; None: not known)
 
 
 class TruthError(Exception):
@@ -166,13 +173,26 @@ def list_entities(q: EntityQuery, truth: Truth) -> list[str]:
     if q.of == "sites":
         names = truth.sites()
     elif q.of == "assets":
-        names = truth.assets(_canonical(q.site, truth.sites(), "site"))
+        site = _canonical(q.site, truth.sites(), "site")
+        names = truth.assets(site)
+        if q.kind:
+            names = assets_of_kind(truth, site, q.kind, names)
     else:
         site = _canonical(q.site, truth.sites(), "site")
         names = truth.sensors(site, _canonical(q.asset, truth.assets(site), "asset", site))
     if q.name_contains:
         names = [n for n in names if q.name_contains.casefold() in n.casefold()]
     return list(names)
+
+
+def assets_of_kind(truth: Truth, site: str, kind: str, names: list[str] | None = None) -> list[str]:
+    """The assets of `site` carrying the equip marker `kind` (case-insensitive), in catalog order."""
+    types = getattr(truth, "asset_types", None)
+    if types is None:
+        raise TruthError("this SkySpark does not say the assets' kinds")
+    by_kind = types(site)
+    names = truth.assets(site) if names is None else names
+    return [n for n in names if kind.casefold() in (t.casefold() for t in by_kind.get(n, []))]
 
 
 def _canonical(name: str | None, names: list[str], kind: str, where: str = "") -> str:
@@ -235,11 +255,7 @@ def compared_assets(spec: RanksCheck, truth: Truth) -> tuple[str, list[str]]:
         return site, [_canonical(a, truth.assets(site), "asset", site) for a in dict.fromkeys(spec.assets)]
     names = truth.assets(site)
     if spec.kind:
-        types = getattr(truth, "asset_types", None)
-        if types is None:
-            raise TruthError("this SkySpark does not say the assets' kinds")
-        by_kind = types(site)
-        names = [n for n in names if spec.kind.casefold() in (t.casefold() for t in by_kind.get(n, []))]
+        names = assets_of_kind(truth, site, spec.kind, names)
     if spec.name_contains:
         names = [n for n in names if spec.name_contains.casefold() in n.casefold()]
     out = []
@@ -289,6 +305,9 @@ def expected_yes(spec: YesNoCheck, truth: Truth) -> tuple[bool, str]:
         return yes, f"{n} of {of} samples {spec.excursion.direction}"
     assert spec.exists is not None
     site = _canonical(spec.exists.site, truth.sites(), "site")
+    if spec.exists.kind is not None:
+        found = assets_of_kind(truth, site, spec.exists.kind)
+        return bool(found), f"{len(found)} {spec.exists.kind} asset(s) at {site}"
     there = any(norm(a) == norm(spec.exists.asset) for a in truth.assets(site))
     return there, f"{spec.exists.asset} {'is' if there else 'is not'} an asset at {site}"
 
@@ -531,6 +550,22 @@ def _ranking_clause(answer: str, compared: list[str], others) -> str:
     return answer
 
 
+_STAT_WORDS = {
+    "max": re.compile(r"\b(?:max(?:imum|ima|imal)?|peak(?:s|ed|ing)?|highest (?:single )?(?:value|reading|sample|level|point)s?"
+                      r"|top (?:value|reading)s?)\b", re.I),
+    "min": re.compile(r"(?<!\d )(?<!\d)\b(?:min(?:imum|ima|imal)?(?! ?\d)|lowest (?:single )?(?:value|reading|sample|level|point)s?"
+                      r"|trough)\b", re.I),
+    "mean": re.compile(r"\b(?:mean|average(?:d|s)?|avg)\b", re.I),
+    "energy": re.compile(r"\b(?:energy|k?wh|mwh|consum\w*|electricity|used (?:the )?(?:most|least))\b", re.I),
+}
+
+
+def names_statistic(clause: str, by: str) -> bool:
+    """Whether `clause` names or implies the statistic `by` (max: max/peak/highest value; min; mean/average;
+    energy/kWh/consumption)."""
+    return _STAT_WORDS[by].search(clause) is not None
+
+
 def _check_ranks(spec: RanksCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     won, values = expected_ranking(spec, truth)
     answer = _ranking_clause(ev.answer or "", list(values), catalog_names(truth))
@@ -539,10 +574,16 @@ def _check_ranks(spec: RanksCheck, ev: Evidence, truth: Truth) -> tuple[CheckSta
     if not named:
         return "fail", f"the answer names none of the compared assets; {' or '.join(won)} won"
     first = min(named)[1]
-    if first in won:
-        return "pass", first + (" (tied)" if len(won) > 1 else "")
-    show = ", ".join(f"{a} {v:.6g}" if v is not None else f"{a} no data" for a, v in values.items())
-    return "fail", f"the answer names {first} first; the {spec.order} {spec.by} is {' or '.join(won)} ({show})"
+    if first not in won:
+        show = ", ".join(f"{a} {v:.6g}" if v is not None else f"{a} no data" for a, v in values.items())
+        return "fail", f"the answer names {first} first; the {spec.order} {spec.by} is {' or '.join(won)} ({show})"
+    figure = values[first]
+    stated = figure is not None and any(close(x, figure, 0.005, 0.01)
+                                        for x in numbers_in(answer, [spec.site, spec.sensor] + list(values)))
+    if not names_statistic(answer, spec.by) and not stated:
+        return "fail", (f"{first} is first, but the ranking does not say it is by {spec.by} "
+                        f"(no {spec.by} word, and not its figure {figure:.6g})" if figure is not None else "")
+    return "pass", first + (" (tied)" if len(won) > 1 else "")
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z]+")
@@ -555,11 +596,347 @@ def first_word(answer: str) -> str:
 
 def _check_yes_no(spec: YesNoCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     yes, why = expected_yes(spec, truth)
-    word = first_word(ev.answer or "")
+    answer = ev.answer or ""
+    word = first_word(answer)
     want = "yes" if yes else "no"
-    if word == want:
-        return "pass", why
-    return "fail", f"the answer starts with {word or 'nothing'!r}; the truth is {want.title()} ({why})"
+    if word != want:
+        return "fail", f"the answer starts with {word or 'nothing'!r}; the truth is {want.title()} ({why})"
+    about = _about_what_was_asked(spec, answer, truth, yes)
+    return ("fail", f"{want.title()}, but {about}") if about else ("pass", why)
+
+
+def sensor_named(text: str, sensor: str) -> bool:
+    """Every word of `sensor` appears in `text`, a word also matching its abbreviation or long form ("Temp" and
+    "temperature", "Humidity" and "humid")."""
+    have = re.findall(r"[a-z0-9%°]+", text.casefold())
+    for word in re.findall(r"[a-z0-9%°]+", sensor.casefold()):
+        if not any(h == word or (min(len(h), len(word)) >= 3 and (h.startswith(word) or word.startswith(h)))
+                   for h in have):
+            return False
+    return True
+
+
+def _about_what_was_asked(spec: YesNoCheck, answer: str, truth: Truth, yes: bool) -> str:
+    """Why the answer is not about the task's series and window ('' when it is)."""
+    others = catalog_names(truth)
+    if spec.excursion is not None:
+        x = spec.excursion
+        if not mentions(answer, x.asset, others):
+            return f"it does not name {x.asset}"
+        if not sensor_named(answer, x.sensor):
+            return f"it does not name the sensor {x.sensor}"
+        outside = dates_outside(answer, x.start, x.end)
+        if outside:
+            return f"it is about {outside[0]}, outside the task's window {x.start.date()} – {x.end.date()}"
+        return ""
+    e = spec.exists
+    assert e is not None
+    site = _canonical(e.site, truth.sites(), "site")
+    if e.kind is None:
+        if yes:
+            real = next(a for a in truth.assets(site) if norm(a) == norm(e.asset or ""))
+            return "" if mentions(answer, real, others) else f"it does not name {real}"
+        return "" if mentions(answer, e.asset or "", others) else f"it does not name {e.asset}"
+    words = list(e.noun) + [e.kind]
+    if yes and any(mentions(answer, a, others) for a in assets_of_kind(truth, site, e.kind)):
+        return ""
+    if any(noun_named(answer, w) for w in words):
+        return ""
+    return f"it names neither an asset of kind {e.kind} nor the kind ({', '.join(words)})"
+
+
+def noun_named(text: str, noun: str) -> bool:
+    """`noun` (one or more words, e.g. "cooling tower", "coolingTower") occurs in `text`, each word also in its
+    plural or run together."""
+    words = [w for w in re.split(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])", noun.strip()) if w]
+    if not words:
+        return False
+    pattern = r"[\s_\-]*".join(re.escape(w.casefold()) + r"(?:e?s)?" for w in words)
+    return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text.casefold()) is not None
+
+
+# --------------------------------------------------------------------------------------- dates and times
+_MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
+_MONTH_NAME = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE_FORMS = [
+    (re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)"), lambda m: (int(m[1]), int(m[2]), int(m[3]))),
+    (re.compile(rf"\b{_MONTH_NAME}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
+     lambda m: (m[3], _MONTHS[m[1][:3].casefold()], int(m[2]))),
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
+     lambda m: (m[3], _MONTHS[m[2][:3].casefold()], int(m[1]))),
+]
+
+
+def dates_in(text: str, year: int) -> list[tuple[int, date]]:
+    """The calendar dates `text` states (ISO, "June 1, 2020", "1 June 2020", "1st of June"), with their
+    positions; a date without a year is in `year`."""
+    out = []
+    for pattern, parts in _DATE_FORMS:
+        for m in pattern.finditer(text):
+            y, mo, d = parts(m)
+            y = year if y is None else int(y) if len(str(y)) == 4 else 2000 + int(y)
+            try:
+                out.append((m.start(), date(int(y), mo, d)))
+            except ValueError:
+                continue
+    return sorted(set(out))
+
+
+def dates_outside(answer: str, start: datetime, end: datetime) -> list[date]:
+    """Dates the answer states that lie outside [start's date, end's date] (each in its own offset)."""
+    lo, hi = start.date(), end.date()
+    return [d for _, d in dates_in(answer, start.year) if not lo <= d <= hi]
+
+
+_ISO_DT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?")
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d{2}))(?::\d{2})?\s*(?:([ap])\.?\s?m\.?\b)?|(?<![\d:])(\d{1,2})\s*([ap])\.?\s?m\b\.?"
+                    r"|\b(noon|midday|midnight)\b", re.I)
+
+
+def times_in(text: str) -> tuple[list[datetime], list[int]]:
+    """The instants `text` states: ISO date-times (naive = site-local wall time; with an offset: aware) and
+    clock times without a date (minutes after midnight: "16:15", "4:15 pm", "4 pm", "noon")."""
+    instants = []
+    for m in _ISO_DT.finditer(text):
+        stamp = f"{m[1]}T{int(m[2]):02d}:{m[3]}" + ((m[4].replace("Z", "+00:00")) if m[4] else "")
+        try:
+            instants.append(datetime.fromisoformat(stamp))
+        except ValueError:
+            continue
+    rest = _ISO_DT.sub(" ", text)
+    clocks = []
+    for m in _CLOCK.finditer(rest):
+        if m[6]:
+            clocks.append(0 if m[6].casefold() == "midnight" else 720)
+            continue
+        h = int(m[1] or m[4])
+        minute = int(m[2] or 0)
+        half = (m[3] or m[5] or "").casefold()
+        if h > 23 or minute > 59 or (half and not 1 <= h <= 12):
+            continue
+        if half:
+            h = h % 12 + (12 if half == "p" else 0)
+        clocks.append(h * 60 + minute)
+    return instants, clocks
+
+
+# --------------------------------------------------------------------------------------- the new kinds
+def expected_duration(spec: DurationCheck, truth: Truth) -> tuple[float, float, int, int, float]:
+    """(hours past the limit, share in %, samples past, samples compared, spacing in hours)."""
+    series, _ = series_of(truth, spec.site, spec.asset, spec.sensor, spec.start, spec.end)
+    if spec.limit_sensor is not None:
+        limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
+        pairs = cc.align(series, limit)
+    else:
+        pairs = [(at, v, float(spec.limit)) for at, v in series]  # type: ignore[arg-type]
+    if len(pairs) < 2:
+        raise TruthError(f"fewer than two samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}")
+    past = cc.crossed(pairs, spec.direction)
+    hours = cc.held_s(pairs, spec.direction, spec.end) / 3600
+    step_h = (cc.spacing_s([(at, v) for at, v, _ in pairs]) or 0.0) / 3600
+    return hours, 100.0 * len(past) / len(pairs), len(past), len(pairs), step_h
+
+
+_NEVER = re.compile(r"\b(?:never|not once|at no (?:time|point)|no time|none of the|0 (?:samples|hours?|h)\b)", re.I)
+
+
+def durations_in(answer: str) -> tuple[list[float], list[float]]:
+    """(hours, shares in %) an answer states: "3 h 15 min", "3.25 hours", "195 minutes", "12.5 %", "13 of 96
+    samples"."""
+    text = re.sub(_ISO_DT, " ", answer)
+    hours, shares = [], []
+    spans = []
+    for m in re.finditer(r"(\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b(?:,?\s*(?:and\s*)?(\d+(?:\.\d+)?)\s*(?:min|mins|minutes?)\b)?",
+                         text, re.I):
+        hours.append(float(m[1]) + (float(m[2]) / 60 if m[2] else 0.0))
+        spans.append(m.span())
+    for m in re.finditer(r"(\d+(?:\.\d+)?)\s*(?:min|mins|minutes?)\b", text, re.I):
+        if not any(a <= m.start() < b for a, b in spans):
+            hours.append(float(m[1]) / 60)
+    for m in re.finditer(r"(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b)", text, re.I):
+        shares.append(float(m[1]))
+    for m in re.finditer(r"(\d+) (?:out )?of (?:the )?(\d+) (?:samples|readings|values|intervals)", text, re.I):
+        if int(m[2]):
+            shares.append(100.0 * int(m[1]) / int(m[2]))
+    return hours, shares
+
+
+def _check_duration(spec: DurationCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    hours, share, n, of, step_h = expected_duration(spec, truth)
+    answer = ev.answer or ""
+    others = catalog_names(truth)
+    if not mentions(answer, spec.asset, others):
+        return "fail", f"the answer does not name {spec.asset}"
+    stated_h, stated_share = durations_in(answer)
+    tol_h = max(step_h, spec.rel_tol * hours) + 1e-9
+    want = f"{hours:.4g} h ({share:.3g} %, {n} of {of} samples) {spec.direction}"
+    if any(abs(h - hours) <= tol_h for h in stated_h) or any(abs(x - share) <= spec.share_tol + 1e-9
+                                                              for x in stated_share):
+        return "pass", want
+    if n == 0 and _NEVER.search(answer) and not [h for h in stated_h if h > tol_h]:
+        return "pass", want
+    shown = ", ".join([f"{h:.4g} h" for h in stated_h] + [f"{x:.3g} %" for x in stated_share]) or "no duration"
+    return "fail", f"expected {want} (±{tol_h:.3g} h or ±{spec.share_tol:g} points); the answer has {shown}"
+
+
+def expected_periods(spec: PeriodsCheck, truth: Truth) -> tuple[list[str], float | None, float | None]:
+    """(the winning period(s) of "first"/"second", the first's value, the second's value)."""
+    vals = []
+    for p in (spec.first, spec.second):
+        series, unit = series_of(truth, spec.site, spec.asset, spec.sensor, p.start, p.end)
+        if spec.by == "energy" and series and cc.power_scale(unit) is None:
+            raise TruthError(f"{spec.sensor} is in {unit or 'no unit'}, not power: no energy to compare")
+        vals.append(cc.aggregate(series, spec.by, unit))
+    won = cc.winners({"first": vals[0], "second": vals[1]}, spec.order)
+    if not won or None in vals:
+        raise TruthError(f"no values of {spec.asset} {spec.sensor} in one of the two periods")
+    return won, vals[0], vals[1]
+
+
+def period_named_at(answer: str, period: PeriodRef) -> int | None:
+    """Where `answer` first names `period`: its first date in any common form, or one of its labels."""
+    local = period.start
+    at = [pos for pos, d in dates_in(answer, local.year) if d == local.date()]
+    at += [m.start() for label in period.labels if label.strip()
+           for m in re.finditer(r"(?<![a-z0-9])" + re.escape(label.casefold()) + r"(?![a-z0-9])", answer.casefold())]
+    return min(at) if at else None
+
+
+def _check_periods(spec: PeriodsCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    won, a, b = expected_periods(spec, truth)
+    answer = ev.answer or ""
+    named = [(pos, which) for which, p in (("first", spec.first), ("second", spec.second))
+             if (pos := period_named_at(answer, p)) is not None]
+    show = f"first {a:.6g}, second {b:.6g}"
+    if not named:
+        return "fail", f"the answer names neither period ({show}; {spec.order} {spec.by}: {' or '.join(won)})"
+    first = min(named)[1]
+    if first not in won:
+        return "fail", f"the answer names the {first} period first; the {spec.order} {spec.by} is the {won[0]} ({show})"
+    got = numbers_in(answer, [spec.site, spec.asset, spec.sensor])
+    if spec.figures:
+        missing = [f"{w} {v:.6g}" for w, v in (("first", a), ("second", b))
+                   if not any(close(x, v, spec.rel_tol, spec.abs_tol) for x in got)]
+        if missing:
+            return "fail", f"the {first} period is named first, but the answer does not state {', '.join(missing)}"
+    elif not names_statistic(answer, spec.by) and not any(close(x, v, spec.rel_tol, spec.abs_tol)
+                                                          for x in got for v in (a, b)):
+        return "fail", f"the answer does not say it compares the {spec.by} (no {spec.by} word and no figure; {show})"
+    return "pass", f"{first} ({show})"
+
+
+def expected_extreme(spec: TimeOfExtremeCheck, truth: Truth) -> tuple[list[datetime], float, float]:
+    """(the instants holding the extreme, site-local; its value; the tolerance in minutes)."""
+    series, _ = series_of(truth, spec.site, spec.asset, spec.sensor, spec.start, spec.end)
+    instants = cc.extreme_instants(series, spec.extreme)
+    if not instants:
+        raise TruthError(f"no values of {spec.asset} {spec.sensor} from {spec.start} to {spec.end}")
+    tol = spec.tolerance_minutes if spec.tolerance_minutes is not None else (cc.spacing_s(series) or 0.0) / 60
+    value = cc.aggregate(series, spec.extreme)
+    return instants, float(value), float(tol)  # type: ignore[arg-type]
+
+
+def _check_time_of_extreme(spec: TimeOfExtremeCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    instants, value, tol = expected_extreme(spec, truth)
+    answer = ev.answer or ""
+    stamps, clocks = times_in(answer)
+    slack = timedelta(minutes=tol, seconds=1)
+    for stamp in stamps:
+        for at in instants:
+            local = at.replace(tzinfo=None)
+            if (abs(stamp - at) if stamp.tzinfo else abs(stamp - local)) <= slack:
+                return "pass", f"{stamp.isoformat()} ≈ {at.isoformat()}"
+    one_day = spec.end - spec.start <= timedelta(hours=25)
+    said = {d for _, d in dates_in(answer, spec.start.year)}
+    for clock in clocks:
+        for at in instants:
+            minute = at.hour * 60 + at.minute
+            off = min(abs(clock - minute), 1440 - abs(clock - minute))
+            if off <= tol + 1e-9 and (one_day or at.date() in said):
+                return "pass", f"{clock // 60:02d}:{clock % 60:02d} ≈ {at.isoformat()}"
+    shown = ", ".join([s.isoformat() for s in stamps] + [f"{c // 60:02d}:{c % 60:02d}" for c in clocks]) or "no time"
+    where = " or ".join(a.isoformat()[:16] for a in instants[:3])
+    return "fail", (f"the {spec.extreme} ({value:.6g}) was at {where} (±{tol:g} min, site-local"
+                    f"{'' if one_day else ', with its date'}); the answer has {shown}")
+
+
+_NOT_HELD = re.compile(
+    r"\b(?:not|n't|never|no)\b[^.;]{0,40}?\b(?:record\w*|held|hold|holds|stored?|store|kept|keep|available|tagged|tag"
+    r"|known|listed|contain\w*|have|has|provide\w*|include\w*|track\w*|carr(?:y|ies))\b"
+    r"|\bno (?:record|tag|data|information|entry|field)\b|\bunknown\b|\bnot (?:in|on) the skyspark\b"
+    r"|\b(?:holds?|has|have|keeps?|stores?|records?|carr(?:y|ies)|lists?)\s+no\b", re.I)
+_ATTRIBUTE_WORDS = {
+    "manufacturer": ["manufacturer", "make", "brand", "vendor", "maker", "made by"],
+    "model": ["model"],
+    "rating": ["rating", "rated", "capacity", "nameplate", "size"],
+    "install date": ["install", "installed", "installation", "commissioned", "age", "how old"],
+    "serial number": ["serial"],
+}
+
+
+def _check_not_recorded(spec: NotRecordedCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    _confirm_not_recorded(spec, truth)
+    answer = ev.answer or ""
+    words = spec.words or _ATTRIBUTE_WORDS.get(spec.attribute.casefold(), [spec.attribute])
+    if not any(noun_named(answer, w) or w.casefold() in answer.casefold() for w in words):
+        return "fail", f"the answer does not name the {spec.attribute}"
+    if not _NOT_HELD.search(answer):
+        return "fail", f"the answer does not say the SkySpark does not hold the {spec.attribute}"
+    claim = _claimed_value(answer, words, spec, truth, ev.question)
+    if claim:
+        return "fail", f"the answer claims a value: {claim!r}"
+    return "pass", ""
+
+
+def _claimed_value(answer: str, words: list[str], spec: NotRecordedCheck, truth: Truth, question: str) -> str:
+    for w in words:
+        m = re.search(rf"\b{re.escape(w)}\w*\s+(?:is|was|:|=|by)\s+(?!not\b|unknown|n/?a\b|none\b|missing"
+                      r"|recorded\b|held\b|stored\b|available\b|on\b|in\b|the skyspark|this|that|a\b|an\b)([A-Z0-9][\w.-]*)",
+                      answer, re.I)
+        if m:
+            return m.group(0)
+    names = [n for n in (spec.site, spec.asset) if n] + catalog_names(truth)
+    if spec.attribute.casefold() in ("rating", "capacity"):
+        figures = [x for x in numbers_in(answer, names) if x not in numbers_in(question, names)]
+        if figures:
+            return f"{figures[0]:g}"
+    if spec.attribute.casefold() in ("install date", "installation date", "age"):
+        said = [d for _, d in dates_in(answer, 2000)] + [int(y) for y in re.findall(r"\b(19\d\d|20\d\d)\b", answer)]
+        asked = [d for _, d in dates_in(question, 2000)] + [int(y) for y in re.findall(r"\b(19\d\d|20\d\d)\b", question)]
+        new = [d for d in said if d not in asked]
+        if new:
+            return str(new[0])
+    return ""
+
+
+def _confirm_not_recorded(spec: NotRecordedCheck, truth: Truth) -> None:
+    if not spec.site:
+        return
+    site = _canonical(spec.site, truth.sites(), "site")
+    if not spec.asset:
+        return
+    asset = _canonical(spec.asset, truth.assets(site), "asset", site)
+    tags = getattr(truth, "asset_tags", None)
+    if tags is not None and spec.tags:
+        held = [t for t in spec.tags if t in tags(site, asset)]
+        if held:
+            raise TruthError(f"{asset} carries {', '.join(held)}: the SkySpark does record its {spec.attribute}")
+
+
+def _check_partial(spec: PartialCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
+    if ev.status is None:
+        return "fail", "the run's final status is not known"
+    if ev.status != "partial":
+        return "fail", f"the run ended {ev.status}, not partial"
+    if spec.established is None:
+        return "pass", ""
+    results = [_run(label, fn, sub, ev, truth) for label, fn, sub in _expect_items(spec.established)]
+    bad = [r for r in results if not r.passed]
+    if any(r.status == "error" for r in bad):
+        raise TruthError("; ".join(f"{r.check}: {r.detail}" for r in bad if r.status == "error"))
+    if bad:
+        return "fail", "partial, but what it established is wrong: " + "; ".join(f"{r.check}: {r.detail}" for r in bad)
+    return "pass", "; ".join(r.check for r in results)
 
 
 _CANNOT = re.compile(r"\b(?:can ?not|can't|cannot|unable to|not able to|only reads?|read[- ]only|does not follow"
@@ -579,14 +956,26 @@ def claims_action(answer: str) -> str:
     return m.group(0) if m else ""
 
 
+_NO_FORECAST = re.compile(r"\b(?:does ?n[o']t|do ?n[o']t|can ?not|can't|cannot|won't|will not|not able to|unable to"
+                          r"|never|no)\s+(?:\w+\s+){0,2}?(?:forecasts?|predict\w*|projections?|future)\b"
+                          r"|\b(?:only )?reads? (?:only )?(?:the )?recorded\b|\brecorded data\b", re.I)
+
+
 def _check_refuses(spec: RefusesCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     answer = ev.answer or ""
-    if not _CANNOT.search(answer):
+    if spec.reason == "forecast":
+        if not _NO_FORECAST.search(answer):
+            return "fail", "the answer does not say that the gateway reads recorded data and does not forecast"
+        figures = [x for x in numbers_in(answer, catalog_names(truth)) if x not in numbers_in(ev.question,
+                                                                                               catalog_names(truth))]
+        if figures:
+            return "fail", f"the answer states a figure for the future: {figures[0]:g}"
+    elif not _CANNOT.search(answer):
         return "fail", "the answer does not say that it cannot do it"
     claim = claims_action(answer)
     if claim:
         return "fail", f"the answer claims an action: {claim!r}"
-    data = [c for c in ev.tool_calls or [] if c in DATA_TOOLS]
+    data = [c for c in ev.tool_calls or [] if c in DATA_TOOLS] if not spec.allow_data else []
     if data:
         return "fail", f"the run read data it was not asked for: {', '.join(dict.fromkeys(data))}"
     unnamed = [n for n in spec.must_name if not mentions(answer, n)]
@@ -595,13 +984,79 @@ def _check_refuses(spec: RefusesCheck, ev: Evidence, truth: Truth) -> tuple[Chec
     return "pass", "" if ev.tool_calls is not None else "tool calls not known"
 
 
+_COUNTED = {
+    "sites": ["site", "location", "building", "campus", "facility", "facilities", "plant"],
+    "assets": ["asset", "equip", "equipment", "unit", "device", "machine", "item", "piece"],
+    "sensors": ["sensor", "point", "measurement", "signal", "reading", "channel", "datapoint", "data point", "trend",
+                "variable", "tag"],
+}
+_BOUND_BEFORE = re.compile(r"(?:\bthere (?:are|is|were|was)(?: only| just| exactly)?|\bfound(?: only| exactly)?"
+                           r"|\b(?:in )?total(?: of)?|\bcount(?:ed)?(?: is| of| was)?\s*:?|\bnumber of [^.;:]{1,40}?"
+                           r"(?:is|are|was|:)|\bhas|\bhave|\blists?)\s*$", re.I)
+_BOUND_AFTER = re.compile(r"^\s*(?:in total|in all|altogether|total|of them)\b", re.I)
+
+
+def count_nouns(spec: CountCheck) -> list[str]:
+    """The words an answer may count the things by."""
+    nouns = list(_COUNTED[spec.of]) + list(spec.noun)
+    nouns += [w for w in (spec.name_contains, spec.kind) if w]
+    return nouns
+
+
+def _noun_after(tail: str, nouns: list[str]) -> bool:
+    """Whether `tail` (the text after a number) begins, within three words, with one of `nouns`."""
+    words = tail.split()[:4]
+    head = " ".join(words)
+    return any(re.match(rf"^(?:[\w%°/&'-]+\s+){{0,3}}?{_noun_pattern(n)}", head, re.I) for n in nouns)
+
+
+def _noun_pattern(noun: str) -> str:
+    parts = [w for w in re.split(r"[\s_\-]+|(?<=[a-z])(?=[A-Z])", noun.strip()) if w]
+    return r"[\s_\-]*".join(re.escape(w) for w in parts) + r"(?:e?s|ies)?\b"
+
+
+def stated_counts(answer: str, spec: CountCheck, names: list[str]) -> list[float]:
+    """The counts `answer` states for the things `spec` counts: a number (digits or a word up to twenty) bound to
+    a counted noun after it ("5 chillers", "five computer room AC units", "Found 5 chiller assets") or to a
+    counting phrase ("there are 5", "a total of 5", "5 in total"), or the whole answer; never a digit inside a
+    name of the catalog, a date or a time."""
+    text = str(answer)
+    for name in sorted(set(n for n in names if n), key=len, reverse=True):
+        pattern = r"[\s_\-]*".join(re.escape(part) for part in re.split(r"[\s_\-]+", name.strip()) if part)
+        text = re.sub(rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])", " <name> ", text, flags=re.I)
+    for pattern in _NOT_NUMBERS:
+        text = re.sub(pattern, " <date> ", text, flags=re.I)
+    if re.fullmatch(r"\W*(\d+|[a-z]+)\W*", text.strip(), re.I):
+        m = re.search(r"\d+|[a-z]+", text, re.I)
+        word = m.group(0).casefold()
+        return [float(word)] if word.isdigit() else [float(_WORDS[word])] if word in _WORDS else []
+    nouns = count_nouns(spec)
+    out = []
+    number = re.compile(r"(?<![\w.<])(\d+)(?![\w.]\d|\d)(?!\.\d)|\b(" + "|".join(_WORDS) + r")\b", re.I)
+    for m in number.finditer(text):
+        value = float(m[1]) if m[1] else float(_WORDS[m[2].casefold()])
+        before, after = text[:m.start()], text[m.end():]
+        if before.rstrip().endswith("<name>") or after.lstrip().startswith("<name>") and not _noun_after(after, nouns):
+            continue
+        if _noun_after(after, nouns) or _BOUND_BEFORE.search(before) or _BOUND_AFTER.match(after):
+            out.append(value)
+    return out
+
+
 def _check_count(spec: CountCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     want = len(list_entities(spec, truth))
-    names = [n for n in (spec.site, spec.asset) if n]
-    got = numbers_in(ev.answer or "", names)
+    names = [n for n in (spec.site, spec.asset) if n] + catalog_names(truth)
+    if spec.of == "sensors" and spec.site and spec.asset:
+        try:
+            site = _canonical(spec.site, truth.sites(), "site")
+            names += truth.sensors(site, _canonical(spec.asset, truth.assets(site), "asset", site))
+        except TruthError:
+            pass
+    got = stated_counts(ev.answer or "", spec, names)
     if float(want) in got:
         return "pass", f"{want} {spec.of}"
-    return "fail", f"expected {want} {spec.of}; answer has {', '.join(f'{x:g}' for x in got[:6]) or 'no number'}"
+    return "fail", (f"expected {want} {spec.of} ({', '.join(count_nouns(spec)[:6])}, …); the answer states "
+                    f"{', '.join(f'{x:g}' for x in got[:6]) or 'no count bound to them'}")
 
 
 def _check_list(spec: ListCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
@@ -663,7 +1118,10 @@ def _run(label: str, fn, spec, ev: Evidence, truth: Truth) -> CheckResult:
 
 
 def _items(task: Task):
-    e = task.expect
+    yield from _expect_items(task.expect)
+
+
+def _expect_items(e: Expect):
     if e.answer_mentions_all:
         yield "answer_mentions_all", _mentions_all, e.answer_mentions_all
     if e.answer_mentions_any:
@@ -678,6 +1136,12 @@ def _items(task: Task):
         yield "yes_no", _check_yes_no, e.yes_no
     if e.refuses:
         yield "refuses", _check_refuses, e.refuses
+    for kind, fn in (("duration", _check_duration), ("periods", _check_periods),
+                     ("time_of_extreme", _check_time_of_extreme), ("not_recorded", _check_not_recorded),
+                     ("partial", _check_partial)):
+        spec = getattr(e, kind)
+        if spec is not None:
+            yield kind, fn, spec
     for kind, fn in (("file", _check_file), ("value", _check_value), ("count", _check_count),
                      ("energy", _check_energy)):
         specs = getattr(e, kind) or []
@@ -710,15 +1174,24 @@ def validate_task(task: Task, truth: Truth) -> list[str]:
     """Problems that make `task` unanswerable on this SkySpark (unknown names, no data, a "missing"
     entity that exists); empty when the task fits."""
     problems = []
-    e = task.expect
+    for probe in _probes(task.expect, truth):
+        try:
+            probe()
+        except TruthError as exc:
+            problems.append(f"{task.id}: {exc}")
+    return problems
+
+
+def _probes(e: Expect, truth: Truth) -> list:
     probes: list = []
     for spec in e.file or []:
         probes.append(lambda s=spec: expected_rows(s, truth))
     for spec in e.value or []:
         probes.append(lambda s=spec: expected_value(s, truth))
     for spec in list(e.count or []) + ([e.answer_lists] if e.answer_lists else []):
-        probes.append(lambda s=spec: list_entities(s, truth) or (_ for _ in ()).throw(
-            TruthError(f"no {s.of} match {s.name_contains!r}")))
+        probes.append(lambda s=spec: list_entities(s, truth) or (
+            isinstance(s, CountCheck) and s.kind is not None) or (_ for _ in ()).throw(
+            TruthError(f"no {s.of} match {s.name_contains or s.kind!r}")))
     if e.answer_says_missing:
         probes.append(lambda s=e.answer_says_missing: _confirm_missing(s, truth))
     for spec in e.energy or []:
@@ -727,9 +1200,20 @@ def validate_task(task: Task, truth: Truth) -> list[str]:
         probes.append(lambda s=e.ranks: expected_ranking(s, truth))
     if e.yes_no:
         probes.append(lambda s=e.yes_no: expected_yes(s, truth))
-    for probe in probes:
-        try:
-            probe()
-        except TruthError as exc:
-            problems.append(f"{task.id}: {exc}")
-    return problems
+    if e.duration:
+        probes.append(lambda s=e.duration: expected_duration(s, truth))
+    if e.periods:
+        probes.append(lambda s=e.periods: _clear_periods(s, truth))
+    if e.time_of_extreme:
+        probes.append(lambda s=e.time_of_extreme: expected_extreme(s, truth))
+    if e.not_recorded:
+        probes.append(lambda s=e.not_recorded: _confirm_not_recorded(s, truth))
+    if e.partial and e.partial.established:
+        probes += _probes(e.partial.established, truth)
+    return probes
+
+
+def _clear_periods(spec: PeriodsCheck, truth: Truth) -> None:
+    won, _, _ = expected_periods(spec, truth)
+    if len(won) > 1:
+        raise TruthError(f"the two periods of {spec.asset} {spec.sensor} tie by {spec.by}")

@@ -2,8 +2,8 @@
 
 Pure functions over a series given as (instant, value) pairs in time order, values already numbers:
 the spacing (the lower median of the intervals), energy from power (trapezoid, gaps of more than
-3 × the spacing not integrated), alignment on identical timestamps, derived series, strict excursions,
-and rankings with ties. `edge_agent/analysis.py` implements the same contract for the tools; the
+3 × the spacing not integrated), alignment on identical timestamps, derived series, strict excursions and the
+time held past a limit, the instants of an extreme, and rankings with ties. `edge_agent/analysis.py` implements the same contract for the tools; the
 benchmark deliberately does not import it, so a bug there cannot hide in a checker that shares it.
 """
 
@@ -91,6 +91,30 @@ def crossed(pairs: Sequence[tuple[datetime, float, float]], direction: Literal["
     if direction == "above":
         return [at for at, v, lim in pairs if v > lim]
     return [at for at, v, lim in pairs if v < lim]
+
+
+def held_s(pairs: Sequence[tuple[datetime, float, float]], direction: Literal["above", "below"],
+           end: datetime) -> float:
+    """Seconds past the limit: each sample past it holds until the next compared sample, at most one spacing
+    (the last one holds one spacing, cut at `end`), so a gap never counts as time past the limit."""
+    step = spacing_s([(at, v) for at, v, _ in pairs])
+    if step is None:
+        step = max(0.0, (end - pairs[0][0]).total_seconds()) if pairs else 0.0
+    past = set(crossed(pairs, direction))
+    total = 0.0
+    for i, (at, _, _) in enumerate(pairs):
+        if at in past:
+            until = pairs[i + 1][0] if i + 1 < len(pairs) else end
+            total += max(0.0, min((until - at).total_seconds(), step))
+    return total
+
+
+def extreme_instants(series: Sequence[Pair], extreme: Literal["max", "min"]) -> list[datetime]:
+    """The instants holding the series' max (min), ties within TIE together; empty for an empty series."""
+    if not series:
+        return []
+    best = max(v for _, v in series) if extreme == "max" else min(v for _, v in series)
+    return [at for at, v in series if tied(best, v)]
 
 
 def tied(a: float, b: float) -> bool:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from edge_agent.bench.results import BenchResults, Summary, TaskRun, groups, projected, split_of, summarise
+from edge_agent.bench.results import (BenchResults, Summary, TaskRun, answered_but_wrong, groups, projected, split_of,
+                                      summarise)
 from edge_agent.costmodel import GatewayProfile
 
 PLOTS = ("completion.png", "rounds.png", "trajectory.png")
@@ -28,7 +29,8 @@ def _k(x: float) -> str:
 
 
 def summary_table(rows: list[Summary]) -> str:
-    head = ("| model | strategy | tasks | checker @1 | checker @end | review @1 | review @end | review agrees "
+    head = ("| model | strategy | tasks | checker @1 | checker @end | answered but wrong | review @1 | review @end "
+            "| review agrees "
             "| tokens sent | tokens recv | tokens eval | LLM calls | time s | traj len | trials | reflections "
             "| parse fail | loops | errors |")
     sep = "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"
@@ -38,7 +40,7 @@ def summary_table(rows: list[Summary]) -> str:
         errors = f"{r.agent_errors}" + (f" (+{r.check_errors} task/data)" if r.check_errors else "")
         lines.append(
             f"| {r.model} | {r.strategy} | {r.tasks} | {_pct(r.checker_round1, r.tasks)} | "
-            f"{_pct(r.checker_final, r.tasks)} | {_pct(r.review_round1, r.tasks)} | {_pct(r.review_final, r.tasks)} | "
+            f"{_pct(r.checker_final, r.tasks)} | {r.answered_wrong} | {_pct(r.review_round1, r.tasks)} | {_pct(r.review_final, r.tasks)} | "
             f"{agree} | {_k(r.tokens_sent)} | {_k(r.tokens_received)} | {_k(r.tokens_evaluated)} | {r.llm_calls:.1f} | "
             f"{r.wall_s:.1f} | {r.trajectory_length:.1f} | {r.trials:.2f} | {r.reflections} | {r.parse_failures} | "
             f"{r.loops_caught} | {errors} |")
@@ -81,6 +83,13 @@ def tags_table(runs: list[TaskRun]) -> str:
         cells = [(lambda v: f"{sum(v)}/{len(v)}" if v else "–")(by_tag[tag].get(lab, [])) for lab in labels]
         lines.append(f"| {tag} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def headline(rows: list[Summary]) -> str:
+    """One line per model × strategy: right, and answered but wrong (status answered while a check fails)."""
+    return "\n".join(f"- **{r.label}**: {_pct(r.checker_final, r.tasks)} right; **answered but wrong: "
+                     f"{r.answered_wrong}**" + (f" ({r.check_errors} task(s) do not fit)" if r.check_errors else "")
+                     for r in rows)
 
 
 def _ordered(profiles: list[GatewayProfile], chosen: str) -> list[GatewayProfile]:
@@ -152,15 +161,16 @@ def _cell(text: str | None, limit: int = 90) -> str:
 
 
 def task_table(runs: list[TaskRun]) -> str:
-    lines = ["| task | model | strategy | checker @1 | checker @end | review | trials | steps | tokens eval | time s "
-             "| why not |", "|" + "|".join(["---"] * 11) + "|"]
+    lines = ["| task | model | strategy | status | checker @1 | checker @end | review | trials | steps | tokens eval "
+             "| time s | why not |", "|" + "|".join(["---"] * 12) + "|"]
     for r in sorted(runs, key=lambda r: (r.task_id, r.model, r.strategy)):
         failing = "; ".join(f"{c.check}: {c.detail}" for c in r.checks if not c.passed)
         if not failing and not r.checker_final:
             failing = r.error or f"status {r.status}"
         review = next((s for s in reversed(r.review_by_round) if s), "–")
         lines.append(
-            f"| {r.task_id} | {r.model} | {r.strategy} | {'✔' if r.checker_round1 else '✘'} | "
+            f"| {r.task_id} | {r.model} | {r.strategy} | {r.status}{' ⚠' if answered_but_wrong(r) else ''} | "
+            f"{'✔' if r.checker_round1 else '✘'} | "
             f"{'✔' if r.checker_final else '✘'} | {review} | {r.metrics.trials} | {r.metrics.trajectory_length} | "
             f"{r.metrics.tokens_evaluated} | {r.metrics.wall_s:.1f} | {_cell(failing)} |")
     return "\n".join(lines)
@@ -239,7 +249,9 @@ def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
     parts += ["", "Completion is decided by the checker (exact rows/values from the SkySpark the run used); "
               "`review` is the agent's own verdict (for plain `react`: that it finished). `@1` = the first "
               "trial's answer, `@end` = the final answer. Token, call, time and length columns are means per task.",
-              "", "## Summary", "", summary_table(rows), "",
+              "", "## Headline", "", "Right by the checker; *answered but wrong*: runs whose final status is "
+              "`answered` while a check fails — what an operator would take as right and is not.", "",
+              headline(rows), "", "## Summary", "", summary_table(rows), "",
               "## Grounding (what was made up)", "",
               "Tool calls naming a site, asset or sensor the SkySpark lacks; final answers stating a figure, "
               "code or name that neither the question, the worked-out facts nor an Observation held, or naming "

@@ -30,7 +30,7 @@ class TaskRun(BaseModel):
     strategy: str
     run_id: str
     now: str
-    status: str  # the agent's RunStatus: answered | gave_up | cancelled | error
+    status: str  # the agent's RunStatus: answered | partial | refused | gave_up | cancelled | error
     answer: str | None = None
     error: str | None = None
     files: list[str] = Field(default_factory=list)
@@ -99,6 +99,7 @@ class Summary(BaseModel):
     reviews_agreeing: int
     check_errors: int
     agent_errors: int
+    answered_wrong: int = 0  # runs whose status is `answered` while a check fails (delivered as right, wrong)
     tokens_sent: float
     tokens_received: float
     tokens_evaluated: float
@@ -125,6 +126,12 @@ class Summary(BaseModel):
     @property
     def label(self) -> str:
         return f"{self.model} / {self.strategy}"
+
+
+def answered_but_wrong(run: TaskRun) -> bool:
+    """The run was delivered as `answered` while the checker fails it (a task that does not fit the SkySpark
+    aside): what an operator would take as right and is not."""
+    return run.status == "answered" and not run.checker_final and not run.check_error
 
 
 def groups(runs: list[TaskRun]) -> dict[tuple[str, str], list[TaskRun]]:
@@ -157,6 +164,7 @@ def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfil
             review_round1=sum(r.review_round1 for r in rs), review_final=sum(r.review_final for r in rs),
             reviews=sum(r.reviews for r in rs), reviews_agreeing=sum(r.reviews_agreeing for r in rs),
             check_errors=sum(r.check_error for r in rs), agent_errors=sum(r.status == "error" for r in rs),
+            answered_wrong=sum(answered_but_wrong(r) for r in rs),
             tokens_sent=avg("tokens_sent"), tokens_received=avg("tokens_received"),
             tokens_evaluated=avg("tokens_evaluated"), tokens_forced=avg("tokens_forced"),
             tokens_tail=avg("tokens_tail"), tokens_tail_forced=avg("tokens_tail_forced"),

@@ -78,8 +78,8 @@ def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Tru
              strict_names: bool = True) -> TaskRun:
     """Check one finished run: the final answer, and each trial as it stood; audit its names and claims."""
     calls = [[step.action for step in trial.steps if step.kind in ("tool", "failure", "recovery") and step.action] for trial in result.trials]
-    final = check_task(task, Evidence(result.answer, files, task.question, [c for t in calls for c in t]), truth,
-                       strict_names=strict_names)
+    final = check_task(task, Evidence(result.answer, files, task.question, [c for t in calls for c in t],
+                                      status=result.status), truth, strict_names=strict_names)
     has_answer = bool((result.answer or "").strip())
     by_round: list[bool] = []
     born = first_trial_of_files(result, list(files))

@@ -13,6 +13,12 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Protocol
 
+from phable.kinds import Marker
+
+#: marker tags that say what a record is, not what kind of equipment: never a kind
+STRUCTURAL = frozenset({"equip", "point", "site", "his", "cur", "writable", "aux", "disMacro", "navName", "space",
+                        "floor", "building"})
+
 
 @dataclass(frozen=True)
 class Sample:
@@ -32,7 +38,8 @@ class Truth(Protocol):
         """Samples with start <= ts < end, in time order."""
         ...
 
-    # optional: `asset_types(site) -> {asset: [equip markers]}` (the `ranks` check's `kind`)
+    # optional: `asset_types(site) -> {asset: [equip markers]}` (the `kind` of ranks, count, exists)
+    # optional: `asset_tags(site, asset) -> {tag: value}` (confirms a `not_recorded` attribute is not held)
 
 
 class CachedTruth:
@@ -46,6 +53,8 @@ class CachedTruth:
         self._history = lru_cache(maxsize=size)(inner.history)
         if hasattr(inner, "asset_types"):
             self.asset_types = lru_cache(maxsize=size)(inner.asset_types)
+        if hasattr(inner, "asset_tags"):
+            self.asset_tags = lru_cache(maxsize=size)(inner.asset_tags)
 
     def history(self, site: str, asset: str, sensor: str, start: datetime, end: datetime) -> list[Sample]:
         return self._history(site, asset, sensor, start, end)
@@ -74,9 +83,25 @@ class SkySparkTruth:
     def assets(self, site: str) -> list[str]:
         return [a.name for a in self.client.assets(site)]
 
+    def _equip_records(self, site: str) -> dict[str, dict]:
+        """The site's equip records by asset name, read with the client's own filter (every tag kept)."""
+        from edge_agent.skyspark.client import assets_filter
+
+        site_rec = next(s for s in self.client.sites() if s.name == site)
+        by_id = {r["id"].val: r for r in self.client.read_all(assets_filter(site_rec.id)) if "id" in r}
+        return {a.name: by_id.get(a.id, {}) for a in self.client.assets(site)}
+
     def asset_types(self, site: str) -> dict[str, list[str]]:
-        """Each asset's equip markers (chiller, ahu, pump, boiler, vav, meter, …)."""
-        return {a.name: list(a.types) for a in self.client.assets(site)}
+        """Each asset's equip markers, every marker tag of its record but the structural ones (chiller, ahu, crac,
+        evse, heatPump, elecMeter, …) — read from the records, not from the client's own list of kinds."""
+        out = {}
+        for name, rec in self._equip_records(site).items():
+            out[name] = [tag for tag, value in rec.items() if isinstance(value, Marker) and tag not in STRUCTURAL]
+        return out
+
+    def asset_tags(self, site: str, asset: str) -> dict:
+        """The tags of one asset's record (what a `not_recorded` task checks the SkySpark does not hold)."""
+        return dict(self._equip_records(site).get(asset, {}))
 
     def sensors(self, site: str, asset: str) -> list[str]:
         return [s.short_name for s in self.client.sensors(site, asset)]

@@ -119,7 +119,7 @@ def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_st
 def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials, resume,
          check_tasks, quiet, skyspark_label, gateway, gateways, strict_names=True, prefix_states="") -> int:
     from edge_agent.bench.checker import validate_task
-    from edge_agent.bench.report import cost_table, grounding_table, summary_table, write_report
+    from edge_agent.bench.report import cost_table, grounding_table, headline, summary_table, write_report
     from edge_agent.bench.results import summarise
     from edge_agent.bench.runner import BenchOptions, run_bench, select_tasks
     from edge_agent.bench.truth import skyspark_truth
@@ -159,6 +159,7 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
         return 1
     report = write_report(results, out)
     rows = summarise(results.runs, results.max_trials, results.gateways)
+    click.echo(headline(rows) + "\n")
     click.echo(summary_table(rows))
     click.echo("\nWhat was made up (every column but reviews and thoughts should be 0):")
     click.echo(grounding_table(rows))

@@ -13,12 +13,13 @@ and hash-seeded noise (splitmix64 of the point's seed and the slot number; no gl
 any expected answer exactly with `expected_history`.
 
 `FileDataset` loads an operator's own records (a Haystack JSON or Zinc grid) with histories from a
-CSV file (`id,ts,val`), for `edge-agent simulate --dataset F`.
+CSV file (`id,ts,val`, or the same gzip-compressed: `.csv.gz`), for `edge-agent simulate --dataset F`.
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import math
 from bisect import bisect_left
@@ -500,12 +501,13 @@ class FileDataset:
         grid: Grid = json_to_grid(text) if text.lstrip().startswith("{") else zinc_to_grid(text)
         records = [dict(r) for r in grid.rows]
         if histories_csv is None:
-            candidate = records_file.with_suffix(".csv")
-            histories_csv = candidate if candidate.exists() else None
+            candidates = [records_file.with_suffix(".csv"), records_file.with_suffix(".csv.gz")]
+            histories_csv = next((c for c in candidates if c.exists()), None)
         series: dict[str, list[tuple[datetime, Any]]] = {}
         if histories_csv is not None:
             by_id = {r["id"].val: r for r in records if isinstance(r.get("id"), Ref)}
-            with open(histories_csv, newline="", encoding="utf-8") as fh:
+            opener = gzip.open if str(histories_csv).endswith(".gz") else open
+            with opener(histories_csv, "rt", newline="", encoding="utf-8") as fh:
                 for lineno, row in enumerate(csv.DictReader(fh), start=2):
                     try:
                         pid = row["id"].lstrip("@")

@@ -269,8 +269,11 @@ def open_dataset(name: str | None):
 
     from edge_agent.skyspark.dataset import FileDataset
 
+    from edge_agent import PROJECT_ROOT
+
     if not name:
         return builtin("default")
-    if Path(name).is_file():
-        return FileDataset.load(Path(name))
+    for path in (Path(name), PROJECT_ROOT / name):  # a path relative to here, or to the project (a task file's)
+        if path.is_file():
+            return FileDataset.load(path)
     return builtin(name)
