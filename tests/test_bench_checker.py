@@ -326,3 +326,11 @@ def test_a_number_inside_a_name_is_never_a_count(n, stem, k):
     t = task({"count": {"of": "assets", "site": "S"}})
     assert not check_task(t, Evidence(f"{name} is the one you want."), truth, strict_names=False).passed
     assert check_task(t, Evidence(f"There are {n + 1} assets at S, e.g. {name}."), truth, strict_names=False).passed
+
+
+def test_day_first_dates_are_no_numbers():
+    from edge_agent.bench.checker import numbers_in
+
+    text = "The highest Chiller 6 Tonnage on 1 June 2020 was 265.22 tonref, at 16:15; from 1 Jun 2020 to 7 June 2020"
+    assert numbers_in(text, ["Chiller 6", "Tonnage"]) == [265.22]
+    assert numbers_in("on June 1, 2020 it was 5", []) == [5.0]

@@ -110,8 +110,9 @@ _NOT_NUMBERS = [
     r"\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",  # ISO dates
     r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[ap]\.?m\.?)?",  # times of day
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b",  # 6/14/16
-    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+'?\d{{2,4}})?",  # jan 13 '23, June 1, 2020
+    # day first before month first: in "1 June 2020" the month-first form would take "June 20" and leave "20"
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+'?\d{{2,4}})?",  # 13 January 2023
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+'?\d{{2,4}})?(?!\d)",  # jan 13 '23, June 1, 2020
     r"\b[\w.-]+\.json\b",  # file names
     r"UTC\s*[+-]\d{1,4}",
 ]
