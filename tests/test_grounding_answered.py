@@ -98,3 +98,12 @@ def test_is_there_a_kind_at_a_site_that_lacks_it_is_no_not_yes_the_site_exists()
     assert g.in_code.startswith("No: There is no generator at DC-EAST")
     yes = Grounding.build("Is there a generator at DC-WEST?", KINDS)
     assert yes.in_code.startswith("Yes: DC-WEST has 1 generator")
+
+
+def test_a_kind_the_field_defines_that_no_site_has_is_a_missing_kind():
+    g = Grounding.build("Is there a boiler at DC-EAST?", KINDS)
+    assert g.in_code.startswith("No: There is no boiler at DC-EAST")
+    many = Grounding.build("how many boilers does DC-WEST have", KINDS)
+    assert [m.kind for m in many.links.missing] == ["kind"]
+    speed = Grounding.build("what was the fan speed of CRAC-01 at DC-EAST", KINDS)
+    assert not [m for m in speed.links.missing if m.kind == "kind"]

@@ -142,7 +142,16 @@ def _bench_expectations():
 
     out = []
     for path in sorted((PROJECT_ROOT / "bench" / "tasks").glob("*.yaml")):
-        for task in (yaml.safe_load(path.read_text()) or {}).get("tasks", []):
+        doc = yaml.safe_load(path.read_text()) or {}
+        records = PROJECT_ROOT / str(doc.get("dataset", ""))
+        if doc.get("dataset") and records.is_file():  # an operator's dataset: its sites' time zones
+            import json
+
+            grid = json.loads(records.read_text())
+            from edge_agent.skyspark.encoding import zone
+
+            ZONES.update({r["dis"]: zone(r["tz"]).key for r in grid.get("rows", []) if "site" in r and "tz" in r})
+        for task in doc.get("tasks", []):
             for check in (task.get("expect") or {}).values():
                 if isinstance(check, dict) and "site" in check and ("start" in check or "at" in check):
                     start, end = (check["start"], check["end"]) if "start" in check else (check["at"], check["at"])
@@ -151,6 +160,7 @@ def _bench_expectations():
     return out
 
 
+ZONES: dict[str, str] = {}  # sites of operators' datasets the task files use -> their time zones
 BENCH = _bench_expectations()
 
 
@@ -163,7 +173,7 @@ def test_the_benchmark_periods_are_resolved_exactly(task_id, question, now, site
     from edge_agent.skyspark.dataset import SITES
     from edge_agent.skyspark.plants import RHINE_SITES
 
-    zones = {s.name: s.tz for s in SITES} | {spec.name: spec.tz for spec, _ in RHINE_SITES}  # both built-in plants
+    zones = {s.name: s.tz for s in SITES} | {spec.name: spec.tz for spec, _ in RHINE_SITES} | ZONES
     tz = ZoneInfo(zones.get(site, "America/New_York"))
     r = resolve_period(question, Clock(now).now())
     assert r is not None, question

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 MONTHS = {
     "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
     "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
@@ -313,6 +315,12 @@ def _single(text: str, now: datetime) -> DateRange | None:
     if tod is not None:
         instant = datetime.combine(day, tod[0], tzinfo=now.tzinfo)
         return DateRange(instant, instant, f"{match.group(0)} {tod[1]}", point=True)
+    week = re.search(r"\b(?:the\s+)?week\s+(?P<w>[a-z]+)\s+(?:on\s+)?(?:(?:" + "|".join(WEEKDAYS) + r"),?\s+)?$",
+                     text[:match.start()])
+    if week and (week["w"] in ("from", "of") or any(DamerauLevenshtein.distance(week["w"], w) <= 2
+                                                    for w in ("starting", "beginning", "commencing"))):  # "the week starting Monday March 30": seven days from that day
+        return DateRange(_midnight(day, now), _midnight(day + timedelta(days=7), now),
+                         text[week.start():match.end()])
     return _day_range(day, now, match.group(0))
 
 

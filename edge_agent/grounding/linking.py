@@ -459,6 +459,45 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         if marker not in links.asset_types:
             links.asset_types.append(marker)
             links.mentions.append(Mention(text=text, name=marker, kind="asset", how="exact"))
+    _absent_kinds(tokens, catalog, links, set(where))
+
+
+#: words that may follow a kind named as a thing ("any boilers at S", "is there a boiler in S", "generators are …")
+_AFTER_KIND = _GLUE | frozenset("are is were was does do did have has there exist exists that which here".split())
+#: words before a kind named as a thing that may or may not be there ("is there a boiler", "any generators")
+_KIND_BEFORE = frozenset("a an any no some the".split())
+
+
+def _absent_kinds(tokens: _Tokens, catalog: Catalog, links: Links, present: set[str]) -> None:
+    """A kind of equipment the field defines that no site of the SkySpark has ("Is there a boiler at S?", "how many
+    generators …" where none exists): a missing kind at the named site. Read only where the words stand as a thing —
+    in the plural, or after "a"/"an"/"any"/"no"/"the" — and not before a measure word ("the fan speed" is a
+    measurement, not a fan)."""
+    words = [t.casefold() for t, _, _ in tokens.items]
+    for i, j in list(tokens.spans(4)):
+        if any(tokens.used[i:j]) or not links.sites:
+            continue
+        raw = tokens.raw(i, j)
+        if not re.fullmatch(r"[^\W\d_][\w\s-]*", raw):
+            continue
+        named = fieldvocab.kinds_named(raw.casefold())
+        if not named or set(named) & present:
+            continue
+        plural = raw.casefold().endswith("s") and fieldvocab.singular(raw.casefold()) != raw.casefold()
+        if not (plural or (i > 0 and words[i - 1] in _KIND_BEFORE)):
+            continue
+        if j < len(words) and words[j] not in _AFTER_KIND:  # "the fan speed": the kind word qualifies a measure
+            continue
+        site = links.sites[0]
+        if not catalog.types(site):  # a catalog without markers cannot say a kind is absent
+            continue
+        label = {w for n in named for w in kind_names(n)}
+        if any(key(a).startswith(key(w)) or key(w) in key(a) for a in catalog.assets(site) for w in label
+               if len(key(w)) >= 4):  # "Chiller 3" is a chiller, whatever its markers say
+            continue
+        tokens.take(i, j)
+        kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
+        links.missing.append(Missing(text=kind_label(named[0]), kind="kind", site=site, suggestions=kinds))
 
 
 def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],
