@@ -159,7 +159,7 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
     what = sensors_seen[0] if len(sensors_seen) == 1 else f"{len(sensors_seen)} series"
     order = _asked_first(ctx.question)
     stats = _series_stats(rows, order)
-    return Said(f"{what} {span}, saved to {name}: {stats}",
+    return Said(f"{what} {_readable_period(window.start, window.end)} (site time), saved to {name}: {stats}",
                 answer=f"{_said_series(rows, order, window)}; saved to {name}")
 
 
@@ -203,8 +203,16 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
         energy = an.energy_kwh(points, samples[0].unit)
         gaps = f" over {energy.gaps} gap{'s' if energy.gaps > 1 else ''}" if energy.gaps else ""
         said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
+    elif not _adds_up(samples[0].unit):  # a sum of temperatures, tonnages or percentages means nothing
+        order = tuple(s for s in order if s != "sum")
     return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: "
             f"{', '.join(said[s] for s in order)}, {len(samples)} values")
+
+
+def _adds_up(unit: str | None) -> bool:
+    """Values in this unit may be added over time (an energy, a volume: the field's vocabulary says so)."""
+    quantity = fieldvocab.quantity_of_unit(unit)
+    return quantity is not None and quantity.summable
 
 
 _WORDS = {"max": "highest", "min": "lowest", "mean": "mean"}
@@ -252,8 +260,7 @@ def _total(samples: list, numbers: list) -> str:
     if an.is_power(unit):
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
         return f"energy {_fmt(an.energy_kwh(points, unit).kwh)} kWh" if len(points) > 1 else ""
-    quantity = fieldvocab.quantity_of_unit(unit)
-    if quantity is not None and quantity.summable:
+    if _adds_up(unit):
         return f"total {_fmt(math.fsum(float(r.value) for r in numbers))}{_unit(unit)}"
     return ""
 

@@ -68,6 +68,21 @@ def digit_tokens(text: str) -> list[str]:
     return [t for t in (_clean(m.group(0)) for m in _DIGIT_TOKEN.finditer(text)) if any(c.isdigit() for c in t)]
 
 
+_ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?")
+
+
+def _instant_words(tok: str) -> list[str]:
+    """The pieces an answer writes of an ISO 8601 date or instant when it writes it in words ("16:15 on 1 June
+    2020" of 2020-06-01T16:15): the year, the day of the month without its zero, the time of day."""
+    m = _ISO.match(tok)
+    if not m:
+        return []
+    out = [m.group(1), str(int(m.group(3)))]
+    if m.group(4):
+        out.append(f"{m.group(4)}:{m.group(5)}")
+    return out
+
+
 def codes(text: str) -> list[str]:
     return [m.group(0) for m in _CODE.finditer(text) if sum(c.isalpha() for c in m.group(0)) >= 3]
 
@@ -79,6 +94,7 @@ def evidence_tokens(texts: Iterable[str]) -> set[str]:
         for tok in digit_tokens(text):
             out.add(tok)
             out.update(p for p in (_clean(part) for part in _PARTS.split(tok)) if p)
+            out.update(_instant_words(tok))
         out.update(codes(text))
         out.update(_FILE.findall(text))
     return out
