@@ -89,6 +89,7 @@ class FormsTable(BaseModel):
     past_question: list[str]
     wish: list[str]
     function_words: str
+    data_words: str
 
     @field_validator("forms")
     @classmethod
@@ -102,7 +103,7 @@ class FormsTable(BaseModel):
 # -- cues: word sequences compiled to regular expressions --
 
 _SEP = r"[^\w.?!;]+"  # between two words: spaces, commas, quotes, dashes (not a sentence's end)
-_GAPWORD = r"[\w'%°-]+(?:\.\d+)?"
+_GAPWORD = r"\w+(?:\.\d+)?"  # a word in a gap (its dashes and quotes are separators: no two ways to read it)
 _LEAD = r"^\W*(?:(?:and|so|also|then|but|tell\s+me|please|now|ok|okay|hey|well)\W+)*"
 _UNITS = r"°\s*[CF]|degrees?|deg|%|percent|kw|kwh|tons?|tonref|psi|pa|cfm|gpm|ppm|[a-z]{0,6}"
 _BUILTIN = {
@@ -284,6 +285,8 @@ class _Table:
     function_words: frozenset[str]
     setpoint: re.Pattern
     period: re.Pattern
+    verb_forms: frozenset[str]  # every form of the operating verbs: base, -s, -ing, participle
+    data_words: frozenset[str]
 
 
 def _load(path: Path = FORMS_FILE) -> _Table:
@@ -303,7 +306,8 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     split = re.compile(rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{starts})\b))", re.I)
     lead_alts = [comp.body(p)[0] for p in raw.request_lead]
     lead_words = {w for p in raw.request_lead for w in comp.body(p)[1]}
-    lead = Cue("request_lead", re.compile(rf"^\W*(?:(?:{'|'.join(lead_alts)})\W+)*", re.I), frozenset(lead_words), ())
+    lead = Cue("request_lead", re.compile(rf"^\W*(?:(?:{'|'.join(lead_alts)})(?:\W+|$))*", re.I),
+               frozenset(lead_words), ())
     not_after = "|".join(re.escape(w) for w in raw.not_after_verb)
     verbs = []
     for v in raw.operating_verbs:
@@ -311,7 +315,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         then_words: set[str] = set()
         if v.then:
             body, then_words, _ = comp.body(v.then)
-            then = rf"(?P<then>(?:{_SEP}{_GAPWORD}){{0,6}}?{_SEP}{body})(?!\w)"
+            then = rf"(?P<then>(?:{_SEP}{_GAPWORD}){{0,8}}?{_SEP}{body})(?!\w)"
         particles = {w for w in then_words}
         excluded = "|".join(re.escape(w) for w in raw.not_after_verb if w not in particles) or not_after
         regex = re.compile(rf"(?P<verb>{re.escape(v.verb)})(?!\w)(?!{_SEP}(?:{excluded})(?!\w)){then}", re.I)
@@ -331,7 +335,15 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         wish=comp.cues(raw.wish), participles={v.done: v.verb for v in raw.operating_verbs},
         function_words=function_words,
         setpoint=re.compile(rf"(?<!\w){comp.slot('setpoint')[0]}(?!\w)", re.I),
-        period=re.compile(rf"(?<!\w){comp.slot('period')[0]}(?!\w)", re.I))
+        period=re.compile(rf"(?<!\w){comp.slot('period')[0]}(?!\w)", re.I),
+        data_words=frozenset(raw.data_words.split()),
+        verb_forms=frozenset(f for v in raw.operating_verbs for f in _inflections(v.verb, v.done)))
+
+
+def _inflections(verb: str, done: str) -> set[str]:
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return {w for form in (verb, done, verb + "s", verb + "es", stem + "ing", verb + verb[-1] + "ing")
+            for w in words(form)}
 
 
 TABLE = _load()
@@ -428,12 +440,21 @@ def _control_at(text: str) -> tuple[str, set[str]] | None:
             particle = tail[-1] if tail else ""
             placed |= {w for w in tail if w in v.words}
         else:
-            p = re.match(rf"(?:{_SEP}{_GAPWORD}){{0,3}}?{_SEP}(on|off|down|up|out)(?!\w)", rest[m.end():], re.I)
-            particle = p.group(1).casefold() if p else ""
+            near = [w for w in words(rest[m.end():])[:6] if w in _PARTICLES]
+            particle = next((w for w in near if w != "on"), near[0] if near else "")  # "on" is mostly "on AHU 2"
             placed |= {particle} if particle else set()
-        phrase = v.spec.verb.casefold() + (f" {particle}" if particle in ("on", "off", "down", "up", "out") else "")
-        return phrase, placed
+        phrase = v.spec.verb.casefold() + (f" {particle}" if particle in _PARTICLES else "")
+        return phrase, placed | _numbers_and_units(rest)
     return None
+
+
+_PARTICLES = ("on", "off", "down", "up", "out")
+
+
+def _numbers_and_units(text: str) -> set[str]:
+    """The numbers of a request and the units they carry ("up two degrees", "down to -20"): its arguments."""
+    ws = words(text)
+    return {w for w in ws if re.fullmatch(r"\d+(?:\.\d+)?", w)} | {w for w in ws if w in _UNIT_WORDS}
 
 
 def _wish(text: str) -> tuple[str, set[str]] | None:
@@ -441,7 +462,11 @@ def _wish(text: str) -> tuple[str, set[str]] | None:
         m = cue.search(text)
         if m:
             done = next((w for w in reversed(words(m.group(0))) if w in TABLE.participles), "")
-            return TABLE.participles.get(done, "operate"), cue.placed(text, m)
+            after = [w for w in words(text[m.end():])[:2] if w in _PARTICLES]
+            if not after:
+                after = [w for w in words(m.group(0)) if w in _PARTICLES][-1:]
+            verb = TABLE.participles.get(done, "operate") + (f" {after[0]}" if after else "")
+            return verb, cue.placed(text, m) | set(after) | _numbers_and_units(text)
     return None
 
 
@@ -451,11 +476,13 @@ def _asks(text: str) -> bool:
     ws = words(text)
     if not [w for w in ws if w not in FUNCTION_WORDS]:
         return False
+    lead = TABLE.lead.regex.match(text)
+    rest = words(text[lead.end():] if lead else text)
+    if not [w for w in rest if w not in FUNCTION_WORDS]:
+        return False  # request words only ("go ahead")
     if text.rstrip().endswith("?"):
         return True
-    lead = TABLE.lead.regex.match(text)
-    first = words(text[lead.end():] if lead else text)[:1]
-    return not first or first[0] not in TABLE.statement_start
+    return rest[0] not in TABLE.statement_start
 
 
 @lru_cache(maxsize=512)
@@ -481,7 +508,9 @@ def _clauses(question: str) -> tuple[_Clause, ...]:
         if control:
             out.append(_Clause(start, end, "control", control[0], frozenset(control[1])))
         else:
-            out.append(_Clause(start, end, "ask" if _asks(piece) else "none"))
+            lead = TABLE.lead.regex.match(piece)
+            out.append(_Clause(start, end, "ask" if _asks(piece) else "none",
+                               placed=frozenset(words(lead.group(0)) if lead else ())))
     return tuple(out)
 
 
@@ -629,6 +658,13 @@ def _placed(question: str, parts: list[Part], clauses: tuple[_Clause, ...]) -> s
                     out |= cue.placed(piece, m)
     for c in clauses:
         out |= set(c.placed)
+    for cue in (*TABLE.outside, *TABLE.injection):  # understood: as what is refused
+        for m in cue.regex.finditer(text):
+            out |= cue.placed(text, m)
+    out |= ws & TABLE.data_words
+    out |= ws & TABLE.verb_forms  # a request is refused; a past fact ("when was it turned on") asks for a status
+    for m in TABLE.setpoint.finditer(text):
+        out |= set(words(m.group(0)))
     return out & ws
 
 
