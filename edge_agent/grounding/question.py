@@ -244,7 +244,9 @@ class _Compiler:
         if pattern.startswith("re:"):
             return [Cue(pattern, re.compile(pattern[3:], re.I), frozenset(), ())]
         body, ws, ss = self.body(pattern)
-        return [Cue(pattern, re.compile(rf"(?<!\w){body}(?!\w)", re.I), frozenset(ws), tuple(sorted(ss)))]
+        # a cue's words are whole words, not the start or end of a hyphenated name ("Plant-North", "AHU-2")
+        return [Cue(pattern, re.compile(rf"(?<!\w)(?<!\w-){body}(?!\w)(?!-\w)", re.I), frozenset(ws),
+                    tuple(sorted(ss)))]
 
     def cues(self, patterns: list[str]) -> tuple[Cue, ...]:
         return tuple(c for p in patterns for c in self.cue(p))
@@ -440,8 +442,8 @@ def _control_at(text: str) -> tuple[str, set[str]] | None:
             particle = tail[-1] if tail else ""
             placed |= {w for w in tail if w in v.words}
         else:
-            near = [w for w in words(rest[m.end():])[:6] if w in _PARTICLES]
-            particle = next((w for w in near if w != "on"), near[0] if near else "")  # "on" is mostly "on AHU 2"
+            near = [w for w in words(rest[m.end():])[:6] if w in _PARTICLES and w != "on"]  # "on AHU 2": a place
+            particle = near[0] if near else ""
             placed |= {particle} if particle else set()
         phrase = v.spec.verb.casefold() + (f" {particle}" if particle in _PARTICLES else "")
         return phrase, placed | _numbers_and_units(rest)
