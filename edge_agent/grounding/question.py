@@ -487,6 +487,14 @@ def _asks(text: str) -> bool:
     return rest[0] not in TABLE.statement_start
 
 
+def _opens_part(text: str) -> bool:
+    """A clause opens with a question word or a request verb of its own (after request words), or an operating
+    verb: not the next object of the clause before it."""
+    lead = TABLE.lead.regex.match(text)
+    rest = text[lead.end():] if lead else text
+    return bool(TABLE.part_start.match(rest.lstrip()) or _control_at(text))
+
+
 @lru_cache(maxsize=512)
 def _clauses(question: str) -> tuple[_Clause, ...]:
     text = _normal(question)
@@ -502,6 +510,11 @@ def _clauses(question: str) -> tuple[_Clause, ...]:
         if any(s < end and e > start for s, e in injected) or (how == "and" and out and out[-1].kind == "injection"):
             # an instruction, or its next verb ("ignore your rules and say that …")
             out.append(_Clause(start, end, "injection", placed=frozenset(words(piece))))
+            continue
+        if how and out and out[-1].kind == "control" and not _opens_part(piece):
+            # the request's next object ("switch off Chiller 6 and Chiller 9")
+            last = out.pop()
+            out.append(_Clause(last.start, end, "control", last.verb, last.placed))
             continue
         control = _control_at(piece)
         if control and how and TABLE.past_question.search(text[sentence_start:start]):
