@@ -39,7 +39,10 @@ def load_module(path: Path, name: str) -> ModuleType:
 def module_at(rev: str, into: Path) -> ModuleType:
     """grounding/question.py (and its vocab folder, where it has one) as of `rev`."""
     into.mkdir(parents=True, exist_ok=True)
-    show = lambda p: subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{p}"], capture_output=True, text=True)  # noqa: E731
+    def show(path: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{path}"], capture_output=True, text=True,
+                              check=False)
+
     (into / "question.py").write_text(show("edge_agent/grounding/question.py").stdout, encoding="utf-8")
     vocab = show("edge_agent/grounding/vocab/forms.yaml")
     if vocab.returncode == 0:
@@ -84,10 +87,10 @@ def main() -> int:
             continue
         for q, s in zip(qs, now):
             before = summary(other, q)
-            strip = lambda d: {k: v for k, v in d.items() if k != "also"}  # noqa: E731
-            if strip(before) != strip(s):
+            here_s = {k: v for k, v in s.items() if k != "also"}
+            if before | {"also": []} != here_s | {"also": []}:
                 changed += 1
-                print(f"  CHANGED {q}\n    {args.against}: {strip(before)}\n    here: {strip(s)}")
+                print(f"  CHANGED {q}\n    {args.against}: {before}\n    here: {s}")
     if other is not None:
         print(f"{changed} readings changed against {args.against}")
     return 0

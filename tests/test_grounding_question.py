@@ -3,18 +3,22 @@ delivered — over two plants in different naming styles, and over generated wor
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
+from edge_agent import PROJECT_ROOT
+from edge_agent.grounding import question as q
 from edge_agent.grounding.catalog import Catalog, SensorName, SiteCatalog
 from edge_agent.grounding.question import read_question, split_parts
 from edge_agent.grounding.run import Grounding
 from edge_agent.toolkit import ToolRegistry
-from edge_agent import PROJECT_ROOT
 from tests.plants import OTHER, POK
-from datetime import datetime
-from zoneinfo import ZoneInfo
 
 NOW = datetime(2020, 6, 4, 9, 0, tzinfo=ZoneInfo("America/New_York"))
 
@@ -245,12 +249,6 @@ def test_possessives_and_existence_on_generated_plants(p):
 
 # -- the forms table: new forms, operating verbs in any phrasing, mixed requests, every word placed --
 
-from pathlib import Path  # noqa: E402
-
-from pydantic import ValidationError  # noqa: E402
-
-from edge_agent.grounding import question as q  # noqa: E402
-
 NEW_FORMS = [
     # duration: how long / how many hours / what share of the day, above or below a limit or setpoint
     ("How long was Chiller 6 above 45 °F yesterday?", "duration", {"direction": "above", "limit": 45.0}),
@@ -308,7 +306,7 @@ def test_new_forms_and_their_pins(question, ask, pins):
     assert part.ask == ask, part
     for k, v in pins.items():
         assert getattr(part, k) == v, (k, part)
-    assert part.cue.startswith(("exists" if ask == "exists" else ask)), part.cue
+    assert part.cue.startswith("exists" if ask == "exists" else ask), part.cue
 
 
 def test_periods_names_both_periods_in_order():
