@@ -473,3 +473,36 @@ def test_partial_needs_the_status_and_what_it_established():
     bad = task({"partial": {"established": {"value": {"site": "WERK", "asset": "Pump-9", "sensor": "Power",
                                                       "aggregate": "max", **DAY}}}})
     assert validate_task(bad, plant())
+
+
+@settings(max_examples=60)
+@given(st.lists(st.one_of(st.none(), st.floats(-50, 50, allow_nan=False)), min_size=2, max_size=60),
+       st.floats(-50, 50, allow_nan=False))
+def test_time_held_is_at_most_a_spacing_per_sample_and_never_a_gap(values, limit):
+    pairs = [(at(i), v, limit) for i, v in enumerate(values) if v is not None]
+    if len(pairs) < 2:
+        return
+    end = at(len(values))
+    step = cc.spacing_s([(a, v) for a, v, _ in pairs])
+    past = cc.crossed(pairs, "above")
+    held = cc.held_s(pairs, "above", end)
+    assert 0 <= held <= len(past) * step + 1e-9
+    if all(v is not None for v in values):  # no gap: every sample past the limit holds one spacing
+        assert held == pytest.approx(len(past) * 900)
+    if not past:
+        assert held == 0
+
+
+@settings(max_examples=40)
+@given(st.lists(st.floats(0, 100, allow_nan=False), min_size=3, max_size=96), st.sampled_from(["max", "min"]))
+def test_the_instant_of_the_extreme_stated_in_site_time_always_passes(values, extreme):
+    truth = SeriesTruth({("WERK", "Boiler 1", "Flow Temp"): (values, "°C")}, {"Boiler 1": ["boiler"]})
+    spec = {"time_of_extreme": {"site": "WERK", "asset": "Boiler 1", "sensor": "Flow Temp", "extreme": extreme, **DAY}}
+    series = cc.clean([(at(i), v) for i, v in enumerate(values)])
+    for instant in cc.extreme_instants(series, extreme):
+        assert verdict(spec, f"at {instant.strftime('%H:%M')}", truth=truth)[0]
+        assert verdict(spec, f"at {instant.isoformat()}", truth=truth)[0]
+    extremes = [(t - T0) // Q for t in cc.extreme_instants(series, extreme)]
+    far = [i for i in range(96) if all(1 < abs(i - j) < 95 for j in extremes)]
+    if far:
+        assert not verdict(spec, f"at {at(far[0]).strftime('%H:%M')}", truth=truth)[0]
