@@ -427,12 +427,18 @@ def test_not_recorded_says_so_and_claims_no_value():
     assert verdict(nr, "The manufacturer of Chiller 2 is not recorded on the SkySpark.", truth=truth)[0]
     assert verdict(nr, "The SkySpark holds no manufacturer or brand for Chiller 2.", truth=truth)[0]
     assert not verdict(nr, "The manufacturer of Chiller 2 is Trane.", truth=truth)[0]
+    assert not verdict(nr, "The manufacturer is not recorded on the SkySpark; the manufacturer of Chiller 2 is Trane.",
+                       truth=truth)[0]
+    assert not verdict(nr, "Not recorded, but Chiller 2 was made by Carrier.", truth=truth)[0]
+    assert verdict(nr, "The manufacturer of Chiller 2 is not recorded: the SkySpark holds no such tag.", truth=truth)[0]
     assert not verdict(nr, "Chiller 2 is not recorded.", truth=truth)[0]  # which attribute?
     assert not verdict(nr, "Chiller 2 Power: 80 kW", truth=truth)[0]
     rating = {"not_recorded": {"attribute": "rating"}}
     assert verdict(rating, "Its rating is not held on the SkySpark.", truth=truth)[0]
     assert not verdict(rating, "Its rating is not held on the SkySpark, but it is about 500 kW.", truth=truth)[0]
     installed = {"not_recorded": {"attribute": "install date"}}
+    assert verdict(installed, "Its installation date is not recorded on the SkySpark.", truth=truth)[0]
+    assert not verdict(installed, "The voltage is not recorded.", truth=truth)[0]  # "age" inside "voltage" is not it
     assert not verdict(installed, "The install date is not recorded; it was installed in 2011.", truth=truth)[0]
     two = two_days()
     stale = TaggedTruth(two.series, two.types)
