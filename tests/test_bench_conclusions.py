@@ -330,6 +330,16 @@ def test_yes_no_must_be_about_the_series_and_window_asked():
     assert not verdict(none, "Yes: Chiller 2")[0]
 
 
+def test_a_sensor_is_named_in_any_case_style():
+    from edge_agent.bench.checker import sensor_named
+
+    for text in ("leaving water temp", "LeavingWaterTemp", "leaving_water_temp", "Leaving Water Temperature"):
+        assert sensor_named(f"No: the {text} of HP.L2.04 stayed below", "LeavingWaterTemp"), text
+        assert sensor_named(f"No: the {text} of HP.L2.04 stayed below", "Leaving Water Temp"), text
+    assert not sensor_named("No: the LeavingWaterTempSetpoint… no, the power", "Supply Temp")
+    assert not sensor_named("the entering water temp", "LeavingWaterTemp")
+
+
 def test_ranks_must_state_the_statistic_or_the_winners_figure():
     spec = {"ranks": {**RANK, "assets": ["Chiller 2", "Pump-7"], "by": "mean"}}
     assert verdict(spec, "Chiller 2 had the highest average Power")[0]

@@ -605,11 +605,19 @@ def _check_yes_no(spec: YesNoCheck, ev: Evidence, truth: Truth) -> tuple[CheckSt
     return ("fail", f"{want.title()}, but {about}") if about else ("pass", why)
 
 
+def _words(text: str) -> list[str]:
+    """Lower-case words, camelCase split ("LeavingWaterTemp" → leaving, water, temp)."""
+    return re.findall(r"[a-z0-9%°]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text).casefold())
+
+
 def sensor_named(text: str, sensor: str) -> bool:
     """Every word of `sensor` appears in `text`, a word also matching its abbreviation or long form ("Temp" and
     "temperature", "Humidity" and "humid")."""
-    have = re.findall(r"[a-z0-9%°]+", text.casefold())
-    for word in re.findall(r"[a-z0-9%°]+", sensor.casefold()):
+    have = _words(text)
+    joined = {"".join(_words(text)[i:i + n]) for n in (2, 3, 4) for i in range(len(have))}
+    if "".join(_words(sensor)) in joined | set(have):
+        return True  # "LeavingWaterTemp" named as "leaving water temp", or the other way round
+    for word in _words(sensor):
         if not any(h == word or (min(len(h), len(word)) >= 3 and (h.startswith(word) or word.startswith(h)))
                    for h in have):
             return False
