@@ -823,6 +823,8 @@ class TaskGen:
         d = self.pick_day(site, prefer_dst=i == 0)
         h, m = self.rng.choice([(2, 30), (6, 0), (9, 15), (11, 45), (14, 30), (16, 0), (18, 15), (22, 0)])
         at = datetime(d.year, d.month, d.day, h, m, tzinfo=self.tz(site))
+        if at.astimezone(ZoneInfo("UTC")).astimezone(self.tz(site)).replace(tzinfo=None) != at.replace(tzinfo=None):
+            return False  # a clock time the DST change skips
         if not any(ts == at for ts, _ in self.values(p, at - STEP, at + STEP)):
             return False
         now = self.now_after(site, d)
