@@ -698,7 +698,8 @@ class TaskGen:
         if style == "chatty":
             text = self.rng.choice(CHATTY_HEAD) + lower(text) + self.rng.choice(CHATTY_TAIL)
         elif style == "typo":
-            text = typo(text, self.rng, protect)
+            typed = typo(text, self.rng, protect)
+            style, text = ("typo", typed) if typed != text else ("plain", text)
         elif style == "terse":
             text = lower(text.rstrip("?.!").replace("Please ", "").replace("please", ""))
         return " ".join(text.split()), style
