@@ -375,7 +375,6 @@ class Plant:
         utc_end = end.astimezone(ZoneInfo("UTC"))
         out: list[tuple[datetime, Any]] = []
         total = 0.0
-        last_power = None
         gap_left = 0
         drift = rng.uniform(-0.5, 0.5)
         while utc_now < utc_end:
@@ -407,8 +406,6 @@ class Plant:
                 value = round(p.convert(value), 2)
             out.append((local, value))
             utc_now += STEP
-            last_power = value
-        del last_power
         return out
 
     def _value(self, p: Pt, rng: random.Random, local: datetime, hour: float, oat: float, occ: float, cool: float,
@@ -623,7 +620,6 @@ class TaskGen:
                                                                             tzinfo=tz)
 
     def dst_day(self, site: SiteT) -> date | None:
-        tz = self.tz(site)
         for i in range(1, DAYS):
             d = FIRST + timedelta(days=i)
             a, b = self.day(site, d)

@@ -28,7 +28,7 @@ from edge_agent.bench.tasks import (CountCheck, DurationCheck, EnergyCheck, Enti
                                     FileCheck, ListCheck, MissingCheck, NotRecordedCheck, PartialCheck, PeriodRef,
                                     PeriodsCheck, RanksCheck, RefusesCheck, Task, TimeOfExtremeCheck, ValueCheck,
                                     YesNoCheck)
-from edge_agent.bench.truth import Sample, Truth
+from edge_agent.bench.truth import Truth
 
 CheckStatus = Literal["pass", "fail", "error"]
 
