@@ -4,7 +4,8 @@
 
 Each argument is LABEL=FOLDER, a folder holding a `results.json` written by `edge-agent bench` (or by
 `bench/recheck.py --full`, which gives old runs today's checker and audit). Per label × model × strategy
-it prints: strict-checker completion, the grounding columns (tool calls naming what does not exist,
+it prints: strict-checker completion, answers delivered as `answered` while the checker fails them (answered but
+wrong), the grounding columns (tool calls naming what does not exist,
 final answers stating what no evidence held), review agreement with the checker, and the cost per task
 (tokens sent, evaluated — and evaluated / sent — and generated, LLM calls, projected seconds on each reference gateway from
 `bench/gateways.yaml`). Writes `compare.md` and `compare.json` into `--out`.
@@ -30,7 +31,7 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
     for r in summarise(results.runs, results.max_trials, profiles):
         out.append({
             "label": label, "task_set": results.task_set, "model": r.model, "strategy": r.strategy,
-            "tasks": r.tasks, "checker_final": r.checker_final,
+            "tasks": r.tasks, "checker_final": r.checker_final, "answered_wrong": r.answered_wrong,
             "invented_calls": r.invented_calls, "runs_inventing": r.runs_inventing,
             "ungrounded_answers": r.ungrounded_answers, "reviews": r.reviews, "reviews_agreeing": r.reviews_agreeing,
             "tokens_sent": r.tokens_sent, "tokens_evaluated": r.tokens_evaluated,
@@ -50,17 +51,18 @@ def _forced(row: dict) -> str:
 
 
 def render(rows: list[dict], names: list[str], command: str) -> str:
-    head = ("| run | model | strategy | checker @end (strict) | tool calls naming what does not exist "
+    head = ("| run | model | strategy | checker @end (strict) | answered but wrong "
+            "| tool calls naming what does not exist "
             "| answers stating what no evidence held | thoughts guessing (masked) / steps | review agrees "
             "| tokens sent / task | tokens eval / task "
             "| eval / sent | tokens gen / task (of them forced; never evaluated) "
             "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |")
-    lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (14 + len(names))) + "|"]
+    lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (15 + len(names))) + "|"]
     for r in rows:
         agree = f"{r['reviews_agreeing']}/{r['reviews']}" if r["reviews"] else "–"
         proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
         lines.append(f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
-                     f"{r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
+                     f"{r.get('answered_wrong', 0)} | {r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
                      f"{r['unverified_thoughts']}/{r['steps']} | "
                      f"{agree} | {r['tokens_sent']:.0f} | {r['tokens_evaluated']:.0f} | "
                      f"{r['tokens_evaluated'] / max(r['tokens_sent'], 1):.3f} | "

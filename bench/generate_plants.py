@@ -375,7 +375,6 @@ class Plant:
         utc_end = end.astimezone(ZoneInfo("UTC"))
         out: list[tuple[datetime, Any]] = []
         total = 0.0
-        last_power = None
         gap_left = 0
         drift = rng.uniform(-0.5, 0.5)
         while utc_now < utc_end:
@@ -407,8 +406,6 @@ class Plant:
                 value = round(p.convert(value), 2)
             out.append((local, value))
             utc_now += STEP
-            last_power = value
-        del last_power
         return out
 
     def _value(self, p: Pt, rng: random.Random, local: datetime, hour: float, oat: float, occ: float, cool: float,
@@ -623,7 +620,6 @@ class TaskGen:
                                                                             tzinfo=tz)
 
     def dst_day(self, site: SiteT) -> date | None:
-        tz = self.tz(site)
         for i in range(1, DAYS):
             d = FIRST + timedelta(days=i)
             a, b = self.day(site, d)
@@ -698,7 +694,8 @@ class TaskGen:
         if style == "chatty":
             text = self.rng.choice(CHATTY_HEAD) + lower(text) + self.rng.choice(CHATTY_TAIL)
         elif style == "typo":
-            text = typo(text, self.rng, protect)
+            typed = typo(text, self.rng, protect)
+            style, text = ("typo", typed) if typed != text else ("plain", text)
         elif style == "terse":
             text = lower(text.rstrip("?.!").replace("Please ", "").replace("please", ""))
         return " ".join(text.split()), style
@@ -823,6 +820,8 @@ class TaskGen:
         d = self.pick_day(site, prefer_dst=i == 0)
         h, m = self.rng.choice([(2, 30), (6, 0), (9, 15), (11, 45), (14, 30), (16, 0), (18, 15), (22, 0)])
         at = datetime(d.year, d.month, d.day, h, m, tzinfo=self.tz(site))
+        if at.astimezone(ZoneInfo("UTC")).astimezone(self.tz(site)).replace(tzinfo=None) != at.replace(tzinfo=None):
+            return False  # a clock time the DST change skips
         if not any(ts == at for ts, _ in self.values(p, at - STEP, at + STEP)):
             return False
         now = self.now_after(site, d)

@@ -65,6 +65,8 @@ def test_shapes_come_from_the_catalog_not_a_list():
     shapes = NameShapes(["AB12CD"], ["Pump-7", "Pump-8"])
     assert shapes.unknown("Pump-9 at XY34ZW") == ["XY34ZW", "Pump-9"]
     assert shapes.unknown("Chiller 5 at the plant") == []  # not this plant's shapes
+    short = NameShapes(["DC1", "DC2-ANNEX"], ["CRAC-01", "UPS-A"])
+    assert short.unknown("The AHU, the VFD and the HVAC at DC3 (UTC): CRAC-01, UPS and CRAC-09") == ["DC3", "CRAC-09"]
 
 
 TASKS = parse_tasks({"name": "t", "tasks": [

@@ -330,6 +330,16 @@ def test_yes_no_must_be_about_the_series_and_window_asked():
     assert not verdict(none, "Yes: Chiller 2")[0]
 
 
+def test_a_sensor_is_named_in_any_case_style():
+    from edge_agent.bench.checker import sensor_named
+
+    for text in ("leaving water temp", "LeavingWaterTemp", "leaving_water_temp", "Leaving Water Temperature"):
+        assert sensor_named(f"No: the {text} of HP.L2.04 stayed below", "LeavingWaterTemp"), text
+        assert sensor_named(f"No: the {text} of HP.L2.04 stayed below", "Leaving Water Temp"), text
+    assert not sensor_named("No: the LeavingWaterTempSetpoint… no, the power", "Supply Temp")
+    assert not sensor_named("the entering water temp", "LeavingWaterTemp")
+
+
 def test_ranks_must_state_the_statistic_or_the_winners_figure():
     spec = {"ranks": {**RANK, "assets": ["Chiller 2", "Pump-7"], "by": "mean"}}
     assert verdict(spec, "Chiller 2 had the highest average Power")[0]
@@ -427,12 +437,18 @@ def test_not_recorded_says_so_and_claims_no_value():
     assert verdict(nr, "The manufacturer of Chiller 2 is not recorded on the SkySpark.", truth=truth)[0]
     assert verdict(nr, "The SkySpark holds no manufacturer or brand for Chiller 2.", truth=truth)[0]
     assert not verdict(nr, "The manufacturer of Chiller 2 is Trane.", truth=truth)[0]
+    assert not verdict(nr, "The manufacturer is not recorded on the SkySpark; the manufacturer of Chiller 2 is Trane.",
+                       truth=truth)[0]
+    assert not verdict(nr, "Not recorded, but Chiller 2 was made by Carrier.", truth=truth)[0]
+    assert verdict(nr, "The manufacturer of Chiller 2 is not recorded: the SkySpark holds no such tag.", truth=truth)[0]
     assert not verdict(nr, "Chiller 2 is not recorded.", truth=truth)[0]  # which attribute?
     assert not verdict(nr, "Chiller 2 Power: 80 kW", truth=truth)[0]
     rating = {"not_recorded": {"attribute": "rating"}}
     assert verdict(rating, "Its rating is not held on the SkySpark.", truth=truth)[0]
     assert not verdict(rating, "Its rating is not held on the SkySpark, but it is about 500 kW.", truth=truth)[0]
     installed = {"not_recorded": {"attribute": "install date"}}
+    assert verdict(installed, "Its installation date is not recorded on the SkySpark.", truth=truth)[0]
+    assert not verdict(installed, "The voltage is not recorded.", truth=truth)[0]  # "age" inside "voltage" is not it
     assert not verdict(installed, "The install date is not recorded; it was installed in 2011.", truth=truth)[0]
     two = two_days()
     stale = TaggedTruth(two.series, two.types)
@@ -473,3 +489,36 @@ def test_partial_needs_the_status_and_what_it_established():
     bad = task({"partial": {"established": {"value": {"site": "WERK", "asset": "Pump-9", "sensor": "Power",
                                                       "aggregate": "max", **DAY}}}})
     assert validate_task(bad, plant())
+
+
+@settings(max_examples=60)
+@given(st.lists(st.one_of(st.none(), st.floats(-50, 50, allow_nan=False)), min_size=2, max_size=60),
+       st.floats(-50, 50, allow_nan=False))
+def test_time_held_is_at_most_a_spacing_per_sample_and_never_a_gap(values, limit):
+    pairs = [(at(i), v, limit) for i, v in enumerate(values) if v is not None]
+    if len(pairs) < 2:
+        return
+    end = at(len(values))
+    step = cc.spacing_s([(a, v) for a, v, _ in pairs])
+    past = cc.crossed(pairs, "above")
+    held = cc.held_s(pairs, "above", end)
+    assert 0 <= held <= len(past) * step + 1e-9
+    if all(v is not None for v in values):  # no gap: every sample past the limit holds one spacing
+        assert held == pytest.approx(len(past) * 900)
+    if not past:
+        assert held == 0
+
+
+@settings(max_examples=40)
+@given(st.lists(st.floats(0, 100, allow_nan=False), min_size=3, max_size=96), st.sampled_from(["max", "min"]))
+def test_the_instant_of_the_extreme_stated_in_site_time_always_passes(values, extreme):
+    truth = SeriesTruth({("WERK", "Boiler 1", "Flow Temp"): (values, "°C")}, {"Boiler 1": ["boiler"]})
+    spec = {"time_of_extreme": {"site": "WERK", "asset": "Boiler 1", "sensor": "Flow Temp", "extreme": extreme, **DAY}}
+    series = cc.clean([(at(i), v) for i, v in enumerate(values)])
+    for instant in cc.extreme_instants(series, extreme):
+        assert verdict(spec, f"at {instant.strftime('%H:%M')}", truth=truth)[0]
+        assert verdict(spec, f"at {instant.isoformat()}", truth=truth)[0]
+    extremes = [(t - T0) // Q for t in cc.extreme_instants(series, extreme)]
+    far = [i for i in range(96) if all(1 < abs(i - j) < 95 for j in extremes)]
+    if far:
+        assert not verdict(spec, f"at {at(far[0]).strftime('%H:%M')}", truth=truth)[0]

@@ -262,3 +262,27 @@ def test_bench_serves_the_task_files_dataset(tmp_path):
                    "expect: {count: {of: sites}}}\n")
     result = invoke("--tasks", str(bad), "--check-tasks", "--out", str(tmp_path / "p"))
     assert result.exit_code == 2 and "atlantis" in result.output
+
+
+def test_the_report_headline_counts_answers_delivered_as_answered_but_wrong(tmp_path):
+    from edge_agent.bench.report import headline, render, summary_table
+    from edge_agent.bench.results import answered_but_wrong, summarise
+
+    def run(task, strategy, status, right, check_error=False):
+        return TaskRun(task_id=task, question="q", model="m", strategy=strategy, run_id=f"{task}-{strategy}",
+                       now="2024-01-01T00:00:00", status=status, checker_final=right, check_error=check_error)
+
+    runs = [run("a", "react", "answered", True), run("b", "react", "answered", False),
+            run("c", "react", "gave_up", False), run("d", "react", "partial", False),
+            run("e", "react", "answered", False, check_error=True),  # the task does not fit: not the agent's
+            run("a", "reactxen", "answered", True), run("b", "reactxen", "refused", False)]
+    assert [answered_but_wrong(r) for r in runs] == [False, True, False, False, False, False, False]
+    rows = {r.strategy: r for r in summarise(runs, 1)}
+    assert rows["react"].answered_wrong == 1 and rows["reactxen"].answered_wrong == 0
+    text = headline(list(rows.values()))
+    assert "m / react**: 1/5 (20%) right; **answered but wrong: 1**" in text
+    assert "answered but wrong: 0" in text
+    assert "| answered but wrong |" in summary_table(list(rows.values()))
+    results = BenchResults(tasks_file="t.yaml", runs=runs, models=["m"], strategies=["react", "reactxen"])
+    report = render(results, list(rows.values()), [])
+    assert report.index("## Headline") < report.index("## Summary") and "answered ⚠" in report

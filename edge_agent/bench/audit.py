@@ -6,7 +6,8 @@ the checker reads), so it audits runs of any version of the agent, old reports i
 - `unknown_names(text, truth, allowed)`: the sites and assets an answer names that the SkySpark does
   not have. A name is recognised by the shape of the plant's own names, never by a list written for a
   task file: a *site-shaped code* (an upper-case token with the characters and length of this plant's
-  site codes, e.g. "DUBMAIN" beside POKMAIN and RCHMAIN), and an *asset-shaped name*: the stem of an
+  site codes, e.g. "DUBMAIN" beside POKMAIN and RCHMAIN; a short one, of four characters or fewer, only in the
+  exact letter/digit shape of a code: "DC3" beside "DC1", never "AHU" or "UTC"), and an *asset-shaped name*: the stem of an
   existing asset name followed by an id ("Chiller 5" where the plant has "Chiller 6", "AHU-7" beside
   "AHU-1"). Names the question itself wrote are allowed (an answer may say "there is no Chiller 7").
 - `audit_run(result, truth)`: per run, tool calls naming a site, asset or sensor that does not exist;
@@ -35,6 +36,11 @@ _UPPER = re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]+(?![A-Za-z0-9_])")
 DATA_TOOLS_ARGS = ("site_name", "asset_name", "asset_names", "sensor_name")
 
 
+def _shape(code: str) -> str:
+    """Letters and digits of a code as L and D: "DC1" → "LLD"."""
+    return "".join("D" if c.isdigit() else "L" for c in code)
+
+
 class NameShapes:
     """The shapes of one plant's names: site codes, and asset stems with the full names they take."""
 
@@ -42,6 +48,7 @@ class NameShapes:
         self.sites = {key(s) for s in sites}
         codes = [s for s in sites if re.fullmatch(r"[A-Z][A-Z0-9]+", s)]
         self.code_len = (min(map(len, codes)), max(map(len, codes))) if codes else None
+        self.code_shapes = {_shape(c) for c in codes}
         self.assets = {key(a) for a in assets}
         stems: dict[str, str] = {}
         for name in assets:
@@ -67,7 +74,10 @@ class NameShapes:
             lo, hi = self.code_len
             for m in _UPPER.finditer(text):
                 code = m.group(0)
-                if (lo - 1 <= len(code) <= hi + 1 and sum(c.isalpha() for c in code) >= 3
+                short = len(code) <= 4  # a short capital word (AHU, VFD, UTC) is a code only in a code's exact shape
+                if short and _shape(code) not in self.code_shapes:
+                    continue
+                if ((short or (lo - 1 <= len(code) <= hi + 1 and sum(c.isalpha() for c in code) >= 3))
                         and key(code) not in self.sites and code.casefold() not in self.parts
                         and key(code) not in allowed_keys and not any(key(code) in a for a in self.assets)):
                     out.append(code)

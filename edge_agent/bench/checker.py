@@ -28,7 +28,7 @@ from edge_agent.bench.tasks import (CountCheck, DurationCheck, EnergyCheck, Enti
                                     FileCheck, ListCheck, MissingCheck, NotRecordedCheck, PartialCheck, PeriodRef,
                                     PeriodsCheck, RanksCheck, RefusesCheck, Task, TimeOfExtremeCheck, ValueCheck,
                                     YesNoCheck)
-from edge_agent.bench.truth import Sample, Truth
+from edge_agent.bench.truth import Truth
 
 CheckStatus = Literal["pass", "fail", "error"]
 
@@ -606,11 +606,19 @@ def _check_yes_no(spec: YesNoCheck, ev: Evidence, truth: Truth) -> tuple[CheckSt
     return ("fail", f"{want.title()}, but {about}") if about else ("pass", why)
 
 
+def _words(text: str) -> list[str]:
+    """Lower-case words, camelCase split ("LeavingWaterTemp" → leaving, water, temp)."""
+    return re.findall(r"[a-z0-9%°]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text).casefold())
+
+
 def sensor_named(text: str, sensor: str) -> bool:
     """Every word of `sensor` appears in `text`, a word also matching its abbreviation or long form ("Temp" and
     "temperature", "Humidity" and "humid")."""
-    have = re.findall(r"[a-z0-9%°]+", text.casefold())
-    for word in re.findall(r"[a-z0-9%°]+", sensor.casefold()):
+    have = _words(text)
+    joined = {"".join(_words(text)[i:i + n]) for n in (2, 3, 4) for i in range(len(have))}
+    if "".join(_words(sensor)) in joined | set(have):
+        return True  # "LeavingWaterTemp" named as "leaving water temp", or the other way round
+    for word in _words(sensor):
         if not any(h == word or (min(len(h), len(word)) >= 3 and (h.startswith(word) or word.startswith(h)))
                    for h in have):
             return False
@@ -879,7 +887,7 @@ def _check_not_recorded(spec: NotRecordedCheck, ev: Evidence, truth: Truth) -> t
     _confirm_not_recorded(spec, truth)
     answer = ev.answer or ""
     words = spec.words or _ATTRIBUTE_WORDS.get(spec.attribute.casefold(), [spec.attribute])
-    if not any(noun_named(answer, w) or w.casefold() in answer.casefold() for w in words):
+    if not any(noun_named(answer, w) or re.search(rf"\b{re.escape(w.casefold())}", answer.casefold()) for w in words):
         return "fail", f"the answer does not name the {spec.attribute}"
     if not _NOT_HELD.search(answer):
         return "fail", f"the answer does not say the SkySpark does not hold the {spec.attribute}"
@@ -890,12 +898,15 @@ def _check_not_recorded(spec: NotRecordedCheck, ev: Evidence, truth: Truth) -> t
 
 
 def _claimed_value(answer: str, words: list[str], spec: NotRecordedCheck, truth: Truth, question: str) -> str:
-    for w in words:
-        m = re.search(rf"\b{re.escape(w)}\w*\s+(?:is|was|:|=|by)\s+(?!not\b|unknown|n/?a\b|none\b|missing"
-                      r"|recorded\b|held\b|stored\b|available\b|on\b|in\b|the skyspark|this|that|a\b|an\b)([A-Z0-9][\w.-]*)",
-                      answer, re.I)
+    for w in words:  # "the manufacturer (of Chiller 2) is Trane", "made by Trane": a capitalised name or a code
+        m = re.search(rf"(?i:\b{re.escape(w)}\w*(?:\s+(?:of|for)\s+[^.;:]{{1,40}}?)?\s+(?:is|was|:|=|by))\s+"
+                      r"(?!(?:The|This|That|It|Not|Unknown|None|N/?A|Missing|SkySpark)\b)([A-Z0-9][\w.-]*)", answer)
         if m:
             return m.group(0)
+    m = re.search(r"(?i:\b(?:made|manufactured|built|produced|supplied|installed) by)\s+(?!(?:The|Not|Unknown)\b)"
+                  r"([A-Z0-9][\w.-]*)", answer)
+    if m:
+        return m.group(0)
     names = [n for n in (spec.site, spec.asset) if n] + catalog_names(truth)
     if spec.attribute.casefold() in ("rating", "capacity"):
         figures = [x for x in numbers_in(answer, names) if x not in numbers_in(question, names)]
