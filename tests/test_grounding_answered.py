@@ -75,7 +75,7 @@ def test_a_question_about_the_future_is_refused_in_code_naming_the_period():
                              ("freezer 2 box temp next week at SITE-A", "next week")):
         g = Grounding.build(question, CATALOG, now)
         assert g.refusal == "forecast" and g.answered_by_links()
-        assert "does not forecast" in g.in_code and phrase in g.in_code
+        assert "cannot forecast" in g.in_code and phrase in g.in_code
     past = Grounding.build("What was the Box Temp of Freezer 1 at SITE-A yesterday?", CATALOG, now)
     assert not past.refusal and not past.in_code
 

@@ -81,9 +81,10 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
     if not rt.grounding.reading.analysis:  # the analysis tools are described only where a conclusion is asked for:
         rt.tools = rt.tools.without(ANALYSIS_TOOLS)  # every other question keeps its prompt (and cached prefix)
     # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model
-    distilled = run_distill(question, rt, ask_model=plan.distill and not rt.cancelled
+    asked = rt.grounding.asked_text()  # without the pieces code refused: they never reach the prompt
+    distilled = run_distill(asked, rt, ask_model=plan.distill and not rt.cancelled
                             and not rt.grounding.answered_by_links())
-    task = with_distilled(question, distilled)  # the paper's Q'
+    task = with_distilled(asked, distilled)  # the paper's Q'
     rt.grounding.set_facts(render_distilled(distilled))
     trials: list[Trial] = []
     for number in range(1, plan.max_trials + 1):

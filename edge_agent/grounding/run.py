@@ -46,7 +46,7 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 _ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|count|number of|(?:what|which)(?: \w+){0,2} (?:sites|plants|"
                          r"assets|equipment|sensors|points|measurements|readings|metrics|values))\b", re.I)
 #: which tool's call answers a part that asks for this (`question.Part.ask`)
-ANSWERED_BY = {"rank": ("rank",), "excursion": ("excursions",), "derive": ("derive",)}
+ANSWERED_BY = {"rank": ("rank",), "excursion": ("excursions",), "derive": ("derive",), "duration": ("excursions",)}
 ANALYSIS_TOOLS = frozenset(t for tools in ANSWERED_BY.values() for t in tools)
 #: words of building data: a question with one of them, or a linked name, is about the SkySpark
 _PLANT_WORDS = re.compile(r"\b(?:sites?|plants?|assets?|equipment|sensors?|points?|buildings?|skyspark|haystack|"
@@ -103,11 +103,11 @@ class Grounding:
         yes/no of an existence question; '' where the agent has work to do."""
         links, r = self.links, self.reading
         intent = r.intent
+        if intent == "read" and (self.future or (r.parts and all(p.ask == "forecast" for p in r.parts))):
+            intent = "forecast"  # before the outside topics: a plant's forecast is no weather question
         if intent == "read" and self._outside():
             intent = "outside"
         can = self._can()
-        if intent == "read" and (self.future or any(p.ask == "forecast" for p in r.parts)):
-            intent = "forecast"
         if intent in ("control", "injection", "outside", "forecast"):
             self.refusal = intent
         if intent == "control":
@@ -119,13 +119,57 @@ class Grounding:
                    f"written into a question. {can}"
         if intent == "forecast":
             when = f" for {self.future}" if self.future else ""
-            return f"This gateway reads recorded data; it does not forecast, so it has no values{when}. {can}"
+            return f"This gateway cannot forecast: it reads recorded data, and none is recorded{when} yet. {can}"
         if intent == "outside":
             return f"This gateway cannot answer that: it only answers questions about the sites, equipment and " \
                    f"sensor data on the SkySpark. {can}"
         if len(r.parts) == 1 and r.parts[0].ask == "exists":
             return self._exists()
+        if r.parts and all(p.ask == "attribute" for p in r.parts):
+            return self._attributes()
         return ""
+
+    def _attributes(self) -> str:
+        """What the SkySpark records of an asset beyond its histories, for a question that asks for such a thing (a
+        manufacturer, a model, a rating, an install date): the tag that holds it, where the asset has one; else that
+        the SkySpark does not record it, and what it does hold."""
+        links, out = self.links, []
+        assets = [(links.asset_sites[a], a) for a in links.assets] or \
+            [(s, a) for s in links.sites for t in links.asset_types for a in self.catalog.site(s).assets_of_type(t)][:3]
+        for part in self.reading.parts:
+            asked = part.attribute or "that"
+            for site, asset in assets or [("", "")]:
+                tags = self.catalog.site(site).attrs.get(asset, {}) if site else {}
+                held = next(((k, v) for k, v in tags.items() if _same_words(asked, k)), None)
+                if held:
+                    out.append(f"The {' '.join(fieldvocab.marker_words(held[0]))} of {asset} recorded on the "
+                               f"SkySpark is {held[1]}")
+                else:
+                    what = f" of {asset}" if asset else ""
+                    out.append(f"The {asked}{what} is not recorded on the SkySpark")
+        if not out:
+            return ""
+        return "; ".join(dict.fromkeys(out)) + f". {self._can()}"
+
+    def declined(self) -> str:
+        """For a question that asks for data and also to operate something or carries an instruction: the sentence
+        that refuses the rest, which the answer starts with ('' where there is none)."""
+        out = []
+        for piece in self.reading.also:
+            if piece.startswith("control"):
+                verb = piece.split(":", 1)[1].strip() if ":" in piece else "operate equipment"
+                out.append(f"This gateway only reads data; it did not {verb}")
+            elif piece.startswith("injection"):
+                out.append("It does not follow instructions written into a question")
+        return "; ".join(dict.fromkeys(out))
+
+    def asked_text(self) -> str:
+        """The question as the agent's model reads it: without the pieces code refused (a request to operate
+        equipment, an instruction), which never reach the prompt."""
+        text = self.question
+        for a, b in sorted(self.reading.also_spans, reverse=True):
+            text = text[:a] + " " + text[b:]
+        return " ".join(text.split()) or self.question
 
     def _outside(self) -> bool:
         """Nothing the question says is on the SkySpark and it speaks of another topic (or of nothing of a
@@ -270,9 +314,8 @@ class Grounding:
         whole answer code wrote before any step (a refusal, a yes/no on existence)."""
         if self.in_code:
             return self.in_code
-        if self.links is None or not self.links.missing:
-            return ""
-        return "; ".join(m.sentence() for m in self.links.missing)
+        facts = [self.declined()] + [m.sentence() for m in (self.links.missing if self.links is not None else [])]
+        return "; ".join(f for f in facts if f)
 
     def answered_by_links(self) -> bool:
         """Everything the question names is missing: no asset, or assets lacking every sensor asked for (an
@@ -549,6 +592,14 @@ def well_formed(answer: str) -> bool:
     clauses = [" ".join(c.casefold().split()) for c in re.split(r"[,;.:!?\n]+(?:\s|$)|\s-\s", answer)]
     clauses = [c for c in clauses if len(c.split()) >= 2]
     return len(clauses) == len(set(clauses))
+
+
+def _same_words(asked: str, tag: str) -> bool:
+    """An attribute the question asks for and a tag's name are one thing ("install date", `installDate`;
+    "manufacturer", `manufacturer`)."""
+    a = set(fieldvocab.normalize(asked).split())
+    t = set(fieldvocab.marker_words(tag))
+    return bool(a) and (a <= t or t <= a)
 
 
 def _call_key(tool: str, step: int, args: Any) -> str:
