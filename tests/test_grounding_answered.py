@@ -107,3 +107,37 @@ def test_a_kind_the_field_defines_that_no_site_has_is_a_missing_kind():
     assert [m.kind for m in many.links.missing] == ["kind"]
     speed = Grounding.build("what was the fan speed of CRAC-01 at DC-EAST", KINDS)
     assert not [m for m in speed.links.missing if m.kind == "kind"]
+
+
+def test_a_mixed_request_answers_the_data_and_refuses_the_rest_without_showing_it_to_the_model():
+    q = "What was the peak Compressor Power of Freezer 1 at SITE-A yesterday? Also switch Freezer 2 off."
+    g = Grounding.build(q, CATALOG)
+    assert g.reading.intent == "read" and not g.in_code
+    assert g.missing_prefix().startswith("This gateway only reads data; it did not switch")
+    assert "switch" not in g.asked_text() and "Compressor Power" in g.asked_text()
+    only = Grounding.build("Sorry to bother you, please switch Freezer 2 off.", CATALOG)
+    assert only.refusal == "control" and "cannot" in only.in_code
+
+
+def test_slips_of_the_question_words_are_read_as_the_words_but_names_never_change():
+    from edge_agent.grounding.question import spelled
+
+    assert spelled("Can you retsart Freezer 1? swtich it off rgiht now") == \
+        "Can you restart Freezer 1? switch it off right now"
+    assert spelled("Please switch Cooling Tower 1 on") == "Please switch Cooling Tower 1 on"  # a name stays
+    g = Grounding.build("Please swtich Freezer 2 off.", CATALOG)
+    assert g.refusal == "control"
+
+
+def test_an_attribute_the_skyspark_does_not_record_is_said_to_be_not_recorded_or_read_from_its_tag():
+    g = Grounding.build("Who is the manufacturer of Freezer 1 at SITE-A?", CATALOG)
+    assert g.in_code.startswith("The manufacturer of Freezer 1 is not recorded on the SkySpark")
+    CATALOG.site("SITE-A").attrs["Freezer 2"] = {"manufacturer": "Frigotech", "installDate": "2019-04-01"}
+    tagged = Grounding.build("what's the install date of Freezer 2 at SITE-A", CATALOG)
+    assert tagged.in_code.startswith("The install date of Freezer 2 recorded on the SkySpark is 2019-04-01")
+
+
+def test_words_nothing_places_are_named_and_never_make_a_site_yes():
+    g = Grounding.build("Does SITE-B have a Kessel?", CATALOG)
+    assert "kessel" in g.unplaced and not g.in_code.startswith("Yes")
+    assert Grounding.build("What was the Box Temp of Freezer 1 at SITE-A on Tuesday 2 June 2020?", CATALOG).unplaced == []

@@ -170,6 +170,10 @@ def short_of(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime,
         if said:
             return XenOutcome(answer=said, status="partial", trials=trials, distilled=distilled, reason="partial",
                               detail=lacking or "some parts of the question were not established")
+    if g is not None and g.unplaced:  # the question has words nothing could place: say which
+        said = f"words of the question this gateway could not place: {', '.join(g.unplaced)}"
+        return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, reason="not_understood",
+                          detail=f"{said}; {lacking}" if lacking else said)
     if lacking:
         return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified",
                           detail=lacking)

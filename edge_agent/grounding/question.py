@@ -467,7 +467,8 @@ def _wish(text: str) -> tuple[str, set[str]] | None:
             after = [w for w in words(text[m.end():])[:2] if w in _PARTICLES]
             if not after:
                 after = [w for w in words(m.group(0)) if w in _PARTICLES][-1:]
-            verb = TABLE.participles.get(done, "operate") + (f" {after[0]}" if after else "")
+            plain = "switch" if after and after[0] in ("on", "off") else "operate"  # "I need X off right now"
+            verb = TABLE.participles.get(done, plain) + (f" {after[0]}" if after else "")
             return verb, cue.placed(text, m) | set(after) | _numbers_and_units(text)
     return None
 
@@ -702,9 +703,42 @@ def outside_topic(question: str) -> bool:
     return _first(TABLE.outside, _normal(question)) is not None
 
 
+#: the words a typo of which is read as the word itself: the table's words (cues, operating verbs, request words)
+_SPELLED = frozenset(w for w in CUE_WORDS | TABLE.verb_forms if w.isalpha() and len(w) >= 5)
+_BY_LENGTH: dict[int, tuple[str, ...]] = {}
+for _w in sorted(_SPELLED):
+    _BY_LENGTH[len(_w)] = _BY_LENGTH.get(len(_w), ()) + (_w,)
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """`a` is `b` with two neighbouring letters swapped (the typing slip: "swtich"; a changed letter is often another
+    real word — "manufactured", "lower" — and is left alone)."""
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def spelled(question: str) -> str:
+    """The question with each slip (two letters swapped) of one of the table's words corrected ("swtich" → "switch",
+    "retsart" → "restart", "rgiht" → "right", "ingore" → "ignore"); only lower-case or capitalised words of five letters or
+    more (capitalised ones only where a sentence starts) that are no word of the table themselves, and only by a word of the same length (character positions stay
+    where they were: the refused pieces' spans point into the question as written). Names are never touched: a
+    name with digits or capitals inside it is no plain word."""
+    def fix(m: re.Match) -> str:
+        w = m.group(0)
+        low = w.casefold()
+        first = not question[:m.start()].strip() or question[:m.start()].rstrip()[-1] in ".!?;:,"
+        if low in _SPELLED or low in FUNCTION_WORDS or not (w.islower() or (w.istitle() and first)):
+            return w  # a capitalised word inside a sentence is a name ("Cooling Tower 1"), never corrected
+        hit = next((c for c in _BY_LENGTH.get(len(low), ()) if _one_slip(low, c)), None)
+        return w if hit is None else (hit.capitalize() if w.istitle() else hit)
+    return re.sub(r"(?<![\w.-])[A-Za-z]{5,}(?![\w.-])", fix, question)
+
+
 def read_question(question: str, many: list[bool] | None = None) -> Reading:
     """The question's intent, parts, refused pieces and placed words. `many[i]`: part i names several assets or
-    a kind (see `read_part`). Never raises on any text."""
+    a kind (see `read_part`). Slips of the table's words are read as the words (`spelled`). Never raises on any
+    text."""
+    question = spelled(question)
     intent, verb = read_intent(question)
     clauses = _clauses(question)
     texts = split_parts(question)

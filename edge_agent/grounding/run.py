@@ -75,7 +75,9 @@ class Grounding:
     in_code: str = ""  # the whole answer written by code before any step: a refusal, or a yes/no on existence
     refusal: str = ""  # why code refused (control, injection, outside, forecast); '' where it did not
     future: str = ""  # the question's period lies after the clock ("tomorrow", "next week"): its phrase
+    unplaced: list[str] = field(default_factory=list)  # words of the question nothing could place (named in the run)
     _scope: Scope | None = None
+    _names_words: set[str] | None = None
 
     @classmethod
     def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> "Grounding":
@@ -92,6 +94,8 @@ class Grounding:
         g.sources.append(Source(kind="question", text=question))
         if catalog is not None:
             g.reading = _reading(question, catalog, links)
+            g._only_requests()
+            g.unplaced = g._unplaced(period.phrase if period else "")
             g.in_code = g._written_in_code()
             if g.in_code:  # what code read from the catalog to write it is a fact of this run
                 g.sources.append(Source(kind="facts", text=g.in_code))
@@ -137,7 +141,7 @@ class Grounding:
         assets = [(links.asset_sites[a], a) for a in links.assets] or \
             [(s, a) for s in links.sites for t in links.asset_types for a in self.catalog.site(s).assets_of_type(t)][:3]
         for part in self.reading.parts:
-            asked = part.attribute or "that"
+            asked = _ATTRIBUTE_NAMES.get(part.attribute or "", part.attribute or "that")
             for site, asset in assets or [("", "")]:
                 tags = self.catalog.site(site).attrs.get(asset, {}) if site else {}
                 held = next(((k, v) for k, v in tags.items() if _same_words(asked, k)), None)
@@ -150,6 +154,55 @@ class Grounding:
         if not out:
             return ""
         return "; ".join(dict.fromkeys(out)) + f". {self._can()}"
+
+    def _only_requests(self) -> None:
+        """A question whose only asking clause is a courtesy ("Sorry to bother you, please switch X on") is a request
+        to operate, not a mixed one: nothing of the SkySpark is asked besides the refused pieces."""
+        r = self.reading
+        if r.intent != "read" or not r.also or not all(p.startswith("control") for p in r.also):
+            return
+        rest = self.asked_text()
+        names = [m.text for m in self.links.mentions if m.text]
+        if any(n in rest for n in names) or fieldvocab.measure_words(rest) or self.start is not None:
+            return
+        verb = r.also[0].split(":", 1)[1].strip().split()[0] if ":" in r.also[0] else "operate"
+        self.reading = r.model_copy(update={"intent": "control", "verb": verb, "also": [], "also_spans": []})
+
+    def _unplaced(self, period: str) -> list[str]:
+        """The question's words that neither the reading (form cues, function words, operating verbs), the linking
+        (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
+        nor a number placed."""
+        from edge_agent.grounding.question import unplaced_words, words
+
+        from edge_agent.grounding.dates import MONTHS, WEEKDAYS
+
+        placed: set[str] = set(words(period)) | set(MONTHS) | set(WEEKDAYS) | {d[:3] for d in WEEKDAYS} | \
+            {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
+        for m in self.links.mentions:
+            placed |= set(words(m.text))
+        for m in self.links.missing:
+            placed |= set(words(m.text))
+        left = []
+        for w in unplaced_words(self.question, self.reading, placed):
+            if re.fullmatch(r"[\d.,:%-]+|\d+\w{0,2}", w) or fieldvocab.measure_words(w) or fieldvocab.kinds_named(w) \
+                    or fieldvocab.quantity_of_unit(w) is not None or self._in_catalog(w):
+                continue
+            left.append(w)
+        return left
+
+    def _in_catalog(self, word: str) -> bool:
+        """The word is part of a name on the SkySpark (a site, an asset or a sensor of the sites in play)."""
+        if self._names_words is None:
+            names = set(self.catalog.sites)
+            for site in self.links.sites or (self.catalog.sites if len(self.catalog.sites) <= 12 else []):
+                for a in self.catalog.assets(site):
+                    names.add(a)
+                    names.update(s.short for s in self.catalog.sensors(site, a))
+            from edge_agent.grounding.question import words
+
+            self._names_words = {w for n in names for w in words(n)} | \
+                {w for n in names for w in fieldvocab.normalize(n).split()}
+        return word in self._names_words
 
     def declined(self) -> str:
         """For a question that asks for data and also to operate something or carries an instruction: the sentence
@@ -175,7 +228,7 @@ class Grounding:
         """Nothing the question says is on the SkySpark and it speaks of another topic (or of nothing of a
         building's data at all, and not of the time)."""
         linked = [m for m in self.links.mentions if m.text]
-        rest = self.question
+        rest = self.asked_text()  # the pieces refused already (an instruction, a request) are no topic
         for m in linked:
             rest = rest.replace(m.text, " ")
         if outside_topic(rest):
@@ -225,7 +278,8 @@ class Grounding:
             if found:
                 label = kind_label(links.asset_types[0], len(found))
                 return f"Yes: {site} has {len(found)} {label}: {', '.join(found[:8])}"
-        if [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets:
+        if [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets \
+                and not self.unplaced:  # "does S have a Kessel?": a word nothing placed is no question about S
             return f"Yes: {links.sites[0]} is a site on the SkySpark"
         return ""
 
@@ -594,12 +648,17 @@ def well_formed(answer: str) -> bool:
     return len(clauses) == len(set(clauses))
 
 
+#: how an answer names the attributes the question reading knows (`question.Part.attribute`)
+_ATTRIBUTE_NAMES = {"installed": "install date", "serial": "serial number", "lifespan": "expected lifespan",
+                    "maintenance": "maintenance record"}
+
+
 def _same_words(asked: str, tag: str) -> bool:
     """An attribute the question asks for and a tag's name are one thing ("install date", `installDate`;
-    "manufacturer", `manufacturer`)."""
-    a = set(fieldvocab.normalize(asked).split())
-    t = set(fieldvocab.marker_words(tag))
-    return bool(a) and (a <= t or t <= a)
+    "manufacturer", `manufacturer`; "serial number", `serialNum`): their words share their stems (5 letters)."""
+    a = {w[:5] for w in fieldvocab.normalize(asked).split() if len(w) >= 4}
+    t = {w[:5] for w in fieldvocab.marker_words(tag) if len(w) >= 4}
+    return bool(a & t) and bool(a) and (a <= t or t <= a)
 
 
 def _call_key(tool: str, step: int, args: Any) -> str:
