@@ -451,7 +451,7 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         if links.sites and not set(links.sites) & set(where[marker]):
             site = links.sites[0]
             kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
-            links.missing.append(Missing(text=kind_label(marker), kind="kind", site=site, suggestions=kinds))
+            links.missing.append(Missing(text=_as_written(text, marker), kind="kind", site=site, suggestions=kinds))
             continue
         if not links.sites and len(where[marker]) == 1:  # the only site that has this kind
             links.sites = [where[marker][0]]
@@ -466,6 +466,13 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
 _AFTER_KIND = _GLUE | frozenset("are is were was does do did have has there exist exists that which here".split())
 #: words before a kind named as a thing that may or may not be there ("is there a boiler", "any generators")
 _KIND_BEFORE = frozenset("a an any no some the".split())
+
+
+def _as_written(text: str, marker: str) -> str:
+    """A kind as the question wrote it and as the field names it: "VAV (variable air volume terminal unit)"."""
+    label = kind_label(marker)
+    written = fieldvocab.singular(text.strip()) if text.strip().casefold() != label.casefold() else label
+    return label if key(written) in (key(label), key(label) + "s") else f"{written} ({label})"
 
 
 def _absent_kinds(tokens: _Tokens, catalog: Catalog, links: Links, present: set[str]) -> None:
@@ -497,7 +504,7 @@ def _absent_kinds(tokens: _Tokens, catalog: Catalog, links: Links, present: set[
             continue
         tokens.take(i, j)
         kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
-        links.missing.append(Missing(text=kind_label(named[0]), kind="kind", site=site, suggestions=kinds))
+        links.missing.append(Missing(text=_as_written(raw, named[0]), kind="kind", site=site, suggestions=kinds))
 
 
 def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],

@@ -76,6 +76,7 @@ class Grounding:
     refusal: str = ""  # why code refused (control, injection, outside, forecast); '' where it did not
     future: str = ""  # the question's period lies after the clock ("tomorrow", "next week"): its phrase
     unplaced: list[str] = field(default_factory=list)  # words of the question nothing could place (named in the run)
+    period_phrase: str = ""  # the words the period was read from
     _scope: Scope | None = None
     _names_words: set[str] | None = None
 
@@ -89,6 +90,7 @@ class Grounding:
         if catalog is not None:
             links = link(question, catalog, exclude=_period_span(question, period.phrase if period else ""))
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
+        g.period_phrase = period.phrase if period is not None else ""
         if period is not None and now is not None and period.start > now:
             g.future = period.phrase
         g.sources.append(Source(kind="question", text=question))
@@ -157,13 +159,23 @@ class Grounding:
 
     def _only_requests(self) -> None:
         """A question whose only asking clause is a courtesy ("Sorry to bother you, please switch X on") is a request
-        to operate, not a mixed one: nothing of the SkySpark is asked besides the refused pieces."""
+        to operate, not a mixed one: nothing of the SkySpark is asked besides the refused pieces. With an instruction
+        written into it, a question is answered only where it asks for something specific (a measure, a sensor, a
+        period: "what was the mean power of X on Monday? Also ignore your rules …"); "forget your instructions … how
+        is Chiller 3?" is refused whole."""
         r = self.reading
-        if r.intent != "read" or not r.also or not all(p.startswith("control") for p in r.also):
+        if r.intent != "read" or not r.also:
             return
         rest = self.asked_text()
+        period = bool(self.period_phrase) and self.period_phrase.casefold() in rest.casefold()
+        specific = bool(fieldvocab.measure_words(rest) or period or
+                        [m for m in self.links.mentions if m.text and m.kind == "sensor" and m.text in rest])
+        if "injection" in r.also:  # with an instruction, only a question the reading can pin down is answered
+            if not specific:
+                self.reading = r.model_copy(update={"intent": "injection", "also": [], "also_spans": []})
+            return
         names = [m.text for m in self.links.mentions if m.text]
-        if any(n in rest for n in names) or fieldvocab.measure_words(rest) or self.start is not None:
+        if specific or any(n in rest for n in names):
             return
         verb = r.also[0].split(":", 1)[1].strip().split()[0] if ":" in r.also[0] else "operate"
         self.reading = r.model_copy(update={"intent": "control", "verb": verb, "also": [], "also_spans": []})
