@@ -29,9 +29,8 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.clock import Clock
-from edge_agent.failures import ExternalFailure, disk_full
+from edge_agent.failures import ExternalFailure, Interrupted, disk_full
 from edge_agent.filestore import FileStore, FileStoreError
-from edge_agent.llm.base import Interrupted
 
 FINISH = "Finish"
 SELF_ASK = "Self-Ask"

@@ -17,6 +17,8 @@ from typing import Protocol, Sequence
 
 from pydantic import BaseModel
 
+from edge_agent.failures import Interrupted
+
 
 class Usage(BaseModel):
     prompt_tokens: int = 0  # tokens in the rendered prompt
@@ -38,15 +40,6 @@ class Usage(BaseModel):
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
-
-
-class Interrupted(Exception):
-    """A call stopped because its `interrupt` event was set; `usage` is what it spent until then. The
-    runtime stays usable: its KV cache holds what was evaluated, and the next call reuses it."""
-
-    def __init__(self, usage: "Usage | None" = None):
-        super().__init__("the model call was interrupted")
-        self.usage = usage or Usage()
 
 
 class Completion(BaseModel):
@@ -133,7 +126,8 @@ class MeteredLLM:
             out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop,
                                       interrupt=interrupt or self.interrupt)
         except Interrupted as exc:
-            self.calls.append(LLMCall(role=role, constraint=name, usage=exc.usage, finish_reason="interrupted",
+            spent = exc.usage if isinstance(exc.usage, Usage) else Usage()
+            self.calls.append(LLMCall(role=role, constraint=name, usage=spent, finish_reason="interrupted",
                                       started_at=started, **_texts(prompt)))
             raise
         self.calls.append(LLMCall(role=role, constraint=name, usage=out.usage, finish_reason=out.finish_reason,

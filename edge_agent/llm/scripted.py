@@ -9,7 +9,8 @@ from __future__ import annotations
 import threading
 from typing import Callable, Sequence
 
-from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
+from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.failures import Interrupted
 
 Reply = str | Callable[[Prompt, str, Constraint | None], str]
 

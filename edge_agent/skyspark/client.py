@@ -35,8 +35,7 @@ from phable.io.ph_codecs import PH_CODECS
 from phable.kinds import DateTimeRange, Grid, GridCol, Number, Ref
 from pydantic import BaseModel
 
-from edge_agent.failures import ExternalFailure
-from edge_agent.llm.base import Interrupted
+from edge_agent.failures import ExternalFailure, Interrupted
 from edge_agent.skyspark import filters as F
 from edge_agent.skyspark.encoding import EncodingError, grid_to_zinc, zone
 
