@@ -33,6 +33,7 @@ from typing import Any
 
 from edge_agent.agent.loops import LoopDetector
 from edge_agent.agent.prompting import (
+    PromptParts,
     load_prompt,
     question_block,
     render_scratchpad,
@@ -73,7 +74,7 @@ def react_system(tools: ToolRegistry, examples: str = "") -> str:
     return stable_system(load_prompt("react_system"), tools, examples)
 
 
-def react_prompt(question: str, rt: AgentRuntime, steps: list[StepRecord], *, feedback: str = "",
+def react_prompt(question: str, rt: AgentRuntime | PromptParts, steps: list[StepRecord], *, feedback: str = "",
                  seed: str = "") -> Prompt:
     """The prompt for the next step: the scratchpad, then the open "Thought:" the model continues.
 

@@ -169,7 +169,7 @@ class GatewayService:
         self.watchdog = Watchdog(self.healthy)
         # metrics, audit trail, Home Assistant (edge_agent/fleet/): each off unless configured
         self.fleet = FleetHooks(settings, jobs=self.jobs, topics=self.topics, connected=self.connected.is_set,
-                                runner=runner, client_id=self.client_id)
+                                runner=runner, client_id=self.client_id, mqtt_client=mqtt_client)
 
     # ------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:

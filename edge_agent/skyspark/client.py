@@ -35,7 +35,9 @@ from phable.io.ph_codecs import PH_CODECS
 from phable.kinds import DateTimeRange, Grid, GridCol, Number, Ref
 from pydantic import BaseModel
 
+from edge_agent.config import SkySparkSettings, resolve_secret
 from edge_agent.failures import ExternalFailure, Interrupted
+from edge_agent.observers import NO_OBSERVER, Observer, notify
 from edge_agent.skyspark import filters as F
 from edge_agent.skyspark.encoding import EncodingError, grid_to_zinc, zone
 
@@ -326,7 +328,7 @@ class SkySparkClient:
 
     def __init__(self, url: str, project: str, username: str, password: str | None, *, timeout_s: float = 10.0,
                  retries: int = 3, encoding: str = "json", api_path: str = "api/{project}", auth: str = "scram",
-                 point_lookback_days: int = 3, backoff_s: float = 0.25):
+                 point_lookback_days: int = 3, backoff_s: float = 0.25, observer: Observer = NO_OBSERVER):
         self.base_url = url.rstrip("/")
         self.project = project
         self.uri = f"{self.base_url}/{api_path.format(project=project).strip('/')}"
@@ -341,16 +343,16 @@ class SkySparkClient:
         #: set by the run that owns the client (`ToolContext.skyspark`): its cancel stops a call between retries
         #: and between the pieces of an answer
         self.interrupt: threading.Event | None = None
+        #: told of every Haystack operation, retries included (`edge_agent.observers`: the daemon's metrics)
+        self.observer = observer
         self._session: _Session | None = None
 
     @classmethod
-    def from_settings(cls, settings: Any) -> "SkySparkClient":
-        from edge_agent.config import resolve_secret
-
+    def from_settings(cls, settings: SkySparkSettings, *, observer: Observer = NO_OBSERVER) -> SkySparkClient:
         password = resolve_secret(settings.password, settings.password_file, "skyspark-password")
         return cls(settings.url, settings.project, settings.username, password, timeout_s=settings.timeout_s,
                    retries=settings.retries, encoding=settings.encoding, api_path=settings.api_path,
-                   auth=settings.auth, point_lookback_days=settings.point_lookback_days)
+                   auth=settings.auth, point_lookback_days=settings.point_lookback_days, observer=observer)
 
     # connection
     def _login(self) -> str:
@@ -372,6 +374,17 @@ class SkySparkClient:
         return _Session(self.uri, self._login(), self.encoding, self.timeout_s, self._login, self.interrupt)
 
     def _run(self, what: str, fn: Callable[[_Session], T]) -> T:
+        """One Haystack operation (`_attempts`), timed and told to the observer, failed or not."""
+        started = time.perf_counter()
+        try:
+            out = self._attempts(what, fn)
+        except Exception as exc:
+            notify(self.observer.skyspark_call, what, time.perf_counter() - started, exc)
+            raise
+        notify(self.observer.skyspark_call, what, time.perf_counter() - started, None)
+        return out
+
+    def _attempts(self, what: str, fn: Callable[[_Session], T]) -> T:
         """Run `fn` on a session: retry timeouts and transient failures with backoff, map every error. What
         cannot be worked around ends the run (`ExternalFailure`): the server unreachable or too slow after the
         retries, the login refused, TLS failing, an address that is no Haystack API."""
