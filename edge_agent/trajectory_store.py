@@ -34,7 +34,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.grounding.question import asks_conclusion
 from edge_agent.agent.steps import render_step
-from edge_agent.config import load_yaml
+from edge_agent.config import AgentSettings, load_yaml
+from edge_agent.runlog import open_db
 from edge_agent.toolkit import FINISH, ToolError, ToolRegistry
 
 MAX_STEPS = 3
@@ -218,8 +219,6 @@ class TrajectoryStore:
             validate_trajectory(traj, self.tools, "generated trajectory")
         if self.db_path is None:
             raise RuntimeError("this store has no database to keep generated trajectories in")
-        from edge_agent.runlog import open_db
-
         db = open_db(self.db_path)
         table = db[GENERATED_TABLE]
         # it joins the group of the hand-crafted example nearest its question, else that of generated ones
@@ -349,8 +348,6 @@ def _order_key(traj: TinyTrajectory) -> tuple:
 
 
 def _default_budget() -> int:
-    from edge_agent.config import AgentSettings
-
     return AgentSettings().examples_token_budget
 
 
@@ -358,8 +355,6 @@ def load_generated(db_path: Path, tools: ToolRegistry) -> list[TinyTrajectory]:
     """Generated trajectories from the state database; ones that no longer fit the tools are skipped."""
     if not Path(db_path).exists():
         return []
-    from edge_agent.runlog import open_db
-
     db = open_db(Path(db_path))
     if GENERATED_TABLE not in db.table_names():
         return []

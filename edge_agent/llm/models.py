@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from edge_agent.config import Settings, read_yaml_model
+from edge_agent.llm.llama import LlamaRuntime
 
 HEADER = """\
 # The model catalog: `edge-agent models list|verify|add`. See models/README.md.
@@ -205,8 +206,6 @@ def verify(settings: Settings, entry: ModelEntry) -> Path:
 
 def load_model(settings: Settings, name: str | None = None):
     """A ready `LlamaRuntime` for catalog entry `name` (default: settings.model.name)."""
-    from edge_agent.llm.llama import LlamaRuntime
-
     entry = load_catalog(catalog_path(settings)).get(name or settings.model.name)
     path = verify(settings, entry)
     m = settings.model

@@ -139,11 +139,16 @@ SITES: tuple[SiteSpec, ...] = (
 
 @dataclass(frozen=True)
 class PointSpec:
+    """One point of an equipment kind, in every plant (this one's `POINTS`, `plants.RHINE_POINTS`): its navName,
+    unit, marker tags, Haystack kind, role (sensor, sp, cmd) and relative noise (temperatures: absolute °C; the
+    Rhine plant's model reads it, this one's has its own)."""
+
     nav: str
     unit: str | None
     tags: tuple[str, ...]
     kind: str = "Number"
     role: str = "sensor"
+    noise: float = 0.01
 
 
 POINTS: dict[str, tuple[PointSpec, ...]] = {
@@ -370,9 +375,6 @@ class SyntheticPlant:
 
     def rec(self, rec_id: str) -> dict | None:
         return self._by_id.get(rec_id)
-
-    def tz_of(self, point_id: str) -> ZoneInfo:
-        return ZoneInfo(self._points[point_id].equip.site.tz)
 
     # histories
     def _value_at_slot(self, p: _Point, slot: int, tz: ZoneInfo) -> Any:
