@@ -41,6 +41,10 @@ class ToolError(Exception):
     """An expected failure (bad name, bad date, no data) explained in words for the model."""
 
 
+class ToolLoadError(Exception):
+    """A plugin module, or a tool in it, could not be loaded; the message names the file or the tool."""
+
+
 #: Marks an argument that names a file of the run's file store: `Field(..., json_schema_extra=FILE_REF)`.
 #: The step constraint then only lets the model write the names of files that exist (see `Tool.schema`).
 FILE_REF = {"x-file-ref": True}
@@ -240,27 +244,42 @@ AGENT_ASK_TOOL = Tool(
 
 def tool(name: str, description: str, args: type[ToolArgs] | None = None, *, provides: tuple[str, ...] = (),
          needs: tuple[str, ...] = (), answers: bool = False) -> Callable[[Callable], Tool]:
-    """Decorator: `@tool("sites", "List the sites ...", provides=("site",))` over `def fn(args, ctx) -> str`."""
+    """Decorator: `@tool("sites", "List the sites ...", provides=("site",))` over `def fn(args, ctx) -> str`.
+
+    The argument model is `args`, else the annotation of `fn`'s first parameter (resolved where it is a string,
+    as under `from __future__ import annotations`), else `NoArgs` when that parameter has no annotation. An
+    annotation that does not resolve, or resolves to anything but a `ToolArgs` model, raises `ToolLoadError`
+    naming the tool when the module is imported: a tool silently offered with no arguments would be worse."""
 
     def wrap(fn: Callable) -> Tool:
-        model = args
-        if model is None:
-            first = next(iter(inspect.signature(fn).parameters.values()))
-            hint = first.annotation
-            if isinstance(hint, str):  # `from __future__ import annotations`: resolve the name
-                try:
-                    hint = typing.get_type_hints(fn).get(first.name, hint)
-                except Exception:
-                    hint = None
-            model = hint if isinstance(hint, type) and issubclass(hint, ToolArgs) else NoArgs
+        model = args if args is not None else _args_model(name, fn)
+        if not (isinstance(model, type) and issubclass(model, ToolArgs)):
+            raise ToolLoadError(f"tool {name!r}: args={model!r} is not a ToolArgs model")
         return Tool(name=name, description=description, args_model=model, fn=fn, provides=provides, needs=needs,
                     answers=answers)
 
     return wrap
 
 
-class ToolLoadError(Exception):
-    """A plugin module could not be loaded; the message names the file."""
+def _args_model(name: str, fn: Callable) -> type[ToolArgs]:
+    """The argument model `fn(args, ctx)` declares by its first parameter's annotation (see `tool`)."""
+    params = list(inspect.signature(fn).parameters.values())
+    if not params:
+        raise ToolLoadError(f"tool {name!r}: {fn.__qualname__} takes no parameters; a tool is fn(args, ctx)")
+    first = params[0]
+    hint = first.annotation
+    if hint is inspect.Parameter.empty:
+        return NoArgs
+    if isinstance(hint, str):  # `from __future__ import annotations`: resolve the name
+        try:
+            hint = typing.get_type_hints(fn)[first.name]
+        except Exception as exc:  # NameError, or anything evaluating the annotation raised
+            raise ToolLoadError(f"tool {name!r}: the annotation {first.annotation!r} of {fn.__qualname__}'s "
+                                f"parameter {first.name!r} does not resolve ({type(exc).__name__}: {exc})") from None
+    if not (isinstance(hint, type) and issubclass(hint, ToolArgs)):
+        raise ToolLoadError(f"tool {name!r}: {fn.__qualname__}'s parameter {first.name!r} is annotated {hint!r}, "
+                            f"which is not a ToolArgs model (subclass ToolArgs, or use NoArgs)")
+    return hint
 
 
 class ToolRegistry:
