@@ -17,10 +17,11 @@ checker implements on its own:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from statistics import fmean, median_low
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 GAP_FACTOR = 3
 TIE = 1e-9

@@ -10,7 +10,8 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from edge_agent.agent.prompting import PromptParts
 from edge_agent.agent.react import react_prompt
@@ -105,7 +106,7 @@ class EdgeAgent:
         try:
             files = FileStore(self.settings.files_dir / run_id)
         except OSError as exc:
-            raise disk_full(exc) or exc
+            raise (disk_full(exc) or exc) from None
         ctx = ToolContext(files=files, clock=clock, settings=self.settings, skyspark_factory=self.skyspark,
                           ask_requester=ask_requester, cancel=cancel or threading.Event(),
                           question=question)

@@ -64,7 +64,7 @@ class GatewayProfiles(BaseModel):
     profiles: list[GatewayProfile] = Field(..., min_length=1)
 
     @model_validator(mode="after")
-    def _names(self) -> "GatewayProfiles":
+    def _names(self) -> GatewayProfiles:
         names = [p.name for p in self.profiles]
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate profile names in {names}")
@@ -135,7 +135,7 @@ class TimeSplit(BaseModel):
     python_ms: float = 0.0
 
     @classmethod
-    def of(cls, wall_ms: float, eval_ms: float, gen_ms: float, state_ms: float, tool_ms: float) -> "TimeSplit":
+    def of(cls, wall_ms: float, eval_ms: float, gen_ms: float, state_ms: float, tool_ms: float) -> TimeSplit:
         parts = [max(0.0, x) for x in (eval_ms, gen_ms, state_ms, tool_ms)]
         return cls(eval_ms=round(parts[0], 1), gen_ms=round(parts[1], 1), state_ms=round(parts[2], 1),
                    tool_ms=round(parts[3], 1), python_ms=round(max(0.0, wall_ms - sum(parts)), 1))

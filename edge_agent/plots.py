@@ -15,10 +15,11 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from edge_agent.filestore import FileInfo, FileStore, FileStoreError
 

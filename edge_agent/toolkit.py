@@ -2,8 +2,8 @@
 
 A tool has a name, a one-sentence verb-first description, a pydantic argument model and a run
 function `fn(args, ctx) -> str` that returns a short observation, or a `Said` that also carries what a
-Finish answer states of the call (written by code from the result, so the model need not copy it). Raising `ToolError` (or
-`FileStoreError`) produces an error observation the model can act on; any other exception is
+Finish answer states of the call (written by code from the result, so the model need not copy it). Raising
+`ToolError` (or `FileStoreError`) produces an error observation the model can act on; any other exception is
 reported as a failure of the tool, never a crash of the agent — except what no model can work around
 (`edge_agent.failures.ExternalFailure`: the SkySpark unreachable, a full disk), which ends the run, and a
 cancel (`Interrupted`).
@@ -22,9 +22,10 @@ import json
 import sys
 import threading
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -299,7 +300,7 @@ class ToolRegistry:
         self._tools[t.name] = t
 
     @classmethod
-    def from_dir(cls, folder: Path, builtins: bool = True, only: list[str] | None = None) -> "ToolRegistry":
+    def from_dir(cls, folder: Path, builtins: bool = True, only: list[str] | None = None) -> ToolRegistry:
         """Load every `*.py` in `folder` (sorted by name) and register its Tool objects."""
         tools: list[Tool] = []
         for path in sorted(Path(folder).glob("*.py")):
@@ -329,12 +330,12 @@ class ToolRegistry:
     def describe(self) -> str:
         return "\n".join(f"- {t.describe()}" for t in self)
 
-    def without(self, names: "typing.Iterable[str]") -> "ToolRegistry":
+    def without(self, names: typing.Iterable[str]) -> ToolRegistry:
         """A copy without the tools named (e.g. the analysis tools where no conclusion is asked for)."""
         drop = set(names)
         return ToolRegistry([t for t in self if t.name not in drop], builtins=False)
 
-    def with_tool(self, extra: Tool) -> "ToolRegistry":
+    def with_tool(self, extra: Tool) -> ToolRegistry:
         """A copy with one more tool (e.g. `agentask` when a requester can be asked)."""
         reg = ToolRegistry(list(self), builtins=False)
         if extra.name not in reg:

@@ -26,15 +26,16 @@ import json
 import re
 import sqlite3
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from edge_agent.grounding.question import asks_conclusion
 from edge_agent.agent.steps import render_step
 from edge_agent.config import AgentSettings, load_yaml
+from edge_agent.grounding.question import asks_conclusion
 from edge_agent.runlog import open_db
 from edge_agent.toolkit import FINISH, ToolError, ToolRegistry
 
@@ -197,7 +198,7 @@ class TrajectoryStore:
     # --- building ---------------------------------------------------------------------------
     @classmethod
     def open(cls, settings, tools: ToolRegistry, *, handcrafted: bool = True, generated: bool = True
-             ) -> "TrajectoryStore":
+             ) -> TrajectoryStore:
         """Load `settings.paths.tts_dir` (validated against `tools`) and the generated trajectories."""
         items = load_handcrafted(settings.resolve(settings.paths.tts_dir), tools) if handcrafted else []
         db_path = settings.db_path
@@ -270,8 +271,8 @@ class TrajectoryStore:
 
     def group_for(self, question: str) -> str | None:
         """The group of the hand-crafted non-core example most relevant to `question` (as a generated example's
-        group is chosen, so a generated example never moves its own question to another group); when none shares a word with
-        it, the largest group (the first by order on a tie); None when there are only core examples."""
+        group is chosen, so a generated example never moves its own question to another group); when none shares a
+        word with it, the largest group (the first by order on a tie); None when there are only core examples."""
         nearest = self._nearest_group(question, handcrafted=True)  # generated examples never move a question
         if nearest is not None:
             return nearest

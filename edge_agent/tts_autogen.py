@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.agent.loops import signature
 from edge_agent.agent.steps import one_line
-from edge_agent.config import load_yaml
 from edge_agent.agent.trajectory import RunResult, StepRecord, Trial
+from edge_agent.config import load_yaml
 from edge_agent.trajectory_store import MAX_STEPS, TinyTrajectory, TrajectoryStore, TTSStep
 
 OBSERVATION_CHARS = 300

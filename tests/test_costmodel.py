@@ -15,7 +15,14 @@ from edge_agent.bench.report import cost_sections, write_report
 from edge_agent.bench.results import BenchResults, TaskRun, projected, summarise
 from edge_agent.cli import main
 from edge_agent.costmodel import (
-    PROFILES_FILE, GatewayProfile, ProfileError, Source, TimeSplit, load_profiles, project_all, project_seconds,
+    PROFILES_FILE,
+    GatewayProfile,
+    ProfileError,
+    Source,
+    TimeSplit,
+    load_profiles,
+    project_all,
+    project_seconds,
     run_costs,
 )
 from edge_agent.llm.base import Usage

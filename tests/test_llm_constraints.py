@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.steps import parse_step, render_step, step_constraint
@@ -140,7 +141,7 @@ def test_budgets_point_at_the_thought_and_the_answer_loops():
     assert limits["Thought: a"] == THOUGHT_MAX - 1
     thought_loop = AUTO.walk(AUTO.initial, b"Thought: a")
     assert AUTO.limit[thought_loop] == THOUGHT_MAX - 1
-    answer_loop = AUTO.walk(AUTO.initial, 'Thought: a\nAction: Finish\nAction Input: {"answer": "a'.encode())
+    answer_loop = AUTO.walk(AUTO.initial, b'Thought: a\nAction: Finish\nAction Input: {"answer": "a')
     assert AUTO.limit[answer_loop] == ANSWER_MAX - 1
 
 

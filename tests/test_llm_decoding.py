@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_agent.agent.steps import parse_step, step_constraint
 from edge_agent.llm.constraints import json_constraint

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
 import yaml
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.agent.trajectory import StepRecord, Trial
@@ -138,7 +140,8 @@ def test_cli_list_show_check(cfg):
     assert "workflow/two_assets_merge" in out.output and f"{shipped} trajectories" in out.output
     data = json.loads(runner.invoke(main, ["tts", "list", "--json", "--config", str(cfg)]).output)
     assert {d["category"] for d in data} == {"tool", "entity", "workflow"}
-    assert [d["id"] for d in data if d["core"]] == ["tool/finish", "tool/histories_range", "tool/self_ask", "tool/sites"]
+    core = ["tool/finish", "tool/histories_range", "tool/self_ask", "tool/sites"]
+    assert [d["id"] for d in data if d["core"]] == core
     out = runner.invoke(main, ["tts", "show", "workflow/last_week", "--config", str(cfg)])
     assert out.exit_code == 0 and "Action: Self-Ask" in out.output and "Question: Get the Energy" in out.output
     out = runner.invoke(main, ["tts", "show", "tool/nope", "--config", str(cfg)])

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from edge_agent.grounding.provenance import answer_pattern
 from edge_agent.grounding.scope import drop_calls, pinned_calls

@@ -14,8 +14,9 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
@@ -46,7 +47,7 @@ def _check_now(ctx, param, value: str | None) -> str | None:
     try:
         parse_instant(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO 8601 date or date-time (e.g. 2024-06-14T10:00:00)")
+        raise click.BadParameter(f"{value!r} is not an ISO 8601 date or date-time (e.g. 2024-06-14T10:00:00)") from None
     return value
 
 

@@ -12,7 +12,7 @@ import re
 import sqlite3
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -39,7 +39,7 @@ def parse_when(value: str | None) -> float | None:
 
 
 def _iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
 
 
 @click.command()

@@ -287,8 +287,9 @@ def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, ou
         if with_console:
             stack.append(_demo_console(settings))
         click.echo(f"question: {question}", err=True)
-        code = run_request(settings, question, options={"now": now, "files": "chunks", "strategy": strategy, "max_trials": max_trials,
-                                                                 "max_steps": max_steps}, wait=True, out=out,
+        options = {"now": now, "files": "chunks", "strategy": strategy, "max_trials": max_trials,
+                   "max_steps": max_steps}
+        code = run_request(settings, question, options=options, wait=True, out=out,
                            timeout=timeout, as_json=False, client_id=f"demo-{uuid.uuid4().hex[:6]}",
                            any_result=True)
         if stay:

@@ -19,7 +19,8 @@ import json
 import re
 import sqlite3
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import sqlite_utils
 from pydantic import BaseModel
@@ -49,7 +50,7 @@ def ensure_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(_TRIGGER)
 
 
-def scrub(options: "dict | BaseModel | None") -> str | None:
+def scrub(options: dict | BaseModel | None) -> str | None:
     """The options as JSON, without any key that looks like a secret. A pydantic model (the request's
     `RequestOptions`: fixed fields, none a secret — tests/test_fleet_audit.py checks) is dumped as it is."""
     if options is None:
@@ -68,7 +69,7 @@ def _cut(text: str | None, n: int = DETAIL_CHARS) -> str | None:
 
 def record(conn: sqlite3.Connection, event: str, who: str, *, on_behalf_of: str | None = None,
            request_id: str | None = None, job_id: str | None = None, question: str | None = None,
-           options: "dict | BaseModel | None" = None, outcome: str | None = None, files: list[str] | None = None,
+           options: dict | BaseModel | None = None, outcome: str | None = None, files: list[str] | None = None,
            cancelled_by: str | None = None, detail: str | None = None, now: float | None = None) -> None:
     """Append one row, inside the caller's transaction."""
     conn.execute(_INSERT, (time.time() if now is None else now, event, who, on_behalf_of, request_id, job_id,

@@ -21,9 +21,10 @@ import logging
 import re
 import sqlite3
 import threading
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Protocol
 
 import paho.mqtt.client as mqtt
 
@@ -107,7 +108,7 @@ def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None
     finally:
         if own:
             conn.close()
-    when = datetime.fromtimestamp(row[2], timezone.utc).isoformat(timespec="seconds") if row and row[2] else None
+    when = datetime.fromtimestamp(row[2], UTC).isoformat(timespec="seconds") if row and row[2] else None
     return {"queue_depth": depth, **counts, "last_answer": (row[1] or "") if row else "",
             "last_question": row[0] if row else "", "last_answer_time": when, "model": model or ""}
 

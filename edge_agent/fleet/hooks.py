@@ -15,7 +15,8 @@ import logging
 import sqlite3
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from edge_agent.config import Settings
 from edge_agent.fleet import audit

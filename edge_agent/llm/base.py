@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from pydantic import BaseModel
 
@@ -38,7 +39,7 @@ class Usage(BaseModel):
     gen_ms: float = 0.0  # generating: model steps plus the (constrained) decoder's own work
     state_ms: float = 0.0  # saving / restoring role prefix KV states
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
 
 

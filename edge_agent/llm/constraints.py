@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable
+from typing import Any
 
 from outlines_core.json_schema import STRING_INNER, build_regex_from_schema
 from pydantic import BaseModel

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 from outlines_core import Index, Vocabulary
@@ -293,7 +294,7 @@ class TokenTable:
                 raise ValueError(f"the vocabulary cannot spell {data[pos:pos + 8]!r}")
         return out
 
-    def state_info(self, auto: ByteAutomaton, state: int) -> "StateInfo":
+    def state_info(self, auto: ByteAutomaton, state: int) -> StateInfo:
         """The tokens allowed in `state` of `auto` (computed on first visit, kept with the automaton,
         so they go when the automaton leaves the cache)."""
         with self._lock:
@@ -303,7 +304,7 @@ class TokenTable:
             info = infos[state] = self._walk_all(auto, state)
         return info
 
-    def _walk_all(self, auto: ByteAutomaton, state: int) -> "StateInfo":
+    def _walk_all(self, auto: ByteAutomaton, state: int) -> StateInfo:
         table, counts, dead = auto.table, auto.counts, auto.dead
         cur = np.full(len(self.ids), state, dtype=np.int32)
         cost = np.zeros(len(self.ids), dtype=np.int32)

@@ -19,13 +19,13 @@ import os
 import threading
 import time
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
-from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 from edge_agent.failures import Interrupted
+from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 from edge_agent.llm.chat import ChatFormat, Segment
 from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
 from edge_agent.llm.prefix_cache import PrefixCache

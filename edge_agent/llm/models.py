@@ -49,7 +49,7 @@ class ModelEntry(BaseModel):
     chat_template: str | None = None
 
     @model_validator(mode="after")
-    def _one_location(self) -> "ModelEntry":
+    def _one_location(self) -> ModelEntry:
         if not (self.file or self.package or self.parts):
             raise ValueError(f"model {self.name}: give file, package or parts")
         if self.file and (self.package or self.parts):

@@ -20,9 +20,9 @@ import logging
 import os
 import struct
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 log = logging.getLogger(__name__)
 

@@ -23,14 +23,14 @@ import ssl
 import threading
 import time
 import urllib.request
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 from urllib.error import HTTPError, URLError
 from zoneinfo import ZoneInfo
 
 from phable import CallError, HaxallClient, UnknownRecError
-from phable.auth.scram import AuthError, ScramScheme, ScramServerResponseParsingError, \
-    ScramServerSignatureNotEqualError
+from phable.auth.scram import AuthError, ScramScheme, ScramServerResponseParsingError, ScramServerSignatureNotEqualError
 from phable.io.ph_codecs import PH_CODECS
 from phable.kinds import DateTimeRange, Grid, GridCol, Number, Ref
 from pydantic import BaseModel
@@ -241,7 +241,7 @@ class _Scram(ScramScheme):
                 return resp.headers
         except HTTPError as exc:
             if exc.code == 403:
-                raise AuthError("Unable to authenticate with the server using the credentials provided.")
+                raise AuthError("Unable to authenticate with the server using the credentials provided.") from None
             if exc.code == 401:
                 return exc.headers
             raise
@@ -411,7 +411,7 @@ class SkySparkClient:
                     raise SkySparkConfigError(f"SkySpark at {self.base_url} answered HTTP {exc.code} {exc.reason} "
                                               f"to {what} at {exc.url}{hint}") from None
                 reason, failure = f"HTTP {exc.code} {exc.reason}", SkySparkUnavailable
-            except (TimeoutError, socket.timeout) as exc:
+            except TimeoutError as exc:
                 reason, failure = f"no answer within {self.timeout_s:g} s ({exc})", SkySparkTimeout
             except URLError as exc:
                 if isinstance(exc.reason, ssl.SSLError):
@@ -606,7 +606,8 @@ def _sensor(r: dict, site: Site, asset: Asset) -> Sensor:
 
 
 def _history_row(site: Site, asset: Asset, sensor: Sensor, ts: datetime, val: Any) -> HistoryRow:
-    unit = sensor.unit  # the point's declared unit: some servers rename units in hisRead (shaystack: tonref → refrigeration_ton)
+    # the point's declared unit: some servers rename units in hisRead (shaystack: tonref → refrigeration_ton)
+    unit = sensor.unit
     if isinstance(val, Number):
         unit = unit or val.unit
         value: Any = val.val

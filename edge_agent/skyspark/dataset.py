@@ -22,16 +22,16 @@ import csv
 import hashlib
 import math
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from phable.kinds import Grid, Marker, Number, Ref
 
-from edge_agent.skyspark.encoding import (EncodingError, Scanner, haystack_tz_name, json_to_grid, zinc_to_grid,
-                                          zone)
+from edge_agent.skyspark.encoding import EncodingError, Scanner, haystack_tz_name, json_to_grid, zinc_to_grid, zone
 
 STEP = timedelta(minutes=15)
 STEP_S = 900
@@ -496,7 +496,7 @@ class FileDataset:
         return rows[bisect_left(times, start):bisect_left(times, end)]
 
     @classmethod
-    def load(cls, records_file: Path, histories_csv: Path | None = None) -> "FileDataset":
+    def load(cls, records_file: Path, histories_csv: Path | None = None) -> FileDataset:
         records_file = Path(records_file)
         text = records_file.read_text(encoding="utf-8")
         grid: Grid = json_to_grid(text) if text.lstrip().startswith("{") else zinc_to_grid(text)
@@ -515,7 +515,7 @@ class FileDataset:
                         if rec is None:
                             raise EncodingError(f"unknown point id @{pid}")
                         ts = datetime.fromisoformat(row["ts"].replace("Z", "+00:00"))
-                        tz = zone(rec.get("tz", "UTC")) if isinstance(rec.get("tz"), str) else timezone.utc
+                        tz = zone(rec.get("tz", "UTC")) if isinstance(rec.get("tz"), str) else UTC
                         ts = ts.replace(tzinfo=tz) if ts.tzinfo is None else ts.astimezone(tz)
                         series.setdefault(pid, []).append((ts, _csv_value(row["val"], rec)))
                     except (KeyError, ValueError) as exc:

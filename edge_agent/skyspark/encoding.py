@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
@@ -579,7 +579,7 @@ def make_grid(rows: list[dict], meta: dict | None = None, cols: list[str] | None
 
 
 def utc(dt: datetime) -> datetime:
-    return dt.astimezone(timezone.utc)
+    return dt.astimezone(UTC)
 
 
 ONE_DAY = timedelta(days=1)

@@ -18,9 +18,10 @@ filter's structure.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from typing import Any, Callable, Union
+from typing import Any
 
 from phable.kinds import Number, Ref, Symbol, Uri
 
@@ -53,15 +54,15 @@ class Cmp:
 
 @dataclass(frozen=True)
 class And:
-    terms: tuple["Node", ...]
+    terms: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Or:
-    terms: tuple["Node", ...]
+    terms: tuple[Node, ...]
 
 
-Node = Union[Has, Missing, Cmp, And, Or]
+Node = Has | Missing | Cmp | And | Or
 OPS = ("==", "!=", "<=", ">=", "<", ">")
 KEYWORDS = {"and", "or", "not"}
 _NAME_RE = re.compile(r"[a-z_][A-Za-z0-9_]*")

@@ -13,16 +13,32 @@ pure function of (point, instant) at 15-minute resolution from 2020-01-01, with 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from phable.kinds import Number, Ref
 
-from edge_agent.skyspark.dataset import (END_DAY, FIRST_DAY, GAP_BLOCK_SLOTS, GAP_RATE, STEP_S, FileDataset, M,
-                                         PointSpec, SiteSpec, _clamp, _features, _seed, _u, make_id, plant)
+from edge_agent.skyspark.dataset import (
+    END_DAY,
+    FIRST_DAY,
+    GAP_BLOCK_SLOTS,
+    GAP_RATE,
+    STEP_S,
+    FileDataset,
+    M,
+    PointSpec,
+    SiteSpec,
+    _clamp,
+    _features,
+    _seed,
+    _u,
+    make_id,
+    plant,
+)
 from edge_agent.skyspark.encoding import haystack_tz_name
 
 
