@@ -43,7 +43,7 @@ def test_an_annotation_that_is_not_a_tool_args_model_raises_naming_the_tool(anno
 
 def test_an_explicit_args_that_is_not_a_tool_args_model_raises():
     with pytest.raises(ToolLoadError, match=r"tool 'reader': args=.*NotToolArgs.* is not a ToolArgs model"):
-        tool("reader", "Read a thing.", args=NotToolArgs)(lambda args, ctx: "")  # type: ignore[arg-type]
+        tool("reader", "Read a thing.", args=NotToolArgs)(lambda args, ctx: "")  # deliberately not a ToolArgs
 
 
 def test_a_tool_without_parameters_raises():

@@ -104,7 +104,7 @@ class LLMCall(BaseModel):
     reply: str = ""
 
 
-def _texts(prompt: Prompt) -> dict:
+def _texts(prompt: Prompt) -> dict[str, str]:
     return {"prompt_system": prompt.system, "prompt_user": prompt.user, "prompt_prefix": prompt.assistant_prefix}
 
 

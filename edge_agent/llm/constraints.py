@@ -59,10 +59,10 @@ class StructuredConstraint(Constraint):
         return self.validator(text) if self.validator is not None else None
 
 
-_RE_CACHE: LRU[re.Pattern] = LRU(64)
+_RE_CACHE: LRU[re.Pattern[str]] = LRU(64)
 
 
-def _compiled(regex: str) -> re.Pattern:
+def _compiled(regex: str) -> re.Pattern[str]:
     return _RE_CACHE.get_or_make(regex, lambda: re.compile(regex, re.S))
 
 
@@ -88,9 +88,9 @@ def _strip_lengths(schema: Any) -> Any:
     return schema
 
 
-def schema_regex(schema: dict) -> str:
+def schema_regex(schema: dict[str, Any]) -> str:
     """The regex of every JSON text `json.dumps(..., ensure_ascii=False)` writes for `schema`."""
-    raw = build_regex_from_schema(json.dumps(_strip_lengths(schema)), whitespace_pattern=_WS)
+    raw: str = build_regex_from_schema(json.dumps(_strip_lengths(schema)), whitespace_pattern=_WS)
     raw = raw.replace(f"{_WS}:{_WS}", ": ")
     raw = raw.replace(f",({_WS}", ",( ").replace(f",{_WS}", ", ")
     raw = raw.replace(_WS, "")

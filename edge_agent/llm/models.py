@@ -131,6 +131,8 @@ def model_path(settings: Settings, entry: ModelEntry) -> Path:
         if not target.is_file():
             _assemble(parts, target)
         return target
+    if entry.package is None:  # ModelEntry's validator refuses such an entry
+        raise ModelError(f"model {entry.name}: gives no file, package or parts")
     found = sorted(package_dir(entry.package).rglob("*.gguf"))
     if not found:
         raise ModelError(f"model {entry.name}: package {entry.package} holds no .gguf file")
@@ -204,7 +206,7 @@ def verify(settings: Settings, entry: ModelEntry) -> Path:
     return path
 
 
-def load_model(settings: Settings, name: str | None = None):
+def load_model(settings: Settings, name: str | None = None) -> LlamaRuntime:
     """A ready `LlamaRuntime` for catalog entry `name` (default: settings.model.name)."""
     entry = load_catalog(catalog_path(settings)).get(name or settings.model.name)
     path = verify(settings, entry)
