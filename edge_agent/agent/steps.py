@@ -58,7 +58,7 @@ class StepParseError(ValueError):
 class ParsedStep:
     thought: str
     action: str
-    action_input: dict
+    action_input: dict[str, Any]
     args: ToolArgs
 
 
@@ -103,9 +103,10 @@ def render_step(thought: str, action: str, action_input: Any, observation: str |
 
 # --- the step language as a constraint -----------------------------------------------------------
 
-def _grounded_answer(schema: dict, tokens: Iterable[str], prefix: str = "", closed: bool = False) -> dict:
+def _grounded_answer(schema: dict[str, Any], tokens: Iterable[str], prefix: str = "",
+                     closed: bool = False) -> dict[str, Any]:
     """Finish's schema with the answer limited to free words and the given figures and codes."""
-    out = json.loads(json.dumps(schema))
+    out: dict[str, Any] = json.loads(json.dumps(schema))
     prop = out["properties"]["answer"]
     out["properties"]["answer"] = {k: v for k, v in prop.items() if k not in ("minLength", "maxLength")}
     out["properties"]["answer"]["pattern"] = answer_pattern(tokens, prefix, closed)
@@ -125,7 +126,7 @@ def step_constraint(
     answer_prefix: str = "",
     answer_closed: bool = False,
     only: Sequence[str] | None = None,
-    made: dict[str, list[dict]] | None = None,
+    made: dict[str, list[dict[str, Any]]] | None = None,
     finish_alone: bool = False,
     hold_finish: bool = False,
 ) -> StructuredConstraint:
