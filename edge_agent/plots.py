@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -74,7 +74,7 @@ def _marks(series: Series, stated: list[str]) -> list[tuple[datetime, float, str
     return out
 
 
-def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") -> bytes:
+def plot_svg(all_series: list[Series], stated: Sequence[str] = (), title: str = "") -> bytes:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -89,7 +89,7 @@ def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") 
         if len(units) > 1:
             axes[units[1]] = ax.twinx()
         for i, s in enumerate(all_series):
-            target = axes.get(s.unit, ax)
+            target: Any = axes.get(s.unit, ax)  # Any: matplotlib's stubs refuse the datetimes its converters take
             line, = target.plot(s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label,
                                 linewidth=1.2, color=f"C{i % 10}")
             for t, v, text in _marks(s, list(stated)):

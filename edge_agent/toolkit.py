@@ -185,9 +185,10 @@ class Tool:
                 schema["properties"][name] = {k: v for k, v in prop.items() if k not in ("type", "x-file-ref")}
                 schema["properties"][name]["enum"] = list(files)
             if len(file_args) > 1:
-                schema = _distinct_files(schema, file_args, list(files))
-                if schema is None:
+                distinct = _distinct_files(schema, file_args, list(files))
+                if distinct is None:
                     return None
+                schema = distinct
         if scope is not None:
             return scope.constrain(schema)
         return schema
@@ -199,7 +200,7 @@ class Tool:
 
     def signature(self) -> str:
         """A compact argument example such as {"site_name": "<string>"} for prompts and errors."""
-        props = self.schema().get("properties", {})
+        props = (self.schema() or {}).get("properties", {})  # None only with files or a scope
         sample = {k: f"<{v.get('type', 'value')}>" for k, v in props.items()}
         return json.dumps(sample)
 

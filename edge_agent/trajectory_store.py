@@ -221,7 +221,7 @@ class TrajectoryStore:
         if self.db_path is None:
             raise RuntimeError("this store has no database to keep generated trajectories in")
         db = open_db(self.db_path)
-        table = db[GENERATED_TABLE]
+        table = db.table(GENERATED_TABLE)
         # it joins the group of the hand-crafted example nearest its question, else that of generated ones
         group = traj.group or self._nearest_group(traj.question, handcrafted=True) or "generated"
         row = {"question": traj.question, "example_group": group,

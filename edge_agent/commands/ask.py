@@ -22,7 +22,7 @@ import click
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.clock import parse_instant
-from edge_agent.config import ConfigError, Settings, load_settings
+from edge_agent.config import STRATEGIES, ConfigError, Settings, Strategy, load_settings
 
 EXIT_OK, EXIT_GAVE_UP, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 WIDTH = 100
@@ -156,11 +156,11 @@ def exit_code(result: RunResult) -> int:
 @click.option("--config", type=click.Path(dir_okay=False), help="A YAML file overriding config/edge-agent.yaml.")
 @click.option("--model", help="A model name from the model catalog (default: model.name).")
 @click.option("--max-steps", type=click.IntRange(1, 100), help="ReAct steps per trial.")
-@click.option("--strategy", type=click.Choice(["react", "react-review", "reactxen"]), help="Agent strategy.")
+@click.option("--strategy", type=click.Choice(STRATEGIES), help="Agent strategy.")
 @click.option("--max-trials", type=click.IntRange(1, 20), help="Trials (reflection rounds) per question.")
 @click.option("--no-distill", is_flag=True, help="Skip the Distill agent.")
 def ask(question: str, now: str | None, as_json: bool, config: str | None, model: str | None,
-        max_steps: int | None, strategy: str | None, max_trials: int | None, no_distill: bool) -> None:
+        max_steps: int | None, strategy: Strategy | None, max_trials: int | None, no_distill: bool) -> None:
     """Answer QUESTION with the local model, printing each step as it happens."""
     if not question.strip():
         _fail_usage("the question is empty")

@@ -65,7 +65,7 @@ def audit(config, db_path, since, until, who, event, limit, fmt) -> None:
             sys.exit(EXIT_USAGE)
         rows = trail.query(conn, since=parse_when(since), until=parse_when(until), who=who, event=event,
                            limit=limit)
-        out = click.get_text_stream("stdout")
+        out = sys.stdout  # click.get_text_stream is deprecated (click 8.5)
         columns = [c for c in trail.COLUMNS if c != "id"]
         if fmt == "csv":
             writer = csv.DictWriter(out, fieldnames=["id", *columns], lineterminator="\n")

@@ -22,9 +22,7 @@ from pathlib import Path
 import click
 from pydantic import SecretStr
 
-from edge_agent.config import ConfigError, Settings, load_settings
-
-STRATEGIES = ("react", "react-review", "reactxen")
+from edge_agent.config import STRATEGIES, ConfigError, Settings, load_settings
 
 
 def _usage(message: str) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
-from edge_agent.config import ConfigError, load_settings
+from edge_agent.config import STRATEGIES, ConfigError, load_settings
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -101,7 +102,7 @@ def check_cmd(config: str | None) -> None:
 @click.option("--rounds", type=click.IntRange(1, 50), default=5, show_default=True)
 @click.option("--max-examples", type=click.IntRange(1, 500), default=17, show_default=True,
               help="Stop once this many generated trajectories are stored.")
-@click.option("--strategy", type=click.Choice(["react", "react-review", "reactxen"]), default="react-review",
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="react-review",
               show_default=True, help="How tasks are solved (the paper: ReAct + Review).")
 @click.option("--max-trials", type=click.IntRange(1, 20), default=2, show_default=True)
 @click.option("--max-steps", type=click.IntRange(1, 100), help="ReAct steps per trial.")
@@ -117,7 +118,7 @@ def generate_cmd(tasks_file: str, rounds: int, max_examples: int, strategy: str,
     from edge_agent.tts_autogen import TaskFileError, generate, load_tasks, solved_trial
 
     try:
-        tasks = load_tasks(tasks_file)
+        tasks = load_tasks(Path(tasks_file))
     except TaskFileError as exc:
         _fail(str(exc))
     tasks = tasks[:limit] if limit else tasks

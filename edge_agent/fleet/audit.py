@@ -88,7 +88,8 @@ def prune(conn: sqlite3.Connection, retention_days: float, now: float | None = N
 def query(conn: sqlite3.Connection, *, since: float | None = None, until: float | None = None,
           who: str | None = None, event: str | None = None, limit: int | None = None) -> Iterator[dict[str, Any]]:
     """Rows oldest first; `who` matches the client id or `on_behalf_of`."""
-    where, args = [], []
+    where: list[str] = []
+    args: list[Any] = []
     if since is not None:
         where.append("time >= ?")
         args.append(since)

@@ -56,7 +56,7 @@ class FleetHooks:
         self.mqtt_client = mqtt_client
         self.metrics = Metrics() if settings.metrics.enabled else None
         self.auditing = settings.audit.enabled
-        self.ha = None
+        self.ha: HomeAssistant | None = None
         self._stop = threading.Event()
         self._pruner: threading.Thread | None = None
 

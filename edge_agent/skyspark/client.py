@@ -309,7 +309,7 @@ def read_body(resp, timeout: float, interrupt: threading.Event | None = None) ->
     bounds each read only, so a server that trickles a large answer would otherwise hold a run forever. A set
     `interrupt` (the request's cancel) stops it between pieces (`Interrupted`)."""
     deadline = time.monotonic() + timeout
-    parts = []
+    parts: list[bytes] = []
     while True:
         if interrupt is not None and interrupt.is_set():
             raise Interrupted()
@@ -534,7 +534,7 @@ class SkySparkClient:
         out: dict[str, list[Sensor]] = {a.name: [] for a in assets}
         for r in self._read(site_points_filter, site.id):
             ref = r.get("equipRef")
-            asset = by_id.get(ref.val if isinstance(ref, Ref) else None)
+            asset = by_id.get(ref.val) if isinstance(ref, Ref) else None
             if asset is not None:
                 out[asset.name].append(_sensor(r, site, asset))
         return out
@@ -562,10 +562,9 @@ class SkySparkClient:
         for name in asset_names:
             asset = resolve_name(name, assets, lambda a: [a.name], "asset", f"at {site.name}")
             picked.append((asset, self._sensor_for(site, asset, sensor_name, asset_names)))
-        point = end is None or end == start
         rows: list[tuple[datetime, int, HistoryRow]] = []
         for index, (asset, sensor) in enumerate(picked):
-            if point:
+            if end is None or end == start:  # at one time: the last sample at or before it
                 samples = self.his_read(sensor.id, start - self.point_lookback, start + timedelta(seconds=1), tz)
                 samples = [s for s in samples if s[0] <= start][-1:]
             else:

@@ -235,7 +235,7 @@ class Scanner:
     def quoted(self, quote: str) -> str:
         assert self.text[self.pos] == quote
         self.pos += 1
-        out = []
+        out: list[str] = []
         while True:
             if self.pos >= len(self.text):
                 raise self.error("unterminated literal")
@@ -339,7 +339,7 @@ class Scanner:
         word = m.group(0) if m else ""
         keywords = ({"true": True, "false": False} if filter_mode else
                     {"T": True, "F": False, "N": None, "M": Marker(), "NA": NA(), "R": Remove()})
-        if word in keywords:
+        if m and word in keywords:
             self.pos = m.end()
             return keywords[word]
         if not filter_mode and ch == "[":
@@ -348,9 +348,9 @@ class Scanner:
             return self._dict("}")
         raise self.error(f"expected a value, found {text[pos:pos + 12]!r}")
 
-    def _list(self) -> list:
+    def _list(self) -> list[Any]:
         self.pos += 1
-        items = []
+        items: list[Any] = []
         while True:
             self.skip_spaces()
             if self.peek() == "]":

@@ -119,7 +119,7 @@ class SimulatorServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{port}"
 
     # auth state
     def _auth_info(self, username: str):
@@ -370,7 +370,8 @@ class _Handler(BaseHTTPRequestHandler):
         for ref in ids:
             if not isinstance(ref, Ref):
                 raise OpError("hisRead needs id refs", "ArgErr")
-        return self._his_read([i.val for i in ids], lambda tz: parse_range(rng, tz, self.server.now()))
+        refs = [ref.val for ref in ids if isinstance(ref, Ref)]  # all of them (checked above)
+        return self._his_read(refs, lambda tz: parse_range(rng, tz, self.server.now()))
 
     def _his_read(self, ids: list[str], span) -> Grid:
         ds = self.server.dataset
