@@ -16,7 +16,7 @@ from edge_agent.agent.trajectory import StepRecord, Trial
 from edge_agent.app import EdgeAgent
 from edge_agent.cli import main
 from edge_agent.trajectory_store import TrajectoryStore
-from edge_agent.tts_autogen import GenTask, TaskFileError, compact, generate, load_tasks
+from edge_agent.tts_autogen import GenTask, GenTaskFileError, compact, generate, load_gen_tasks
 from tests.xen_helpers import finish, registry, review_json, step
 
 SITES_Q = "List the sites"
@@ -114,15 +114,15 @@ def test_task_file_loading(tmp_path):
     good = tmp_path / "t.yaml"
     good.write_text(yaml.safe_dump({"tasks": [{"id": "a", "question": "q", "now": "2020-06-08T09:00:00-04:00",
                                                "tags": ["x"], "expect": {"answer_mentions_all": ["A"]}}]}))
-    assert load_tasks(good)[0].now == "2020-06-08T09:00:00-04:00"
+    assert load_gen_tasks(good)[0].now == "2020-06-08T09:00:00-04:00"
     bad = tmp_path / "bad.yaml"
     bad.write_text("tasks:\n  - {id: a}\n")
-    with pytest.raises(TaskFileError, match="bad.yaml: task 1: question"):
-        load_tasks(bad)
+    with pytest.raises(GenTaskFileError, match="bad.yaml: task 1: question"):
+        load_gen_tasks(bad)
     dup = tmp_path / "dup.yaml"
     dup.write_text("tasks:\n  - {id: a, question: q}\n  - {id: a, question: r}\n")
-    with pytest.raises(TaskFileError, match="duplicate task ids: a"):
-        load_tasks(dup)
+    with pytest.raises(GenTaskFileError, match="duplicate task ids: a"):
+        load_gen_tasks(dup)
 
 
 @pytest.fixture

@@ -115,11 +115,11 @@ def generate_cmd(tasks_file: str, rounds: int, max_examples: int, strategy: str,
                  max_steps: int | None, with_handcrafted: bool, limit: int | None, model: str | None,
                  out: str | None, config: str | None) -> None:
     """Algorithm 2: solve tasks, compact each solved trajectory to ≤ 3 steps, store it, reuse it next round."""
-    from edge_agent.tts_autogen import TaskFileError, generate, load_tasks, solved_trial
+    from edge_agent.tts_autogen import GenTaskFileError, generate, load_gen_tasks, solved_trial
 
     try:
-        tasks = load_tasks(Path(tasks_file))
-    except TaskFileError as exc:
+        tasks = load_gen_tasks(Path(tasks_file))
+    except GenTaskFileError as exc:
         _fail(str(exc))
     tasks = tasks[:limit] if limit else tasks
     settings = _settings(config, {"model": {"name": model}} if model else None)
