@@ -31,7 +31,9 @@ class ProfileError(ValueError):
     """The profiles file cannot be read or does not match the format, or a profile is unknown."""
 
 
-class Source(BaseModel):
+class FigureSource(BaseModel):
+    """Where a gateway profile's figure comes from: measured exactly, on a close machine, or derived."""
+
     model_config = ConfigDict(extra="forbid")
 
     basis: Literal["exact", "close", "derived"]
@@ -49,9 +51,9 @@ class GatewayProfile(BaseModel):
     backend: str
     model: str
     pp_tps: float = Field(..., gt=0, description="prompt processing, tokens/s")
-    pp_source: Source
+    pp_source: FigureSource
     tg_tps: float = Field(..., gt=0, description="text generation, tokens/s")
-    tg_source: Source
+    tg_source: FigureSource
 
     def llm_seconds(self, evaluated: int | float, generated: int | float) -> float:
         return evaluated / self.pp_tps + generated / self.tg_tps

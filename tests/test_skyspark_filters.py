@@ -90,7 +90,7 @@ _vals = st.one_of(
               st.sampled_from([None, "kW", "°F", "%", "m³/h", "tonref"])),
     st.dates(), st.times().map(lambda t: t.replace(microsecond=0)),
 )
-_leaves = st.one_of(_paths.map(F.Has), _paths.map(F.Missing),
+_leaves = st.one_of(_paths.map(F.Has), _paths.map(F.HasNot),
                     st.builds(F.Cmp, _paths, st.sampled_from(F.OPS), _vals))
 _trees = st.recursive(_leaves, lambda kids: st.one_of(
     st.lists(kids, min_size=2, max_size=3).map(lambda ts: F.And(tuple(ts))),

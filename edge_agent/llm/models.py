@@ -57,7 +57,9 @@ class ModelEntry(BaseModel):
         return self
 
 
-class Catalog(BaseModel):
+class ModelCatalog(BaseModel):
+    """`models/models.yaml`: every model the gateway may load."""
+
     model_config = ConfigDict(extra="forbid")
     models: list[ModelEntry]
 
@@ -80,12 +82,12 @@ def models_dir(settings: Settings) -> Path:
     return catalog_path(settings).parent
 
 
-def load_catalog(path: Path) -> Catalog:
-    return read_yaml_model(path, Catalog, ModelError, "model catalog", "a mapping with a `models` list",
+def load_catalog(path: Path) -> ModelCatalog:
+    return read_yaml_model(path, ModelCatalog, ModelError, "model catalog", "a mapping with a `models` list",
                            prefix="invalid entry at ")
 
 
-def save_catalog(path: Path, catalog: Catalog) -> None:
+def save_catalog(path: Path, catalog: ModelCatalog) -> None:
     data = {"models": [m.model_dump(exclude_defaults=True) | {"name": m.name} for m in catalog.models]}
     ordered = {"models": [{k: d[k] for k in ModelEntry.model_fields if k in d} for d in data["models"]]}
     tmp = Path(path).with_suffix(".tmp")
@@ -234,7 +236,7 @@ def add_model(settings: Settings, name: str, file: Path, *, n_ctx: int | None = 
     base = models_dir(settings).resolve()
     stored = str(file.relative_to(base)) if file.is_relative_to(base) else str(file)
     path = catalog_path(settings)
-    catalog = load_catalog(path) if path.exists() else Catalog(models=[])
+    catalog = load_catalog(path) if path.exists() else ModelCatalog(models=[])
     old = next((m for m in catalog.models if m.name == name), None)
     entry = ModelEntry(
         name=name, file=stored, sha256=digest,
