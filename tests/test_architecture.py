@@ -203,3 +203,18 @@ def test_the_walk_sees_imports_inside_functions_relative_ones_and_modules_from_p
     assert [(i.target, i.late) for i in found] == [
         ("edge_agent.agent.steps", False), ("edge_agent.llm.base", False), ("edge_agent.mqtt.service", True)]
     assert unit_of("edge_agent.mqtt.service")[0] > unit_of("edge_agent.agent.probe")[0]
+
+
+def test_docs_draw_the_same_floors():
+    """docs/architecture.md names every floor and every unit on it, so the picture cannot drift from LAYERS."""
+    doc = (PROJECT_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    absent = []
+    for layer in LAYERS:
+        if f" {layer.name} " not in doc:
+            absent.append(f"floor {layer.name}")
+        for unit in layer.units[1:] if layer.name == "package" else layer.units:
+            tail = unit.split(".")[-1]
+            path = f"{tail}/" if (PACKAGE / tail).is_dir() and unit.count(".") == 1 else f"{tail}.py"
+            if path not in doc:
+                absent.append(f"{unit} ({path})")
+    assert not absent, "docs/architecture.md lacks: " + ", ".join(absent)
