@@ -34,7 +34,8 @@ from pydantic import BaseModel, Field  # noqa: E402
 
 from edge_agent.config import load_settings  # noqa: E402
 from edge_agent.llm.base import Prompt  # noqa: E402
-from edge_agent.llm.constraints import json_constraint, step_constraint  # noqa: E402
+from edge_agent.agent.steps import step_constraint  # noqa: E402
+from edge_agent.llm.constraints import json_constraint  # noqa: E402
 from edge_agent.llm.llama import LlamaRuntime  # noqa: E402
 from edge_agent.llm.models import load_catalog, catalog_path, verify  # noqa: E402
 from edge_agent.toolkit import ToolRegistry  # noqa: E402

@@ -25,15 +25,19 @@ open (one request followed over server-sent events, the history page loaded twic
 from __future__ import annotations
 
 import argparse
+import http.cookiejar
 import json
 import multiprocessing as mp
 import os
 import platform
+import re
 import statistics
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -199,6 +203,41 @@ def scraper(work: Path, gateway: str, stop: threading.Event, every_s: float = 1.
     return thread
 
 
+class ConsolePage:
+    """An operator's page on the console, with the stdlib: logged in (session cookie, CSRF token), asks and reads
+    as the page's own requests do (docs/console.md)."""
+
+    def __init__(self, url: str, user: str, password: str):
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self._opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        form = re.search(r'name="csrf" value="([^"]+)"', self.get("/login"))
+        if form is None:
+            raise SystemExit("the console's login page has no CSRF field")
+        login = urllib.parse.urlencode({"username": user, "password": password, "csrf": form.group(1)}).encode()
+        self.open("/login", data=login).close()
+        token = re.search(r'name="csrf-token" content="([^"]+)"', self.get("/"))
+        if token is None:
+            raise SystemExit(f"could not log in to the console as {user}")
+        self.csrf = token.group(1)
+
+    def open(self, path: str, *, data: bytes | None = None, headers: dict[str, str] | None = None,
+             timeout: float = 30):
+        return self._opener.open(urllib.request.Request(self.url + path, data=data, headers=headers or {}),
+                                 timeout=timeout)
+
+    def get(self, path: str) -> str:
+        with self.open(path) as r:
+            return r.read().decode("utf-8", "replace")
+
+    def ask(self, question: str) -> str:
+        """POST /ask as the page does; the request id."""
+        body = json.dumps({"question": question}).encode()
+        with self.open("/ask", data=body, headers={"Content-Type": "application/json",
+                                                    "X-CSRF-Token": self.csrf}) as r:
+            return json.loads(r.read())["request_id"]
+
+
 class ConsoleBeside:
     """`--console`: `edge-agent console` beside the daemon+console target's daemon, as on a gateway with an
     operator's page open: logged in, one request of its own followed over server-sent events (queued behind the
@@ -234,22 +273,13 @@ class ConsoleBeside:
 
     def follow(self) -> None:
         """Log in, ask once, then stream its events and load the history page until stopped."""
-        import re
-
-        sys.path.insert(0, str(ROOT))
-        from tests.plugins.console import login
-
-        b, _ = login(self.url, "bench", "bench-password")
+        page = ConsolePage(self.url, "bench", "bench-password")
         time.sleep(1.0)  # the console's broker connection
-        rid = b.post("/ask", json_body={"question": "held by the console [steps=1 delay=3600]"},
-                     headers={"X-CSRF-Token": b.csrf}).json()["request_id"]
+        rid = page.ask("held by the console [steps=1 delay=3600]")
 
         def stream() -> None:
-            import urllib.request
-
-            opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(b.jar))
             try:
-                with opener.open(f"{self.url}/api/requests/{rid}/events", timeout=3600) as r:
+                with page.open(f"/api/requests/{rid}/events", timeout=3600) as r:
                     while not self.stop_event.is_set() and r.readline():
                         pass
             except Exception:
@@ -257,7 +287,7 @@ class ConsoleBeside:
 
         threading.Thread(target=stream, daemon=True).start()
         while not self.stop_event.wait(0.5):
-            if re.search("History", b.get("/").text):
+            if "History" in page.get("/"):
                 self.pages += 1
 
     def start(self) -> "ConsoleBeside":

@@ -1,6 +1,6 @@
 """Conclusions computed in code from series: energy from power, ranking, two series aligned, excursions.
 
-Pure functions over `Point`s (a time and a number); the analysis tools (`tools/analysis.py`) feed them the
+Pure functions over `Point`s (a time and a number); the analysis tools (`tools/iot_analysis.py`) feed them the
 `hisRead` samples `histories` reads, and the rules are the contract in docs/analysis.md, which the benchmark's
 checker implements on its own:
 
@@ -17,10 +17,11 @@ checker implements on its own:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from statistics import fmean, median_low
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 GAP_FACTOR = 3
 TIE = 1e-9
@@ -123,18 +124,22 @@ class Ranked:
 
     @property
     def winners(self) -> list[str]:
-        scored = [r for r in self.rows if r[1] is not None]
+        scored = [(name, v) for name, v, _ in self.rows if v is not None]
         if not scored:
             return []
-        return [name for name, v, _ in scored if tied(v, scored[0][1])]
+        return [name for name, v in scored if tied(v, scored[0][1])]
 
 
 def rank(by_name: dict[str, Sequence[Point]], how: Aggregate, order: Order, unit: str | None = None) -> Ranked:
     """Rank series by an aggregate; series without a value come last, in the given order."""
-    scored, empty = [], []
+    scored: list[tuple[str, float, datetime | None]] = []
+    empty: list[tuple[str, float | None, datetime | None]] = []
     for name, points in by_name.items():
         got = aggregate(points, how, unit)
-        (scored if got is not None else empty).append((name, *got) if got is not None else (name, None, None))
+        if got is not None:
+            scored.append((name, *got))
+        else:
+            empty.append((name, None, None))
     scored.sort(key=lambda r: r[1], reverse=order == "highest")  # stable: ties keep the given order
     return Ranked(rows=scored + empty)
 

@@ -1,6 +1,8 @@
 """The assembled agent: settings → model, tools, examples, run log; `EdgeAgent.ask` answers one question.
 
-The CLI (`edge-agent ask`), the MQTT daemon and the benchmark all answer questions through here.
+The CLI (`edge-agent ask`), the MQTT daemon and the benchmark all answer questions through here. Whoever
+watches the agent (the daemon's metrics) sets `EdgeAgent.observer` (`edge_agent.observers`): it is told of
+every recorded run and every SkySpark operation of the agent's own clients.
 """
 
 from __future__ import annotations
@@ -8,35 +10,31 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
+from edge_agent.agent.prompting import PromptParts
+from edge_agent.agent.react import react_prompt
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult
+from edge_agent.agent.xen import solve
 from edge_agent.clock import Clock
 from edge_agent.config import Settings, Strategy
 from edge_agent.costmodel import run_costs
 from edge_agent.failures import disk_full
 from edge_agent.filestore import FileStore
-from edge_agent.fleet import observe
 from edge_agent.grounding.catalog import CatalogCache
 from edge_agent.grounding.run import ANALYSIS_TOOLS
 from edge_agent.llm.base import LLM, MeteredLLM
+from edge_agent.llm.models import load_model
+from edge_agent.observers import NO_OBSERVER, Observer, notify
 from edge_agent.runlog import RunLog
+from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.toolkit import AGENT_ASK_TOOL, ToolContext, ToolRegistry
-
-
-def skyspark_factory(settings: Settings) -> Callable[[], object]:
-    def make():
-        from edge_agent.skyspark.client import SkySparkClient
-
-        return SkySparkClient.from_settings(settings.skyspark)
-
-    return make
+from edge_agent.trajectory_store import TrajectoryStore
 
 
 def load_llm(settings: Settings, model: str | None = None) -> LLM:
-    from edge_agent.llm.models import load_model
-
     return load_model(settings, model or settings.model.name)
 
 
@@ -44,25 +42,30 @@ class EdgeAgent:
     """Holds what outlives a request (model, tools, examples, log); `ask` runs one request."""
 
     def __init__(self, settings: Settings, llm: LLM | None = None, tools: ToolRegistry | None = None,
-                 skyspark: Callable[[], object] | None = None):
+                 skyspark: Callable[[], Any] | None = None):
         self.settings = settings
         self.llm = llm if llm is not None else load_llm(settings)
         self.tools = tools if tools is not None else ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
-        self.skyspark = skyspark if skyspark is not None else skyspark_factory(settings)
+        #: makes a run's SkySpark client (default: the configured SkySpark, `skyspark_client`)
+        self.skyspark: Callable[[], Any] = skyspark if skyspark is not None else self.skyspark_client
+        #: told of every recorded run and of the SkySpark operations of `skyspark_client`'s clients
+        self.observer: Observer = NO_OBSERVER
         self.runlog = RunLog(settings.db_path)
         self.catalogs = CatalogCache()
-        self._store = None
+        self._store: TrajectoryStore | None = None
+
+    def skyspark_client(self) -> SkySparkClient:
+        """A client of the configured SkySpark that reports its operations to `observer`."""
+        return SkySparkClient.from_settings(self.settings.skyspark, observer=self.observer)
 
     @property
-    def trajectory_store(self):
+    def trajectory_store(self) -> TrajectoryStore:
         if self._store is None:
-            from edge_agent.trajectory_store import TrajectoryStore
-
             self._store = TrajectoryStore.open(self.settings, self.tools)
         return self._store
 
     @trajectory_store.setter
-    def trajectory_store(self, store) -> None:
+    def trajectory_store(self, store: TrajectoryStore) -> None:
         """Use another store (e.g. Algorithm 2 grows one from generated trajectories only)."""
         self._store = store
 
@@ -73,13 +76,9 @@ class EdgeAgent:
         so the first question after a restart is answered at the steady-state speed. Returns the call's usage
         (tokens evaluated, milliseconds evaluating and restoring). Raises `Interrupted` once `interrupt` is set
         (the daemon stopping during a long prefill)."""
-        from types import SimpleNamespace
-
-        from edge_agent.agent.react import react_prompt
-
         core = self.trajectory_store.render_core(self.llm)
         tools = self.tools.without(ANALYSIS_TOOLS)  # as every question asking for no conclusion sees them
-        prompt = react_prompt("", SimpleNamespace(tools=tools, examples=core, core_examples=core), [])
+        prompt = react_prompt("", PromptParts(tools=tools, examples=core, core_examples=core), [])
         out = self.llm.complete(prompt, role="react", constraint=None, max_tokens=0, interrupt=interrupt)
         return out.usage.model_dump()
 
@@ -98,8 +97,6 @@ class EdgeAgent:
         run_id: str | None = None,
         use_examples: bool = True,
     ) -> RunResult:
-        from edge_agent.agent.xen import solve
-
         started = time.monotonic()
         run_id = run_id or uuid.uuid4().hex[:12]
         agent_settings = self.settings.agent.model_copy(update={
@@ -109,7 +106,7 @@ class EdgeAgent:
         try:
             files = FileStore(self.settings.files_dir / run_id)
         except OSError as exc:
-            raise disk_full(exc) or exc
+            raise (disk_full(exc) or exc) from None
         ctx = ToolContext(files=files, clock=clock, settings=self.settings, skyspark_factory=self.skyspark,
                           ask_requester=ask_requester, cancel=cancel or threading.Event(),
                           question=question)
@@ -148,7 +145,7 @@ class EdgeAgent:
             if failure is None:
                 raise
             result.status, result.reason, result.error = "failed", failure.reason, f"{failure} (the run log)"
-        observe.run_recorded(result, metered.calls)  # the daemon's metrics (edge_agent/fleet/observe.py)
+        notify(self.observer.run_recorded, result, metered.calls)  # the daemon's metrics (edge_agent/observers.py)
         rt.emit(AgentEvent(kind="final", text=result.answer or result.error or "", data={"status": result.status}))
         return result
 

@@ -15,7 +15,7 @@ from edge_agent import __version__
 #: name -> "module:attribute" of a click command
 COMMANDS = {
     "ask": "edge_agent.commands.ask:ask",
-    "logs": "edge_agent.commands.ask:logs",
+    "logs": "edge_agent.commands.logs:logs",
     "models": "edge_agent.commands.models:models",
     "simulate": "edge_agent.commands.simulate:simulate",
     "tts": "edge_agent.commands.tts:tts",

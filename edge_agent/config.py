@@ -9,8 +9,9 @@ or a systemd credential (`LoadCredential=` → `$CREDENTIALS_DIRECTORY/<name>`).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
@@ -23,6 +24,8 @@ DEFAULT_CONFIG = PROJECT_ROOT / "config" / "edge-agent.yaml"
 ENV_PREFIX = "EDGE_AGENT_"
 
 Strategy = Literal["react", "react-review", "reactxen"]
+#: the strategies, in order (the CLI's choices)
+STRATEGIES: tuple[Strategy, ...] = get_args(Strategy)
 
 
 class ConfigError(ValueError):
@@ -229,11 +232,11 @@ def _set_path(tree: dict, keys: list[str], value: Any) -> None:
     tree[keys[-1]] = value
 
 
-def env_overrides(environ: dict[str, str] | None = None) -> dict:
+def env_overrides(environ: Mapping[str, str] | None = None) -> dict:
     """`EDGE_AGENT_AGENT__MAX_STEPS=5` → {"agent": {"max_steps": 5}} (values parsed as YAML scalars)."""
-    environ = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
     tree: dict = {}
-    for name, raw in environ.items():
+    for name, raw in env.items():
         if not name.startswith(ENV_PREFIX) or "__" not in name or name == ENV_PREFIX + "CONFIG":
             continue
         keys = [k.lower() for k in name[len(ENV_PREFIX):].split("__")]
@@ -296,15 +299,15 @@ def _read_yaml(path: Path) -> dict:
 def load_settings(
     path: Path | str | None = None,
     overrides: dict | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> Settings:
     """Load the default config, then `path`, then environment variables, then `overrides`."""
-    environ = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
     data: dict = _read_yaml(DEFAULT_CONFIG) if DEFAULT_CONFIG.exists() else {}
-    path = path or environ.get(ENV_PREFIX + "CONFIG")
+    path = path or env.get(ENV_PREFIX + "CONFIG")
     if path:
         data = _merge(data, _read_yaml(Path(path)))
-    data = _merge(data, env_overrides(environ))
+    data = _merge(data, env_overrides(env))
     data = _merge(data, overrides or {})
     try:
         return Settings.model_validate(data)

@@ -31,7 +31,9 @@ class ProfileError(ValueError):
     """The profiles file cannot be read or does not match the format, or a profile is unknown."""
 
 
-class Source(BaseModel):
+class FigureSource(BaseModel):
+    """Where a gateway profile's figure comes from: measured exactly, on a close machine, or derived."""
+
     model_config = ConfigDict(extra="forbid")
 
     basis: Literal["exact", "close", "derived"]
@@ -49,9 +51,9 @@ class GatewayProfile(BaseModel):
     backend: str
     model: str
     pp_tps: float = Field(..., gt=0, description="prompt processing, tokens/s")
-    pp_source: Source
+    pp_source: FigureSource
     tg_tps: float = Field(..., gt=0, description="text generation, tokens/s")
-    tg_source: Source
+    tg_source: FigureSource
 
     def llm_seconds(self, evaluated: int | float, generated: int | float) -> float:
         return evaluated / self.pp_tps + generated / self.tg_tps
@@ -64,7 +66,7 @@ class GatewayProfiles(BaseModel):
     profiles: list[GatewayProfile] = Field(..., min_length=1)
 
     @model_validator(mode="after")
-    def _names(self) -> "GatewayProfiles":
+    def _names(self) -> GatewayProfiles:
         names = [p.name for p in self.profiles]
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate profile names in {names}")
@@ -135,7 +137,7 @@ class TimeSplit(BaseModel):
     python_ms: float = 0.0
 
     @classmethod
-    def of(cls, wall_ms: float, eval_ms: float, gen_ms: float, state_ms: float, tool_ms: float) -> "TimeSplit":
+    def of(cls, wall_ms: float, eval_ms: float, gen_ms: float, state_ms: float, tool_ms: float) -> TimeSplit:
         parts = [max(0.0, x) for x in (eval_ms, gen_ms, state_ms, tool_ms)]
         return cls(eval_ms=round(parts[0], 1), gen_ms=round(parts[1], 1), state_ms=round(parts[2], 1),
                    tool_ms=round(parts[3], 1), python_ms=round(max(0.0, wall_ms - sum(parts)), 1))

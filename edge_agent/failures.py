@@ -15,6 +15,10 @@ trial and the run end without another model call, and the run's status is `faile
 
 "Waits it out": the daemon keeps the job queued and runs it again when the SkySpark answers, up to
 `skyspark.outage_wait_s` (`edge_agent.mqtt.service`).
+
+`Interrupted` is not a failure but a stop: work given an `interrupt` event (a model call, a SkySpark read, a
+tool) raises it once the event is set (a cancel, the daemon stopping). It lives here, at the bottom of the
+house, because every layer that does long work raises or catches it (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -38,6 +42,16 @@ class ExternalFailure(Exception):
         super().__init__(message)
         if reason is not None:
             self.reason = reason
+
+
+class Interrupted(Exception):
+    """Work stopped because its `interrupt` event was set. For a model call, `usage` is what it spent until then
+    (an `edge_agent.llm.base.Usage`; None elsewhere), and the runtime stays usable: its KV cache holds what was
+    evaluated, and the next call reuses it."""
+
+    def __init__(self, usage: object | None = None):
+        super().__init__("interrupted: a cancel, or the daemon stopping")
+        self.usage = usage
 
 
 def disk_full(exc: BaseException) -> ExternalFailure | None:

@@ -2,7 +2,8 @@
 
 A model-supplied file name can never reach outside it: names are plain (no separators, no
 leading dot, no NUL or control characters), are resolved and checked to stay inside the root,
-and links are refused: symlinks, and files with more than one hard link (whose data lives outside too). Every file written is remembered, so a run can report a manifest.
+and links are refused: symlinks, and files with more than one hard link (whose data lives outside too).
+Every file written is remembered, so a run can report a manifest.
 """
 
 from __future__ import annotations

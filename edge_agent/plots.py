@@ -15,10 +15,11 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from edge_agent.filestore import FileInfo, FileStore, FileStoreError
 
@@ -73,7 +74,7 @@ def _marks(series: Series, stated: list[str]) -> list[tuple[datetime, float, str
     return out
 
 
-def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") -> bytes:
+def plot_svg(all_series: list[Series], stated: Sequence[str] = (), title: str = "") -> bytes:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -88,7 +89,7 @@ def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") 
         if len(units) > 1:
             axes[units[1]] = ax.twinx()
         for i, s in enumerate(all_series):
-            target = axes.get(s.unit, ax)
+            target: Any = axes.get(s.unit, ax)  # Any: matplotlib's stubs refuse the datetimes its converters take
             line, = target.plot(s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label,
                                 linewidth=1.2, color=f"C{i % 10}")
             for t, v, text in _marks(s, list(stated)):

@@ -2,8 +2,8 @@
 
 A tool has a name, a one-sentence verb-first description, a pydantic argument model and a run
 function `fn(args, ctx) -> str` that returns a short observation, or a `Said` that also carries what a
-Finish answer states of the call (written by code from the result, so the model need not copy it). Raising `ToolError` (or
-`FileStoreError`) produces an error observation the model can act on; any other exception is
+Finish answer states of the call (written by code from the result, so the model need not copy it). Raising
+`ToolError` (or `FileStoreError`) produces an error observation the model can act on; any other exception is
 reported as a failure of the tool, never a crash of the agent — except what no model can work around
 (`edge_agent.failures.ExternalFailure`: the SkySpark unreachable, a full disk), which ends the run, and a
 cancel (`Interrupted`).
@@ -22,16 +22,16 @@ import json
 import sys
 import threading
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.clock import Clock
-from edge_agent.failures import ExternalFailure, disk_full
+from edge_agent.failures import ExternalFailure, Interrupted, disk_full
 from edge_agent.filestore import FileStore, FileStoreError
-from edge_agent.llm.base import Interrupted
 
 FINISH = "Finish"
 SELF_ASK = "Self-Ask"
@@ -40,6 +40,10 @@ ASK_REQUESTER = "agentask"
 
 class ToolError(Exception):
     """An expected failure (bad name, bad date, no data) explained in words for the model."""
+
+
+class ToolLoadError(Exception):
+    """A plugin module, or a tool in it, could not be loaded; the message names the file or the tool."""
 
 
 #: Marks an argument that names a file of the run's file store: `Field(..., json_schema_extra=FILE_REF)`.
@@ -181,9 +185,10 @@ class Tool:
                 schema["properties"][name] = {k: v for k, v in prop.items() if k not in ("type", "x-file-ref")}
                 schema["properties"][name]["enum"] = list(files)
             if len(file_args) > 1:
-                schema = _distinct_files(schema, file_args, list(files))
-                if schema is None:
+                distinct = _distinct_files(schema, file_args, list(files))
+                if distinct is None:
                     return None
+                schema = distinct
         if scope is not None:
             return scope.constrain(schema)
         return schema
@@ -195,7 +200,7 @@ class Tool:
 
     def signature(self) -> str:
         """A compact argument example such as {"site_name": "<string>"} for prompts and errors."""
-        props = self.schema().get("properties", {})
+        props = (self.schema() or {}).get("properties", {})  # None only with files or a scope
         sample = {k: f"<{v.get('type', 'value')}>" for k, v in props.items()}
         return json.dumps(sample)
 
@@ -241,27 +246,42 @@ AGENT_ASK_TOOL = Tool(
 
 def tool(name: str, description: str, args: type[ToolArgs] | None = None, *, provides: tuple[str, ...] = (),
          needs: tuple[str, ...] = (), answers: bool = False) -> Callable[[Callable], Tool]:
-    """Decorator: `@tool("sites", "List the sites ...", provides=("site",))` over `def fn(args, ctx) -> str`."""
+    """Decorator: `@tool("sites", "List the sites ...", provides=("site",))` over `def fn(args, ctx) -> str`.
+
+    The argument model is `args`, else the annotation of `fn`'s first parameter (resolved where it is a string,
+    as under `from __future__ import annotations`), else `NoArgs` when that parameter has no annotation. An
+    annotation that does not resolve, or resolves to anything but a `ToolArgs` model, raises `ToolLoadError`
+    naming the tool when the module is imported: a tool silently offered with no arguments would be worse."""
 
     def wrap(fn: Callable) -> Tool:
-        model = args
-        if model is None:
-            first = next(iter(inspect.signature(fn).parameters.values()))
-            hint = first.annotation
-            if isinstance(hint, str):  # `from __future__ import annotations`: resolve the name
-                try:
-                    hint = typing.get_type_hints(fn).get(first.name, hint)
-                except Exception:
-                    hint = None
-            model = hint if isinstance(hint, type) and issubclass(hint, ToolArgs) else NoArgs
+        model = args if args is not None else _args_model(name, fn)
+        if not (isinstance(model, type) and issubclass(model, ToolArgs)):
+            raise ToolLoadError(f"tool {name!r}: args={model!r} is not a ToolArgs model")
         return Tool(name=name, description=description, args_model=model, fn=fn, provides=provides, needs=needs,
                     answers=answers)
 
     return wrap
 
 
-class ToolLoadError(Exception):
-    """A plugin module could not be loaded; the message names the file."""
+def _args_model(name: str, fn: Callable) -> type[ToolArgs]:
+    """The argument model `fn(args, ctx)` declares by its first parameter's annotation (see `tool`)."""
+    params = list(inspect.signature(fn).parameters.values())
+    if not params:
+        raise ToolLoadError(f"tool {name!r}: {fn.__qualname__} takes no parameters; a tool is fn(args, ctx)")
+    first = params[0]
+    hint = first.annotation
+    if hint is inspect.Parameter.empty:
+        return NoArgs
+    if isinstance(hint, str):  # `from __future__ import annotations`: resolve the name
+        try:
+            hint = typing.get_type_hints(fn)[first.name]
+        except Exception as exc:  # NameError, or anything evaluating the annotation raised
+            raise ToolLoadError(f"tool {name!r}: the annotation {first.annotation!r} of {fn.__qualname__}'s "
+                                f"parameter {first.name!r} does not resolve ({type(exc).__name__}: {exc})") from None
+    if not (isinstance(hint, type) and issubclass(hint, ToolArgs)):
+        raise ToolLoadError(f"tool {name!r}: {fn.__qualname__}'s parameter {first.name!r} is annotated {hint!r}, "
+                            f"which is not a ToolArgs model (subclass ToolArgs, or use NoArgs)")
+    return hint
 
 
 class ToolRegistry:
@@ -281,7 +301,7 @@ class ToolRegistry:
         self._tools[t.name] = t
 
     @classmethod
-    def from_dir(cls, folder: Path, builtins: bool = True, only: list[str] | None = None) -> "ToolRegistry":
+    def from_dir(cls, folder: Path, builtins: bool = True, only: list[str] | None = None) -> ToolRegistry:
         """Load every `*.py` in `folder` (sorted by name) and register its Tool objects."""
         tools: list[Tool] = []
         for path in sorted(Path(folder).glob("*.py")):
@@ -311,12 +331,12 @@ class ToolRegistry:
     def describe(self) -> str:
         return "\n".join(f"- {t.describe()}" for t in self)
 
-    def without(self, names: "typing.Iterable[str]") -> "ToolRegistry":
+    def without(self, names: typing.Iterable[str]) -> ToolRegistry:
         """A copy without the tools named (e.g. the analysis tools where no conclusion is asked for)."""
         drop = set(names)
         return ToolRegistry([t for t in self if t.name not in drop], builtins=False)
 
-    def with_tool(self, extra: Tool) -> "ToolRegistry":
+    def with_tool(self, extra: Tool) -> ToolRegistry:
         """A copy with one more tool (e.g. `agentask` when a requester can be asked)."""
         reg = ToolRegistry(list(self), builtins=False)
         if extra.name not in reg:

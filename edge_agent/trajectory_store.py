@@ -26,15 +26,17 @@ import json
 import re
 import sqlite3
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from edge_agent.grounding.question import asks_conclusion
 from edge_agent.agent.steps import render_step
-from edge_agent.config import load_yaml
+from edge_agent.config import AgentSettings, load_yaml
+from edge_agent.grounding.question import asks_conclusion
+from edge_agent.runlog import open_db
 from edge_agent.toolkit import FINISH, ToolError, ToolRegistry
 
 MAX_STEPS = 3
@@ -196,7 +198,7 @@ class TrajectoryStore:
     # --- building ---------------------------------------------------------------------------
     @classmethod
     def open(cls, settings, tools: ToolRegistry, *, handcrafted: bool = True, generated: bool = True
-             ) -> "TrajectoryStore":
+             ) -> TrajectoryStore:
         """Load `settings.paths.tts_dir` (validated against `tools`) and the generated trajectories."""
         items = load_handcrafted(settings.resolve(settings.paths.tts_dir), tools) if handcrafted else []
         db_path = settings.db_path
@@ -218,10 +220,8 @@ class TrajectoryStore:
             validate_trajectory(traj, self.tools, "generated trajectory")
         if self.db_path is None:
             raise RuntimeError("this store has no database to keep generated trajectories in")
-        from edge_agent.runlog import open_db
-
         db = open_db(self.db_path)
-        table = db[GENERATED_TABLE]
+        table = db.table(GENERATED_TABLE)
         # it joins the group of the hand-crafted example nearest its question, else that of generated ones
         group = traj.group or self._nearest_group(traj.question, handcrafted=True) or "generated"
         row = {"question": traj.question, "example_group": group,
@@ -271,8 +271,8 @@ class TrajectoryStore:
 
     def group_for(self, question: str) -> str | None:
         """The group of the hand-crafted non-core example most relevant to `question` (as a generated example's
-        group is chosen, so a generated example never moves its own question to another group); when none shares a word with
-        it, the largest group (the first by order on a tie); None when there are only core examples."""
+        group is chosen, so a generated example never moves its own question to another group); when none shares a
+        word with it, the largest group (the first by order on a tie); None when there are only core examples."""
         nearest = self._nearest_group(question, handcrafted=True)  # generated examples never move a question
         if nearest is not None:
             return nearest
@@ -349,8 +349,6 @@ def _order_key(traj: TinyTrajectory) -> tuple:
 
 
 def _default_budget() -> int:
-    from edge_agent.config import AgentSettings
-
     return AgentSettings().examples_token_budget
 
 
@@ -358,8 +356,6 @@ def load_generated(db_path: Path, tools: ToolRegistry) -> list[TinyTrajectory]:
     """Generated trajectories from the state database; ones that no longer fit the tools are skipped."""
     if not Path(db_path).exists():
         return []
-    from edge_agent.runlog import open_db
-
     db = open_db(Path(db_path))
     if GENERATED_TABLE not in db.table_names():
         return []

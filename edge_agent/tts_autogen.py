@@ -16,24 +16,24 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from edge_agent.agent.loops import signature
 from edge_agent.agent.steps import one_line
-from edge_agent.config import load_yaml
 from edge_agent.agent.trajectory import RunResult, StepRecord, Trial
+from edge_agent.config import load_yaml
 from edge_agent.trajectory_store import MAX_STEPS, TinyTrajectory, TrajectoryStore, TTSStep
 
 OBSERVATION_CHARS = 300
 _FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json\b")
 
 
-class TaskFileError(ValueError):
-    """The task file cannot be used; the message names the file (and the task)."""
+class GenTaskFileError(ValueError):
+    """A task file Algorithm 2 cannot use (`load_gen_tasks`); the message names the file (and the task)."""
 
 
 class GenTask(BaseModel):
@@ -55,30 +55,30 @@ class RoundReport(BaseModel):
     run_ids: dict[str, str] = Field(default_factory=dict)  # task id -> run id
 
 
-def load_tasks(path: Path) -> list[GenTask]:
+def load_gen_tasks(path: Path) -> list[GenTask]:
     """`tasks: [{id, question, now, ...}]` (or a bare list) from a YAML file."""
     path = Path(path)
     try:
         data = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise TaskFileError(f"{path}: cannot read: {exc}") from None
+        raise GenTaskFileError(f"{path}: cannot read: {exc}") from None
     items = data.get("tasks") if isinstance(data, dict) else data
     if not isinstance(items, list) or not items:
-        raise TaskFileError(f"{path}: expected a non-empty list under 'tasks'")
+        raise GenTaskFileError(f"{path}: expected a non-empty list under 'tasks'")
     tasks = []
     for n, item in enumerate(items, start=1):
         try:
             task = GenTask.model_validate(item)
         except ValidationError as exc:
             first = exc.errors()[0]
-            raise TaskFileError(f"{path}: task {n}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+            raise GenTaskFileError(f"{path}: task {n}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
         if task.now is not None and not isinstance(task.now, str):
             task.now = str(task.now)
         tasks.append(task)
     ids = [t.id for t in tasks]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
-        raise TaskFileError(f"{path}: duplicate task ids: {', '.join(dupes)}")
+        raise GenTaskFileError(f"{path}: duplicate task ids: {', '.join(dupes)}")
     return tasks
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from edge_agent import analysis as an
 
-T0 = datetime(2024, 7, 1, tzinfo=timezone.utc)
+T0 = datetime(2024, 7, 1, tzinfo=UTC)
 values = st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False)
 
 

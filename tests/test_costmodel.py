@@ -15,7 +15,14 @@ from edge_agent.bench.report import cost_sections, write_report
 from edge_agent.bench.results import BenchResults, TaskRun, projected, summarise
 from edge_agent.cli import main
 from edge_agent.costmodel import (
-    PROFILES_FILE, GatewayProfile, ProfileError, Source, TimeSplit, load_profiles, project_all, project_seconds,
+    PROFILES_FILE,
+    FigureSource,
+    GatewayProfile,
+    ProfileError,
+    TimeSplit,
+    load_profiles,
+    project_all,
+    project_seconds,
     run_costs,
 )
 from edge_agent.llm.base import Usage
@@ -23,7 +30,7 @@ from edge_agent.llm.base import Usage
 tokens = st.integers(min_value=0, max_value=10**6)
 rates = st.floats(min_value=0.1, max_value=1e5, allow_nan=False, allow_infinity=False)
 seconds = st.floats(min_value=0, max_value=1e4, allow_nan=False, allow_infinity=False)
-SRC = Source(basis="exact", url="https://example.org/x", note="measured")
+SRC = FigureSource(basis="exact", url="https://example.org/x", note="measured")
 
 
 def _profile(pp: float, tg: float, name: str = "p") -> GatewayProfile:

@@ -126,7 +126,8 @@ def test_every_generated_step_is_valid(e2e, real_llm):
             if role != "react":
                 continue
             # the prompt ends in the open thought ("Thought:" or "Thought: I need to"); the model continues it
-            opened = f"{THOUGHT_OPEN} {SEED_THOUGHT}" if tail.endswith(f"{THOUGHT_OPEN} {SEED_THOUGHT}") else THOUGHT_OPEN
+            seeded = f"{THOUGHT_OPEN} {SEED_THOUGHT}"
+            opened = seeded if tail.endswith(seeded) else THOUGHT_OPEN
             assert tail.endswith(opened)
             full = opened + text
             try:
@@ -141,7 +142,8 @@ def test_every_generated_step_is_valid(e2e, real_llm):
                 failures.append(f"{question!r}: step {s.index} {s.kind}: {s.observation}")
         if trial.parse_failures:
             failures.append(f"{question!r}: {trial.parse_failures} parse failures")
-        print(f"\n[{n + 1:2}/{len(QUESTIONS)}] {time.monotonic() - t0:5.1f}s {trial.outcome:9} failures={len(failures)} "
+        print(f"\n[{n + 1:2}/{len(QUESTIONS)}] {time.monotonic() - t0:5.1f}s {trial.outcome:9} "
+              f"failures={len(failures)} "
               f"{' > '.join(s.action for s in trial.steps)} | {question} => {trial.answer!r}", flush=True)
     summary = {"questions": len(QUESTIONS), "outcomes": dict(outcomes), "step_kinds": dict(kinds),
                "actions": dict(actions), "react_calls": sum(1 for r, _, _ in recorder.completions if r == "react"),

@@ -3,12 +3,14 @@
 import json
 import os
 
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
+from edge_agent import PROJECT_ROOT
 from edge_agent.clock import Clock
 from edge_agent.filestore import FileStore, FileStoreError
 from edge_agent.toolkit import ToolContext, ToolLoadError, ToolRegistry, load_tools_from_file
-from edge_agent import PROJECT_ROOT
 
 TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
 

@@ -10,7 +10,6 @@ and a rolled-back savepoint's rows must be gone from both the table and `added()
 import uuid
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

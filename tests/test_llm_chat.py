@@ -13,7 +13,8 @@ NO_SYSTEM = ("{{ bos_token }}{% for message in messages %}{% if message['role'] 
              "{{ message['content'] + eos_token }}{% else %}{{ raise_exception('Only user and assistant roles "
              "are supported!') }}{% endif %}{% endfor %}")
 # Drops the system message silently.
-IGNORES_SYSTEM = "{% for m in messages %}{% if m['role'] == 'user' %}USER: {{ m['content'] }}\n{% endif %}{% endfor %}ASSISTANT:"
+IGNORES_SYSTEM = ("{% for m in messages %}{% if m['role'] == 'user' %}USER: {{ m['content'] }}\n{% endif %}"
+                  "{% endfor %}ASSISTANT:")
 
 P = Prompt(system="You are a plant agent.\nTools: sites, assets.", user="Question: list the sites",
            assistant_prefix="Thought: I need")

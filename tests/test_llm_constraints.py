@@ -12,11 +12,12 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from edge_agent.agent.steps import parse_step, render_step
-from edge_agent.llm.constraints import json_constraint, schema_regex, step_constraint
+from edge_agent.agent.steps import parse_step, render_step, step_constraint
+from edge_agent.llm.constraints import json_constraint, schema_regex
 from edge_agent.llm.decoding import automaton_for
 from edge_agent.toolkit import ToolRegistry
 
@@ -140,7 +141,7 @@ def test_budgets_point_at_the_thought_and_the_answer_loops():
     assert limits["Thought: a"] == THOUGHT_MAX - 1
     thought_loop = AUTO.walk(AUTO.initial, b"Thought: a")
     assert AUTO.limit[thought_loop] == THOUGHT_MAX - 1
-    answer_loop = AUTO.walk(AUTO.initial, 'Thought: a\nAction: Finish\nAction Input: {"answer": "a'.encode())
+    answer_loop = AUTO.walk(AUTO.initial, b'Thought: a\nAction: Finish\nAction Input: {"answer": "a')
     assert AUTO.limit[answer_loop] == ANSWER_MAX - 1
 
 
@@ -233,7 +234,7 @@ def test_lru_evicts_the_least_recently_used():
 
 
 def test_after_a_prefix_written_in_code_the_answer_gets_a_short_tail():
-    from edge_agent.llm.constraints import ANSWER_TAIL_CHARS
+    from edge_agent.agent.steps import ANSWER_TAIL_CHARS
 
     prefix = "Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9"
     step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, answer_tokens={"3", "6", "9", "POKMAIN"},

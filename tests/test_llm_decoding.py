@@ -10,10 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from edge_agent.agent.steps import parse_step
-from edge_agent.llm.constraints import json_constraint, step_constraint
+from edge_agent.agent.steps import parse_step, step_constraint
+from edge_agent.llm.constraints import json_constraint
 from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
 from edge_agent.toolkit import ToolRegistry
 from tests.test_llm_constraints import Review

@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel, Field
 
-from edge_agent.agent.steps import parse_step
-from edge_agent.llm.base import Interrupted, Prompt
-from edge_agent.llm.constraints import json_constraint, step_constraint
+from edge_agent.agent.steps import parse_step, step_constraint
+from edge_agent.failures import Interrupted
+from edge_agent.llm.base import Prompt
+from edge_agent.llm.constraints import json_constraint
 from edge_agent.llm.llama import LlamaRuntime
 from edge_agent.toolkit import ToolRegistry
 

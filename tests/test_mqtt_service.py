@@ -383,7 +383,7 @@ def test_a_stop_during_a_long_warm_up_interrupts_it_and_a_queued_job_waits_for_t
     """A new model's prefill takes minutes on a gateway CPU: the daemon's stop reaches it through the warm-up's
     interrupt event (the model call stops within a chunk), the worker ends, and the job that arrived during
     the warm-up is still queued, to be answered after the next start."""
-    from edge_agent.llm.base import Interrupted
+    from edge_agent.failures import Interrupted
     from edge_agent.mqtt.queue import JobQueue
     from edge_agent.mqtt.service import GatewayService
 

@@ -16,8 +16,9 @@ from edge_agent.agent.steps import parse_step
 from edge_agent.agent.trajectory import AgentEvent
 from edge_agent.clock import Clock
 from edge_agent.config import AgentSettings
+from edge_agent.failures import Interrupted
 from edge_agent.filestore import FileStore
-from edge_agent.llm.base import Interrupted, MeteredLLM, Usage
+from edge_agent.llm.base import MeteredLLM, Usage
 from edge_agent.llm.scripted import ScriptedLLM
 from edge_agent.toolkit import AGENT_ASK_TOOL, FILE_REF, ToolArgs, ToolContext, ToolError, ToolRegistry, tool
 

@@ -9,8 +9,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from edge_agent.skyspark.client import (HistoryRow, SkySparkAuthError, SkySparkCallError, SkySparkClient,
-                                        SkySparkUnavailable, UnknownName)
+from edge_agent.skyspark.client import (
+    HistoryRow,
+    SkySparkAuthError,
+    SkySparkCallError,
+    SkySparkClient,
+    SkySparkUnavailable,
+    UnknownName,
+)
 from edge_agent.skyspark.dataset import expected_history
 
 NY = ZoneInfo("America/New_York")

@@ -44,7 +44,6 @@ def test_values_are_a_pure_function(minutes, which):
 
 
 def test_shapes_and_ranges():
-    p = plant()
     summer = expected_history("POKMAIN", "Chiller 6", "% Loaded", datetime(2024, 7, 8, tzinfo=NY),
                               datetime(2024, 7, 15, tzinfo=NY))
     winter = expected_history("POKMAIN", "Chiller 6", "% Loaded", datetime(2024, 1, 8, tzinfo=NY),
@@ -56,8 +55,9 @@ def test_shapes_and_ranges():
     by_hour = lambda h, wd: [v for t, v in meter if t.hour == h and (t.weekday() < 5) == wd]  # noqa: E731
     assert min(by_hour(14, True)) > max(by_hour(3, True))  # working afternoons above nights
     assert sum(by_hour(14, True)) / len(by_hour(14, True)) > sum(by_hour(14, False)) / len(by_hour(14, False))
-    austin = expected_history("AUSWEST", "Chiller 8", "Tonnage", datetime(2024, 1, 8, tzinfo=ZoneInfo("America/Chicago")),
-                              datetime(2024, 1, 15, tzinfo=ZoneInfo("America/Chicago")))
+    chicago = ZoneInfo("America/Chicago")
+    austin = expected_history("AUSWEST", "Chiller 8", "Tonnage", datetime(2024, 1, 8, tzinfo=chicago),
+                              datetime(2024, 1, 15, tzinfo=chicago))
     assert any(v > 0 for _, v in austin)  # a warm site cools even in January
     run = expected_history("POKMAIN", "B705 AHU 1", "Fan Run Status", datetime(2024, 7, 8, tzinfo=NY),
                            datetime(2024, 7, 9, tzinfo=NY))

@@ -13,8 +13,18 @@ from phable import Marker, Number, Ref
 
 from edge_agent.skyspark import filters as F
 from edge_agent.skyspark.client import assets_filter, named_filter, sensors_filter, sites_filter
-from edge_agent.skyspark.encoding import (REF_RE, EncodingError, Scanner, encode_ref, encode_str,
-                                          grid_to_json, grid_to_zinc, json_to_grid, make_grid, zinc_to_grid)
+from edge_agent.skyspark.encoding import (
+    REF_RE,
+    EncodingError,
+    Scanner,
+    encode_ref,
+    encode_str,
+    grid_to_json,
+    grid_to_zinc,
+    json_to_grid,
+    make_grid,
+    zinc_to_grid,
+)
 
 ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 NASTY = st.sampled_from(['" or site or "', '\\', '\\"', '") or (point', "$name", "\n", "a\"b\\c", "x==@y",
@@ -46,7 +56,7 @@ def test_ref_values_are_literals_or_refused(ref):
             assert not REF_RE.fullmatch(ref)
             continue
         parsed = F.parse(F.render(node))
-        assert F.shape(parsed) == ("and", (("has", ((("equip",) if tag == "siteRef" else ("point",)))),
+        assert F.shape(parsed) == ("and", (("has", (("equip",) if tag == "siteRef" else ("point",))),
                                            ("cmp", (tag,), "==", "Ref")))
         assert parsed.terms[1].val.val == ref
 
@@ -80,7 +90,7 @@ _vals = st.one_of(
               st.sampled_from([None, "kW", "°F", "%", "m³/h", "tonref"])),
     st.dates(), st.times().map(lambda t: t.replace(microsecond=0)),
 )
-_leaves = st.one_of(_paths.map(F.Has), _paths.map(F.Missing),
+_leaves = st.one_of(_paths.map(F.Has), _paths.map(F.HasNot),
                     st.builds(F.Cmp, _paths, st.sampled_from(F.OPS), _vals))
 _trees = st.recursive(_leaves, lambda kids: st.one_of(
     st.lists(kids, min_size=2, max_size=3).map(lambda ts: F.And(tuple(ts))),
@@ -146,9 +156,10 @@ def test_evaluation(text, ids):
 
 
 def test_scalar_literals():
-    for text, value in [('"a\\nb\\u00e9"', "a\nbé"), ("@p:demo:r:1-2", Ref("p:demo:r:1-2")), ("12.5kW", Number(12.5, "kW")),
-                        ("-3", Number(-3.0)), ("1e3", Number(1000.0)), ("2024-07-15", date(2024, 7, 15)),
-                        ("13:45:00", time(13, 45)), ("T", True), ("F", False), ("M", Marker())]:
+    for text, value in [('"a\\nb\\u00e9"', "a\nbé"), ("@p:demo:r:1-2", Ref("p:demo:r:1-2")),
+                        ("12.5kW", Number(12.5, "kW")), ("-3", Number(-3.0)), ("1e3", Number(1000.0)),
+                        ("2024-07-15", date(2024, 7, 15)), ("13:45:00", time(13, 45)), ("T", True), ("F", False),
+                        ("M", Marker())]:
         sc = Scanner(text)
         assert sc.literal() == value and sc.eof()
     dt = Scanner("2024-07-15T12:00:00-04:00 New_York").literal()

@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.request
 from datetime import datetime, timedelta
 from urllib.error import HTTPError
@@ -165,7 +164,7 @@ def test_dst_days_have_92_and_100_slots(simulator):
     pid = find_point("POKMAIN", "B020_Total", "Power")
     p = plant()
     for day, slots in (("2024-03-10", 92), ("2024-11-03", 100)):
-        grid = c._run("hisRead", lambda s: s.call("hisRead", Grid.to_grid({"id": Ref(pid), "range": day})))
+        grid = c._run("hisRead", lambda s, day=day: s.call("hisRead", Grid.to_grid({"id": Ref(pid), "range": day})))
         start = datetime.fromisoformat(day).replace(tzinfo=NY)
         expected = p.his(pid, start, start + timedelta(days=1))  # wall-clock: the next local midnight
         assert [(r["ts"], r["val"].val) for r in grid.rows] == expected

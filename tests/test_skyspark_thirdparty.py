@@ -46,7 +46,8 @@ def test_his_read_interval_and_point(client):
     assert len(rows) == 16
     for asset in ("Chiller 6", "Chiller 9"):
         got = [(r.timestamp, r.value, r.unit) for r in rows if r.asset_name == asset]
-        assert got == [(t.isoformat(), v, "tonref") for t, v in expected_history("POKMAIN", asset, "Tonnage", start, end)]
+        expected = expected_history("POKMAIN", asset, "Tonnage", start, end)
+        assert got == [(t.isoformat(), v, "tonref") for t, v in expected]
     point = client.history("POKMAIN", ["Chiller 6"], "Run Status", datetime(2024, 7, 15, 12, 10, tzinfo=NY))
     assert [(p.timestamp, p.value) for p in point] == [("2024-07-15T12:00:00-04:00", True)]
 

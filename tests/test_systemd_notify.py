@@ -22,7 +22,7 @@ def notify_socket(tmp_path):
         while time.monotonic() < deadline:
             try:
                 messages.append((time.monotonic(), sock.recv(4096).decode()))
-            except socket.timeout:
+            except TimeoutError:
                 pass
         return messages
 

@@ -1,6 +1,5 @@
 """The unit file passes `systemd-analyze verify` (silent) and `security --offline=yes` (exposure ≤ 2.0)."""
 
-import configparser
 import shutil
 import subprocess
 

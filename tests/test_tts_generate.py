@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
 import yaml
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.agent.trajectory import StepRecord, Trial
 from edge_agent.app import EdgeAgent
 from edge_agent.cli import main
 from edge_agent.trajectory_store import TrajectoryStore
-from edge_agent.tts_autogen import GenTask, TaskFileError, compact, generate, load_tasks
+from edge_agent.tts_autogen import GenTask, GenTaskFileError, compact, generate, load_gen_tasks
 from tests.xen_helpers import finish, registry, review_json, step
 
 SITES_Q = "List the sites"
@@ -112,15 +114,15 @@ def test_task_file_loading(tmp_path):
     good = tmp_path / "t.yaml"
     good.write_text(yaml.safe_dump({"tasks": [{"id": "a", "question": "q", "now": "2020-06-08T09:00:00-04:00",
                                                "tags": ["x"], "expect": {"answer_mentions_all": ["A"]}}]}))
-    assert load_tasks(good)[0].now == "2020-06-08T09:00:00-04:00"
+    assert load_gen_tasks(good)[0].now == "2020-06-08T09:00:00-04:00"
     bad = tmp_path / "bad.yaml"
     bad.write_text("tasks:\n  - {id: a}\n")
-    with pytest.raises(TaskFileError, match="bad.yaml: task 1: question"):
-        load_tasks(bad)
+    with pytest.raises(GenTaskFileError, match="bad.yaml: task 1: question"):
+        load_gen_tasks(bad)
     dup = tmp_path / "dup.yaml"
     dup.write_text("tasks:\n  - {id: a, question: q}\n  - {id: a, question: r}\n")
-    with pytest.raises(TaskFileError, match="duplicate task ids: a"):
-        load_tasks(dup)
+    with pytest.raises(GenTaskFileError, match="duplicate task ids: a"):
+        load_gen_tasks(dup)
 
 
 @pytest.fixture
@@ -138,7 +140,8 @@ def test_cli_list_show_check(cfg):
     assert "workflow/two_assets_merge" in out.output and f"{shipped} trajectories" in out.output
     data = json.loads(runner.invoke(main, ["tts", "list", "--json", "--config", str(cfg)]).output)
     assert {d["category"] for d in data} == {"tool", "entity", "workflow"}
-    assert [d["id"] for d in data if d["core"]] == ["tool/finish", "tool/histories_range", "tool/self_ask", "tool/sites"]
+    core = ["tool/finish", "tool/histories_range", "tool/self_ask", "tool/sites"]
+    assert [d["id"] for d in data if d["core"]] == core
     out = runner.invoke(main, ["tts", "show", "workflow/last_week", "--config", str(cfg)])
     assert out.exit_code == 0 and "Action: Self-Ask" in out.output and "Question: Get the Energy" in out.output
     out = runner.invoke(main, ["tts", "show", "tool/nope", "--config", str(cfg)])

@@ -6,14 +6,21 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.agent.steps import parse_step
 from edge_agent.config import AgentSettings
 from edge_agent.toolkit import ToolRegistry
-from edge_agent.trajectory_store import (MAX_STEPS, TinyTrajectory, TrajectoryLoadError, TrajectoryStore,
-                                         load_handcrafted)
+from edge_agent.trajectory_store import (
+    MAX_STEPS,
+    TinyTrajectory,
+    TrajectoryLoadError,
+    TrajectoryStore,
+    load_handcrafted,
+)
 
 TTS = PROJECT_ROOT / "tts"
 TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")

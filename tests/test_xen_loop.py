@@ -7,12 +7,12 @@ import threading
 import pytest
 
 from edge_agent.agent.prompting import FEEDBACK_HEADING, QUESTION_LABEL
+from edge_agent.agent.trajectory import RunResult
 from edge_agent.agent.xen import feedback_from, solve
 from edge_agent.app import compute_metrics
-from edge_agent.agent.trajectory import RunResult
-from edge_agent.llm.base import Interrupted
+from edge_agent.failures import Interrupted
 from tests.plants import OTHER, POK
-from tests.xen_helpers import (DISTILL_OK, RoleScript, finish, harness, reflect_json, review_json, step)
+from tests.xen_helpers import DISTILL_OK, RoleScript, finish, harness, reflect_json, review_json, step
 
 Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
 HIST6 = step("Get the data.", "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"],

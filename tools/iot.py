@@ -2,10 +2,11 @@
 
 Each writes its full result as a JSON array to the file store and returns a short observation:
 the count, the file name, as many names as fit in a couple of lines, and for a history over a
-range the max and min (with their times), mean, sum (for power: the energy in kWh, never a sum) and count of each series — the statistic the
-question asks for first ("highest", "average", "total") — so questions about a peak, an average or a
-total are answered from the observation itself. Each also says (`Said.answer`) what a Finish answer
-states of the call: the names it found, or each series' statistics and the file. Row formats (documented in docs/skyspark.md):
+range the max and min (with their times), mean, sum (for power: the energy in kWh, never a sum) and count of each
+series — the statistic the question asks for first ("highest", "average", "total") — so questions about a peak,
+an average or a total are answered from the observation itself. Each also says (`Said.answer`) what a Finish answer
+states of the call: the names it found, or each series' statistics and the file. Row formats (documented in
+docs/skyspark.md):
   sites      {"site_name", "timezone"}
   assets     {"site_name", "asset_name", "asset_type"}
   sensors    {"site_name", "asset_name", "sensor_name", "short_name", "unit"}
@@ -29,8 +30,19 @@ from edge_agent import analysis as an
 from edge_agent.grounding import fieldvocab
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
-from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, NoArgs, Said, ToolArgs,
-                                ToolContext, tool)
+from edge_agent.toolkit import (
+    ASSET_REF,
+    FINAL_REF,
+    SENSOR_REF,
+    SITE_REF,
+    START_REF,
+    TYPE_REF,
+    NoArgs,
+    Said,
+    ToolArgs,
+    ToolContext,
+    tool,
+)
 
 PREVIEW_CHARS = 200  # names shown in an observation: as many as fit in this many characters
 PREVIEW_SERIES = 4  # values shown for a point in time

@@ -23,8 +23,19 @@ from pydantic import Field
 from edge_agent import analysis as an
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
-from edge_agent.toolkit import (ASSET_REF, FINAL_REF, SENSOR_REF, SITE_REF, START_REF, TYPE_REF, Said, ToolArgs,
-                                ToolContext, ToolError, tool)
+from edge_agent.toolkit import (
+    ASSET_REF,
+    FINAL_REF,
+    SENSOR_REF,
+    SITE_REF,
+    START_REF,
+    TYPE_REF,
+    Said,
+    ToolArgs,
+    ToolContext,
+    ToolError,
+    tool,
+)
 
 #: arguments whose value the question itself may state (pinned by the scope when it does)
 STATISTIC = {"x-question": "statistic"}

@@ -54,4 +54,5 @@ def jsonmerge(args: MergeArgs, ctx: ToolContext) -> Said:
     merged = first + second
     name = ctx.files.write_json(merged, "merged")
     return Said(f"merged {len(first)} + {len(second)} rows into {name} ({len(merged)} rows)",
-                answer=f"the {len(merged)} rows of {args.file_name_1} and {args.file_name_2} are saved in one file, {name}")
+                answer=f"the {len(merged)} rows of {args.file_name_1} and {args.file_name_2} are saved in one file, "
+                       f"{name}")

@@ -15,6 +15,7 @@ tool instead. Observations are summarised here before they enter the scratchpad.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
@@ -32,6 +33,17 @@ EXAMPLES_HEADING = "Examples of solved tasks (they show the format; their names 
 EXAMPLES_END = "(end of examples)"
 FEEDBACK_HEADING = "Feedback on your earlier attempts at this question (act on it):"
 QUESTION_LABEL = "Question: "
+
+
+@dataclass(frozen=True)
+class PromptParts:
+    """What the react role's stable prefix is made of: the tools offered, the examples (rendered Tiny Trajectory
+    Store) and the start of them every question shares. An `AgentRuntime` carries the same three for a run;
+    this is them without a run (`EdgeAgent.warm` brings the prefix into the KV cache before any question)."""
+
+    tools: ToolRegistry
+    examples: str = ""
+    core_examples: str = ""
 
 
 @lru_cache(maxsize=None)

@@ -33,6 +33,7 @@ from typing import Any
 
 from edge_agent.agent.loops import LoopDetector
 from edge_agent.agent.prompting import (
+    PromptParts,
     load_prompt,
     question_block,
     render_scratchpad,
@@ -40,11 +41,12 @@ from edge_agent.agent.prompting import (
     summarise_observation,
     trial_scratchpad,
 )
+from edge_agent.agent.review import gather_evidence
 from edge_agent.agent.runtime import AgentRuntime
-from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step
+from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step, step_constraint
 from edge_agent.agent.trajectory import AgentEvent, Failure, StepKind, StepRecord, Trial
-from edge_agent.failures import ExternalFailure
-from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
+from edge_agent.failures import ExternalFailure, Interrupted
+from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK, ToolRegistry
 
 #: the thought a retry after an unusable reply starts with
@@ -72,7 +74,7 @@ def react_system(tools: ToolRegistry, examples: str = "") -> str:
     return stable_system(load_prompt("react_system"), tools, examples)
 
 
-def react_prompt(question: str, rt: AgentRuntime, steps: list[StepRecord], *, feedback: str = "",
+def react_prompt(question: str, rt: AgentRuntime | PromptParts, steps: list[StepRecord], *, feedback: str = "",
                  seed: str = "") -> Prompt:
     """The prompt for the next step: the scratchpad, then the open "Thought:" the model continues.
 
@@ -101,18 +103,13 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
 
 
 def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
-                     only: tuple[str, ...] | None = None, trial: int | None = None) -> Constraint | None:
+                     only: tuple[str, ...] | None = None, trial: int | None = None) -> Constraint:
     """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any):
     file-name arguments may only name the files this run has made so far; site, asset, sensor and
     period arguments only what the run's grounding allows; a tool whose findings the grounding already
     has is not offered, nor a call whose result this trial already holds; Finish comes once a tool has
     answered (or when nothing else is left, or the question names what does not exist), and its answer
-    may only state figures and codes this run has seen. `edge_agent.llm.constraints` caches them.
-    None only where that module is missing."""
-    try:
-        from edge_agent.llm.constraints import step_constraint
-    except ImportError:
-        return None
+    may only state figures and codes this run has seen (`steps.step_constraint`, which caches them)."""
     g = rt.grounding
     made: dict[str, list[dict]] = {}
     for s in steps:
@@ -403,8 +400,6 @@ class _Trial:
         answer = " ".join(g.answer_prefix(self.trial.number).split())  # code's, never cut: at most MAX_HEADS heads
         if not answer:
             return ""
-        from edge_agent.agent.review import gather_evidence  # late: review builds on this module's neighbours
-
         claims = g.check(answer)
         if not all(c.grounded for c in claims):
             return ""

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from edge_agent.agent.distill import render_distilled
 from edge_agent.agent.prompting import make_prompt, trial_scratchpad
+from edge_agent.agent.review import echo_of, trial_texts
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.structured import ask_json
@@ -77,9 +79,6 @@ def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: 
 
 def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> str:
     """The reflection for a failed trial (plain text), and a `reflect` event."""
-    from edge_agent.agent.distill import render_distilled
-    from edge_agent.agent.review import echo_of, trial_texts
-
     text, why, attempts, by = "", "", 0, "code"
     if trial.outcome == "finished" and trial.review is not None:
         # only a finished trial's failure needs the model's diagnosis; for a loop stop, steps or tokens

@@ -35,7 +35,7 @@ from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from edge_agent.agent.distill import mentioned
+from edge_agent.agent.distill import mentioned, render_distilled
 from edge_agent.grounding.question import wants_single_file
 from edge_agent.agent.echo import copies_example, foreign
 from edge_agent.agent.prompting import load_prompt, make_prompt, trial_scratchpad
@@ -319,8 +319,6 @@ def code_verdict(evidence: Evidence, why: str) -> Review:
 
 def trial_texts(question: str, trial: Trial, distilled: Distilled | None) -> list[str]:
     """Everything a judgement of the trial may refer to: question, facts, steps and the answer."""
-    from edge_agent.agent.distill import render_distilled
-
     texts = [question, trial.answer or "", render_distilled(distilled) if distilled is not None else ""]
     for s in trial.steps:
         texts += [s.thought, s.action, json.dumps(s.action_input, ensure_ascii=False), s.observation]

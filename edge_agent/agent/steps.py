@@ -5,22 +5,43 @@
     Action Input: <a JSON object valid for that tool's argument model>
 
 After each step the runtime (never the model) appends `Observation: <text>`.
-The step constraint in `edge_agent.llm.constraints` generates exactly this language.
+`render_step` writes a step (scratchpad, examples), `parse_step` reads and validates one, and `step_constraint`
+is the same language as a constraint for the decoder: an alternation over the registered tools, each with its
+own argument schema (built with `edge_agent.llm.constraints`' JSON machinery), narrowed by what the run's
+grounding allows. A step the constraint accepts always parses: its validator is `parse_step`.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from edge_agent.toolkit import ToolError, ToolRegistry, ToolArgs
+from edge_agent.grounding.provenance import answer_pattern
+from edge_agent.grounding.scope import drop_calls, pinned_calls
+from edge_agent.llm.constraints import (
+    DEFAULT_STRING_LIMIT,
+    StructuredConstraint,
+    cached,
+    literal,
+    max_lengths,
+    schema_regex,
+)
+from edge_agent.toolkit import FINISH, ToolArgs, ToolError, ToolRegistry
 
 THOUGHT = "Thought: "
 ACTION = "Action: "
 ACTION_INPUT = "Action Input: "
 OBSERVATION = "Observation: "
+
+#: A thought: one line, no control characters, not starting with a blank.
+THOUGHT_FIRST = r"[^\x00-\x1F\x7F ]"
+THOUGHT_REST = r"[^\x00-\x1F\x7F]*"
+#: what a Finish answer may add after the fact code makes it start with (`answer_prefix`): room for a
+#: clause ("; the Tonnage of Chiller 6 peaked at 283.2 at 2024-07-15T15:45."), not for a tiny model to ramble
+ANSWER_TAIL_CHARS = 100
 
 _STEP_RE = re.compile(
     r"^\s*Thought:[ \t]*(?P<thought>[^\n]*)\n+Action:[ \t]*(?P<action>[^\n]*?)[ \t]*\n+"
@@ -37,7 +58,7 @@ class StepParseError(ValueError):
 class ParsedStep:
     thought: str
     action: str
-    action_input: dict
+    action_input: dict[str, Any]
     args: ToolArgs
 
 
@@ -78,3 +99,106 @@ def render_step(thought: str, action: str, action_input: Any, observation: str |
     if observation is not None:
         text += f"{OBSERVATION}{one_line(observation, 10_000)}\n"
     return text
+
+
+# --- the step language as a constraint -----------------------------------------------------------
+
+def _grounded_answer(schema: dict[str, Any], tokens: Iterable[str], prefix: str = "",
+                     closed: bool = False) -> dict[str, Any]:
+    """Finish's schema with the answer limited to free words and the given figures and codes."""
+    out: dict[str, Any] = json.loads(json.dumps(schema))
+    prop = out["properties"]["answer"]
+    out["properties"]["answer"] = {k: v for k, v in prop.items() if k not in ("minLength", "maxLength")}
+    out["properties"]["answer"]["pattern"] = answer_pattern(tokens, prefix, closed)
+    return out
+
+
+def step_constraint(
+    tools: ToolRegistry,
+    thought_max_chars: int,
+    answer_max_chars: int,
+    *,
+    after_thought_prefix: str | None = None,
+    string_limit: int = DEFAULT_STRING_LIMIT,
+    files: Sequence[str] | None = None,
+    scope: Any = None,
+    answer_tokens: Iterable[str] | None = None,
+    answer_prefix: str = "",
+    answer_closed: bool = False,
+    only: Sequence[str] | None = None,
+    made: dict[str, list[dict[str, Any]]] | None = None,
+    finish_alone: bool = False,
+    hold_finish: bool = False,
+) -> StructuredConstraint:
+    """The language of one ReAct step for `tools` (see module docstring); parseable by `parse_step` by construction.
+
+    With `after_thought_prefix` (the prompt already ends in `Thought: <prefix>`), the language is the
+    rest of that thought line followed by the Action lines, and the thought budget shrinks by the prefix.
+    With `files` (the run's file names), an argument that names a file (`FILE_REF`) can only be one
+    of them, and a tool that needs a file is left out while there is none: a made-up file name
+    cannot be written.
+    With `scope` (`edge_agent.grounding.scope.Scope`), site, asset, sensor and period arguments can only
+    be what the scope allows, and a tool none of whose calls fits is left out. With `answer_tokens`, the
+    Finish answer can only write figures and codes from that set (`grounding.provenance.answer_pattern`),
+    starting with `answer_prefix` where there is one, and nothing else after it with `answer_closed`.
+    With `only`, just those tools are offered (e.g. only Finish once the answer is in hand). With `made`
+    (tool → argument objects of the calls whose results are in hand), those calls cannot be written again
+    where a tool's calls can be listed. With `finish_alone`, Finish is offered only when no other tool is;
+    it is held back too while a tool marked `answers` has calls left whose every argument the scope pins, and
+    with `hold_finish` (a part of the question no call has answered yet) while any other tool is offered.
+    """
+    files = tuple(sorted(files)) if files is not None else None
+    schemas = []
+    for t in tools:
+        if (files is not None and not files and t.file_args()) or (only is not None and t.name not in only):
+            continue
+        schema = t.schema(files, scope)
+        if schema is not None and made and made.get(t.name):
+            schema = drop_calls(schema, made[t.name])
+        if schema is None:
+            continue
+        if t.name == FINISH and answer_tokens is not None:
+            schema = _grounded_answer(schema, answer_tokens, answer_prefix, answer_closed)
+        schemas.append((t, schema))
+    held = scope is not None and any(t.answers and pinned_calls(sc) for t, sc in schemas)
+    if (finish_alone or held or hold_finish) and len(schemas) > 1:
+        schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
+    signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
+    key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit,
+           answer_prefix if answer_tokens is not None else "")
+    if not schemas:
+        raise ValueError("a step constraint needs at least one tool")
+
+    def make() -> StructuredConstraint:
+        branches = [f"{literal(t.name)}\\nAction Input: {schema_regex(schema)}" for t, schema in schemas]
+        actions = "\\nAction: (" + "|".join(branches) + ")"
+        if after_thought_prefix is None:
+            head, probe = f"Thought: {THOUGHT_FIRST}{THOUGHT_REST}", "Thought: a"
+            thought_budget = thought_max_chars - 1
+        else:
+            head, probe = THOUGHT_REST, "a"
+            thought_budget = thought_max_chars - len(after_thought_prefix) - 1
+        limits = [(probe, max(1, thought_budget))]
+        if FINISH in tools:  # the answer is the step's last field: every loop after its start shares its budget
+            limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
+            if answer_prefix and answer_tokens is not None:  # after a fact written in code, a short tail
+                limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "{answer_prefix} a',
+                               max(1, min(ANSWER_TAIL_CHARS, answer_max_chars - len(answer_prefix)) - 1)))
+
+        def validate(text: str) -> ParsedStep:
+            full = f"Thought: {after_thought_prefix}{text}" if after_thought_prefix is not None else text
+            try:
+                return parse_step(full, tools)
+            except ValueError as exc:
+                raise ValueError(f"output is not a valid step: {exc}") from None
+
+        return StructuredConstraint(
+            name="step" if after_thought_prefix is None else "step-rest",
+            regex=head + actions,
+            limits=tuple(limits),
+            shared=tuple(p for p, _ in limits[1:]),
+            default_limit=max(1, min([string_limit] + [n for _, sc in schemas for n in max_lengths(sc)]) - 1),
+            validator=validate,
+        )
+
+    return cached(key, make)

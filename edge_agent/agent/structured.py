@@ -16,7 +16,9 @@ from pydantic import BaseModel, ValidationError
 
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
-from edge_agent.llm.base import Constraint, Interrupted, Prompt
+from edge_agent.failures import Interrupted
+from edge_agent.llm.base import Constraint, Prompt
+from edge_agent.llm.constraints import json_constraint
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -49,8 +51,6 @@ def string_limit(model: type[BaseModel], default: int = 400) -> int:
 
 def constraint_for(model: type[BaseModel]) -> Constraint:
     """The JSON constraint for `model`, from its pydantic JSON schema."""
-    from edge_agent.llm.constraints import json_constraint
-
     return json_constraint(model, string_limit=string_limit(model))
 
 

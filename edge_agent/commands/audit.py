@@ -12,7 +12,7 @@ import re
 import sqlite3
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -39,7 +39,7 @@ def parse_when(value: str | None) -> float | None:
 
 
 def _iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
 
 
 @click.command()
@@ -65,7 +65,7 @@ def audit(config, db_path, since, until, who, event, limit, fmt) -> None:
             sys.exit(EXIT_USAGE)
         rows = trail.query(conn, since=parse_when(since), until=parse_when(until), who=who, event=event,
                            limit=limit)
-        out = click.get_text_stream("stdout")
+        out = sys.stdout  # click.get_text_stream is deprecated (click 8.5)
         columns = [c for c in trail.COLUMNS if c != "id"]
         if fmt == "csv":
             writer = csv.DictWriter(out, fieldnames=["id", *columns], lineterminator="\n")

@@ -1,7 +1,7 @@
 """`edge-agent bench`: run an IoT task set on one or more models and strategies, check every answer exactly.
 
-Without `--skyspark` the embedded simulator (the synthetic plant, or the task file's `dataset:`) is started on a free loopback port
-for the duration; with it, the given SkySpark is used with the configured project, user and
+Without `--skyspark` the embedded simulator (the synthetic plant, or the task file's `dataset:`) is started on a
+free loopback port for the duration; with it, the given SkySpark is used with the configured project, user and
 password. The checker reads the same SkySpark through the same client. Output in `--out`:
 `results.json`, `results.jsonl`, `report.md`, `completion.png`, `rounds.png`, `trajectory.png`,
 `runs/<run_id>.json`, and `state/` (the run log and result files of every run).
@@ -15,16 +15,14 @@ import contextlib
 import secrets
 import sys
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Iterator
 
 import click
 from pydantic import SecretStr
 
-from edge_agent.config import ConfigError, Settings, load_settings
-
-STRATEGIES = ("react", "react-review", "reactxen")
+from edge_agent.config import STRATEGIES, ConfigError, Settings, load_settings
 
 
 def _usage(message: str) -> None:

@@ -18,10 +18,9 @@ from typing import Any
 
 import click
 
-from edge_agent.config import ConfigError, Settings, load_settings
+from edge_agent.config import STRATEGIES, ConfigError, Settings, load_settings
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-STRATEGIES = ["react", "react-review", "reactxen"]
 DEMO_QUESTION = "How many chillers are there at site POKMAIN, and what are their names?"
 DEMO_NOW = "2024-06-14T10:00:00"
 
@@ -240,7 +239,7 @@ def _demo_console(settings: Settings):
 @click.option("--broker", "broker_kind", type=click.Choice(["embedded", "mosquitto"]), default="embedded",
               show_default=True, help="embedded: rumqttd from the iotcore wheel; mosquitto: the Debian binary")
 @click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True)
-@click.option("--strategy", type=click.Choice(["react", "react-review", "reactxen"]), default="reactxen",
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="reactxen",
               show_default=True)
 @click.option("--max-trials", type=click.IntRange(1, 20), default=2, show_default=True,
               help="kept small so the demo ends in minutes on a 2-core machine")
@@ -287,8 +286,9 @@ def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, ou
         if with_console:
             stack.append(_demo_console(settings))
         click.echo(f"question: {question}", err=True)
-        code = run_request(settings, question, options={"now": now, "files": "chunks", "strategy": strategy, "max_trials": max_trials,
-                                                                 "max_steps": max_steps}, wait=True, out=out,
+        options = {"now": now, "files": "chunks", "strategy": strategy, "max_trials": max_trials,
+                   "max_steps": max_steps}
+        code = run_request(settings, question, options=options, wait=True, out=out,
                            timeout=timeout, as_json=False, client_id=f"demo-{uuid.uuid4().hex[:6]}",
                            any_result=True)
         if stay:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
-from edge_agent.config import ConfigError, load_settings
+from edge_agent.config import STRATEGIES, ConfigError, load_settings
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -101,7 +102,7 @@ def check_cmd(config: str | None) -> None:
 @click.option("--rounds", type=click.IntRange(1, 50), default=5, show_default=True)
 @click.option("--max-examples", type=click.IntRange(1, 500), default=17, show_default=True,
               help="Stop once this many generated trajectories are stored.")
-@click.option("--strategy", type=click.Choice(["react", "react-review", "reactxen"]), default="react-review",
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="react-review",
               show_default=True, help="How tasks are solved (the paper: ReAct + Review).")
 @click.option("--max-trials", type=click.IntRange(1, 20), default=2, show_default=True)
 @click.option("--max-steps", type=click.IntRange(1, 100), help="ReAct steps per trial.")
@@ -114,11 +115,11 @@ def generate_cmd(tasks_file: str, rounds: int, max_examples: int, strategy: str,
                  max_steps: int | None, with_handcrafted: bool, limit: int | None, model: str | None,
                  out: str | None, config: str | None) -> None:
     """Algorithm 2: solve tasks, compact each solved trajectory to ≤ 3 steps, store it, reuse it next round."""
-    from edge_agent.tts_autogen import TaskFileError, generate, load_tasks, solved_trial
+    from edge_agent.tts_autogen import GenTaskFileError, generate, load_gen_tasks, solved_trial
 
     try:
-        tasks = load_tasks(tasks_file)
-    except TaskFileError as exc:
+        tasks = load_gen_tasks(Path(tasks_file))
+    except GenTaskFileError as exc:
         _fail(str(exc))
     tasks = tasks[:limit] if limit else tasks
     settings = _settings(config, {"model": {"name": model}} if model else None)

@@ -19,7 +19,8 @@ import json
 import re
 import sqlite3
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import sqlite_utils
 from pydantic import BaseModel
@@ -49,7 +50,7 @@ def ensure_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(_TRIGGER)
 
 
-def scrub(options: "dict | BaseModel | None") -> str | None:
+def scrub(options: dict | BaseModel | None) -> str | None:
     """The options as JSON, without any key that looks like a secret. A pydantic model (the request's
     `RequestOptions`: fixed fields, none a secret — tests/test_fleet_audit.py checks) is dumped as it is."""
     if options is None:
@@ -68,7 +69,7 @@ def _cut(text: str | None, n: int = DETAIL_CHARS) -> str | None:
 
 def record(conn: sqlite3.Connection, event: str, who: str, *, on_behalf_of: str | None = None,
            request_id: str | None = None, job_id: str | None = None, question: str | None = None,
-           options: "dict | BaseModel | None" = None, outcome: str | None = None, files: list[str] | None = None,
+           options: dict | BaseModel | None = None, outcome: str | None = None, files: list[str] | None = None,
            cancelled_by: str | None = None, detail: str | None = None, now: float | None = None) -> None:
     """Append one row, inside the caller's transaction."""
     conn.execute(_INSERT, (time.time() if now is None else now, event, who, on_behalf_of, request_id, job_id,
@@ -87,7 +88,8 @@ def prune(conn: sqlite3.Connection, retention_days: float, now: float | None = N
 def query(conn: sqlite3.Connection, *, since: float | None = None, until: float | None = None,
           who: str | None = None, event: str | None = None, limit: int | None = None) -> Iterator[dict[str, Any]]:
     """Rows oldest first; `who` matches the client id or `on_behalf_of`."""
-    where, args = [], []
+    where: list[str] = []
+    args: list[Any] = []
     if since is not None:
         where.append("time >= ?")
         args.append(since)

@@ -10,7 +10,8 @@ topic (`B/ha/state`), published by this module's own thread every `state_interva
 from its own read of the queue database: nothing of it runs on the request path.
 
 The connection is a third broker user, `<mqtt.username>-ha` (same password), under the shipped broker
-rules (`use_username_as_clientid`: one user is one connection).
+rules (`use_username_as_clientid`: one user is one connection), made by the daemon's client factory
+(`ClientFactory`, passed in: the daemon's MQTT layer sits above this one).
 """
 
 from __future__ import annotations
@@ -20,19 +21,28 @@ import logging
 import re
 import sqlite3
 import threading
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
+from typing import Protocol
+
+import paho.mqtt.client as mqtt
 
 from edge_agent import __version__
 from edge_agent.config import Settings
-from edge_agent.mqtt.connection import mqtt_client
 
 log = logging.getLogger(__name__)
 
 #: availability: only the Will's `offline` is unavailable; `degraded: skyspark` still answers
 AVAILABILITY_TEMPLATE = "{{ 'offline' if value == 'offline' else 'online' }}"
 STATE_CHARS = 255  # Home Assistant refuses a sensor state longer than this
+
+
+class ClientFactory(Protocol):
+    """Makes a paho MQTT v5 client configured from `settings.mqtt`, logged in as `username` (same password):
+    `edge_agent.mqtt.connection.mqtt_client`."""
+
+    def __call__(self, settings: Settings, client_id: str, *, username: str | None = None) -> mqtt.Client: ...
 
 
 def node_id(gateway_id: str) -> str:
@@ -98,7 +108,7 @@ def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None
     finally:
         if own:
             conn.close()
-    when = datetime.fromtimestamp(row[2], timezone.utc).isoformat(timespec="seconds") if row and row[2] else None
+    when = datetime.fromtimestamp(row[2], UTC).isoformat(timespec="seconds") if row and row[2] else None
     return {"queue_depth": depth, **counts, "last_answer": (row[1] or "") if row else "",
             "last_question": row[0] if row else "", "last_answer_time": when, "model": model or ""}
 
@@ -107,7 +117,7 @@ class HomeAssistant:
     """Its own connection and thread: discovery on connect and on HA's birth, the state now and then."""
 
     def __init__(self, settings: Settings, status_topic: str, base_topic: str, db_path: Path,
-                 model: Callable[[], str | None], client_id: str):
+                 model: Callable[[], str | None], client_id: str, mqtt_client: ClientFactory):
         self.settings = settings
         ha = settings.homeassistant
         self.state_topic = f"{base_topic}/ha/state"

@@ -1,6 +1,8 @@
 """`FleetHooks`: the daemon's one handle on metrics, audit and Home Assistant (each off unless configured).
 
-The daemon calls: `start` / `stop`; `stored(msgs)` after a batch of messages is committed (request →
+What the agent does (runs, SkySpark operations) reaches the metrics through the agent's own hooks
+(`edge_agent.observers`): `start` attaches the metrics as the observer of the runner's agent, `stop` detaches
+them. The daemon calls: `start` / `stop`; `stored(msgs)` after a batch of messages is committed (request →
 accepted latency); `request`, `refused`, `cancel`, `answer` and `final` inside the transaction that stores
 what they record (one audit INSERT each); `finished(job, status)` after a final reply is stored
 (counters, request → final latency, Home Assistant's state); `dead_letter()`. Each is a counter, a
@@ -13,10 +15,14 @@ import logging
 import sqlite3
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from edge_agent.config import Settings
 from edge_agent.fleet import audit
+from edge_agent.fleet.homeassistant import ClientFactory, HomeAssistant
+from edge_agent.fleet.metrics import Metrics, _Live
+from edge_agent.observers import NO_OBSERVER
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +46,17 @@ def model_of(runner: Any) -> str | None:
 
 
 class FleetHooks:
-    def __init__(self, settings: Settings, *, jobs, topics, connected: Callable[[], bool], runner: Any,
-                 client_id: str):
+    """`mqtt_client(settings, client_id, username=…)` makes the MQTT connections of the fleet's own threads
+    (Home Assistant's): the daemon passes its own factory (`edge_agent.mqtt.connection.mqtt_client`)."""
+
+    def __init__(self, settings: Settings, *, jobs: Any, topics: Any, connected: Callable[[], bool], runner: Any,
+                 client_id: str, mqtt_client: ClientFactory):
         self.settings, self.jobs, self.topics = settings, jobs, topics
         self.connected, self.runner, self.client_id = connected, runner, client_id
-        self.metrics = None
-        if settings.metrics.enabled:
-            from edge_agent.fleet.metrics import Metrics
-
-            self.metrics = Metrics()
+        self.mqtt_client = mqtt_client
+        self.metrics = Metrics() if settings.metrics.enabled else None
         self.auditing = settings.audit.enabled
-        self.ha = None
+        self.ha: HomeAssistant | None = None
         self._stop = threading.Event()
         self._pruner: threading.Thread | None = None
 
@@ -71,16 +77,14 @@ class FleetHooks:
                 self._pruner = threading.Thread(target=self._prune_daily, name="audit-retention", daemon=True)
                 self._pruner.start()
         if self.metrics is not None:
-            from edge_agent.fleet.metrics import _Live
-
             m = self.settings.metrics
             self.metrics.serve(m.host, m.port, _Live(self.jobs.counts, self.connected,
                                                       lambda: model_of(self.runner)))
+            self._observe(self.metrics)
         if self.settings.homeassistant.enabled:
-            from edge_agent.fleet.homeassistant import HomeAssistant
-
             self.ha = HomeAssistant(self.settings, self.topics.status, self.topics.base, self.jobs.path,
-                                    lambda: model_of(self.runner) or self.settings.model.name, self.client_id)
+                                    lambda: model_of(self.runner) or self.settings.model.name, self.client_id,
+                                    self.mqtt_client)
             self.ha.start()
 
     def stop(self) -> None:
@@ -88,7 +92,15 @@ class FleetHooks:
         if self.ha is not None:
             self.ha.stop()
         if self.metrics is not None:
+            self._observe(NO_OBSERVER)
             self.metrics.close()
+
+    def _observe(self, observer: Any) -> None:
+        """Make `observer` the hooks of the runner's agent (`EdgeAgent.observer`: its runs, its SkySpark clients);
+        the script runner has no agent, nothing to watch."""
+        agent = getattr(self.runner, "agent", None)
+        if agent is not None:
+            agent.observer = observer
 
     def _prune_daily(self) -> None:
         while not self._stop.wait(PRUNE_EVERY_S):

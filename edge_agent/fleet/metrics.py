@@ -2,23 +2,24 @@
 
 Exposition only: on the request path the daemon increments counters and observes histograms, nothing
 more. What needs a query (queue depth) or a look at shared state (broker connected, model loaded) is
-read when Prometheus scrapes, by the `_Live` collector. SkySpark latency and errors come from a wrapper
-around `SkySparkClient._run` (every Haystack operation, retries included), installed while the metrics
-are served; LLM and tool figures from each finished run (`observe.run_recorded`). Every metric is
-described in docs/metrics.md; `METRICS` lists their names (the test checks both against a real scrape).
+read when Prometheus scrapes, by the `_Live` collector. `Metrics` is an `edge_agent.observers.Observer`:
+SkySpark latency and errors come from its `skyspark_call` hook (every Haystack operation, retries included),
+LLM and tool figures from its `run_recorded` hook (each finished run); `FleetHooks.start` attaches it to the
+agent while the metrics are served. Every metric is described in docs/metrics.md; `METRICS` lists their names
+(the test checks both against a real scrape).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
-from typing import Callable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import GaugeMetricFamily
 
-from edge_agent.fleet import observe
+from edge_agent.observers import Observer
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +48,17 @@ def _op(what: str) -> str:
     return what.split(" ", 1)[0] or "other"
 
 
-class _Live(object):
+class _Live:
     """Gauges read at scrape time: queue depth by state, broker connected, model loaded."""
 
     def __init__(self, queue_counts: Callable[[], dict], connected: Callable[[], bool],
                  model: Callable[[], str | None]):
         self.queue_counts, self.connected, self.model = queue_counts, connected, model
 
-    def describe(self):
+    def describe(self) -> list[Any]:
         return []  # no up-front collect at registration (the queue may not be open yet)
 
-    def collect(self):
+    def collect(self) -> Iterator[GaugeMetricFamily]:
         depth = GaugeMetricFamily(f"{NS}_queue_depth", "Jobs in the queue by state (queued, running)",
                                   labels=["state"])
         try:
@@ -76,10 +77,10 @@ class _Live(object):
         yield loaded
 
 
-class Metrics:
+class Metrics(Observer):
     """The daemon's metrics in their own registry (several daemons in one test process do not collide)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         r = self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(f"{NS}_requests", "Requests stored (new jobs); duplicates and refusals excluded",
                                 registry=r)
@@ -112,61 +113,35 @@ class Metrics:
         for role in ROLES:
             for family in (self.llm_calls, self.llm_evaluated, self.llm_generated, self.llm_seconds):
                 family.labels(role)
-        self._server = None
-        self._unpatch: Callable[[], None] | None = None
+        self._server: Any = None  # prometheus-client's WSGIServer
         self.port: int | None = None
 
     # ---------------------------------------------------------------- lifecycle
     def serve(self, host: str, port: int, live: _Live) -> int:
-        """Register the scrape-time gauges, start the HTTP server and the SkySpark wrapper; returns the port."""
+        """Register the scrape-time gauges and start the HTTP server; returns the port."""
         self.registry.register(live)
-        self._server, thread = start_http_server(port, addr=host, registry=self.registry)
+        self._server, _thread = start_http_server(port, addr=host, registry=self.registry)
         self.port = self._server.server_port
-        self._unpatch = self.wrap_skyspark()
-        observe.add(self.on_run)
         log.info("metrics on http://%s:%d/metrics", host, self.port)
         return self.port
 
     def close(self) -> None:
-        observe.remove(self.on_run)
-        if self._unpatch is not None:
-            self._unpatch()
-            self._unpatch = None
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
             self._server = None
 
-    # ---------------------------------------------------------------- sources
-    def wrap_skyspark(self) -> Callable[[], None]:
-        """Time every `SkySparkClient._run` (one Haystack operation with its retries); returns the undo."""
-        from edge_agent.skyspark.client import SkySparkClient
+    # ---------------------------------------------------------------- hooks (edge_agent.observers)
+    def skyspark_call(self, what: str, seconds: float, error: Exception | None) -> None:
+        """One SkySpark operation, retries included: its time by operation, an error by operation and class."""
+        op = _op(what)
+        self.skyspark_seconds.labels(op).observe(seconds)
+        if error is not None:
+            self.skyspark_errors.labels(op, type(error).__name__).inc()
+        else:
+            self.skyspark_last.set(time.time())
 
-        original = SkySparkClient._run
-        seconds, errors, last = self.skyspark_seconds, self.skyspark_errors, self.skyspark_last
-
-        @functools.wraps(original)
-        def timed(client, what, fn):
-            op, started = _op(what), time.perf_counter()
-            try:
-                out = original(client, what, fn)
-            except Exception as exc:
-                seconds.labels(op).observe(time.perf_counter() - started)
-                errors.labels(op, type(exc).__name__).inc()
-                raise
-            seconds.labels(op).observe(time.perf_counter() - started)
-            last.set(time.time())
-            return out
-
-        SkySparkClient._run = timed  # type: ignore[method-assign]
-
-        def undo() -> None:
-            if SkySparkClient._run is timed:
-                SkySparkClient._run = original  # type: ignore[method-assign]
-
-        return undo
-
-    def on_run(self, result, calls: list) -> None:
+    def run_recorded(self, result: Any, calls: Sequence[Any]) -> None:
         """A finished run: its model calls by role, its tool calls by tool (after the run, off the request path)."""
         for call in calls:
             role, usage = call.role, call.usage

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from pydantic import BaseModel
+
+from edge_agent.failures import Interrupted
 
 
 class Usage(BaseModel):
@@ -36,17 +39,8 @@ class Usage(BaseModel):
     gen_ms: float = 0.0  # generating: model steps plus the (constrained) decoder's own work
     state_ms: float = 0.0  # saving / restoring role prefix KV states
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
-
-
-class Interrupted(Exception):
-    """A call stopped because its `interrupt` event was set; `usage` is what it spent until then. The
-    runtime stays usable: its KV cache holds what was evaluated, and the next call reuses it."""
-
-    def __init__(self, usage: "Usage | None" = None):
-        super().__init__("the model call was interrupted")
-        self.usage = usage or Usage()
 
 
 class Completion(BaseModel):
@@ -110,7 +104,7 @@ class LLMCall(BaseModel):
     reply: str = ""
 
 
-def _texts(prompt: Prompt) -> dict:
+def _texts(prompt: Prompt) -> dict[str, str]:
     return {"prompt_system": prompt.system, "prompt_user": prompt.user, "prompt_prefix": prompt.assistant_prefix}
 
 
@@ -133,7 +127,8 @@ class MeteredLLM:
             out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop,
                                       interrupt=interrupt or self.interrupt)
         except Interrupted as exc:
-            self.calls.append(LLMCall(role=role, constraint=name, usage=exc.usage, finish_reason="interrupted",
+            spent = exc.usage if isinstance(exc.usage, Usage) else Usage()
+            self.calls.append(LLMCall(role=role, constraint=name, usage=spent, finish_reason="interrupted",
                                       started_at=started, **_texts(prompt)))
             raise
         self.calls.append(LLMCall(role=role, constraint=name, usage=out.usage, finish_reason=out.finish_reason,

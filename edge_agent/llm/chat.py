@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, NoReturn
 
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -41,7 +41,7 @@ class TemplateError(ValueError):
     """The chat template could not be rendered."""
 
 
-def _raise(message: str):
+def _raise(message: str) -> NoReturn:
     raise jinja2.exceptions.TemplateError(message)
 
 
@@ -59,7 +59,7 @@ class ChatFormat:
             env.globals["raise_exception"] = _raise
             env.globals["strftime_now"] = lambda fmt: datetime.now().strftime(fmt)
             try:
-                self._template = env.from_string(template)
+                self._template = env.from_string(template or "")  # not plain: there is one
             except jinja2.exceptions.TemplateError as exc:
                 raise TemplateError(f"the chat template does not compile: {exc}") from None
             self._probe()
@@ -70,7 +70,7 @@ class ChatFormat:
             return "plain"
         return "template (system folded into user)" if self.fold_system else "template"
 
-    def _render(self, messages: list[dict]) -> str:
+    def _render(self, messages: list[dict[str, str]]) -> str:
         return self._template.render(messages=messages, add_generation_prompt=True,
                                      bos_token=self.bos_token, eos_token=self.eos_token)
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 from outlines_core import Index, Vocabulary
@@ -57,7 +58,7 @@ class ByteAutomaton:
     def __init__(self, regex: str, limits: Sequence[tuple[str, int]] = (), default_limit: int = 200,
                  shared: Sequence[str] = ()):
         #: per model vocabulary (TokenTable), the token walk of each visited state (see TokenTable.state_info)
-        self.token_states: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.token_states: weakref.WeakKeyDictionary[TokenTable, dict[int, StateInfo]] = weakref.WeakKeyDictionary()
         index = Index(regex, _byte_vocabulary())
         transitions = index.get_transitions()
         ids = set(transitions)
@@ -245,11 +246,12 @@ class TokenTable:
         self.pieces = list(pieces)
         self.eog_ids = np.array(sorted(set(eog_ids)), dtype=np.int32)
         usable = [i for i, p in enumerate(pieces) if p]
+        data = [pieces[i] or b"" for i in usable]  # the pieces that have bytes
         self.ids = np.array(usable, dtype=np.int32)
-        lens = np.fromiter((len(pieces[i]) for i in usable), dtype=np.int32, count=len(usable))
+        lens = np.fromiter((len(p) for p in data), dtype=np.int32, count=len(usable))
         self.max_len = int(lens.max())
         # every piece's bytes in one row, left-aligned (filled in one scatter, not row by row)
-        flat = np.frombuffer(b"".join(pieces[i] for i in usable), dtype=np.uint8)
+        flat = np.frombuffer(b"".join(data), dtype=np.uint8)
         rows = np.repeat(np.arange(len(usable)), lens)
         cols = np.arange(flat.size) - np.repeat(np.cumsum(lens) - lens, lens)
         mat = np.zeros((len(usable), self.max_len), dtype=np.uint8)
@@ -293,7 +295,7 @@ class TokenTable:
                 raise ValueError(f"the vocabulary cannot spell {data[pos:pos + 8]!r}")
         return out
 
-    def state_info(self, auto: ByteAutomaton, state: int) -> "StateInfo":
+    def state_info(self, auto: ByteAutomaton, state: int) -> StateInfo:
         """The tokens allowed in `state` of `auto` (computed on first visit, kept with the automaton,
         so they go when the automaton leaves the cache)."""
         with self._lock:
@@ -303,7 +305,7 @@ class TokenTable:
             info = infos[state] = self._walk_all(auto, state)
         return info
 
-    def _walk_all(self, auto: ByteAutomaton, state: int) -> "StateInfo":
+    def _walk_all(self, auto: ByteAutomaton, state: int) -> StateInfo:
         table, counts, dead = auto.table, auto.counts, auto.dead
         cur = np.full(len(self.ids), state, dtype=np.int32)
         cost = np.zeros(len(self.ids), dtype=np.int32)

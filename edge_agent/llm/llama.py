@@ -19,17 +19,20 @@ import os
 import threading
 import time
 import zipfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
-from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
+from edge_agent.failures import Interrupted
+from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 from edge_agent.llm.chat import ChatFormat, Segment
 from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
-from edge_agent.llm.prefix_cache import PrefixCache
+from edge_agent.llm.prefix_cache import PrefixCache, SavedPrefix
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class LLMError(RuntimeError):
@@ -70,7 +73,7 @@ class LlamaRuntime:
         self.temperature = temperature
         threads = threads or os.cpu_count() or 1
 
-        def open_context(ctx: int):
+        def open_context(ctx: int) -> Any:  # a llama_cpp.Llama (the library has no types)
             # flash attention never materialises a batch's attention scores (a smaller compute buffer) and
             # evaluates long prompts ~1.3x faster on this CPU, but short evaluations after a long prefix
             # (an agent step: the question, an observation, one generated token) ran 2x slower with it,
@@ -119,16 +122,15 @@ class LlamaRuntime:
 
     # -- vocabulary ------------------------------------------------------------------------
     def _token_text(self, tok: int) -> str:
-        return self._llm._model.token_get_text(tok)
+        text: str = self._llm._model.token_get_text(tok)
+        return text
 
     def _token_table(self, cached: Path | None = None) -> TokenTable:
         """The vocabulary as bytes. Asking llama.cpp for each of a vocabulary's pieces is a third of a
         second for SmolLM2's 49k (more for 128k-token vocabularies), paid at every start, so with a
         state dir the pieces are kept in `cached` (named by the model file's sha256) and read back."""
-        pieces = eog = None
-        if cached is not None:
-            pieces, eog = load_vocab(cached, self.n_vocab)
-        if pieces is None:
+        pieces, eog = load_vocab(cached, self.n_vocab) if cached is not None else (None, None)
+        if pieces is None or eog is None:
             pieces, eog = self._vocab_pieces()
             if cached is not None:
                 save_vocab(cached, pieces, eog)
@@ -305,7 +307,7 @@ class LlamaRuntime:
         ptr = self._C.llama_get_logits_ith(self._ctx, -1)
         return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
 
-    def _state_op(self, op, *args):
+    def _state_op(self, op: Callable[..., T], *args: Any) -> T:
         """Run a prefix state save/restore, adding its time to the call's `state_ms`."""
         started = time.perf_counter()
         try:
@@ -323,7 +325,7 @@ class LlamaRuntime:
             return
         self.prefix_cache.put(role, prefix, memoryview(buf)[:n])  # written as it is, no copy
 
-    def _restore(self, saved) -> bool:
+    def _restore(self, saved: SavedPrefix) -> bool:
         C = self._C
         data = saved.load()
         if data is None:

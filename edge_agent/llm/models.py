@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from edge_agent.config import Settings, read_yaml_model
+from edge_agent.llm.llama import LlamaRuntime
 
 HEADER = """\
 # The model catalog: `edge-agent models list|verify|add`. See models/README.md.
@@ -48,7 +49,7 @@ class ModelEntry(BaseModel):
     chat_template: str | None = None
 
     @model_validator(mode="after")
-    def _one_location(self) -> "ModelEntry":
+    def _one_location(self) -> ModelEntry:
         if not (self.file or self.package or self.parts):
             raise ValueError(f"model {self.name}: give file, package or parts")
         if self.file and (self.package or self.parts):
@@ -56,7 +57,9 @@ class ModelEntry(BaseModel):
         return self
 
 
-class Catalog(BaseModel):
+class ModelCatalog(BaseModel):
+    """`models/models.yaml`: every model the gateway may load."""
+
     model_config = ConfigDict(extra="forbid")
     models: list[ModelEntry]
 
@@ -79,12 +82,12 @@ def models_dir(settings: Settings) -> Path:
     return catalog_path(settings).parent
 
 
-def load_catalog(path: Path) -> Catalog:
-    return read_yaml_model(path, Catalog, ModelError, "model catalog", "a mapping with a `models` list",
+def load_catalog(path: Path) -> ModelCatalog:
+    return read_yaml_model(path, ModelCatalog, ModelError, "model catalog", "a mapping with a `models` list",
                            prefix="invalid entry at ")
 
 
-def save_catalog(path: Path, catalog: Catalog) -> None:
+def save_catalog(path: Path, catalog: ModelCatalog) -> None:
     data = {"models": [m.model_dump(exclude_defaults=True) | {"name": m.name} for m in catalog.models]}
     ordered = {"models": [{k: d[k] for k in ModelEntry.model_fields if k in d} for d in data["models"]]}
     tmp = Path(path).with_suffix(".tmp")
@@ -130,6 +133,8 @@ def model_path(settings: Settings, entry: ModelEntry) -> Path:
         if not target.is_file():
             _assemble(parts, target)
         return target
+    if entry.package is None:  # ModelEntry's validator refuses such an entry
+        raise ModelError(f"model {entry.name}: gives no file, package or parts")
     found = sorted(package_dir(entry.package).rglob("*.gguf"))
     if not found:
         raise ModelError(f"model {entry.name}: package {entry.package} holds no .gguf file")
@@ -203,10 +208,8 @@ def verify(settings: Settings, entry: ModelEntry) -> Path:
     return path
 
 
-def load_model(settings: Settings, name: str | None = None):
+def load_model(settings: Settings, name: str | None = None) -> LlamaRuntime:
     """A ready `LlamaRuntime` for catalog entry `name` (default: settings.model.name)."""
-    from edge_agent.llm.llama import LlamaRuntime
-
     entry = load_catalog(catalog_path(settings)).get(name or settings.model.name)
     path = verify(settings, entry)
     m = settings.model
@@ -233,7 +236,7 @@ def add_model(settings: Settings, name: str, file: Path, *, n_ctx: int | None = 
     base = models_dir(settings).resolve()
     stored = str(file.relative_to(base)) if file.is_relative_to(base) else str(file)
     path = catalog_path(settings)
-    catalog = load_catalog(path) if path.exists() else Catalog(models=[])
+    catalog = load_catalog(path) if path.exists() else ModelCatalog(models=[])
     old = next((m for m in catalog.models if m.name == name), None)
     entry = ModelEntry(
         name=name, file=stored, sha256=digest,

@@ -20,9 +20,9 @@ import logging
 import os
 import struct
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,8 @@ class PrefixCache:
             self._scan()
 
     def _scan(self) -> None:
+        if self.directory is None:
+            return
         try:
             files = sorted(self.directory.glob(f"{self.model_key}-*.kv"))
         except OSError:
@@ -115,7 +117,7 @@ class PrefixCache:
                     pass
         return best
 
-    def put(self, role: str, prefix: Sequence[int], data) -> SavedPrefix:
+    def put(self, role: str, prefix: Sequence[int], data: bytes | bytearray | memoryview) -> SavedPrefix:
         """Keep a state (`data`: any bytes-like buffer; written as it is, copied only when kept in memory)."""
         saved = SavedPrefix(role=role, tokens=tuple(prefix))
         if self.directory is not None:

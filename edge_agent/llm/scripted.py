@@ -7,9 +7,10 @@ comes before the question). It is never used in an end-to-end test.
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from edge_agent.llm.base import Completion, Constraint, Interrupted, Prompt, Usage
+from edge_agent.failures import Interrupted
+from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 
 Reply = str | Callable[[Prompt, str, Constraint | None], str]
 

@@ -16,14 +16,18 @@ import json
 import re
 import threading
 import time
-from pathlib import Path
+from datetime import datetime, timedelta, timezone
 from typing import Callable, Protocol
 
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult, StepRecord, Trial
+from edge_agent.app import EdgeAgent
 from edge_agent.config import Settings
 from edge_agent.failures import ExternalFailure
 from edge_agent.filestore import FileStore
 from edge_agent.mqtt.protocol import RequestOptions
+from edge_agent.observers import NO_OBSERVER, Observer
+from edge_agent.runlog import RunLog
+from edge_agent.skyspark.client import SkySparkClient
 
 OnEvent = Callable[[AgentEvent], None]
 AskRequester = Callable[[str], "str | None"]
@@ -39,11 +43,9 @@ class Runner(Protocol):
         """Raise the `ExternalFailure` a run would meet now (the daemon asks while it waits out an outage)."""
 
 
-def ping_skyspark(settings: Settings) -> None:
-    """One `about` call to the configured SkySpark, no retries (`SkySparkClient.ping`)."""
-    from edge_agent.skyspark.client import SkySparkClient
-
-    client = SkySparkClient.from_settings(settings.skyspark)
+def ping_skyspark(settings: Settings, observer: Observer = NO_OBSERVER) -> None:
+    """One `about` call to the configured SkySpark, no retries (`SkySparkClient.ping`), told to `observer`."""
+    client = SkySparkClient.from_settings(settings.skyspark, observer=observer)
     try:
         client.ping()
     finally:
@@ -63,15 +65,11 @@ class AgentRunner:
         """The agent is built in the main thread (READY=1 after the model loads) but runs in the worker;
         its run log's SQLite connection is bound to the thread that opened it, so reopen it here once."""
         if self._thread != threading.get_ident():
-            from edge_agent.runlog import RunLog
-
             self.agent.runlog = RunLog(self.agent.settings.db_path)
             self._thread = threading.get_ident()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "AgentRunner":
-        from edge_agent.app import EdgeAgent
-
         return cls(EdgeAgent(settings))
 
     def warm(self, interrupt: threading.Event | None = None) -> dict:
@@ -81,7 +79,7 @@ class AgentRunner:
         return self.agent.warm(interrupt=interrupt)
 
     def ping(self) -> None:
-        ping_skyspark(self.agent.settings)
+        ping_skyspark(self.agent.settings, self.agent.observer)
 
     def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
         self._adopt_thread()
@@ -185,8 +183,6 @@ class ScriptRunner:
 
     def _history_file(self, run_id: str, n: int):
         """`history=N`: a file shaped like the histories tool's (N quarter-hour samples of one sensor, peak 37.5)."""
-        from datetime import datetime, timedelta, timezone
-
         store = FileStore(self.settings.files_dir / run_id)
         start = datetime(2024, 6, 1, tzinfo=timezone(timedelta(hours=-4)))
         rows = [{"site_name": "POKMAIN", "asset_name": "Chiller 3", "sensor_name": "Supply Temp",
@@ -195,8 +191,6 @@ class ScriptRunner:
         return store.info(store.write_json(rows, "history_Chiller_3_Supply_Temp"))
 
     def _read_sites(self) -> str:
-        from edge_agent.skyspark.client import SkySparkClient
-
         client = SkySparkClient.from_settings(self.settings.skyspark)
         try:
             return f"found {len(client.sites())} sites"
@@ -211,6 +205,3 @@ def make_runner(kind: str, settings: Settings) -> Runner:
         return ScriptRunner(settings)
     raise ValueError(f"unknown runner {kind!r}; use agent or script")
 
-
-def run_files_dir(settings: Settings, run_id: str) -> Path:
-    return settings.files_dir / run_id

@@ -51,9 +51,8 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.config import Settings
-from edge_agent.failures import WAIT_OUT, ExternalFailure, disk_full
+from edge_agent.failures import WAIT_OUT, ExternalFailure, Interrupted, disk_full
 from edge_agent.fleet.hooks import FleetHooks, final_status
-from edge_agent.llm.base import Interrupted
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.notify import Watchdog, notify
@@ -170,7 +169,7 @@ class GatewayService:
         self.watchdog = Watchdog(self.healthy)
         # metrics, audit trail, Home Assistant (edge_agent/fleet/): each off unless configured
         self.fleet = FleetHooks(settings, jobs=self.jobs, topics=self.topics, connected=self.connected.is_set,
-                                runner=runner, client_id=self.client_id)
+                                runner=runner, client_id=self.client_id, mqtt_client=mqtt_client)
 
     # ------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:

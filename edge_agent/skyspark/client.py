@@ -23,20 +23,21 @@ import ssl
 import threading
 import time
 import urllib.request
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 from urllib.error import HTTPError, URLError
 from zoneinfo import ZoneInfo
 
 from phable import CallError, HaxallClient, UnknownRecError
-from phable.auth.scram import AuthError, ScramScheme, ScramServerResponseParsingError, \
-    ScramServerSignatureNotEqualError
+from phable.auth.scram import AuthError, ScramScheme, ScramServerResponseParsingError, ScramServerSignatureNotEqualError
 from phable.io.ph_codecs import PH_CODECS
 from phable.kinds import DateTimeRange, Grid, GridCol, Marker, Number, Ref
 from pydantic import BaseModel
 
-from edge_agent.failures import ExternalFailure
-from edge_agent.llm.base import Interrupted
+from edge_agent.config import SkySparkSettings, resolve_secret
+from edge_agent.failures import ExternalFailure, Interrupted
+from edge_agent.observers import NO_OBSERVER, Observer, notify
 from edge_agent.skyspark import filters as F
 from edge_agent.skyspark.encoding import EncodingError, grid_to_zinc, zone
 
@@ -270,7 +271,7 @@ class _Scram(ScramScheme):
                 return resp.headers
         except HTTPError as exc:
             if exc.code == 403:
-                raise AuthError("Unable to authenticate with the server using the credentials provided.")
+                raise AuthError("Unable to authenticate with the server using the credentials provided.") from None
             if exc.code == 401:
                 return exc.headers
             raise
@@ -338,7 +339,7 @@ def read_body(resp, timeout: float, interrupt: threading.Event | None = None) ->
     bounds each read only, so a server that trickles a large answer would otherwise hold a run forever. A set
     `interrupt` (the request's cancel) stops it between pieces (`Interrupted`)."""
     deadline = time.monotonic() + timeout
-    parts = []
+    parts: list[bytes] = []
     while True:
         if interrupt is not None and interrupt.is_set():
             raise Interrupted()
@@ -357,7 +358,7 @@ class SkySparkClient:
 
     def __init__(self, url: str, project: str, username: str, password: str | None, *, timeout_s: float = 10.0,
                  retries: int = 3, encoding: str = "json", api_path: str = "api/{project}", auth: str = "scram",
-                 point_lookback_days: int = 3, backoff_s: float = 0.25):
+                 point_lookback_days: int = 3, backoff_s: float = 0.25, observer: Observer = NO_OBSERVER):
         self.base_url = url.rstrip("/")
         self.project = project
         self.uri = f"{self.base_url}/{api_path.format(project=project).strip('/')}"
@@ -372,16 +373,16 @@ class SkySparkClient:
         #: set by the run that owns the client (`ToolContext.skyspark`): its cancel stops a call between retries
         #: and between the pieces of an answer
         self.interrupt: threading.Event | None = None
+        #: told of every Haystack operation, retries included (`edge_agent.observers`: the daemon's metrics)
+        self.observer = observer
         self._session: _Session | None = None
 
     @classmethod
-    def from_settings(cls, settings: Any) -> "SkySparkClient":
-        from edge_agent.config import resolve_secret
-
+    def from_settings(cls, settings: SkySparkSettings, *, observer: Observer = NO_OBSERVER) -> SkySparkClient:
         password = resolve_secret(settings.password, settings.password_file, "skyspark-password")
         return cls(settings.url, settings.project, settings.username, password, timeout_s=settings.timeout_s,
                    retries=settings.retries, encoding=settings.encoding, api_path=settings.api_path,
-                   auth=settings.auth, point_lookback_days=settings.point_lookback_days)
+                   auth=settings.auth, point_lookback_days=settings.point_lookback_days, observer=observer)
 
     # connection
     def _login(self) -> str:
@@ -403,6 +404,17 @@ class SkySparkClient:
         return _Session(self.uri, self._login(), self.encoding, self.timeout_s, self._login, self.interrupt)
 
     def _run(self, what: str, fn: Callable[[_Session], T]) -> T:
+        """One Haystack operation (`_attempts`), timed and told to the observer, failed or not."""
+        started = time.perf_counter()
+        try:
+            out = self._attempts(what, fn)
+        except Exception as exc:
+            notify(self.observer.skyspark_call, what, time.perf_counter() - started, exc)
+            raise
+        notify(self.observer.skyspark_call, what, time.perf_counter() - started, None)
+        return out
+
+    def _attempts(self, what: str, fn: Callable[[_Session], T]) -> T:
         """Run `fn` on a session: retry timeouts and transient failures with backoff, map every error. What
         cannot be worked around ends the run (`ExternalFailure`): the server unreachable or too slow after the
         retries, the login refused, TLS failing, an address that is no Haystack API."""
@@ -429,7 +441,7 @@ class SkySparkClient:
                     raise SkySparkConfigError(f"SkySpark at {self.base_url} answered HTTP {exc.code} {exc.reason} "
                                               f"to {what} at {exc.url}{hint}") from None
                 reason, failure = f"HTTP {exc.code} {exc.reason}", SkySparkUnavailable
-            except (TimeoutError, socket.timeout) as exc:
+            except TimeoutError as exc:
                 reason, failure = f"no answer within {self.timeout_s:g} s ({exc})", SkySparkTimeout
             except URLError as exc:
                 if isinstance(exc.reason, ssl.SSLError):
@@ -551,7 +563,7 @@ class SkySparkClient:
         out: dict[str, list[Sensor]] = {a.name: [] for a in assets}
         for r in self._read(site_points_filter, site.id):
             ref = r.get("equipRef")
-            asset = by_id.get(ref.val if isinstance(ref, Ref) else None)
+            asset = by_id.get(ref.val) if isinstance(ref, Ref) else None
             if asset is not None:
                 out[asset.name].append(_sensor(r, site, asset))
         return out
@@ -579,10 +591,9 @@ class SkySparkClient:
         for name in asset_names:
             asset = resolve_name(name, assets, lambda a: [a.name], "asset", f"at {site.name}")
             picked.append((asset, self._sensor_for(site, asset, sensor_name, asset_names)))
-        point = end is None or end == start
         rows: list[tuple[datetime, int, HistoryRow]] = []
         for index, (asset, sensor) in enumerate(picked):
-            if point:
+            if end is None or end == start:  # at one time: the last sample at or before it
                 samples = self.his_read(sensor.id, start - self.point_lookback, start + timedelta(seconds=1), tz)
                 samples = [s for s in samples if s[0] <= start][-1:]
             else:
@@ -623,7 +634,8 @@ def _sensor(r: dict, site: Site, asset: Asset) -> Sensor:
 
 
 def _history_row(site: Site, asset: Asset, sensor: Sensor, ts: datetime, val: Any) -> HistoryRow:
-    unit = sensor.unit  # the point's declared unit: some servers rename units in hisRead (shaystack: tonref → refrigeration_ton)
+    # the point's declared unit: some servers rename units in hisRead (shaystack: tonref → refrigeration_ton)
+    unit = sensor.unit
     if isinstance(val, Number):
         unit = unit or val.unit
         value: Any = val.val

@@ -23,16 +23,16 @@ import gzip
 import hashlib
 import math
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable, Protocol
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from phable.kinds import Grid, Marker, Number, Ref
 
-from edge_agent.skyspark.encoding import (EncodingError, Scanner, haystack_tz_name, json_to_grid, zinc_to_grid,
-                                          zone)
+from edge_agent.skyspark.encoding import EncodingError, Scanner, haystack_tz_name, json_to_grid, zinc_to_grid, zone
 
 STEP = timedelta(minutes=15)
 STEP_S = 900
@@ -140,11 +140,16 @@ SITES: tuple[SiteSpec, ...] = (
 
 @dataclass(frozen=True)
 class PointSpec:
+    """One point of an equipment kind, in every plant (this one's `POINTS`, `plants.RHINE_POINTS`): its navName,
+    unit, marker tags, Haystack kind, role (sensor, sp, cmd) and relative noise (temperatures: absolute °C; the
+    Rhine plant's model reads it, this one's has its own)."""
+
     nav: str
     unit: str | None
     tags: tuple[str, ...]
     kind: str = "Number"
     role: str = "sensor"
+    noise: float = 0.01
 
 
 POINTS: dict[str, tuple[PointSpec, ...]] = {
@@ -372,9 +377,6 @@ class SyntheticPlant:
     def rec(self, rec_id: str) -> dict | None:
         return self._by_id.get(rec_id)
 
-    def tz_of(self, point_id: str) -> ZoneInfo:
-        return ZoneInfo(self._points[point_id].equip.site.tz)
-
     # histories
     def _value_at_slot(self, p: _Point, slot: int, tz: ZoneInfo) -> Any:
         if _u(p.equip.seed ^ 0x6A9, slot // GAP_BLOCK_SLOTS) < GAP_RATE:
@@ -495,7 +497,7 @@ class FileDataset:
         return rows[bisect_left(times, start):bisect_left(times, end)]
 
     @classmethod
-    def load(cls, records_file: Path, histories_csv: Path | None = None) -> "FileDataset":
+    def load(cls, records_file: Path, histories_csv: Path | None = None) -> FileDataset:
         records_file = Path(records_file)
         text = records_file.read_text(encoding="utf-8")
         grid: Grid = json_to_grid(text) if text.lstrip().startswith("{") else zinc_to_grid(text)
@@ -515,7 +517,7 @@ class FileDataset:
                         if rec is None:
                             raise EncodingError(f"unknown point id @{pid}")
                         ts = datetime.fromisoformat(row["ts"].replace("Z", "+00:00"))
-                        tz = zone(rec.get("tz", "UTC")) if isinstance(rec.get("tz"), str) else timezone.utc
+                        tz = zone(rec.get("tz", "UTC")) if isinstance(rec.get("tz"), str) else UTC
                         ts = ts.replace(tzinfo=tz) if ts.tzinfo is None else ts.astimezone(tz)
                         series.setdefault(pid, []).append((ts, _csv_value(row["val"], rec)))
                     except (KeyError, ValueError) as exc:

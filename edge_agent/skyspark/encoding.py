@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
@@ -235,7 +235,7 @@ class Scanner:
     def quoted(self, quote: str) -> str:
         assert self.text[self.pos] == quote
         self.pos += 1
-        out = []
+        out: list[str] = []
         while True:
             if self.pos >= len(self.text):
                 raise self.error("unterminated literal")
@@ -339,7 +339,7 @@ class Scanner:
         word = m.group(0) if m else ""
         keywords = ({"true": True, "false": False} if filter_mode else
                     {"T": True, "F": False, "N": None, "M": Marker(), "NA": NA(), "R": Remove()})
-        if word in keywords:
+        if m and word in keywords:
             self.pos = m.end()
             return keywords[word]
         if not filter_mode and ch == "[":
@@ -348,9 +348,9 @@ class Scanner:
             return self._dict("}")
         raise self.error(f"expected a value, found {text[pos:pos + 12]!r}")
 
-    def _list(self) -> list:
+    def _list(self) -> list[Any]:
         self.pos += 1
-        items = []
+        items: list[Any] = []
         while True:
             self.skip_spaces()
             if self.peek() == "]":
@@ -579,7 +579,7 @@ def make_grid(rows: list[dict], meta: dict | None = None, cols: list[str] | None
 
 
 def utc(dt: datetime) -> datetime:
-    return dt.astimezone(timezone.utc)
+    return dt.astimezone(UTC)
 
 
 ONE_DAY = timedelta(days=1)

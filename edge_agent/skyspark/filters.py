@@ -18,9 +18,10 @@ filter's structure.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from typing import Any, Callable, Union
+from typing import Any
 
 from phable.kinds import Number, Ref, Symbol, Uri
 
@@ -36,11 +37,15 @@ Path = tuple[str, ...]
 
 @dataclass(frozen=True)
 class Has:
+    """`tag`: the record has the tag."""
+
     path: Path
 
 
 @dataclass(frozen=True)
-class Missing:
+class HasNot:
+    """`not tag`: the record lacks the tag (Haystack calls it "missing")."""
+
     path: Path
 
 
@@ -53,15 +58,15 @@ class Cmp:
 
 @dataclass(frozen=True)
 class And:
-    terms: tuple["Node", ...]
+    terms: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Or:
-    terms: tuple["Node", ...]
+    terms: tuple[Node, ...]
 
 
-Node = Union[Has, Missing, Cmp, And, Or]
+Node = Has | HasNot | Cmp | And | Or
 OPS = ("==", "!=", "<=", ">=", "<", ">")
 KEYWORDS = {"and", "or", "not"}
 _NAME_RE = re.compile(r"[a-z_][A-Za-z0-9_]*")
@@ -81,8 +86,8 @@ def has(path: str | Path) -> Has:
     return Has(_path(path))
 
 
-def missing(path: str | Path) -> Missing:
-    return Missing(_path(path))
+def missing(path: str | Path) -> HasNot:
+    return HasNot(_path(path))
 
 
 def cmp(path: str | Path, op: str, val: Any) -> Cmp:
@@ -113,7 +118,7 @@ def render(node: Node) -> str:
     """Filter text for a node; values are literals from `encode_scalar`, composites are parenthesised."""
     if isinstance(node, Has):
         return "->".join(node.path)
-    if isinstance(node, Missing):
+    if isinstance(node, HasNot):
         return "not " + "->".join(node.path)
     if isinstance(node, Cmp):
         try:
@@ -185,7 +190,7 @@ class _Parser:
             self.sc.pos += 1
             return node
         if self.take_keyword("not"):
-            return Missing(self.path())
+            return HasNot(self.path())
         path = self.path()
         self.ws()
         for op in OPS:
@@ -266,7 +271,7 @@ def matches(node: Node, rec: dict, resolve: Resolver = lambda _id: None) -> bool
     """Does record `rec` match? `resolve(id)` returns the record a ref points to (for `->`)."""
     if isinstance(node, Has):
         return _get(rec, node.path, resolve) is not None
-    if isinstance(node, Missing):
+    if isinstance(node, HasNot):
         return _get(rec, node.path, resolve) is None
     if isinstance(node, And):
         return all(matches(t, rec, resolve) for t in node.terms)
@@ -291,7 +296,7 @@ def shape(node: Node) -> Any:
     """The structure of a filter without its literal values (for tests: input never changes this)."""
     if isinstance(node, Has):
         return ("has", node.path)
-    if isinstance(node, Missing):
+    if isinstance(node, HasNot):
         return ("missing", node.path)
     if isinstance(node, Cmp):
         return ("cmp", node.path, node.op, type(node.val).__name__)

@@ -13,26 +13,33 @@ pure function of (point, instant) at 15-minute resolution from 2020-01-01, with 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from phable.kinds import Number, Ref
 
-from edge_agent.skyspark.dataset import (END_DAY, FIRST_DAY, GAP_BLOCK_SLOTS, GAP_RATE, STEP_S, M, SiteSpec,
-                                         _clamp, _features, _seed, _u, make_id)
+from edge_agent.skyspark.dataset import (
+    END_DAY,
+    FIRST_DAY,
+    GAP_BLOCK_SLOTS,
+    GAP_RATE,
+    STEP_S,
+    FileDataset,
+    M,
+    PointSpec,
+    SiteSpec,
+    _clamp,
+    _features,
+    _seed,
+    _u,
+    make_id,
+    plant,
+)
 from edge_agent.skyspark.encoding import haystack_tz_name
-
-
-@dataclass(frozen=True)
-class Pt:
-    nav: str
-    unit: str | None
-    tags: tuple[str, ...]
-    kind: str = "Number"
-    role: str = "sensor"
-    noise: float = 0.01  # relative noise (temperatures: absolute °C)
 
 
 def _site(name: str, city: str, mean_f: float, swing_f: float) -> SiteSpec:
@@ -56,38 +63,38 @@ RHINE_SITES: tuple[tuple[SiteSpec, tuple[tuple[str, str], ...]], ...] = (
     )),
 )
 
-RHINE_POINTS: dict[str, tuple[Pt, ...]] = {
+RHINE_POINTS: dict[str, tuple[PointSpec, ...]] = {
     "chiller": (
-        Pt("Status", None, ("run",), "Bool"),
-        Pt("Cooling Output", "kW", ("cool", "capacity")),
-        Pt("Electrical Power", "kW", ("elec", "power")),
-        Pt("Leaving Water Temp", "°C", ("chilled", "water", "leaving", "temp"), noise=0.15),
-        Pt("Entering Water Temp", "°C", ("chilled", "water", "entering", "temp"), noise=0.15),
-        Pt("Leaving Water Temp Setpoint", "°C", ("chilled", "water", "leaving", "temp"), role="sp", noise=0),
+        PointSpec("Status", None, ("run",), "Bool"),
+        PointSpec("Cooling Output", "kW", ("cool", "capacity")),
+        PointSpec("Electrical Power", "kW", ("elec", "power")),
+        PointSpec("Leaving Water Temp", "°C", ("chilled", "water", "leaving", "temp"), noise=0.15),
+        PointSpec("Entering Water Temp", "°C", ("chilled", "water", "entering", "temp"), noise=0.15),
+        PointSpec("Leaving Water Temp Setpoint", "°C", ("chilled", "water", "leaving", "temp"), role="sp", noise=0),
     ),
     "boiler": (
-        Pt("Status", None, ("run",), "Bool"),
-        Pt("Flow Temp", "°C", ("hot", "water", "leaving", "temp"), noise=0.3),
-        Pt("Return Temp", "°C", ("hot", "water", "entering", "temp"), noise=0.3),
-        Pt("Flow Temp Setpoint", "°C", ("hot", "water", "leaving", "temp"), role="sp", noise=0),
-        Pt("Firing Rate", "%", ("fire", "rate")),
-        Pt("Gas Input", "kW", ("gas", "power")),
+        PointSpec("Status", None, ("run",), "Bool"),
+        PointSpec("Flow Temp", "°C", ("hot", "water", "leaving", "temp"), noise=0.3),
+        PointSpec("Return Temp", "°C", ("hot", "water", "entering", "temp"), noise=0.3),
+        PointSpec("Flow Temp Setpoint", "°C", ("hot", "water", "leaving", "temp"), role="sp", noise=0),
+        PointSpec("Firing Rate", "%", ("fire", "rate")),
+        PointSpec("Gas Input", "kW", ("gas", "power")),
     ),
     "pump": (
-        Pt("Status", None, ("run",), "Bool"),
-        Pt("Speed", "%", ("speed",)),
-        Pt("Power", "kW", ("elec", "power")),
-        Pt("Flow", "m³/h", ("water", "flow")),
+        PointSpec("Status", None, ("run",), "Bool"),
+        PointSpec("Speed", "%", ("speed",)),
+        PointSpec("Power", "kW", ("elec", "power")),
+        PointSpec("Flow", "m³/h", ("water", "flow")),
     ),
     "vav": (
-        Pt("Room Temp", "°C", ("zone", "air", "temp"), noise=0.15),
-        Pt("Room Temp Setpoint", "°C", ("zone", "air", "temp"), role="sp", noise=0),
-        Pt("Airflow", "L/s", ("discharge", "air", "flow")),
-        Pt("Damper Position", "%", ("damper",), role="cmd"),
+        PointSpec("Room Temp", "°C", ("zone", "air", "temp"), noise=0.15),
+        PointSpec("Room Temp Setpoint", "°C", ("zone", "air", "temp"), role="sp", noise=0),
+        PointSpec("Airflow", "L/s", ("discharge", "air", "flow")),
+        PointSpec("Damper Position", "%", ("damper",), role="cmd"),
     ),
     "meter": (
-        Pt("Active Power", "kW", ("elec", "power")),
-        Pt("Power Factor", None, ("elec", "pf"), noise=0.005),
+        PointSpec("Active Power", "kW", ("elec", "power")),
+        PointSpec("Power Factor", None, ("elec", "pf"), noise=0.005),
     ),
 }
 RHINE_TAGS = {"chiller": ("chiller",), "boiler": ("boiler", "hot", "water"), "pump": ("pump", "water"),
@@ -142,7 +149,7 @@ class _P:
     id: str
     etype: str
     site: SiteSpec
-    spec: Pt
+    spec: PointSpec
     equip_seed: int
     seed: int
     rank: int
@@ -236,7 +243,7 @@ class RhinePlant:
     def equips(self, site: str) -> list[tuple[str, str]]:
         return [e for spec, equips in RHINE_SITES if spec.name == site for e in equips]
 
-    def points(self, etype: str) -> tuple[Pt, ...]:
+    def points(self, etype: str) -> tuple[PointSpec, ...]:
         return RHINE_POINTS[etype]
 
     def history(self, site: str, asset: str, nav: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
@@ -248,8 +255,6 @@ _BUILT: dict[str, Any] = {}
 
 def builtin(name: str):
     """A built-in plant by name (`default` / `synthetic`: the six default sites; `rhine`), built once."""
-    from edge_agent.skyspark.dataset import plant
-
     makers: dict[str, Callable[[], Any]] = {"default": plant, "synthetic": plant, "rhine": RhinePlant}
     key = name.strip().casefold()
     if key not in makers:
@@ -265,12 +270,6 @@ BUILTIN_NAMES = ("default", "synthetic", "rhine")
 def open_dataset(name: str | None):
     """What `--dataset` names: None → the default plant; an existing file → its records (and histories from
     the file with `.csv`); else a built-in plant by name (KeyError when there is none)."""
-    from pathlib import Path
-
-    from edge_agent.skyspark.dataset import FileDataset
-
-    from edge_agent import PROJECT_ROOT
-
     if not name:
         return builtin("default")
     for path in (Path(name), PROJECT_ROOT / name):  # a path relative to here, or to the project (a task file's)

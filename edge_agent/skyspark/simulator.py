@@ -37,8 +37,16 @@ from phable.kinds import Grid, GridCol, Marker, Number, Ref
 from edge_agent import __version__
 from edge_agent.skyspark import filters
 from edge_agent.skyspark.dataset import Dataset, plant
-from edge_agent.skyspark.encoding import (EncodingError, Scanner, grid_to_json, grid_to_zinc, json_to_grid,
-                                          make_grid, zinc_to_grid, zone)
+from edge_agent.skyspark.encoding import (
+    EncodingError,
+    Scanner,
+    grid_to_json,
+    grid_to_zinc,
+    json_to_grid,
+    make_grid,
+    zinc_to_grid,
+    zone,
+)
 
 ITERATIONS = 10000
 MECH = scramp.ScramMechanism("SCRAM-SHA-256")
@@ -111,7 +119,7 @@ class SimulatorServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host.decode() if isinstance(host, bytes) else host}:{port}"
 
     # auth state
     def _auth_info(self, username: str):
@@ -290,8 +298,8 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             # phable (like SkyFoundry's own clients) sends the proof without base64 padding; RFC 5802
             # and scramp want it padded, and SkySpark accepts both.
-            message = re.sub(r"(,p=)([A-Za-z0-9+/]+)$", lambda m: m.group(1) + m.group(2) + "=" * (-len(m.group(2)) % 4),
-                             message)
+            message = re.sub(r"(,p=)([A-Za-z0-9+/]+)$",
+                             lambda m: m.group(1) + m.group(2) + "=" * (-len(m.group(2)) % 4), message)
             hs.server.set_client_final(message)
             final = hs.server.get_server_final()
         except scramp.ScramException:
@@ -362,7 +370,8 @@ class _Handler(BaseHTTPRequestHandler):
         for ref in ids:
             if not isinstance(ref, Ref):
                 raise OpError("hisRead needs id refs", "ArgErr")
-        return self._his_read([i.val for i in ids], lambda tz: parse_range(rng, tz, self.server.now()))
+        refs = [ref.val for ref in ids if isinstance(ref, Ref)]  # all of them (checked above)
+        return self._his_read(refs, lambda tz: parse_range(rng, tz, self.server.now()))
 
     def _his_read(self, ids: list[str], span) -> Grid:
         ds = self.server.dataset

@@ -134,9 +134,8 @@ def shaystack_venv():
         if ready.exists():
             return venv
         steps = [[sys.executable, "-m", "venv", "--clear", str(venv)],
-                 [str(venv / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q", "--retries", "1",
-                  "--timeout", "20",
-                  *SHAYSTACK_REQUIREMENTS]]
+                 [str(venv / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+                  "--retries", "1", "--timeout", "20", *SHAYSTACK_REQUIREMENTS]]
         for cmd in steps:
             try:
                 out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
@@ -231,7 +230,7 @@ def shaystack_server(tmp_path_factory):
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
                 log.close()
-                raise RuntimeError(f"shaystack did not start: {(data / 'server.log').read_text()[-2000:]}")
+                raise RuntimeError(f"shaystack did not start: {(data / 'server.log').read_text()[-2000:]}") from None
             time.sleep(0.3)
     yield ThirdPartyServer(url, "haystack", data, proc)
     proc.terminate()
