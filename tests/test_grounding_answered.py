@@ -141,3 +141,12 @@ def test_words_nothing_places_are_named_and_never_make_a_site_yes():
     g = Grounding.build("Does SITE-B have a Kessel?", CATALOG)
     assert "kessel" in g.unplaced and not g.in_code.startswith("Yes")
     assert Grounding.build("What was the Box Temp of Freezer 1 at SITE-A on Tuesday 2 June 2020?", CATALOG).unplaced == []
+
+
+def test_two_periods_compared_are_never_answered_with_one_periods_figures():
+    g = Grounding.build("Was Freezer 1's Box Temp higher on Tuesday or on Wednesday at SITE-A?", CATALOG)
+    assert [p.ask for p in g.reading.parts] == ["periods"]
+    g.observe(1, 1, "histories", "Box Temp: max 3.5 at 2020-06-02T10:00, 96 values",
+              head="The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00", answers=True)
+    assert not g.answer_closed(1) and g.open_parts(1)
+    assert g.unsupported(1, "The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00", [])

@@ -384,7 +384,14 @@ class Reading(BaseModel):
 
     @property
     def analysis(self) -> bool:
-        return any(p.ask in ("rank", "excursion", "derive") for p in self.parts)
+        """A part asks for a conclusion an analysis tool computes (a ranking, an excursion or its duration, a
+        derived series)."""
+        return any(p.ask in ("rank", "excursion", "derive", "duration") for p in self.parts)
+
+    @property
+    def by_parts(self) -> bool:
+        """The answer must close each part with its own call: several parts, a conclusion, or two periods."""
+        return len(self.parts) > 1 or self.analysis or any(p.ask == "periods" for p in self.parts)
 
 
 # -- clauses: what asks, what requests an operation, what instructs the agent --

@@ -46,7 +46,10 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 _ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|count|number of|(?:what|which)(?: \w+){0,2} (?:sites|plants|"
                          r"assets|equipment|sensors|points|measurements|readings|metrics|values))\b", re.I)
 #: which tool's call answers a part that asks for this (`question.Part.ask`)
-ANSWERED_BY = {"rank": ("rank",), "excursion": ("excursions",), "derive": ("derive",), "duration": ("excursions",)}
+ANSWERED_BY = {"rank": ("rank",), "excursion": ("excursions",), "derive": ("derive",), "duration": ("excursions",),
+               # two periods compared: no tool reads two periods in one call yet, so the part stays open and the
+               # run ends partial or gave_up, never answered with one period's figures
+               "periods": ()}
 ANALYSIS_TOOLS = frozenset(t for tools in ANSWERED_BY.values() for t in tools)
 #: words of building data: a question with one of them, or a linked name, is about the SkySpark
 _PLANT_WORDS = re.compile(r"\b(?:sites?|plants?|assets?|equipment|sensors?|points?|buildings?|skyspark|haystack|"
@@ -415,7 +418,7 @@ class Grounding:
                 latest.pop(s.call, None)
                 latest[s.call] = s.head[0].upper() + s.head[1:]
         heads = list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
-        if len(self.reading.parts) > 1 or self.reading.analysis:  # the answer goes part by part, in the question's order
+        if self.reading.by_parts:  # the answer goes part by part, in the question's order
             # each part's head, in the part's order: what answers the question and nothing else
             heads = list(dict.fromkeys(s.head[0].upper() + s.head[1:] for s in self.assignment(trial) if s is not None))
         return heads
@@ -497,7 +500,7 @@ class Grounding:
 
     def holds_finish(self, trial: int | None = None) -> bool:
         """Finish waits: a question in several parts, or one asking for a conclusion, has a part no call answered."""
-        return (len(self.reading.parts) > 1 or self.reading.analysis) and bool(self.open_parts(trial))
+        return self.reading.by_parts and bool(self.open_parts(trial))
 
     def unsupported(self, trial: int, answer: str, claims: list[Claim]) -> str:
         """Why `answer` (trial `trial`'s) may not be delivered as answered ('' when it may): code's answer before
@@ -508,7 +511,7 @@ class Grounding:
             return ""
         if self.answered_by_links():
             return "" if answer.startswith(self.missing_prefix()) else "the answer is not the one the facts give"
-        open_ = self.open_parts(trial) if len(self.reading.parts) > 1 or self.reading.analysis else []
+        open_ = self.open_parts(trial) if self.reading.by_parts else []
         if open_:
             return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
         prefix = self.answer_prefix(trial)
@@ -548,7 +551,7 @@ class Grounding:
         if self.links is None or self.answered_by_links():
             return []
         parts = self.reading.parts
-        if len(parts) <= 1 and not self.reading.analysis:  # one part: any answering head closes it, as before
+        if not self.reading.by_parts:  # one part: any answering head closes it, as before
             return [] if self.heads(trial) else list(parts)
         return [p for p, s in zip(parts, self.assignment(trial)) if s is None and p.ask != "exists"]
 
