@@ -654,8 +654,9 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.setpoint = _setpoint(text) and part.limit is None
     if "op" in pins:
         part.op = _argument("op", text)
-    if "order" in pins:
-        part.order = _argument("order", text) or "highest"
+    if "order" in pins:  # "rank them by minimum speed": the aggregate after "by" is the criterion, not the order
+        criterion = re.sub(r"\bby\s+(?:the\s+)?(?:min(?:imum)?|max(?:imum)?|lowest|highest)\b", "by", text, flags=re.I)
+        part.order = _argument("order", criterion) or "highest"
     if "rank_statistic" in pins:
         part.statistic = _argument("rank_statistic", text) or ("max" if part.order != "lowest" else "min")
     if "statistic" in pins:
@@ -711,7 +712,7 @@ def outside_topic(question: str) -> bool:
 
 
 #: the words a typo of which is read as the word itself: the table's words (cues, operating verbs, request words)
-_SPELLED = frozenset(w for w in CUE_WORDS | TABLE.verb_forms if w.isalpha() and len(w) >= 5)
+_SPELLED = frozenset(w for w in CUE_WORDS | TABLE.verb_forms | TABLE.data_words if w.isalpha() and len(w) >= 5)
 _BY_LENGTH: dict[int, tuple[str, ...]] = {}
 for _w in sorted(_SPELLED):
     _BY_LENGTH[len(_w)] = _BY_LENGTH.get(len(_w), ()) + (_w,)

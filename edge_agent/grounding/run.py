@@ -59,6 +59,8 @@ _TIME_QUESTION = re.compile(r"\b(?:what(?:'s| is)? (?:the )?(?:time|date|day)|to
                             re.I)
 #: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
 _WHICH = re.compile(r"\b(?:what|which)\b", re.I)
+#: a listing's head ("found 5 chiller assets at POKMAIN: …"): what answers a question asking for names or a count
+_LISTING = re.compile(r"found \d+ ", re.I)
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
 MAX_HEADS = 3
 
@@ -414,7 +416,7 @@ class Grounding:
         for s in self.sources:
             if s.kind != "observation" or not s.head or trial not in (None, s.trial):
                 continue
-            if s.answers or (names and all(key(n) in named for n in s.about)):
+            if s.answers or (names and _LISTING.match(s.head) and all(key(n) in named for n in s.about)):
                 latest.pop(s.call, None)
                 latest[s.call] = s.head[0].upper() + s.head[1:]
         heads = list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
@@ -465,7 +467,7 @@ class Grounding:
                 if part.ask in ANSWERED_BY:
                     fits = s.tool in ANSWERED_BY[part.ask]
                 elif part.ask in ("names", "count"):
-                    fits = not s.answers
+                    fits = not s.answers and bool(_LISTING.match(s.head))
                 elif part.ask == "exists":
                     fits = False
                 else:
