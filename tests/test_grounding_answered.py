@@ -50,7 +50,8 @@ def test_a_clause_said_twice_is_never_well_formed(clauses):
     text = ", ".join(clauses)
     repeated = len({" ".join(c.casefold().split()) for c in clauses if len(c.split()) >= 2}) < \
         len([c for c in clauses if len(c.split()) >= 2])
-    assert well_formed(text) == (not repeated)
+    thrice = max(clauses.count(c) for c in clauses) >= 3  # one item listed three times: run-on output
+    assert well_formed(text) == (not repeated and not thrice)
 
 
 def test_a_question_answered_in_part_is_partial_naming_what_was_not_established():
@@ -150,3 +151,18 @@ def test_two_periods_compared_are_never_answered_with_one_periods_figures():
               head="The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00", answers=True)
     assert not g.answer_closed(1) and g.open_parts(1)
     assert g.unsupported(1, "The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00", [])
+
+
+def test_a_yes_no_question_answered_in_prose_must_say_yes_or_no():
+    g = Grounding.build("Is there a tower at SITE-A?", CATALOG)
+    g.observe(1, 1, "assets", "found 2 assets at SITE-A: Freezer 1, Freezer 2")
+    answer = "The 2 assets at SITE-A are Freezer 1, Freezer 2"
+    assert "yes or no" in g.unsupported(1, answer, _claims(g, answer))
+
+
+def test_a_short_site_code_the_skyspark_lacks_is_missing_and_no_other_site_stands_in():
+    cat = Catalog.of({"DC1": {"CH-1": ["Power"]}, "DC2-ANNEX": {"CT-1": ["Fan Power"]}})
+    cat.site("DC1").types.update({"CH-1": ["chiller"]})
+    g = Grounding.build("how many chillers does DC3 have?", cat)
+    assert [(m.kind, m.text) for m in g.links.missing] == [("site", "DC3")] and g.links.sites == []
+    assert g.answered_by_links() and g.missing_prefix().startswith("There is no site DC3")

@@ -346,6 +346,10 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     _missing_sensors(tokens, catalog, links)
     _asked_measures(tokens, catalog, links)
     _missing_sites(tokens, catalog, links)
+    if any(m.kind == "site" for m in links.missing):  # a site named that does not exist: no other site stands in
+        guessed = {m.name for m in links.mentions if m.kind == "site" and m.how == "only"}
+        links.mentions = [m for m in links.mentions if not (m.kind == "site" and m.how == "only")]
+        links.sites = [s for s in links.sites if s not in guessed]
     return links
 
 
@@ -585,6 +589,12 @@ def _site_position(tokens: _Tokens, n: int) -> bool:
     return bool(before and before[-1] in _SITE_BEFORE) or after in _SITE_AFTER
 
 
+def _code_shape(name: str) -> tuple[str, str] | None:
+    """A short site code's letters and the shape of its digits ("DC1" → ("DC", "#")); None for other names."""
+    m = re.fullmatch(r"([A-Z]{1,4})(\d{1,3})", name)
+    return (m.group(1), "#" * len(m.group(2))) if m else None
+
+
 def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     """Names that look like the SkySpark's site names but are none: upper-case codes (4+ characters,
     3+ letters), and names with the same first part and separators as a site ("Plant-South" where
@@ -592,8 +602,13 @@ def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     or a measurement ("Which of the BOILERS …" names a kind, not a site)."""
     skeletons = {s for s in map(_site_skeleton, catalog.sites) if s}
     kinds = _kind_words(catalog)
+    coded = {_code_shape(s) for s in catalog.sites if _code_shape(s)}
     for n, (tok, _, _) in enumerate(tokens.items):
         if tokens.used[n] or tok in _NOT_CODES or key(tok) in kinds or _field_word(tok):
+            continue
+        if _code_shape(tok) in coded and tok not in catalog.sites:  # "DC3" where there are DC1 and DC2: anywhere
+            tokens.used[n] = True
+            links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
             continue
         code = re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok) and len(tok) >= 4 and \
             sum(c.isalpha() for c in tok) >= 3  # "POKMAN", "MUC-FREIMANN"

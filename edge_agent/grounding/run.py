@@ -522,6 +522,9 @@ class Grounding:
                 "the answer does not state what this run's calls found"
         if not well_formed(answer):
             return "the answer repeats itself, not a statement"
+        if len(self.reading.parts) == 1 and self.reading.parts[0].form == "yes_no" and \
+                not re.match(r"\W*(?:yes|no)\b", answer, re.I):
+            return "the question asks yes or no, and the answer says neither"
         if not any(c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims) \
                 and not self._words_held(trial, answer, every=False):
             return "no figure, name or word of the answer comes from this run's Observations"
@@ -657,12 +660,18 @@ gave given total sum there's that's there're is there none sees see seen""".spli
 
 def well_formed(answer: str) -> bool:
     """No clause said twice ("SITE-A, SITE-B, found 2 sites, found 2 sites, …" is pieces of tool output repeated,
-    not an answer), and something said."""
+    not an answer), no item listed three times, and something said."""
     if not re.search(r"\w", answer):
         return False
-    clauses = [" ".join(c.casefold().split()) for c in re.split(r"[,;.:!?\n]+(?:\s|$)|\s-\s", answer)]
-    clauses = [c for c in clauses if len(c.split()) >= 2]
-    return len(clauses) == len(set(clauses))
+    pieces = [" ".join(c.casefold().split()) for c in re.split(r"[,;.:!?\n]+(?:\s|$)|\s-\s", answer)]
+    clauses = [c for c in pieces if len(c.split()) >= 2]
+    if len(clauses) != len(set(clauses)):
+        return False
+    counts: dict[str, int] = {}
+    for c in pieces:  # one item listed three times ("UPS, UPS, UPS"): output run on, not a list
+        if c:
+            counts[c] = counts.get(c, 0) + 1
+    return max(counts.values(), default=0) < 3
 
 
 #: how an answer names the attributes the question reading knows (`question.Part.attribute`)

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from phable.kinds import Number, Ref
 
+from edge_agent import PROJECT_ROOT
 from edge_agent.skyspark.dataset import (
     END_DAY,
     FIRST_DAY,
