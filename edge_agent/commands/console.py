@@ -113,7 +113,11 @@ class ConsoleThread:
             self._ready.set()
 
         try:
-            self.loop.run_until_complete(serve_console(self.settings, ready=ready, stop=self.stop_event))
+            from edge_agent.console.bridge import Bridge
+
+            self.bridge = Bridge(self.settings).start_async()
+            self.loop.run_until_complete(serve_console(self.settings, ready=ready, stop=self.stop_event,
+                                                       bridge=self.bridge))
         except BaseException as exc:  # surfaced by start()
             self._error = exc
             self._ready.set()

@@ -29,6 +29,7 @@ from edge_agent.mqtt.protocol import Reply, is_final
 log = logging.getLogger(__name__)
 
 SESSION_TAKEN_OVER = 142  # MQTT v5 DISCONNECT reason: another connection with the same client id
+QUICK_DROP_S = 10.0  # a connection the broker drops this soon after it was made: maybe taken over
 TAKEOVER_SHOWN_S = 120.0  # a takeover is shown this long after the last one
 UNKNOWN_KEEP_S = 3600.0  # replies of a request this console did not ask (yet) are dropped after this long
 
@@ -69,11 +70,21 @@ class _Client(RequestClient):
         super()._on_connect(client, userdata, flags, reason_code, properties)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        was = self.connected.is_set()
         self.connected.clear()
-        if getattr(reason_code, "value", None) == SESSION_TAKEN_OVER:
-            self._bridge._trouble(f"another client connected to the broker as {self.client_id!r} and took this "
-                                  f"console's session: is a second console running with the same broker user? "
-                                  f"Give each console its own (console.mqtt_username)", takeover=True)
+        log.debug("console disconnected (%s, %s)", reason_code, getattr(reason_code, "value", None))
+        if not was:  # a refused login: _on_connect said why
+            self._wake()
+            return
+        now = time.time()
+        if now - self._bridge._connected_at < QUICK_DROP_S:  # paho reports a takeover as "Unspecified error"
+            self._bridge._drops = [t for t in self._bridge._drops if now - t < 60.0] + [now]
+        if getattr(reason_code, "value", None) == SESSION_TAKEN_OVER or len(self._bridge._drops) >= 2:
+            self._bridge._trouble(f"the broker keeps dropping the console's connection soon after it connects "
+                                  f"({len(self._bridge._drops)} times in a minute): another client connects as "
+                                  f"{self.client_id!r} and takes its session. Is a second console running with the "
+                                  f"same broker user? Give each console its own (console.mqtt_username)",
+                                  takeover=True)
         elif reason_code is not None and getattr(reason_code, "is_failure", False):
             self._bridge._trouble(f"the broker closed the console's connection: {reason_code}")
         self._wake()
@@ -107,6 +118,8 @@ class Bridge:
         self.asked: dict[str, Asked] = {}
         self._problem: str = ""  # the last connection problem
         self._takeover_at = 0.0
+        self._connected_at = 0.0
+        self._drops: list[float] = []
         self.takeovers = 0
         self._first_seen: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -157,6 +170,7 @@ class Bridge:
         self._problem = text
 
     def _connected_ok(self) -> None:
+        self._connected_at = time.time()
         if self._problem:
             log.info("console connected to the broker as %r", self.client_id)
         self._problem = ""

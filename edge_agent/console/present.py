@@ -83,10 +83,14 @@ def linked(text: str, claims: list[dict], run_id: str) -> list[dict]:
             start = at + 1
     spans.sort(key=lambda s: s[0])
     out, pos = [], 0
+
+    def plain(t: str) -> dict:
+        return {"text": t, "claim": False, "href": "", "title": "", "ungrounded": False}
+
     for s, e, c in spans:
         if s > pos:
-            out.append({"text": text[pos:s]})
-        piece: dict = {"text": text[s:e], "claim": True}
+            out.append(plain(text[pos:s]))
+        piece = plain(text[s:e]) | {"claim": True}
         if c.get("source") == "observation" and c.get("trial") and c.get("step") is not None:
             piece["href"] = f"/runs/{run_id}#step-{c['trial']}-{c['step']}"
             piece["title"] = f"from trial {c['trial']}, step {c['step']} ({c.get('tool') or 'observation'})"
@@ -98,5 +102,5 @@ def linked(text: str, claims: list[dict], run_id: str) -> list[dict]:
         out.append(piece)
         pos = e
     if pos < len(text):
-        out.append({"text": text[pos:]})
+        out.append(plain(text[pos:]))
     return out
