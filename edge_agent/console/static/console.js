@@ -206,8 +206,13 @@ document.addEventListener("click", ev => {
 document.addEventListener("DOMContentLoaded", () => {
   const box = document.getElementById("request");
   if (box) followRequest(box);
-  if (location.hash.startsWith("#step-")) {
-    const target = document.getElementById(location.hash.slice(1));
-    if (target) { target.classList.add("highlight"); target.scrollIntoView({block: "center"}); }
-  }
+  highlightStep();
+  window.addEventListener("hashchange", highlightStep);  // a provenance link on the run page itself
 });
+
+function highlightStep() {
+  if (!location.hash.startsWith("#step-")) return;
+  for (const old of document.querySelectorAll(".step.highlight")) old.classList.remove("highlight");
+  const target = document.getElementById(location.hash.slice(1));
+  if (target) { target.classList.add("highlight"); target.scrollIntoView({block: "center"}); }
+}
