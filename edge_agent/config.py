@@ -165,7 +165,7 @@ class ConsoleSettings(Section):
     login_max_delay_s: float = Field(30.0, ge=0)
     #: a finished request stays in the console's memory this long after its final reply, then is served from the
     #: run log (memory stays flat however many requests are asked)
-    answer_timeout_s: float = Field(300.0, ge=0)
+    answer_timeout_s: float = Field(60.0, ge=0)
     history_page_size: int = Field(50, ge=1, le=500)
 
 

@@ -368,3 +368,19 @@ def test_users_add_writes_where_the_config_says_or_refuses(tmp_path):
                               str(config)])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "state" / "console-users.yaml").is_file() and str(tmp_path / "state") in r.output
+
+
+def test_a_reply_between_two_looks_wakes_the_stream_at_once(tmp_path):
+    """The event stream registers its waiter before it looks again: a reply that arrived in between does not
+    leave the page waiting for the 15 s keep-alive (found by bench/console_memory.py: 1 request in 8 stalled)."""
+    import asyncio
+
+    from edge_agent.config import load_settings
+    from edge_agent.console.bridge import Bridge
+
+    bridge = Bridge(load_settings(overrides={"paths": {"state_dir": str(tmp_path)}}, environ={}))
+
+    async def main() -> None:
+        await asyncio.wait_for(bridge.changed(30.0, lambda: True), 2.0)
+
+    asyncio.run(main())

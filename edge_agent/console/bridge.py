@@ -180,12 +180,15 @@ class Bridge:
         for loop, event in list(self._waiters):
             loop.call_soon_threadsafe(event.set)
 
-    async def changed(self, timeout: float) -> None:
-        """Return when any reply arrives (or after `timeout`)."""
+    async def changed(self, timeout: float, ready=None) -> None:
+        """Return when any reply arrives (or after `timeout`); at once if `ready()` is already true once this
+        waiter is registered (a reply that came between the caller's last look and now is not missed)."""
         event = asyncio.Event()
         key = (asyncio.get_running_loop(), event)
         self._waiters.add(key)
         try:
+            if ready is not None and ready():
+                return
             await asyncio.wait_for(event.wait(), timeout)
         except asyncio.TimeoutError:
             pass
@@ -263,5 +266,5 @@ class Bridge:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            await self.changed(min(left, 1.0))
+            await self.changed(min(left, 1.0), lambda: bool(self.replies(request_id)))
         return self.replies(request_id)[0]

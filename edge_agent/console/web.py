@@ -397,7 +397,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         if rid not in console.bridge.asked:  # dropped from memory meanwhile: the run page has it
             await response.write(b"event: gone\ndata: {}\n\n")
             return response
-        await console.bridge.changed(15.0)
+        await console.bridge.changed(15.0, lambda: len(console.bridge.replies(rid)) != sent)
         if len(console.bridge.replies(rid)) == sent:
             await response.write(b": keep-alive\n\n")
 
