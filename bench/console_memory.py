@@ -161,6 +161,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "console_memory.json")
     args = ap.parse_args()
     results = {}
+    load_before = os.getloadavg()
     runs = ([("base", args.base.resolve(), args.base_n or args.n)] if args.base else []) + [("this", ROOT, args.n)]
     for name, code, n in runs:
         with tempfile.TemporaryDirectory(prefix="console-mem-") as tmp:
@@ -172,7 +173,7 @@ def main() -> None:
         results[name] = res
         print(name, json.dumps(res["flat"]), f"{res['requests_per_s']} requests/s", flush=True)
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                          "load_before": os.getloadavg()}, "results": results}
+                          "load_before": load_before, "load_at_end": os.getloadavg()}, "results": results}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))
     plot(results, args.out.with_suffix(".png"))

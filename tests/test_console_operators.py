@@ -74,8 +74,16 @@ def test_every_status_has_its_own_look_in_the_history_and_the_run_page(console_e
         assert f'class="badge status-{status}"' in tail and f">{label}</span>" in tail, (status, tail)
         run = otto.get(f"/runs/{row.group(1)}").text
         assert f'class="badge status-{status}" id="run-status"' in run
-    # the cancelled run, and the stylesheet gives each a look of its own
+    # the audit trail says the same words
+    time.sleep(0.3)
+    outcomes = {r["request_id"]: r["outcome"] for r in _audit(env.settings, event="final")}
+    assert {k: outcomes[rid] for k, rid in asked.items()} == {"answered": "answered", "refused": "refused",
+                                                               "gave_up": "gave_up"}
+    assert outcomes[cancelled] == "cancelled"
+    # the stylesheet gives each a look of its own, and table cells break between words only
     css = otto.get("/static/console.css").text
+    cell = re.search(r"th, td \{([^}]*)\}", css).group(1)
+    assert "overflow-wrap: break-word" in cell and "anywhere" not in cell and "break-all" not in css
     looks = {s: re.search(r"\.badge\.status-" + s + r" \{([^}]*)\}", css).group(1)
              for s in ("answered", "refused", "partial", "gave_up", "failed", "cancelled")}
     assert len(set(looks.values())) == 6
@@ -384,3 +392,36 @@ def test_a_reply_between_two_looks_wakes_the_stream_at_once(tmp_path):
         await asyncio.wait_for(bridge.changed(30.0, lambda: True), 2.0)
 
     asyncio.run(main())
+
+
+def test_the_demo_cleans_up_on_sigterm(tmp_path):
+    """`edge-agent demo` stopped with SIGTERM (systemd, `kill`, a CI timeout) stops everything and removes its
+    /tmp/edge-agent-demo-* folder (broker, state, run log), as Ctrl-C does."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+
+    from tests.plugins.mqtt import PROJECT_ROOT
+
+    if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto"):
+        pytest.skip("mosquitto is not installed")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {
+        "TMPDIR": str(tmp_path), "PYTHONPATH": str(PROJECT_ROOT)}
+    log = tmp_path / "demo.log"
+    proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "demo", "--runner", "script", "--broker", "mosquitto",
+                             "--stay", "--out", str(tmp_path / "out")], cwd=tmp_path, env=env,
+                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while b"everything keeps running" not in log.read_bytes():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        assert list(tmp_path.glob("edge-agent-demo-*"))  # it was there while the demo ran
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert list(tmp_path.glob("edge-agent-demo-*")) == [], log.read_text()
