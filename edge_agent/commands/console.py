@@ -13,6 +13,7 @@ import logging
 import signal
 import ssl
 import sys
+from pathlib import Path
 
 import click
 
@@ -155,13 +156,12 @@ def console(config, host, port, log_level) -> None:
 
 # ------------------------------------------------------------------------------------------- users
 
-def users_path(settings: Settings, config: str | None, environ=None) -> "Path":
+def users_path(settings: Settings, config: str | None, environ=None) -> Path:
     """Where `edge-agent users` writes: the console's users file as the settings say. Without a settings file
     (`--config` or EDGE_AGENT_CONFIG) or a state directory from the environment (EDGE_AGENT_PATHS__STATE_DIR, as
     the systemd units set it) it would write into the checkout's `var/`, which the console on a gateway never
     reads: refused, with what to do."""
     import os
-    from pathlib import Path
 
     environ = os.environ if environ is None else environ
     path = settings.console.users_file

@@ -17,7 +17,6 @@ import hashlib
 import json
 import logging
 import re
-import time
 from pathlib import Path
 
 import jinja2
@@ -397,7 +396,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         if rid not in console.bridge.asked:  # dropped from memory meanwhile: the run page has it
             await response.write(b"event: gone\ndata: {}\n\n")
             return response
-        await console.bridge.changed(15.0, lambda: len(console.bridge.replies(rid)) != sent)
+        await console.bridge.changed(15.0, lambda n=sent: len(console.bridge.replies(rid)) != n)
         if len(console.bridge.replies(rid)) == sent:
             await response.write(b": keep-alive\n\n")
 
