@@ -425,3 +425,23 @@ def test_the_demo_cleans_up_on_sigterm(tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert list(tmp_path.glob("edge-agent-demo-*")) == [], log.read_text()
+
+
+def test_a_request_cancelled_before_it_ran_keeps_a_page(console_env):
+    """No run in the run log (cancelled while queued): once out of memory its page is its stored final reply."""
+    env = console_env(answer_timeout_s=0.2)
+    otto, _ = login(env.url, "otto")
+    first = _ask(otto, "a long one [steps=30 delay=0.1]")
+    queued = _ask(otto, "waits behind it [steps=1 delay=0]")
+    assert _cancel(otto, queued).status_code == 200
+    final = _final(otto, queued)
+    assert final["kind"] == "cancelled" and final["message"] == "cancelled by console:otto before it started"
+    _cancel(otto, first)
+    _final(otto, first)
+    bridge = env.console.bridge
+    bridge.sweep()
+    time.sleep(0.3)
+    bridge.sweep()
+    assert queued not in bridge.asked
+    page = otto.get(f"/requests/{queued}").text
+    assert 'id="ended-status"' in page and ">cancelled</span>" in page and "before it started" in page
