@@ -294,6 +294,8 @@ def test_browser_operators_refusal_cancel_restart_and_past_provenance(console_en
     browser.get(env.url + "/")
     _ask(browser, "a long one [steps=40 delay=0.25]")
     _wait(browser, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li.event-step"), "a step")
+    # each live step says what it does in words, before the model's thought
+    assert browser.find_element(By.CSS_SELECTOR, "#steps li.event-step .doing").text == "Calls sites"
     request_path = browser.current_url.split(env.url, 1)[1]
     _logout(browser)
     _login(browser, env.url, "olga", lambda name: None)

@@ -445,3 +445,16 @@ def test_a_request_cancelled_before_it_ran_keeps_a_page(console_env):
     assert queued not in bridge.asked
     page = otto.get(f"/requests/{queued}").text
     assert 'id="ended-status"' in page and ">cancelled</span>" in page and "before it started" in page
+
+
+def test_times_read_as_site_time_and_steps_in_words():
+    from edge_agent.console.present import doing, site_zone, when
+
+    assert when(1591028100, site_zone("America/New_York")) == "1 Jun 2020, 12:15 (site time)"
+    assert when("2020-06-01T16:15:00+00:00", site_zone("UTC")) == "1 Jun 2020, 16:15 (site time)"
+    assert when(None) == "" and site_zone("Not/AZone") is None
+    assert doing("assets", {"site_name": "POKMAIN", "equipment_kind": "chiller"}) == \
+        "Calls assets with site name POKMAIN; equipment kind chiller"
+    assert doing("Finish", {"answer": "x"}) == "Writes the answer"
+    assert doing("histories", '{"asset_names": ["Chiller 6", "Chiller 9"]}') == \
+        "Calls histories with asset names Chiller 6, Chiller 9"
