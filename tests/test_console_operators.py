@@ -458,3 +458,49 @@ def test_times_read_as_site_time_and_steps_in_words():
     assert doing("Finish", {"answer": "x"}) == "Writes the answer"
     assert doing("histories", '{"asset_names": ["Chiller 6", "Chiller 9"]}') == \
         "Calls histories with asset names Chiller 6, Chiller 9"
+
+
+def test_over_https_every_response_carries_hsts(console_env, tmp_path):
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=gw1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    env = console_env(tls_cert_file=str(cert), tls_key_file=str(key))
+    assert env.url.startswith("https://")
+    parts = urllib.parse.urlsplit(env.url)
+    ctx = ssl.create_default_context(cafile=str(cert))
+    ctx.check_hostname = False
+    for path in ("/login", "/", "/static/console.css", "/nowhere"):
+        conn = http.client.HTTPSConnection(parts.hostname, parts.port, context=ctx, timeout=10)
+        conn.request("GET", path)
+        r = conn.getresponse()
+        r.read()
+        conn.close()
+        assert r.getheader("Strict-Transport-Security") == "max-age=31536000", path
+        assert r.getheader("Server") == "edge-agent-console", path
+    assert "Secure" in _set_cookie(env.url, ctx)
+
+
+def _set_cookie(url: str, ctx) -> str:
+    parts = urllib.parse.urlsplit(url)
+    conn = http.client.HTTPSConnection(parts.hostname, parts.port, context=ctx, timeout=10)
+    conn.request("GET", "/login")
+    r = conn.getresponse()
+    r.read()
+    conn.close()
+    return r.getheader("Set-Cookie") or ""
+
+
+def test_an_ended_session_says_so(console_env):
+    env = console_env()
+    b = Browser(env.url)
+    b.jar.set_cookie(__import__("http.cookiejar").cookiejar.Cookie(
+        0, "ea_session", "stale-token", None, False, "127.0.0.1", False, False, "/", True, False, None, False, None,
+        None, {}))
+    r = b.get("/", follow=False)
+    assert r.status_code == 303 and r.headers["Location"] == "/login?error=expired"

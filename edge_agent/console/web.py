@@ -86,8 +86,8 @@ class Console:
     def require(self, request: web.Request, role: str = "viewer", *, html: bool = True) -> Session:
         session = request.get(SESSION)
         if session is None:
-            if html:
-                raise web.HTTPSeeOther("/login")
+            if html:  # a session cookie that no longer opens a session: it ended (expiry, restart, logout elsewhere)
+                raise web.HTTPSeeOther("/login?error=expired" if request.cookies.get(SESSION_COOKIE) else "/login")
             raise web.HTTPUnauthorized(text="log in first")
         if not at_least(session.role, role):
             raise web.HTTPForbidden(text=f"this needs the {role} role; you are {session.role}")
