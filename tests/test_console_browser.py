@@ -86,7 +86,8 @@ def _login(driver, url: str, user: str, shot) -> None:
     driver.find_element(By.ID, "password").send_keys(PASSWORD)
     shot("1-login")
     driver.find_element(By.ID, "login-button").click()
-    assert driver.find_element(By.CSS_SELECTOR, ".who").text.startswith(user)
+    who = _wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, ".who"), "the page after the login")
+    assert who[0].text.startswith(user), driver.page_source[:2000]
 
 
 def _ask(driver, question: str, *, strategy: str | None = None, max_steps: int | None = None,
