@@ -158,9 +158,18 @@ class ConsoleSettings(Section):
     mqtt_password: SecretStr | None = None
     mqtt_password_file: Path | None = None
     session_ttl_s: float = Field(8 * 3600, gt=0, description="a login lasts this long")
-    login_failures: int = Field(5, ge=1, description="failed logins per user name or address in login_window_s "
-                                                     "before further attempts are refused (HTTP 429)")
+    login_failures: int = Field(5, ge=1, description="failed logins from one address (or for one user from one "
+                                                     "address) in login_window_s before each further attempt "
+                                                     "from there waits (HTTP 429 with Retry-After)")
     login_window_s: float = Field(300.0, gt=0)
+    #: a failed login costs the next attempt from that address (and for that user from that address) this much
+    #: more wait, doubling each time up to login_max_delay_s; no user is ever locked out from other addresses
+    login_delay_s: float = Field(1.0, ge=0)
+    login_max_delay_s: float = Field(30.0, ge=0)
+    #: a finished request stays in the console's memory this long after its final reply, then is served from the
+    #: run log (memory stays flat however many requests are asked)
+    answer_timeout_s: float = Field(60.0, ge=0)
+    history_page_size: int = Field(50, ge=1, le=500)
 
 
 class PathSettings(Section):

@@ -15,11 +15,10 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from edge_agent.filestore import FileInfo, FileStore, FileStoreError
 
@@ -74,7 +73,9 @@ def _marks(series: Series, stated: list[str]) -> list[tuple[datetime, float, str
     return out
 
 
-def plot_svg(all_series: list[Series], stated: Sequence[str] = (), title: str = "") -> bytes:
+def figure(all_series: list[Series], stated: list[str] = (), title: str = ""):
+    """The matplotlib figure of `plot_svg` (the caller closes it): series, marks with their figures, the legend
+    under the plot (never over the curves or the figures), site time on x."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -83,28 +84,72 @@ def plot_svg(all_series: list[Series], stated: Sequence[str] = (), title: str = 
 
     units = list(dict.fromkeys(s.unit for s in all_series))[:2]
     tz = all_series[0].times[0].tzinfo
+    fig, ax = plt.subplots(figsize=(8, 3.6 + 0.22 * ((len(all_series) + 1) // 2)), layout="constrained")
+    axes = {units[0]: ax}
+    if len(units) > 1:
+        axes[units[1]] = ax.twinx()
+    t0 = min(s.times[0] for s in all_series).timestamp()
+    t1 = max(s.times[-1] for s in all_series).timestamp()
+    span = {u: (min(v for s in all_series if s.unit == u for v in s.values),
+                max(v for s in all_series if s.unit == u for v in s.values)) for u in units}
+    marks: list[tuple] = []
+    left = list(dict.fromkeys(stated))  # each figure the answer states is marked once, on the first curve with it
+    for i, s in enumerate(all_series):
+        target = axes.get(s.unit, ax)
+        line, = target.plot(s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label,
+                            linewidth=1.2, color=f"C{i % 10}")
+        lo, hi = span.get(s.unit, (min(s.values), max(s.values)))
+        for t, v, text in _marks(s, left):
+            left.remove(text)
+            target.plot([t], [v], "o", color=line.get_color(), markersize=6)
+            marks.append((target, t, v, text, ((t.timestamp() - t0) / ((t1 - t0) or 1.0),
+                                                (v - lo) / ((hi - lo) or 1.0))))
+    marks.sort(key=lambda m: m[4])
+    labels = [target.annotate(text, (t, v), textcoords="offset points", xytext=(4, 6), fontsize=8,
+                              bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
+              for target, t, v, text, _ in marks]
+    for unit, a in axes.items():
+        a.set_ylabel(unit or "value")
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=7)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator, tz=tz))
+    offset = all_series[0].times[0].strftime("%z")
+    ax.set_xlabel(f"site time (UTC{offset[:3]}:{offset[3:]})" if offset else "site time")
+    ax.grid(True, alpha=0.3)
+    handles = [h for a in axes.values() for h in a.get_legend_handles_labels()[0]]
+    fig.legend(handles=handles, fontsize=8, loc="outside lower center", ncols=min(2, len(handles)), frameon=False)
+    if title:
+        ax.set_title(title if len(title) <= 90 else title[:89] + "…", fontsize=9)
+    _unstack(fig, labels)
+    return fig
+
+
+def _unstack(fig, labels: list) -> None:
+    """Move each figure's label up, a line at a time, until it covers no label placed before it."""
+    if not labels:
+        return
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    placed = []
+    for label in labels:
+        dy = 6
+        for _ in range(12):
+            box = label.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed):
+                break
+            dy += 11
+            label.xyann = (4, dy)
+        placed.append(label.get_window_extent(renderer))
+
+
+def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") -> bytes:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     with matplotlib.rc_context({"svg.hashsalt": "edge-agent", "svg.fonttype": "none"}):
-        fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
-        axes = {units[0]: ax}
-        if len(units) > 1:
-            axes[units[1]] = ax.twinx()
-        for i, s in enumerate(all_series):
-            target: Any = axes.get(s.unit, ax)  # Any: matplotlib's stubs refuse the datetimes its converters take
-            line, = target.plot(s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label,
-                                linewidth=1.2, color=f"C{i % 10}")
-            for t, v, text in _marks(s, list(stated)):
-                target.plot([t], [v], "o", color=line.get_color(), markersize=6)
-                target.annotate(text, (t, v), textcoords="offset points", xytext=(4, 6), fontsize=8)
-        for unit, a in axes.items():
-            a.set_ylabel(unit or "value")
-        ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(ax.xaxis.get_major_locator(), tz=tz))
-        offset = all_series[0].times[0].strftime("%z")
-        ax.set_xlabel(f"site time (UTC{offset[:3]}:{offset[3:]})" if offset else "site time")
-        ax.grid(True, alpha=0.3)
-        handles = [h for a in axes.values() for h in a.get_legend_handles_labels()[0]]
-        ax.legend(handles=handles, fontsize=8, loc="best")
-        if title:
-            ax.set_title(title[:90], fontsize=9)
+        fig = figure(all_series, stated, title)
         buf = io.BytesIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
         plt.close(fig)

@@ -93,6 +93,19 @@ def m003_llm_call_texts(db: sqlite_utils.Database) -> None:
                              fk_col="sha256" if name == "system_sha256" else None)
 
 
+@migration
+def m004_masked_thought_and_provenance(db: sqlite_utils.Database) -> None:
+    """One truth for a run: each step's thought as it was published (every unverified figure or name masked),
+    what was masked and who wrote the step; the answer's provenance (each figure and name with the step or fact
+    it came from). The console's run page shows these, as the live page did."""
+    steps, runs = db["steps"], db["runs"]
+    for name, kind in (("shown_thought", str), ("unverified", str), ("by", str)):
+        if name not in steps.columns_dict:
+            steps.add_column(name, kind)
+    if "provenance" not in runs.columns_dict:
+        runs.add_column("provenance", str)
+
+
 def migrate(db: sqlite_utils.Database) -> list[str]:
     """Apply the steps this database has not had yet; returns their names."""
     db["_migrations"].create({"name": str, "applied": float}, pk="name", if_not_exists=True)
@@ -126,7 +139,9 @@ class RunLog:
                  "metrics": m.model_dump_json(), "completed_round1": int(m.completed_round1),
                  "completed_final": int(m.completed_final), "trials": m.trials, "llm_calls": m.llm_calls,
                  "tokens_sent": m.tokens_sent, "tokens_received": m.tokens_received,
-                 "tokens_evaluated": m.tokens_evaluated, "wall_s": m.wall_s, "reason": result.reason},
+                 "tokens_evaluated": m.tokens_evaluated, "wall_s": m.wall_s, "reason": result.reason,
+                 "provenance": json.dumps([c.model_dump(mode="json") for c in result.provenance],
+                                          ensure_ascii=False)},
                 pk="run_id",
             )
             for trial in result.trials:
@@ -140,7 +155,9 @@ class RunLog:
                 )
                 self.db["steps"].upsert_all(
                     [{"run_id": result.run_id, "trial": trial.number, "idx": s.index, "kind": s.kind,
-                      "thought": s.thought, "action": s.action,
+                      "thought": s.thought, "shown_thought": s.shown_thought,
+                      "unverified": json.dumps(s.unverified, ensure_ascii=False) if s.unverified else None,
+                      "by": s.by, "action": s.action,
                       "action_input": json.dumps(s.action_input, ensure_ascii=False),
                       "observation": s.observation, "ok": int(s.ok), "prompt_tokens": s.usage.prompt_tokens,
                       "evaluated_tokens": s.usage.evaluated_tokens,

@@ -3,6 +3,10 @@ against the console, a real Mosquitto and the daemon.
 
 * without the model (script runner): log in, ask, watch the steps arrive, see the answer and its plot, download
   every file through the browser and check its sha256;
+* as operators use it (script runner writing the real run log): a refusal shown as refused; another operator's
+  cancel refused (no Cancel on the page, 403 from the server) while the asker's works; a console restart in the
+  middle of a request (the home page lists it, its page follows it to its answer); a past run's provenance link
+  opening the step it came from; the history with every status;
 * with the tiny model (markers model + browser): the demo question against the simulator; log in, ask, see the
   steps live and the answer, open a figure's provenance (the step and Observation it came from), download the
   file and check its sha256.
@@ -20,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugins.console import PASSWORD, ConsoleThread, console_overrides
+from tests.plugins.console import PASSWORD, ConsoleThread, console_overrides, console_env  # noqa: F401
 
 CHROMIUM, DRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or \
     "/usr/bin/chromedriver"
@@ -82,7 +86,8 @@ def _login(driver, url: str, user: str, shot) -> None:
     driver.find_element(By.ID, "password").send_keys(PASSWORD)
     shot("1-login")
     driver.find_element(By.ID, "login-button").click()
-    assert driver.find_element(By.CSS_SELECTOR, ".who").text.startswith(user)
+    who = _wait(driver, 10, lambda d: d.find_elements(By.CSS_SELECTOR, ".who"), "the page after the login")
+    assert who[0].text.startswith(user), driver.page_source[:2000]
 
 
 def _ask(driver, question: str, *, strategy: str | None = None, max_steps: int | None = None,
@@ -192,8 +197,8 @@ def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulato
         _wait(browser, 600, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li"), "a live event")
         assert browser.find_element(By.ID, "state").text != "answered"  # the page shows the run while it runs
         shot("2-live-run")
-        _wait(browser, 1500, lambda d: d.find_element(By.ID, "state").text in ("answered", "gave_up", "error",
-                                                                                "cancelled"), "the answer")
+        _wait(browser, 1500, lambda d: d.find_element(By.ID, "state").text in (
+            "answered", "refused", "partial", "gave up", "failed", "error", "cancelled"), "the answer")
         shot("3-answer")
         assert browser.find_element(By.ID, "state").text == "answered", browser.find_element(By.ID, "result").text
         assert "chiller" in browser.find_element(By.ID, "answer").text.lower()
@@ -222,3 +227,106 @@ def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulato
     finally:
         console.stop()
         daemon.stop(timeout=10)
+
+
+def _logout(driver) -> None:
+    driver.delete_all_cookies()
+
+
+def _state(driver) -> str:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, "state").text
+
+
+def _past_runs(settings) -> None:
+    """A partial and a failed run in the run log, as the daemon records them (the script runner makes neither)."""
+    from edge_agent.agent.trajectory import RunResult
+    from edge_agent.runlog import RunLog
+
+    log = RunLog(settings.db_path)
+    for run_id, status, question, answer, error in (
+            ("past-partial", "partial", "peak tonnage of Chiller 3 and Chiller 7 last week",
+             "Chiller 3 peaked at 412 tons on 3 Jun 2020; there is no Chiller 7 at POKMAIN.", None),
+            ("past-failed", "failed", "energy of B020_Total yesterday", None,
+             "the SkySpark at http://skyspark.local/api/demo did not answer")):
+        result = RunResult(run_id=run_id, question=question, strategy="react", model="script", now="",
+                           status="answered", answer=answer, error=error)
+        result.status = status  # what the agent writes once issue 29 lands; today only the run log holds it
+        log.record(result, [])
+
+
+def test_browser_operators_refusal_cancel_restart_and_past_provenance(console_env, browser):
+    from selenium.webdriver.common.by import By
+
+    env = console_env()
+    shot = Shots(browser)
+    _past_runs(env.settings)
+    _login(browser, env.url, "otto", lambda name: None)
+    # a refusal is shown as refused, not as a green answer
+    _ask(browser, "turn off Chiller 6 at POKMAIN [steps=1 delay=0.2 as=refused]")
+    _wait(browser, 20, lambda d: _state(d) == "refused", "the refusal")
+    assert "status-refused" in browser.find_element(By.ID, "state").get_attribute("class")
+    assert "status-refused" in browser.find_element(By.ID, "answer").get_attribute("class")
+    # a past run's provenance link
+    browser.get(env.url + "/")
+    _ask(browser, "which chillers are at POKMAIN [steps=2 delay=0.2 as=provenance]")
+    _wait(browser, 20, lambda d: _state(d) == "answered", "the answer")
+    browser.get(env.url + "/")
+    browser.find_element(By.LINK_TEXT, "which chillers are at POKMAIN [steps=2 delay=0.2 as=provenance]").click()
+    link = browser.find_element(By.XPATH, "//p[@id='run-answer']/a[text()='Chiller 4']")  # the whole name
+    shot("3-run-page-with-provenance")
+    link.click()
+    _wait(browser, 10, lambda d: d.current_url.endswith("#step-1-1"), "the step")
+    assert "highlight" in browser.find_element(By.ID, "step-1-1").get_attribute("class")
+    assert "[unverified]" in browser.find_element(By.CSS_SELECTOR, "#step-1-1 .thought").text
+    # a gave-up and a cancelled one for the history
+    browser.get(env.url + "/")
+    _ask(browser, "what is the weather tomorrow [steps=1 delay=0.2 as=gave_up]")
+    _wait(browser, 20, lambda d: _state(d) == "gave up", "gave up")
+    browser.get(env.url + "/")
+    _ask(browser, "a long one I stop myself [steps=60 delay=0.2]")
+    _wait(browser, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li.event-step"), "a step")
+    browser.find_element(By.ID, "cancel-button").click()
+    _wait(browser, 20, lambda d: _state(d) == "cancelled", "the cancel")
+    assert browser.find_element(By.ID, "status-note").text == "cancelled by console:otto"
+    assert not browser.find_element(By.ID, "answer").is_displayed()  # no empty green answer box
+    # another operator's cancel is refused
+    browser.get(env.url + "/")
+    _ask(browser, "a long one [steps=40 delay=0.25]")
+    _wait(browser, 10, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li.event-step"), "a step")
+    # each live step says what it does in words, before the model's thought
+    assert browser.find_element(By.CSS_SELECTOR, "#steps li.event-step .doing").text == "Calls sites"
+    request_path = browser.current_url.split(env.url, 1)[1]
+    _logout(browser)
+    _login(browser, env.url, "olga", lambda name: None)
+    browser.get(env.url + request_path)
+    assert not browser.find_elements(By.ID, "cancel-button")
+    status = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(location.pathname.replace('/requests/', '/api/requests/') + '/cancel', {method: 'POST',
+          credentials: 'same-origin', headers: {'Content-Type': 'application/json',
+          'X-CSRF-Token': document.querySelector('meta[name=csrf-token]').content}, body: '{}'})
+          .then(r => done(r.status));""")
+    assert status == 403
+    time.sleep(0.5)
+    assert _state(browser) == "running"
+    # the console restarts in the middle of the request: it is listed again and its page follows it to the end
+    env.restart_console()
+    _logout(browser)
+    _login(browser, env.url, "otto", lambda name: None)
+    assert browser.find_element(By.CSS_SELECTOR, f"#running a[href='{request_path}']")
+    assert "connected" in browser.find_element(By.ID, "gw-broker").text
+    shot("1-home-status-and-running")
+    browser.find_element(By.CSS_SELECTOR, f"#running a[href='{request_path}']").click()
+    assert browser.find_element(By.ID, "restored").is_displayed()
+    _wait(browser, 30, lambda d: _state(d) == "answered", "the answer after the restart")
+    # the history: every status with its own look
+    browser.get(env.url + "/")
+    shown = {b.text for b in browser.find_elements(By.CSS_SELECTOR, "#runs .badge")}
+    assert {"answered", "refused", "partial", "gave up", "failed"} <= shown, shown
+    colours = {b.text: b.value_of_css_property("background-color")
+               for b in browser.find_elements(By.CSS_SELECTOR, "#runs .badge")}
+    assert len({colours[s] for s in ("answered", "refused", "partial", "gave up", "failed")}) == 5
+    browser.execute_script("document.getElementById('runs').scrollIntoView()")
+    shot("2-history-every-status")

@@ -79,9 +79,10 @@ def test_a_post_without_the_csrf_token_is_refused(console_stack):
 def test_ten_wrong_passwords_are_rate_limited(console_stack):
     codes = [login(console_stack.url, "otto", "wrong password")[1].status_code for _ in range(10)]
     assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}
-    b, r = login(console_stack.url, "otto")  # even the right password, while the window lasts
+    b, r = login(console_stack.url, "otto")  # even the right password, while the delay lasts
     assert r.status_code == 429 and "Too many failed logins" in r.text and b.csrf is None
-    # failures count per user name AND per address: another user from the same address is refused as well
+    assert r.headers["Retry-After"]
+    # failures count per address (and per user at it): another user from the same address waits as well
     assert login(console_stack.url, "vera")[1].status_code == 429
 
 

@@ -37,7 +37,7 @@ STATE_CLASSES = {"measurement", "total", "total_increasing", "measurement_angle"
 def test_discovery_payloads_follow_the_documented_schema():
     settings = load_settings(environ={})
     configs = discovery(settings, "edge-agent/gw1/status", "edge-agent/gw1/ha/state")
-    assert len(configs) == 8
+    assert len(configs) == 12
     ids = [c["unique_id"] for c in configs.values()]
     assert len(set(ids)) == len(ids)
     for topic, config in configs.items():
@@ -102,7 +102,7 @@ def test_the_gateway_appears_in_home_assistant_under_the_shipped_acl(secured_bro
     svc.start()
     try:
         assert svc.connected.wait(10)
-        assert ha.wait(lambda: len(ha.configs()) == 8), ha.got.keys()
+        assert ha.wait(lambda: len(ha.configs()) == 12), ha.got.keys()
         assert svc.fleet.ha.client_id == f"{DAEMON_USER}-ha"
         for topic, payloads in ha.got.items():
             if topic.endswith("/config"):
@@ -125,3 +125,33 @@ def test_the_gateway_appears_in_home_assistant_under_the_shipped_acl(secured_bro
         svc.stop(timeout=10)
         ha.c.loop_stop()
         ha.c.disconnect()
+
+
+def test_the_state_counts_each_status_as_operators_see_it(tmp_path):
+    """refused, partial and cancelled have their own counters; a refusal an older agent delivered as `answered`
+    counts as refused (edge_agent/statuses.py, the one mapping the console and the audit use)."""
+    import json
+    import sqlite3
+
+    from edge_agent.fleet.homeassistant import read_state
+    from tests.plugins.console import REFUSAL
+
+    db = tmp_path / "queue.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE jobs (state TEXT, final_kind TEXT, final_payload TEXT, question TEXT, finished REAL)")
+    finals = [("result", {"status": "answered", "answer": "5 chillers"}),
+              ("result", {"status": "answered", "answer": REFUSAL}),
+              ("result", {"status": "refused", "answer": "This gateway cannot answer that: ..."}),
+              ("result", {"status": "partial", "answer": "Chiller 3 peaked at 41; Chiller 7 is not on the SkySpark"}),
+              ("result", {"status": "gave_up", "answer": None}),
+              ("error", {"code": "skyspark_unavailable", "message": "down"}),
+              ("cancelled", {"message": "cancelled by console:ada"})]
+    for n, (kind, payload) in enumerate(finals):
+        conn.execute("INSERT INTO jobs VALUES ('done', ?, ?, ?, ?)", (kind, json.dumps({"kind": kind, **payload}),
+                                                                      f"q{n}", 1000.0 + n))
+    conn.execute("INSERT INTO jobs VALUES ('queued', NULL, NULL, 'waiting', NULL)")
+    conn.commit()
+    state = read_state(db, "smollm2-135m", conn)
+    assert {k: state[k] for k in ("answered", "refused", "partial", "gave_up", "failed", "cancelled")} == \
+        {"answered": 1, "refused": 2, "partial": 1, "gave_up": 1, "failed": 1, "cancelled": 1}
+    assert state["queue_depth"] == 1 and state["last_status"] == "cancelled"

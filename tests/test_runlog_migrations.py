@@ -24,7 +24,8 @@ def test_a_real_run_log_from_before_migrations_is_brought_up_to_date(tmp_path):
     shutil.copy(REAL, db_path)
     before = sqlite3.connect(db_path).execute("select count(*), max(created) from runs").fetchone()
     log = RunLog(db_path)
-    assert log.applied == ["m001_initial", "m002_runs_reason", "m003_llm_call_texts"]
+    assert log.applied == ["m001_initial", "m002_runs_reason", "m003_llm_call_texts",
+                           "m004_masked_thought_and_provenance"]
     assert (log.db.execute("select count(*), max(created) from runs").fetchone()) == before
     cols = log.db["llm_calls"].columns_dict
     assert {"system_sha256", "prompt_user", "prompt_prefix", "reply"} <= set(cols)
@@ -60,3 +61,30 @@ def test_a_fresh_run_log_has_every_migration_recorded(tmp_path):
     log = RunLog(tmp_path / "fresh.db")
     names = [r["name"] for r in log.db["_migrations"].rows]
     assert names == [m.__name__ for m in MIGRATIONS]
+
+
+def test_the_run_log_keeps_the_masked_thought_and_the_provenance(tmp_path):
+    """One truth for a run: what the live page showed (the thought with its guess masked, the answer's provenance)
+    is in the run log, and the console's run view reads it; an old run log's rows still read (raw thought)."""
+    from edge_agent.agent.trajectory import StepRecord, Trial
+    from edge_agent.console.history import History
+    from edge_agent.grounding.provenance import Claim
+
+    db_path = tmp_path / "edge-agent.db"
+    shutil.copy(REAL, db_path)
+    log = RunLog(db_path)
+    step = StepRecord(index=1, thought="Chiller 9 is the one", action="assets", action_input={"site_name": "POKMAIN"},
+                      unverified=["Chiller 9"])
+    log.record(RunResult(run_id="m1", question="which chillers?", strategy="react", model="m", now="",
+                         status="answered", answer="Chiller 4", trials=[Trial(number=1, steps=[step])],
+                         provenance=[Claim(text="Chiller 4", what="name", source="observation", trial=1, step=1,
+                                           tool="assets")]), [])
+    run = History(db_path, tmp_path / "queue.db").run("m1")
+    shown = run["trials"][0]["steps"][0]
+    assert shown["shown"] == step.shown_thought and "Chiller 9" not in shown["shown"]
+    assert shown["doing"] == "Calls assets with site name POKMAIN"
+    assert run["claims"][0]["text"] == "Chiller 4" and run["claims"][0]["step"] == 1
+    old = History(db_path, tmp_path / "queue.db")
+    old_id = log.last_runs(2)[1]["run_id"]
+    first = next((s for t in old.run(old_id)["trials"] for s in t["steps"]), None)
+    assert first is None or first["shown"] == first["thought"]  # no masked copy before m004: the thought as kept

@@ -13,6 +13,7 @@ import logging
 import signal
 import ssl
 import sys
+from pathlib import Path
 
 import click
 
@@ -60,9 +61,7 @@ async def serve_console(settings: Settings, *, ready=None, stop: asyncio.Event |
 
     ctx = tls_context(settings)
     if bridge is None:
-        bridge = Bridge(settings)
-        bridge.client._client.connect_async(bridge.client.host, bridge.client.port, keepalive=30)
-        bridge.client._client.loop_start()  # paho retries in the background while the broker is away
+        bridge = Bridge(settings).start_async()  # paho retries in the background while the broker is away
     # open event streams would hold a graceful stop for a minute: handlers still running after 3 s are cancelled
     runner = web.AppRunner(make_app(settings, bridge), access_log=None, shutdown_timeout=3.0)
     await runner.setup()
@@ -79,9 +78,17 @@ async def serve_console(settings: Settings, *, ready=None, stop: asyncio.Event |
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
+
+    async def sweep() -> None:  # finished requests leave memory answer_timeout_s after their final reply
+        while True:
+            await asyncio.sleep(min(30.0, max(1.0, settings.console.answer_timeout_s / 2)))
+            bridge.sweep()
+
+    sweeper = asyncio.get_running_loop().create_task(sweep())
     try:
         await stop.wait()
     finally:
+        sweeper.cancel()
         notify("STOPPING=1")
         await runner.cleanup()
         bridge.stop()
@@ -107,7 +114,11 @@ class ConsoleThread:
             self._ready.set()
 
         try:
-            self.loop.run_until_complete(serve_console(self.settings, ready=ready, stop=self.stop_event))
+            from edge_agent.console.bridge import Bridge
+
+            self.bridge = Bridge(self.settings).start_async()
+            self.loop.run_until_complete(serve_console(self.settings, ready=ready, stop=self.stop_event,
+                                                       bridge=self.bridge))
         except BaseException as exc:  # surfaced by start()
             self._error = exc
             self._ready.set()
@@ -145,12 +156,30 @@ def console(config, host, port, log_level) -> None:
 
 # ------------------------------------------------------------------------------------------- users
 
+def users_path(settings: Settings, config: str | None, environ=None) -> Path:
+    """Where `edge-agent users` writes: the console's users file as the settings say. Without a settings file
+    (`--config` or EDGE_AGENT_CONFIG) or a state directory from the environment (EDGE_AGENT_PATHS__STATE_DIR, as
+    the systemd units set it) it would write into the checkout's `var/`, which the console on a gateway never
+    reads: refused, with what to do."""
+    import os
+
+    environ = os.environ if environ is None else environ
+    path = settings.console.users_file
+    named = config or environ.get("EDGE_AGENT_CONFIG") or environ.get("EDGE_AGENT_PATHS__STATE_DIR") or \
+        environ.get("EDGE_AGENT_CONSOLE__USERS_FILE")
+    if not named:
+        raise click.UsageError(
+            f"which console's users? Without --config (or EDGE_AGENT_CONFIG, or EDGE_AGENT_PATHS__STATE_DIR) this "
+            f"would write {settings.state_dir / path if not path.is_absolute() else path}, the checkout's default "
+            f"state directory. Name the settings file the console runs with: --config /etc/edge-agent/edge-agent.yaml")
+    return Path(path if path.is_absolute() else settings.state_dir / path)
+
+
 def _store(config: str | None):
     from edge_agent.console.users import UserStore
 
     settings = _load(config)
-    path = settings.console.users_file
-    return UserStore(path if path.is_absolute() else settings.state_dir / path)
+    return UserStore(users_path(settings, config))
 
 
 def _password(password: str | None) -> str:
@@ -176,10 +205,11 @@ def users_add(name, role, password, config) -> None:
     from edge_agent.console.users import UserError
 
     try:
-        _store(config).add(name, _password(password), role)
+        store = _store(config)
+        store.add(name, _password(password), role)
     except UserError as exc:
         raise click.UsageError(str(exc)) from None
-    click.echo(f"added {name} ({role})")
+    click.echo(f"added {name} ({role}) to {store.path}")
 
 
 @users.command("remove")

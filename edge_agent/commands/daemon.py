@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -263,6 +265,11 @@ def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, ou
     work = Path(tempfile.mkdtemp(prefix="edge-agent-demo-"))
     stack: list = []
     code = EXIT_FAIL
+
+    def _terminated(signum, frame):  # SIGTERM (systemd, `kill`, a CI timeout) stops like Ctrl-C: cleaned up
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         click.echo("starting the SkySpark simulator…", err=True)
         sim = _Simulator()
@@ -307,4 +314,6 @@ def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, ou
             except Exception as exc:  # keep stopping the rest
                 click.echo(f"edge-agent demo: stopping {type(part).__name__}: {exc}", err=True)
         time.sleep(0.1)
+        shutil.rmtree(work, ignore_errors=True)  # broker, state, run log: the demo's files are in --out
+        signal.signal(signal.SIGTERM, previous)
     sys.exit(code)

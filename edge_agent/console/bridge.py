@@ -2,18 +2,36 @@
 broker user, `console.mqtt_username`; the daemon's ACL, queue and exactly-once path apply), naming the logged-in
 person in `on_behalf_of`. Replies arrive on paho's thread; `Bridge` wakes the asyncio handlers that stream them
 (server-sent events) with `call_soon_threadsafe`.
+
+Memory is bounded: a finished request stays here `console.answer_timeout_s` after its final reply (a reload, a
+late event stream), then it is dropped with its replies and served from the run log. The session is persistent
+(`clean_start=False`, a session expiry), so replies published while the console restarts wait at the broker, and
+the requests still queued or running are found again in the daemon's queue (`History.active`).
+
+A broker that refuses the console's login, or a second client that takes its client id (two consoles with one
+broker user knock each other off), is logged as an error and kept in `problem` for the page and `/healthz`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 
 from edge_agent.config import Settings
 from edge_agent.mqtt.client import RequestClient
+from edge_agent.mqtt.connection import connect_properties
 from edge_agent.mqtt.protocol import Reply, is_final
+
+log = logging.getLogger(__name__)
+
+SESSION_TAKEN_OVER = 142  # MQTT v5 DISCONNECT reason: another connection with the same client id
+QUICK_DROP_S = 10.0  # a connection the broker drops this soon after it was made: maybe taken over
+TAKEOVER_SHOWN_S = 120.0  # a takeover is shown this long after the last one
+UNKNOWN_KEEP_S = 3600.0  # replies of a request this console did not ask (yet) are dropped after this long
 
 
 @dataclass
@@ -22,6 +40,8 @@ class Asked:
     user: str
     question: str
     created: float = field(default_factory=time.time)
+    ended: float | None = None  # when its final reply arrived
+    restored: bool = False  # found again in the daemon's queue after a console restart
 
 
 def console_settings(settings: Settings) -> Settings:
@@ -35,26 +55,90 @@ def console_settings(settings: Settings) -> Settings:
 
 
 class _Client(RequestClient):
-    def __init__(self, *args, wake, **kw):
+    def __init__(self, *args, wake, bridge: "Bridge", **kw):
         super().__init__(*args, **kw)
-        self._wake = wake
+        self._wake, self._bridge = wake, bridge
+        self._client.on_disconnect = self._on_disconnect
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            self._bridge._trouble(f"the broker at {self.host}:{self.port} refused the console's login as "
+                                  f"{self.client_id!r}: {reason_code} (check console.mqtt_username and "
+                                  f"console.mqtt_password_file, docs/console.md)")
+            return
+        self._bridge._connected_ok()
+        super()._on_connect(client, userdata, flags, reason_code, properties)
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        was = self.connected.is_set()
+        self.connected.clear()
+        log.debug("console disconnected (%s, %s)", reason_code, getattr(reason_code, "value", None))
+        if not was:  # a refused login: _on_connect said why
+            self._wake()
+            return
+        now = time.time()
+        if now - self._bridge._connected_at < QUICK_DROP_S:  # paho reports a takeover as "Unspecified error"
+            self._bridge._drops = [t for t in self._bridge._drops if now - t < 60.0] + [now]
+        if getattr(reason_code, "value", None) == SESSION_TAKEN_OVER or len(self._bridge._drops) >= 2:
+            self._bridge._trouble(f"the broker keeps dropping the console's connection soon after it connects "
+                                  f"({len(self._bridge._drops)} times in a minute): another client connects as "
+                                  f"{self.client_id!r} and takes its session. Is a second console running with the "
+                                  f"same broker user? Give each console its own (console.mqtt_username)",
+                                  takeover=True)
+        elif reason_code is not None and getattr(reason_code, "is_failure", False):
+            self._bridge._trouble(f"the broker closed the console's connection: {reason_code}")
+        self._wake()
 
     def _on_message(self, client, userdata, msg) -> None:
         super()._on_message(client, userdata, msg)
         self._wake()
 
+    def forget(self, request_id: str) -> None:
+        """Drop everything kept for one request (its replies, their ids, file chunks)."""
+        with self._cond:
+            for r in self._replies.pop(request_id, []):
+                self._seen.discard(r.reply_id)
+            self.raw_count.pop(request_id, None)
+            for key in [k for k in self._chunks if k[0] == request_id]:
+                del self._chunks[key]
+
+    def request_ids(self) -> list[str]:
+        with self._cond:
+            return list(self._replies)
+
 
 class Bridge:
-    """One connection to the broker for the whole console; `asked` remembers this process's requests."""
+    """One connection to the broker for the whole console; `asked` remembers the requests this console follows."""
 
     def __init__(self, settings: Settings, *, client_id: str | None = None):
         self.settings = console_settings(settings)
-        self.client = _Client(self.settings, client_id=client_id, wake=self._wake_all)
+        self.keep_s = settings.console.answer_timeout_s
+        self.client = _Client(self.settings, client_id=client_id, wake=self._wake_all, bridge=self, persistent=True,
+                              session_expiry_s=settings.mqtt.session_expiry_s)
         self.asked: dict[str, Asked] = {}
+        self._problem: str = ""  # the last connection problem
+        self._takeover_at = 0.0
+        self._connected_at = 0.0
+        self._drops: list[float] = []
+        self.takeovers = 0
+        self._first_seen: dict[str, float] = {}
+        self._lock = threading.Lock()
         self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+
+    @property
+    def client_id(self) -> str:
+        return self.client.client_id
 
     def start(self, timeout: float = 15.0) -> "Bridge":
         self.client.connect(timeout)
+        return self
+
+    def start_async(self) -> "Bridge":
+        """Connect in the background: paho retries while the broker is away (the page says so meanwhile)."""
+        c = self.client
+        c._client.connect_async(c.host, c.port, keepalive=30, clean_start=False,
+                                properties=connect_properties(c.session_expiry_s))
+        c._client.loop_start()
         return self
 
     def stop(self) -> None:
@@ -64,16 +148,47 @@ class Bridge:
     def connected(self) -> bool:
         return self.client.connected.is_set()
 
+    # connection trouble ------------------------------------------------------------------------
+    @property
+    def problem(self) -> str:
+        """What is wrong with the broker connection, for the page ('' while all is well). A takeover is shown for
+        TAKEOVER_SHOWN_S after the last one, though the console reconnects in between."""
+        if self._problem:
+            return self._problem
+        if self._takeover_at and time.time() - self._takeover_at < TAKEOVER_SHOWN_S:
+            return self._takeover
+        return ""
+
+    def _trouble(self, text: str, takeover: bool = False) -> None:
+        if takeover:
+            self.takeovers += 1
+            self._takeover_at, self._takeover = time.time(), text
+            log.error("%s", text)
+            return
+        if text != self._problem:
+            log.error("%s", text)
+        self._problem = text
+
+    def _connected_ok(self) -> None:
+        self._connected_at = time.time()
+        if self._problem:
+            log.info("console connected to the broker as %r", self.client_id)
+        self._problem = ""
+
+    # waking the handlers ------------------------------------------------------------------------
     def _wake_all(self) -> None:
         for loop, event in list(self._waiters):
             loop.call_soon_threadsafe(event.set)
 
-    async def changed(self, timeout: float) -> None:
-        """Return when any reply arrives (or after `timeout`)."""
+    async def changed(self, timeout: float, ready=None) -> None:
+        """Return when any reply arrives (or after `timeout`); at once if `ready()` is already true once this
+        waiter is registered (a reply that came between the caller's last look and now is not missed)."""
         event = asyncio.Event()
         key = (asyncio.get_running_loop(), event)
         self._waiters.add(key)
         try:
+            if ready is not None and ready():
+                return
             await asyncio.wait_for(event.wait(), timeout)
         except asyncio.TimeoutError:
             pass
@@ -82,16 +197,30 @@ class Bridge:
 
     # requests --------------------------------------------------------------------------------
     def ask(self, user: str, question: str, options: dict) -> str:
+        self.sweep()
         request_id = uuid.uuid4().hex[:16]
         self.asked[request_id] = Asked(request_id, user, question)
         self.client.send(question, request_id=request_id, options=options, on_behalf_of=user)
         return request_id
 
-    def answer(self, request_id: str, text: str) -> None:
-        self.client.answer(request_id, text)
+    def adopt(self, request_id: str, user: str, question: str, created: float) -> Asked:
+        """A request of this console's broker user found in the daemon's queue (the console restarted)."""
+        asked = self.asked.get(request_id)
+        if asked is None:
+            asked = self.asked[request_id] = Asked(request_id, user, question, created, restored=True)
+        return asked
 
-    def cancel(self, request_id: str) -> None:
-        self.client.cancel(request_id)
+    def answer(self, request_id: str, text: str, user: str | None = None) -> None:
+        body = {"request_id": request_id, "answer": text}
+        if user:
+            body["on_behalf_of"] = user
+        self.client._publish(self.client.topics.request(self.client_id), body)
+
+    def cancel(self, request_id: str, user: str | None = None) -> None:
+        body = {"request_id": request_id}
+        if user:
+            body["on_behalf_of"] = user
+        self.client._publish(self.client.topics.cancel(self.client_id), body)
 
     def replies(self, request_id: str) -> list[Reply]:
         return self.client.replies(request_id)
@@ -99,11 +228,43 @@ class Bridge:
     def final(self, request_id: str) -> Reply | None:
         return next((r for r in self.replies(request_id) if is_final(r)), None)
 
+    def running(self) -> list[Asked]:
+        """The requests this console follows that have no final reply yet, oldest first."""
+        self.sweep()
+        return sorted((a for a in list(self.asked.values()) if a.ended is None and self.final(a.request_id) is None),
+                      key=lambda a: a.created)
+
+    def sweep(self, now: float | None = None) -> int:
+        """Forget finished requests `keep_s` after their final reply, and replies of requests nobody asked here
+        after an hour; returns how many were dropped."""
+        now = time.time() if now is None else now
+        dropped = 0
+        for rid, asked in list(self.asked.items()):
+            if asked.ended is None and self.final(rid) is not None:
+                asked.ended = now
+            if asked.ended is not None and now - asked.ended >= self.keep_s:
+                self.asked.pop(rid, None)
+                self.client.forget(rid)
+                with self._lock:
+                    self._first_seen.pop(rid, None)
+                dropped += 1
+        for rid in self.client.request_ids():
+            if rid in self.asked:
+                continue
+            with self._lock:
+                first = self._first_seen.setdefault(rid, now)
+            if now - first >= (self.keep_s if self.final(rid) is not None else UNKNOWN_KEEP_S):
+                self.client.forget(rid)
+                with self._lock:
+                    self._first_seen.pop(rid, None)
+                dropped += 1
+        return dropped
+
     async def first_reply(self, request_id: str, timeout: float) -> Reply | None:
         deadline = time.monotonic() + timeout
         while not self.replies(request_id):
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            await self.changed(min(left, 1.0))
+            await self.changed(min(left, 1.0), lambda: bool(self.replies(request_id)))
         return self.replies(request_id)[0]

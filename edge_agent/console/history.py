@@ -10,6 +10,11 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from edge_agent.agent.distill import render_distilled
+from edge_agent.agent.trajectory import Distilled
+from edge_agent.console.present import doing
+from edge_agent.statuses import effective
+
 
 def _ro(path: Path) -> sqlite3.Connection | None:
     if not path.is_file():
@@ -41,17 +46,83 @@ class History:
             return {r[0]: r[1] for r in conn.execute(
                 f"SELECT job_id, {who} FROM jobs WHERE job_id IN ({marks})", run_ids)}
 
-    def runs(self, limit: int = 50) -> list[dict]:
+    @staticmethod
+    def _search(q: str) -> tuple[str, list]:
+        if not q:
+            return "", []
+        like = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return (" WHERE question LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\' OR run_id = ?",
+                [like, like, q])
+
+    def runs(self, limit: int = 50, offset: int = 0, q: str = "") -> list[dict]:
+        """A page of runs, newest first; `q` finds a text in the question or the answer, or a run id."""
         conn = _ro(self.runlog)
         if conn is None:
             return []
+        where, args = self._search(q)
         with closing(conn):
-            rows = [dict(r) for r in conn.execute("SELECT * FROM runs ORDER BY created DESC LIMIT ?", (limit,))]
+            rows = [dict(r) for r in conn.execute(
+                "SELECT run_id, created, question, answer, status, reason, distilled, tokens_sent, tokens_received, "
+                f"wall_s FROM runs{where} ORDER BY created DESC LIMIT ? OFFSET ?", (*args, limit, offset))]
         who = self._who([r["run_id"] for r in rows])
         for r in rows:
             r["who"] = who.get(r["run_id"], "edge-agent ask")
-            r["projected_s"] = (_loads(r.get("metrics"), {}) or {}).get("projected_s") or {}
+            r["shown_status"] = effective(r.get("status"), distilled=r.pop("distilled", None), answer=r.get("answer"))
         return rows
+
+    def count(self, q: str = "") -> int:
+        conn = _ro(self.runlog)
+        if conn is None:
+            return 0
+        where, args = self._search(q)
+        with closing(conn):
+            return conn.execute(f"SELECT COUNT(*) FROM runs{where}", args).fetchone()[0]
+
+    def last_model(self) -> tuple[str, float] | None:
+        """The model of the newest run, and when it ran."""
+        conn = _ro(self.runlog)
+        if conn is None:
+            return None
+        with closing(conn):
+            row = conn.execute("SELECT model, created FROM runs ORDER BY created DESC LIMIT 1").fetchone()
+        return (row[0], row[1]) if row else None
+
+    # the daemon's queue -------------------------------------------------------------------------
+    def active(self) -> list[dict]:
+        """Jobs queued or running in the daemon's queue, oldest first (any requester)."""
+        conn = _ro(self.queue)
+        if conn is None:
+            return []
+        with closing(conn):
+            cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
+            who = "on_behalf_of" if "on_behalf_of" in cols else "NULL"
+            return [dict(r) for r in conn.execute(
+                f"SELECT job_id, client_id, request_id, question, state, created, {who} AS on_behalf_of FROM jobs "
+                "WHERE state IN ('queued', 'running') ORDER BY created")]
+
+    def job(self, client_id: str, request_id: str) -> dict | None:
+        """One job of a requester by its request id (state, question, final reply), or None."""
+        conn = _ro(self.queue)
+        if conn is None:
+            return None
+        with closing(conn):
+            cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
+            who = "on_behalf_of" if "on_behalf_of" in cols else "NULL AS on_behalf_of"
+            row = conn.execute(f"SELECT job_id, client_id, request_id, question, state, created, final_kind, "
+                               f"final_payload, {who} FROM jobs WHERE client_id=? AND request_id=?",
+                               (client_id, request_id)).fetchone()
+        return dict(row) if row else None
+
+    def job_by_id(self, job_id: str) -> dict | None:
+        conn = _ro(self.queue)
+        if conn is None:
+            return None
+        with closing(conn):
+            cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
+            who = "on_behalf_of" if "on_behalf_of" in cols else "NULL AS on_behalf_of"
+            row = conn.execute(f"SELECT job_id, client_id, request_id, question, state, created, final_kind, "
+                               f"final_payload, {who} FROM jobs WHERE job_id=?", (job_id,)).fetchone()
+        return dict(row) if row else None
 
     def run(self, run_id: str) -> dict | None:
         conn = _ro(self.runlog)
@@ -76,5 +147,16 @@ class History:
             t["review_obj"] = _loads(t.get("review"), {}) or {}
         run["file_list"] = _loads(run.get("files"), []) or []
         run["metrics_obj"] = _loads(run.get("metrics"), {}) or {}
+        run["claims"] = _loads(run.get("provenance"), []) or []
+        run["shown_status"] = effective(run.get("status"), distilled=run.get("distilled"), answer=run.get("answer"))
+        run["distill_text"] = ""
+        if run.get("distilled"):
+            try:
+                run["distill_text"] = render_distilled(Distilled.model_validate_json(run["distilled"]))
+            except ValueError:
+                pass
+        for s in steps:  # the thought as the live page showed it (masked), where the run log has it
+            s["shown"] = s.get("shown_thought") if s.get("shown_thought") is not None else s.get("thought")
+            s["doing"] = doing(s.get("action"), s.get("action_input"), s.get("kind") or "tool")
         run["who"] = self._who([run_id]).get(run_id, "edge-agent ask")
         return run

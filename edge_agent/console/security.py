@@ -3,8 +3,8 @@
 A session is a random 256-bit token in a cookie (HttpOnly, SameSite=Strict, Secure over HTTPS) mapped to the user,
 role, its CSRF token and its expiry. Every POST must carry the session's CSRF token (form field `csrf` or header
 `X-CSRF-Token`); the login form, before any session, uses a double-submit token (cookie = field). Failed logins
-are counted per user name and per client address in a sliding window; past the limit, logins are refused (429)
-until the window has passed, whatever the password.
+are counted per client address and per user name at that address in a sliding window; past the limit, each
+attempt from there waits a growing delay (429 with Retry-After), never a lock that another address could cause.
 """
 
 from __future__ import annotations
@@ -64,28 +64,55 @@ def same(a: str | None, b: str | None) -> bool:
 
 
 class LoginLimiter:
-    """At most `limit` failures per key (user name, address) within `window_s`."""
+    """Failed logins per key (an address; a user name at an address) in a sliding window of `window_s`. Up to
+    `limit` failures cost nothing; each one past that makes the next attempt from that key wait `delay_s`, doubled
+    per further failure, at most `max_delay_s` (a delay, never a lock: no key covers a user from everywhere, so
+    nobody can lock the admin out from another address)."""
 
-    def __init__(self, limit: int, window_s: float):
+    def __init__(self, limit: int, window_s: float, delay_s: float = 1.0, max_delay_s: float = 30.0):
         self.limit, self.window_s = limit, window_s
+        self.delay_s, self.max_delay_s = delay_s, max_delay_s
         self._fails: dict[str, deque[float]] = defaultdict(deque)
         self._lock = threading.Lock()
+
+    @staticmethod
+    def keys(user: str, address: str) -> tuple[str, str]:
+        return f"addr:{address}", f"user:{user}@{address}"
 
     def _recent(self, key: str, now: float) -> deque[float]:
         q = self._fails[key]
         while q and q[0] < now - self.window_s:
             q.popleft()
+        if not q:
+            self._fails.pop(key, None)  # bounded: keys without recent failures are not kept
+            return deque()
         return q
 
+    def _wait(self, q: deque[float], now: float) -> float:
+        over = len(q) - self.limit
+        if over < 0:
+            return 0.0
+        delay = min(self.max_delay_s, self.delay_s * (2 ** min(over, 30)))
+        return max(0.0, q[-1] + delay - now)
+
     def retry_after(self, *keys: str) -> float:
-        """Seconds until a login may be tried again (0: now)."""
+        """Seconds until a login may be tried again from these keys (0: now)."""
         now = time.time()
         with self._lock:
-            waits = [q[0] + self.window_s - now for k in keys if len(q := self._recent(k, now)) >= self.limit]
-        return max(waits, default=0.0)
+            return max((self._wait(self._recent(k, now), now) for k in keys), default=0.0)
 
     def failed(self, *keys: str) -> None:
         now = time.time()
         with self._lock:
             for k in keys:
-                self._recent(k, now).append(now)
+                q = self._recent(k, now)
+                if not q:
+                    q = self._fails[k]
+                q.append(now)
+
+    def succeeded(self, *keys: str) -> None:
+        """A right password: that user's count at that address starts again (the address's stays)."""
+        with self._lock:
+            for k in keys:
+                if k.startswith("user:"):
+                    self._fails.pop(k, None)

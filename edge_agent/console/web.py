@@ -2,10 +2,12 @@
 links, plots, downloads from the file store, history from the run log, users (admin).
 
 Every page needs a session (else the login page; JSON, events and files answer 401); every POST needs the
-session's CSRF token (else 403); roles: viewer (history, answers, files), operator (+ ask, cancel, answer the
-agent's question), admin (+ users). Everything the page shows that came from a person or the model is escaped by
-Jinja2 (autoescape) or set as DOM text by console.js, never parsed as HTML. Responses carry a strict
-Content-Security-Policy (scripts and styles from the console itself only).
+session's CSRF token (else 403); roles: viewer (history, answers, files, every request live, read-only), operator
+(+ ask; cancel and answer the agent's question for its own requests), admin (+ any request's cancel and answer,
+users). Everything the page shows that came from a person or the model is escaped by Jinja2 (autoescape) or set
+as DOM text by console.js, never parsed as HTML. Responses carry a strict Content-Security-Policy (scripts and
+styles from the console itself only), `Cache-Control: no-store` (pages and files hold answers), HSTS over TLS, and
+a Server header without a version; no text from the address bar is ever shown back (the login page takes codes).
 """
 
 from __future__ import annotations
@@ -15,15 +17,16 @@ import hashlib
 import json
 import logging
 import re
-import time
 from pathlib import Path
 
 import jinja2
 from aiohttp import web
 
 from edge_agent.config import Settings
+from edge_agent import statuses
 from edge_agent.console.bridge import Bridge
 from edge_agent.console.history import History
+from edge_agent.console.present import linked, site_zone, when
 from edge_agent.console.security import LoginLimiter, Session, Sessions, same
 from edge_agent.console.users import ROLES, UserError, UserStore, at_least
 from edge_agent.filestore import NAME_RE
@@ -39,6 +42,12 @@ RUN_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+SERVER = "edge-agent-console"
+HSTS = "max-age=31536000"
+#: what the login page may say, by code (`/login?error=<code>`): nothing typed into the address bar is shown
+LOGIN_ERRORS = {"expired": "Your session has ended: log in again.",
+                "wrong": "Wrong user name or password.",
+                "wait": "Too many failed logins from here: wait a moment and try again."}
 
 
 
@@ -51,12 +60,17 @@ class Console:
         self.bridge = bridge
         self.users = UserStore(c.users_file if c.users_file.is_absolute() else settings.state_dir / c.users_file)
         self.sessions = Sessions(c.session_ttl_s)
-        self.limiter = LoginLimiter(c.login_failures, c.login_window_s)
+        self.limiter = LoginLimiter(c.login_failures, c.login_window_s, c.login_delay_s, c.login_max_delay_s)
         self.history = History(settings.db_path, settings.state_dir / "queue.db")
         self.secure = bool(c.tls_cert_file)
+        self.zone = site_zone(settings.agent.timezone)
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                                       autoescape=True, undefined=jinja2.StrictUndefined)
-        self.env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) if t else ""
+        self.env.filters["when"] = lambda t: when(t, self.zone)
+        self.env.filters["status_label"] = statuses.label
+        self.env.filters["status_css"] = statuses.css
+        self.env.filters["status_meaning"] = statuses.meaning
+        self.env.globals["STATUSES"] = statuses.STATUSES
         self.env.filters["pretty"] = lambda v: json.dumps(json.loads(v), indent=1, ensure_ascii=False) \
             if isinstance(v, str) and v[:1] in "[{" else v
 
@@ -72,8 +86,8 @@ class Console:
     def require(self, request: web.Request, role: str = "viewer", *, html: bool = True) -> Session:
         session = request.get(SESSION)
         if session is None:
-            if html:
-                raise web.HTTPSeeOther("/login")
+            if html:  # a session cookie that no longer opens a session: it ended (expiry, restart, logout elsewhere)
+                raise web.HTTPSeeOther("/login?error=expired" if request.cookies.get(SESSION_COOKIE) else "/login")
             raise web.HTTPUnauthorized(text="log in first")
         if not at_least(session.role, role):
             raise web.HTTPForbidden(text=f"this needs the {role} role; you are {session.role}")
@@ -103,6 +117,18 @@ def _console(request: web.Request) -> Console:
     return request.app[CONSOLE]
 
 
+def secure_headers(headers, tls: bool, static: bool = False) -> None:
+    """The headers every response carries (the event stream sets them itself, before it starts)."""
+    headers.setdefault("Content-Security-Policy", CSP)
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "same-origin"
+    headers["Server"] = SERVER
+    if not static:  # pages, JSON, events and files hold answers: never kept by a browser or a proxy
+        headers["Cache-Control"] = "no-store"
+    if tls:
+        headers["Strict-Transport-Security"] = HSTS
+
+
 @web.middleware
 async def _session_and_headers(request: web.Request, handler):
     console = _console(request)
@@ -111,9 +137,7 @@ async def _session_and_headers(request: web.Request, handler):
         response = await handler(request)
     except web.HTTPException as exc:
         response = exc
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "same-origin"
+    secure_headers(response.headers, console.secure, static=request.path.startswith("/static/"))
     if isinstance(response, web.HTTPException):
         raise response
     return response
@@ -125,7 +149,8 @@ async def login_page(request: web.Request) -> web.Response:
 
     console = _console(request)
     token = secrets.token_urlsafe(24)
-    response = console.page("login.html", request, login_csrf=token, error=request.query.get("error", ""))
+    response = console.page("login.html", request, login_csrf=token,
+                            error=LOGIN_ERRORS.get(request.query.get("error", ""), ""))
     response.set_cookie(LOGIN_COOKIE, token, httponly=True, samesite="Strict", secure=console.secure, path="/login")
     return response
 
@@ -137,18 +162,21 @@ async def login(request: web.Request) -> web.Response:
         raise web.HTTPForbidden(text="missing or wrong CSRF token: reload the login page")
     user, password = str(data.get("username", ""))[:64], str(data.get("password", ""))[:1024]
     address = request.remote or "?"
-    keys = (f"user:{user}", f"addr:{address}")
+    keys = console.limiter.keys(user, address)
     wait = console.limiter.retry_after(*keys)
     if wait > 0:
-        log.warning("login refused for %r from %s: too many failed logins", user, address)
-        return console.page("login.html", request, status=429, login_csrf=data.get("csrf"),
-                            error=f"Too many failed logins: try again in {wait:.0f} s.")
+        log.warning("login for %r from %s delayed %.0f s: too many failed logins from there", user, address, wait)
+        response = console.page("login.html", request, status=429, login_csrf=data.get("csrf"),
+                                error=LOGIN_ERRORS["wait"] + f" (about {max(1, round(wait))} s)")
+        response.headers["Retry-After"] = str(max(1, round(wait)))
+        return response
     role = await asyncio.get_running_loop().run_in_executor(None, console.users.verify, user, password)
     if role is None:
         console.limiter.failed(*keys)
         log.info("failed login for %r from %s", user, address)
         return console.page("login.html", request, status=401, login_csrf=data.get("csrf"),
-                            error="Wrong user name or password.")
+                            error=LOGIN_ERRORS["wrong"])
+    console.limiter.succeeded(*keys)
     token, _ = console.sessions.create(user, role)
     response = web.HTTPSeeOther("/")
     response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="Strict", secure=console.secure, path="/",
@@ -169,15 +197,50 @@ async def logout(request: web.Request) -> web.Response:
 
 
 # ------------------------------------------------------------------------------------------------ pages
+def gateway_status(console: Console) -> dict:
+    """What the home page says of the gateway: broker, daemon and SkySpark, model, queue depth."""
+    bridge = console.bridge
+    daemon = ""
+    if bridge is not None:
+        daemon = bridge.client.status.get(bridge.client.topics.status, "")
+    active = console.history.active()
+    last = console.history.last_model()
+    return {"broker": bool(bridge and bridge.connected), "problem": bridge.problem if bridge else "",
+            "daemon": daemon or "unknown",
+            "skyspark": "unknown" if not daemon or daemon == "offline" else
+                        ("unreachable (the daemon waits for it)" if "skyspark" in daemon else "reachable"),
+            "model": console.settings.model.name, "last_model": last[0] if last else "",
+            "last_model_when": when(last[1], console.zone) if last else "",
+            "queue_depth": len(active), "active": active}
+
+
+def _page_number(text: str | None) -> int:
+    try:
+        return max(1, min(int(text or 1), 100000))
+    except ValueError:
+        return 1
+
+
 async def home(request: web.Request) -> web.Response:
     console = _console(request)
-    console.require(request)
-    runs = await asyncio.get_running_loop().run_in_executor(None, console.history.runs, 50)
+    session = console.require(request)
+    q = request.query.get("q", "").strip()[:200]
+    page = _page_number(request.query.get("page"))
+    size = console.settings.console.history_page_size
+    loop = asyncio.get_running_loop()
+    runs = await loop.run_in_executor(None, console.history.runs, size, (page - 1) * size, q)
+    total = await loop.run_in_executor(None, console.history.count, q)
+    status = await loop.run_in_executor(None, gateway_status, console)
+    own = console.bridge.client_id if console.bridge else None
+    running = [dict(job, who=job.get("on_behalf_of") or job["client_id"],
+                    href=f"/requests/{job['request_id']}" if job["client_id"] == own else "")
+               for job in status["active"]]
     strategies = ["reactxen", "react-review", "react"]
-    return console.page("home.html", request, runs=runs, strategies=strategies,
+    return console.page("home.html", request, runs=runs, strategies=strategies, q=q, page=page,
+                        pages=max(1, -(-total // size)), total=total, running=running, gateway=status,
                         default_strategy=console.settings.agent.strategy,
                         default_steps=console.settings.agent.max_steps,
-                        connected=console.bridge is not None and console.bridge.connected)
+                        connected=console.bridge is not None and console.bridge.connected, me=session.user)
 
 
 async def run_page(request: web.Request) -> web.Response:
@@ -185,14 +248,31 @@ async def run_page(request: web.Request) -> web.Response:
     console.require(request)
     run_id = request.match_info["run_id"]
     run = None
+    loop = asyncio.get_running_loop()
     if RUN_ID_RE.fullmatch(run_id):
-        run = await asyncio.get_running_loop().run_in_executor(None, console.history.run, run_id)
+        run = await loop.run_in_executor(None, console.history.run, run_id)
     if run is None:
+        job = await loop.run_in_executor(None, console.history.job_by_id, run_id) \
+            if RUN_ID_RE.fullmatch(run_id) else None
+        if job is not None and job["state"] == "done":  # ended with no run (cancelled before it started, refused)
+            return console.page("ended.html", request, job=_ended(job))
         raise web.HTTPNotFound(text="no such run in the run log")
     plots = _plots(console, run_id)
     listed = {f["name"] for f in run["file_list"]}
     run["file_list"] += [p for p in plots if p["name"] not in listed]  # drawn after the run log was written
-    return console.page("run.html", request, run=run, plots=[p["name"] for p in plots])
+    pieces = linked(run.get("answer") or "", run["claims"], run_id)
+    return console.page("run.html", request, run=run, plots=[p["name"] for p in plots], pieces=pieces)
+
+
+def _ended(job: dict) -> dict:
+    """A finished job's final reply, for a page (no run in the run log)."""
+    try:
+        final = json.loads(job.get("final_payload") or "{}")
+    except ValueError:
+        final = {}
+    shown = statuses.effective(final.get("status"), kind=job.get("final_kind"), answer=final.get("answer"))
+    return dict(job, final=final, shown_status=shown,
+                message=final.get("message") or final.get("error") or final.get("answer") or "")
 
 
 def _plots(console: Console, run_id: str) -> list[dict]:
@@ -208,14 +288,33 @@ def _plots(console: Console, run_id: str) -> list[dict]:
     return out
 
 
+def _find(console: Console, rid: str):
+    """The request this console follows: in memory, or found again in the daemon's queue (a console restart);
+    a finished one no longer in memory redirects to its run."""
+    bridge = console.bridge
+    if bridge is None or not RUN_ID_RE.fullmatch(rid):
+        raise web.HTTPNotFound(text="no such request in this console")
+    asked = bridge.asked.get(rid)
+    if asked is not None:
+        return asked
+    job = console.history.job(bridge.client_id, rid)
+    if job is None:
+        raise web.HTTPNotFound(text="no such request in this console")
+    if job["state"] == "done":
+        raise web.HTTPSeeOther(f"/runs/{job['job_id']}")
+    return bridge.adopt(rid, job.get("on_behalf_of") or job["client_id"], job["question"], job["created"])
+
+
+def _may_act(session: Session, asked) -> bool:
+    """Cancel and answer the agent's question: the person who asked, or an admin."""
+    return session.role == "admin" or (at_least(session.role, "operator") and session.user == asked.user)
+
+
 async def request_page(request: web.Request) -> web.Response:
     console = _console(request)
-    console.require(request)
-    rid = request.match_info["request_id"]
-    asked = console.bridge.asked.get(rid) if console.bridge else None
-    if asked is None:
-        raise web.HTTPNotFound(text="no such request in this console (finished runs are in the history)")
-    return console.page("request.html", request, asked=asked)
+    session = console.require(request)
+    asked = await asyncio.get_running_loop().run_in_executor(None, _find, console, request.match_info["request_id"])
+    return console.page("request.html", request, asked=asked, may_act=_may_act(session, asked))
 
 
 # ------------------------------------------------------------------------------------------------ asking
@@ -246,7 +345,9 @@ async def ask(request: web.Request) -> web.Response:
     if not isinstance(question, str):
         raise web.HTTPBadRequest(text="a question is needed")
     if console.bridge is None or not console.bridge.connected:
-        raise web.HTTPServiceUnavailable(text="the console is not connected to the broker")
+        raise web.HTTPServiceUnavailable(text="the console is not connected to the broker" +
+                                         (f": {console.bridge.problem}" if console.bridge and console.bridge.problem
+                                          else ""))
     options = _options(data)
     rid = await asyncio.get_running_loop().run_in_executor(None, console.bridge.ask, session.user, question, options)
     first = await console.bridge.first_reply(rid, 10.0)
@@ -255,22 +356,23 @@ async def ask(request: web.Request) -> web.Response:
     raise web.HTTPSeeOther(f"/requests/{rid}")
 
 
-def _known(console: Console, rid: str) -> None:
-    if console.bridge is None or rid not in console.bridge.asked:
-        raise web.HTTPNotFound(text="no such request in this console")
+def _json(reply) -> dict:
+    """A reply as the page gets it: the daemon's payload, with the status as operators read it."""
+    data = reply.model_dump(mode="json")
+    if data["kind"] in ("result", "cancelled") or (data["kind"] == "error" and data.get("final", True)):
+        shown = statuses.effective(data.get("status"), kind=data["kind"], answer=data.get("answer"))
+        data.update(shown_status=shown, status_label=statuses.label(shown), status_meaning=statuses.meaning(shown))
+    return data
 
 
 async def request_state(request: web.Request) -> web.Response:
     console = _console(request)
     console.require(request, html=False)
     rid = request.match_info["request_id"]
-    _known(console, rid)
-    replies = [r.model_dump(mode="json") for r in console.bridge.replies(rid)]
-    asked = console.bridge.asked[rid]
+    asked = await asyncio.get_running_loop().run_in_executor(None, _find, console, rid)
+    replies = [_json(r) for r in console.bridge.replies(rid)]
     return web.json_response({"request_id": rid, "question": asked.question, "user": asked.user,
-                              "replies": replies, "final": next((r for r in replies if r["kind"] in
-                                                                 ("result", "cancelled") or (r["kind"] == "error"
-                                                                 and r.get("final", True))), None)})
+                              "replies": replies, "final": next((r for r in replies if "shown_status" in r), None)})
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -278,44 +380,51 @@ async def events(request: web.Request) -> web.StreamResponse:
     console = _console(request)
     console.require(request, html=False)
     rid = request.match_info["request_id"]
-    _known(console, rid)
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-                                           "X-Accel-Buffering": "no"})
+    await asyncio.get_running_loop().run_in_executor(None, _find, console, rid)
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+    secure_headers(response.headers, console.secure)
     await response.prepare(request)
     sent = 0
     while True:
         replies = console.bridge.replies(rid)
         for reply in replies[sent:]:
-            await response.write(f"event: reply\ndata: {reply.model_dump_json()}\n\n".encode())
+            await response.write(f"event: reply\ndata: {json.dumps(_json(reply))}\n\n".encode())
             if is_final(reply):
                 await response.write(b"event: end\ndata: {}\n\n")
                 return response
         sent = len(replies)
-        await console.bridge.changed(15.0)
+        if rid not in console.bridge.asked:  # dropped from memory meanwhile: the run page has it
+            await response.write(b"event: gone\ndata: {}\n\n")
+            return response
+        await console.bridge.changed(15.0, lambda n=sent: len(console.bridge.replies(rid)) != n)
         if len(console.bridge.replies(rid)) == sent:
             await response.write(b": keep-alive\n\n")
 
 
-async def cancel(request: web.Request) -> web.Response:
+async def _acting(request: web.Request):
     console = _console(request)
-    console.require(request, "operator", html=False)
-    await console.form(request)
+    session = console.require(request, "operator", html=False)
+    data = await console.form(request)
     rid = request.match_info["request_id"]
-    _known(console, rid)
-    console.bridge.cancel(rid)
+    asked = await asyncio.get_running_loop().run_in_executor(None, _find, console, rid)
+    if not _may_act(session, asked):
+        log.warning("%s (%s) may not act on request %s of %s", session.user, session.role, rid, asked.user)
+        raise web.HTTPForbidden(text=f"only {asked.user}, who asked, or an admin may do this")
+    return console, session, data, rid
+
+
+async def cancel(request: web.Request) -> web.Response:
+    console, session, _, rid = await _acting(request)
+    await asyncio.get_running_loop().run_in_executor(None, console.bridge.cancel, rid, session.user)
     return web.json_response({"ok": True})
 
 
 async def answer(request: web.Request) -> web.Response:
-    console = _console(request)
-    console.require(request, "operator", html=False)
-    data = await console.form(request)
-    rid = request.match_info["request_id"]
-    _known(console, rid)
+    console, session, data, rid = await _acting(request)
     text = data.get("answer")
     if not isinstance(text, str) or not text.strip():
         raise web.HTTPBadRequest(text="an answer is needed")
-    console.bridge.answer(rid, text[:4000])
+    await asyncio.get_running_loop().run_in_executor(None, console.bridge.answer, rid, text[:4000], session.user)
     return web.json_response({"ok": True})
 
 
@@ -345,7 +454,7 @@ async def download(request: web.Request) -> web.StreamResponse:
     inline = request.query.get("inline") == "1" and path.suffix == ".svg"
     ctype = {".svg": "image/svg+xml", ".json": "application/json"}.get(path.suffix, "application/octet-stream")
     return web.FileResponse(path, headers={
-        "Content-Type": ctype, "Content-Security-Policy": FILE_CSP,
+        "Content-Type": ctype, "Content-Security-Policy": FILE_CSP, "Cache-Control": "no-store",
         "Content-Disposition": "inline" if inline else f'attachment; filename="{path.name}"'})
 
 
@@ -385,7 +494,8 @@ async def users_post(request: web.Request) -> web.Response:
 
 async def health(request: web.Request) -> web.Response:
     bridge = _console(request).bridge
-    return web.json_response({"broker": bool(bridge and bridge.connected)})
+    return web.json_response({"broker": bool(bridge and bridge.connected), "problem": bridge.problem if bridge else "",
+                              "following": len(bridge.asked) if bridge else 0})
 
 
 def make_app(settings: Settings, bridge: Bridge | None) -> web.Application:

@@ -1,7 +1,8 @@
 """Home Assistant MQTT discovery (`homeassistant.enabled`, docs/homeassistant.md).
 
 The gateway appears in Home Assistant as one device with sensors: status, queue depth, jobs answered /
-gave up / failed, the last answer and its time, the model. Discovery configs are retained on
+refused / partial / gave up / failed / cancelled (the statuses of `edge_agent.statuses`), the last status, the
+last answer and its time, the model. Discovery configs are retained on
 `<prefix>/sensor/<node_id>/<object>/config` and published again whenever Home Assistant's birth message
 (`<prefix>/status` = `online`) arrives. Every entity's availability is the daemon's retained status topic,
 read through a template: `online` and `degraded: skyspark` are available (the gateway answers; a SkySpark
@@ -30,6 +31,7 @@ import paho.mqtt.client as mqtt
 
 from edge_agent import __version__
 from edge_agent.config import Settings
+from edge_agent.statuses import effective, label
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +76,17 @@ def discovery(settings: Settings, status_topic: str, state_topic: str) -> dict[s
                unit_of_measurement="jobs", icon="mdi:tray-full"),
         sensor("jobs_answered", "Jobs answered", "{{ value_json.answered }}", state_class="total_increasing",
                icon="mdi:check-circle"),
+        sensor("jobs_refused", "Jobs refused", "{{ value_json.refused }}", state_class="total_increasing",
+               icon="mdi:hand-back-left"),
+        sensor("jobs_partial", "Jobs partial", "{{ value_json.partial }}", state_class="total_increasing",
+               icon="mdi:circle-half-full"),
         sensor("jobs_gave_up", "Jobs gave up", "{{ value_json.gave_up }}", state_class="total_increasing",
                icon="mdi:help-circle"),
         sensor("jobs_failed", "Jobs failed", "{{ value_json.failed }}", state_class="total_increasing",
                icon="mdi:alert-circle"),
+        sensor("jobs_cancelled", "Jobs cancelled", "{{ value_json.cancelled }}", state_class="total_increasing",
+               icon="mdi:cancel"),
+        sensor("last_status", "Last status", "{{ value_json.last_status }}", icon="mdi:list-status"),
         sensor("last_answer", "Last answer", "{{ value_json.last_answer[:255] }}", icon="mdi:message-text",
                json_attributes_topic=state_topic,
                json_attributes_template="{{ {'answer': value_json.last_answer, "
@@ -95,22 +104,37 @@ def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None
     conn = conn or sqlite3.connect(str(db_path), timeout=5)
     try:
         depth = conn.execute("SELECT COUNT(*) FROM jobs WHERE state IN ('queued', 'running')").fetchone()[0]
-        counts = {"answered": 0, "gave_up": 0, "failed": 0}
-        for kind, status, n in conn.execute(
-                "SELECT final_kind, json_extract(final_payload, '$.status'), COUNT(*) FROM jobs "
-                "WHERE state='done' GROUP BY 1, 2"):
-            if kind == "result" and status in counts:
-                counts[status] += n
-            elif kind == "error":
+        counts = {"answered": 0, "refused": 0, "partial": 0, "gave_up": 0, "failed": 0, "cancelled": 0}
+        # the answer's opening is enough for `statuses.effective` to tell an older agent's refusal
+        for kind, status, opening, n in conn.execute(
+                "SELECT final_kind, json_extract(final_payload, '$.status'), "
+                "substr(json_extract(final_payload, '$.answer'), 1, 80), COUNT(*) FROM jobs "
+                "WHERE state='done' GROUP BY 1, 2, 3"):
+            shown = _shown(kind, status, opening)
+            if shown in counts:
+                counts[shown] += n
+            elif shown == "error":  # the daemon could not run it, or something outside the gateway failed
                 counts["failed"] += n
-        row = conn.execute("SELECT question, json_extract(final_payload, '$.answer'), finished FROM jobs "
+        row = conn.execute("SELECT question, json_extract(final_payload, '$.answer'), finished, final_kind, "
+                           "json_extract(final_payload, '$.status') FROM jobs "
                            "WHERE state='done' AND final_kind='result' ORDER BY finished DESC LIMIT 1").fetchone()
+        last = conn.execute("SELECT final_kind, json_extract(final_payload, '$.status'), "
+                            "substr(json_extract(final_payload, '$.answer'), 1, 80) FROM jobs "
+                            "WHERE state='done' ORDER BY finished DESC LIMIT 1").fetchone()
     finally:
         if own:
             conn.close()
     when = datetime.fromtimestamp(row[2], UTC).isoformat(timespec="seconds") if row and row[2] else None
-    return {"queue_depth": depth, **counts, "last_answer": (row[1] or "") if row else "",
+    return {"queue_depth": depth, **counts, "last_status": label(_shown(*last)) if last else "",
+            "last_answer": (row[1] or "") if row else "",
             "last_question": row[0] if row else "", "last_answer_time": when, "model": model or ""}
+
+
+def _shown(kind: str, status: str | None, opening: str | None) -> str:
+    """A stored final reply's status as operators see it (`edge_agent.statuses`)."""
+    if kind == "result":
+        return effective(status, answer=opening)
+    return effective(None, kind=kind)
 
 
 class HomeAssistant:

@@ -23,6 +23,7 @@ from edge_agent.fleet import audit
 from edge_agent.fleet.homeassistant import ClientFactory, HomeAssistant
 from edge_agent.fleet.metrics import Metrics, _Live
 from edge_agent.observers import NO_OBSERVER
+from edge_agent.statuses import effective
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +31,14 @@ PRUNE_EVERY_S = 86400.0
 
 
 def final_status(kind: str, result: Any = None) -> str:
-    """A job's final status for metrics and the audit: the run's status where a run decided it (answered,
-    gave_up, failed), else the reply's kind (error, cancelled)."""
+    """A job's final status for metrics, the audit and Home Assistant: the run's status where a run decided it
+    (answered, refused, partial, gave_up, failed — as `edge_agent.statuses.effective` reads it, so a refusal an
+    older agent recorded as answered is `refused`), else the reply's kind (error, cancelled)."""
     if kind == "cancelled":
         return "cancelled"
-    if result is not None and getattr(result, "status", None) in ("answered", "partial", "refused", "gave_up", "failed"):
-        return result.status
+    status = getattr(result, "status", None) if result is not None else None
+    if status and status not in ("error", "cancelled"):
+        return effective(status, distilled=getattr(result, "distilled", None), answer=getattr(result, "answer", None))
     return "error" if kind in ("error", "result") else kind
 
 
@@ -111,6 +114,12 @@ class FleetHooks:
                 log.exception("audit retention failed; it is tried again tomorrow")
 
     # ------------------------------------------------------------------------------ request path
+    def who(self, client_id: str, on_behalf_of: str | None) -> str:
+        """The audit's `who`: `console:<user>` for a person a trusted console names, else the broker identity."""
+        if on_behalf_of and client_id in self.settings.mqtt.trusted_consoles:
+            return f"console:{on_behalf_of}"
+        return client_id
+
     def stored(self, msgs: list) -> None:
         """A batch of messages is committed and its replies published: request → accepted, per request."""
         if self.metrics is None:
@@ -125,9 +134,12 @@ class FleetHooks:
         if outcome == "accepted" and self.metrics is not None:
             self.metrics.requests.inc()
         if self.auditing:
-            audit.record(conn, "request", client_id, on_behalf_of=getattr(req, "on_behalf_of", None),
+            person = getattr(req, "on_behalf_of", None)
+            who = self.who(client_id, person) if outcome != "refused: on_behalf_of_untrusted" else client_id
+            audit.record(conn, "request", who, on_behalf_of=person,
                          request_id=req.request_id, job_id=job.job_id if job is not None else None,
-                         question=req.question, options=req.options, outcome=outcome)
+                         question=req.question, options=req.options, outcome=outcome,
+                         detail=f"via {client_id}" if who != client_id else None)
 
     def refused(self, conn, kind: str, client_id: str, error) -> None:
         """A request or cancel that could not be read (too long, bad JSON, ...): who sent it, and why."""
@@ -135,21 +147,29 @@ class FleetHooks:
             audit.record(conn, kind, client_id, request_id=error.request_id, outcome=f"refused: {error.code}",
                          detail=error.message)
 
-    def cancel(self, conn, client_id: str, request_id: str, job, outcome: str) -> None:
+    def cancel(self, conn, client_id: str, request_id: str, job, outcome: str, person: str | None = None) -> None:
+        """A cancel; `person`: who a console cancels for (its `on_behalf_of`)."""
         if self.auditing:
-            audit.record(conn, "cancel", client_id, request_id=request_id,
-                         job_id=job.job_id if job is not None else None, outcome=outcome, cancelled_by=client_id)
+            who = client_id if outcome.startswith("refused") else self.who(client_id, person)
+            audit.record(conn, "cancel", who, on_behalf_of=person, request_id=request_id,
+                         job_id=job.job_id if job is not None else None, outcome=outcome, cancelled_by=who,
+                         detail=(f"asked by {self.who(job.client_id, job.on_behalf_of)}"
+                                 if job is not None and job.on_behalf_of and job.on_behalf_of != person else None))
 
-    def answer(self, conn, client_id: str, request_id: str, text: str, outcome: str) -> None:
-        """An Agent-Ask answer from the requester (the `agentask` tool's question)."""
+    def answer(self, conn, client_id: str, request_id: str, text: str, outcome: str,
+               person: str | None = None) -> None:
+        """An Agent-Ask answer from the requester (the `agentask` tool's question); `person` as for cancel."""
         if self.auditing:
-            audit.record(conn, "answer", client_id, request_id=request_id, outcome=outcome, detail=text)
+            who = client_id if outcome.startswith("refused") else self.who(client_id, person)
+            audit.record(conn, "answer", who, on_behalf_of=person, request_id=request_id, outcome=outcome,
+                         detail=text)
 
     def final(self, conn, job, status: str, *, files: list[str] | None = None, cancelled_by: str | None = None,
               detail: str | None = None) -> None:
         """The final reply is stored (same transaction): its outcome row."""
         if self.auditing:
-            audit.record(conn, "final", job.client_id, request_id=job.request_id, job_id=job.job_id,
+            audit.record(conn, "final", self.who(job.client_id, job.on_behalf_of), on_behalf_of=job.on_behalf_of,
+                         request_id=job.request_id, job_id=job.job_id,
                          outcome=status, files=files, cancelled_by=cancelled_by, detail=detail)
 
     def finished(self, job, status: str) -> None:

@@ -20,12 +20,13 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, star
 from prometheus_client.core import GaugeMetricFamily
 
 from edge_agent.observers import Observer
+from edge_agent.statuses import STATUSES
 
 log = logging.getLogger(__name__)
 
 NS = "edge_agent"
-#: final statuses of a job: a run's status, or the reply's kind when no run decided it
-JOB_STATUSES = ("answered", "partial", "refused", "gave_up", "failed", "error", "cancelled")
+#: final statuses of a job: a run's status, or the reply's kind when no run decided it (edge_agent/statuses.py)
+JOB_STATUSES = STATUSES
 ROLES = ("react", "review", "reflect", "distill", "self-ask")
 #: request → accepted is milliseconds (one fsync); request → final is seconds to many minutes on a CPU
 ACCEPTED_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)

@@ -173,6 +173,8 @@ class Answer(Payload):
 
     request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
     answer: str = Field(..., max_length=4000, description="no control characters but tab and line breaks")
+    on_behalf_of: str | None = Field(None, pattern=ON_BEHALF_OF_RE.pattern,
+                                     description="the person a console answers for (audit trail); trusted consoles only")
 
     @field_validator("answer")
     @classmethod
@@ -184,6 +186,9 @@ class Cancel(Payload):
     """Sent to `B/cancel/<client_id>`: stops that client's queued or running request."""
 
     request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
+    on_behalf_of: str | None = Field(None, pattern=ON_BEHALF_OF_RE.pattern,
+                                     description="the person a console cancels for (audit trail, the cancelled "
+                                                 "reply's message); trusted consoles only, else refused")
 
 
 # ----------------------------------------------------------------------------- replies
@@ -266,7 +271,7 @@ class ErrorReply(Reply):
 
 class CancelledReply(Reply):
     kind: Literal["cancelled"] = "cancelled"
-    message: str = "cancelled at the requester's request"
+    message: str = Field("cancelled at the requester's request", description="says who cancelled")
 
 
 AnyReply = Annotated[Union[AcceptedReply, ProgressReply, QuestionReply, ResultReply, ErrorReply, CancelledReply],

@@ -78,6 +78,7 @@ class CurrentJob:
     job: Job
     cancel: threading.Event = field(default_factory=threading.Event)
     cancel_requested: bool = False  # by the requester (→ `cancelled`), not by our own shutdown
+    cancelled_by: str | None = None  # who: the requester, or `console:<user>` for a trusted console's user
     shutdown: bool = False
     waiting: bool = False
     answer: str | None = None
@@ -144,6 +145,7 @@ class GatewayService:
         self._cur_lock = threading.Lock()
         self._current: CurrentJob | None = None
         self._cancel_requests: set[str] = set()
+        self._cancellers: dict[str, str] = {}  # job_id → who cancelled it (for the reply and the audit)
         self._beat = time.monotonic()
         self.outage = Outage(settings.skyspark.outage_wait_s, settings.skyspark.outage_retry_s)
         self._status = ONLINE  # the retained status: online, or degraded while an outage is waited out
@@ -457,6 +459,7 @@ class GatewayService:
                              message=f"on_behalf_of: only a trusted console may name the person it asks for "
                                      f"({client_id!r} is not in mqtt.trusted_consoles)", reply_id=uuid.uuid4().hex)
             self._add(conn, reply_topic, err, correlation)
+            self.fleet.request(conn, client_id, req, None, "refused: on_behalf_of_untrusted")
             return
         job = self.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
         if job is not None and job.state == "done":
@@ -484,13 +487,18 @@ class GatewayService:
 
     def _on_answer(self, conn, kind: str, client_id: str, ans: Answer, raw: bytes,
                    correlation: bytes | None) -> None:
+        if ans.on_behalf_of is not None and client_id not in self.m.trusted_consoles:
+            self.fleet.answer(conn, client_id, ans.request_id, ans.answer, "refused: on_behalf_of_untrusted",
+                              ans.on_behalf_of)
+            self._untrusted(conn, client_id, ans.request_id)
+            return
         with self._cur_lock:
             cur = self._current
             if (cur is not None and cur.waiting and cur.job.client_id == client_id
                     and cur.job.request_id == ans.request_id):
                 cur.answer = ans.answer
                 cur.answer_event.set()
-                self.fleet.answer(conn, client_id, ans.request_id, ans.answer, "delivered")
+                self.fleet.answer(conn, client_id, ans.request_id, ans.answer, "delivered", ans.on_behalf_of)
                 return
         if self.topics.shared_group:
             if kind == "request":  # maybe another member runs that job: pass it on to all members
@@ -498,7 +506,7 @@ class GatewayService:
             return
         job = self.jobs.get(client_id, ans.request_id)
         self.fleet.answer(conn, client_id, ans.request_id, ans.answer,
-                          "unknown_request" if job is None else "no_question_pending")
+                          "unknown_request" if job is None else "no_question_pending", ans.on_behalf_of)
         if job is None:
             err = ErrorReply(code="unknown_request", request_id=ans.request_id, final=False,
                              message=f"no request {ans.request_id!r} from {client_id} is known here",
@@ -512,14 +520,20 @@ class GatewayService:
 
     def _on_cancel(self, conn, client_id: str, c: Cancel, correlation: bytes | None) -> None:
         job = self.jobs.get(client_id, c.request_id)
-        self.fleet.cancel(conn, client_id, c.request_id, job, "unknown_request" if job is None else job.state)
+        if c.on_behalf_of is not None and client_id not in self.m.trusted_consoles:
+            self.fleet.cancel(conn, client_id, c.request_id, job, "refused: on_behalf_of_untrusted", c.on_behalf_of)
+            self._untrusted(conn, client_id, c.request_id)
+            return
+        by = self.fleet.who(client_id, c.on_behalf_of)
+        self.fleet.cancel(conn, client_id, c.request_id, job, "unknown_request" if job is None else job.state,
+                          c.on_behalf_of)
         if job is not None and job.state == "queued":
             reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
-                                   message="cancelled before it started", reply_id=f"{job.job_id}.final")
+                                   message=f"cancelled by {by} before it started", reply_id=f"{job.job_id}.final")
             payload = reply.model_dump_json()
             self.jobs.finish(conn, job.job_id, "cancelled", payload)
             self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
-            self.fleet.final(conn, job, "cancelled", cancelled_by=client_id, detail="before it started")
+            self.fleet.final(conn, job, "cancelled", cancelled_by=by, detail="before it started")
             self.fleet.finished(job, "cancelled")
         elif job is not None and job.state == "done":  # idempotent: the stored outcome again
             self.jobs.outbox_add(conn, job.reply_topic, job.final_payload.encode(), job.correlation)
@@ -532,11 +546,20 @@ class GatewayService:
         elif job.state == "running":
             with self._cur_lock:
                 self._cancel_requests.add(job.job_id)
+                self._cancellers[job.job_id] = by
                 cur = self._current
                 if cur is not None and cur.job.job_id == job.job_id:
                     cur.cancel_requested = True
+                    cur.cancelled_by = by
                     cur.cancel.set()
                     cur.answer_event.set()
+
+    def _untrusted(self, conn, client_id: str, request_id: str) -> None:
+        """A cancel or answer naming a person from a client that may not: refused, with a side error."""
+        err = ErrorReply(code="invalid_field", request_id=request_id, final=False, reply_id=uuid.uuid4().hex,
+                         message=f"on_behalf_of: only a trusted console may name the person it acts for "
+                                 f"({client_id!r} is not in mqtt.trusted_consoles)")
+        self._add(conn, self.topics.default_reply(client_id), err, None)
 
     def _add(self, conn, topic: str, reply: Reply, correlation: bytes | None) -> None:
         self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
@@ -600,6 +623,7 @@ class GatewayService:
                 self._current = cur
                 if job.job_id in self._cancel_requests:
                     cur.cancel_requested = True
+                    cur.cancelled_by = self._cancellers.get(job.job_id)
                     cur.cancel.set()
             try:
                 running = self._mark_running(job)
@@ -619,6 +643,7 @@ class GatewayService:
                 with self._cur_lock:
                     self._current = None
                     self._cancel_requests.discard(job.job_id)
+                    self._cancellers.pop(job.job_id, None)
 
     def _fail(self, cur: CurrentJob, why: str) -> None:
         job = cur.job
@@ -818,7 +843,7 @@ class GatewayService:
         chunks: list[tuple[str, bytes]] = []
         if cur.cancel_requested:
             reply: Reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
-                                          reply_id=final_id)
+                                          reply_id=final_id, message=f"cancelled by {cur.cancelled_by or job.client_id}")
         elif result is None or result.status == "error":
             reply = ErrorReply(code="agent_error", request_id=job.request_id, correlation=job.body_correlation,
                                message=f"the agent failed: {failure or (result.error if result else '')}",
@@ -859,7 +884,7 @@ class GatewayService:
                     self.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
                     self.jobs.finish(conn, job.job_id, reply.kind, payload)
                     self.fleet.final(conn, job, status, files=[e.name for e in getattr(reply, "files", [])],
-                                     cancelled_by=job.client_id if cur.cancel_requested else None,
+                                     cancelled_by=(cur.cancelled_by or job.client_id) if cur.cancel_requested else None,
                                      detail=getattr(reply, "message", None) or (result.error if result else None))
                 break
             except Exception as exc:  # the queue database cannot take it: hold the reply until it can

@@ -111,3 +111,98 @@ def login(url: str, user: str, password: str = PASSWORD) -> tuple[Browser, Respo
     m = re.search(r'name="csrf-token" content="([^"]+)"', home.text)
     b.csrf = m.group(1) if m else None
     return b, r
+
+
+# ------------------------------------------------------------------------------ statuses, provenance, restarts
+#: the refusal the grounding writes in code for a control request (edge_agent/grounding/run.py)
+REFUSAL = ("This gateway only reads data; it cannot turn off Chiller 6 or change anything on the plant. "
+           "It can answer questions about the sites, equipment and sensor data on the SkySpark.")
+
+
+def status_runner(settings):
+    """The daemon's script runner, recording each run in the real run log as the agent does, with more outcomes:
+    `[as=refused]` (a code-written refusal delivered as `answered`, as today's agent does), `[as=gave_up]`, and
+    `[as=provenance]` (an answer whose names and figures carry provenance, a thought with a masked guess, distill
+    facts sent live)."""
+    from edge_agent.agent.distill import render_distilled
+    from edge_agent.agent.trajectory import AgentEvent, Distilled
+    from edge_agent.grounding.provenance import Claim
+    from edge_agent.mqtt.runner import ScriptRunner, directives
+    from edge_agent.runlog import RunLog
+
+    class StatusRunner(ScriptRunner):
+        def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
+            _, d = directives(question)
+            how = d.get("as", "")
+            distilled = None
+            if how == "provenance":
+                distilled = Distilled(sites=["POKMAIN"], assets=["Chiller 4", "Chiller 12"], goal="name the chillers")
+                on_event(AgentEvent(kind="distill", text=render_distilled(distilled)))
+
+            def event(e):
+                if how == "provenance" and e.step is not None and e.step.index == 1:
+                    e.step.thought = "Chiller 9 is probably one of them; list the assets"
+                    e.step.unverified = ["Chiller 9"]
+                on_event(e)
+
+            result = super().run(question, options, run_id=run_id, on_event=event, cancel=cancel,
+                                 ask_requester=ask_requester)
+            if result.status == "answered":
+                if how == "refused":
+                    result.distilled = Distilled(answered=REFUSAL)
+                    result.answer = result.trials[0].answer = REFUSAL
+                elif how == "gave_up":
+                    result.status, result.answer, result.reason = "gave_up", None, "unverified"
+                    result.error = "no evidence of this run supports an answer"
+                elif how == "provenance":
+                    result.distilled = distilled
+                    result.answer = "Found 2 chillers at POKMAIN: Chiller 4, Chiller 12 (2 in all)"
+                    result.provenance = [
+                        Claim(text="4", what="number", source="observation", trial=1, step=1, tool="sites"),
+                        Claim(text="Chiller 4", what="name", source="observation", trial=1, step=1, tool="sites"),
+                        Claim(text="Chiller 12", what="name", source="observation", trial=1, step=2, tool="sites"),
+                        Claim(text="POKMAIN", what="name", source="question"),
+                        Claim(text="2", what="number", source="observation", trial=1, step=2, tool="sites")]
+            RunLog(self.settings.db_path).record(result, [])
+            return result
+
+    return StatusRunner(settings)
+
+
+@pytest.fixture
+def console_env(tmp_path, mosquitto):
+    """Factory: the daemon (the status runner) and a console on one state directory; `make(**console)` passes
+    console settings; `.restart_console()` stops the console and starts a new one on the same settings."""
+    from edge_agent.config import load_settings
+    from edge_agent.mqtt.service import GatewayService
+
+    made: list = []
+
+    class Env:
+        def __init__(self, **console):
+            self.settings = load_settings(overrides=console_overrides(tmp_path / "state", mosquitto, **console),
+                                          environ={})
+            store = UserStore(self.settings.state_dir / self.settings.console.users_file)
+            for name, role in {**USERS, "olga": "operator"}.items():
+                store.add(name, PASSWORD, role)
+            self.daemon = GatewayService(self.settings, status_runner(self.settings))
+            self.daemon.start()
+            assert self.daemon.connected.wait(10)
+            self.console = ConsoleThread(self.settings).start()
+            made.append(self)
+
+        @property
+        def url(self) -> str:
+            return self.console.url
+
+        def restart_console(self) -> None:
+            self.console.stop()
+            self.console = ConsoleThread(self.settings).start()
+
+        def stop(self) -> None:
+            self.console.stop()
+            self.daemon.stop(timeout=5)
+
+    yield Env
+    for env in made:
+        env.stop()

@@ -28,8 +28,9 @@ async function post(url, body) {
 function answerWithProvenance(text, claims, runId) {
   const frag = document.createDocumentFragment();
   const spans = [];
-  for (const c of claims || []) {
-    if (!c.text) continue;
+  // longer claims first: a whole name ("Chiller 4") is one link, not its number alone
+  const ordered = (claims || []).filter(c => c.text).sort((a, b) => b.text.length - a.text.length);
+  for (const c of ordered) {
     let from = 0, at;
     while ((at = text.indexOf(c.text, from)) >= 0) {
       if (!spans.some(s => at < s.end && at + c.text.length > s.start)) {
@@ -60,6 +61,37 @@ function answerWithProvenance(text, claims, runId) {
   return frag;
 }
 
+// What a step does, in words (edge_agent/console/present.py `doing` does the same for the run page).
+function value(v) {
+  if (Array.isArray(v)) return v.map(value).join(", ");
+  if (v !== null && typeof v === "object") return JSON.stringify(v);
+  const t = String(v);
+  return t.length <= 80 ? t : t.slice(0, 77) + "...";
+}
+
+function doing(action, input) {
+  if (typeof input === "string") { try { input = JSON.parse(input); } catch (e) { /* as it is */ } }
+  if (!action) return "No action";
+  if (action === "Finish") return "Writes the answer";
+  if (action.toLowerCase().replace("-", "") === "selfask") {
+    const q = input && typeof input === "object" ? input.question : input;
+    return q ? `Asks itself: ${value(q)}` : "Asks itself a question";
+  }
+  if (action === "agentask") return "Asks the requester a question";
+  if (input && typeof input === "object" && Object.keys(input).length) {
+    const args = Object.entries(input).filter(([, v]) => !(v === null || v === "" || (Array.isArray(v) && !v.length)))
+      .map(([k, v]) => `${k.replaceAll("_", " ")} ${value(v)}`).join("; ");
+    return args ? `Calls ${action} with ${args}` : `Calls ${action}`;
+  }
+  return `Calls ${action}`;
+}
+
+function setStatus(node, status, label, meaning) {
+  node.textContent = label || status;
+  node.className = `badge status-${["answered", "refused", "partial", "gave_up", "failed", "cancelled", "error"].includes(status) ? status : "other"}`;
+  if (meaning) node.title = meaning;
+}
+
 function followRequest(box) {
   const rid = box.dataset.requestId;
   const state = document.getElementById("state");
@@ -73,6 +105,7 @@ function followRequest(box) {
     show(r);
   });
   source.addEventListener("end", () => source.close());
+  source.addEventListener("gone", () => { source.close(); location.reload(); });
 
   function show(r) {
     if (r.kind === "accepted") {
@@ -81,7 +114,8 @@ function followRequest(box) {
       state.textContent = "running";
       const li = el("li", {class: `step event-${r.event}${r.ok ? "" : " failed"}`});
       if (r.event === "step") {
-        li.append(el("div", {class: "where"}, `trial ${r.trial} · step ${r.step}`),
+        li.append(el("div", {class: "where"}, `trial ${r.trial} · step ${r.step}` + (r.by === "code" ? " · written by code" : "")),
+                  el("div", {class: "doing"}, doing(r.action, r.action_input)),
                   el("div", {class: "thought"}, el("b", {}, "Thought "), r.thought),
                   el("div", {class: "action"}, el("b", {}, "Action "), el("code", {}, r.action), " ",
                      el("code", {class: "input"}, r.action_input === null ? "" : JSON.stringify(r.action_input))),
@@ -94,12 +128,13 @@ function followRequest(box) {
       document.getElementById("agent-question").hidden = false;
       document.getElementById("agent-question-text").textContent = r.question;
     } else if (r.kind === "result") {
-      state.textContent = r.status;
+      setStatus(state, r.shown_status || r.status, r.status_label, r.status_meaning);
       document.getElementById("result").hidden = false;
       document.getElementById("agent-question").hidden = true;
       const answer = document.getElementById("answer");
       answer.textContent = "";
-      answer.append(answerWithProvenance(r.answer || "", r.provenance, r.run_id));
+      answer.className = `answer status-${r.shown_status || r.status}`;
+      if (r.answer) { answer.hidden = false; answer.append(answerWithProvenance(r.answer, r.provenance, r.run_id)); }
       if (r.error) { const e = document.getElementById("error"); e.hidden = false; e.textContent = r.error; }
       if (r.run_id) {
         const link = document.getElementById("run-link");
@@ -107,16 +142,19 @@ function followRequest(box) {
         link.querySelector("a").href = `/runs/${encodeURIComponent(r.run_id)}`;
       }
       const files = document.getElementById("files"), plots = document.getElementById("plots");
-      for (const f of r.files || []) {
+      if ((r.files || []).length) document.getElementById("files-box").hidden = false;
+      (r.files || []).forEach((f, i) => {
         const href = `/files/${encodeURIComponent(r.run_id)}/${encodeURIComponent(f.name)}`;
         files.append(el("li", {}, el("a", {class: "download", href, "data-sha256": f.sha256}, f.name),
-                        ` · ${f.size} bytes · sha256 `, el("code", {}, f.sha256.slice(0, 16) + "…")));
+                        ` · ${f.size} bytes · sha256 `, el("code", {class: "sha256", id: `sha-${i + 1}`}, f.sha256), " ",
+                        el("button", {type: "button", class: "copy", "data-copy": `sha-${i + 1}`}, "Copy")));
         if (f.name.endsWith(".svg")) {
           plots.append(el("figure", {class: "plot"}, el("img", {src: href + "?inline=1", alt: "plot of the series the answer read"})));
         }
-      }
+      });
     } else if (r.kind === "error" && r.final !== false) {
-      state.textContent = "error";
+      setStatus(state, r.shown_status || "error", r.status_label, r.status_meaning);
+      document.getElementById("result-title").textContent = "Outcome";
       document.getElementById("result").hidden = false;
       const e = document.getElementById("error");
       e.hidden = false;
@@ -124,11 +162,13 @@ function followRequest(box) {
     } else if (r.kind === "error") {
       steps.append(el("li", {class: "step failed"}, `${r.code}: ${r.message}`));
     } else if (r.kind === "cancelled") {
-      state.textContent = "cancelled";
+      setStatus(state, "cancelled", r.status_label, r.status_meaning);
+      document.getElementById("result-title").textContent = "Outcome";
       document.getElementById("result").hidden = false;
-      const e = document.getElementById("error");
-      e.hidden = false;
-      e.textContent = r.message;
+      const n = document.getElementById("status-note");
+      n.hidden = false;
+      n.className = "status-note status-cancelled";
+      n.textContent = r.message;
     }
     if (["result", "cancelled"].includes(r.kind) || (r.kind === "error" && r.final !== false)) {
       const b = document.getElementById("cancel-button");
@@ -138,9 +178,9 @@ function followRequest(box) {
 
   const cancel = document.getElementById("cancel-button");
   if (cancel) cancel.addEventListener("click", () => post(`/api/requests/${encodeURIComponent(rid)}/cancel`)
-    .then(() => { state.textContent = "cancelling…"; }, e => alert(e.message)));
+    .then(() => { state.textContent = "cancelling…"; }, e => { state.textContent = e.message; }));
   const form = document.getElementById("answer-form");
-  form.addEventListener("submit", ev => {
+  if (form) form.addEventListener("submit", ev => {
     ev.preventDefault();
     const text = document.getElementById("answer-text").value;
     post(`/api/requests/${encodeURIComponent(rid)}/answer`, {answer: text})
@@ -148,11 +188,31 @@ function followRequest(box) {
   });
 }
 
+// Copy a full sha256 (buttons next to each file).
+document.addEventListener("click", ev => {
+  const b = ev.target.closest && ev.target.closest("button.copy");
+  if (!b) return;
+  const text = document.getElementById(b.dataset.copy).textContent;
+  const done = () => { b.textContent = "Copied"; setTimeout(() => { b.textContent = "Copy"; }, 1500); };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => {});
+  else {
+    const range = document.createRange();
+    range.selectNodeContents(document.getElementById(b.dataset.copy));
+    const sel = window.getSelection(); sel.removeAllRanges(); sel.addRange(range);
+    try { document.execCommand("copy"); done(); } catch (e) { /* selected: the operator copies it */ }
+  }
+});
+
 document.addEventListener("DOMContentLoaded", () => {
   const box = document.getElementById("request");
   if (box) followRequest(box);
-  if (location.hash.startsWith("#step-")) {
-    const target = document.getElementById(location.hash.slice(1));
-    if (target) { target.classList.add("highlight"); target.scrollIntoView({block: "center"}); }
-  }
+  highlightStep();
+  window.addEventListener("hashchange", highlightStep);  // a provenance link on the run page itself
 });
+
+function highlightStep() {
+  if (!location.hash.startsWith("#step-")) return;
+  for (const old of document.querySelectorAll(".step.highlight")) old.classList.remove("highlight");
+  const target = document.getElementById(location.hash.slice(1));
+  if (target) { target.classList.add("highlight"); target.scrollIntoView({block: "center"}); }
+}

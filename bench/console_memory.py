@@ -1,0 +1,184 @@
+"""The console's resident memory over many requests (issue 31): `edge-agent console` and `edge-agent serve --runner
+script` as separate processes on a real Mosquitto, an operator logged in who asks N questions one after the other
+through the console (POST /ask, then the request's server-sent events until its final reply, as the live page
+does). The console's RSS (/proc/<pid>/status VmRSS) is sampled every `--every` requests; a finished request leaves
+the console's memory `console.answer_timeout_s` after its final reply (default 60 s), so after a warm-up of that
+long the curve must be flat. Writes JSON (samples, flatness after the warm-up: range and least-squares slope per
+1,000 requests) and a plot.
+
+    .venv/bin/python bench/console_memory.py [--n 10000] [--every 100] [--answer-timeout 60] [--base DIR] \
+        [--out bench/results/console_memory.json]
+
+`--base DIR` runs the console of another checkout (e.g. the code before this change) in the same way, for a
+side-by-side curve (its own answer_timeout_s setting is ignored by code that has none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
+
+from edge_agent.console.users import UserStore  # noqa: E402
+from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
+from tests.plugins.console import login  # noqa: E402
+
+GW = "memgw"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _start(args: list[str], cwd: Path, log: Path, marker: bytes, env: dict) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "edge_agent", *args], cwd=cwd, env=env,
+                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while marker not in log.read_bytes():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"{args[0]} did not start: " + log.read_text())
+        time.sleep(0.1)
+    return proc
+
+
+def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> dict:
+    broker = MosquittoBroker(work / "broker").start()
+    state = work / "state"
+    UserStore(state / "console-users.yaml").add("bench", "bench-password", "operator")
+    web_port = _free_port()
+    conf = work / "edge-agent.yaml"
+    conf.write_text(yaml.safe_dump({
+        "paths": {"state_dir": str(state)},
+        "mqtt": {"host": broker.host, "port": broker.port, "gateway_id": GW, "trusted_consoles": ["edge-agent-console"]},
+        "audit": {"enabled": True},
+        "console": {"port": web_port, "answer_timeout_s": answer_timeout}}))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(code)}
+    daemon = _start(["serve", "--runner", "script", "--config", str(conf), "--log-level", "WARNING"], code,
+                    work / "daemon.log", b"", env)
+    time.sleep(2.0)
+    console = _start(["console", "--config", str(conf), "--log-level", "WARNING"], code, work / "console.log",
+                     b"console on", env)
+    url = f"http://127.0.0.1:{web_port}"
+    samples = []
+    try:
+        b, _ = login(url, "bench", "bench-password")
+        time.sleep(1.0)
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(b.jar))
+        started = time.monotonic()
+        samples.append({"requests": 0, "t_s": 0.0, "rss_kib": rss_kib(console.pid)})
+        for i in range(1, n + 1):
+            r = b.post("/ask", json_body={"question": f"how many chillers, number {i} [steps=1 delay=0]"},
+                       headers={"X-CSRF-Token": b.csrf})
+            if r.status_code != 200:
+                raise SystemExit(f"ask {i}: {r.status_code} {r.text[:200]}")
+            rid = r.json()["request_id"]
+            with opener.open(f"{url}/api/requests/{rid}/events", timeout=120) as stream:
+                while stream.readline():  # the stream ends after the final reply
+                    pass
+            if i % every == 0:
+                samples.append({"requests": i, "t_s": round(time.monotonic() - started, 2),
+                                "rss_kib": rss_kib(console.pid)})
+                if i % (every * 10) == 0:
+                    print(f"{i} requests, {samples[-1]['t_s']:.0f} s, console RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB",
+                          flush=True)
+        following = json.loads(b.get("/healthz").text).get("following")
+    finally:
+        for proc in (console, daemon):
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        broker.kill()
+    return {"samples": samples, "following_at_end": following,
+            "requests_per_s": round(n / max(samples[-1]["t_s"], 1e-9), 1)}
+
+
+def flatness(samples: list[dict], warm_s: float) -> dict:
+    after = [s for s in samples if s["t_s"] >= warm_s] or samples[-2:]
+    xs = [s["requests"] / 1000 for s in after]
+    ys = [s["rss_kib"] / 1024 for s in after]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    var = sum((x - mx) ** 2 for x in xs) or 1e-9
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var
+    return {"warm_up_s": warm_s, "from_request": after[0]["requests"], "samples": len(after),
+            "min_mib": round(min(ys), 2), "max_mib": round(max(ys), 2), "range_mib": round(max(ys) - min(ys), 2),
+            "slope_mib_per_1000": round(slope, 3)}
+
+
+def plot(results: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
+    for name, res in results.items():
+        xs = [s["requests"] for s in res["samples"]]
+        ys = [s["rss_kib"] / 1024 for s in res["samples"]]
+        ax.plot(xs, ys, label=f"{name} (answer_timeout_s {res['answer_timeout_s']:g})", linewidth=1.3)
+        f = res["flat"]
+        ax.axvline(f["from_request"], color="grey", linestyle=":", linewidth=0.8)
+    ax.set_xlabel("requests asked through the console")
+    ax.set_ylabel("console RSS (MiB)")
+    ax.set_title("edge-agent console: resident memory over requests (script runner)", fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main() -> None:
+    import tempfile
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--n", type=int, default=10000)
+    ap.add_argument("--every", type=int, default=100)
+    ap.add_argument("--answer-timeout", type=float, default=60.0)
+    ap.add_argument("--base", type=Path, help="another checkout's console, measured the same way first")
+    ap.add_argument("--base-n", type=int, help="requests for --base (default --n)")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "console_memory.json")
+    args = ap.parse_args()
+    results = {}
+    load_before = os.getloadavg()
+    runs = ([("base", args.base.resolve(), args.base_n or args.n)] if args.base else []) + [("this", ROOT, args.n)]
+    for name, code, n in runs:
+        with tempfile.TemporaryDirectory(prefix="console-mem-") as tmp:
+            print(f"{name}: {n} requests through the console of {code}", flush=True)
+            res = run(n, args.every, args.answer_timeout, code, Path(tmp))
+        res["answer_timeout_s"] = args.answer_timeout
+        res["n"] = n
+        res["flat"] = flatness(res["samples"], warm_s=args.answer_timeout + 30)
+        results[name] = res
+        print(name, json.dumps(res["flat"]), f"{res['requests_per_s']} requests/s", flush=True)
+    report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
+                          "load_before": load_before, "load_at_end": os.getloadavg()}, "results": results}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1))
+    plot(results, args.out.with_suffix(".png"))
+    print(f"wrote {args.out} and {args.out.with_suffix('.png')}")
+
+
+if __name__ == "__main__":
+    main()
