@@ -166,3 +166,17 @@ def test_a_short_site_code_the_skyspark_lacks_is_missing_and_no_other_site_stand
     g = Grounding.build("how many chillers does DC3 have?", cat)
     assert [(m.kind, m.text) for m in g.links.missing] == [("site", "DC3")] and g.links.sites == []
     assert g.answered_by_links() and g.missing_prefix().startswith("There is no site DC3")
+
+
+def test_a_word_no_sensor_of_the_named_asset_holds_is_a_missing_sensor_not_a_guess():
+    g = Grounding.build("max Level for Freezer 1 at SITE-A yesterday", CATALOG)
+    assert [(m.kind, m.text, m.asset) for m in g.links.missing] == [("sensor", "Level", "Freezer 1")]
+
+
+def test_comparison_signs_and_terse_forms_read_as_the_comparison():
+    from edge_agent.grounding.question import read_question
+
+    assert read_question("hours with Power > 365kW on 2026-04-05?").parts[0].ask == "duration"
+    terse = read_question("Heat Pump 2: Leaving Water Temp below Leaving Water Temp Setpoint on 27 March?").parts[0]
+    assert (terse.ask, terse.direction, terse.setpoint) == ("excursion", "below", True)
+    assert read_question("Morning - any fans on Darling Yard?").parts[0].ask == "exists"

@@ -495,8 +495,12 @@ def _absent_kinds(tokens: _Tokens, catalog: Catalog, links: Links, present: set[
         if not named or set(named) & present:
             continue
         plural = raw.casefold().endswith("s") and fieldvocab.singular(raw.casefold()) != raw.casefold()
-        if not (plural or (i > 0 and words[i - 1] in _KIND_BEFORE)):
+        before = words[i - 1] if i > 0 else ""
+        if not (plural or before in _KIND_BEFORE):
             continue
+        if before and before not in _KIND_BEFORE and before not in _GLUE and before not in ("many", "all", "list"):
+            continue  # "computer room AC units": the words before make it another kind's name
+
         if j < len(words) and words[j] not in _AFTER_KIND:  # "the fan speed": the kind word qualifies a measure
             continue
         site = links.sites[0]
@@ -613,6 +617,10 @@ def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         code = re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok) and len(tok) >= 4 and \
             sum(c.isalpha() for c in tok) >= 3  # "POKMAN", "MUC-FREIMANN"
         if not code and _site_skeleton(tok) not in skeletons:
+            pair = f"{tok} {tokens.items[n + 1][0]}" if n + 1 < len(tokens.items) and not tokens.used[n + 1] else ""
+            if pair and _site_skeleton(pair) in skeletons and pair not in catalog.sites and _site_position(tokens, n):
+                tokens.used[n] = tokens.used[n + 1] = True  # "Harbour North" where there is Harbour Point
+                links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
             continue
         if not _site_position(tokens, n):
             continue

@@ -618,11 +618,17 @@ def _needs_hold(needs: list[str], text: str, many: bool) -> bool:
     return True
 
 
+def _symbols(text: str) -> str:
+    """Comparison signs before a number read as words ("Power > 365 kW": above 365 kW)."""
+    text = re.sub(r"\s*(?:>=|≥|>)\s*(?=[-+]?\d)", " above ", text)
+    return re.sub(r"\s*(?:<=|≤|<)\s*(?=[-+]?\d)", " below ", text)
+
+
 def read_part(text: str, *, plural_or_many: bool = True) -> Part:
     """One clause's form and ask: the first form of the table (by precedence) whose cue matches and whose needs
     hold. `plural_or_many`: the clause names several assets or a kind of equipment (a ranking needs something to
     rank)."""
-    norm = _normal(text)
+    norm = _symbols(_normal(text))
     yes_no = _first(TABLE.yes_no, norm) is not None
     for f in TABLE.forms:
         hit = _first(f.cues, norm)

@@ -103,6 +103,7 @@ class Grounding:
             g.reading = _reading(question, catalog, links)
             g._only_requests()
             g.unplaced = g._unplaced(period.phrase if period else "")
+            g._unplaced_measure()
             g.in_code = g._written_in_code()
             if g.in_code:  # what code read from the catalog to write it is a fact of this run
                 g.sources.append(Source(kind="facts", text=g.in_code))
@@ -207,14 +208,37 @@ class Grounding:
             left.append(w)
         return left
 
+    def _unplaced_measure(self) -> None:
+        """A question that names assets and asks for their data, but names no sensor of theirs and no measure, while a
+        word of it stands unplaced ("max Level for Chiller B", where Chiller B has no level): that word is the
+        measure asked for, and the assets do not have it. Said as a missing sensor, so no other series stands in."""
+        links, r = self.links, self.reading
+        if not self.unplaced or not links.assets or links.sensors or links.measures or links.missing or r.also:
+            return
+        if not r.parts or not all(p.ask in ("data", "rank", "excursion", "derive", "duration", "when_extreme")
+                                  for p in r.parts):
+            return
+        from edge_agent.grounding.linking import Missing
+
+        words = re.findall(r"[\w%°.-]+", self.question)
+        text = next((w for w in words if w.casefold() in self.unplaced), self.unplaced[0])
+        for asset in links.assets:
+            site = links.asset_sites[asset]
+            links.missing.append(Missing(text=text, kind="sensor", site=site, asset=asset,
+                                         suggestions=[s.short for s in self.catalog.sensors(site, asset)][:8]))
+
     def _in_catalog(self, word: str) -> bool:
         """The word is part of a name on the SkySpark (a site, an asset or a sensor of the sites in play)."""
         if self._names_words is None:
             names = set(self.catalog.sites)
+            linked = [(self.links.asset_sites[a], a) for a in self.links.assets]
             for site in self.links.sites or (self.catalog.sites if len(self.catalog.sites) <= 12 else []):
                 for a in self.catalog.assets(site):
                     names.add(a)
-                    names.update(s.short for s in self.catalog.sensors(site, a))
+                    if not linked:  # with assets named, only their own sensors place a word
+                        names.update(s.short for s in self.catalog.sensors(site, a))
+            for site, a in linked:
+                names.update(s.short for s in self.catalog.sensors(site, a))
             from edge_agent.grounding.question import words
 
             self._names_words = {w for n in names for w in words(n)} | \

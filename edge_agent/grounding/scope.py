@@ -245,9 +245,12 @@ def _measuring(catalog: Catalog, site: str, assets: list[str], wanted: list[str]
     (the linking then says what is missing)."""
     if not wanted:
         return shorts
-    fitting = {s.short for a in assets for s in catalog.sensors(site, a)
-               if (m := point_measure(s)).quantity is not None and fits(wanted, m) and m.function != "setpoint"
-               and m.function != "command"}
+    points = [s for a in assets for s in catalog.sensors(site, a)
+              if (m := point_measure(s)).quantity is not None and fits(wanted, m) and m.function != "setpoint"
+              and m.function != "command"]
+    if "energy" in wanted and any("elec" in s.tags for s in points):  # energy asked: the electricity a thing uses,
+        points = [s for s in points if "elec" in s.tags or "energy" in s.tags]  # not its cooling or heating output
+    fitting = {s.short for s in points}
     return [s for s in shorts if s in fitting] or shorts
 
 
