@@ -97,6 +97,11 @@ class Links(BaseModel):
                 if m.how in ("loose", "near") and m.text.casefold() != m.name.casefold()]
 
 
+def _words_in(name: str) -> int:
+    """How many words a question may write a name in: "gas_flow" is "gas flow" (two), "Chiller 6" two."""
+    return max(len(_TOKEN.findall(name)), len([w for w in re.split(r"[\s_\-]+", name) if w]))
+
+
 def _variants(k: str) -> set[str]:
     out = {k}
     for long, short in _SYNONYMS:
@@ -275,7 +280,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         for asset in catalog.assets(site):
             owners.setdefault(asset, []).append(site)
     asset_index = _index(owners)
-    longest = min(MAX_SPAN, max((len(_TOKEN.findall(a)) for a in owners), default=1) + 1)
+    longest = min(MAX_SPAN, max((_words_in(a) for a in owners), default=1) + 1)
     matches = _match_exact(tokens, asset_index, longest)
     matches += _match_near(tokens, asset_index, longest, skip=frozenset(_kind_words(catalog)))
     for i, j, name, how in sorted(matches):
@@ -321,7 +326,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
             for s in catalog.sensors(site, asset):
                 site_shorts.setdefault(s.short, None)
     sensor_index = _index(site_shorts)
-    longest = min(MAX_SPAN, max((len(_TOKEN.findall(s)) for s in site_shorts), default=1))
+    longest = min(MAX_SPAN, max((_words_in(s) for s in site_shorts), default=1))
     for i, j, name, how in sorted(_match_exact(tokens, sensor_index, longest) +
                                   _match_near(tokens, sensor_index, longest)):
         if name not in links.sensors:
@@ -522,7 +527,7 @@ def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list
     "<word> <number>" where asset names start with that word, and letter+digit codes whose letters
     start some asset name ("B020" where there is B020_Total)."""
     shapes = {_shape(a) for a in owners if "#" in _shape(a) and sum(c.isalpha() for c in _shape(a)) >= 2}
-    longest = min(MAX_SPAN, max((len(_TOKEN.findall(a)) for a in owners), default=1))
+    longest = min(MAX_SPAN, max((_words_in(a) for a in owners), default=1))
     site = links.sites[0] if links.sites else (scope[0] if len(scope) == 1 else "")
     pool = catalog.assets(site) if site else list(owners)
     for i, j in list(tokens.spans(longest)):

@@ -537,6 +537,11 @@ class Grounding:
             return ""
         if self.answered_by_links():
             return "" if answer.startswith(self.missing_prefix()) else "the answer is not the one the facts give"
+        if self.unplaced and not self.links.asset_types and any(p.ask in ("count", "names") for p in
+                                                                self.reading.parts):
+            # "count the Kessel": what is to be counted or listed is a word nothing placed; a listing of everything
+            # at the site does not answer it
+            return "what the question asks to count or list is not understood: " + ", ".join(self.unplaced)
         open_ = self.open_parts(trial) if self.reading.by_parts else []
         if open_:
             return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
