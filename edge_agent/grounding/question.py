@@ -748,11 +748,25 @@ def spelled(question: str) -> str:
     return re.sub(r"(?<![\w.-])[A-Za-z]{5,}(?![\w.-])", fix, question)
 
 
+_COURTESY = frozenset("hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
+                      "team folks all please thanks thank cheers ok okay so".split())
+
+
+def _courtesy_blanked(question: str) -> str:
+    """A greeting before the question ("Hello there, is there a UPS …", "Morning - any fans …", "Quick one: …")
+    blanked out (same length: the refused pieces' spans still point into the question as written), so the question
+    starts where its words start."""
+    m = re.match(r"\s*([^,:;!?.\-–—]{1,40})[,:;!.\-–—]+\s+", question)
+    if m and all(w in _COURTESY or w in FUNCTION_WORDS for w in words(m.group(1))) and words(m.group(1)):
+        return " " * m.end() + question[m.end():]
+    return question
+
+
 def read_question(question: str, many: list[bool] | None = None) -> Reading:
     """The question's intent, parts, refused pieces and placed words. `many[i]`: part i names several assets or
     a kind (see `read_part`). Slips of the table's words are read as the words (`spelled`). Never raises on any
     text."""
-    question = spelled(question)
+    question = _courtesy_blanked(spelled(question))
     intent, verb = read_intent(question)
     clauses = _clauses(question)
     texts = split_parts(question)

@@ -139,7 +139,22 @@ class Grounding:
             return self._exists()
         if r.parts and all(p.ask == "attribute" for p in r.parts):
             return self._attributes()
-        return ""
+        return self._kind_listing()
+
+    def _kind_listing(self) -> str:
+        """The assets of a kind at a site, for a question that asks for nothing else ("electricity meters at S?",
+        "how many UPSs does DC1 have", "list the chillers at S"): read from the catalog, no model or tool call."""
+        links, r = self.links, self.reading
+        if len(links.sites) != 1 or len(links.asset_types) != 1 or links.assets or links.sensors or links.measures \
+                or self.start is not None or links.missing or self.unplaced or r.also:
+            return ""
+        if len(r.parts) != 1 or r.parts[0].ask not in ("names", "count", "data"):
+            return ""
+        site, kind = links.sites[0], links.asset_types[0]
+        found = self.catalog.site(site).assets_of_type(kind)
+        if not found:
+            return ""
+        return f"Found {len(found)} {kind_label(kind, len(found))} at {site}: {', '.join(found)}"
 
     def _attributes(self) -> str:
         """What the SkySpark records of an asset beyond its histories, for a question that asks for such a thing (a
