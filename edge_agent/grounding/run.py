@@ -59,6 +59,9 @@ _TIME_QUESTION = re.compile(r"\b(?:what(?:'s| is)? (?:the )?(?:time|date|day)|to
                             re.I)
 #: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
 _WHICH = re.compile(r"\b(?:what|which)\b", re.I)
+#: the generic things a listing lists (what a question may ask to count or list without naming a kind)
+_GENERIC_THINGS = re.compile(r"\b(?:sites?|plants?|buildings?|assets?|equipment|devices?|sensors?|points?|"
+                             r"measurements?|readings?|metrics?|values?)\b", re.I)
 #: a listing's head ("found 5 chiller assets at POKMAIN: …"): what answers a question asking for names or a count
 _LISTING = re.compile(r"found \d+ ", re.I)
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
@@ -552,8 +555,8 @@ class Grounding:
             return ""
         if self.answered_by_links():
             return "" if answer.startswith(self.missing_prefix()) else "the answer is not the one the facts give"
-        if self.unplaced and not self.links.asset_types and any(p.ask in ("count", "names") for p in
-                                                                self.reading.parts):
+        if self.unplaced and not self.links.asset_types and any(
+                p.ask in ("count", "names") and not _GENERIC_THINGS.search(p.text) for p in self.reading.parts):
             # "count the Kessel": what is to be counted or listed is a word nothing placed; a listing of everything
             # at the site does not answer it
             return "what the question asks to count or list is not understood: " + ", ".join(self.unplaced)
