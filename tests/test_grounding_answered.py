@@ -3,7 +3,10 @@ clauses never; a question in several parts answered in part is `partial`, with w
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from datetime import UTC
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.run import Grounding, well_formed
@@ -69,9 +72,9 @@ def test_a_question_answered_in_part_is_partial_naming_what_was_not_established(
 
 
 def test_a_question_about_the_future_is_refused_in_code_naming_the_period():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    now = datetime(2020, 6, 8, 9, tzinfo=timezone.utc)
+    now = datetime(2020, 6, 8, 9, tzinfo=UTC)
     for question, phrase in (("What will the Box Temp of Freezer 1 at SITE-A be tomorrow?", "tomorrow"),
                              ("freezer 2 box temp next week at SITE-A", "next week")):
         g = Grounding.build(question, CATALOG, now)

@@ -5,7 +5,8 @@ way round, two series of different quantities subtracted or compared)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from edge_agent.grounding.catalog import Catalog, SensorName, SiteCatalog
 from edge_agent.grounding.measures import Measure, comparable, equip_kinds, fits, point_measure

@@ -62,7 +62,7 @@ class Plan:
     max_trials: int
 
     @classmethod
-    def of(cls, rt: AgentRuntime) -> "Plan":
+    def of(cls, rt: AgentRuntime) -> Plan:
         s = rt.settings
         if s.strategy == "react":
             return cls(distill=False, review=False, reflect=False, max_trials=1)

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Iterable, Literal
+from collections.abc import Iterable
+from typing import Literal
 
 from pydantic import BaseModel, Field
 from rapidfuzz.distance import DamerauLevenshtein
 
-from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding import fieldvocab, measures
+from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.measures import kind_label, kind_names
 
 Kind = Literal["site", "asset", "sensor", "kind"]

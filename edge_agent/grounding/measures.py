@@ -19,8 +19,9 @@ definitions, Haystack's unit database, operators' everyday words).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from edge_agent.grounding import fieldvocab
 

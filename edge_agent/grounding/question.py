@@ -303,9 +303,13 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     for name, values in raw.arguments.items():
         if isinstance(values, dict):
             args[name] = tuple((value, comp.cues(cues)) for value, cues in values.items())
-    starts = "|".join(re.escape(w) for w in raw.part_start)
-    part_start = re.compile(rf"(?:{starts})\b", re.I)
-    split = re.compile(rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{starts})\b))", re.I)
+    starts = "|".join(re.escape(w) for w in raw.part_start if not w.startswith("the "))
+    # a noun phrase ("the number of …", "the highest …") starts a part only after a comma: "the number of AHUs,
+    # and the highest fan speed" is two; "the highest and the lowest temperature" is one
+    phrases = "|".join(re.escape(w) for w in raw.part_start if w.startswith("the "))
+    part_start = re.compile(rf"(?:{starts}{'|' + phrases if phrases else ''})\b", re.I)
+    split = re.compile(rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{starts})\b)"
+                       + (rf"|,\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{phrases})\b))" if phrases else ")"), re.I)
     lead_alts = [comp.body(p)[0] for p in raw.request_lead]
     lead_words = {w for p in raw.request_lead for w in comp.body(p)[1]}
     lead = Cue("request_lead", re.compile(rf"^\W*(?:(?:{'|'.join(lead_alts)})(?:\W+|$))*", re.I),

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.linking import Links, link
+from edge_agent.grounding.measures import Measure, comparable, fits, kind_label, kind_names, point_measure
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, outside_topic, read_question
 from edge_agent.grounding.scope import Scope
-from edge_agent.grounding import fieldvocab
-from edge_agent.grounding.measures import Measure, comparable, fits, kind_label, kind_names, point_measure
 
 
 def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
@@ -89,7 +89,7 @@ class Grounding:
     _names_words: set[str] | None = None
 
     @classmethod
-    def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> "Grounding":
+    def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:
         from edge_agent.grounding.dates import resolve_period
 
         period = resolve_period(question, now) if now is not None else None
@@ -208,9 +208,8 @@ class Grounding:
         """The question's words that neither the reading (form cues, function words, operating verbs), the linking
         (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
         nor a number placed."""
-        from edge_agent.grounding.question import unplaced_words, words
-
         from edge_agent.grounding.dates import MONTHS, WEEKDAYS
+        from edge_agent.grounding.question import unplaced_words, words
 
         placed: set[str] = set(words(period)) | set(MONTHS) | set(WEEKDAYS) | {d[:3] for d in WEEKDAYS} | \
             {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
