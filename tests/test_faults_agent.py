@@ -72,7 +72,7 @@ def test_a_skyspark_that_stops_during_a_run_ends_it_at_the_next_call_without_a_l
         return step("I need the assets of POKMAIN.", "assets", {"site_name": "POKMAIN", "asset_type": "chiller"})
 
     agent = agent_for(settings, [choose_then_stop])
-    result = agent.ask("List all the chillers at POKMAIN.", distill=False)
+    result = agent.ask("List all the assets at POKMAIN.", distill=False)
     assert result.status == "failed" and result.reason == "skyspark_unavailable"
     assert result.metrics.llm_calls == 1 and len(result.trials) == 1
     trial = result.trials[0]
