@@ -183,3 +183,10 @@ def test_comparison_signs_and_terse_forms_read_as_the_comparison():
     terse = read_question("Heat Pump 2: Leaving Water Temp below Leaving Water Temp Setpoint on 27 March?").parts[0]
     assert (terse.ask, terse.direction, terse.setpoint) == ("excursion", "below", True)
     assert read_question("Morning - any fans on Darling Yard?").parts[0].ask == "exists"
+
+
+def test_a_head_that_starts_with_a_lower_case_name_keeps_its_case():
+    from edge_agent.grounding.run import _sentence
+
+    assert _sentence("rtu_3 zone_temp was 70.63 °F at 02:30") == "rtu_3 zone_temp was 70.63 °F at 02:30"
+    assert _sentence("found 2 sites: A, B") == "Found 2 sites: A, B"

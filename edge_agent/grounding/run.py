@@ -459,11 +459,11 @@ class Grounding:
                 continue
             if s.answers or (names and _LISTING.match(s.head) and all(key(n) in named for n in s.about)):
                 latest.pop(s.call, None)
-                latest[s.call] = s.head[0].upper() + s.head[1:]
+                latest[s.call] = _sentence(s.head)
         heads = list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
         if self.reading.by_parts:  # the answer goes part by part, in the question's order
             # each part's head, in the part's order: what answers the question and nothing else
-            heads = list(dict.fromkeys(s.head[0].upper() + s.head[1:] for s in self.assignment(trial) if s is not None))
+            heads = list(dict.fromkeys(_sentence(s.head) for s in self.assignment(trial) if s is not None))
         return heads
 
     def answer_closed(self, trial: int | None = None) -> bool:
@@ -536,7 +536,7 @@ class Grounding:
         open_ = [p for p, s in zip(self.reading.parts, picks) if s is None and p.ask != "exists"]
         if not done or not open_:
             return ""
-        heads = list(dict.fromkeys(s.head[0].upper() + s.head[1:] for s in done))
+        heads = list(dict.fromkeys(_sentence(s.head) for s in done))
         missing = self.missing_prefix()
         said = "; ".join(x for x in [missing, *heads] if x)
         return f"{said}. Not established by this run: " + "; ".join(f'"{p.text}"' for p in open_)
@@ -702,6 +702,13 @@ less least such both either neither nor per via about above below after before d
 one two three four five six seven eight nine ten is be an a of in on at to by as or no yes it i we you he she his her
 our your my me us answer answers question data value values found recorded reads read shows show showed shown gives
 gave given total sum there's that's there're is there none sees see seen""".split())
+
+
+def _sentence(head: str) -> str:
+    """A head as an answer starts: its first word capitalised where it is a plain word ("found 5 …" → "Found 5 …"),
+    never where it is a name ("rtu_3 zone_temp was …" stays: "Rtu_3" is no name on the SkySpark)."""
+    first = head.split(" ", 1)[0]
+    return head[0].upper() + head[1:] if first.isalpha() and first.islower() else head
 
 
 def well_formed(answer: str) -> bool:
