@@ -464,3 +464,15 @@ def test_typos_are_still_corrected(written, name):
     """One edit per 8 letters: one slip in a short name, two in a long one (a swap counts once)."""
     links = link(f"What was the {written} of Chiller 6 at POKMAIN?", POK)
     assert links.sensors == [name] and links.corrections() == [f'"{written}" is {name}']
+
+
+def test_an_asset_named_by_a_distinctive_part_of_its_name_is_linked_when_only_one_fits():
+    cat = Catalog.of({"S": {"FZ-A Deepfreeze Hall": ["Air Temp"], "FZ-B Deepfreeze Hall": ["Air Temp"],
+                            "FZ-C Blast Freezer": ["Air Temp"], "NH3 Screw Comp 1": ["Power"],
+                            "NH3 Screw Comp 10": ["Power"], "Chiller 2": ["Power"]}})
+    for question, asset in (("FZ-B air temp yesterday at S", "FZ-B Deepfreeze Hall"),
+                            ("max power on screw comp 1", "NH3 Screw Comp 1"), ("comp 10 power", "NH3 Screw Comp 10"),
+                            ("did the blast freezer get warmer than -30", "FZ-C Blast Freezer")):
+        assert link(question, cat).assets == [asset], question
+    for question in ("the deepfreeze hall temp", "which freezers at S", "top 2 readings at S"):
+        assert link(question, cat).assets == [], question  # several fit, a kind word, a bare number

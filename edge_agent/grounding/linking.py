@@ -49,7 +49,7 @@ class Mention(BaseModel):
     name: str  # the name on the SkySpark
     kind: Kind
     site: str = ""  # for assets and sensors: the site (and asset) they were found at
-    how: Literal["exact", "loose", "near", "list", "only"] = "exact"
+    how: Literal["exact", "loose", "near", "list", "only", "part"] = "exact"
 
 
 class Missing(BaseModel):
@@ -204,6 +204,36 @@ def _match_near(tokens: _Tokens, index: dict[str, str], longest: int,
     return found
 
 
+def _match_part(tokens: _Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
+    """An asset named by a distinctive part of its name, as operators write it: "FZ-B" for FZ-B Deepfreeze Hall,
+    "screw comp 1" for NH3 Screw Comp 1, "the blast freezer" for FZ-C Blast Freezer. A span of up to four words that
+    holds a code or a number, or is two words or more, and whose words stand in that order (loosely spelled) in
+    exactly one asset's name at the sites in play; never a span of glue words, never one that fits several names."""
+    words = {n: [key(w) for w in re.split(r"[\s_]+", n) if key(w)] for n in names}
+    found = []
+    for i, j in tokens.spans(4):
+        if any(tokens.used[i:j]):
+            continue
+        span = [key(w) for w in tokens.words(i, j)]
+        raw = tokens.words(i, j)
+        if not all(span) or span[0] in _GLUE or span[-1] in _GLUE:
+            continue
+        coded = any(re.search(r"\d", w) or re.fullmatch(r"[A-Z]{1,4}-?[A-Z0-9]+", w) for w in raw)
+        if len(span) < 2 and not (coded and re.search(r"[^\W\d_]", raw[0])):
+            continue  # one word: only a code with letters in it ("FZ-B", "CR-2"), never a bare number
+        fits = [n for n, ws in words.items() if ws != span and _contains(ws, span)]
+        if len(fits) == 1 and not (j < len(tokens.items) and _NUMBER.fullmatch(tokens.items[j][0])
+                                   and not tokens.used[j]):  # "Comp 1" before "0": "Comp 10"
+            tokens.take(i, j)
+            found.append((i, j, fits[0], "part"))
+    return found
+
+
+def _contains(name: list[str], span: list[str]) -> bool:
+    """`span`'s words stand contiguously, in order, in `name`'s words."""
+    return any(name[k:k + len(span)] == span for k in range(len(name) - len(span) + 1))
+
+
 def _typo(written: str, name: str) -> bool:
     """`written` is a typo of `name` (both loose keys): at most one edit (a letter added, dropped, changed or two
     swapped) per 8 letters of the name, at least one. A close spelling with more edits is another name:
@@ -284,6 +314,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     longest = min(MAX_SPAN, max((_words_in(a) for a in owners), default=1) + 1)
     matches = _match_exact(tokens, asset_index, longest)
     matches += _match_near(tokens, asset_index, longest, skip=frozenset(_kind_words(catalog)))
+    matches += _match_part(tokens, list(owners))
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]
