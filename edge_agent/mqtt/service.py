@@ -58,17 +58,17 @@ from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outage import Outage
-from edge_agent.mqtt.outbox import PACKET_OVERHEAD, OutboxPublisher, correlation_props
+from edge_agent.mqtt.outbox import OutboxPublisher, correlation_props, publish_packet_size
 from edge_agent.mqtt.protocol import (
     REQUEST_ID_RE, AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, FileEntry, Limits, ProgressReply, QuestionReply,
-    Reply, Request, RequestOptions, ResultReply, Topics, parse_incoming, valid_client_id,
+    Reply, Request, RequestOptions, ResultReply, Topics, is_final, parse_incoming, parse_reply, valid_client_id,
 )
-from edge_agent.mqtt.queue import Job, JobQueue
+from edge_agent.mqtt.queue import Job, JobQueue, OutboxRow
 from edge_agent.mqtt.runner import Runner
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_PACKET = 256 * 1024
+CHUNK_SEQ_DIGITS = 10  # a chunk's topic ends in /<seq>: sized as if seq had this many digits
 OBSERVATION_CHARS = 300
 ONLINE, DEGRADED = "online", "degraded: skyspark"
 DISK_RETRY_S = 5.0  # a final reply the queue database cannot take (a full disk) is tried again this often
@@ -137,7 +137,7 @@ class GatewayService:
         self.topics = Topics(self.m.gateway_id, shared_group or self.m.shared_group, self.client_id)
         self.limits = Limits(max_payload_bytes=self.m.max_payload_bytes, max_question_chars=self.m.max_question_chars)
         self.jobs = JobQueue(settings.state_dir / "queue.db")
-        self.max_packet = DEFAULT_MAX_PACKET
+        self.max_packet = self.m.max_packet_bytes  # lowered to the broker's Maximum Packet Size at each CONNACK
         self.connected = threading.Event()
         self._stopping = threading.Event()
         self._stop_requested = threading.Event()
@@ -162,8 +162,9 @@ class GatewayService:
             self._ids[self.replies] = f"{self.client_id}-replies"
         self._up = {client: False for client in self._ids}
         self._up_lock = threading.Lock()
-        self.replies.on_publish = lambda c, u, mid, rc, props: self.outbox.on_publish(mid)
-        self.outbox = OutboxPublisher(self.jobs, self.replies, lambda: self.max_packet)
+        self.replies.on_publish = lambda c, u, mid, rc, props: self.outbox.on_publish(mid, rc)
+        self.outbox = OutboxPublisher(self.jobs, self.replies, lambda: self.max_packet, attempts=self.m.reply_attempts,
+                                      notice=self._not_delivered, on_dead=lambda: self.fleet.dead_letter())
         self.committer = GroupCommitter(self._store, lambda msg: self.client.ack(msg.mid, msg.qos),
                                         max_batch=self.m.group_commit_max) if self.m.group_commit else None
         self._worker = threading.Thread(target=self._work, name="worker", daemon=True)
@@ -268,9 +269,11 @@ class GatewayService:
         self._mark(client, True)
 
     def _replies_up(self, client, properties, inflight: int) -> None:
-        """The reply connection is up: its CONNACK's packet size limit, then the outbox goes on."""
+        """The reply connection is up: its CONNACK's packet size limit (or `mqtt.max_packet_bytes`, whichever is
+        smaller), then the outbox goes on, from its table (paho's own re-sends are taken back first)."""
         size = getattr(properties, "MaximumPacketSize", None) if properties is not None else None
-        self.max_packet = int(size) if size else DEFAULT_MAX_PACKET
+        self.max_packet = min(int(size), self.m.max_packet_bytes) if size else self.m.max_packet_bytes
+        self.outbox.on_connect()
         log.info("replies go out as %s (max packet %d, %d in flight)", self._ids[client], self.max_packet,
                  inflight)
         self.outbox.wake()
@@ -287,6 +290,8 @@ class GatewayService:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         self._mark(client, False)
+        if client is self.replies:
+            self.outbox.on_disconnect(reason_code)
         if not self._stopping.is_set():
             log.warning("%s disconnected from the broker (%s); reconnecting", self._ids[client], reason_code)
 
@@ -382,8 +387,7 @@ class GatewayService:
                              message=f"the gateway could not store this message ({why}); nothing was queued: "
                                      f"send it again later", reply_id=uuid.uuid4().hex)
             try:
-                self.replies.publish(topic, err.model_dump_json().encode(), qos=1,
-                                     properties=correlation_props(correlation))
+                self._publish_now(topic, err, correlation)
             except Exception:
                 log.exception("could not publish a not_stored error on %s", topic)
 
@@ -445,7 +449,9 @@ class GatewayService:
         default = self.topics.default_reply(client_id)
         # an empty Response Topic or reply_to is a reply topic outside the client's subtree: refused, not ignored
         reply_topic = next((t for t in (response_topic, req.reply_to) if t is not None), default)
-        problem = self.topics.check_reply_topic(client_id, reply_topic)
+        # both are checked (by what MQTT and Mosquitto take in a topic), each error naming its field
+        problem = (self.topics.check_reply_topic(client_id, response_topic, "Response Topic (MQTT property)")
+                   or self.topics.check_reply_topic(client_id, req.reply_to, "reply_to"))
         if problem:
             err = ErrorReply(code="bad_response_topic", request_id=req.request_id, correlation=req.correlation,
                              message=f"refused: {problem}; this error is published on {default}",
@@ -471,7 +477,16 @@ class GatewayService:
         if job is not None:
             self.fleet.request(conn, client_id, req, job, "duplicate")
         else:
-            position = self.jobs.active(conn)  # every queued or running job runs before this one
+            quota = self.m.max_queued_per_client
+            if quota and self.jobs.client_active(conn, client_id) >= quota:
+                err = ErrorReply(code="quota_exceeded", request_id=req.request_id, correlation=req.correlation,
+                                 message=f"{client_id} already has {quota} jobs queued or running (the gateway's "
+                                         f"mqtt.max_queued_per_client); nothing was queued: send it again once "
+                                         f"some have finished", reply_id=uuid.uuid4().hex)
+                self._add(conn, reply_topic, err, correlation)
+                self.fleet.request(conn, client_id, req, None, "refused: quota_exceeded")
+                return
+            position = self.jobs.fair_position(conn, client_id)  # round-robin: see JobQueue.next_queued
             job = self.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
                                    request_id=req.request_id, question=req.question,
                                    options=req.options.model_dump(), reply_topic=reply_topic,
@@ -539,6 +554,50 @@ class GatewayService:
                     cur.cancel.set()
                     cur.answer_event.set()
 
+    def _not_delivered(self, row: OutboxRow, reason: str, dead_id: int) -> tuple[str, bytes, bytes | None] | None:
+        """The outbox gave up on `row` (dead letter `dead_id`): the error its requester gets on its default
+        response topic (None: the row names no requester of ours, or is itself such an error)."""
+        prefix = f"{self.topics.base}/response/"
+        if not row.topic.startswith(prefix):
+            return None
+        client_id = row.topic[len(prefix):].split("/", 1)[0]
+        if not valid_client_id(client_id):
+            return None
+        topic = self.topics.default_reply(client_id)
+        try:
+            reply: Reply | None = parse_reply(row.payload)
+        except Exception:  # a file chunk: raw bytes
+            reply = None
+        if isinstance(reply, ErrorReply) and reply.code == "not_delivered":
+            return None  # never an error about an error: that could go on forever
+        parts = row.topic[len(self.topics.response_prefix(client_id)):].split("/")
+        request_id = reply.request_id if reply is not None else (parts[1] if parts[0] == "files" and len(parts) > 1
+                                                                 else None)
+        final = reply is not None and is_final(reply)
+        what = f"its {reply.kind} reply" if reply is not None else "a file chunk"
+        err = ErrorReply(code="not_delivered", request_id=request_id, final=final,
+                         correlation=reply.correlation if reply is not None else None, reply_id=f"dead-{dead_id}",
+                         message=f"{what} ({len(row.payload)} bytes on {ascii(row.topic)[1:-1][:160]}) could not be "
+                                 f"delivered: {ascii(reason)[1:-1][:300]}; it was kept for the administrator as dead "
+                                 f"letter {dead_id}" + ("; send the request again with the same request_id and a "
+                                                        "plain reply topic to get its stored final reply" if final else ""))
+        payload = err.model_dump_json().encode()
+        correlation = row.correlation
+        if correlation and publish_packet_size(topic, payload, correlation) > self.max_packet:
+            correlation = None  # the Correlation Data itself was too large: the error goes without it
+        return topic, payload, correlation
+
+    def _publish_now(self, topic: str, reply: Reply, correlation: bytes | None) -> None:
+        """Publish a reply directly (not from the outbox: its database failed); never one the broker would refuse
+        (the Correlation Data is left out where the packet would be too large)."""
+        payload = reply.model_dump_json().encode()
+        if correlation and publish_packet_size(topic, payload, correlation) > self.max_packet:
+            correlation = None
+        if publish_packet_size(topic, payload, correlation) > self.max_packet:
+            log.error("not publishing a %d-byte reply on %s: over the packet limit", len(payload), topic)
+            return
+        self.replies.publish(topic, payload, qos=1, properties=correlation_props(correlation))
+
     def _add(self, conn, topic: str, reply: Reply, correlation: bytes | None) -> None:
         self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
 
@@ -554,8 +613,7 @@ class GatewayService:
         except Exception as exc:
             if disk_full(exc) is None:
                 log.exception("could not store a progress reply for job %s", job.job_id)
-            self.replies.publish(job.reply_topic, reply.model_dump_json().encode(), qos=1,
-                                 properties=correlation_props(job.correlation))
+            self._publish_now(job.reply_topic, reply, job.correlation)
 
     def _set_status(self, status: str) -> None:
         """The retained status (`B/status`): online, or `degraded: skyspark` while an outage is waited out."""
@@ -792,14 +850,17 @@ class GatewayService:
         out = []
         for entry in ResultReply.model_validate_json(job.final_payload).files:
             path = self.settings.files_dir / job.job_id / entry.name
-            if not entry.chunks or not path.is_file():
+            if not entry.chunks or not entry.chunk_bytes or not path.is_file():
                 continue
             data, size = path.read_bytes(), entry.chunk_bytes
             out += [(f"{entry.topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
         return out
 
-    def _chunk_bytes(self, topic: str) -> int:
-        return max(512, min(self.m.file_chunk_bytes, self.max_packet - len(topic.encode()) - PACKET_OVERHEAD - 16))
+    def _chunk_bytes(self, topic: str, correlation: bytes | None) -> int:
+        """The largest chunk whose whole packet (its topic `<topic>/<seq>`, the echoed Correlation Data, the
+        payload) fits the packet limit, at most `mqtt.file_chunk_bytes`; 0 if not even one byte fits."""
+        overhead = publish_packet_size(f"{topic}/{'9' * CHUNK_SEQ_DIGITS}", b"", correlation) + 8  # + remaining-length growth
+        return max(0, min(self.m.file_chunk_bytes, self.max_packet - overhead))
 
     def _add_plot(self, job: Job, result: RunResult) -> None:
         """`options.plots`: an SVG of every series the answer read joins the result's files (`edge_agent.plots`)."""
@@ -842,8 +903,11 @@ class GatewayService:
                     if options.files == "chunks":
                         data = (self.settings.files_dir / job.job_id / info.name).read_bytes()
                         topic = self.topics.files(job.client_id, job.request_id, entry.file_id)
-                        size = self._chunk_bytes(topic + "/000000")
-                        entry.chunks, entry.chunk_bytes, entry.topic = math.ceil(len(data) / size), size, topic
+                        size = self._chunk_bytes(topic, job.correlation)
+                        if size < 512:  # the Correlation Data leaves no room: the manifest only (stated in the entry)
+                            size = 0
+                        entry.chunks, entry.chunk_bytes, entry.topic = (math.ceil(len(data) / size), size, topic) \
+                            if size else (0, 0, "")
                         chunks += [(f"{topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
                     entries.append(entry)
             reply = ResultReply(request_id=job.request_id, correlation=job.body_correlation, status=result.status,
