@@ -194,6 +194,9 @@ class HomeAssistantSettings(Section):
     #: the HA connection's broker user (None: <mqtt.username>-ha, else <client id>-ha); same password
     username: str | None = None
     state_interval_s: float = Field(30.0, gt=0, description="queue depth and counts are published this often")
+    #: the last question and answer on the state topic (a "Last answer" sensor). Off: every requester's last
+    #: question and answer would be readable by everyone who may read `B/ha/state` (Home Assistant's user)
+    share_answers: bool = False
 
 
 class Settings(Section):

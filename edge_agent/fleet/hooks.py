@@ -51,6 +51,7 @@ class FleetHooks:
             self.metrics = Metrics()
         self.auditing = settings.audit.enabled
         self.ha = None
+        self.backlog: Callable[[], tuple[int, int]] = lambda: (0, 0)  # the service's session backlog, limit
         self._stop = threading.Event()
         self._pruner: threading.Thread | None = None
 
@@ -75,7 +76,7 @@ class FleetHooks:
 
             m = self.settings.metrics
             self.metrics.serve(m.host, m.port, _Live(self.jobs.counts, self.connected,
-                                                      lambda: model_of(self.runner)))
+                                                      lambda: model_of(self.runner), lambda: self.backlog()))
         if self.settings.homeassistant.enabled:
             from edge_agent.fleet.homeassistant import HomeAssistant
 

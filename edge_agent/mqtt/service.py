@@ -52,6 +52,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.config import Settings
 from edge_agent.failures import WAIT_OUT, ExternalFailure, disk_full
+from edge_agent.filestore import read_plain
 from edge_agent.fleet.hooks import FleetHooks, final_status
 from edge_agent.llm.base import Interrupted
 from edge_agent.mqtt.committer import GroupCommitter
@@ -70,7 +71,9 @@ log = logging.getLogger(__name__)
 
 CHUNK_SEQ_DIGITS = 10  # a chunk's topic ends in /<seq>: sized as if seq had this many digits
 OBSERVATION_CHARS = 300
-ONLINE, DEGRADED = "online", "degraded: skyspark"
+ONLINE, DEGRADED, QUEUE_NEAR = "online", "degraded: skyspark", "degraded: session queue"
+BACKLOG_NEAR = 0.8  # a session backlog at this share of mqtt.broker_queue_limit shows in the status
+BACKLOG_GAP_S = 0.25  # messages less than this apart are one run: a backlog the broker delivers back to back
 DISK_RETRY_S = 5.0  # a final reply the queue database cannot take (a full disk) is tried again this often
 
 
@@ -148,6 +151,8 @@ class GatewayService:
         self._beat = time.monotonic()
         self.outage = Outage(settings.skyspark.outage_wait_s, settings.skyspark.outage_retry_s)
         self._status = ONLINE  # the retained status: online, or degraded while an outage is waited out
+        self._outage_status = ONLINE
+        self._backlog, self._backlog_at, self._queue_near = 0, 0.0, False  # `_watch_backlog`
         self.client = mqtt_client(settings, self.client_id, will=(self.topics.status, "offline"), manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -172,6 +177,8 @@ class GatewayService:
         # metrics, audit trail, Home Assistant (edge_agent/fleet/): each off unless configured
         self.fleet = FleetHooks(settings, jobs=self.jobs, topics=self.topics, connected=self.connected.is_set,
                                 runner=runner, client_id=self.client_id)
+        self.fleet.backlog = lambda: (self._backlog, self.m.broker_queue_limit)
+        self._watcher = threading.Thread(target=self._watch_backlog, name="session-watch", daemon=True)
 
     # ------------------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -187,6 +194,7 @@ class GatewayService:
         if self.committer is not None:
             self.committer.start()
         self.watchdog.start()
+        self._watcher.start()
         if self.replies is not self.client:  # no session to keep: the outbox holds every reply until its PUBACK
             self.replies.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive_s)
             self.replies.loop_start()
@@ -296,6 +304,9 @@ class GatewayService:
             log.warning("%s disconnected from the broker (%s); reconnecting", self._ids[client], reason_code)
 
     def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
+        now = time.monotonic()  # the session backlog: messages in one run without a pause (`_watch_backlog`)
+        self._backlog = self._backlog + 1 if now - self._backlog_at < BACKLOG_GAP_S else 1
+        self._backlog_at = now
         if self.committer is not None:
             self.committer.put(msg)  # stored with whatever else arrives meanwhile, then acked
             return
@@ -615,8 +626,27 @@ class GatewayService:
                 log.exception("could not store a progress reply for job %s", job.job_id)
             self._publish_now(job.reply_topic, reply, job.correlation)
 
+    def _watch_backlog(self) -> None:
+        """Twice a second: a session backlog at `BACKLOG_NEAR` of the broker's queue limit turns the status to
+        `degraded: session queue` (the broker is about to drop requests after their PUBACK: it holds no more
+        than max_queued_messages for a session); a pause in the deliveries turns it back."""
+        limit = self.m.broker_queue_limit
+        while limit and not self._stopping.wait(0.5):
+            near = self._backlog >= BACKLOG_NEAR * limit and time.monotonic() - self._backlog_at < 2 * BACKLOG_GAP_S
+            if near != self._queue_near:
+                self._queue_near = near
+                if near:
+                    log.warning("session queue: %d requests delivered without a pause, near the broker's limit of "
+                                "%d (mqtt.broker_queue_limit): requests beyond it are dropped by the broker",
+                                self._backlog, limit)
+                self._set_status(self._outage_status)
+
     def _set_status(self, status: str) -> None:
-        """The retained status (`B/status`): online, or `degraded: skyspark` while an outage is waited out."""
+        """The retained status (`B/status`): online; `degraded: skyspark` while an outage is waited out;
+        `degraded: session queue` while the broker's queue for the daemon's session is near its limit."""
+        self._outage_status = status
+        if status == ONLINE and self._queue_near:
+            status = QUEUE_NEAR
         if status != self._status:
             self._status = status
             log.warning("status: %s", status) if status != ONLINE else log.info("status: %s", status)
@@ -852,7 +882,7 @@ class GatewayService:
             path = self.settings.files_dir / job.job_id / entry.name
             if not entry.chunks or not entry.chunk_bytes or not path.is_file():
                 continue
-            data, size = path.read_bytes(), entry.chunk_bytes
+            data, size = read_plain(path.parent, entry.name), entry.chunk_bytes
             out += [(f"{entry.topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
         return out
 
@@ -901,7 +931,7 @@ class GatewayService:
                 for i, info in enumerate(result.files):
                     entry = FileEntry(file_id=str(i), name=info.name, size=info.size, sha256=info.sha256)
                     if options.files == "chunks":
-                        data = (self.settings.files_dir / job.job_id / info.name).read_bytes()
+                        data = read_plain(self.settings.files_dir / job.job_id, info.name)
                         topic = self.topics.files(job.client_id, job.request_id, entry.file_id)
                         size = self._chunk_bytes(topic, job.correlation)
                         if size < 512:  # the Correlation Data leaves no room: the manifest only (stated in the entry)
