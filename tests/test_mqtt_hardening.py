@@ -388,3 +388,20 @@ def test_chunks_shrink_to_fit_beside_the_correlation_data_and_a_reply_that_canno
         in out.final.message
     assert len(svc.jobs.dead_letters()) >= 2 and _malformed(broker) == 0
     assert _answered(c, "and then [steps=1]")
+
+
+def test_a_full_disk_in_the_script_runner_is_disk_full_not_agent_error(tmp_path, secured_broker, daemon, requester,
+                                                                       monkeypatch):
+    import errno
+
+    from edge_agent.filestore import FileStore
+
+    def full(self, name, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(self.root / name))
+
+    broker = secured_broker(("c1",))
+    daemon(broker)
+    c = requester(settings=as_user(tmp_path, broker, "c1"))
+    monkeypatch.setattr(FileStore, "write_bytes", full)
+    out = c.wait(c.send("a file [steps=1 file=1000]"), timeout=20)
+    assert isinstance(out.final, ErrorReply) and out.final.code == "disk_full" and "disk is full" in out.final.message

@@ -135,7 +135,7 @@ class OutboxPublisher:
         thread deletes acknowledged rows in groups (`ACK_DELAY_S`), not one transaction and one thread
         wake-up per PUBACK, unless rows are waiting for room in the window."""
         self._acks.put((mid, reason_code))
-        if self._blocked or getattr(reason_code, "is_failure", False):
+        if self._blocked or self._probe is not None or getattr(reason_code, "is_failure", False):
             self._wake.set()
 
     def on_disconnect(self, reason: object) -> None:
@@ -325,6 +325,7 @@ class OutboxPublisher:
                 self._doomed.pop(row_id, None)
                 self._suspects.discard(row_id)
                 self._unread = True
+            self._wake.set()  # the notice, and what waited behind the row, go out at the next turn
 
     def _dead_letter(self, row_id: int, reason: str) -> None:
         with self.jobs.tx() as conn:

@@ -85,7 +85,7 @@ def text_problem(value: str) -> str | None:
         return (f"holds a lone surrogate (U+{ord(value[exc.start]):04X}) at character {exc.start}, which is not "
                 f"Unicode text")
     if "\x00" in value:
-        return f"holds a NUL character at character {value.index(chr(0))}"
+        return f"holds a NUL character (U+0000) at character {value.index(chr(0))}"
     return None
 
 
