@@ -5,7 +5,7 @@ change and after it are drilled alike (`--root`; e.g. `git archive 8f30297 | tar
   jam      a requester's `reply_to` in its own subtree ending in U+0001: victims answered before/after a restart,
            rows left in the outbox, connections the broker closed on a malformed packet
   burst    one requester's 1,000-request burst, then two others ask once: their wait (queued → running) in job
-           lengths, their `accepted` position
+           lengths, their `accepted` position (burst-q1000: the same with mqtt.max_queued_per_client 1000)
   flood    the daemon down, the broker's queue for its session full (max_queued_messages 50 here, 10,000 shipped
            before: the same mechanism, smaller): three other requesters use `edge-agent request` (the checkout's
            own client); answered or not
@@ -198,8 +198,13 @@ def drill_jam(work: Path, root: Path) -> dict:
         s.close()
 
 
-def drill_burst(work: Path, root: Path, n: int = 1000, job_s: float = 0.05) -> dict:
-    s = Setup(work, root, ["flood", "b", "c"])
+def _knows(root: Path, key: str) -> bool:
+    return key in (root / "edge_agent" / "config.py").read_text()
+
+
+def drill_burst(work: Path, root: Path, n: int = 1000, job_s: float = 0.05, quota: int | None = None) -> dict:
+    extra = {"max_queued_per_client": quota} if quota is not None and _knows(root, "max_queued_per_client") else {}
+    s = Setup(work, root, ["flood", "b", "c"], mqtt_extra=extra)
     try:
         s.start()
         flood = Client(s, "flood")
@@ -241,7 +246,8 @@ def drill_burst(work: Path, root: Path, n: int = 1000, job_s: float = 0.05) -> d
 
 
 def drill_flood(work: Path, root: Path, limit: int = 50) -> dict:
-    s = Setup(work, root, ["flood", "r1", "r2", "r3"], extra_conf=f"max_queued_messages {limit}\n")
+    extra = {"broker_queue_limit": limit} if _knows(root, "broker_queue_limit") else {}
+    s = Setup(work, root, ["flood", "r1", "r2", "r3"], extra_conf=f"max_queued_messages {limit}\n", mqtt_extra=extra)
     try:
         s.start()  # the daemon's persistent session exists ...
         s.stop()   # ... and the daemon is down
@@ -332,8 +338,8 @@ def drill_debian(work: Path, root: Path) -> dict:
                                                      or "Duplicate" in line), None)}
 
 
-DRILLS = {"jam": drill_jam, "burst": drill_burst, "flood": drill_flood, "packet": drill_packet,
-          "debian": drill_debian}
+DRILLS = {"jam": drill_jam, "burst": drill_burst, "burst-q1000": lambda w, r: drill_burst(w, r, quota=1000),
+          "flood": drill_flood, "packet": drill_packet, "debian": drill_debian}
 
 
 def main() -> int:

@@ -157,11 +157,9 @@ class OutboxPublisher:
             out = getattr(self.client, "_out_messages", None)
             mutex = getattr(self.client, "_out_message_mutex", None)
             if out is not None and mutex is not None:
-                with mutex:
+                with mutex:  # (paho's in-flight count was reset by its reconnect; its CONNACK loop recounts)
                     for mid in self._mid_row:
                         out.pop(mid, None)
-                    self.client._inflight_messages = sum(  # type: ignore[attr-defined]
-                        1 for m in out.values() if m.qos > 0 and m.state != mqtt.mqtt_ms_queued)
             self._mid_row.clear()
             self._handed.clear()
             self._probe = None
