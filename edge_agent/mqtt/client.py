@@ -244,8 +244,9 @@ class RequestClient:
         seen = 0
         deadline = time.monotonic() + timeout
         if request_id in self._sent and not self.receipt(request_id, timeout):
-            raise RequestError(f"no reply for {request_id} within {timeout:.0f} s (sent {1 + self.resent.get(request_id, 0)}"
-                               f" times): is the gateway's daemon running?")
+            sent = 1 + self.resent.get(request_id, 0)
+            raise RequestError(f"no reply for {request_id} within {timeout:.0f} s (sent {sent} times): is the "
+                               f"gateway's daemon running?")
         while outcome.final is None:
             if not self.wait_for(lambda: len(self._replies.get(request_id, [])) > seen,
                                  max(0.0, deadline - time.monotonic())):

@@ -4,7 +4,8 @@ A request is a row in `jobs`, unique by (client_id, request_id), so a redelivere
 request never becomes a second job. Fair share (issue 30): the worker takes the oldest queued job of the
 requester served least recently (`next_queued`: round-robin between requesters, so one requester's burst
 pushes another's job back by at most the job running), and a requester may have at most
-`mqtt.max_queued_per_client` jobs queued or running (`client_active`). A job moves queued → running → done; a job found `running`
+`mqtt.max_queued_per_client` jobs queued or running (`client_active`).
+A job moves queued → running → done; a job found `running`
 at start-up was interrupted by a crash and is queued again (`attempts` counts the runs).
 Requests that arrive together are inserted in one transaction (`committer.py`); should one of them
 fail, the batch is stored again with each message in its own savepoint, so a bad one is undone
@@ -163,7 +164,8 @@ class JobQueue:
                     raise
                 self._conn.execute("COMMIT")
             except BaseException:
-                self._active = self._by_client = None  # rolled back, or the COMMIT failed: what it inserted or finished is undone
+                # rolled back, or the COMMIT failed: what it inserted or finished is undone
+                self._active = self._by_client = None
                 raise
             finally:
                 self._added, self._written = [], 0
@@ -261,11 +263,22 @@ class JobQueue:
         row = self._one("SELECT * FROM jobs WHERE seq=?", (seq,))
         return Job.from_row(row) if row else None
 
-    def mark_running(self, job_id: str) -> Job:
+    def mark_running(self, job_id: str) -> Job | None:
+        """The worker takes a queued job (one more attempt); None when it is no longer queued (cancelled)."""
         with self.tx() as conn:
-            conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? WHERE job_id=?",
-                         (time.time(), job_id))
-            return Job.from_row(conn.execute("SELECT * FROM jobs WHERE job_id=?", (job_id,)).fetchone())
+            n = conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? "
+                             "WHERE job_id=? AND state='queued'", (time.time(), job_id)).rowcount
+        return self.by_id(job_id) if n else None
+
+    def requeue(self, job_id: str) -> None:
+        """A running job back to queued (it runs again from the start)."""
+        with self.tx() as conn:
+            conn.execute("UPDATE jobs SET state='queued' WHERE job_id=? AND state='running'", (job_id,))
+
+    def state_of(self, conn: sqlite3.Connection, job_id: str) -> str | None:
+        """Inside `tx()`: a job's state (None: no such job)."""
+        row = conn.execute("SELECT state FROM jobs WHERE job_id=?", (job_id,)).fetchone()
+        return row[0] if row else None
 
     def finish(self, conn: sqlite3.Connection, job_id: str, kind: str, payload: str) -> None:
         """Record the final reply inside `tx()` (together with its outbox rows)."""
