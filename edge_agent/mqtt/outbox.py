@@ -300,7 +300,7 @@ class OutboxPublisher:
         if done:  # not fsync'd: a delete lost in a crash only re-sends a reply with the same reply_id
             try:
                 with self.jobs.tx(durable=False) as conn:
-                    conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in done])
+                    self.jobs.outbox_delete(conn, done)
                 self._undeleted = set()
             except Exception:  # e.g. a full disk: delivered all the same; deleted when it can be
                 self._undeleted = set(done)
@@ -331,7 +331,7 @@ class OutboxPublisher:
             if row is None:
                 return
             n = self.jobs.dead_letter(conn, row.topic, row.payload, f"reply not delivered: {reason}")
-            conn.execute("DELETE FROM outbox WHERE id=?", (row_id,))
+            self.jobs.outbox_delete(conn, [row_id])
             told = self.notice(row, reason, n) if self.notice is not None else None
             if told is not None:
                 self.jobs.outbox_add(conn, *told)

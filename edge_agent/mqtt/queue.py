@@ -369,6 +369,10 @@ class JobQueue:
                                (ascii(reason)[1:-1][:500], row_id)).fetchone()
         return int(row[0]) if row else 0
 
+    def outbox_delete(self, conn: sqlite3.Connection, row_ids: list[int] | set[int]) -> None:
+        """Inside `tx()`: rows acknowledged by the broker (or moved to dead_letters)."""
+        conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in row_ids])
+
     def outbox_done(self, row_id: int) -> None:
         with self.tx() as conn:
             conn.execute("DELETE FROM outbox WHERE id=?", (row_id,))
