@@ -1,6 +1,6 @@
 """What the fleet features (audit trail + metrics) add to the daemon's store path, in-process, without a broker.
 
-The same code the daemon runs for a burst (`GatewayService._store`: validate, insert the jobs and their
+The same code the daemon runs for a burst (`Intake.store` of `GatewayService.intake`: validate, insert the jobs and their
 `accepted` replies in one transaction, commit with fsync, audit rows and metrics included when on), timed for
 bursts of N requests, alternating a daemon with the fleet features off and one with them on, R rounds. The
 broker is not involved (its noise dominates bench/mqtt_latency.py on a shared 2-core machine), so this is the
@@ -71,7 +71,7 @@ def main() -> int:
         for name in (list(FLEET) if r % 2 else list(FLEET)[::-1]):
             msgs = burst(svcs[name], args.n, f"r{r}")
             w, c = time.perf_counter(), time.thread_time()
-            svcs[name]._store(msgs)
+            svcs[name].intake.store(msgs)
             w, c = time.perf_counter() - w, time.thread_time() - c
             if r >= 2:
                 wall[name].append(w * 1000)

@@ -6,8 +6,14 @@ its request topic (and a share on its cancel topic), each with its own MQTT v5 C
 seeded generator: valid requests with questions from every Unicode category, and requests whose fields —
 values and names, every field — hold lone surrogates (as JSON escapes and as raw invalid UTF-8), NUL, controls,
 noncharacters, private use, bidi overrides, wrong types, deep nesting, huge strings, bytes that are not JSON.
-Then it counts, per message, the replies that end it (a final reply for a request; the reply to a cancel), and
-sends a good request at the end. Prints the figures and writes JSON (bench/results/mqtt_fuzz.json or --out).
+Issue 30 adds every character class Mosquitto refuses in a topic (C0 and C1 controls, DEL, the noncharacters
+U+FDD0-FDEF and U+xFFFE/U+xFFFF of every plane), in every field, and above all in a `reply_to` inside the
+requester's own subtree (the daemon publishes on it: one such topic used to close the reply connection at every
+reconnect and silence every requester). (The Response Topic *property* cannot carry them: Mosquitto refuses the
+requester's own PUBLISH and closes its connection.) Then it counts, per message, the replies that end it (a final
+reply for a request; the reply to a cancel), sends a good request, restarts the daemon, and sends another good
+request: both must be answered, and the broker must never have closed a connection on a malformed packet. Prints
+the figures and writes JSON (bench/results/mqtt_fuzz.json or --out).
 
     .venv/bin/python bench/mqtt_fuzz.py [--n 5000] [--seed 25] [--out FILE] [--root DIR]
 
@@ -44,7 +50,10 @@ from mqtt_latency import start_daemon  # noqa: E402
 GW = "fuzzgw"
 HOSTILE = ["\ud800", "\udfff", "\udc00\ud800", "\x00", "\ufffe", "\uffff", "\U0010ffff", "\x1b[2J", "\x7f",
            "\u0085", "\u202e", "\ue000", "\ufdd0", "\u200b", "\U0001f600", "\u0301", "\\", '"', "\n", "\t"]
-FIELDS = ["request_id", "question", "options", "reply_to", "correlation", "answer"]
+#: one of every class Mosquitto refuses in a topic name (utf8_mosq.c): C0, DEL, C1, noncharacters in and beyond the BMP
+TOPIC_REFUSED = ["\x01", "\x08", "\x1f", "\x7f", "\x80", "\x85", "\x9f", "\ufdd0", "\ufde0", "\ufdef", "\ufffe",
+                 "\uffff", "\U0001fffe", "\U0001ffff", "\U0008fffe", "\U0010fffe", "\U0010ffff", "\x00"]
+FIELDS = ["request_id", "question", "options", "reply_to", "correlation", "answer", "on_behalf_of"]
 
 
 class Gen:
@@ -53,6 +62,8 @@ class Gen:
 
     def char(self) -> str:
         r = self.rng.random()
+        if r < 0.15:
+            return self.rng.choice(TOPIC_REFUSED)
         if r < 0.25:
             return self.rng.choice(HOSTILE)
         if r < 0.5:
@@ -83,6 +94,14 @@ class Gen:
         if r < 0.25:  # valid, with a question from every category (the daemon may accept or refuse it)
             body = {"request_id": rid, "question": (self.text(60) or "q") + " [steps=1 delay=0]"}
             what = "valid-shaped"
+        elif r < 0.45:  # a reply_to in the requester's own subtree holding a character Mosquitto refuses in a topic
+            leaf = self.text(6) + self.rng.choice(TOPIC_REFUSED) + self.text(6)
+            body = {"request_id": rid, "question": "fine [steps=1 delay=0]",
+                    "reply_to": f"edge-agent/{GW}/response/fuzz/{leaf}"}
+            if self.rng.random() < 0.3:  # and in another field too
+                field = self.rng.choice([f for f in FIELDS if f != "reply_to"])
+                body[field] = self.text(4) + self.rng.choice(TOPIC_REFUSED) + self.text(4)
+            what = "topic-refused reply_to"
         elif r < 0.85:  # a hostile value or name in one or more fields
             body = {"request_id": rid, "question": "fine [steps=1 delay=0]"}
             for field in self.rng.sample(FIELDS, self.rng.randrange(1, 4)):
@@ -168,12 +187,25 @@ def main() -> int:
         answered = req.wait([good], 30) and req.ends[good][0].kind == "result"
         elapsed = time.monotonic() - started
         with req.lock:
+            before_restart = sum(req.all.values())
+        alive = daemon.poll() is None  # after 5,000 hostile messages, before the restart
+        daemon.terminate()
+        daemon.wait(20)
+        daemon = start_daemon(work, broker.port, GW, [], root=args.root.resolve())
+        good2 = b"good-after-restart"
+        req.send("request", json.dumps({"request_id": "good2", "question": "after a restart? [steps=1]"}).encode(),
+                 good2)
+        answered_after = req.wait([good2], 30) and req.ends[good2][0].kind == "result"
+        time.sleep(1.0)
+        with req.lock:
+            sent_again = sum(req.all.values()) - before_restart - req.all[good2]
+        malformed = broker.log_path.read_text(errors="replace").count("malformed packet")
+        with req.lock:
             counts = Counter(len(req.ends.get(c, [])) for c in sent)
             outcomes = Counter(f"{r.kind}:{getattr(r, 'code', getattr(r, 'status', ''))}"
                                for c in sent for r in req.ends.get(c, []))
             by_what = Counter(sent.values())
             bad = [(c.decode(), sent[c], len(req.ends.get(c, []))) for c in sent if len(req.ends.get(c, [])) != 1]
-        alive = daemon.poll() is None
         jobs = JobQueue(work / GW / "queue.db")
         dead = len(jobs.dead_letters()) if hasattr(jobs, "dead_letters") else 0
         queued = jobs.counts()
@@ -185,12 +217,14 @@ def main() -> int:
     result = {"n": args.n, "seed": args.seed, "root": str(args.root.resolve()), "messages_by_shape": dict(by_what),
               "ending_replies_per_message": {str(k): v for k, v in sorted(counts.items())},
               "outcomes": dict(outcomes.most_common()), "not_exactly_one": bad[:50], "all_ended_once": not bad,
-              "daemon_alive": alive, "good_request_answered": bool(answered), "dead_letters": dead,
-              "jobs": queued, "seconds": round(elapsed, 1), "complete_before_timeout": complete}
+              "daemon_alive": alive, "good_request_answered": bool(answered),
+              "good_request_answered_after_restart": bool(answered_after),
+              "replies_sent_again_after_restart": sent_again, "broker_closed_on_malformed_packet": malformed,
+              "dead_letters": dead, "jobs": queued, "seconds": round(elapsed, 1), "complete_before_timeout": complete}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2, ensure_ascii=True) + "\n")
     print(json.dumps(result, indent=2, ensure_ascii=True))
-    return 0 if (not bad and alive and answered) else 1
+    return 0 if (not bad and alive and answered and answered_after and not malformed) else 1
 
 
 if __name__ == "__main__":

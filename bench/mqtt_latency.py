@@ -167,8 +167,10 @@ def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Pa
     import subprocess
 
     conf = work / f"{gateway}.yaml"
-    conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)},
-                                    "mqtt": {"port": port, "gateway_id": gateway}, **(extra or {})}))
+    mqtt_conf = {"port": port, "gateway_id": gateway}
+    if "max_queued_per_client" in (root / "edge_agent" / "config.py").read_text():
+        mqtt_conf["max_queued_per_client"] = 0  # one requester's thousands of queued jobs are the benchmark's load
+    conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)}, "mqtt": mqtt_conf, **(extra or {})}))
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(root)}
     log = work / f"{gateway}.log"
     proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config",

@@ -139,6 +139,14 @@ class MQTTSettings(Section):
     trusted_consoles: list[str] = Field(default_factory=list)
     reply_connection: bool = Field(True, description="replies go out on a second connection (client id + "
                                    "'-replies'), not behind the PUBACKs of the session connection")
+    max_queued_per_client: int = Field(100, ge=0, description="jobs one requester may have queued or running; "
+                                       "more are refused with quota_exceeded (0: no limit)")
+    max_packet_bytes: int = Field(262144, ge=1024, description="the largest MQTT packet the daemon sends: the "
+                                  "broker's Maximum Packet Size from CONNACK when smaller")
+    reply_attempts: int = Field(3, ge=1, description="a reply the broker refuses (or closes the connection on) "
+                                "this often is moved to dead_letters, its requester told (not_delivered)")
+    broker_queue_limit: int = Field(100000, ge=0, description="the broker's max_queued_messages: a session "
+                                    "backlog near it is shown in the status and the metrics (0: not watched)")
 
 
 class ConsoleSettings(Section):
@@ -198,6 +206,9 @@ class HomeAssistantSettings(Section):
     #: the HA connection's broker user (None: <mqtt.username>-ha, else <client id>-ha); same password
     username: str | None = None
     state_interval_s: float = Field(30.0, gt=0, description="queue depth and counts are published this often")
+    #: the last question and answer on the state topic (a "Last answer" sensor). Off: every requester's last
+    #: question and answer would be readable by everyone who may read `B/ha/state` (Home Assistant's user)
+    share_answers: bool = False
 
 
 class Settings(Section):

@@ -166,11 +166,11 @@ def add_plot(files_dir: Path, files: list[FileInfo], answer_texts: Iterable[str]
         if not info.name.endswith(".json"):
             continue
         try:
-            found += series_in(json.loads(store.path(info.name).read_text(encoding="utf-8")))
+            found += series_in(json.loads(store.read_bytes(info.name).decode("utf-8")))
         except (FileStoreError, OSError, ValueError):
             continue
     if not found:
         return None
     name = store.new_name("plot", ".svg")
-    store.path(name).write_bytes(plot_svg(found[:MAX_SERIES], figures(answer_texts), title))
+    store.write_bytes(name, plot_svg(found[:MAX_SERIES], figures(answer_texts), title))
     return store.info(name)

@@ -53,7 +53,6 @@ KNOWN_LATE_IMPORTS = {
     ("edge_agent.grounding.run", "edge_agent.grounding.question"),
     ("edge_agent.grounding.run", "edge_agent.grounding.dates"),
     ("edge_agent.grounding.run", "edge_agent.grounding.linking"),
-    ("edge_agent.mqtt.service", "edge_agent.plots"),
 }
 
 

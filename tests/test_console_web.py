@@ -13,7 +13,9 @@ import time
 
 import pytest
 
-from tests.plugins.console import PASSWORD, Browser, login
+from edge_agent.config import load_settings
+from edge_agent.console.users import UserStore
+from tests.plugins.console import PASSWORD, Browser, ConsoleThread, console_overrides, login
 
 pytestmark = pytest.mark.broker
 
@@ -177,3 +179,20 @@ def test_an_operator_answers_the_agents_question_and_cancels_a_run(console_stack
                        ).status_code == 403
     assert b.post(f"/api/requests/{rid}/cancel", json_body={}, headers={"X-CSRF-Token": b.csrf}).status_code == 200
     assert _wait_final(b, rid)["final"]["kind"] == "cancelled"
+
+
+def test_a_message_the_broker_refuses_is_a_clear_error_not_a_request_to_follow(secured_broker, tmp_path):
+    """The console's broker user may not publish requests (here Home Assistant's, which the shipped ACL denies
+    them): the refusing PUBACK (`RequestError`) is a 502 naming it, and the console follows nothing."""
+    broker = secured_broker(["homeassistant"])
+    settings = load_settings(overrides=console_overrides(tmp_path / "state", broker, mqtt_username="homeassistant",
+                                                         mqtt_password="homeassistant-pw"), environ={})
+    UserStore(settings.state_dir / settings.console.users_file).add("otto", PASSWORD, "operator")
+    console = ConsoleThread(settings).start()
+    try:
+        b, _ = login(console.url, "otto")
+        r = b.post("/ask", json_body={"question": "how many chillers?"}, headers={"X-CSRF-Token": b.csrf})
+        assert r.status_code == 502 and "refused" in r.text and "Not authorized" in r.text, (r.status_code, r.text)
+        assert console.bridge.asked == {}
+    finally:
+        console.stop()

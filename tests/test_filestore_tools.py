@@ -3,6 +3,7 @@
 import json
 import os
 
+import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -140,3 +141,27 @@ def test_a_crashing_tool_is_an_observation_not_a_crash(tmp_path):
     assert reg.names[0] == "crashy" and "Finish" in reg and "Self-Ask" in reg
     out = reg.get("crashy").run({}, ctx(tmp_path))
     assert not out.ok and "ZeroDivisionError" in out.observation
+
+
+def test_a_link_swapped_in_after_the_name_check_is_still_refused(tmp_path, monkeypatch):
+    """The race of issue 30: the name is checked, then a link is put in its place before the open. Reads and
+    writes open the file themselves (O_NOFOLLOW, relative to the store's directory, O_EXCL for a new file) and
+    check the opened descriptor, so what was checked is what is read."""
+    outside = tmp_path / "secret.txt"
+    outside.write_text('{"secret": 1}')
+    store = FileStore(tmp_path / "store")
+    name = store.write_json({"ok": 1}, "data")
+    monkeypatch.setattr(FileStore, "path", lambda self, n: self.root / n)  # the check passed; then the swap:
+    (store.root / name).unlink()
+    os.symlink(outside, store.root / name)
+    with pytest.raises(FileStoreError, match="link"):
+        store.read_json(name)
+    (store.root / name).unlink()
+    os.link(outside, store.root / name)
+    with pytest.raises(FileStoreError, match="link"):
+        store.read_bytes(name)
+    planted = store.new_name("next")
+    os.symlink(outside, store.root / planted)
+    with pytest.raises(OSError):  # a new file is never written through what was planted at its name
+        store.write_bytes(planted, b"overwrite")
+    assert outside.read_text() == '{"secret": 1}'

@@ -36,6 +36,9 @@ STATE_CLASSES = {"measurement", "total", "total_increasing", "measurement_angle"
 
 def test_discovery_payloads_follow_the_documented_schema():
     settings = load_settings(environ={})
+    private = discovery(settings, "edge-agent/gw1/status", "edge-agent/gw1/ha/state")
+    assert len(private) == 11 and not any("last_answer/" in t for t in private)  # no requester's text by default
+    settings = load_settings(overrides={"homeassistant": {"share_answers": True}}, environ={})
     configs = discovery(settings, "edge-agent/gw1/status", "edge-agent/gw1/ha/state")
     assert len(configs) == 12
     ids = [c["unique_id"] for c in configs.values()]
@@ -102,7 +105,7 @@ def test_the_gateway_appears_in_home_assistant_under_the_shipped_acl(secured_bro
     svc.start()
     try:
         assert svc.connected.wait(10)
-        assert ha.wait(lambda: len(ha.configs()) == 12), ha.got.keys()
+        assert ha.wait(lambda: len(ha.configs()) == 11), ha.got.keys()
         assert svc.fleet.ha.client_id == f"{DAEMON_USER}-ha"
         for topic, payloads in ha.got.items():
             if topic.endswith("/config"):
@@ -115,7 +118,18 @@ def test_the_gateway_appears_in_home_assistant_under_the_shipped_acl(secured_bro
         assert isinstance(out.final, ResultReply)
         assert ha.wait(lambda: ha.state()["answered"] == 1)  # published after the job, not at the next interval
         state = ha.state()
-        assert state["last_answer"] == out.final.answer and state["last_answer_time"] and state["queue_depth"] == 0
+        assert state["last_answer_time"] and state["queue_depth"] == 0
+        # Home Assistant's user reads no requester's question or answer (issue 30) ...
+        assert "last_answer" not in state and "last_question" not in state
+        assert not any(out.final.answer.encode() in p or b"count chillers" in p for ps in ha.got.values() for p in ps)
+        # ... and is no requester: the shipped ACL refuses its request (PUBACK "Not authorized"), nothing is queued
+        acks = []
+        ha.c.on_publish = lambda c, u, mid, rc, props: acks.append(rc)
+        ha.c.publish("edge-agent/gw1/request/homeassistant",
+                     json.dumps({"request_id": "ha1", "question": "hi [steps=1]"}), qos=1).wait_for_publish(5)
+        assert ha.wait(lambda: bool(acks)) and str(acks[0]) == "Not authorized", acks
+        time.sleep(0.5)
+        assert svc.jobs.get("homeassistant", "ha1") is None
         assert state["model"] == settings.model.name
 
         before = ha.configs()

@@ -84,7 +84,7 @@ def test_a_message_that_fails_is_rolled_back_alone_kept_as_a_dead_letter_and_ans
     """A bug on one message of a batch: its insert and reply are undone, it is kept as a dead letter, its
     requester gets one `internal` error, and it is acknowledged (never left to hold the in-flight window)."""
     svc = inproc_daemon()
-    handle = svc._handle
+    handle = svc.intake._handle
     failed = []
 
     def buggy(conn, kind, client_id, parsed, *rest):
@@ -93,7 +93,7 @@ def test_a_message_that_fails_is_rolled_back_alone_kept_as_a_dead_letter_and_ans
             failed.append(len(svc.jobs.added()))  # after its insert and its reply: both must be undone
             raise RuntimeError("a bug in the middle of a batch")
 
-    svc._handle = buggy
+    svc.intake._handle = buggy
     c = requester("c1")
     with svc.jobs._lock:
         rids = _send_batch(c)

@@ -195,16 +195,16 @@ def test_an_unstorable_message_is_answered_not_stored_and_acknowledged(tmp_path,
     broker = secured_broker(("scada-1",))
     svc = daemon(broker)
     c = requester(settings=as_user(tmp_path, broker, "scada-1"))
-    real = svc._store_parsed
+    real = svc.intake._store_parsed
 
     def broken(parsed, *, alone):
         raise __import__("sqlite3").OperationalError("database or disk is full")
 
-    monkeypatch.setattr(svc, "_store_parsed", broken)
+    monkeypatch.setattr(svc.intake, "_store_parsed", broken)
     rid = c.send("while the disk is full")
     out = c.wait(rid, timeout=10)
     assert isinstance(out.final, ErrorReply) and out.final.code == "not_stored" and "disk is full" in out.final.message
-    monkeypatch.setattr(svc, "_store_parsed", real)
+    monkeypatch.setattr(svc.intake, "_store_parsed", real)
     assert svc.jobs.get("scada-1", rid) is None
     assert isinstance(c.wait(c.send("after [steps=1]"), timeout=20).final, ResultReply)
     again = c.send("while the disk is full", request_id=rid)  # nothing was stored: the same id is new now

@@ -194,3 +194,71 @@ def test_the_client_keeps_to_the_brokers_receive_maximum():
     assert honour_receive_maximum(client, 100, Properties(PacketTypes.CONNACK)) == 100  # absent: 65535
     assert honour_receive_maximum(client, 100, None) == 100
     assert client.max_inflight_messages == 100
+
+
+def test_a_full_disk_is_logged_once_not_at_every_turn(outbox, monkeypatch, caplog):
+    """The outbox thread tries again twice a second; a full disk is one log line a minute, not a traceback a turn."""
+    import logging
+    import sqlite3
+
+    box, jobs, client = outbox
+    monkeypatch.setattr(outbox_module, "IDLE_S", 0.05)
+
+    def full(*a, **kw):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(jobs, "outbox_pending", full)
+    with caplog.at_level(logging.ERROR, logger="edge_agent.mqtt.outbox"):
+        box.start()
+        time.sleep(1.0)
+    records = [r for r in caplog.records if r.name == "edge_agent.mqtt.outbox"]
+    assert len(records) == 1 and "disk is full" in records[0].getMessage() and records[0].exc_info is None
+
+
+def test_rows_the_broker_would_refuse_are_dead_lettered_and_the_rest_flows(outbox):
+    """A row whose topic holds U+0001 and one over the packet limit, between good rows: the good ones are
+    published in order, the bad ones never reach paho and end in dead_letters with the reason; `notice` is asked
+    for each (what the requester is told)."""
+    box, jobs, client = outbox
+    told = []
+    box.notice = lambda row, reason, n: told.append((row.topic, reason, n)) or ("t/default", b"told", None)
+    with jobs.tx() as conn:
+        jobs.outbox_add(conn, "t", b"g1")
+        jobs.outbox_add(conn, "t/bad\x01", b"b1")
+        jobs.outbox_add(conn, "t", b"x" * 20_000)
+        jobs.outbox_add(conn, "t", b"g2")
+    box.start()
+    box.wake()  # what the reply connection's CONNACK does
+    assert _wait(lambda: [p for _, p in client.sent] == [b"g1", b"g2", b"told", b"told"]), client.sent
+    dead = jobs.dead_letters()
+    assert [d["topic"] for d in dead] == ["t/bad\\x01", "t"]
+    assert "U+0001" in dead[0]["error"] and "over the broker's maximum packet size 10000" in dead[1]["error"]
+    assert len(told) == 2
+
+
+def test_a_disconnect_makes_the_rows_on_the_wire_suspects_sent_alone_and_the_guilty_one_is_dead_lettered(outbox):
+    """Three rows on the wire when the connection drops: after the reconnect each goes alone (nothing else in
+    flight until its PUBACK); the one on the wire alone at the next drop is counted, and at `attempts` it is
+    dead-lettered; the others are delivered."""
+    box, jobs, client = outbox
+    box.attempts = 2
+    rows = _commit(box, jobs, [b"a", b"bad", b"c"])
+    box.release(rows)
+    assert len(client.sent) == 3
+    box.on_disconnect("Malformed packet")
+    box.on_connect()
+    box.start()
+    assert _wait(lambda: len(client.sent) == 4) and client.sent[-1][1] == b"a"  # alone: a waits for its PUBACK
+    time.sleep(0.2)
+    assert len(client.sent) == 4
+    box.on_publish(4)  # a acknowledged: bad goes, alone
+    assert _wait(lambda: len(client.sent) == 5) and client.sent[-1][1] == b"bad"
+    box.on_disconnect("Malformed packet")  # the broker closes the connection: bad was alone → counted
+    box.on_connect()
+    assert _wait(lambda: len(client.sent) == 6) and client.sent[-1][1] == b"bad"
+    box.on_disconnect("Malformed packet")
+    box.on_connect()
+    assert _wait(lambda: len(jobs.dead_letters()) == 1) and jobs.dead_letters()[0]["payload"] == b"bad"
+    assert _wait(lambda: len(client.sent) == 7) and client.sent[-1][1] == b"c"
+    box.on_publish(7)
+    assert _wait(lambda: jobs.outbox_size() == 0), [(r.id, r.payload) for r in jobs.outbox_pending()]

@@ -240,3 +240,84 @@ def test_queue_refuses_a_second_job_for_one_request_id_and_requeues_interrupted(
     assert q.requeue_interrupted() == 1
     job = q.next_queued()
     assert job.job_id == "j1" and job.attempts == 1
+
+
+# ----------------------------------------------------------------------------- issue 30
+
+#: one character of every class Mosquitto refuses in a topic name (utf8_mosq.c): C0 controls and NUL, DEL and C1
+#: controls, the noncharacters U+FDD0-FDEF and U+xFFFE/U+xFFFF of every plane
+TOPIC_REFUSED = ["\x00", "\x01", "\x1f", "\x7f", "\x85", "\x9f", "\ufdd0", "\ufdef", "\ufffe", "\uffff",
+                 "\U0001fffe", "\U0001ffff", "\U0010fffe", "\U0010ffff"]
+
+
+@pytest.mark.parametrize("ch", TOPIC_REFUSED + ["\ud800"])
+def test_a_reply_topic_mosquitto_would_refuse_is_refused_naming_the_field(ch):
+    t = Topics("gw1")
+    for field in ("reply_to", "Response Topic (MQTT property)"):
+        why = t.check_reply_topic("c1", f"edge-agent/gw1/response/c1/a{ch}b", field)
+        assert why and why.startswith(f"{field}: the reply topic "), why
+        assert f"U+{ord(ch):04X}" in why
+
+
+@pytest.mark.parametrize("ok", ["é", "中文", "\U0001f600", "\u202e", "\ue000", "\ufffd", "\ufdcf", "\ufdf0", "a b"])
+def test_characters_mosquitto_takes_stay_allowed_in_a_reply_topic(ok):
+    assert Topics("gw1").check_reply_topic("c1", f"edge-agent/gw1/response/c1/{ok}") is None
+
+
+@given(st.text(st.characters(exclude_categories=()), max_size=12))
+@hsettings(max_examples=400, deadline=None)
+def test_topic_problem_agrees_with_mosquittos_rule(text):
+    from edge_agent.mqtt.protocol import topic_problem
+
+    def refused(c: str) -> bool:
+        p = ord(c)
+        return (p <= 0x1F or 0x7F <= p <= 0x9F or 0xFDD0 <= p <= 0xFDEF or (p & 0xFFFF) in (0xFFFE, 0xFFFF)
+                or 0xD800 <= p <= 0xDFFF)
+
+    topic = "a/" + text
+    expect_bad = any(refused(c) for c in topic) or "+" in topic or "#" in topic
+    assert (topic_problem(topic) is not None) == expect_bad
+
+
+def test_a_client_id_a_broker_would_refuse_in_a_topic_is_not_answered():
+    from edge_agent.mqtt.protocol import valid_client_id
+
+    assert valid_client_id("scada-1") and not valid_client_id("a\x01") and not valid_client_id("b\ufffe")
+
+
+@pytest.mark.parametrize("payload,field", [
+    (b'{"request_id": "r1", "question": "\\ud800", "question": "ok"}', "question"),
+    (b'{"request_id": "r1", "request_id": "r2", "question": "q"}', "request_id"),
+    (b'{"request_id": "r1", "question": "q", "options": {"files": "none", "files": "chunks"}}', "files"),
+])
+def test_a_field_named_twice_is_refused_not_last_wins(payload, field):
+    out = parse_incoming(payload, "request", LIMITS)
+    assert isinstance(out, ErrorReply) and out.code == "invalid_field" and out.message.startswith(f"{field}: ")
+    assert out.request_id == "r1" and "twice" in out.message
+
+
+def test_payload_too_large_carries_the_request_id():
+    out = parse_incoming(json.dumps({"request_id": "big-1", "question": "x" * 100_000}).encode(), "request", LIMITS)
+    assert isinstance(out, ErrorReply) and out.code == "payload_too_large" and out.request_id == "big-1"
+    out = parse_incoming(b"\xff" * 70_000, "request", LIMITS)  # nothing to find: null, as for any unreadable payload
+    assert out.code == "payload_too_large" and out.request_id is None
+
+
+def test_the_packet_size_counts_topic_correlation_data_and_payload():
+    """publish_packet_size against the bytes paho actually writes for a PUBLISH with Correlation Data."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from edge_agent.mqtt.outbox import correlation_props, publish_packet_size
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="x", protocol=mqtt.MQTTv5)
+    sent = []
+    client._packet_queue = lambda command, packet, mid, qos, info=None: sent.append(bytes(packet))
+    client._state = mqtt._ConnectionState.MQTT_CS_CONNECTED
+    client._sock = type("Sock", (), {"close": lambda self: None})()
+    for topic, payload, corr in [("a/b", b"x", None), ("edge-agent/gw1/response/c1/files/r/0/12", b"y" * 70000,
+                                                       b"C" * 65000), ("t/é", b"", b"c")]:
+        sent.clear()
+        client.publish(topic, payload, qos=1, properties=correlation_props(corr))
+        assert len(sent[0]) == publish_packet_size(topic, payload, corr), topic
+    client._sock = None

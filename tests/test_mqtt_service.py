@@ -409,7 +409,7 @@ def test_a_stop_during_a_long_warm_up_interrupts_it_and_a_queued_job_waits_for_t
         assert c.wait_for(lambda: any(r.kind == "accepted" for r in c.replies(rid)), 10)
     finally:
         svc.stop(timeout=30)
-    assert seen["stopped"] is True and not svc._worker.is_alive()
+    assert seen["stopped"] is True and not svc.worker.thread.is_alive()
     jobs = JobQueue(mqtt_settings.state_dir / "queue.db")
     try:
         assert [(j.question, j.state) for j in jobs.jobs()] == [("waiting", "queued")]

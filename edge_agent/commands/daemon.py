@@ -66,7 +66,8 @@ def _check_now(ctx, param, value: str | None) -> str | None:
 @click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
 @click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True,
               help="agent: the local model; script: a deterministic stand-in for tests and benchmarks")
-@click.option("--client-id", help="MQTT client id (unique on the broker); default edge-agent-<gateway_id>")
+@click.option("--client-id", help="MQTT client id (unique on the broker); default mqtt.client_id, else the user "
+              "name (mqtt.username), else edge-agent-<gateway_id>")
 @click.option("--group", help="MQTT v5 shared subscription group (scale-out over several daemons)")
 @click.option("--group-commit/--no-group-commit", default=None,
               help="requests arriving together share one SQLite transaction (default: mqtt.group_commit)")
@@ -137,8 +138,8 @@ def run_request(settings: Settings, question: str, *, options: dict, wait: bool,
     try:
         with RequestClient(settings, client_id=client_id, connect_timeout=min(10.0, timeout)) as client:
             rid = client.send(question, request_id=request_id, options=options)
-            if not wait:
-                ok = client.wait_for(lambda: bool(client.replies(rid)), min(timeout, 30))
+            if not wait:  # the daemon's first reply (accepted) is the receipt: resent until it comes
+                ok = client.receipt(rid, min(timeout, 60))
                 if ok:
                     print_reply(client.replies(rid)[0])
                 click.echo(rid)

@@ -22,7 +22,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from edge_agent.config import Settings
-from edge_agent.mqtt.client import RequestClient
+from edge_agent.mqtt.client import RequestClient, RequestError
 from edge_agent.mqtt.connection import connect_properties
 from edge_agent.mqtt.protocol import Reply, is_final
 
@@ -55,7 +55,7 @@ def console_settings(settings: Settings) -> Settings:
 
 
 class _Client(RequestClient):
-    def __init__(self, *args, wake, bridge: "Bridge", **kw):
+    def __init__(self, *args, wake, bridge: Bridge, **kw):
         super().__init__(*args, **kw)
         self._wake, self._bridge = wake, bridge
         self._client.on_disconnect = self._on_disconnect
@@ -129,11 +129,11 @@ class Bridge:
     def client_id(self) -> str:
         return self.client.client_id
 
-    def start(self, timeout: float = 15.0) -> "Bridge":
+    def start(self, timeout: float = 15.0) -> Bridge:
         self.client.connect(timeout)
         return self
 
-    def start_async(self) -> "Bridge":
+    def start_async(self) -> Bridge:
         """Connect in the background: paho retries while the broker is away (the page says so meanwhile)."""
         c = self.client
         c._client.connect_async(c.host, c.port, keepalive=30, clean_start=False,
@@ -190,7 +190,7 @@ class Bridge:
             if ready is not None and ready():
                 return
             await asyncio.wait_for(event.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         finally:
             self._waiters.discard(key)
@@ -200,7 +200,11 @@ class Bridge:
         self.sweep()
         request_id = uuid.uuid4().hex[:16]
         self.asked[request_id] = Asked(request_id, user, question)
-        self.client.send(question, request_id=request_id, options=options, on_behalf_of=user)
+        try:
+            self.client.send(question, request_id=request_id, options=options, on_behalf_of=user)
+        except RequestError:  # the broker refused it (its PUBACK): nothing was queued, nothing to follow
+            self.asked.pop(request_id, None)
+            raise
         return request_id
 
     def adopt(self, request_id: str, user: str, question: str, created: float) -> Asked:

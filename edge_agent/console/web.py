@@ -22,14 +22,15 @@ from pathlib import Path
 import jinja2
 from aiohttp import web
 
-from edge_agent.config import Settings
 from edge_agent import statuses
+from edge_agent.config import Settings
 from edge_agent.console.bridge import Bridge
 from edge_agent.console.history import History
 from edge_agent.console.present import linked, site_zone, when
 from edge_agent.console.security import LoginLimiter, Session, Sessions, same
 from edge_agent.console.users import ROLES, UserError, UserStore, at_least
 from edge_agent.filestore import NAME_RE
+from edge_agent.mqtt.client import RequestError
 from edge_agent.mqtt.protocol import is_final
 
 log = logging.getLogger(__name__)
@@ -336,6 +337,16 @@ def _options(data: dict) -> dict:
     return options
 
 
+async def _publishing(send, *args):
+    """Run a bridge call that publishes (ask, cancel, answer) off the event loop; the broker refusing the message
+    (its PUBACK: `RequestError`, e.g. the console's user may not publish there) is a 502 naming why."""
+    try:
+        return await asyncio.get_running_loop().run_in_executor(None, send, *args)
+    except RequestError as exc:
+        log.warning("the broker refused the console's message: %s", exc)
+        raise web.HTTPBadGateway(text=f"the broker refused the message: {exc}") from None
+
+
 async def ask(request: web.Request) -> web.Response:
     console = _console(request)
     wants_json = request.content_type == "application/json"
@@ -349,7 +360,7 @@ async def ask(request: web.Request) -> web.Response:
                                          (f": {console.bridge.problem}" if console.bridge and console.bridge.problem
                                           else ""))
     options = _options(data)
-    rid = await asyncio.get_running_loop().run_in_executor(None, console.bridge.ask, session.user, question, options)
+    rid = await _publishing(console.bridge.ask, session.user, question, options)
     first = await console.bridge.first_reply(rid, 10.0)
     if wants_json:
         return web.json_response({"request_id": rid, "first": first.model_dump(mode="json") if first else None})
@@ -415,7 +426,7 @@ async def _acting(request: web.Request):
 
 async def cancel(request: web.Request) -> web.Response:
     console, session, _, rid = await _acting(request)
-    await asyncio.get_running_loop().run_in_executor(None, console.bridge.cancel, rid, session.user)
+    await _publishing(console.bridge.cancel, rid, session.user)
     return web.json_response({"ok": True})
 
 
@@ -424,7 +435,7 @@ async def answer(request: web.Request) -> web.Response:
     text = data.get("answer")
     if not isinstance(text, str) or not text.strip():
         raise web.HTTPBadRequest(text="an answer is needed")
-    await asyncio.get_running_loop().run_in_executor(None, console.bridge.answer, rid, text[:4000], session.user)
+    await _publishing(console.bridge.answer, rid, text[:4000], session.user)
     return web.json_response({"ok": True})
 
 

@@ -2,7 +2,9 @@
 
 The gateway appears in Home Assistant as one device with sensors: status, queue depth, jobs answered /
 refused / partial / gave up / failed / cancelled (the statuses of `edge_agent.statuses`), the last status, the
-last answer and its time, the model. Discovery configs are retained on
+last answer's time, the model; the last answer itself (and its question) only with `homeassistant.share_answers`
+(every requester's question and answer would otherwise be readable by Home Assistant's broker user). Discovery
+configs are retained on
 `<prefix>/sensor/<node_id>/<object>/config` and published again whenever Home Assistant's birth message
 (`<prefix>/status` = `online`) arrives. Every entity's availability is the daemon's retained status topic,
 read through a template: `online` and `degraded: skyspark` are available (the gateway answers; a SkySpark
@@ -87,10 +89,11 @@ def discovery(settings: Settings, status_topic: str, state_topic: str) -> dict[s
         sensor("jobs_cancelled", "Jobs cancelled", "{{ value_json.cancelled }}", state_class="total_increasing",
                icon="mdi:cancel"),
         sensor("last_status", "Last status", "{{ value_json.last_status }}", icon="mdi:list-status"),
-        sensor("last_answer", "Last answer", "{{ value_json.last_answer[:255] }}", icon="mdi:message-text",
-               json_attributes_topic=state_topic,
-               json_attributes_template="{{ {'answer': value_json.last_answer, "
-                                        "'question': value_json.last_question} | tojson }}"),
+        *([sensor("last_answer", "Last answer", "{{ value_json.last_answer[:255] }}", icon="mdi:message-text",
+                  json_attributes_topic=state_topic,
+                  json_attributes_template="{{ {'answer': value_json.last_answer, "
+                                           "'question': value_json.last_question} | tojson }}")]
+          if settings.homeassistant.share_answers else []),
         sensor("last_answer_time", "Last answer time", "{{ value_json.last_answer_time }}",
                device_class="timestamp"),
         sensor("model", "Model", "{{ value_json.model }}", entity_category="diagnostic", icon="mdi:brain"),
@@ -98,8 +101,10 @@ def discovery(settings: Settings, status_topic: str, state_topic: str) -> dict[s
     return dict(entities)
 
 
-def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None = None) -> dict:
-    """The figures the sensors show, from the queue database (jobs ever finished, the last answer)."""
+def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None = None,
+               share_answers: bool = True) -> dict:
+    """The figures the sensors show, from the queue database (jobs ever finished, the last answer's time; its
+    question and text only with `share_answers`)."""
     own = conn is None
     conn = conn or sqlite3.connect(str(db_path), timeout=5)
     try:
@@ -125,9 +130,10 @@ def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None
         if own:
             conn.close()
     when = datetime.fromtimestamp(row[2], UTC).isoformat(timespec="seconds") if row and row[2] else None
-    return {"queue_depth": depth, **counts, "last_status": label(_shown(*last)) if last else "",
-            "last_answer": (row[1] or "") if row else "",
-            "last_question": row[0] if row else "", "last_answer_time": when, "model": model or ""}
+    text = {"last_answer": (row[1] or "") if row else "", "last_question": row[0] if row else ""} \
+        if share_answers else {}
+    return {"queue_depth": depth, **counts, "last_status": label(_shown(*last)) if last else "", **text,
+            "last_answer_time": when, "model": model or ""}
 
 
 def _shown(kind: str, status: str | None, opening: str | None) -> str:
@@ -203,7 +209,7 @@ class HomeAssistant:
                 continue
             try:
                 conn = conn or sqlite3.connect(str(self.db_path), timeout=5)
-                state = read_state(self.db_path, self.model(), conn)
+                state = read_state(self.db_path, self.model(), conn, self.settings.homeassistant.share_answers)
                 self.client.publish(self.state_topic, json.dumps(state), qos=1, retain=True)
             except Exception:
                 log.exception("could not publish the Home Assistant state")

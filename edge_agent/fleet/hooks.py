@@ -60,6 +60,7 @@ class FleetHooks:
         self.metrics = Metrics() if settings.metrics.enabled else None
         self.auditing = settings.audit.enabled
         self.ha: HomeAssistant | None = None
+        self.backlog: Callable[[], tuple[int, int]] = lambda: (0, 0)  # the service's session backlog, limit
         self._stop = threading.Event()
         self._pruner: threading.Thread | None = None
 
@@ -82,7 +83,7 @@ class FleetHooks:
         if self.metrics is not None:
             m = self.settings.metrics
             self.metrics.serve(m.host, m.port, _Live(self.jobs.counts, self.connected,
-                                                      lambda: model_of(self.runner)))
+                                                      lambda: model_of(self.runner), lambda: self.backlog()))
             self._observe(self.metrics)
         if self.settings.homeassistant.enabled:
             self.ha = HomeAssistant(self.settings, self.topics.status, self.topics.base, self.jobs.path,

@@ -41,6 +41,7 @@ METRICS = (
     "edge_agent_llm_seconds", "edge_agent_tool_calls", "edge_agent_tool_errors",
     "edge_agent_skyspark_request_seconds", "edge_agent_skyspark_errors",
     "edge_agent_skyspark_last_success_timestamp_seconds", "edge_agent_model_loaded", "edge_agent_broker_connected",
+    "edge_agent_session_backlog", "edge_agent_session_queue_limit",
 )
 
 
@@ -53,8 +54,8 @@ class _Live:
     """Gauges read at scrape time: queue depth by state, broker connected, model loaded."""
 
     def __init__(self, queue_counts: Callable[[], dict], connected: Callable[[], bool],
-                 model: Callable[[], str | None]):
-        self.queue_counts, self.connected, self.model = queue_counts, connected, model
+                 model: Callable[[], str | None], backlog: Callable[[], tuple[int, int]] = lambda: (0, 0)):
+        self.queue_counts, self.connected, self.model, self.backlog = queue_counts, connected, model, backlog
 
     def describe(self) -> list[Any]:
         return []  # no up-front collect at registration (the queue may not be open yet)
@@ -76,6 +77,12 @@ class _Live:
                                    "the script runner", labels=["model"])
         loaded.add_metric([model or ""], 1.0 if model else 0.0)
         yield loaded
+        backlog, limit = self.backlog()
+        yield GaugeMetricFamily(f"{NS}_session_backlog", "Requests the broker delivered to the daemon's session "
+                                "in one run without a pause (after a reconnect: what it had queued); near "
+                                "session_queue_limit the broker starts dropping requests", value=float(backlog))
+        yield GaugeMetricFamily(f"{NS}_session_queue_limit", "The broker's max_queued_messages as configured "
+                                "(mqtt.broker_queue_limit; 0: not watched)", value=float(limit))
 
 
 class Metrics(Observer):

@@ -5,6 +5,13 @@ subscribes to its own `B/response/<client_id>/#`, sends requests with a Response
 Correlation Data, collects replies per request (dropping QoS 1 redeliveries by `reply_id`),
 answers `question` replies through a callback, and reassembles file chunks, checking size and
 sha256 before writing a file.
+
+The daemon's `accepted` (or any reply to the request) is the receipt: a broker's PUBACK only says the broker
+took the message, and a broker whose queue for the daemon's session is full drops it after that PUBACK. So
+`wait` sends the request again, with the same request_id, when no reply came within `resend_after_s` (at most
+`resends` times); the daemon answers a resend once (an `accepted` with `duplicate: true`, or the stored final
+reply, with its `reply_id`) and never runs it twice. A PUBACK that refuses the message ("Not authorized": the
+broker's ACL) raises `RequestError` at once instead of waiting out the timeout.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ class Outcome:
 class RequestClient:
     def __init__(self, settings: Settings, *, client_id: str | None = None, host: str | None = None,
                  port: int | None = None, persistent: bool = False, session_expiry_s: int = 3600,
-                 connect_timeout: float = 10.0):
+                 connect_timeout: float = 10.0, resend_after_s: float = 10.0, resends: int = 5):
         self.settings = settings
         # a broker that binds client ids to user names (the shipped config) makes the user name the client id
         self.client_id = client_id or settings.mqtt.username or f"req-{uuid.uuid4().hex[:10]}"
@@ -54,6 +61,10 @@ class RequestClient:
         self.host, self.port = host or settings.mqtt.host, port or settings.mqtt.port
         self.persistent, self.session_expiry_s = persistent, session_expiry_s
         self.connect_timeout = connect_timeout
+        self.resend_after_s, self.resends = resend_after_s, resends
+        self._sent: dict[str, tuple[str, bytes, Properties]] = {}  # request_id → what to send again
+        self.resent: dict[str, int] = {}  # request_id → resends so far
+        self._pubacks: dict[int, object] = {}  # mid → the PUBACK's reason code
         self.prefix = self.topics.response_prefix(self.client_id)
         self.reply_topic = self.prefix + "replies"
         self._cond = threading.Condition()
@@ -68,6 +79,7 @@ class RequestClient:
         self._client.on_disconnect = lambda *a: self.connected.clear()
         self._client.on_message = self._on_message
         self._client.on_subscribe = self._on_subscribe
+        self._client.on_publish = self._on_publish
         self._suback = -1
 
     # connection ------------------------------------------------------------------------------
@@ -99,6 +111,9 @@ class RequestClient:
         opts = SubscribeOptions(qos=1)
         self._suback = client.subscribe([(self.prefix + "#", opts), (self.topics.base + "/status/#", opts),
                                          (self.topics.status, opts)])[1]
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+        self._pubacks[mid] = reason_code
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
         if mid == self._suback:
@@ -140,11 +155,19 @@ class RequestClient:
         self._deliver(topic, json.dumps(body).encode(), props)
 
     def _deliver(self, topic: str, payload: bytes, props: Properties, timeout: float = 10.0) -> None:
-        """Publish at QoS 1; while a reconnect is under way paho keeps the message and sends it after."""
+        """Publish at QoS 1; while a reconnect is under way paho keeps the message and sends it after. A PUBACK
+        whose reason code refuses the message (e.g. "Not authorized") raises `RequestError`."""
         self.connected.wait(timeout)
         info = self._client.publish(topic, payload, qos=1, properties=props)
         if info.rc == mqtt.MQTT_ERR_SUCCESS:
-            info.wait_for_publish(timeout)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError):
+                return  # the connection dropped: paho sends it after the reconnect (and `wait` resends)
+            rc = self._pubacks.pop(info.mid, None)
+            if getattr(rc, "is_failure", False):
+                raise RequestError(f"the broker refused the message on {topic}: {rc} (is this user allowed to "
+                                   f"publish there? under the shipped ACL a requester's client id is its user name)")
 
     def send(self, question: str, *, request_id: str | None = None, options: dict | None = None,
              reply_topic: str | None = None, correlation: bytes | None = None,
@@ -153,9 +176,30 @@ class RequestClient:
         body = {"request_id": request_id, "question": question, "options": options or {}}
         if on_behalf_of is not None:  # a console naming its user (the daemon honours it from trusted consoles)
             body["on_behalf_of"] = on_behalf_of
-        self._publish(self.topics.request(self.client_id), body, correlation or request_id.encode(),
-                      reply_topic or self.reply_topic)
+        props = Properties(PacketTypes.PUBLISH)
+        props.ResponseTopic = reply_topic or self.reply_topic
+        props.CorrelationData = correlation or request_id.encode()
+        self._sent[request_id] = (self.topics.request(self.client_id), json.dumps(body).encode(), props)
+        self._deliver(*self._sent[request_id])
         return request_id
+
+    def resend(self, request_id: str) -> None:
+        """Send a request again as it was (same request_id): the daemon answers it once, never runs it twice."""
+        self.resent[request_id] = self.resent.get(request_id, 0) + 1
+        self._deliver(*self._sent[request_id])
+
+    def receipt(self, request_id: str, timeout: float) -> bool:
+        """Wait for the daemon's first reply to a request sent with `send` (its `accepted` is the receipt),
+        sending it again every `resend_after_s` meanwhile (at most `resends` times). False: none in `timeout`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if self.wait_for(lambda: bool(self._replies.get(request_id)), min(left, self.resend_after_s)):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            if request_id in self._sent and self.resent.get(request_id, 0) < self.resends:
+                self.resend(request_id)
 
     def send_raw(self, payload: bytes, *, topic: str | None = None, response_topic: str | None = None,
                  correlation: bytes | None = None) -> None:
@@ -199,6 +243,10 @@ class RequestClient:
         outcome = Outcome(request_id)
         seen = 0
         deadline = time.monotonic() + timeout
+        if request_id in self._sent and not self.receipt(request_id, timeout):
+            sent = 1 + self.resent.get(request_id, 0)
+            raise RequestError(f"no reply for {request_id} within {timeout:.0f} s (sent {sent} times): is the "
+                               f"gateway's daemon running?")
         while outcome.final is None:
             if not self.wait_for(lambda: len(self._replies.get(request_id, [])) > seen,
                                  max(0.0, deadline - time.monotonic())):

@@ -9,8 +9,18 @@ first row another thread has claimed, so a topic's replies never overtake each o
 thread alone turns PUBACKs (paho calls `on_publish` while holding its own locks; the callback only
 queues the id) into deletes. Rows stay in SQLite until their PUBACK arrives, so a reply survives a
 broker outage and a daemon crash; paho itself re-sends its in-flight messages after a reconnect
-within one process. A row larger than the broker's Maximum Packet Size would get the client
-disconnected on every reconnect, forever, so such a row is dropped with an error log. Deleting
+within one process.
+
+No row can jam the outbox (issue 30). A row the broker would refuse outright — a topic holding a character
+MQTT brokers refuse (controls, noncharacters), or a packet (topic, properties with the Correlation Data,
+payload: `publish_packet_size`) over the broker's Maximum Packet Size — is never sent: it is moved to
+`dead_letters` with the reason, and its requester gets a `not_delivered` error on its default response topic
+(`notice`). A row the broker refuses in its PUBACK (e.g. "Not authorized"), or that was on the wire when the
+broker closed the connection, becomes a suspect: it is sent again alone (nothing else in flight), so a
+connection the broker closes while it is alone is its fault; after `attempts` such failures (counted in the
+table, so across restarts too) it is dead-lettered the same way. paho's own re-sending of its in-flight
+messages after a reconnect is cut off (`on_connect`): the outbox alone decides what goes out again. The rows
+behind a suspect wait one round trip for it, and then flow. Deleting
 acknowledged rows is not fsync'd (it would cost as much as storing the requests): a crash may bring a
 few back, and they are published again with their `reply_id`, which clients deduplicate.
 """
@@ -20,19 +30,51 @@ from __future__ import annotations
 import logging
 import queue as stdqueue
 import threading
+import time
 from typing import Callable
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from edge_agent.failures import disk_full
+from edge_agent.mqtt.protocol import topic_problem
 from edge_agent.mqtt.queue import JobQueue, OutboxRow
 
 log = logging.getLogger(__name__)
 
-PACKET_OVERHEAD = 256  # fixed header, topic length, packet id, properties
 ACK_DELAY_S = 0.05  # PUBACKs collected this long become one delete (a burst's 100: a few, not 100)
 IDLE_S = 0.5
+LOG_EVERY_S = 60.0  # the same database failure (a full disk) is logged once a minute, not at every turn
+
+#: notice(row, reason, dead_letter_id) → (topic, payload, correlation) of the error its requester gets, or None
+Notice = Callable[[OutboxRow, str, int], "tuple[str, bytes, bytes | None] | None"]
+
+
+def _varint_len(n: int) -> int:
+    return 1 if n < 128 else 2 if n < 16384 else 3 if n < 2097152 else 4
+
+
+def publish_packet_size(topic: str, payload: bytes, correlation: bytes | None = None, *, qos: int = 1) -> int:
+    """The bytes of the MQTT 5 PUBLISH packet paho sends for this reply: fixed header, topic, packet id,
+    properties (Correlation Data: identifier, length, data) and payload — what the broker's Maximum Packet
+    Size counts."""
+    props = 3 + len(correlation) if correlation else 0
+    remaining = 2 + len(topic.encode("utf-8", "surrogatepass")) + (2 if qos else 0) + _varint_len(props) + props \
+        + len(payload)
+    return 1 + _varint_len(remaining) + remaining
+
+
+def row_problem(row: OutboxRow, max_packet: int) -> str | None:
+    """Why the broker would refuse to take `row` (None: it would): a topic it refuses, or a packet over its limit."""
+    problem = topic_problem(row.topic)
+    if problem:
+        return f"its topic {problem}"
+    size = publish_packet_size(row.topic, row.payload, row.correlation)
+    if size > max_packet:
+        return (f"as an MQTT packet it is {size} bytes (topic, Correlation Data {len(row.correlation or b'')} "
+                f"bytes, payload {len(row.payload)} bytes), over the broker's maximum packet size {max_packet}")
+    return None
 
 
 def correlation_props(correlation: bytes | None) -> Properties | None:
@@ -45,21 +87,31 @@ def correlation_props(correlation: bytes | None) -> Properties | None:
 
 
 class OutboxPublisher:
-    def __init__(self, jobs: JobQueue, client: mqtt.Client, max_packet: Callable[[], int], window: int = 200):
+    def __init__(self, jobs: JobQueue, client: mqtt.Client, max_packet: Callable[[], int], window: int = 200,
+                 *, attempts: int = 3, notice: Notice | None = None, on_dead: Callable[[], None] | None = None):
         self.jobs = jobs
         self.client = client
         self.max_packet = max_packet
         self.window = window
-        self._acks: stdqueue.SimpleQueue[int] = stdqueue.SimpleQueue()
+        self.attempts = attempts  # a row the broker refuses or disconnects on this often is dead-lettered
+        self.notice = notice
+        self.on_dead = on_dead
+        self._acks: stdqueue.SimpleQueue[tuple[int, object]] = stdqueue.SimpleQueue()
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._lock = threading.Lock()  # the three below: the outbox thread and releasing threads
+        self._lock = threading.Lock()  # the state below: the outbox thread, releasing threads, paho's callbacks
         self._mid_row: dict[int, int] = {}
         self._handed: set[int] = set()
         self._claimed: set[int] = set()
         self._blocked = False  # rows wait behind a claimed one or a full window: wake the thread later
         self._unread = True  # the table may hold rows nobody has handed on: `_hand_pending` reads it
         self._undeleted: set[int] = set()  # acknowledged, but their delete failed (a full disk): not sent again
+        self._resolved: list[tuple[int, object]] = []  # (row id, PUBACK reason code) taken out of `_acks`
+        self._suspects: set[int] = set()  # on the wire at a disconnect, or refused: sent again alone
+        self._probe: int | None = None  # the suspect on the wire alone; nothing else goes until its PUBACK
+        self._failed: list[tuple[int, str]] = []  # attributed failures, for the outbox thread to count
+        self._doomed: dict[int, str] = {}  # rows the broker would refuse outright: dead-lettered by the thread
+        self._logged: dict[str, float] = {}
         self._idle = threading.Event()
         self._thread = threading.Thread(target=self._run, name="outbox", daemon=True)
 
@@ -78,13 +130,51 @@ class OutboxPublisher:
         self._unread = True
         self._wake.set()
 
-    def on_publish(self, mid: int) -> None:
-        """paho's on_publish (network thread): only queue the id. The outbox thread deletes acknowledged
-        rows in groups (`ACK_DELAY_S`), not one transaction and one thread wake-up per PUBACK, unless
-        rows are waiting for room in the window."""
-        self._acks.put(mid)
-        if self._blocked:
+    def on_publish(self, mid: int, reason_code=None) -> None:
+        """paho's on_publish (network thread): only queue the id (and the PUBACK's reason code). The outbox
+        thread deletes acknowledged rows in groups (`ACK_DELAY_S`), not one transaction and one thread
+        wake-up per PUBACK, unless rows are waiting for room in the window."""
+        self._acks.put((mid, reason_code))
+        if self._blocked or self._probe is not None or getattr(reason_code, "is_failure", False):
             self._wake.set()
+
+    def on_disconnect(self, reason: object) -> None:
+        """paho's on_disconnect of the connection replies go out on: every row on the wire is a suspect; the one
+        that was on the wire alone (a suspect sent again) is held responsible."""
+        with self._lock:
+            self._take_acks()
+            if self._probe is not None and self._probe in self._handed:
+                self._failed.append((self._probe, f"the broker closed the connection when it was sent ({reason})"))
+            self._probe = None
+            self._suspects |= self._handed
+        self._wake.set()
+
+    def on_connect(self) -> None:
+        """paho's on_connect of the reply connection, before paho sends its in-flight messages again: the
+        outbox's are taken out of paho's queue (the outbox hands them on again, suspects alone)."""
+        with self._lock:
+            self._take_acks()
+            out = getattr(self.client, "_out_messages", None)
+            mutex = getattr(self.client, "_out_message_mutex", None)
+            if out is not None and mutex is not None:
+                with mutex:  # (paho's in-flight count was reset by its reconnect; its CONNACK loop recounts)
+                    for mid in self._mid_row:
+                        out.pop(mid, None)
+            self._mid_row.clear()
+            self._handed.clear()
+            self._probe = None
+        self.wake()
+
+    def _take_acks(self) -> None:
+        """Under `_lock`: queued PUBACKs → (row, reason code), before their message ids are forgotten."""
+        while True:
+            try:
+                mid, rc = self._acks.get_nowait()
+            except stdqueue.Empty:
+                return
+            row_id = self._mid_row.pop(mid, None)
+            if row_id is not None:
+                self._resolved.append((row_id, rc))
 
     def in_flight(self) -> int:
         return len(self._handed)
@@ -112,27 +202,31 @@ class OutboxPublisher:
             self._claimed.difference_update(row.id for row in rows)
             if any(c < rows[0].id for c in self._claimed):
                 self._blocked = True  # the older row's claimer wakes the outbox thread
-                too_large: list[OutboxRow] = []
             else:
-                too_large = self._publish_in_order(rows)
-            wake, self._blocked = self._blocked, False
-        self._drop(too_large)
+                self._publish_in_order(rows)
+            wake, self._blocked = self._blocked or bool(self._doomed), False
         if wake:
             self.wake()
 
-    def _publish_in_order(self, rows: list[OutboxRow]) -> list[OutboxRow]:
+    def _publish_in_order(self, rows: list[OutboxRow]) -> None:
         """Under `_lock`: hand `rows` to paho until one cannot go (claimed by another thread, no room in
-        the window, paho's queue full: `_blocked`). Returns the rows too large for the broker, to drop."""
-        too_large = []
+        the window, paho's queue full, a suspect alone on the wire: `_blocked`). A row the broker would refuse
+        is set aside for the outbox thread to dead-letter (`_doomed`)."""
+        limit = self.max_packet()
         for row in rows:
-            if row.id in self._handed:
+            if row.id in self._handed or row.id in self._doomed:
                 continue
-            if row.id in self._claimed or len(self._handed) >= self.window:
+            if row.id in self._claimed or len(self._handed) >= self.window or self._probe is not None:
                 self._blocked = True
                 break
-            if len(row.payload) + len(row.topic.encode()) + PACKET_OVERHEAD > self.max_packet():
-                too_large.append(row)
+            problem = row_problem(row, limit)
+            if problem:
+                self._doomed[row.id] = problem
                 continue
+            suspect = row.id in self._suspects or row.attempts > 0
+            if suspect and self._handed:  # a suspect goes alone: wait until nothing else is in flight
+                self._blocked = True
+                break
             info = self.client.publish(row.topic, row.payload, qos=1, retain=row.retain,
                                        properties=correlation_props(row.correlation))
             if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
@@ -140,14 +234,10 @@ class OutboxPublisher:
                 break
             self._mid_row[info.mid] = row.id
             self._handed.add(row.id)
-        return too_large
-
-    def _drop(self, rows: list[OutboxRow]) -> None:
-        """Outside `_lock` (it takes the database lock, which a claimer holds while it waits for ours)."""
-        for row in rows:
-            log.error("dropping a %d-byte reply on %s: over the broker's maximum packet size %d",
-                      len(row.payload), row.topic, self.max_packet())
-            self.jobs.outbox_done(row.id)
+            if suspect:
+                self._probe = row.id
+                self._blocked = True
+                break
 
     def wait_idle(self, timeout: float) -> bool:
         """True once every stored reply has been acknowledged (used on clean stop)."""
@@ -161,37 +251,94 @@ class OutboxPublisher:
             self._wake.clear()
             try:
                 self._process_acks()
+                self._settle()
                 if self._unread:
                     self._unread = False
                     self._hand_pending()
                     if self._blocked:  # a full window or a claimed row: read again at the next wake
                         self._unread = True
+                if self._doomed:
+                    self._settle()
                 if not self._handed and self.jobs.outbox_size() == 0:
                     self._idle.set()
-            except Exception:  # a DB hiccup must not kill the publisher
-                log.exception("outbox publisher error")
+            except Exception as exc:  # a DB hiccup must not kill the publisher
+                self._log_failure(exc)
+
+    def _log_failure(self, exc: Exception) -> None:
+        """A full disk is logged once a minute as one line (the thread tries again twice a second); anything
+        else with its traceback, also once a minute per kind."""
+        full = disk_full(exc)
+        key = "disk_full" if full else f"{type(exc).__name__}: {exc}"[:200]
+        now = time.monotonic()
+        if now - self._logged.get(key, -LOG_EVERY_S) < LOG_EVERY_S:
+            return
+        self._logged[key] = now
+        if full:
+            log.error("outbox: %s; replies wait in the outbox until there is space", full)
+        else:
+            log.exception("outbox publisher error")
 
     def _process_acks(self) -> None:
         done: list[int] = []
         with self._lock:  # a releaser registers a row's mid before we can see its PUBACK
-            while True:
-                try:
-                    mid = self._acks.get_nowait()
-                except stdqueue.Empty:
-                    break
-                row_id = self._mid_row.pop(mid, None)
-                if row_id is not None:
+            self._take_acks()
+            resolved, self._resolved = self._resolved, []
+            for row_id, rc in resolved:
+                self._handed.discard(row_id)
+                if self._probe == row_id:
+                    self._probe = None
+                    self._blocked = True  # what waited behind the suspect goes on now
+                    self._unread = True
+                if getattr(rc, "is_failure", False):  # the broker refused it (e.g. "Not authorized")
+                    self._failed.append((row_id, f"the broker refused it ({rc})"))
+                    self._suspects.add(row_id)
+                    self._unread = True
+                else:
                     done.append(row_id)
-                    self._handed.discard(row_id)
+                    self._suspects.discard(row_id)
         done += self._undeleted
         if done:  # not fsync'd: a delete lost in a crash only re-sends a reply with the same reply_id
             try:
                 with self.jobs.tx(durable=False) as conn:
-                    conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in done])
+                    self.jobs.outbox_delete(conn, done)
                 self._undeleted = set()
             except Exception:  # e.g. a full disk: delivered all the same; deleted when it can be
                 self._undeleted = set(done)
                 raise
+
+    def _settle(self) -> None:
+        """Count the attributed failures (the table keeps the count), and dead-letter the rows that reached
+        `attempts` and those the broker would refuse outright; their requesters are told (`notice`)."""
+        with self._lock:
+            failed, self._failed = self._failed, []
+            doomed = dict(self._doomed)
+        for row_id, reason in failed:
+            n = self.jobs.outbox_failed(row_id, reason)
+            log.warning("outbox row %d: %s (failure %d of %d)", row_id, reason, n, self.attempts)
+            if n >= self.attempts:
+                doomed[row_id] = f"{reason}, {n} times"
+        for row_id, reason in doomed.items():
+            self._dead_letter(row_id, reason)
+            with self._lock:
+                self._doomed.pop(row_id, None)
+                self._suspects.discard(row_id)
+                self._unread = True
+            self._wake.set()  # the notice, and what waited behind the row, go out at the next turn
+
+    def _dead_letter(self, row_id: int, reason: str) -> None:
+        with self.jobs.tx() as conn:
+            row = self.jobs.outbox_row(conn, row_id)
+            if row is None:
+                return
+            n = self.jobs.dead_letter(conn, row.topic, row.payload, f"reply not delivered: {reason}")
+            self.jobs.outbox_delete(conn, [row_id])
+            told = self.notice(row, reason, n) if self.notice is not None else None
+            if told is not None:
+                self.jobs.outbox_add(conn, *told)
+        log.error("outbox: a %d-byte reply on %s was not delivered (%s); kept as dead letter %d%s", len(row.payload),
+                  ascii(row.topic)[1:-1][:200], reason, n, f", its requester told on {told[0]}" if told else "")
+        if self.on_dead is not None:
+            self.on_dead()
 
     def _hand_pending(self) -> None:
         room = self.window - len(self._handed)
@@ -199,9 +346,8 @@ class OutboxPublisher:
             self._blocked = True
             return
         with self._lock:
-            handed = self._handed | self._undeleted
-        rows = self.jobs.outbox_pending(exclude=handed, limit=room)  # not under `_lock`: see `_drop`
-        with self._lock:
+            skip = self._handed | self._undeleted | set(self._doomed)
+        rows = self.jobs.outbox_pending(exclude=skip, limit=room)  # not under `_lock`: a claimer holds the
+        with self._lock:                                            # database lock while it waits for ours
             self._blocked = False
-            too_large = self._publish_in_order(rows)
-        self._drop(too_large)
+            self._publish_in_order(rows)

@@ -45,7 +45,11 @@ ErrorCode = Literal[
     "invalid_field",       # a field has the wrong type or an out-of-range value
     "question_empty",      # the question is empty or only whitespace
     "question_too_long",   # the question is over mqtt.max_question_chars
-    "bad_response_topic",  # the Response Topic / reply_to is outside B/response/<client_id>/
+    "bad_response_topic",  # the Response Topic / reply_to is outside B/response/<client_id>/, or holds a
+                           #   character MQTT brokers refuse in a topic (controls, noncharacters, ...)
+    "quota_exceeded",      # the requester already has mqtt.max_queued_per_client jobs queued or running
+    "not_delivered",       # a reply could not be delivered (the broker refused it or closed the connection on
+                           #   it, mqtt.reply_attempts times, or it is over the broker's packet size limit)
     "not_stored",          # the daemon could not store the request (e.g. its disk is full); nothing was queued
     "unknown_request",     # cancel/answer for a request_id this client never sent here
     "no_question_pending", # an answer arrived while the job is not waiting for one
@@ -81,8 +85,65 @@ def text_problem(value: str) -> str | None:
         return (f"holds a lone surrogate (U+{ord(value[exc.start]):04X}) at character {exc.start}, which is not "
                 f"Unicode text")
     if "\x00" in value:
-        return f"holds a NUL character at character {value.index(chr(0))}"
+        return f"holds a NUL character (U+0000) at character {value.index(chr(0))}"
     return None
+
+
+#: characters Mosquitto (and the MQTT 5 spec, 1.5.4) refuse in a topic name (and in every UTF-8 string of a
+#: packet): C0 and C1 controls, U+007F, the noncharacters U+FDD0–U+FDEF and U+xFFFE/U+xFFFF of every plane.
+#: Mosquitto closes the connection of a client that publishes on such a topic ("malformed packet")
+_TOPIC_REFUSED = re.compile("[\x00-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff"
+                            + "".join(f"{chr(p * 0x10000 + 0xfffe)}{chr(p * 0x10000 + 0xffff)}" for p in range(1, 17))
+                            + "]")
+MAX_TOPIC_BYTES = 65535  # an MQTT UTF-8 string's length is two bytes
+
+
+def topic_problem(topic: str) -> str | None:
+    """Why an MQTT broker would refuse `topic` as a PUBLISH topic name (None: it would take it): no text
+    (a lone surrogate), a character Mosquitto refuses (controls, noncharacters, NUL), a wildcard, empty, or
+    longer than an MQTT string can be."""
+    problem = text_problem(topic)
+    if problem:
+        return problem
+    m = _TOPIC_REFUSED.search(topic)
+    if m:
+        return (f"holds U+{ord(m.group(0)):04X} at character {m.start()}, a character MQTT brokers refuse in a "
+                f"topic (controls U+0000-001F and U+007F-009F, noncharacters U+FDD0-FDEF and U+xFFFE/U+xFFFF)")
+    if not topic:
+        return "is empty"
+    if "+" in topic or "#" in topic:
+        return "holds a wildcard (+ or #), which a topic name may not"
+    if len(topic.encode("utf-8")) > MAX_TOPIC_BYTES:
+        return f"is longer than an MQTT topic can be ({MAX_TOPIC_BYTES} bytes)"
+    return None
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names one field twice (JSON parsers disagree on which copy wins: refused)."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def loads_strict(data: bytes | str) -> Any:
+    """`json.loads` that refuses an object naming a field twice (`DuplicateKey`) instead of keeping the last."""
+    return json.loads(data, object_pairs_hook=_no_duplicates)
+
+
+_PEEK_REQUEST_ID = re.compile(rb'"request_id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
+
+
+def peek_request_id(payload: bytes) -> str | None:
+    """The request_id a payload names, found without parsing it (a payload too large to parse, or not JSON):
+    so even the error about such a payload carries the id the requester gave."""
+    m = _PEEK_REQUEST_ID.search(bytes(payload[:1_000_000]))
+    return m.group(1).decode() if m else None
 
 
 def first_bad_text(data: Any) -> tuple[str, str] | None:
@@ -346,22 +407,27 @@ class Topics:
             return None
         return parts[0], parts[1]
 
-    def check_reply_topic(self, client_id: str, topic: str | None) -> str | None:
-        """None if `topic` is an allowed reply topic for `client_id`, else the reason it is refused."""
+    def check_reply_topic(self, client_id: str, topic: str | None, field: str = "reply topic") -> str | None:
+        """None if `topic` is an allowed reply topic for `client_id`, else the reason it is refused, naming
+        `field` (the Response Topic property, or the body's `reply_to`)."""
         if topic is None:
             return None
         prefix = self.response_prefix(client_id)
         if not topic.startswith(prefix) or len(topic) == len(prefix):
-            return f"the reply topic must lie under {prefix} (got {topic[:120]!r})"
-        if len(topic) > MAX_TOPIC_CHARS or "+" in topic or "#" in topic or text_problem(topic):
-            return "the reply topic must be a plain topic name (no wildcards, at most 512 characters)"
+            return f"{field}: the reply topic must lie under {prefix} (got {ascii(topic[:120])})"
+        if len(topic) > MAX_TOPIC_CHARS:
+            return f"{field}: the reply topic may have at most {MAX_TOPIC_CHARS} characters (got {len(topic)})"
+        problem = topic_problem(topic)
+        if problem:
+            return f"{field}: the reply topic {problem}"
         if topic[len(prefix):].startswith("files/"):
-            return f"{prefix}files/ is reserved for file chunks"
+            return f"{field}: {prefix}files/ is reserved for file chunks"
         return None
 
 
 def valid_client_id(client_id: str) -> bool:
-    return bool(CLIENT_ID_RE.fullmatch(client_id))
+    """A client id the daemon can answer: one topic level that a broker takes in a topic name."""
+    return bool(CLIENT_ID_RE.fullmatch(client_id)) and topic_problem(client_id) is None
 
 
 # ----------------------------------------------------------------------------- validation
@@ -405,9 +471,13 @@ def parse_incoming(payload: bytes, kind: Literal["request", "cancel", "answer"],
     """Validate one incoming payload. Never raises: bad input becomes an `ErrorReply`."""
     if len(payload) > limits.max_payload_bytes:
         return _error("payload_too_large",
-                      f"the payload is {len(payload)} bytes; the limit is {limits.max_payload_bytes} bytes")
+                      f"the payload is {len(payload)} bytes; the limit is {limits.max_payload_bytes} bytes",
+                      peek_request_id(payload), final=kind == "request")
     try:
-        data = json.loads(payload.decode("utf-8"))
+        data = loads_strict(payload.decode("utf-8"))
+    except DuplicateKey as exc:
+        return _error("invalid_field", f"{ascii(str(exc))[1:-1]}: the field appears twice in one object (send "
+                                       f"each field once)", peek_request_id(payload), final=kind == "request")
     except (UnicodeDecodeError, ValueError, RecursionError):
         return _error("bad_json", "the payload is not UTF-8 JSON; send a JSON object such as "
                                   '{"request_id": "r1", "question": "..."}')

@@ -1,7 +1,11 @@
 """The durable job queue and reply outbox of the daemon, in one SQLite file (WAL, synchronous=FULL).
 
 A request is a row in `jobs`, unique by (client_id, request_id), so a redelivered or resent
-request never becomes a second job. A job moves queued → running → done; a job found `running`
+request never becomes a second job. Fair share (issue 30): the worker takes the oldest queued job of the
+requester served least recently (`next_queued`: round-robin between requesters, so one requester's burst
+pushes another's job back by at most the job running), and a requester may have at most
+`mqtt.max_queued_per_client` jobs queued or running (`client_active`).
+A job moves queued → running → done; a job found `running`
 at start-up was interrupted by a crash and is queued again (`attempts` counts the runs).
 Requests that arrive together are inserted in one transaction (`committer.py`); should one of them
 fail, the batch is stored again with each message in its own savepoint, so a bad one is undone
@@ -63,8 +67,11 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload BLOB NOT NULL,
     correlation BLOB,
     retain INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    error TEXT
 );
+CREATE INDEX IF NOT EXISTS jobs_fair ON jobs (state, client_id, seq);
 """
 OUTBOX_ROWS_PER_INSERT = 500  # 5 parameters a row, well under SQLite's 32766 per statement
 
@@ -103,6 +110,7 @@ class OutboxRow:
     payload: bytes
     correlation: bytes | None
     retain: bool
+    attempts: int = 0  # times the broker refused it or closed the connection on it (`outbox_failed`)
 
 
 class JobQueue:
@@ -113,6 +121,8 @@ class JobQueue:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._active: int | None = None  # queued + running jobs, counted once, then kept by hand (`active`)
+        self._by_client: dict[str, int] | None = None  # the same per requester (`client_active`)
+        self._served: dict[str, float] = {}  # requester → when its last job was taken (round-robin)
         self._added: list[OutboxRow] = []  # the outbox rows of the open transaction (`added`)
         self._written = 0  # how many of `_added` are in the table (the rest get ids at `_write_added`)
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=10)
@@ -126,6 +136,10 @@ class JobQueue:
             self._conn.execute("ALTER TABLE jobs ADD COLUMN outage_since REAL")
         if "on_behalf_of" not in columns:  # the same: the person a console asked for (`Request.on_behalf_of`)
             self._conn.execute("ALTER TABLE jobs ADD COLUMN on_behalf_of TEXT")
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(outbox)")}
+        if "attempts" not in columns:  # an outbox written before delivery failures were counted
+            self._conn.execute("ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0")
+            self._conn.execute("ALTER TABLE outbox ADD COLUMN error TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -150,7 +164,8 @@ class JobQueue:
                     raise
                 self._conn.execute("COMMIT")
             except BaseException:
-                self._active = None  # rolled back, or the COMMIT failed: what it inserted or finished is undone
+                # rolled back, or the COMMIT failed: what it inserted or finished is undone
+                self._active = self._by_client = None
                 raise
             finally:
                 self._added, self._written = [], 0
@@ -165,7 +180,7 @@ class JobQueue:
         try:
             yield
         except BaseException:
-            self._active = None  # the part may have inserted or finished jobs
+            self._active = self._by_client = None  # the part may have inserted or finished jobs
             del self._added[added:]
             self._written = written  # rows added before the part but written inside it are unwritten again
             conn.execute("ROLLBACK TO part")
@@ -198,6 +213,8 @@ class JobQueue:
              body_correlation, created, on_behalf_of))
         if self._active is not None:
             self._active += 1
+        if self._by_client is not None:
+            self._by_client[client_id] = self._by_client.get(client_id, 0) + 1
         return Job(seq=int(cur.lastrowid), job_id=job_id, client_id=client_id, request_id=request_id,
                    question=question, options=options, reply_topic=reply_topic, correlation=correlation,
                    body_correlation=body_correlation, state="queued", attempts=0, created=created,
@@ -213,24 +230,59 @@ class JobQueue:
             self._active = int(row[0])
         return self._active
 
+    def client_active(self, conn: sqlite3.Connection, client_id: str) -> int:
+        """Inside `tx()`: the requester's queued and running jobs (its quota's count), kept like `active`."""
+        if self._by_client is None:
+            self._by_client = {row[0]: int(row[1]) for row in conn.execute(
+                "SELECT client_id, COUNT(*) FROM jobs WHERE state IN ('queued','running') GROUP BY client_id")}
+        return self._by_client.get(client_id, 0)
+
+    def fair_position(self, conn: sqlite3.Connection, client_id: str) -> int:
+        """Inside `tx()`, before inserting a job of `client_id`: the jobs that run before it under round-robin —
+        its requester's own, and of every other requester at most one more than that (an estimate: where the
+        rotation stands decides the last one)."""
+        mine = self.client_active(conn, client_id)
+        assert self._by_client is not None
+        return mine + sum(min(n, mine + 1) for c, n in self._by_client.items() if c != client_id)
+
     def position(self, job: Job) -> int:
         """Jobs that will run before `job` (the running one included)."""
         row = self._one("SELECT COUNT(*) FROM jobs WHERE state IN ('queued','running') AND seq < ?", (job.seq,))
         return int(row[0]) if row else 0
 
     def next_queued(self) -> Job | None:
-        row = self._one("SELECT * FROM jobs WHERE state='queued' ORDER BY seq LIMIT 1")
+        """The next job to run: the oldest queued job of the requester whose last job was taken longest ago
+        (never, first; ties: the oldest job). Round-robin between requesters, in order within each."""
+        with self._lock:
+            heads = self._conn.execute(
+                "SELECT client_id, MIN(seq) FROM jobs WHERE state='queued' GROUP BY client_id").fetchall()
+        if not heads:
+            return None
+        client_id, seq = min(heads, key=lambda h: (self._served.get(h[0], 0.0), h[1]))
+        self._served[client_id] = time.monotonic()
+        row = self._one("SELECT * FROM jobs WHERE seq=?", (seq,))
         return Job.from_row(row) if row else None
 
-    def mark_running(self, job_id: str) -> Job:
+    def mark_running(self, job_id: str) -> Job | None:
+        """The worker takes a queued job (one more attempt); None when it is no longer queued (cancelled)."""
         with self.tx() as conn:
-            conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? WHERE job_id=?",
-                         (time.time(), job_id))
-            return Job.from_row(conn.execute("SELECT * FROM jobs WHERE job_id=?", (job_id,)).fetchone())
+            n = conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? "
+                             "WHERE job_id=? AND state='queued'", (time.time(), job_id)).rowcount
+        return self.by_id(job_id) if n else None
+
+    def requeue(self, job_id: str) -> None:
+        """A running job back to queued (it runs again from the start)."""
+        with self.tx() as conn:
+            conn.execute("UPDATE jobs SET state='queued' WHERE job_id=? AND state='running'", (job_id,))
+
+    def state_of(self, conn: sqlite3.Connection, job_id: str) -> str | None:
+        """Inside `tx()`: a job's state (None: no such job)."""
+        row = conn.execute("SELECT state FROM jobs WHERE job_id=?", (job_id,)).fetchone()
+        return row[0] if row else None
 
     def finish(self, conn: sqlite3.Connection, job_id: str, kind: str, payload: str) -> None:
         """Record the final reply inside `tx()` (together with its outbox rows)."""
-        self._active = None
+        self._active = self._by_client = None
         conn.execute("UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
                      (time.time(), kind, payload, job_id))
 
@@ -302,8 +354,24 @@ class JobQueue:
     def outbox_pending(self, exclude: set[int] | frozenset[int] = frozenset(), limit: int = 500) -> list[OutboxRow]:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit + len(exclude),)).fetchall()
-        return [OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]))
+        return [OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"])
                 for r in rows if r["id"] not in exclude][:limit]
+
+    def outbox_row(self, conn: sqlite3.Connection, row_id: int) -> OutboxRow | None:
+        r = conn.execute("SELECT * FROM outbox WHERE id=?", (row_id,)).fetchone()
+        return OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"]) \
+            if r else None
+
+    def outbox_failed(self, row_id: int, reason: str) -> int:
+        """Count one delivery failure of a row (kept across restarts); returns its failures so far (0: gone)."""
+        with self.tx() as conn:
+            row = conn.execute("UPDATE outbox SET attempts=attempts+1, error=? WHERE id=? RETURNING attempts",
+                               (ascii(reason)[1:-1][:500], row_id)).fetchone()
+        return int(row[0]) if row else 0
+
+    def outbox_delete(self, conn: sqlite3.Connection, row_ids: list[int] | set[int]) -> None:
+        """Inside `tx()`: rows acknowledged by the broker (or moved to dead_letters)."""
+        conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in row_ids])
 
     def outbox_done(self, row_id: int) -> None:
         with self.tx() as conn:

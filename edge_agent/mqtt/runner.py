@@ -22,7 +22,7 @@ from typing import Callable, Protocol
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult, StepRecord, Trial
 from edge_agent.app import EdgeAgent
 from edge_agent.config import Settings
-from edge_agent.failures import ExternalFailure
+from edge_agent.failures import ExternalFailure, disk_full
 from edge_agent.filestore import FileStore
 from edge_agent.mqtt.protocol import RequestOptions
 from edge_agent.observers import NO_OBSERVER, Observer
@@ -161,18 +161,13 @@ class ScriptRunner:
                 result.answer = f"script answer to: {text}" + (f" (requester said: {reply_text})"
                                                                 if reply_text is not None else "")
                 trial.answer = result.answer
-            size = int(d.get("file", 0))
-            if size > 0 and result.status == "answered":
-                store = FileStore(self.settings.files_dir / run_id)
-                name = store.new_name("script", ".bin")
-                seed = hashlib.sha256(question.encode()).digest()
-                blob = (seed * (size // len(seed) + 1))[:size]
-                store.path(name).write_bytes(blob)
-                store.created.append(name)
-                result.files = store.manifest()
-            if int(d.get("history", 0)) > 0 and result.status == "answered":
-                result.files = result.files + [self._history_file(run_id, int(d["history"]))]
-                result.answer += " (max 37.5)"  # a figure the plot marks
+            try:
+                self._write_files(result, question, d, run_id)
+            except OSError as exc:  # a full disk is the gateway's disk_full, as the agent reports it
+                full = disk_full(exc)
+                if full is None:
+                    raise
+                result.status, result.reason, result.error, result.answer = "failed", "disk_full", str(full), None
         result.trials = [trial]
         result.metrics = RunMetrics(trials=1, trajectory_length=len(trial.steps), completed_round1=
                                     result.status == "answered", completed_final=result.status == "answered",
@@ -180,6 +175,21 @@ class ScriptRunner:
         self._log(event="end", run_id=run_id, status=result.status, t=time.time())
         return result
 
+
+    def _write_files(self, result: RunResult, question: str, d: dict[str, str], run_id: str) -> None:
+        """`file=N` and `history=N`: the run's result files, in its file store."""
+        size = int(d.get("file", 0))
+        if size > 0 and result.status == "answered":
+            store = FileStore(self.settings.files_dir / run_id)
+            name = store.new_name("script", ".bin")
+            seed = hashlib.sha256(question.encode()).digest()
+            blob = (seed * (size // len(seed) + 1))[:size]
+            store.write_bytes(name, blob)
+            store.created.append(name)
+            result.files = store.manifest()
+        if int(d.get("history", 0)) > 0 and result.status == "answered":
+            result.files = result.files + [self._history_file(run_id, int(d["history"]))]
+            result.answer += " (max 37.5)"  # a figure the plot marks
 
     def _history_file(self, run_id: str, n: int):
         """`history=N`: a file shaped like the histories tool's (N quarter-hour samples of one sensor, peak 37.5)."""

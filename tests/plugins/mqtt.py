@@ -70,7 +70,7 @@ def secured_broker(tmp_path, monkeypatch):
     _need_mosquitto()
     made = []
 
-    def make(requesters=(), *, acl: bool = True, name: str = "secured") -> MosquittoBroker:
+    def make(requesters=(), *, acl: bool = True, name: str = "secured", extra: str = "") -> MosquittoBroker:
         work = tmp_path / name
         work.mkdir()
         pw = work / "passwd"
@@ -87,7 +87,7 @@ def secured_broker(tmp_path, monkeypatch):
         if acl:
             (work / "edge-agent.acl").write_text(acl_text)
             conf += f"acl_file {work / 'edge-agent.acl'}\n"
-        broker = MosquittoBroker(work / "broker", max_packet_size=BROKER_MAX_PACKET, extra_conf=conf).start()
+        broker = MosquittoBroker(work / "broker", max_packet_size=BROKER_MAX_PACKET, extra_conf=conf + extra).start()
         broker.creds = creds
         made.append(broker)
         return broker
