@@ -23,7 +23,8 @@ import click
 from edge_agent.config import STRATEGIES, ConfigError, Settings, load_settings
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-DEMO_QUESTION = "How many chillers are there at site POKMAIN, and what are their names?"
+#: a question the model must work for (a kind's listing or count is answered from the catalog with no model call)
+DEMO_QUESTION = "What was the highest Tonnage of Chiller 6 at POKMAIN yesterday?"
 DEMO_NOW = "2024-06-14T10:00:00"
 
 
