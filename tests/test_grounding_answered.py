@@ -172,8 +172,12 @@ def test_a_short_site_code_the_skyspark_lacks_is_missing_and_no_other_site_stand
 
 
 def test_a_word_no_sensor_of_the_named_asset_holds_is_a_missing_sensor_not_a_guess():
-    g = Grounding.build("max Level for Freezer 1 at SITE-A yesterday", CATALOG)
+    from datetime import datetime, timezone
+
+    g = Grounding.build("max Level for Freezer 1 at SITE-A yesterday", CATALOG, datetime(2020, 6, 8, tzinfo=timezone.utc))
     assert [(m.kind, m.text, m.asset) for m in g.links.missing] == [("sensor", "Level", "Freezer 1")]
+    company = Grounding.build("Which copmany made Freezer 1?", CATALOG, datetime(2020, 6, 8, tzinfo=timezone.utc))
+    assert not company.links.missing  # no period: no data asked, the word is not taken for a measure
 
 
 def test_comparison_signs_and_terse_forms_read_as_the_comparison():

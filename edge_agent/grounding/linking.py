@@ -653,6 +653,10 @@ def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
             continue
         code = re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok) and len(tok) >= 4 and \
             sum(c.isalpha() for c in tok) >= 3  # "POKMAN", "MUC-FREIMANN"
+        if _site_skeleton(tok) in skeletons and re.search(r"[^\W_][_-][^\W_]", tok) and tok not in catalog.sites:
+            tokens.used[n] = True  # "campus_east" where there is campus_west: a name's shape, wherever it stands
+            links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
+            continue
         if not code and _site_skeleton(tok) not in skeletons:
             pair = f"{tok} {tokens.items[n + 1][0]}" if n + 1 < len(tokens.items) and not tokens.used[n + 1] else ""
             if pair and _site_skeleton(pair) in skeletons and pair not in catalog.sites and _site_position(tokens, n):

@@ -667,8 +667,10 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
     if "order" in pins:  # "rank them by minimum speed": the aggregate after "by" is the criterion, not the order
         criterion = re.sub(r"\bby\s+(?:the\s+)?(?:min(?:imum)?|max(?:imum)?|lowest|highest)\b", "by", text, flags=re.I)
         part.order = _argument("order", criterion) or "highest"
-    if "rank_statistic" in pins:
-        part.statistic = _argument("rank_statistic", text) or ("max" if part.order != "lowest" else "min")
+    if "rank_statistic" in pins:  # the aggregate after "by" is the criterion ("by minimum X … which one is top")
+        by = re.search(r"\bby\s+(?:the\s+)?(\w+)", text, re.I)
+        part.statistic = (_argument("rank_statistic", by.group(1)) if by else None) or \
+            _argument("rank_statistic", text) or ("max" if part.order != "lowest" else "min")
     if "statistic" in pins:
         part.statistic = _argument("statistic", text) or ("mean" if spec.ask == "derive" else None)
     if "attribute" in pins:

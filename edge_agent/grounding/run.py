@@ -209,10 +209,11 @@ class Grounding:
         (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
         nor a number placed."""
         from edge_agent.grounding.dates import MONTHS, WEEKDAYS
-        from edge_agent.grounding.question import unplaced_words, words
+        from edge_agent.grounding.question import _COURTESY, unplaced_words, words
 
         placed: set[str] = set(words(period)) | set(MONTHS) | set(WEEKDAYS) | {d[:3] for d in WEEKDAYS} | \
-            {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
+            {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"} | \
+            set(_COURTESY)
         for m in self.links.mentions:
             placed |= set(words(m.text))
         for m in self.links.missing:
@@ -230,7 +231,8 @@ class Grounding:
         word of it stands unplaced ("max Level for Chiller B", where Chiller B has no level): that word is the
         measure asked for, and the assets do not have it. Said as a missing sensor, so no other series stands in."""
         links, r = self.links, self.reading
-        if not self.unplaced or not links.assets or links.sensors or links.measures or links.missing or r.also:
+        if not self.unplaced or not links.assets or links.sensors or links.measures or links.missing or r.also \
+                or self.start is None:  # a data question names its period; "which company made X?" is none
             return
         if not r.parts or not all(p.ask in ("data", "rank", "excursion", "derive", "duration", "when_extreme")
                                   for p in r.parts):
