@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from edge_agent.grounding.measures import equip_kinds
 
@@ -60,7 +61,7 @@ class Catalog:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def from_client(cls, client: Any) -> "Catalog":
+    def from_client(cls, client: Any) -> Catalog:
         """Read the sites now; each site's assets and points when first asked for."""
         sites = client.sites()
         by_name = {s.name: s for s in sites}
@@ -81,7 +82,7 @@ class Catalog:
         return cls(sites=[s.name for s in sites], tz={s.name: s.tz for s in sites}, _load_site=load)
 
     @classmethod
-    def of(cls, plant: dict[str, dict[str, list[str]]]) -> "Catalog":
+    def of(cls, plant: dict[str, dict[str, list[str]]]) -> Catalog:
         """A fixed catalog {site: {asset: [sensor short names]}} (tests, and re-checking stored runs)."""
         loaded = {s: SiteCatalog(s, "UTC", list(assets), {a: [SensorName(f"{a} {n}", n) for n in sensors]
                                                              for a, sensors in assets.items()})

@@ -318,7 +318,8 @@ def _single(text: str, now: datetime) -> DateRange | None:
     week = re.search(r"\b(?:the\s+)?week\s+(?P<w>[a-z]+)\s+(?:on\s+)?(?:(?:" + "|".join(WEEKDAYS) + r"),?\s+)?$",
                      text[:match.start()])
     if week and (week["w"] in ("from", "of") or any(DamerauLevenshtein.distance(week["w"], w) <= 2
-                                                    for w in ("starting", "beginning", "commencing"))):  # "the week starting Monday March 30": seven days from that day
+                                                    for w in ("starting", "beginning", "commencing"))):
+        # "the week starting Monday March 30": seven days from that day
         return DateRange(_midnight(day, now), _midnight(day + timedelta(days=7), now),
                          text[week.start():match.end()])
     return _day_range(day, now, match.group(0))

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, Literal, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from pydantic import BaseModel
 

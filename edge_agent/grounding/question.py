@@ -738,11 +738,11 @@ def _one_slip(a: str, b: str) -> bool:
 
 
 def spelled(question: str) -> str:
-    """The question with each slip (two letters swapped) of one of the table's words corrected ("swtich" → "switch",
-    "retsart" → "restart", "rgiht" → "right", "ingore" → "ignore"); only lower-case or capitalised words of five letters or
-    more (capitalised ones only where a sentence starts) that are no word of the table themselves, and only by a word of the same length (character positions stay
-    where they were: the refused pieces' spans point into the question as written). Names are never touched: a
-    name with digits or capitals inside it is no plain word."""
+    """The question with each slip (two letters swapped) of one of the table's words corrected ("swtich" →
+    "switch", "retsart" → "restart", "rgiht" → "right", "ingore" → "ignore"): lower-case words of five letters or
+    more (capitalised ones only where a sentence starts) that are no word of the table themselves, each only by a
+    word of the same length, so character positions stay where they were (the refused pieces' spans point into the
+    question as written). Names are never touched: a name with digits or capitals inside it is no plain word."""
     def fix(m: re.Match) -> str:
         w = m.group(0)
         low = w.casefold()

@@ -30,8 +30,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from edge_agent.grounding.catalog import Catalog
 from edge_agent.analysis import is_power
+from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.linking import Links
 from edge_agent.grounding.measures import fits, point_measure
 
@@ -54,7 +54,7 @@ class SiteScope:
     power: tuple[str, ...] = ()  # the sensors in scope whose unit is power (W, kW, MW)
     setpoints: tuple[str, ...] = ()  # the assets' setpoint sensors (a limit to compare a sensor with)
 
-    def by_sensor_set(self) -> list["SiteScope"]:
+    def by_sensor_set(self) -> list[SiteScope]:
         """This scope split so that every asset in a part has every sensor of the part."""
         if self.fixed_assets or not self.groups or len(self.groups) > MAX_GROUPS:
             return [self]
@@ -73,7 +73,7 @@ class Scope:
 
     @classmethod
     def from_links(cls, links: Links, catalog: Catalog, *, start: str | None = None, final: str | None = None,
-                   seen: frozenset[str] = frozenset(), pins: dict | None = None) -> "Scope":
+                   seen: frozenset[str] = frozenset(), pins: dict | None = None) -> Scope:
         sites = links.sites or list(catalog.sites)
         named_missing = any(m.kind == "asset" for m in links.missing)
         out: dict[str, SiteScope] = {}
