@@ -194,3 +194,11 @@ def test_a_head_that_starts_with_a_lower_case_name_keeps_its_case():
 
     assert _sentence("rtu_3 zone_temp was 70.63 °F at 02:30") == "rtu_3 zone_temp was 70.63 °F at 02:30"
     assert _sentence("found 2 sites: A, B") == "Found 2 sites: A, B"
+
+
+def test_the_distill_models_own_goal_is_no_evidence_for_the_answers_words():
+    g = Grounding.build("list the sensors of Freezer 1 at SITE-A", CATALOG)
+    g.set_facts("Worked out from the question: site_name SITE-A; asset_name Freezer 1\nGoal: find the copbone of it")
+    g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
+    answer = "The copbone of Freezer 1 is Box Temp"
+    assert "copbone" in g.unsupported(1, answer, _claims(g, answer))

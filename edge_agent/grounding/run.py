@@ -581,7 +581,12 @@ class Grounding:
         return ""
 
     def _evidence_text(self, trial: int) -> str:
-        return " ".join(s.text for s in self.sources if s.kind != "observation" or s.trial == trial).casefold()
+        """The words that may hold an answer's prose: the question, the facts code worked out (not the Distill
+        model's own goal and parts: words the model wrote are no evidence for words the model writes) and this
+        trial's Observations."""
+        texts = [_code_facts(s.text) if s.kind == "facts" else s.text for s in self.sources
+                 if s.kind != "observation" or s.trial == trial]
+        return " ".join(texts).casefold()
 
     def _unheld(self, trial: int, answer: str) -> list[str]:
         """The answer's content words (three letters or more, not English function words) that neither this
@@ -704,6 +709,11 @@ less least such both either neither nor per via about above below after before d
 one two three four five six seven eight nine ten is be an a of in on at to by as or no yes it i we you he she his her
 our your my me us answer answers question data value values found recorded reads read shows show showed shown gives
 gave given total sum there's that's there're is there none sees see seen""".split())
+
+
+def _code_facts(text: str) -> str:
+    """Distill's facts without the lines its model wrote (the goal, the parts)."""
+    return "\n".join(line for line in text.splitlines() if not line.startswith(("Goal:", "Parts:")))
 
 
 def _sentence(head: str) -> str:
