@@ -102,18 +102,12 @@ class History:
 
     def job(self, client_id: str, request_id: str) -> dict | None:
         """One job of a requester by its request id (state, question, final reply), or None."""
-        conn = _ro(self.queue)
-        if conn is None:
-            return None
-        with closing(conn):
-            cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
-            who = "on_behalf_of" if "on_behalf_of" in cols else "NULL AS on_behalf_of"
-            row = conn.execute(f"SELECT job_id, client_id, request_id, question, state, created, final_kind, "
-                               f"final_payload, {who} FROM jobs WHERE client_id=? AND request_id=?",
-                               (client_id, request_id)).fetchone()
-        return dict(row) if row else None
+        return self._job("client_id=? AND request_id=?", (client_id, request_id))
 
     def job_by_id(self, job_id: str) -> dict | None:
+        return self._job("job_id=?", (job_id,))
+
+    def _job(self, where: str, params: tuple) -> dict | None:
         conn = _ro(self.queue)
         if conn is None:
             return None
@@ -121,7 +115,7 @@ class History:
             cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
             who = "on_behalf_of" if "on_behalf_of" in cols else "NULL AS on_behalf_of"
             row = conn.execute(f"SELECT job_id, client_id, request_id, question, state, created, final_kind, "
-                               f"final_payload, {who} FROM jobs WHERE job_id=?", (job_id,)).fetchone()
+                               f"final_payload, {who} FROM jobs WHERE {where}", params).fetchone()
         return dict(row) if row else None
 
     def run(self, run_id: str) -> dict | None:

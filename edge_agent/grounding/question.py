@@ -754,7 +754,7 @@ def spelled(question: str) -> str:
     return re.sub(r"(?<![\w.-])[A-Za-z]{5,}(?![\w.-])", fix, question)
 
 
-_COURTESY = frozenset("hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
+COURTESY_WORDS = frozenset("hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
                       "team folks all please thanks thank cheers ok okay so".split())
 
 
@@ -763,7 +763,7 @@ def _courtesy_blanked(question: str) -> str:
     blanked out (same length: the refused pieces' spans still point into the question as written), so the question
     starts where its words start."""
     m = re.match(r"\s*([^,:;!?.\-–—]{1,40})[,:;!.\-–—]+\s+", question)
-    if m and all(w in _COURTESY or w in FUNCTION_WORDS for w in words(m.group(1))) and words(m.group(1)):
+    if m and all(w in COURTESY_WORDS or w in FUNCTION_WORDS for w in words(m.group(1))) and words(m.group(1)):
         return " " * m.end() + question[m.end():]
     return question
 

@@ -30,6 +30,7 @@ from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.linking import Links, link
 from edge_agent.grounding.measures import Measure, comparable, fits, kind_label, kind_names, point_measure
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
+from edge_agent.grounding.question import FUNCTION_WORDS as QUESTION_FUNCTION_WORDS
 from edge_agent.grounding.question import Part, Reading, outside_topic, read_question
 from edge_agent.grounding.scope import Scope
 
@@ -209,11 +210,11 @@ class Grounding:
         (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
         nor a number placed."""
         from edge_agent.grounding.dates import MONTHS, WEEKDAYS
-        from edge_agent.grounding.question import _COURTESY, unplaced_words, words
+        from edge_agent.grounding.question import COURTESY_WORDS, unplaced_words, words
 
         placed: set[str] = set(words(period)) | set(MONTHS) | set(WEEKDAYS) | {d[:3] for d in WEEKDAYS} | \
             {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"} | \
-            set(_COURTESY)
+            set(COURTESY_WORDS)
         for m in self.links.mentions:
             placed |= set(words(m.text))
         for m in self.links.missing:
@@ -593,7 +594,7 @@ class Grounding:
         trial's Observations, the facts nor the question hold."""
         seen = self._evidence_text(trial)
         words = dict.fromkeys(w.casefold() for w in re.findall(r"[^\W\d_]{3,}", answer))
-        return [w for w in words if w not in FUNCTION_WORDS and not re.search(rf"\b{re.escape(w)}", seen)]
+        return [w for w in words if w not in ANSWER_WORDS and not re.search(rf"\b{re.escape(w)}", seen)]
 
     def _words_held(self, trial: int, answer: str, *, every: bool) -> bool:
         """`every`: each content word of the answer is held by the evidence (prose is delivered as answered only
@@ -601,7 +602,7 @@ class Grounding:
         if every:
             return not self._unheld(trial, answer)
         seen = " ".join(s.text for s in self.sources if s.kind == "observation" and s.trial == trial).casefold()
-        words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", answer)} - FUNCTION_WORDS
+        words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", answer)} - ANSWER_WORDS
         return any(re.search(rf"\b{re.escape(w)}\b", seen) for w in words)
 
     def open_parts(self, trial: int | None = None) -> list[Part]:
@@ -701,14 +702,10 @@ class Grounding:
         return invented_names(self.catalog, args) if self.catalog is not None else []
 
 
-#: English function words and the verbs every statement uses: they carry no claim about the data
-FUNCTION_WORDS = frozenset("""the and for with from that this there these those was were are has have had been being not
-but its it's their them they then than also into onto over under between each every some any all only does did done
-will would could should can may might shall which what when where who whom whose why how here just very more most
-less least such both either neither nor per via about above below after before during while since until upon out off
-one two three four five six seven eight nine ten is be an a of in on at to by as or no yes it i we you he she his her
-our your my me us answer answers question data value values found recorded reads read shows show showed shown gives
-gave given total sum there's that's there're is there none sees see seen""".split())
+#: the words an answer uses besides the reading's English function words (`question.FUNCTION_WORDS`): they say how a
+#: figure stands, not what it is
+ANSWER_WORDS = QUESTION_FUNCTION_WORDS | frozenset(
+    "above below answers data question read reads recorded sees sum there're total value values".split())
 
 
 def _code_facts(text: str) -> str:
