@@ -32,7 +32,9 @@ def main(paths: list[str]) -> int:
     failing = 0
     for path in paths:
         tf = load_tasks(path)
-        server = serve("127.0.0.1", 0, project="demo", users={"bench": "bench-pw"}, dataset=open_dataset(tf.dataset or None))
+        server = serve(
+            "127.0.0.1", 0, project="demo", users={"bench": "bench-pw"}, dataset=open_dataset(tf.dataset or None)
+        )
         try:
             client = SkySparkClient(server.url, "demo", "bench", "bench-pw")
             truth, catalog = CachedTruth(SkySparkTruth(client)), Catalog.from_client(client)

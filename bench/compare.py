@@ -29,18 +29,33 @@ def rows_of(label: str, folder: Path, profiles) -> list[dict]:
     results = BenchResults.model_validate_json((folder / "results.json").read_text(encoding="utf-8"))
     out = []
     for r in summarise(results.runs, results.max_trials, profiles):
-        out.append({
-            "label": label, "task_set": results.task_set, "model": r.model, "strategy": r.strategy,
-            "tasks": r.tasks, "checker_final": r.checker_final, "answered_wrong": r.answered_wrong,
-            "invented_calls": r.invented_calls, "runs_inventing": r.runs_inventing,
-            "ungrounded_answers": r.ungrounded_answers, "reviews": r.reviews, "reviews_agreeing": r.reviews_agreeing,
-            "tokens_sent": r.tokens_sent, "tokens_evaluated": r.tokens_evaluated,
-            "tokens_generated": r.tokens_received,
-            "prefix_states": results.prefix_states,
-            "tokens_forced": r.tokens_forced, "tokens_tail": r.tokens_tail,
-            "llm_calls": r.llm_calls, "wall_s": r.wall_s, "projected_s": r.projected_s,
-            "unverified_thoughts": r.unverified_thoughts, "steps": round(r.trajectory_length * r.tasks),
-        })
+        out.append(
+            {
+                "label": label,
+                "task_set": results.task_set,
+                "model": r.model,
+                "strategy": r.strategy,
+                "tasks": r.tasks,
+                "checker_final": r.checker_final,
+                "answered_wrong": r.answered_wrong,
+                "invented_calls": r.invented_calls,
+                "runs_inventing": r.runs_inventing,
+                "ungrounded_answers": r.ungrounded_answers,
+                "reviews": r.reviews,
+                "reviews_agreeing": r.reviews_agreeing,
+                "tokens_sent": r.tokens_sent,
+                "tokens_evaluated": r.tokens_evaluated,
+                "tokens_generated": r.tokens_received,
+                "prefix_states": results.prefix_states,
+                "tokens_forced": r.tokens_forced,
+                "tokens_tail": r.tokens_tail,
+                "llm_calls": r.llm_calls,
+                "wall_s": r.wall_s,
+                "projected_s": r.projected_s,
+                "unverified_thoughts": r.unverified_thoughts,
+                "steps": round(r.trajectory_length * r.tasks),
+            }
+        )
     return out
 
 
@@ -51,23 +66,27 @@ def _forced(row: dict) -> str:
 
 
 def render(rows: list[dict], names: list[str], command: str) -> str:
-    head = ("| run | model | strategy | checker @end (strict) | answered but wrong "
-            "| tool calls naming what does not exist "
-            "| answers stating what no evidence held | thoughts guessing (masked) / steps | review agrees "
-            "| tokens sent / task | tokens eval / task "
-            "| eval / sent | tokens gen / task (of them forced; never evaluated) "
-            "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |")
+    head = (
+        "| run | model | strategy | checker @end (strict) | answered but wrong "
+        "| tool calls naming what does not exist "
+        "| answers stating what no evidence held | thoughts guessing (masked) / steps | review agrees "
+        "| tokens sent / task | tokens eval / task "
+        "| eval / sent | tokens gen / task (of them forced; never evaluated) "
+        "| LLM calls / task | s / task here | " + " | ".join(f"projected s {n}" for n in names) + " |"
+    )
     lines = [f"Made by `{command}`.", "", head, "|" + "|".join(["---"] * (15 + len(names))) + "|"]
     for r in rows:
         agree = f"{r['reviews_agreeing']}/{r['reviews']}" if r["reviews"] else "–"
         proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
-        lines.append(f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
-                     f"{r.get('answered_wrong', 0)} | {r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
-                     f"{r['unverified_thoughts']}/{r['steps']} | "
-                     f"{agree} | {r['tokens_sent']:.0f} | {r['tokens_evaluated']:.0f} | "
-                     f"{r['tokens_evaluated'] / max(r['tokens_sent'], 1):.3f} | "
-                     f"{r['tokens_generated']:.0f} ({_forced(r)}) | {r['llm_calls']:.1f} | "
-                     f"{r['wall_s']:.1f} | {proj} |")
+        lines.append(
+            f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
+            f"{r.get('answered_wrong', 0)} | {r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
+            f"{r['unverified_thoughts']}/{r['steps']} | "
+            f"{agree} | {r['tokens_sent']:.0f} | {r['tokens_evaluated']:.0f} | "
+            f"{r['tokens_evaluated'] / max(r['tokens_sent'], 1):.3f} | "
+            f"{r['tokens_generated']:.0f} ({_forced(r)}) | {r['llm_calls']:.1f} | "
+            f"{r['wall_s']:.1f} | {proj} |"
+        )
     return "\n".join(lines) + "\n"
 
 

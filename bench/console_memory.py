@@ -52,8 +52,9 @@ def rss_kib(pid: int) -> int:
 
 
 def _start(args: list[str], cwd: Path, log: Path, marker: bytes, env: dict) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "edge_agent", *args], cwd=cwd, env=env,
-                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "edge_agent", *args], cwd=cwd, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT
+    )
     deadline = time.monotonic() + 60
     while marker not in log.read_bytes():
         if time.monotonic() > deadline or proc.poll() is not None:
@@ -68,17 +69,33 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
     UserStore(state / "console-users.yaml").add("bench", "bench-password", "operator")
     web_port = _free_port()
     conf = work / "edge-agent.yaml"
-    conf.write_text(yaml.safe_dump({
-        "paths": {"state_dir": str(state)},
-        "mqtt": {"host": broker.host, "port": broker.port, "gateway_id": GW, "trusted_consoles": ["edge-agent-console"]},
-        "audit": {"enabled": True},
-        "console": {"port": web_port, "answer_timeout_s": answer_timeout}}))
+    conf.write_text(
+        yaml.safe_dump(
+            {
+                "paths": {"state_dir": str(state)},
+                "mqtt": {
+                    "host": broker.host,
+                    "port": broker.port,
+                    "gateway_id": GW,
+                    "trusted_consoles": ["edge-agent-console"],
+                },
+                "audit": {"enabled": True},
+                "console": {"port": web_port, "answer_timeout_s": answer_timeout},
+            }
+        )
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(code)}
-    daemon = _start(["serve", "--runner", "script", "--config", str(conf), "--log-level", "WARNING"], code,
-                    work / "daemon.log", b"", env)
+    daemon = _start(
+        ["serve", "--runner", "script", "--config", str(conf), "--log-level", "WARNING"],
+        code,
+        work / "daemon.log",
+        b"",
+        env,
+    )
     time.sleep(2.0)
-    console = _start(["console", "--config", str(conf), "--log-level", "WARNING"], code, work / "console.log",
-                     b"console on", env)
+    console = _start(
+        ["console", "--config", str(conf), "--log-level", "WARNING"], code, work / "console.log", b"console on", env
+    )
     url = f"http://127.0.0.1:{web_port}"
     samples = []
     try:
@@ -88,8 +105,11 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
         started = time.monotonic()
         samples.append({"requests": 0, "t_s": 0.0, "rss_kib": rss_kib(console.pid)})
         for i in range(1, n + 1):
-            r = b.post("/ask", json_body={"question": f"how many chillers, number {i} [steps=1 delay=0]"},
-                       headers={"X-CSRF-Token": b.csrf})
+            r = b.post(
+                "/ask",
+                json_body={"question": f"how many chillers, number {i} [steps=1 delay=0]"},
+                headers={"X-CSRF-Token": b.csrf},
+            )
             if r.status_code != 200:
                 raise SystemExit(f"ask {i}: {r.status_code} {r.text[:200]}")
             rid = r.json()["request_id"]
@@ -97,11 +117,14 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
                 while stream.readline():  # the stream ends after the final reply
                     pass
             if i % every == 0:
-                samples.append({"requests": i, "t_s": round(time.monotonic() - started, 2),
-                                "rss_kib": rss_kib(console.pid)})
+                samples.append(
+                    {"requests": i, "t_s": round(time.monotonic() - started, 2), "rss_kib": rss_kib(console.pid)}
+                )
                 if i % (every * 10) == 0:
-                    print(f"{i} requests, {samples[-1]['t_s']:.0f} s, console RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB",
-                          flush=True)
+                    print(
+                        f"{i} requests, {samples[-1]['t_s']:.0f} s, console RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB",
+                        flush=True,
+                    )
         following = json.loads(b.get("/healthz").text).get("following")
     finally:
         for proc in (console, daemon):
@@ -111,8 +134,11 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
             except subprocess.TimeoutExpired:
                 proc.kill()
         broker.kill()
-    return {"samples": samples, "following_at_end": following,
-            "requests_per_s": round(n / max(samples[-1]["t_s"], 1e-9), 1)}
+    return {
+        "samples": samples,
+        "following_at_end": following,
+        "requests_per_s": round(n / max(samples[-1]["t_s"], 1e-9), 1),
+    }
 
 
 def flatness(samples: list[dict], warm_s: float) -> dict:
@@ -122,9 +148,15 @@ def flatness(samples: list[dict], warm_s: float) -> dict:
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     var = sum((x - mx) ** 2 for x in xs) or 1e-9
     slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var
-    return {"warm_up_s": warm_s, "from_request": after[0]["requests"], "samples": len(after),
-            "min_mib": round(min(ys), 2), "max_mib": round(max(ys), 2), "range_mib": round(max(ys) - min(ys), 2),
-            "slope_mib_per_1000": round(slope, 3)}
+    return {
+        "warm_up_s": warm_s,
+        "from_request": after[0]["requests"],
+        "samples": len(after),
+        "min_mib": round(min(ys), 2),
+        "max_mib": round(max(ys), 2),
+        "range_mib": round(max(ys) - min(ys), 2),
+        "slope_mib_per_1000": round(slope, 3),
+    }
 
 
 def plot(results: dict, path: Path) -> None:
@@ -172,8 +204,15 @@ def main() -> None:
         res["flat"] = flatness(res["samples"], warm_s=args.answer_timeout + 30)
         results[name] = res
         print(name, json.dumps(res["flat"]), f"{res['requests_per_s']} requests/s", flush=True)
-    report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                          "load_before": load_before, "load_at_end": os.getloadavg()}, "results": results}
+    report = {
+        "machine": {
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "load_before": load_before,
+            "load_at_end": os.getloadavg(),
+        },
+        "results": results,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))
     plot(results, args.out.with_suffix(".png"))

@@ -32,12 +32,12 @@ sys.path.insert(0, str(ROOT))
 
 from pydantic import BaseModel, Field  # noqa: E402
 
+from edge_agent.agent.steps import step_constraint  # noqa: E402
 from edge_agent.config import load_settings  # noqa: E402
 from edge_agent.llm.base import Prompt  # noqa: E402
-from edge_agent.agent.steps import step_constraint  # noqa: E402
 from edge_agent.llm.constraints import json_constraint  # noqa: E402
 from edge_agent.llm.llama import LlamaRuntime  # noqa: E402
-from edge_agent.llm.models import load_catalog, catalog_path, verify  # noqa: E402
+from edge_agent.llm.models import catalog_path, load_catalog, verify  # noqa: E402
 from edge_agent.toolkit import ToolRegistry  # noqa: E402
 
 
@@ -54,10 +54,14 @@ class Inspection(BaseModel):
     next_step: str
 
 
-SYSTEM = ("You are the maintenance assistant of a chiller plant. Reply with a JSON object with the keys status, "
-          "reasoning, findings (a list of short strings) and next_step. Explain in detail.")
-USER = ("Chiller 6 at POKMAIN tripped three times this week on low refrigerant pressure; the condenser water "
-        "temperature was normal and the compressor current spiked before each trip. Assess the situation.")
+SYSTEM = (
+    "You are the maintenance assistant of a chiller plant. Reply with a JSON object with the keys status, "
+    "reasoning, findings (a list of short strings) and next_step. Explain in detail."
+)
+USER = (
+    "Chiller 6 at POKMAIN tripped three times this week on low refrigerant pressure; the condenser water "
+    "temperature was normal and the compressor current spiked before each trip. Assess the situation."
+)
 REACT_SYSTEM = "Answer by steps: Thought, Action, Action Input (JSON). Tools:\n"
 
 
@@ -81,10 +85,17 @@ def main() -> int:
     entry = load_catalog(catalog_path(settings)).get(args.model)
     path = verify(settings, entry)
     n_ctx = 2048
-    rt = LlamaRuntime(path, model_name=entry.name, sha256=entry.sha256 or "", n_ctx=n_ctx, threads=args.threads,
-                      persist_prefix_cache=False)
-    lib = llama_cpp.Llama(str(path), n_ctx=n_ctx, n_threads=args.threads, n_threads_batch=args.threads,
-                          verbose=False, seed=0)
+    rt = LlamaRuntime(
+        path,
+        model_name=entry.name,
+        sha256=entry.sha256 or "",
+        n_ctx=n_ctx,
+        threads=args.threads,
+        persist_prefix_cache=False,
+    )
+    lib = llama_cpp.Llama(
+        str(path), n_ctx=n_ctx, n_threads=args.threads, n_threads_batch=args.threads, verbose=False, seed=0
+    )
     prompt = Prompt(system=SYSTEM, user=USER)
     text_prompt = rt.chat.render(prompt)
     prompt_tokens = rt.tokenize_prompt(prompt)[0]
@@ -139,8 +150,13 @@ def main() -> int:
                 valid = out.finish_reason == "stop"
                 if valid:
                     c.check(out.text)  # validity, independently (raises if invalid)
-            return len(out.tokens), dt, out.text, {"decode_calls": target.calls, "valid": valid,
-                                                    "overhead_s": dt - target.decode_s}
+            return (
+                len(out.tokens),
+                dt,
+                out.text,
+                {"decode_calls": target.calls, "valid": valid, "overhead_s": dt - target.decode_s},
+            )
+
         return run
 
     def library(**kw):
@@ -151,6 +167,7 @@ def main() -> int:
             out = lib.create_completion(lib_tokens, max_tokens=N, temperature=0.0, **kw)
             dt = time.perf_counter() - t
             return out["usage"]["completion_tokens"], dt, out["choices"][0]["text"], {}
+
         return run
 
     methods = {
@@ -191,8 +208,11 @@ def main() -> int:
         compile_ms["llama_grammar"] = round((time.perf_counter() - t) * 1000, 1)
         methods["json/llama-grammar"] = library(grammar=grammar)
 
-    print(f"model {entry.name}, {args.threads} threads, prompt {len(prompt_tokens)} tokens, up to {N} generated "
-          f"tokens, {args.repeats} timed rounds (+1 warm-up), methods interleaved round by round, greedy", flush=True)
+    print(
+        f"model {entry.name}, {args.threads} threads, prompt {len(prompt_tokens)} tokens, up to {N} generated "
+        f"tokens, {args.repeats} timed rounds (+1 warm-up), methods interleaved round by round, greedy",
+        flush=True,
+    )
     runs: dict[str, list] = {name: [] for name in methods}
     for rnd in range(args.repeats + 1):
         for name, fn in methods.items():
@@ -212,13 +232,20 @@ def main() -> int:
             continue
         rates = [n / max(1e-6, dt) for n, dt, _, _ in rs]
         res = results.setdefault(name, {})
-        res.update({"tokens": [n for n, *_ in rs], "seconds": [round(dt, 4) for _, dt, _, _ in rs],
-                    "tokens_per_s": round(median(rates), 2), "sample": rs[-1][2][:300]})
+        res.update(
+            {
+                "tokens": [n for n, *_ in rs],
+                "seconds": [round(dt, 4) for _, dt, _, _ in rs],
+                "tokens_per_s": round(median(rates), 2),
+                "sample": rs[-1][2][:300],
+            }
+        )
         extra = rs[-1][3]
         if "decode_calls" in extra:
             res["decode_calls_per_token"] = round(median([e["decode_calls"] / max(1, n) for n, _, _, e in rs]), 3)
             res["python_overhead_ms_per_token"] = round(
-                median([e["overhead_s"] * 1000 / max(1, n) for n, _, _, e in rs]), 3)
+                median([e["overhead_s"] * 1000 / max(1, n) for n, _, _, e in rs]), 3
+            )
         if extra.get("valid") is not None:
             res["valid"] = all(e["valid"] for *_, e in rs)
     print()
@@ -226,8 +253,10 @@ def main() -> int:
         if "tokens_per_s" in res:
             more = ""
             if "decode_calls_per_token" in res:
-                more = (f"  decode calls/token {res['decode_calls_per_token']:.2f}, "
-                        f"python overhead {res['python_overhead_ms_per_token']:.2f} ms/token")
+                more = (
+                    f"  decode calls/token {res['decode_calls_per_token']:.2f}, "
+                    f"python overhead {res['python_overhead_ms_per_token']:.2f} ms/token"
+                )
             print(f"{name:34s} {res['tokens_per_s']:7.1f} tok/s{more}")
 
     base = results["unconstrained/llama-cpp-python"]["tokens_per_s"]
@@ -235,17 +264,26 @@ def main() -> int:
     ratios = {}
     for name, res in results.items():
         if "tokens_per_s" in res and not name.startswith("unconstrained"):
-            ratios[name] = {"vs_llama_cpp_python": round(res["tokens_per_s"] / base, 3),
-                            "vs_edge_agent_unconstrained": round(res["tokens_per_s"] / own, 3)}
+            ratios[name] = {
+                "vs_llama_cpp_python": round(res["tokens_per_s"] / base, 3),
+                "vs_edge_agent_unconstrained": round(res["tokens_per_s"] / own, 3),
+            }
     print("\nconstrained / unconstrained (llama-cpp-python | our loop):")
     for name, r in ratios.items():
         print(f"  {name:32s} {r['vs_llama_cpp_python']:.2f}x | {r['vs_edge_agent_unconstrained']:.2f}x")
     print("compile costs (ms):", compile_ms)
     report = {
-        "model": entry.name, "threads": args.threads, "max_tokens": N, "repeats": args.repeats,
+        "model": entry.name,
+        "threads": args.threads,
+        "max_tokens": N,
+        "repeats": args.repeats,
         "prompt_tokens": len(prompt_tokens),
-        "load_average": os.getloadavg(), "machine": platform.machine(), "cpus": os.cpu_count(),
-        "results": results, "ratios": ratios, "compile_ms": compile_ms,
+        "load_average": os.getloadavg(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "results": results,
+        "ratios": ratios,
+        "compile_ms": compile_ms,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2))

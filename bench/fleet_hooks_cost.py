@@ -30,13 +30,16 @@ from edge_agent.config import load_settings  # noqa: E402
 from edge_agent.mqtt.runner import ScriptRunner  # noqa: E402
 from edge_agent.mqtt.service import GatewayService  # noqa: E402
 
-FLEET = {"off": {"audit": {"enabled": False}, "metrics": {"enabled": False}},
-         "on": {"audit": {"enabled": True}, "metrics": {"enabled": True, "port": 0}}}
+FLEET = {
+    "off": {"audit": {"enabled": False}, "metrics": {"enabled": False}},
+    "on": {"audit": {"enabled": True}, "metrics": {"enabled": True, "port": 0}},
+}
 
 
 def daemon(work: Path, name: str) -> GatewayService:
-    settings = load_settings(overrides={"paths": {"state_dir": str(work / name)}, "mqtt": {"port": 1}, **FLEET[name]},
-                             environ={})
+    settings = load_settings(
+        overrides={"paths": {"state_dir": str(work / name)}, "mqtt": {"port": 1}, **FLEET[name]}, environ={}
+    )
     svc = GatewayService(settings, ScriptRunner(settings))
     svc.fleet.start()  # the daemon's start without the broker and the worker: only the store path runs
     return svc
@@ -68,7 +71,7 @@ def main() -> int:
     wall: dict[str, list[float]] = {name: [] for name in FLEET}
     cpu: dict[str, list[float]] = {name: [] for name in FLEET}
     for r in range(args.rounds + 2):  # two warm-up rounds, not counted
-        for name in (list(FLEET) if r % 2 else list(FLEET)[::-1]):
+        for name in list(FLEET) if r % 2 else list(FLEET)[::-1]:
             msgs = burst(svcs[name], args.n, f"r{r}")
             w, c = time.perf_counter(), time.thread_time()
             svcs[name].intake.store(msgs)
@@ -79,12 +82,22 @@ def main() -> int:
     audit_rows = svcs["on"].jobs._conn.execute("SELECT COUNT(*) FROM audit").fetchone()[0]
     for svc in svcs.values():
         svc.fleet.stop()
-    med = {k: {name: round(statistics.median(v[name]), 3) for name in FLEET} for k, v in (("wall_ms", wall),
-                                                                                        ("cpu_ms", cpu))}
+    med = {
+        k: {name: round(statistics.median(v[name]), 3) for name in FLEET}
+        for k, v in (("wall_ms", wall), ("cpu_ms", cpu))
+    }
     per_request_us = {k: round((med[k]["on"] - med[k]["off"]) * 1000 / args.n, 1) for k in med}
-    report = {"bench": "fleet_hooks_cost", "requests_per_burst": args.n, "rounds": args.rounds,
-              "median_burst_store": med, "added_per_request_us": per_request_us, "audit_rows": audit_rows,
-              "wall_ms": wall, "cpu_ms": cpu, "when": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    report = {
+        "bench": "fleet_hooks_cost",
+        "requests_per_burst": args.n,
+        "rounds": args.rounds,
+        "median_burst_store": med,
+        "added_per_request_us": per_request_us,
+        "audit_rows": audit_rows,
+        "wall_ms": wall,
+        "cpu_ms": cpu,
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+    }
     print(f"storing a burst of {args.n} requests (one transaction + fsync), median of {args.rounds} rounds:")
     for k in med:
         print(f"  {k}: off {med[k]['off']}  on {med[k]['on']}  → +{per_request_us[k]} µs a request")

@@ -30,9 +30,11 @@ sys.path.insert(0, str(ROOT))
 
 from edge_agent.costmodel import load_profiles  # noqa: E402
 
-QUESTION = ("Get Chiller 6 and Chiller 9 Tonnage from last week at POKMAIN in a single file.\n"
-            "Worked out: last week is 2020-06-01 to 2020-06-08; site POKMAIN; assets Chiller 6, Chiller 9; "
-            "sensor Chiller 6 Tonnage, Chiller 9 Tonnage. The answer names the file written.")
+QUESTION = (
+    "Get Chiller 6 and Chiller 9 Tonnage from last week at POKMAIN in a single file.\n"
+    "Worked out: last week is 2020-06-01 to 2020-06-08; site POKMAIN; assets Chiller 6, Chiller 9; "
+    "sensor Chiller 6 Tonnage, Chiller 9 Tonnage. The answer names the file written."
+)
 
 
 def prompts(settings, llm):
@@ -57,8 +59,12 @@ def measure(llm, prefill, step, chunk: int | None) -> dict:
     llm.reset_context()
     a = llm.complete(prefill, role="bench-chunks", max_tokens=1, interrupt=interrupt).usage
     b = llm.complete(step, role="bench-chunks", max_tokens=1, interrupt=interrupt).usage
-    return {"prefill_tokens": a.evaluated_tokens, "prefill_ms": a.eval_ms,
-            "step_tokens": b.evaluated_tokens, "step_ms": b.eval_ms}
+    return {
+        "prefill_tokens": a.evaluated_tokens,
+        "prefill_ms": a.eval_ms,
+        "step_tokens": b.evaluated_tokens,
+        "step_ms": b.eval_ms,
+    }
 
 
 def main() -> None:
@@ -78,11 +84,14 @@ def main() -> None:
     measure(llm, prefill, step, None)  # a first pass: page the model in, size the buffers
     runs: dict[str, list[dict]] = {str(s): [] for s in sizes}
     for i in range(args.repeats):
-        for size in (sizes if i % 2 == 0 else sizes[::-1]):
+        for size in sizes if i % 2 == 0 else sizes[::-1]:
             runs[str(size)].append(measure(llm, prefill, step, size))
             r = runs[str(size)][-1]
-            print(f"round {i + 1} chunk {size or 'one piece':>9}: prefill {r['prefill_ms']:.0f} ms "
-                  f"({r['prefill_tokens']} tokens), step {r['step_ms']:.0f} ms ({r['step_tokens']})", file=sys.stderr)
+            print(
+                f"round {i + 1} chunk {size or 'one piece':>9}: prefill {r['prefill_ms']:.0f} ms "
+                f"({r['prefill_tokens']} tokens), step {r['step_ms']:.0f} ms ({r['step_tokens']})",
+                file=sys.stderr,
+            )
 
     profiles = load_profiles(ROOT / "bench" / "gateways.yaml")
     whole = {k: statistics.median(r[k] for r in runs["None"]) for k in ("prefill_ms", "step_ms")}
@@ -90,26 +99,50 @@ def main() -> None:
     for size in sizes:
         med = {k: statistics.median(r[k] for r in runs[str(size)]) for k in ("prefill_ms", "step_ms")}
         longest = runs[str(size)][0]["prefill_tokens"] if size is None else size
-        rows.append({"chunk": size, **med, "prefill_ratio": med["prefill_ms"] / whole["prefill_ms"],
-                     "step_ratio": med["step_ms"] / whole["step_ms"],
-                     "stop_wait_s": {p.name: round(longest / p.pp_tps, 1) for p in profiles.profiles}})
+        rows.append(
+            {
+                "chunk": size,
+                **med,
+                "prefill_ratio": med["prefill_ms"] / whole["prefill_ms"],
+                "step_ratio": med["step_ms"] / whole["step_ms"],
+                "stop_wait_s": {p.name: round(longest / p.pp_tps, 1) for p in profiles.profiles},
+            }
+        )
     first = runs["None"][0]
-    print(f"\n{llm.model_name}, {settings.model.threads or 'all'} threads, n_ubatch {settings.model.n_ubatch}; "
-          f"prefill {first['prefill_tokens']} tokens, step {first['step_tokens']} tokens; medians of "
-          f"{args.repeats}, alternating\n")
+    print(
+        f"\n{llm.model_name}, {settings.model.threads or 'all'} threads, n_ubatch {settings.model.n_ubatch}; "
+        f"prefill {first['prefill_tokens']} tokens, step {first['step_tokens']} tokens; medians of "
+        f"{args.repeats}, alternating\n"
+    )
     names = [p.name for p in profiles.profiles]
-    print("| chunk | prefill ms | × one piece | step ms | × one piece | "
-          + " | ".join(f"longest stop wait {n} s" for n in names) + " |")
+    print(
+        "| chunk | prefill ms | × one piece | step ms | × one piece | "
+        + " | ".join(f"longest stop wait {n} s" for n in names)
+        + " |"
+    )
     print("|---|---|---|---|---|" + "---|" * len(names))
     for r in rows:
-        print(f"| {r['chunk'] or 'one piece (no interrupt)'} | {r['prefill_ms']:.0f} | {r['prefill_ratio']:.3f} | "
-              f"{r['step_ms']:.0f} | {r['step_ratio']:.3f} | "
-              + " | ".join(f"{r['stop_wait_s'][n]}" for n in names) + " |")
+        print(
+            f"| {r['chunk'] or 'one piece (no interrupt)'} | {r['prefill_ms']:.0f} | {r['prefill_ratio']:.3f} | "
+            f"{r['step_ms']:.0f} | {r['step_ratio']:.3f} | "
+            + " | ".join(f"{r['stop_wait_s'][n]}" for n in names)
+            + " |"
+        )
     out = args.out or ROOT / "bench" / "results" / f"interrupt-chunks-{datetime.now():%Y%m%d-%H%M%S}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"model": llm.model_name, "threads": settings.model.threads,
-                               "n_ubatch": settings.model.n_ubatch, "repeats": args.repeats, "rows": rows,
-                               "runs": runs}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "model": llm.model_name,
+                "threads": settings.model.threads,
+                "n_ubatch": settings.model.n_ubatch,
+                "repeats": args.repeats,
+                "rows": rows,
+                "runs": runs,
+            },
+            indent=1,
+        )
+    )
     print(f"\nJSON: {out}")
 
 

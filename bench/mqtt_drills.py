@@ -49,25 +49,38 @@ def shipped_auth(root: Path) -> tuple[str, str]:
     lines = (root / "config" / "mosquitto.conf").read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("# --- authentication"))
     end = next(i for i, line in enumerate(lines) if i > start and line.startswith("# --- "))
-    directives = [line for line in lines[start:end] if line.strip() and not line.startswith("#")
-                  and line.split()[0] not in ("password_file", "acl_file")]
+    directives = [
+        line
+        for line in lines[start:end]
+        if line.strip() and not line.startswith("#") and line.split()[0] not in ("password_file", "acl_file")
+    ]
     cut = [i for i, line in enumerate(lines) if "---8<---" in line]
-    return "\n".join(directives) + "\n", "\n".join(line[2:] for line in lines[cut[0] + 1:cut[1]]
-                                                     if line.startswith("# ")) + "\n"
+    return "\n".join(directives) + "\n", "\n".join(
+        line[2:] for line in lines[cut[0] + 1 : cut[1]] if line.startswith("# ")
+    ) + "\n"
 
 
 class Setup:
     """A secured broker, its users, and the daemon of `root` as a subprocess (restartable)."""
 
-    def __init__(self, work: Path, root: Path, users: list[str], *, extra_conf: str = "", max_packet: int = 262144,
-                 mqtt_extra: dict | None = None):
+    def __init__(
+        self,
+        work: Path,
+        root: Path,
+        users: list[str],
+        *,
+        extra_conf: str = "",
+        max_packet: int = 262144,
+        mqtt_extra: dict | None = None,
+    ):
         self.work, self.root = work, root
         work.mkdir(parents=True)
         pw = work / "passwd"
         subprocess.run(["mosquitto_passwd", "-c", "-b", str(pw), DAEMON, PW], check=True)
         for user in [f"{DAEMON}-replies", *users]:
-            subprocess.run(["mosquitto_passwd", "-b", str(pw), user, PW if user.startswith(DAEMON) else user + "-pw"],
-                           check=True)
+            subprocess.run(
+                ["mosquitto_passwd", "-b", str(pw), user, PW if user.startswith(DAEMON) else user + "-pw"], check=True
+            )
         (work / "creds").mkdir()
         (work / "creds" / "mqtt-password").write_text(PW)
         directives, acl = shipped_auth(root)
@@ -75,8 +88,14 @@ class Setup:
         conf = directives + f"password_file {pw}\nacl_file {work / 'acl'}\n" + extra_conf
         self.broker = MosquittoBroker(work / "broker", max_packet_size=max_packet, extra_conf=conf).start()
         self.config = work / "daemon.yaml"
-        self.config.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / "state")}, "mqtt": {
-            "host": "127.0.0.1", "port": self.broker.port, "username": DAEMON, **(mqtt_extra or {})}}))
+        self.config.write_text(
+            yaml.safe_dump(
+                {
+                    "paths": {"state_dir": str(work / "state")},
+                    "mqtt": {"host": "127.0.0.1", "port": self.broker.port, "username": DAEMON, **(mqtt_extra or {})},
+                }
+            )
+        )
         self.proc: subprocess.Popen | None = None
         self.starts = 0
 
@@ -87,9 +106,13 @@ class Setup:
     def start(self) -> None:
         self.starts += 1
         log = self.work / f"daemon-{self.starts}.log"
-        self.proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config",
-                                     str(self.config)], cwd=self.root, env=self.env(), stdout=open(log, "wb"),
-                                    stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config", str(self.config)],
+            cwd=self.root,
+            env=self.env(),
+            stdout=open(log, "wb"),
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 30
         while b"connected to" not in log.read_bytes():
             if time.monotonic() > deadline or self.proc.poll() is not None:
@@ -149,8 +172,16 @@ class Client:
 
     def final(self, rid: str) -> dict | None:
         with self.lock:
-            return next((b for b in self.got if b.get("request_id") == rid and b.get("kind") in
-                         ("result", "error", "cancelled") and b.get("final", True)), None)
+            return next(
+                (
+                    b
+                    for b in self.got
+                    if b.get("request_id") == rid
+                    and b.get("kind") in ("result", "error", "cancelled")
+                    and b.get("final", True)
+                ),
+                None,
+            )
 
     def wait_final(self, rid: str, timeout: float) -> dict | None:
         deadline = time.monotonic() + timeout
@@ -191,9 +222,14 @@ def drill_jam(work: Path, root: Path) -> dict:
             stuck = db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
             dead = db.execute("SELECT COUNT(*) FROM dead_letters").fetchone()[0]
         attacker.close()
-        return {"victims_answered_before_restart": f"{before}/3", "victims_answered_after_restart": f"{after}/3",
-                "attacker_reply": (attacker.got or [{}])[0].get("code"), "outbox_rows_left": stuck,
-                "dead_letters": dead, "broker_closed_on_malformed_packet": s.malformed()}
+        return {
+            "victims_answered_before_restart": f"{before}/3",
+            "victims_answered_after_restart": f"{after}/3",
+            "attacker_reply": (attacker.got or [{}])[0].get("code"),
+            "outbox_rows_left": stuck,
+            "dead_letters": dead,
+            "broker_closed_on_malformed_packet": s.malformed(),
+        }
     finally:
         s.close()
 
@@ -228,19 +264,28 @@ def drill_burst(work: Path, root: Path, n: int = 1000, job_s: float = 0.05, quot
         finals = [o.wait_final(f"one-{o.user}", 150) for o in others]
         positions = [next((b["position"] for b in o.got if b.get("kind") == "accepted"), None) for o in others]
         with s.db() as db:
-            lengths = [r[0] for r in db.execute("SELECT finished - started FROM jobs WHERE client_id='flood' AND "
-                                                "state='done'")]
-            waits = [db.execute("SELECT started - created FROM jobs WHERE client_id=?", (u,)).fetchone()[0]
-                     for u in ("b", "c")]
+            lengths = [
+                r[0] for r in db.execute("SELECT finished - started FROM jobs WHERE client_id='flood' AND state='done'")
+            ]
+            waits = [
+                db.execute("SELECT started - created FROM jobs WHERE client_id=?", (u,)).fetchone()[0]
+                for u in ("b", "c")
+            ]
         lengths.sort()
         length = lengths[len(lengths) // 2] if lengths else job_s
         for c in [flood, *others]:
             c.close()
-        return {"burst": n, "burst_taken_s": round(burst_s, 2), "burst_accepted": accepted,
-                "burst_quota_exceeded": refused, "others_answered": sum(f is not None for f in finals),
-                "others_accepted_position": positions, "others_wait_s": [round(w, 3) if w else w for w in waits],
-                "job_length_s_median": round(length, 4),
-                "others_wait_in_job_lengths": [round(w / length, 2) if w else w for w in waits]}
+        return {
+            "burst": n,
+            "burst_taken_s": round(burst_s, 2),
+            "burst_accepted": accepted,
+            "burst_quota_exceeded": refused,
+            "others_answered": sum(f is not None for f in finals),
+            "others_accepted_position": positions,
+            "others_wait_s": [round(w, 3) if w else w for w in waits],
+            "job_length_s_median": round(length, 4),
+            "others_wait_in_job_lengths": [round(w / length, 2) if w else w for w in waits],
+        }
     finally:
         s.close()
 
@@ -250,7 +295,7 @@ def drill_flood(work: Path, root: Path, limit: int = 50) -> dict:
     s = Setup(work, root, ["flood", "r1", "r2", "r3"], extra_conf=f"max_queued_messages {limit}\n", mqtt_extra=extra)
     try:
         s.start()  # the daemon's persistent session exists ...
-        s.stop()   # ... and the daemon is down
+        s.stop()  # ... and the daemon is down
         flood = Client(s, "flood")
         for i in range(limit + 10):
             flood.ask(f"f{i}", "flood [steps=1 delay=0]")
@@ -258,32 +303,63 @@ def drill_flood(work: Path, root: Path, limit: int = 50) -> dict:
         procs = []
         for user in ("r1", "r2", "r3"):
             conf = s.work / f"{user}.yaml"
-            conf.write_text(yaml.safe_dump({"mqtt": {"host": "127.0.0.1", "port": s.broker.port, "username": user,
-                                                     "password": user + "-pw"}}))
-            procs.append(subprocess.Popen([sys.executable, "-m", "edge_agent", "request", "their one question "
-                                           "[steps=1 delay=0]", "--config", str(conf), "--timeout", "45", "--json",
-                                           "--no-ask"], cwd=root, env=s.env(), stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE))
+            conf.write_text(
+                yaml.safe_dump(
+                    {"mqtt": {"host": "127.0.0.1", "port": s.broker.port, "username": user, "password": user + "-pw"}}
+                )
+            )
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "edge_agent",
+                        "request",
+                        "their one question [steps=1 delay=0]",
+                        "--config",
+                        str(conf),
+                        "--timeout",
+                        "45",
+                        "--json",
+                        "--no-ask",
+                    ],
+                    cwd=root,
+                    env=s.env(),
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                )
+            )
         time.sleep(3.0)  # each has its PUBACK; the broker dropped them (its queue for the daemon is full)
         s.start()
         outs = [p.communicate(timeout=90) for p in procs]
         answered = sum(p.returncode == 0 for p in procs)
         with s.db() as db:
-            jobs = {u: db.execute("SELECT COUNT(*) FROM jobs WHERE client_id=?", (u,)).fetchone()[0]
-                    for u in ("r1", "r2", "r3")}
+            jobs = {
+                u: db.execute("SELECT COUNT(*) FROM jobs WHERE client_id=?", (u,)).fetchone()[0]
+                for u in ("r1", "r2", "r3")
+            }
         flood.close()
         log = (s.work / f"daemon-{s.starts}.log").read_text(errors="replace")
-        return {"broker_max_queued_messages": limit, "flood_while_down": limit + 10,
-                "others_answered": f"{answered}/3", "jobs_per_other": jobs,
-                "status_showed_session_queue": "session queue" in log,
-                "their_stderr_tail": [o[1].decode(errors="replace").strip()[-160:] for o in outs]}
+        return {
+            "broker_max_queued_messages": limit,
+            "flood_while_down": limit + 10,
+            "others_answered": f"{answered}/3",
+            "jobs_per_other": jobs,
+            "status_showed_session_queue": "session queue" in log,
+            "their_stderr_tail": [o[1].decode(errors="replace").strip()[-160:] for o in outs],
+        }
     finally:
         s.close()
 
 
 def drill_packet(work: Path, root: Path) -> dict:
-    s = Setup(work, root, ["c1", "victim-0", "victim-1", "victim-2"], max_packet=131072,
-              mqtt_extra={"file_chunk_bytes": 1048576})
+    s = Setup(
+        work,
+        root,
+        ["c1", "victim-0", "victim-1", "victim-2"],
+        max_packet=131072,
+        mqtt_extra={"file_chunk_bytes": 1048576},
+    )
     try:
         s.start()
         c = Client(s, "c1")
@@ -298,10 +374,13 @@ def drill_packet(work: Path, root: Path) -> dict:
             stuck = db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
         c.close()
         log = s.broker.log_path.read_text(errors="replace")
-        return {"result_received": final is not None and final.get("kind") == "result",
-                "victims_answered_before_restart": f"{before}/3", "victims_answered_after_restart": f"{after}/3",
-                "outbox_rows_left": stuck, "reply_connection_closed_by_the_broker":
-                    log.count(f"Client {DAEMON}-replies disconnected due to")}
+        return {
+            "result_received": final is not None and final.get("kind") == "result",
+            "victims_answered_before_restart": f"{before}/3",
+            "victims_answered_after_restart": f"{after}/3",
+            "outbox_rows_left": stuck,
+            "reply_connection_closed_by_the_broker": log.count(f"Client {DAEMON}-replies disconnected due to"),
+        }
     finally:
         s.close()
 
@@ -319,8 +398,11 @@ def drill_debian(work: Path, root: Path) -> dict:
     (etc / "conf.d").mkdir(parents=True)
     (var / "lib").mkdir(parents=True)
     port = free_port()
-    conf = (root / "config" / "mosquitto.conf").read_text().replace("listener 1883 127.0.0.1",
-                                                                     f"listener {port} 127.0.0.1")
+    conf = (
+        (root / "config" / "mosquitto.conf")
+        .read_text()
+        .replace("listener 1883 127.0.0.1", f"listener {port} 127.0.0.1")
+    )
     conf = conf.replace("/etc/mosquitto", str(etc))
     (etc / "conf.d" / "edge-agent.conf").write_text(conf)
     (etc / "conf.d" / "00-user.conf").write_text(f"user {os.environ.get('USER', 'root')}\n")
@@ -328,18 +410,27 @@ def drill_debian(work: Path, root: Path) -> dict:
     _, acl = shipped_auth(root)
     (etc / "edge-agent.acl").write_text(acl)
     (etc / "mosquitto.conf").write_text(DEBIAN_MAIN.format(var=var, etc=etc))
-    proc = subprocess.Popen([find_mosquitto(), "-c", str(etc / "mosquitto.conf")], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [find_mosquitto(), "-c", str(etc / "mosquitto.conf")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     up = wait_port(port, 5)
     proc.kill()
     out = proc.communicate()[0].decode(errors="replace")
     log = (var / "mosquitto.log").read_text(errors="replace") if (var / "mosquitto.log").exists() else ""
-    return {"mosquitto_started": up, "error": next((line for line in (out + log).splitlines() if "Error" in line
-                                                     or "Duplicate" in line), None)}
+    return {
+        "mosquitto_started": up,
+        "error": next((line for line in (out + log).splitlines() if "Error" in line or "Duplicate" in line), None),
+    }
 
 
-DRILLS = {"jam": drill_jam, "burst": drill_burst, "burst-q1000": lambda w, r: drill_burst(w, r, quota=1000),
-          "flood": drill_flood, "packet": drill_packet, "debian": drill_debian}
+DRILLS = {
+    "jam": drill_jam,
+    "burst": drill_burst,
+    "burst-q1000": lambda w, r: drill_burst(w, r, quota=1000),
+    "flood": drill_flood,
+    "packet": drill_packet,
+    "debian": drill_debian,
+}
 
 
 def main() -> int:

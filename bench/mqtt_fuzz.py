@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import paho.mqtt.client as mqtt  # noqa: E402
+from mqtt_latency import start_daemon  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 from paho.mqtt.packettypes import PacketTypes  # noqa: E402
 from paho.mqtt.properties import Properties  # noqa: E402
@@ -45,14 +46,51 @@ from paho.mqtt.properties import Properties  # noqa: E402
 from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
 from edge_agent.mqtt.protocol import is_final, parse_reply  # noqa: E402
 from edge_agent.mqtt.queue import JobQueue  # noqa: E402
-from mqtt_latency import start_daemon  # noqa: E402
 
 GW = "fuzzgw"
-HOSTILE = ["\ud800", "\udfff", "\udc00\ud800", "\x00", "\ufffe", "\uffff", "\U0010ffff", "\x1b[2J", "\x7f",
-           "\u0085", "\u202e", "\ue000", "\ufdd0", "\u200b", "\U0001f600", "\u0301", "\\", '"', "\n", "\t"]
+HOSTILE = [
+    "\ud800",
+    "\udfff",
+    "\udc00\ud800",
+    "\x00",
+    "\ufffe",
+    "\uffff",
+    "\U0010ffff",
+    "\x1b[2J",
+    "\x7f",
+    "\u0085",
+    "\u202e",
+    "\ue000",
+    "\ufdd0",
+    "\u200b",
+    "\U0001f600",
+    "\u0301",
+    "\\",
+    '"',
+    "\n",
+    "\t",
+]
 #: one of every class Mosquitto refuses in a topic name (utf8_mosq.c): C0, DEL, C1, noncharacters in and beyond the BMP
-TOPIC_REFUSED = ["\x01", "\x08", "\x1f", "\x7f", "\x80", "\x85", "\x9f", "\ufdd0", "\ufde0", "\ufdef", "\ufffe",
-                 "\uffff", "\U0001fffe", "\U0001ffff", "\U0008fffe", "\U0010fffe", "\U0010ffff", "\x00"]
+TOPIC_REFUSED = [
+    "\x01",
+    "\x08",
+    "\x1f",
+    "\x7f",
+    "\x80",
+    "\x85",
+    "\x9f",
+    "\ufdd0",
+    "\ufde0",
+    "\ufdef",
+    "\ufffe",
+    "\uffff",
+    "\U0001fffe",
+    "\U0001ffff",
+    "\U0008fffe",
+    "\U0010fffe",
+    "\U0010ffff",
+    "\x00",
+]
 FIELDS = ["request_id", "question", "options", "reply_to", "correlation", "answer", "on_behalf_of"]
 
 
@@ -96,8 +134,11 @@ class Gen:
             what = "valid-shaped"
         elif r < 0.45:  # a reply_to in the requester's own subtree holding a character Mosquitto refuses in a topic
             leaf = self.text(6) + self.rng.choice(TOPIC_REFUSED) + self.text(6)
-            body = {"request_id": rid, "question": "fine [steps=1 delay=0]",
-                    "reply_to": f"edge-agent/{GW}/response/fuzz/{leaf}"}
+            body = {
+                "request_id": rid,
+                "question": "fine [steps=1 delay=0]",
+                "reply_to": f"edge-agent/{GW}/response/fuzz/{leaf}",
+            }
             if self.rng.random() < 0.3:  # and in another field too
                 field = self.rng.choice([f for f in FIELDS if f != "reply_to"])
                 body[field] = self.text(4) + self.rng.choice(TOPIC_REFUSED) + self.text(4)
@@ -193,8 +234,9 @@ def main() -> int:
         daemon.wait(20)
         daemon = start_daemon(work, broker.port, GW, [], root=args.root.resolve())
         good2 = b"good-after-restart"
-        req.send("request", json.dumps({"request_id": "good2", "question": "after a restart? [steps=1]"}).encode(),
-                 good2)
+        req.send(
+            "request", json.dumps({"request_id": "good2", "question": "after a restart? [steps=1]"}).encode(), good2
+        )
         answered_after = req.wait([good2], 30) and req.ends[good2][0].kind == "result"
         time.sleep(1.0)
         with req.lock:
@@ -202,8 +244,9 @@ def main() -> int:
         malformed = broker.log_path.read_text(errors="replace").count("malformed packet")
         with req.lock:
             counts = Counter(len(req.ends.get(c, [])) for c in sent)
-            outcomes = Counter(f"{r.kind}:{getattr(r, 'code', getattr(r, 'status', ''))}"
-                               for c in sent for r in req.ends.get(c, []))
+            outcomes = Counter(
+                f"{r.kind}:{getattr(r, 'code', getattr(r, 'status', ''))}" for c in sent for r in req.ends.get(c, [])
+            )
             by_what = Counter(sent.values())
             bad = [(c.decode(), sent[c], len(req.ends.get(c, []))) for c in sent if len(req.ends.get(c, [])) != 1]
         jobs = JobQueue(work / GW / "queue.db")
@@ -214,13 +257,25 @@ def main() -> int:
         daemon.terminate()
         daemon.wait(20)
         broker.kill()
-    result = {"n": args.n, "seed": args.seed, "root": str(args.root.resolve()), "messages_by_shape": dict(by_what),
-              "ending_replies_per_message": {str(k): v for k, v in sorted(counts.items())},
-              "outcomes": dict(outcomes.most_common()), "not_exactly_one": bad[:50], "all_ended_once": not bad,
-              "daemon_alive": alive, "good_request_answered": bool(answered),
-              "good_request_answered_after_restart": bool(answered_after),
-              "replies_sent_again_after_restart": sent_again, "broker_closed_on_malformed_packet": malformed,
-              "dead_letters": dead, "jobs": queued, "seconds": round(elapsed, 1), "complete_before_timeout": complete}
+    result = {
+        "n": args.n,
+        "seed": args.seed,
+        "root": str(args.root.resolve()),
+        "messages_by_shape": dict(by_what),
+        "ending_replies_per_message": {str(k): v for k, v in sorted(counts.items())},
+        "outcomes": dict(outcomes.most_common()),
+        "not_exactly_one": bad[:50],
+        "all_ended_once": not bad,
+        "daemon_alive": alive,
+        "good_request_answered": bool(answered),
+        "good_request_answered_after_restart": bool(answered_after),
+        "replies_sent_again_after_restart": sent_again,
+        "broker_closed_on_malformed_packet": malformed,
+        "dead_letters": dead,
+        "jobs": queued,
+        "seconds": round(elapsed, 1),
+        "complete_before_timeout": complete,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2, ensure_ascii=True) + "\n")
     print(json.dumps(result, indent=2, ensure_ascii=True))

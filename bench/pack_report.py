@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parents[1]
 REPORTS = ROOT / "bench" / "reports"
 DUMP_DIR = "runs"
 ARCHIVE = "runs.tar.xz"
-NOTE = (f"The per-run dumps (`{DUMP_DIR}/`) are packed in `{ARCHIVE}` beside each place they were: "
-        f"`tar -xJf {ARCHIVE}` (or `bench/pack_report.py --unpack DIR`) restores `{DUMP_DIR}/`.")
+NOTE = (
+    f"The per-run dumps (`{DUMP_DIR}/`) are packed in `{ARCHIVE}` beside each place they were: "
+    f"`tar -xJf {ARCHIVE}` (or `bench/pack_report.py --unpack DIR`) restores `{DUMP_DIR}/`."
+)
 
 
 def dump_dirs(report: Path) -> list[Path]:

@@ -39,9 +39,11 @@ def load_module(path: Path, name: str) -> ModuleType:
 def module_at(rev: str, into: Path) -> ModuleType:
     """grounding/question.py (and its vocab folder, where it has one) as of `rev`."""
     into.mkdir(parents=True, exist_ok=True)
+
     def show(path: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{path}"], capture_output=True, text=True,
-                              check=False)
+        return subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{rev}:{path}"], capture_output=True, text=True, check=False
+        )
 
     (into / "question.py").write_text(show("edge_agent/grounding/question.py").stdout, encoding="utf-8")
     vocab = show("edge_agent/grounding/vocab/forms.yaml")
@@ -59,9 +61,13 @@ def questions(path: Path) -> list[str]:
 
 def summary(module: ModuleType, text: str) -> dict:
     r = module.read_question(text)
-    return {"intent": r.intent, "verb": r.verb, "conclusion": module.asks_conclusion(text),
-            "also": list(getattr(r, "also", [])),
-            "parts": [{k: getattr(p, k) for k in FIELDS} | {"text": p.text} for p in r.parts]}
+    return {
+        "intent": r.intent,
+        "verb": r.verb,
+        "conclusion": module.asks_conclusion(text),
+        "also": list(getattr(r, "also", [])),
+        "parts": [{k: getattr(p, k) for k in FIELDS} | {"text": p.text} for p in r.parts],
+    }
 
 
 def main() -> int:

@@ -53,10 +53,21 @@ def recheck(folder: Path, truth) -> dict:
         row["before"] += run.checker_final
         row["after"] += after
         if unknown:
-            flips.append({"task": run.task_id, "model": run.model, "strategy": run.strategy,
-                          "passed_before": run.checker_final, "unknown_names": unknown, "answer": run.answer})
-    return {"report": str(folder), "rows": [{"model": m, "strategy": s, **v} for (m, s), v in rows.items()],
-            "answers_naming_what_does_not_exist": flips}
+            flips.append(
+                {
+                    "task": run.task_id,
+                    "model": run.model,
+                    "strategy": run.strategy,
+                    "passed_before": run.checker_final,
+                    "unknown_names": unknown,
+                    "answer": run.answer,
+                }
+            )
+    return {
+        "report": str(folder),
+        "rows": [{"model": m, "strategy": s, **v} for (m, s), v in rows.items()],
+        "answers_naming_what_does_not_exist": flips,
+    }
 
 
 def reaudit(folder: Path, truth, out: Path) -> Path:
@@ -92,30 +103,48 @@ def reevaluate(folder: Path, truth, out: Path) -> Path:
         files = load_files(folder / "state" / "files" / old.run_id)
         runs.append(evaluate(tasks[old.task_id], result, files, truth, old.model))
     profiles = reference_profiles()
-    results = results.model_copy(update={"runs": runs, "strict_names": True,
-                                         "gateways": list(profiles.profiles) if profiles else results.gateways,
-                                         "gateway": profiles.default if profiles else results.gateway})
+    results = results.model_copy(
+        update={
+            "runs": runs,
+            "strict_names": True,
+            "gateways": list(profiles.profiles) if profiles else results.gateways,
+            "gateway": profiles.default if profiles else results.gateway,
+        }
+    )
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(results.model_dump_json(indent=1), encoding="utf-8")
     return write_report(results, out)
 
 
 def render(checked: list[dict], command: str) -> str:
-    out = ["# Old reports re-checked with the strict-names checker", "", f"Made by `{command}`.", "",
-           "| report | model | strategy | tasks | checker @end before | after (strict names) "
-           "| answers naming what does not exist |", "|---|---|---|---|---|---|---|"]
+    out = [
+        "# Old reports re-checked with the strict-names checker",
+        "",
+        f"Made by `{command}`.",
+        "",
+        "| report | model | strategy | tasks | checker @end before | after (strict names) "
+        "| answers naming what does not exist |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for c in checked:
         for r in c["rows"]:
-            n = sum(1 for f in c["answers_naming_what_does_not_exist"]
-                    if f["model"] == r["model"] and f["strategy"] == r["strategy"])
-            out.append(f"| {Path(c['report']).name} | {r['model']} | {r['strategy']} | {r['tasks']} | {r['before']} "
-                       f"| {r['after']} | {n} |")
+            n = sum(
+                1
+                for f in c["answers_naming_what_does_not_exist"]
+                if f["model"] == r["model"] and f["strategy"] == r["strategy"]
+            )
+            out.append(
+                f"| {Path(c['report']).name} | {r['model']} | {r['strategy']} | {r['tasks']} | {r['before']} "
+                f"| {r['after']} | {n} |"
+            )
     out += ["", "## Answers naming what the SkySpark does not have", ""]
     for c in checked:
         for f in c["answers_naming_what_does_not_exist"]:
             verdict = "passed before, fails now" if f["passed_before"] else "failed before too"
-            out.append(f"- {Path(c['report']).name} {f['model']}/{f['strategy']} {f['task']} ({verdict}): "
-                       f"{', '.join(f['unknown_names'])} — “{(f['answer'] or '')[:160]}”")
+            out.append(
+                f"- {Path(c['report']).name} {f['model']}/{f['strategy']} {f['task']} ({verdict}): "
+                f"{', '.join(f['unknown_names'])} — “{(f['answer'] or '')[:160]}”"
+            )
     return "\n".join(out) + "\n"
 
 
@@ -124,7 +153,9 @@ def main() -> int:
     ap.add_argument("reports", nargs="+", type=Path, help="report folders holding results.json")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--full", action="store_true", help="evaluate every run of a bench output folder again")
-    ap.add_argument("--audit", action="store_true", help="audit the stored runs of report folders again (verdicts kept)")
+    ap.add_argument(
+        "--audit", action="store_true", help="audit the stored runs of report folders again (verdicts kept)"
+    )
     ap.add_argument("--dataset", default="", help="the simulator dataset the runs used (a built-in plant, e.g. rhine)")
     args = ap.parse_args()
     settings = load_settings(None)

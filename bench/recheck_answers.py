@@ -41,9 +41,17 @@ def recheck(folder: Path) -> tuple[int, list[tuple]]:
             n += 1
             verdict = check_task(task, Evidence(run["answer"], {}, run["question"], None, status=run["status"]), truth)
             if verdict.passed != run["checker_final"]:
-                flips.append((run["strategy"], run["task_id"], run["status"], run["checker_final"], verdict.passed,
-                              (run["answer"] or "")[:160], [f"{c.check}: {c.detail}" for c in verdict.checks
-                                                            if not c.passed]))
+                flips.append(
+                    (
+                        run["strategy"],
+                        run["task_id"],
+                        run["status"],
+                        run["checker_final"],
+                        verdict.passed,
+                        (run["answer"] or "")[:160],
+                        [f"{c.check}: {c.detail}" for c in verdict.checks if not c.passed],
+                    )
+                )
     return n, flips
 
 
@@ -55,8 +63,10 @@ def main(argv: list[str]) -> int:
         n, flips = recheck(folder)
         print(f"{folder}: {n} runs re-judged, {len(flips)} flip")
         for strategy, task, status, before, after, answer, why in flips:
-            print(f"  {strategy} {task} ({status}): {'pass' if before else 'fail'} -> {'pass' if after else 'fail'}"
-                  f" | {answer!r} | {'; '.join(why)}")
+            print(
+                f"  {strategy} {task} ({status}): {'pass' if before else 'fail'} -> {'pass' if after else 'fail'}"
+                f" | {answer!r} | {'; '.join(why)}"
+            )
     return 0
 
 

@@ -78,13 +78,28 @@ def kv_geometry(llm) -> dict:
     n_head, n_head_kv = C.llama_model_n_head(model), C.llama_model_n_head_kv(model)
     n_embd_gqa = n_embd // n_head * n_head_kv  # = n_embd_k_gqa = n_embd_v_gqa for these models
     per_token = n_layer * 2 * n_embd_gqa * 2
-    return {"n_ctx": llm.n_ctx, "n_layer": n_layer, "n_embd": n_embd, "n_head": n_head, "n_head_kv": n_head_kv,
-            "n_embd_k_gqa": n_embd_gqa, "n_embd_v_gqa": n_embd_gqa, "type": "f16", "bytes_per_token": per_token,
-            "kv_bytes": per_token * llm.n_ctx}
+    return {
+        "n_ctx": llm.n_ctx,
+        "n_layer": n_layer,
+        "n_embd": n_embd,
+        "n_head": n_head,
+        "n_head_kv": n_head_kv,
+        "n_embd_k_gqa": n_embd_gqa,
+        "n_embd_v_gqa": n_embd_gqa,
+        "type": "f16",
+        "bytes_per_token": per_token,
+        "kv_bytes": per_token * llm.n_ctx,
+    }
 
 
-def child(mode: str, state_dir: Path, model: str | None, threads: int | None, question: str,
-          model_overrides: dict | None = None) -> dict:
+def child(
+    mode: str,
+    state_dir: Path,
+    model: str | None,
+    threads: int | None,
+    question: str,
+    model_overrides: dict | None = None,
+) -> dict:
     """One restarted agent up to its first step (runs in its own process)."""
     phases = Phases()
     from types import SimpleNamespace
@@ -94,10 +109,13 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
     from edge_agent.commands.bench import embedded_simulator
     from edge_agent.config import load_settings
     from edge_agent.llm.models import load_model
+
     phases.mark("imports")
 
-    overrides: dict = {"paths": {"state_dir": str(state_dir)},
-                       "model": {"persist_prefix_cache": True, **(model_overrides or {})}}
+    overrides: dict = {
+        "paths": {"state_dir": str(state_dir)},
+        "model": {"persist_prefix_cache": True, **(model_overrides or {})},
+    }
     if model:
         overrides["model"]["name"] = model
     if threads:
@@ -126,32 +144,57 @@ def child(mode: str, state_dir: Path, model: str | None, threads: int | None, qu
 
     # the prompt's size and its stable prefix, for the report (after the clock stopped)
     store, tools = agent.trajectory_store, agent.tools
-    prompt = react_prompt(question, SimpleNamespace(tools=tools, examples=store.render_for(question, llm),
-                                                    core_examples=store.render_core(llm)), [])
+    prompt = react_prompt(
+        question,
+        SimpleNamespace(tools=tools, examples=store.render_for(question, llm), core_examples=store.render_core(llm)),
+        [],
+    )
     tokens, n_prefix = llm.tokenize_prompt(prompt)
 
     status = _status()
     kv_files = sorted(settings.kv_cache_dir.glob("*.kv"))
     return {
-        "mode": mode, "t0": T0, "first_step_done": phases.rows[-1]["t"], "phases_ms": phases.durations_ms(),
-        "rss_mb": {r["phase"]: r["rss_mb"] for r in phases.rows}, "peak_rss_mb": round(status["VmHWM"] / 1024, 1),
+        "mode": mode,
+        "t0": T0,
+        "first_step_done": phases.rows[-1]["t"],
+        "phases_ms": phases.durations_ms(),
+        "rss_mb": {r["phase"]: r["rss_mb"] for r in phases.rows},
+        "peak_rss_mb": round(status["VmHWM"] / 1024, 1),
         "ru_maxrss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "warm_done": next(r["t"] for r in phases.rows if r["phase"] == "warm"), "warm_usage": warm,
-        "usage": step.usage.model_dump(), "first_step": {"action": step.action, "input": step.action_input,
-                                                         "thought": step.thought, "ok": step.ok},
-        "prompt_tokens": step.usage.prompt_tokens, "prefix_tokens": n_prefix, "bare_prompt_tokens": len(tokens),
-        "saved_states_at_start": saved_states, "model": llm.model_name, "model_file": str(llm.path),
-        "model_bytes": os.path.getsize(llm.path), "threads": settings.model.threads or os.cpu_count(),
-        "flash_attn": settings.model.flash_attn, "n_ubatch": settings.model.n_ubatch or settings.model.n_batch,
-        "kv": kv_geometry(llm), "state_file_bytes": {p.name: p.stat().st_size for p in kv_files},
+        "warm_done": next(r["t"] for r in phases.rows if r["phase"] == "warm"),
+        "warm_usage": warm,
+        "usage": step.usage.model_dump(),
+        "first_step": {"action": step.action, "input": step.action_input, "thought": step.thought, "ok": step.ok},
+        "prompt_tokens": step.usage.prompt_tokens,
+        "prefix_tokens": n_prefix,
+        "bare_prompt_tokens": len(tokens),
+        "saved_states_at_start": saved_states,
+        "model": llm.model_name,
+        "model_file": str(llm.path),
+        "model_bytes": os.path.getsize(llm.path),
+        "threads": settings.model.threads or os.cpu_count(),
+        "flash_attn": settings.model.flash_attn,
+        "n_ubatch": settings.model.n_ubatch or settings.model.n_batch,
+        "kv": kv_geometry(llm),
+        "state_file_bytes": {p.name: p.stat().st_size for p in kv_files},
     }
 
 
 def spawn(mode: str, state_dir: Path, args) -> dict:
     with tempfile.NamedTemporaryFile("r", suffix=".json", delete=False) as fh:
         result = Path(fh.name)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", mode, "--state-dir", str(state_dir),
-           "--result", str(result), "--question", args.question]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        mode,
+        "--state-dir",
+        str(state_dir),
+        "--result",
+        str(result),
+        "--question",
+        args.question,
+    ]
     if args.model:
         cmd += ["--model", args.model]
     if args.threads:
@@ -180,26 +223,30 @@ def _median(runs: list[dict], get) -> float:
 
 def summarise(runs: list[dict]) -> dict:
     by = {m: [r for r in runs if r["mode"] == m] for m in MODES}
-    s = {m: {
-        "restart_to_first_step_s": _median(rs, lambda r: r["restart_to_first_step_s"]),
-        "restart_to_warm_s": _median(rs, lambda r: r["restart_to_warm_s"]),
-        "warm_ms": _median(rs, lambda r: r["warm_usage"]["ms"]),
-        "warm_evaluated_tokens": _median(rs, lambda r: r["warm_usage"]["evaluated_tokens"]),
-        "warm_state_ms": _median(rs, lambda r: r["warm_usage"]["state_ms"]),
-        "first_call_ms": _median(rs, lambda r: r["usage"]["ms"]),
-        "eval_ms": _median(rs, lambda r: r["usage"]["eval_ms"]),
-        "gen_ms": _median(rs, lambda r: r["usage"]["gen_ms"]),
-        "state_ms": _median(rs, lambda r: r["usage"]["state_ms"]),
-        "evaluated_tokens": _median(rs, lambda r: r["usage"]["evaluated_tokens"]),
-        "generated_tokens": _median(rs, lambda r: r["usage"]["generated_tokens"]),
-        "forced_tokens": _median(rs, lambda r: r["usage"].get("forced_tokens", 0)),
-        "tail_tokens": _median(rs, lambda r: r["usage"].get("tail_tokens", 0)),
-        "tail_forced": _median(rs, lambda r: r["usage"].get("tail_forced", 0)),
-        "startup_s": _median(rs, lambda r: r["restart_to_warm_s"] - r["warm_usage"]["ms"] / 1000),
-        "step_other_s": _median(rs, lambda r: r["restart_to_first_step_s"] - r["restart_to_warm_s"]
-                                - r["usage"]["ms"] / 1000),
-        "peak_rss_mb": max(r["peak_rss_mb"] for r in rs),
-    } for m, rs in by.items()}
+    s = {
+        m: {
+            "restart_to_first_step_s": _median(rs, lambda r: r["restart_to_first_step_s"]),
+            "restart_to_warm_s": _median(rs, lambda r: r["restart_to_warm_s"]),
+            "warm_ms": _median(rs, lambda r: r["warm_usage"]["ms"]),
+            "warm_evaluated_tokens": _median(rs, lambda r: r["warm_usage"]["evaluated_tokens"]),
+            "warm_state_ms": _median(rs, lambda r: r["warm_usage"]["state_ms"]),
+            "first_call_ms": _median(rs, lambda r: r["usage"]["ms"]),
+            "eval_ms": _median(rs, lambda r: r["usage"]["eval_ms"]),
+            "gen_ms": _median(rs, lambda r: r["usage"]["gen_ms"]),
+            "state_ms": _median(rs, lambda r: r["usage"]["state_ms"]),
+            "evaluated_tokens": _median(rs, lambda r: r["usage"]["evaluated_tokens"]),
+            "generated_tokens": _median(rs, lambda r: r["usage"]["generated_tokens"]),
+            "forced_tokens": _median(rs, lambda r: r["usage"].get("forced_tokens", 0)),
+            "tail_tokens": _median(rs, lambda r: r["usage"].get("tail_tokens", 0)),
+            "tail_forced": _median(rs, lambda r: r["usage"].get("tail_forced", 0)),
+            "startup_s": _median(rs, lambda r: r["restart_to_warm_s"] - r["warm_usage"]["ms"] / 1000),
+            "step_other_s": _median(
+                rs, lambda r: r["restart_to_first_step_s"] - r["restart_to_warm_s"] - r["usage"]["ms"] / 1000
+            ),
+            "peak_rss_mb": max(r["peak_rss_mb"] for r in rs),
+        }
+        for m, rs in by.items()
+    }
     first = runs[0]
     model_mb, kv_mb = first["model_bytes"] / 2**20, first["kv"]["kv_bytes"] / 2**20
     peak = max(r["peak_rss_mb"] for r in runs)
@@ -212,9 +259,13 @@ def summarise(runs: list[dict]) -> dict:
         "ratio_restart_to_first_step": ratio("restart_to_first_step_s"),
         "ratio_restart_to_warm": ratio("restart_to_warm_s"),
         "ratio_warm_call": ratio("warm_ms"),
-        "prompt_tokens": first["prompt_tokens"], "prefix_tokens": first["prefix_tokens"],
-        "model_mb": round(model_mb, 1), "kv_mb": round(kv_mb, 1), "rss_budget_mb": round(model_mb + kv_mb + SLACK_MB, 1),
-        "peak_rss_mb": peak, "peak_rss_over_model_plus_kv_mb": round(peak - model_mb - kv_mb, 1),
+        "prompt_tokens": first["prompt_tokens"],
+        "prefix_tokens": first["prefix_tokens"],
+        "model_mb": round(model_mb, 1),
+        "kv_mb": round(kv_mb, 1),
+        "rss_budget_mb": round(model_mb + kv_mb + SLACK_MB, 1),
+        "peak_rss_mb": peak,
+        "peak_rss_over_model_plus_kv_mb": round(peak - model_mb - kv_mb, 1),
         "rss_within_budget": peak <= model_mb + kv_mb + SLACK_MB,
     }
 
@@ -227,50 +278,82 @@ def projections(summary: dict) -> dict:
     out = {}
     by = summary["by_mode"]
     for p in load_profiles().profiles:
-        warm = {m: by[m]["startup_s"] + by[m]["warm_state_ms"] / 1000
-                + p.llm_seconds(by[m]["warm_evaluated_tokens"], 0) for m in MODES}
-        first = {m: warm[m] + project_seconds(p, by[m]["evaluated_tokens"], by[m]["generated_tokens"],
-                                              by[m]["step_other_s"], by[m]["forced_tokens"], by[m]["tail_tokens"],
-                                              by[m]["tail_forced"]) for m in MODES}
-        out[p.name] = {"warm_saved_s": round(warm["saved"], 1), "warm_prefill_s": round(warm["prefill"], 1),
-                       "warm_ratio": round(warm["prefill"] / warm["saved"], 1),
-                       "saved_s": round(first["saved"], 1), "prefill_s": round(first["prefill"], 1),
-                       "ratio": round(first["prefill"] / first["saved"], 1)}
+        warm = {
+            m: by[m]["startup_s"] + by[m]["warm_state_ms"] / 1000 + p.llm_seconds(by[m]["warm_evaluated_tokens"], 0)
+            for m in MODES
+        }
+        first = {
+            m: warm[m]
+            + project_seconds(
+                p,
+                by[m]["evaluated_tokens"],
+                by[m]["generated_tokens"],
+                by[m]["step_other_s"],
+                by[m]["forced_tokens"],
+                by[m]["tail_tokens"],
+                by[m]["tail_forced"],
+            )
+            for m in MODES
+        }
+        out[p.name] = {
+            "warm_saved_s": round(warm["saved"], 1),
+            "warm_prefill_s": round(warm["prefill"], 1),
+            "warm_ratio": round(warm["prefill"] / warm["saved"], 1),
+            "saved_s": round(first["saved"], 1),
+            "prefill_s": round(first["prefill"], 1),
+            "ratio": round(first["prefill"] / first["saved"], 1),
+        }
     return out
 
 
 def render(summary: dict, runs: list[dict], projected: dict) -> str:
     s = summary["by_mode"]
-    lines = [f"prompt {summary['prompt_tokens']} tokens, stable react prefix {summary['prefix_tokens']} tokens; "
-             f"{len(runs)} fresh processes ({', '.join(r['mode'] for r in runs)}); flash attention "
-             f"{'on' if runs[0]['flash_attn'] else 'off'}, n_ubatch {runs[0]['n_ubatch']}", "",
-             "| mode | restart -> warm s | restart -> first step s | startup s | warm ms (evaluated, restore ms) "
-             "| first call ms | eval ms | gen ms | evaluated | generated | peak RSS MB |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"prompt {summary['prompt_tokens']} tokens, stable react prefix {summary['prefix_tokens']} tokens; "
+        f"{len(runs)} fresh processes ({', '.join(r['mode'] for r in runs)}); flash attention "
+        f"{'on' if runs[0]['flash_attn'] else 'off'}, n_ubatch {runs[0]['n_ubatch']}",
+        "",
+        "| mode | restart -> warm s | restart -> first step s | startup s | warm ms (evaluated, restore ms) "
+        "| first call ms | eval ms | gen ms | evaluated | generated | peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for m in MODES:
         r = s[m]
-        lines.append(f"| {m} | {r['restart_to_warm_s']:.2f} | {r['restart_to_first_step_s']:.2f} | "
-                     f"{r['startup_s']:.2f} | {r['warm_ms']:.0f} ({r['warm_evaluated_tokens']:.0f}, "
-                     f"{r['warm_state_ms']:.0f}) | {r['first_call_ms']:.0f} | {r['eval_ms']:.0f} | {r['gen_ms']:.0f} | "
-                     f"{r['evaluated_tokens']:.0f} | {r['generated_tokens']:.0f} | {r['peak_rss_mb']:.0f} |")
-    lines += ["", f"ratio prefill / saved, restart to warm (ready at steady-state speed): "
-                  f"{summary['ratio_restart_to_warm']:.2f}x (the warm-up call alone: {summary['ratio_warm_call']:.2f}x)",
-              f"ratio prefill / saved, restart to the first step of a question waiting at the restart: "
-              f"{summary['ratio_restart_to_first_step']:.2f}x",
-              f"peak RSS {summary['peak_rss_mb']:.0f} MB vs model file {summary['model_mb']:.0f} MB + KV cache "
-              f"{summary['kv_mb']:.0f} MB + {SLACK_MB} MB = {summary['rss_budget_mb']:.0f} MB: "
-              f"{'within' if summary['rss_within_budget'] else 'OVER'} "
-              f"(model + KV + {summary['peak_rss_over_model_plus_kv_mb']:.0f} MB)", "",
-              "RSS after each phase (MB, first process of each mode):"]
+        lines.append(
+            f"| {m} | {r['restart_to_warm_s']:.2f} | {r['restart_to_first_step_s']:.2f} | "
+            f"{r['startup_s']:.2f} | {r['warm_ms']:.0f} ({r['warm_evaluated_tokens']:.0f}, "
+            f"{r['warm_state_ms']:.0f}) | {r['first_call_ms']:.0f} | {r['eval_ms']:.0f} | {r['gen_ms']:.0f} | "
+            f"{r['evaluated_tokens']:.0f} | {r['generated_tokens']:.0f} | {r['peak_rss_mb']:.0f} |"
+        )
+    lines += [
+        "",
+        f"ratio prefill / saved, restart to warm (ready at steady-state speed): "
+        f"{summary['ratio_restart_to_warm']:.2f}x (the warm-up call alone: {summary['ratio_warm_call']:.2f}x)",
+        f"ratio prefill / saved, restart to the first step of a question waiting at the restart: "
+        f"{summary['ratio_restart_to_first_step']:.2f}x",
+        f"peak RSS {summary['peak_rss_mb']:.0f} MB vs model file {summary['model_mb']:.0f} MB + KV cache "
+        f"{summary['kv_mb']:.0f} MB + {SLACK_MB} MB = {summary['rss_budget_mb']:.0f} MB: "
+        f"{'within' if summary['rss_within_budget'] else 'OVER'} "
+        f"(model + KV + {summary['peak_rss_over_model_plus_kv_mb']:.0f} MB)",
+        "",
+        "RSS after each phase (MB, first process of each mode):",
+    ]
     for m in MODES:
         r = next(x for x in runs if x["mode"] == m)
-        lines.append(f"  {m}: " + ", ".join(f"{k} {v:.0f}" for k, v in r["rss_mb"].items())
-                     + "; phases ms: " + ", ".join(f"{k} {v:.0f}" for k, v in r["phases_ms"].items())
-                     + f"; interpreter {r['interpreter_ms']:.0f}")
+        lines.append(
+            f"  {m}: "
+            + ", ".join(f"{k} {v:.0f}" for k, v in r["rss_mb"].items())
+            + "; phases ms: "
+            + ", ".join(f"{k} {v:.0f}" for k, v in r["phases_ms"].items())
+            + f"; interpreter {r['interpreter_ms']:.0f}"
+        )
     lines += ["", "projected with an 8B Q4_K_M (this run's tokens, time outside the LLM as measured here):"]
-    lines += [f"  {name}: restart -> warm: saved {p['warm_saved_s']} s, prefill {p['warm_prefill_s']} s, ratio "
-              f"{p['warm_ratio']}x; restart -> first step: saved {p['saved_s']} s, prefill {p['prefill_s']} s, "
-              f"ratio {p['ratio']}x" for name, p in projected.items()]
+    lines += [
+        f"  {name}: restart -> warm: saved {p['warm_saved_s']} s, prefill {p['warm_prefill_s']} s, ratio "
+        f"{p['warm_ratio']}x; restart -> first step: saved {p['saved_s']} s, prefill {p['prefill_s']} s, "
+        f"ratio {p['ratio']}x"
+        for name, p in projected.items()
+    ]
     return "\n".join(lines)
 
 
@@ -282,23 +365,36 @@ def main() -> None:
     ap.add_argument("--question", default=QUESTION)
     ap.add_argument("--flash-attn", choices=("on", "off"), default=None, help="override model.flash_attn")
     ap.add_argument("--n-ubatch", type=int, default=None, help="override model.n_ubatch")
-    ap.add_argument("--out", type=Path, default=None, help="JSON output (default bench/results/restart-prefix-<time>.json)")
+    ap.add_argument(
+        "--out", type=Path, default=None, help="JSON output (default bench/results/restart-prefix-<time>.json)"
+    )
     ap.add_argument("--child", choices=("prepare",) + MODES, help=argparse.SUPPRESS)
     ap.add_argument("--state-dir", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--result", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         sys.stdout = sys.stderr  # native libraries' chatter stays off the result
-        model_overrides = {k: v for k, v in {"flash_attn": {"on": True, "off": False}.get(args.flash_attn),
-                                             "n_ubatch": args.n_ubatch}.items() if v is not None}
-        args.result.write_text(json.dumps(child(args.child, args.state_dir, args.model, args.threads, args.question,
-                                                model_overrides)))
+        model_overrides = {
+            k: v
+            for k, v in {
+                "flash_attn": {"on": True, "off": False}.get(args.flash_attn),
+                "n_ubatch": args.n_ubatch,
+            }.items()
+            if v is not None
+        }
+        args.result.write_text(
+            json.dumps(child(args.child, args.state_dir, args.model, args.threads, args.question, model_overrides))
+        )
         return
 
     # bytecode as an installed gateway has it (docs/gateway-install.md: compileall after every update), so no
     # process pays for compiling the sources, whatever PYTHONDONTWRITEBYTECODE says here
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "edge_agent", "tools"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "edge_agent", "tools"],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     with tempfile.TemporaryDirectory(prefix="restart-prefix-") as tmp:
         warm = Path(tmp) / "warm"
         prepared = spawn("prepare", warm, args)
@@ -306,16 +402,19 @@ def main() -> None:
             raise SystemExit("the prepare process saved no prefix state")
         runs = []
         for i in range(args.repeats):
-            for mode in (MODES if i % 2 == 0 else MODES[::-1]):
+            for mode in MODES if i % 2 == 0 else MODES[::-1]:
                 state = warm if mode == "saved" else Path(tmp) / f"cold-{i}"
                 if mode == "prefill":  # the vocabulary is kept in both: only the prefix states differ
                     (state / "kv").mkdir(parents=True, exist_ok=True)
                     for vocab in (warm / "kv").glob("*-vocab.npz"):
                         shutil.copy2(vocab, state / "kv" / vocab.name)
                 runs.append(spawn(mode, state, args))
-                print(f"{mode:8} restart -> warm {runs[-1]['restart_to_warm_s']:.2f} s, "
-                      f"-> first step {runs[-1]['restart_to_first_step_s']:.2f} s, "
-                      f"peak RSS {runs[-1]['peak_rss_mb']:.0f} MB", file=sys.stderr)
+                print(
+                    f"{mode:8} restart -> warm {runs[-1]['restart_to_warm_s']:.2f} s, "
+                    f"-> first step {runs[-1]['restart_to_first_step_s']:.2f} s, "
+                    f"peak RSS {runs[-1]['peak_rss_mb']:.0f} MB",
+                    file=sys.stderr,
+                )
     for r in runs:
         if r["mode"] == "saved" and not r["saved_states_at_start"]:
             raise SystemExit("a saved-mode process found no saved state")
@@ -324,8 +423,19 @@ def main() -> None:
     print(render(summary, runs, projected))
     out = args.out or ROOT / "bench" / "results" / f"restart-prefix-{datetime.now():%Y%m%d-%H%M%S}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"question": args.question, "repeats": args.repeats, "summary": summary,
-                               "projected_first_step": projected, "prepare": prepared, "runs": runs}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "question": args.question,
+                "repeats": args.repeats,
+                "summary": summary,
+                "projected_first_step": projected,
+                "prepare": prepared,
+                "runs": runs,
+            },
+            indent=1,
+        )
+    )
     print(f"\nJSON: {out}")
 
 

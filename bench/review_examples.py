@@ -30,8 +30,13 @@ sys.path.insert(0, str(ROOT))
 
 from edge_agent.agent.echo import copies_example  # noqa: E402
 from edge_agent.agent.prompting import load_prompt, stable_system  # noqa: E402
-from edge_agent.agent.review import (ReviewReply, code_verdict, combine, gather_evidence,  # noqa: E402
-                                     review_prompt)
+from edge_agent.agent.review import (
+    ReviewReply,
+    code_verdict,
+    combine,
+    gather_evidence,  # noqa: E402
+    review_prompt,
+)
 from edge_agent.agent.trajectory import Trial  # noqa: E402
 from edge_agent.config import load_settings  # noqa: E402
 from edge_agent.llm.base import Prompt  # noqa: E402
@@ -69,8 +74,16 @@ def reviewed_trials(folder: Path) -> list[dict]:
         files = [f["name"] for f in run.get("files", [])]
         for i, raw in enumerate(run["trials"]):
             if (raw.get("answer") or "").strip() and i < len(verdicts):
-                out.append({"run_id": run["run_id"], "question": run["question"], "now": run["now"], "files": files,
-                            "trial": Trial.model_validate(raw), "checker": bool(verdicts[i])})
+                out.append(
+                    {
+                        "run_id": run["run_id"],
+                        "question": run["question"],
+                        "now": run["now"],
+                        "files": files,
+                        "trial": Trial.model_validate(raw),
+                        "checker": bool(verdicts[i]),
+                    }
+                )
     return out
 
 
@@ -81,8 +94,9 @@ def variants() -> dict[str, str]:
 
 def ask(llm, role: str, system: str, item: dict) -> dict:
     now = datetime.fromisoformat(item["now"])
-    rt = SimpleNamespace(ctx=SimpleNamespace(files=_Files(item["files"]), clock=SimpleNamespace(now=lambda: now)),
-                         grounding=None)
+    rt = SimpleNamespace(
+        ctx=SimpleNamespace(files=_Files(item["files"]), clock=SimpleNamespace(now=lambda: now)), grounding=None
+    )
     evidence = gather_evidence(item["question"], item["trial"], rt)
     base = review_prompt(item["question"], item["trial"], evidence)
     prompt = Prompt(system=stable_system(system), user=base.user, assistant_prefix=base.assistant_prefix)
@@ -96,8 +110,13 @@ def ask(llm, role: str, system: str, item: dict) -> dict:
         final = code_verdict(evidence, "unusable reply").status
     else:
         final = combine(reply, evidence).status
-    return {"model_status": reply.status if reply else None, "copied": copied, "final": final,
-            "evaluated": out.usage.evaluated_tokens, "generated": out.usage.generated_tokens}
+    return {
+        "model_status": reply.status if reply else None,
+        "copied": copied,
+        "final": final,
+        "evaluated": out.usage.evaluated_tokens,
+        "generated": out.usage.generated_tokens,
+    }
 
 
 def main() -> int:
@@ -131,16 +150,24 @@ def main() -> int:
             "evaluated_per_review": round(sum(r["evaluated"] for r in rs) / max(1, n), 1),
             "generated_per_review": round(sum(r["generated"] for r in rs) / max(1, n), 1),
         }
-    print(f"{len(items)} answered trials from {', '.join(map(str, args.folders))}; model {llm.model_name}; "
-          f"{time.time() - started:.0f} s")
+    print(
+        f"{len(items)} answered trials from {', '.join(map(str, args.folders))}; model {llm.model_name}; "
+        f"{time.time() - started:.0f} s"
+    )
     print("| prompt | trials | model agrees | copied | invalid | final agrees | eval / review | gen / review |")
     print("|---|---|---|---|---|---|---|---|")
     for name, s in summary.items():
-        print(f"| {name} | {s['trials']} | {s['model_agrees']} | {s['copied']} | {s['invalid']} | "
-              f"{s['final_agrees']} | {s['evaluated_per_review']} | {s['generated_per_review']} |")
+        print(
+            f"| {name} | {s['trials']} | {s['model_agrees']} | {s['copied']} | {s['invalid']} | "
+            f"{s['final_agrees']} | {s['evaluated_per_review']} | {s['generated_per_review']} |"
+        )
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"command": " ".join(sys.argv), "model": llm.model_name, "summary": summary,
-                                    "rows": rows}, indent=1), encoding="utf-8")
+    args.out.write_text(
+        json.dumps(
+            {"command": " ".join(sys.argv), "model": llm.model_name, "summary": summary, "rows": rows}, indent=1
+        ),
+        encoding="utf-8",
+    )
     return 0
 
 

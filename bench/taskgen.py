@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def write_or_check(out: Path, text: str, regenerate: str, check: bool) -> int:
@@ -21,8 +21,14 @@ def write_or_check(out: Path, text: str, regenerate: str, check: bool) -> int:
     return 0
 
 
-def main(doc: str, script: str, default_seed: int, default_out: Path, render: Callable[[int], str],
-         argv: list[str] | None = None) -> int:
+def main(
+    doc: str,
+    script: str,
+    default_seed: int,
+    default_out: Path,
+    render: Callable[[int], str],
+    argv: list[str] | None = None,
+) -> int:
     """The command line of a one-file generator: --seed, --out, --check."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--seed", type=int, default=default_seed)

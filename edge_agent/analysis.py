@@ -192,8 +192,9 @@ class Excursions:
         return max(self.crossing, key=lambda c: c[1]) if self.crossing else None
 
 
-def excursions(pairs: Sequence[tuple[datetime, float, float]], direction: Direction,
-               period_end: datetime | None = None) -> Excursions:
+def excursions(
+    pairs: Sequence[tuple[datetime, float, float]], direction: Direction, period_end: datetime | None = None
+) -> Excursions:
     """Samples strictly past their limit (value, limit pairs in time order); each holds until the next sample,
     at most one spacing (the last one spacing, cut at `period_end`)."""
     step = spacing([Point(at, v) for at, v, _ in pairs]) or timedelta(0)

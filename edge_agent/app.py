@@ -41,8 +41,13 @@ def load_llm(settings: Settings, model: str | None = None) -> LLM:
 class EdgeAgent:
     """Holds what outlives a request (model, tools, examples, log); `ask` runs one request."""
 
-    def __init__(self, settings: Settings, llm: LLM | None = None, tools: ToolRegistry | None = None,
-                 skyspark: Callable[[], Any] | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        llm: LLM | None = None,
+        tools: ToolRegistry | None = None,
+        skyspark: Callable[[], Any] | None = None,
+    ):
         self.settings = settings
         self.llm = llm if llm is not None else load_llm(settings)
         self.tools = tools if tools is not None else ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
@@ -99,24 +104,50 @@ class EdgeAgent:
     ) -> RunResult:
         started = time.monotonic()
         run_id = run_id or uuid.uuid4().hex[:12]
-        agent_settings = self.settings.agent.model_copy(update={
-            k: v for k, v in {"max_steps": max_steps, "max_trials": max_trials, "distill": distill,
-                              "strategy": strategy}.items() if v is not None})
+        agent_settings = self.settings.agent.model_copy(
+            update={
+                k: v
+                for k, v in {
+                    "max_steps": max_steps,
+                    "max_trials": max_trials,
+                    "distill": distill,
+                    "strategy": strategy,
+                }.items()
+                if v is not None
+            }
+        )
         clock = Clock(now, agent_settings.timezone)
         try:
             files = FileStore(self.settings.files_dir / run_id)
         except OSError as exc:
             raise (disk_full(exc) or exc) from None
-        ctx = ToolContext(files=files, clock=clock, settings=self.settings, skyspark_factory=self.skyspark,
-                          ask_requester=ask_requester, cancel=cancel or threading.Event(),
-                          question=question)
+        ctx = ToolContext(
+            files=files,
+            clock=clock,
+            settings=self.settings,
+            skyspark_factory=self.skyspark,
+            ask_requester=ask_requester,
+            cancel=cancel or threading.Event(),
+            question=question,
+        )
         tools = self.tools.with_tool(AGENT_ASK_TOOL) if ask_requester else self.tools
         metered = MeteredLLM(self.llm, interrupt=ctx.cancel)  # a cancel stops the model call under way
-        rt = AgentRuntime(llm=metered, tools=tools, ctx=ctx, settings=agent_settings,
-                          emit=on_event or (lambda event: None),
-                          catalog=lambda: self.catalogs.get(lambda: ctx.skyspark))
-        result = RunResult(run_id=run_id, question=question, strategy=agent_settings.strategy,
-                           model=self.llm.model_name, now=clock.now().isoformat(), status="error")
+        rt = AgentRuntime(
+            llm=metered,
+            tools=tools,
+            ctx=ctx,
+            settings=agent_settings,
+            emit=on_event or (lambda event: None),
+            catalog=lambda: self.catalogs.get(lambda: ctx.skyspark),
+        )
+        result = RunResult(
+            run_id=run_id,
+            question=question,
+            strategy=agent_settings.strategy,
+            model=self.llm.model_name,
+            now=clock.now().isoformat(),
+            status="error",
+        )
         try:  # a broken example file or a model failure still ends in exactly one recorded result
             rt.examples = self.trajectory_store.render_for(question, metered) if use_examples else ""
             rt.core_examples = self.trajectory_store.render_core(metered) if use_examples else ""
@@ -153,8 +184,10 @@ class EdgeAgent:
 def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMetrics:
     total = llm.total()
     trials = result.trials
-    accomplished = [t.review is not None and t.review.status == "Accomplished" or
-                    (t.review is None and t.outcome == "finished") for t in trials]
+    accomplished = [
+        t.review is not None and t.review.status == "Accomplished" or (t.review is None and t.outcome == "finished")
+        for t in trials
+    ]
     return RunMetrics(
         completed_round1=bool(accomplished[:1] and accomplished[0]),
         completed_final=bool(accomplished and accomplished[-1]),
@@ -171,8 +204,9 @@ def compute_metrics(result: RunResult, llm: MeteredLLM, wall_s: float) -> RunMet
         parse_failures=sum(t.parse_failures for t in trials),
         loops_caught=sum(t.loops_caught for t in trials),
         wall_s=round(wall_s, 3),
-        calls_by_role={role: sum(1 for c in llm.calls if c.role == role) for role in dict.fromkeys(
-            c.role for c in llm.calls)},
+        calls_by_role={
+            role: sum(1 for c in llm.calls if c.role == role) for role in dict.fromkeys(c.role for c in llm.calls)
+        },
         final_review=trials[-1].review.status if trials and trials[-1].review else None,
         ungrounded_answers=sum(t.ungrounded_answers for t in trials),
         invented_names=sum(t.invented_names for t in trials),

@@ -74,7 +74,8 @@ class AgentSettings(Section):
     #: core: measured as good as grouped on pokmain and rchmain with SmolLM2 (closed answers, constrained
     #: steps) at half the prompt; grouped: for larger models and for the examples `tts generate` makes
     examples: Literal["core", "grouped"] = Field(
-        "core", description="core: the core examples only; grouped: then the group of the question's kind")
+        "core", description="core: the core examples only; grouped: then the group of the question's kind"
+    )
     distill: bool = True
     loop_repeats: int = Field(2, ge=1, description="repeats that trigger loop feedback; one more ends the trial")
     timezone: str | None = Field(None, description="site timezone for --now and dates; None = system local")
@@ -128,25 +129,48 @@ class MQTTSettings(Section):
     max_payload_bytes: int = Field(65536, ge=1024)
     file_chunk_bytes: int = Field(65536, ge=1024)
     ask_timeout_s: float = Field(120.0, gt=0)
-    shared_group: str | None = Field(None, pattern=r"^[A-Za-z0-9_.-]+$",
-                                     description="MQTT v5 shared subscription group for scale-out")
+    shared_group: str | None = Field(
+        None, pattern=r"^[A-Za-z0-9_.-]+$", description="MQTT v5 shared subscription group for scale-out"
+    )
     worker_stall_s: float = Field(900.0, gt=0, description="no worker progress this long = unhealthy (watchdog)")
     group_commit: bool = Field(True, description="store requests that arrive together in one transaction")
     group_commit_max: int = Field(256, ge=1, description="at most this many messages per transaction")
-    max_inflight: int = Field(100, ge=1, le=65535, description="QoS 1 replies sent before their PUBACKs "
-                              "(lowered to the broker's Receive Maximum from CONNACK)")
+    max_inflight: int = Field(
+        100,
+        ge=1,
+        le=65535,
+        description="QoS 1 replies sent before their PUBACKs (lowered to the broker's Receive Maximum from CONNACK)",
+    )
     #: broker users (= client ids) whose requests may name the person they ask for (`on_behalf_of`): the console
     trusted_consoles: list[str] = Field(default_factory=list)
-    reply_connection: bool = Field(True, description="replies go out on a second connection (client id + "
-                                   "'-replies'), not behind the PUBACKs of the session connection")
-    max_queued_per_client: int = Field(100, ge=0, description="jobs one requester may have queued or running; "
-                                       "more are refused with quota_exceeded (0: no limit)")
-    max_packet_bytes: int = Field(262144, ge=1024, description="the largest MQTT packet the daemon sends: the "
-                                  "broker's Maximum Packet Size from CONNACK when smaller")
-    reply_attempts: int = Field(3, ge=1, description="a reply the broker refuses (or closes the connection on) "
-                                "this often is moved to dead_letters, its requester told (not_delivered)")
-    broker_queue_limit: int = Field(100000, ge=0, description="the broker's max_queued_messages: a session "
-                                    "backlog near it is shown in the status and the metrics (0: not watched)")
+    reply_connection: bool = Field(
+        True,
+        description="replies go out on a second connection (client id + "
+        "'-replies'), not behind the PUBACKs of the session connection",
+    )
+    max_queued_per_client: int = Field(
+        100,
+        ge=0,
+        description="jobs one requester may have queued or running; more are refused with quota_exceeded (0: no limit)",
+    )
+    max_packet_bytes: int = Field(
+        262144,
+        ge=1024,
+        description="the largest MQTT packet the daemon sends: the "
+        "broker's Maximum Packet Size from CONNACK when smaller",
+    )
+    reply_attempts: int = Field(
+        3,
+        ge=1,
+        description="a reply the broker refuses (or closes the connection on) "
+        "this often is moved to dead_letters, its requester told (not_delivered)",
+    )
+    broker_queue_limit: int = Field(
+        100000,
+        ge=0,
+        description="the broker's max_queued_messages: a session "
+        "backlog near it is shown in the status and the metrics (0: not watched)",
+    )
 
 
 class ConsoleSettings(Section):
@@ -166,9 +190,13 @@ class ConsoleSettings(Section):
     mqtt_password: SecretStr | None = None
     mqtt_password_file: Path | None = None
     session_ttl_s: float = Field(8 * 3600, gt=0, description="a login lasts this long")
-    login_failures: int = Field(5, ge=1, description="failed logins from one address (or for one user from one "
-                                                     "address) in login_window_s before each further attempt "
-                                                     "from there waits (HTTP 429 with Retry-After)")
+    login_failures: int = Field(
+        5,
+        ge=1,
+        description="failed logins from one address (or for one user from one "
+        "address) in login_window_s before each further attempt "
+        "from there waits (HTTP 429 with Retry-After)",
+    )
     login_window_s: float = Field(300.0, gt=0)
     #: a failed login costs the next attempt from that address (and for that user from that address) this much
     #: more wait, doubling each time up to login_max_delay_s; no user is ever locked out from other addresses
@@ -188,6 +216,7 @@ class PathSettings(Section):
 
 class MetricsSettings(Section):
     """Prometheus `/metrics` (docs/metrics.md): off by default, on loopback by default."""
+
     enabled: bool = False
     host: str = "127.0.0.1"
     port: int = Field(9464, ge=0, le=65535, description="0: a free port (tests), logged at start")
@@ -195,12 +224,14 @@ class MetricsSettings(Section):
 
 class AuditSettings(Section):
     """The append-only audit trail (docs/audit.md) in the queue database, written with each job's own commit."""
+
     enabled: bool = True
     retention_days: float = Field(365.0, ge=0, description="rows older than this are deleted; 0 = kept forever")
 
 
 class HomeAssistantSettings(Section):
     """Home Assistant MQTT discovery (docs/homeassistant.md): off by default."""
+
     enabled: bool = False
     discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_/-]+$")
     #: the HA connection's broker user (None: <mqtt.username>-ha, else <client id>-ha); same password
@@ -259,7 +290,7 @@ def env_overrides(environ: Mapping[str, str] | None = None) -> dict:
     for name, raw in env.items():
         if not name.startswith(ENV_PREFIX) or "__" not in name or name == ENV_PREFIX + "CONFIG":
             continue
-        keys = [k.lower() for k in name[len(ENV_PREFIX):].split("__")]
+        keys = [k.lower() for k in name[len(ENV_PREFIX) :].split("__")]
         try:
             value = yaml.safe_load(raw) if raw.strip() else None
         except yaml.YAMLError:
@@ -285,8 +316,9 @@ def load_yaml(text: str):
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
-def read_yaml_mapping(path: Path, error: type[Exception] | None = None, what: str = "config file",
-                      shape: str = "a mapping of sections") -> dict:
+def read_yaml_mapping(
+    path: Path, error: type[Exception] | None = None, what: str = "config file", shape: str = "a mapping of sections"
+) -> dict:
     """Read a YAML file whose top level must be a mapping; problems raise `error` naming the file."""
     error = error or ConfigError
     try:

@@ -105,9 +105,15 @@ def reference_profiles() -> GatewayProfiles | None:
     return _cached(str(PROFILES_FILE))
 
 
-def project_seconds(profile: GatewayProfile, evaluated: int | float, generated: int | float,
-                    other_s: float = 0.0, forced: int | float = 0, tail: int | float = 0,
-                    tail_forced: int | float = 0) -> float:
+def project_seconds(
+    profile: GatewayProfile,
+    evaluated: int | float,
+    generated: int | float,
+    other_s: float = 0.0,
+    forced: int | float = 0,
+    tail: int | float = 0,
+    tail_forced: int | float = 0,
+) -> float:
     """Projected seconds on `profile`: the LLM part at the board's rates (`forced` of the `generated`
     tokens at the prompt rate; the `tail` never evaluated, `tail_forced` of it forced, not at all) plus
     `other_s` (non-LLM time as measured, e.g. tools and Python)."""
@@ -118,13 +124,21 @@ def project_seconds(profile: GatewayProfile, evaluated: int | float, generated: 
     return llm + max(0.0, other_s)
 
 
-def project_all(profiles: GatewayProfiles | None, evaluated: int | float, generated: int | float,
-                other_s: float = 0.0, forced: int | float = 0, tail: int | float = 0,
-                tail_forced: int | float = 0) -> dict[str, float]:
+def project_all(
+    profiles: GatewayProfiles | None,
+    evaluated: int | float,
+    generated: int | float,
+    other_s: float = 0.0,
+    forced: int | float = 0,
+    tail: int | float = 0,
+    tail_forced: int | float = 0,
+) -> dict[str, float]:
     if profiles is None:
         return {}
-    return {p.name: round(project_seconds(p, evaluated, generated, other_s, forced, tail, tail_forced), 2)
-            for p in profiles.profiles}
+    return {
+        p.name: round(project_seconds(p, evaluated, generated, other_s, forced, tail, tail_forced), 2)
+        for p in profiles.profiles
+    }
 
 
 class TimeSplit(BaseModel):
@@ -139,8 +153,13 @@ class TimeSplit(BaseModel):
     @classmethod
     def of(cls, wall_ms: float, eval_ms: float, gen_ms: float, state_ms: float, tool_ms: float) -> TimeSplit:
         parts = [max(0.0, x) for x in (eval_ms, gen_ms, state_ms, tool_ms)]
-        return cls(eval_ms=round(parts[0], 1), gen_ms=round(parts[1], 1), state_ms=round(parts[2], 1),
-                   tool_ms=round(parts[3], 1), python_ms=round(max(0.0, wall_ms - sum(parts)), 1))
+        return cls(
+            eval_ms=round(parts[0], 1),
+            gen_ms=round(parts[1], 1),
+            state_ms=round(parts[2], 1),
+            tool_ms=round(parts[3], 1),
+            python_ms=round(max(0.0, wall_ms - sum(parts)), 1),
+        )
 
     @property
     def other_s(self) -> float:
@@ -156,7 +175,13 @@ def run_costs(trials, total, wall_s: float, profiles: GatewayProfiles | None = N
     bookkeeping, a few ms)."""
     tool_ms = sum(max(0.0, s.ms - s.usage.ms) for t in trials for s in t.steps if s.kind == "tool")
     split = TimeSplit.of(wall_s * 1000.0, total.eval_ms, total.gen_ms, total.state_ms, tool_ms)
-    projected = project_all(profiles if profiles is not None else reference_profiles(),
-                            total.evaluated_tokens, total.generated_tokens, split.other_s, total.forced_tokens,
-                            total.tail_tokens, total.tail_forced)
+    projected = project_all(
+        profiles if profiles is not None else reference_profiles(),
+        total.evaluated_tokens,
+        total.generated_tokens,
+        split.other_s,
+        total.forced_tokens,
+        total.tail_tokens,
+        total.tail_forced,
+    )
     return {**split.model_dump(), "projected_s": projected}

@@ -27,8 +27,9 @@ import errno
 import sqlite3
 from typing import Literal
 
-FailureReason = Literal["skyspark_unavailable", "skyspark_timeout", "skyspark_auth", "skyspark_tls",
-                        "skyspark_config", "disk_full"]
+FailureReason = Literal[
+    "skyspark_unavailable", "skyspark_timeout", "skyspark_auth", "skyspark_tls", "skyspark_config", "disk_full"
+]
 #: failures that end when the server comes back: the daemon retries the job until `skyspark.outage_wait_s`
 WAIT_OUT: frozenset[str] = frozenset({"skyspark_unavailable", "skyspark_timeout"})
 

@@ -84,9 +84,7 @@ class FileStore:
     def path(self, name: str) -> Path:
         """The path for a plain file name, or FileStoreError if the name could escape the store."""
         if not isinstance(name, str) or not NAME_RE.fullmatch(name) or ".." in name:
-            raise FileStoreError(
-                f"file name {name!r} is not allowed: use a plain name such as the one a tool returned"
-            )
+            raise FileStoreError(f"file name {name!r} is not allowed: use a plain name such as the one a tool returned")
         candidate = self.root / name
         if candidate.is_symlink():
             raise FileStoreError(f"file name {name!r} is not allowed: it is a link")
@@ -142,8 +140,9 @@ class FileStore:
         """The plain files in the store, sorted (none if its folder was removed meanwhile)."""
         if not self.root.is_dir():
             return []
-        return sorted(p.name for p in self.root.iterdir()
-                      if p.is_file() and not p.is_symlink() and p.lstat().st_nlink == 1)
+        return sorted(
+            p.name for p in self.root.iterdir() if p.is_file() and not p.is_symlink() and p.lstat().st_nlink == 1
+        )
 
     def hint(self) -> str:
         names = self.names()

@@ -15,10 +15,11 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from edge_agent.filestore import FileInfo, FileStore, FileStoreError
 
@@ -90,24 +91,39 @@ def figure(all_series: list[Series], stated: list[str] = (), title: str = ""):
         axes[units[1]] = ax.twinx()
     t0 = min(s.times[0] for s in all_series).timestamp()
     t1 = max(s.times[-1] for s in all_series).timestamp()
-    span = {u: (min(v for s in all_series if s.unit == u for v in s.values),
-                max(v for s in all_series if s.unit == u for v in s.values)) for u in units}
+    span = {
+        u: (
+            min(v for s in all_series if s.unit == u for v in s.values),
+            max(v for s in all_series if s.unit == u for v in s.values),
+        )
+        for u in units
+    }
     marks: list[tuple] = []
     left = list(dict.fromkeys(stated))  # each figure the answer states is marked once, on the first curve with it
     for i, s in enumerate(all_series):
         target = axes.get(s.unit, ax)
-        line, = target.plot(s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label,
-                            linewidth=1.2, color=f"C{i % 10}")
+        (line,) = target.plot(
+            s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label, linewidth=1.2, color=f"C{i % 10}"
+        )
         lo, hi = span.get(s.unit, (min(s.values), max(s.values)))
         for t, v, text in _marks(s, left):
             left.remove(text)
             target.plot([t], [v], "o", color=line.get_color(), markersize=6)
-            marks.append((target, t, v, text, ((t.timestamp() - t0) / ((t1 - t0) or 1.0),
-                                                (v - lo) / ((hi - lo) or 1.0))))
+            marks.append(
+                (target, t, v, text, ((t.timestamp() - t0) / ((t1 - t0) or 1.0), (v - lo) / ((hi - lo) or 1.0)))
+            )
     marks.sort(key=lambda m: m[4])
-    labels = [target.annotate(text, (t, v), textcoords="offset points", xytext=(4, 6), fontsize=8,
-                              bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
-              for target, t, v, text, _ in marks]
+    labels = [
+        target.annotate(
+            text,
+            (t, v),
+            textcoords="offset points",
+            xytext=(4, 6),
+            fontsize=8,
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8},
+        )
+        for target, t, v, text, _ in marks
+    ]
     for unit, a in axes.items():
         a.set_ylabel(unit or "value")
     locator = mdates.AutoDateLocator(minticks=3, maxticks=7)
@@ -156,8 +172,12 @@ def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") 
     return buf.getvalue()
 
 
-def add_plot(files_dir: Path, files: list[FileInfo], answer_texts: Iterable[str], title: str = "",
-             ) -> FileInfo | None:
+def add_plot(
+    files_dir: Path,
+    files: list[FileInfo],
+    answer_texts: Iterable[str],
+    title: str = "",
+) -> FileInfo | None:
     """Plot every series in the run's result `files` (in the store at `files_dir`) into one SVG file there;
     None when no file holds a series."""
     store = FileStore(files_dir)

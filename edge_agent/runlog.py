@@ -47,28 +47,79 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     if "runs" in db.table_names():
         return
     db["runs"].create(
-        {"run_id": str, "created": float, "question": str, "strategy": str, "model": str, "now": str,
-         "status": str, "answer": str, "error": str, "files": str, "distilled": str, "metrics": str,
-         "completed_round1": int, "completed_final": int, "trials": int, "llm_calls": int,
-         "tokens_sent": int, "tokens_received": int, "tokens_evaluated": int, "wall_s": float},
+        {
+            "run_id": str,
+            "created": float,
+            "question": str,
+            "strategy": str,
+            "model": str,
+            "now": str,
+            "status": str,
+            "answer": str,
+            "error": str,
+            "files": str,
+            "distilled": str,
+            "metrics": str,
+            "completed_round1": int,
+            "completed_final": int,
+            "trials": int,
+            "llm_calls": int,
+            "tokens_sent": int,
+            "tokens_received": int,
+            "tokens_evaluated": int,
+            "wall_s": float,
+        },
         pk="run_id",
     )
     db["trials"].create(
-        {"run_id": str, "number": int, "outcome": str, "answer": str, "review_status": str,
-         "review": str, "reflection": str, "loops_caught": int, "parse_failures": int},
-        pk=("run_id", "number"), foreign_keys=[("run_id", "runs")],
+        {
+            "run_id": str,
+            "number": int,
+            "outcome": str,
+            "answer": str,
+            "review_status": str,
+            "review": str,
+            "reflection": str,
+            "loops_caught": int,
+            "parse_failures": int,
+        },
+        pk=("run_id", "number"),
+        foreign_keys=[("run_id", "runs")],
     )
     db["steps"].create(
-        {"run_id": str, "trial": int, "idx": int, "kind": str, "thought": str, "action": str,
-         "action_input": str, "observation": str, "ok": int, "prompt_tokens": int,
-         "evaluated_tokens": int, "generated_tokens": int, "ms": float},
-        pk=("run_id", "trial", "idx"), foreign_keys=[("run_id", "runs")],
+        {
+            "run_id": str,
+            "trial": int,
+            "idx": int,
+            "kind": str,
+            "thought": str,
+            "action": str,
+            "action_input": str,
+            "observation": str,
+            "ok": int,
+            "prompt_tokens": int,
+            "evaluated_tokens": int,
+            "generated_tokens": int,
+            "ms": float,
+        },
+        pk=("run_id", "trial", "idx"),
+        foreign_keys=[("run_id", "runs")],
     )
     db["llm_calls"].create(
-        {"id": int, "run_id": str, "role": str, "constraint_name": str, "prompt_tokens": int,
-         "evaluated_tokens": int, "generated_tokens": int, "ms": float, "finish_reason": str,
-         "started_at": float},
-        pk="id", foreign_keys=[("run_id", "runs")],
+        {
+            "id": int,
+            "run_id": str,
+            "role": str,
+            "constraint_name": str,
+            "prompt_tokens": int,
+            "evaluated_tokens": int,
+            "generated_tokens": int,
+            "ms": float,
+            "finish_reason": str,
+            "started_at": float,
+        },
+        pk="id",
+        foreign_keys=[("run_id", "runs")],
     )
     db["runs"].create_index(["created"])
 
@@ -89,8 +140,12 @@ def m003_llm_call_texts(db: sqlite_utils.Database) -> None:
     have = calls.columns_dict
     for name in ("system_sha256", "prompt_user", "prompt_prefix", "reply"):
         if name not in have:
-            calls.add_column(name, str, fk="prompt_systems" if name == "system_sha256" else None,
-                             fk_col="sha256" if name == "system_sha256" else None)
+            calls.add_column(
+                name,
+                str,
+                fk="prompt_systems" if name == "system_sha256" else None,
+                fk_col="sha256" if name == "system_sha256" else None,
+            )
 
 
 @migration
@@ -131,50 +186,100 @@ class RunLog:
         m = result.metrics
         with self._lock, self.db.conn:
             self.db["runs"].upsert(
-                {"run_id": result.run_id, "created": time.time(), "question": result.question,
-                 "strategy": result.strategy, "model": result.model, "now": result.now,
-                 "status": result.status, "answer": result.answer, "error": result.error,
-                 "files": json.dumps([f.model_dump() for f in result.files]),
-                 "distilled": result.distilled.model_dump_json() if result.distilled else None,
-                 "metrics": m.model_dump_json(), "completed_round1": int(m.completed_round1),
-                 "completed_final": int(m.completed_final), "trials": m.trials, "llm_calls": m.llm_calls,
-                 "tokens_sent": m.tokens_sent, "tokens_received": m.tokens_received,
-                 "tokens_evaluated": m.tokens_evaluated, "wall_s": m.wall_s, "reason": result.reason,
-                 "provenance": json.dumps([c.model_dump(mode="json") for c in result.provenance],
-                                          ensure_ascii=False)},
+                {
+                    "run_id": result.run_id,
+                    "created": time.time(),
+                    "question": result.question,
+                    "strategy": result.strategy,
+                    "model": result.model,
+                    "now": result.now,
+                    "status": result.status,
+                    "answer": result.answer,
+                    "error": result.error,
+                    "files": json.dumps([f.model_dump() for f in result.files]),
+                    "distilled": result.distilled.model_dump_json() if result.distilled else None,
+                    "metrics": m.model_dump_json(),
+                    "completed_round1": int(m.completed_round1),
+                    "completed_final": int(m.completed_final),
+                    "trials": m.trials,
+                    "llm_calls": m.llm_calls,
+                    "tokens_sent": m.tokens_sent,
+                    "tokens_received": m.tokens_received,
+                    "tokens_evaluated": m.tokens_evaluated,
+                    "wall_s": m.wall_s,
+                    "reason": result.reason,
+                    "provenance": json.dumps(
+                        [c.model_dump(mode="json") for c in result.provenance], ensure_ascii=False
+                    ),
+                },
                 pk="run_id",
             )
             for trial in result.trials:
                 self.db["trials"].upsert(
-                    {"run_id": result.run_id, "number": trial.number, "outcome": trial.outcome,
-                     "answer": trial.answer, "review_status": trial.review.status if trial.review else None,
-                     "review": trial.review.model_dump_json() if trial.review else None,
-                     "reflection": trial.reflection, "loops_caught": trial.loops_caught,
-                     "parse_failures": trial.parse_failures},
+                    {
+                        "run_id": result.run_id,
+                        "number": trial.number,
+                        "outcome": trial.outcome,
+                        "answer": trial.answer,
+                        "review_status": trial.review.status if trial.review else None,
+                        "review": trial.review.model_dump_json() if trial.review else None,
+                        "reflection": trial.reflection,
+                        "loops_caught": trial.loops_caught,
+                        "parse_failures": trial.parse_failures,
+                    },
                     pk=("run_id", "number"),
                 )
                 self.db["steps"].upsert_all(
-                    [{"run_id": result.run_id, "trial": trial.number, "idx": s.index, "kind": s.kind,
-                      "thought": s.thought, "shown_thought": s.shown_thought,
-                      "unverified": json.dumps(s.unverified, ensure_ascii=False) if s.unverified else None,
-                      "by": s.by, "action": s.action,
-                      "action_input": json.dumps(s.action_input, ensure_ascii=False),
-                      "observation": s.observation, "ok": int(s.ok), "prompt_tokens": s.usage.prompt_tokens,
-                      "evaluated_tokens": s.usage.evaluated_tokens,
-                      "generated_tokens": s.usage.generated_tokens, "ms": s.ms} for s in trial.steps],
+                    [
+                        {
+                            "run_id": result.run_id,
+                            "trial": trial.number,
+                            "idx": s.index,
+                            "kind": s.kind,
+                            "thought": s.thought,
+                            "shown_thought": s.shown_thought,
+                            "unverified": json.dumps(s.unverified, ensure_ascii=False) if s.unverified else None,
+                            "by": s.by,
+                            "action": s.action,
+                            "action_input": json.dumps(s.action_input, ensure_ascii=False),
+                            "observation": s.observation,
+                            "ok": int(s.ok),
+                            "prompt_tokens": s.usage.prompt_tokens,
+                            "evaluated_tokens": s.usage.evaluated_tokens,
+                            "generated_tokens": s.usage.generated_tokens,
+                            "ms": s.ms,
+                        }
+                        for s in trial.steps
+                    ],
                     pk=("run_id", "trial", "idx"),
                 )
-            systems = {hashlib.sha256(c.prompt_system.encode()).hexdigest(): c.prompt_system
-                       for c in calls if c.prompt_system}
+            systems = {
+                hashlib.sha256(c.prompt_system.encode()).hexdigest(): c.prompt_system for c in calls if c.prompt_system
+            }
             self.db["prompt_systems"].insert_all(
-                [{"sha256": h, "text": t, "chars": len(t)} for h, t in systems.items()], pk="sha256", ignore=True)
+                [{"sha256": h, "text": t, "chars": len(t)} for h, t in systems.items()], pk="sha256", ignore=True
+            )
             self.db["llm_calls"].insert_all(
-                [{"run_id": result.run_id, "role": c.role, "constraint_name": c.constraint,
-                  "prompt_tokens": c.usage.prompt_tokens, "evaluated_tokens": c.usage.evaluated_tokens,
-                  "generated_tokens": c.usage.generated_tokens, "ms": c.usage.ms,
-                  "finish_reason": c.finish_reason, "started_at": c.started_at,
-                  "system_sha256": hashlib.sha256(c.prompt_system.encode()).hexdigest() if c.prompt_system else None,
-                  "prompt_user": c.prompt_user, "prompt_prefix": c.prompt_prefix, "reply": c.reply} for c in calls],
+                [
+                    {
+                        "run_id": result.run_id,
+                        "role": c.role,
+                        "constraint_name": c.constraint,
+                        "prompt_tokens": c.usage.prompt_tokens,
+                        "evaluated_tokens": c.usage.evaluated_tokens,
+                        "generated_tokens": c.usage.generated_tokens,
+                        "ms": c.usage.ms,
+                        "finish_reason": c.finish_reason,
+                        "started_at": c.started_at,
+                        "system_sha256": hashlib.sha256(c.prompt_system.encode()).hexdigest()
+                        if c.prompt_system
+                        else None,
+                        "prompt_user": c.prompt_user,
+                        "prompt_prefix": c.prompt_prefix,
+                        "reply": c.reply,
+                    }
+                    for c in calls
+                ],
                 pk="id",
             )
 
@@ -189,6 +294,10 @@ class RunLog:
 
     def calls_with_text(self, run_id: str) -> list[dict]:
         """The run's LLM calls with their whole prompt (`prompt_system` joined back in) and reply."""
-        return list(self.db.query(
-            "select c.*, s.text as prompt_system from llm_calls c left join prompt_systems s "
-            "on s.sha256 = c.system_sha256 where c.run_id = ? order by c.id", [run_id]))
+        return list(
+            self.db.query(
+                "select c.*, s.text as prompt_system from llm_calls c left join prompt_systems s "
+                "on s.sha256 = c.system_sha256 where c.run_id = ? order by c.id",
+                [run_id],
+            )
+        )

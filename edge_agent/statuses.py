@@ -20,14 +20,21 @@ from typing import Any
 STATUSES: tuple[str, ...] = ("answered", "refused", "partial", "gave_up", "failed", "cancelled", "error")
 
 #: how a status reads in a sentence or a table cell
-LABELS: dict[str, str] = {"answered": "answered", "refused": "refused", "partial": "partial", "gave_up": "gave up",
-                          "failed": "failed", "cancelled": "cancelled", "error": "error"}
+LABELS: dict[str, str] = {
+    "answered": "answered",
+    "refused": "refused",
+    "partial": "partial",
+    "gave_up": "gave up",
+    "failed": "failed",
+    "cancelled": "cancelled",
+    "error": "error",
+}
 
 #: what each one means, for a tooltip and the docs
 MEANINGS: dict[str, str] = {
     "answered": "code closed every part of the question with evidence from this run",
     "refused": "the gateway does not do this (operate equipment, follow instructions in a question, answer outside "
-               "its data); the answer says what it can do instead",
+    "its data); the answer says what it can do instead",
     "partial": "what was established, and what was not",
     "gave_up": "no answer that evidence supports; the reason says why",
     "failed": "something outside the gateway failed (the SkySpark, the disk)",
@@ -37,8 +44,11 @@ MEANINGS: dict[str, str] = {
 
 #: the beginnings of the answers the grounding writes in code when it refuses (edge_agent/grounding/run.py,
 #: `_written_in_code`): how a refusal recorded as `answered` by an older agent is recognised
-_REFUSAL_OPENINGS = ("This gateway only reads data", "This gateway answers questions about the data",
-                     "This gateway cannot answer that")
+_REFUSAL_OPENINGS = (
+    "This gateway only reads data",
+    "This gateway answers questions about the data",
+    "This gateway cannot answer that",
+)
 
 
 def is_refusal_text(text: str | None) -> bool:
@@ -56,8 +66,7 @@ def _in_code(distilled: Any) -> str:
     return str(getattr(distilled, "answered", "") or "")
 
 
-def effective(status: str | None, *, distilled: Any = None, answer: str | None = None,
-              kind: str | None = None) -> str:
+def effective(status: str | None, *, distilled: Any = None, answer: str | None = None, kind: str | None = None) -> str:
     """The status to show for a run or a final reply.
 
     `status`: the run log's or the result's status; `kind`: the final reply's kind when there is no status

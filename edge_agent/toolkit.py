@@ -244,8 +244,15 @@ AGENT_ASK_TOOL = Tool(
 )
 
 
-def tool(name: str, description: str, args: type[ToolArgs] | None = None, *, provides: tuple[str, ...] = (),
-         needs: tuple[str, ...] = (), answers: bool = False) -> Callable[[Callable], Tool]:
+def tool(
+    name: str,
+    description: str,
+    args: type[ToolArgs] | None = None,
+    *,
+    provides: tuple[str, ...] = (),
+    needs: tuple[str, ...] = (),
+    answers: bool = False,
+) -> Callable[[Callable], Tool]:
     """Decorator: `@tool("sites", "List the sites ...", provides=("site",))` over `def fn(args, ctx) -> str`.
 
     The argument model is `args`, else the annotation of `fn`'s first parameter (resolved where it is a string,
@@ -257,8 +264,9 @@ def tool(name: str, description: str, args: type[ToolArgs] | None = None, *, pro
         model = args if args is not None else _args_model(name, fn)
         if not (isinstance(model, type) and issubclass(model, ToolArgs)):
             raise ToolLoadError(f"tool {name!r}: args={model!r} is not a ToolArgs model")
-        return Tool(name=name, description=description, args_model=model, fn=fn, provides=provides, needs=needs,
-                    answers=answers)
+        return Tool(
+            name=name, description=description, args_model=model, fn=fn, provides=provides, needs=needs, answers=answers
+        )
 
     return wrap
 
@@ -276,11 +284,15 @@ def _args_model(name: str, fn: Callable) -> type[ToolArgs]:
         try:
             hint = typing.get_type_hints(fn)[first.name]
         except Exception as exc:  # NameError, or anything evaluating the annotation raised
-            raise ToolLoadError(f"tool {name!r}: the annotation {first.annotation!r} of {fn.__qualname__}'s "
-                                f"parameter {first.name!r} does not resolve ({type(exc).__name__}: {exc})") from None
+            raise ToolLoadError(
+                f"tool {name!r}: the annotation {first.annotation!r} of {fn.__qualname__}'s "
+                f"parameter {first.name!r} does not resolve ({type(exc).__name__}: {exc})"
+            ) from None
     if not (isinstance(hint, type) and issubclass(hint, ToolArgs)):
-        raise ToolLoadError(f"tool {name!r}: {fn.__qualname__}'s parameter {first.name!r} is annotated {hint!r}, "
-                            f"which is not a ToolArgs model (subclass ToolArgs, or use NoArgs)")
+        raise ToolLoadError(
+            f"tool {name!r}: {fn.__qualname__}'s parameter {first.name!r} is annotated {hint!r}, "
+            f"which is not a ToolArgs model (subclass ToolArgs, or use NoArgs)"
+        )
     return hint
 
 

@@ -54,6 +54,7 @@ _STOPWORDS = frozenset(
 #: the group of the analysis tools' examples (rank, derive, excursions): shown only where a conclusion is asked for
 CONCLUSIONS = "conclusions"
 
+
 class TrajectoryLoadError(ValueError):
     """A trajectory is malformed or does not fit the tool registry; the message names its file."""
 
@@ -76,8 +77,12 @@ class TinyTrajectory(BaseModel):
     steps: list[TTSStep] = Field(..., min_length=1, max_length=MAX_STEPS)
     teaches: str = Field("", description="what the example is for (not shown to the model)")
     core: bool = Field(False, description="shown for every question, first (a shared, cacheable prefix)")
-    group: str = Field("", max_length=40, description="the kind of question it shows how to answer; shown "
-                       "with the rest of its group (one cacheable prefix per group); empty: a group of its own")
+    group: str = Field(
+        "",
+        max_length=40,
+        description="the kind of question it shows how to answer; shown "
+        "with the rest of its group (one cacheable prefix per group); empty: a group of its own",
+    )
     id: str = ""
     category: Category = "tool"
     source: str = ""  # the YAML path, or the provenance of a generated trajectory
@@ -116,7 +121,8 @@ def validate_trajectory(traj: TinyTrajectory, tools: ToolRegistry, where: str) -
         tool = tools.get(step.action)
         if tool is None:
             raise TrajectoryLoadError(
-                f"{where}: step {n}: unknown tool {step.action!r}; the tools are {', '.join(tools.names)}")
+                f"{where}: step {n}: unknown tool {step.action!r}; the tools are {', '.join(tools.names)}"
+            )
         try:
             tool.parse_args(step.action_input)
         except ToolError as exc:
@@ -167,8 +173,11 @@ def kind_words(question: str) -> str:
     """The question without what is spelt like a name: words with a digit or an underscore (B705,
     Chiller 6's "6", B020_Total, 2022-07-20) and words in capitals (site codes, AHU). Left: what is asked
     ("how many sensors", "peak", "last week", "in one file"), whatever the plant's naming style."""
-    return " ".join(w for w in re.findall(r"[^\W_]+(?:[_'][^\W_]+)*%?|%", question)
-                    if not (any(ch.isdigit() for ch in w) or "_" in w or (len(w) > 1 and w.isupper())))
+    return " ".join(
+        w
+        for w in re.findall(r"[^\W_]+(?:[_'][^\W_]+)*%?|%", question)
+        if not (any(ch.isdigit() for ch in w) or "_" in w or (len(w) > 1 and w.isupper()))
+    )
 
 
 def _fts_query(question: str) -> str | None:
@@ -182,8 +191,14 @@ def _fts_query(question: str) -> str | None:
 class TrajectoryStore:
     """Hand-crafted and generated trajectories, with relevance search and budgeted rendering."""
 
-    def __init__(self, trajectories: list[TinyTrajectory], db_path: Path | None = None,
-                 tools: ToolRegistry | None = None, budget: int | None = None, grouped: bool = True):
+    def __init__(
+        self,
+        trajectories: list[TinyTrajectory],
+        db_path: Path | None = None,
+        tools: ToolRegistry | None = None,
+        budget: int | None = None,
+        grouped: bool = True,
+    ):
         self.db_path = db_path
         self.budget = budget
         self.grouped = grouped  # False: the core examples only (`agent.examples: core`)
@@ -197,15 +212,21 @@ class TrajectoryStore:
 
     # --- building ---------------------------------------------------------------------------
     @classmethod
-    def open(cls, settings, tools: ToolRegistry, *, handcrafted: bool = True, generated: bool = True
-             ) -> TrajectoryStore:
+    def open(
+        cls, settings, tools: ToolRegistry, *, handcrafted: bool = True, generated: bool = True
+    ) -> TrajectoryStore:
         """Load `settings.paths.tts_dir` (validated against `tools`) and the generated trajectories."""
         items = load_handcrafted(settings.resolve(settings.paths.tts_dir), tools) if handcrafted else []
         db_path = settings.db_path
         if generated:
             items += load_generated(db_path, tools)
-        return cls(items, db_path=db_path, tools=tools, budget=settings.agent.examples_token_budget,
-                   grouped=settings.agent.examples == "grouped")
+        return cls(
+            items,
+            db_path=db_path,
+            tools=tools,
+            budget=settings.agent.examples_token_budget,
+            grouped=settings.agent.examples == "grouped",
+        )
 
     def _index(self, traj: TinyTrajectory) -> None:
         if traj.id in self._items:
@@ -224,16 +245,22 @@ class TrajectoryStore:
         table = db.table(GENERATED_TABLE)
         # it joins the group of the hand-crafted example nearest its question, else that of generated ones
         group = traj.group or self._nearest_group(traj.question, handcrafted=True) or "generated"
-        row = {"question": traj.question, "example_group": group,
-               "steps": json.dumps([s.model_dump() for s in traj.steps]),
-               "teaches": traj.teaches, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-               **{k: provenance.get(k) for k in ("task_id", "model", "round", "run_id", "strategy")}}
+        row = {
+            "question": traj.question,
+            "example_group": group,
+            "steps": json.dumps([s.model_dump() for s in traj.steps]),
+            "teaches": traj.teaches,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            **{k: provenance.get(k) for k in ("task_id", "model", "round", "run_id", "strategy")},
+        }
         table.insert(row, pk="id", alter=True)
         new_id = table.last_pk
-        source = json.dumps({k: v for k, v in row.items()
-                             if k not in ("question", "steps", "teaches", "example_group")})
-        stored = traj.model_copy(update={"id": f"gen/{new_id}", "category": "generated", "source": source,
-                                         "group": group})
+        source = json.dumps(
+            {k: v for k, v in row.items() if k not in ("question", "steps", "teaches", "example_group")}
+        )
+        stored = traj.model_copy(
+            update={"id": f"gen/{new_id}", "category": "generated", "source": source, "group": group}
+        )
         self._index(stored)
         return stored
 
@@ -264,8 +291,11 @@ class TrajectoryStore:
         wants = asks_conclusion(question)
         for traj_id in self._hits(question):
             traj = self._items[traj_id]
-            if not traj.core and not (handcrafted and traj.category == "generated") \
-                    and (traj.group_key == CONCLUSIONS) == wants:
+            if (
+                not traj.core
+                and not (handcrafted and traj.category == "generated")
+                and (traj.group_key == CONCLUSIONS) == wants
+            ):
                 return traj.group_key
         return CONCLUSIONS if wants and any(t.group_key == CONCLUSIONS for t in self._items.values()) else None
 
@@ -289,8 +319,9 @@ class TrajectoryStore:
         generated = sorted((t for t in items if t.category == "generated"), key=_order_key, reverse=True)
         return generated + sorted((t for t in items if t.category != "generated"), key=_order_key)
 
-    def select(self, question: str, budget: int, count_tokens: Callable[[str], int], *,
-               cache_key: str | None = None) -> list[TinyTrajectory]:
+    def select(
+        self, question: str, budget: int, count_tokens: Callable[[str], int], *, cache_key: str | None = None
+    ) -> list[TinyTrajectory]:
         """The core examples, then the question's group (`group_for`), as many as fit in `budget` tokens
         (each list in its fixed order), rendered in stable (id) order. The result depends on the
         question only through its group, so questions of one kind share the whole examples text.
@@ -317,8 +348,7 @@ class TrajectoryStore:
         """The examples text for the prompt's stable prefix (empty when nothing fits)."""
         if budget is None:
             budget = self.budget if self.budget is not None else _default_budget()
-        return self._join(self.select(question, budget, llm.count_tokens,
-                                      cache_key=getattr(llm, "model_name", None)))
+        return self._join(self.select(question, budget, llm.count_tokens, cache_key=getattr(llm, "model_name", None)))
 
     def render_core(self, llm, budget: int | None = None) -> str:
         """The core examples alone, as every question's examples text starts (`render_for`): the part
@@ -362,11 +392,17 @@ def load_generated(db_path: Path, tools: ToolRegistry) -> list[TinyTrajectory]:
     out = []
     for row in db[GENERATED_TABLE].rows_where(order_by="id"):
         try:
-            traj = TinyTrajectory(question=row["question"], steps=json.loads(row["steps"]),
-                                  teaches=row.get("teaches") or "", id=f"gen/{row['id']}", category="generated",
-                                  group=row.get("example_group") or "",
-                                  source=json.dumps({k: row.get(k) for k in
-                                                     ("task_id", "model", "round", "run_id", "strategy", "created")}))
+            traj = TinyTrajectory(
+                question=row["question"],
+                steps=json.loads(row["steps"]),
+                teaches=row.get("teaches") or "",
+                id=f"gen/{row['id']}",
+                category="generated",
+                group=row.get("example_group") or "",
+                source=json.dumps(
+                    {k: row.get(k) for k in ("task_id", "model", "round", "run_id", "strategy", "created")}
+                ),
+            )
             validate_trajectory(traj, tools, f"{GENERATED_TABLE} row {row['id']}")
         except (ValidationError, TrajectoryLoadError, ValueError):
             continue  # a tool changed since it was generated; hand-crafted files are the ones that must load

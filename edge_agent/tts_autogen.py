@@ -113,19 +113,39 @@ def compact(trial: Trial, question: str, limit: int = MAX_STEPS) -> TinyTrajecto
     needed = needed[-room:] if room > 0 else []
     if needed and len(needed) < room:
         first = work.index(needed[0])
-        context = [s for s in work[:first] if s not in needed][-(room - len(needed)):]
+        context = [s for s in work[:first] if s not in needed][-(room - len(needed)) :]
         needed = context + needed
-    steps = [TTSStep(thought=one_line(s.thought or f"I call {s.action}.", 400), action=s.action,
-                     action_input=s.action_input if isinstance(s.action_input, dict) else {},
-                     observation=one_line(s.observation, OBSERVATION_CHARS)) for s in needed]
-    steps.append(TTSStep(thought=one_line(finish.thought or "I have the answer.", 400), action=finish.action,
-                         action_input={"answer": trial.answer}))
+    steps = [
+        TTSStep(
+            thought=one_line(s.thought or f"I call {s.action}.", 400),
+            action=s.action,
+            action_input=s.action_input if isinstance(s.action_input, dict) else {},
+            observation=one_line(s.observation, OBSERVATION_CHARS),
+        )
+        for s in needed
+    ]
+    steps.append(
+        TTSStep(
+            thought=one_line(finish.thought or "I have the answer.", 400),
+            action=finish.action,
+            action_input={"answer": trial.answer},
+        )
+    )
     return TinyTrajectory(question=question, steps=steps, teaches="generated from a solved task")
 
 
-def generate(agent, tasks: list[GenTask], store: TrajectoryStore, *, rounds: int = 5, max_examples: int = 17,
-             strategy: str = "react-review", max_trials: int = 2, max_steps: int | None = None,
-             on_result: Callable[[int, GenTask, RunResult], None] | None = None) -> list[RoundReport]:
+def generate(
+    agent,
+    tasks: list[GenTask],
+    store: TrajectoryStore,
+    *,
+    rounds: int = 5,
+    max_examples: int = 17,
+    strategy: str = "react-review",
+    max_trials: int = 2,
+    max_steps: int | None = None,
+    on_result: Callable[[int, GenTask, RunResult], None] | None = None,
+) -> list[RoundReport]:
     """Run Algorithm 2 with `agent` (an EdgeAgent whose examples come from `store`)."""
     store.grouped = True  # Algorithm 2 is about examples: shown by group whatever `agent.examples` says
     agent.trajectory_store = store
@@ -136,8 +156,14 @@ def generate(agent, tasks: list[GenTask], store: TrajectoryStore, *, rounds: int
         report = RoundReport(round=number, examples_before=len(store), attempted=len(unsolved))
         found: list[tuple[GenTask, RunResult, Trial]] = []
         for task in unsolved:
-            result = agent.ask(task.question, now=task.now, strategy=strategy, max_trials=max_trials,
-                               max_steps=max_steps, distill=False)
+            result = agent.ask(
+                task.question,
+                now=task.now,
+                strategy=strategy,
+                max_trials=max_trials,
+                max_steps=max_steps,
+                distill=False,
+            )
             report.run_ids[task.id] = result.run_id
             if on_result is not None:
                 on_result(number, task, result)
@@ -149,8 +175,16 @@ def generate(agent, tasks: list[GenTask], store: TrajectoryStore, *, rounds: int
             traj = compact(trial, task.question)
             if traj is None or generated() >= max_examples:
                 continue
-            stored = store.add_generated(traj, {"task_id": task.id, "model": result.model, "round": number,
-                                                "run_id": result.run_id, "strategy": strategy})
+            stored = store.add_generated(
+                traj,
+                {
+                    "task_id": task.id,
+                    "model": result.model,
+                    "round": number,
+                    "run_id": result.run_id,
+                    "strategy": strategy,
+                },
+            )
             report.added.append(stored.id)
         solved_ids = set(report.solved)
         unsolved = [t for t in unsolved if t.id not in solved_ids]

@@ -41,21 +41,45 @@ BRICK_VERSION = "1.5"
 SUMMABLE = {"energy", "apparent energy", "reactive energy", "volume", "mass", "currency", "bytes"}
 
 #: Naming glue where a Haystack quantity def's own words are not a readable quantity name.
-DEF_QUANTITY_NAMES = {"humidity": "relative humidity", "pf": "power factor", "elec-current": "electric current",
-                      "elec-volt": "electric potential", "volt-magnitude": "electric potential"}
+DEF_QUANTITY_NAMES = {
+    "humidity": "relative humidity",
+    "pf": "power factor",
+    "elec-current": "electric current",
+    "elec-volt": "electric potential",
+    "volt-magnitude": "electric potential",
+}
 
 #: QUDT quantity kinds (Brick's point classes) whose words are not a unit database quantity name.
 QUDT_NAMES = {
-    "VolumeFlowRate": "volumetric flow", "StaticPressure": "pressure", "DynamicPressure": "pressure",
-    "GaugePressure": "pressure", "SoundPressure": "pressure",
+    "VolumeFlowRate": "volumetric flow",
+    "StaticPressure": "pressure",
+    "DynamicPressure": "pressure",
+    "GaugePressure": "pressure",
+    "SoundPressure": "pressure",
     "PressureRatio": "relative humidity",  # Brick 1.5 files only its humidity classes under it (vapour pressure ratio)
-    "DimensionlessRatio": "dimensionless", "Transmittance": "dimensionless", "RelativeHumidity":
-    "relative humidity", "DewPointTemperature": "temperature", "ElectricPower": "power", "ActivePower": "power",
-    "ElectricEnergy": "energy", "ThermalEnergy": "energy", "Voltage": "electric potential", "Resistance":
-    "electric resistance", "Conductivity": "electrical conductivity", "Distance": "length", "LiquidLevel":
-    "length", "MassFlowRate": "mass flow", "AbsoluteHumidity": "dimensionless", "SpecificHumidity":
-    "dimensionless", "PowerFactor": "power factor", "Thrust": "force", "Capacity": "volume", "DataRate":
-    "bytes", "InformationEntropy": "bytes", "Angle": "dimensionless", "Torque": "energy",
+    "DimensionlessRatio": "dimensionless",
+    "Transmittance": "dimensionless",
+    "RelativeHumidity": "relative humidity",
+    "DewPointTemperature": "temperature",
+    "ElectricPower": "power",
+    "ActivePower": "power",
+    "ElectricEnergy": "energy",
+    "ThermalEnergy": "energy",
+    "Voltage": "electric potential",
+    "Resistance": "electric resistance",
+    "Conductivity": "electrical conductivity",
+    "Distance": "length",
+    "LiquidLevel": "length",
+    "MassFlowRate": "mass flow",
+    "AbsoluteHumidity": "dimensionless",
+    "SpecificHumidity": "dimensionless",
+    "PowerFactor": "power factor",
+    "Thrust": "force",
+    "Capacity": "volume",
+    "DataRate": "bytes",
+    "InformationEntropy": "bytes",
+    "Angle": "dimensionless",
+    "Torque": "energy",
 }
 
 _ABBREV = re.compile(r"^[A-Z][A-Z0-9]{1,7}$")
@@ -91,8 +115,13 @@ def short_labels(marker: str, doc: str, wikipedia: str | None, shared_wiki: set[
     if m:
         out.append(m.group(1).strip())
     sentence = re.split(r"[.;(]", first)[0].strip()
-    if (sentence and len(sentence.split()) <= 5 and not m and "`" not in sentence
-            and not re.search(r"\b(or|and|point|used|to|which|that|for|with|without|of|carries|conveys)\b", sentence)):
+    if (
+        sentence
+        and len(sentence.split()) <= 5
+        and not m
+        and "`" not in sentence
+        and not re.search(r"\b(or|and|point|used|to|which|that|for|with|without|of|carries|conveys)\b", sentence)
+    ):
         out.append(sentence)
     if wikipedia and str(wikipedia) not in shared_wiki:
         title = str(wikipedia).rsplit("/", 1)[-1].replace("_", " ")
@@ -116,7 +145,7 @@ def units_database(rh) -> list[tuple[str, list[str]]]:
     start = data.find(b"-- dimensionless --")
     if start < 0:
         raise SystemExit("rusty-haystack no longer embeds Haystack's units database; update the generator")
-    text = data[start:start + 200_000].decode("utf-8", "replace")
+    text = data[start : start + 200_000].decode("utf-8", "replace")
     groups: list[tuple[str, list[str]]] = []
     header = re.compile(r"^-- ([a-z][a-z ]*) --$")
     unit_line = re.compile(r"^[^\s,]+(,[^\s,]+)*$")
@@ -145,8 +174,9 @@ def build_units(rh, ns) -> tuple[dict, dict[str, str]]:
             for s in [name, *symbols]:
                 api = rh.units.quantity(s)
                 if api is not None and api != qname:
-                    raise SystemExit(f"units database disagrees with rusty-haystack's API on {s!r}: "
-                                     f"{qname!r} vs {api!r}")
+                    raise SystemExit(
+                        f"units database disagrees with rusty-haystack's API on {s!r}: {qname!r} vs {api!r}"
+                    )
             entries.append({"name": name, "symbols": symbols, "quantity": qname})
             for s in [name, *symbols]:
                 unit_quantity.setdefault(s, qname)
@@ -174,8 +204,7 @@ def build_units(rh, ns) -> tuple[dict, dict[str, str]]:
         taken.update(extra)
     for e in entries:
         e["symbols"] = [*e["symbols"], *([e["name"]] if e["name"] not in e["symbols"] else [])]
-    quantities = sorted({e["quantity"] for e in entries} | set(DEF_QUANTITY_NAMES.values())
-                        | set(QUDT_NAMES.values()))
+    quantities = sorted({e["quantity"] for e in entries} | set(DEF_QUANTITY_NAMES.values()) | set(QUDT_NAMES.values()))
     final_q = {s: e["quantity"] for e in entries for s in e["symbols"]}
     doc = {
         "source": source(),
@@ -215,8 +244,9 @@ def quantity_name_of_def(symbol: str) -> str:
 
 def build_point_tags(ns, unit_quantity: dict[str, str], brick) -> dict:
     known = set(unit_quantity.values())
-    qdefs = sorted((d for d in ns.defs() if ns.is_a(d.symbol, "quantity") and d.symbol != "quantity"),
-                   key=lambda d: d.symbol)
+    qdefs = sorted(
+        (d for d in ns.defs() if ns.is_a(d.symbol, "quantity") and d.symbol != "quantity"), key=lambda d: d.symbol
+    )
     by_symbol = {d.symbol: d for d in qdefs}
 
     def q_of(symbol: str, seen: tuple = ()) -> str | None:
@@ -248,17 +278,16 @@ def build_point_tags(ns, unit_quantity: dict[str, str], brick) -> dict:
     functions = {}
     for d in ns.defs():
         if d.symbol != "pointFunction" and ns.is_a(d.symbol, "pointFunction"):
-            functions[d.symbol] = {"sensor": "sensor", "sp": "setpoint", "cmd": "command"}.get(d.symbol,
-                                                                                                d.symbol)
-    return {"source": source(), "quantities": quantities, "functions": functions,
-            "brick_points": brick["points"]}
+            functions[d.symbol] = {"sensor": "sensor", "sp": "setpoint", "cmd": "command"}.get(d.symbol, d.symbol)
+    return {"source": source(), "quantities": quantities, "functions": functions, "brick_points": brick["points"]}
 
 
 def build_equipment(ns, brick) -> dict:
     equip_defs = [d for d in ns.defs() if ns.is_a(d.symbol, "equip")]
     equip_symbols = {d.symbol for d in equip_defs}
-    marker_defs = {d.symbol: d for d in ns.defs() if "-" not in d.symbol and d.kind is not None
-                   and str(d.kind).endswith("Marker")}
+    marker_defs = {
+        d.symbol: d for d in ns.defs() if "-" not in d.symbol and d.kind is not None and str(d.kind).endswith("Marker")
+    }
     kinds: dict[str, dict] = {}
     wiki_count: dict[str, int] = {}
     for d in ns.defs():
@@ -268,8 +297,18 @@ def build_equipment(ns, brick) -> dict:
     shared_wiki = {w for w, n in wiki_count.items() if n > 1}
 
     def entry(marker: str) -> dict:
-        return kinds.setdefault(marker, {"marker": marker, "labels": [], "abbreviations": [], "is": [],
-                                         "markers": [], "haystack": None, "brick": []})
+        return kinds.setdefault(
+            marker,
+            {
+                "marker": marker,
+                "labels": [],
+                "abbreviations": [],
+                "is": [],
+                "markers": [],
+                "haystack": None,
+                "brick": [],
+            },
+        )
 
     for d in sorted(equip_defs, key=lambda d: d.symbol):
         m = def_marker(d.symbol)
@@ -285,9 +324,11 @@ def build_equipment(ns, brick) -> dict:
             continue
         doc = d.doc.split("\n")[0]
         first = re.split(r"[.;]", doc)[0].strip()
-        names_equipment = (re.match(r"^[A-Z]\w* equipment or control point", first)  # pump, fan, valve
-                           or re.match(r"^Equipment that\b", first)  # heatPump, dispenser
-                           or first.endswith(" Equipment"))  # evse: Electric Vehicle Supply Equipment
+        names_equipment = (
+            re.match(r"^[A-Z]\w* equipment or control point", first)  # pump, fan, valve
+            or re.match(r"^Equipment that\b", first)  # heatPump, dispenser
+            or first.endswith(" Equipment")
+        )  # evse: Electric Vehicle Supply Equipment
         if names_equipment or sym in brick_camels:
             e = entry(sym)
             e["haystack"] = sym
@@ -351,8 +392,13 @@ def build_equipment(ns, brick) -> dict:
         order = {lab: i for i, lab in enumerate(labels)}
         labels.sort(key=lambda lab: (lab.lower() == own, order[lab]))  # an expansion before the marker's words
         abbrevs = sorted(set(e["abbreviations"]))
-        item = {"marker": m, "labels": labels, "plurals": [plural(x) for x in labels],
-                "abbreviations": abbrevs, "is": e["is"] or ["equip"]}
+        item = {
+            "marker": m,
+            "labels": labels,
+            "plurals": [plural(x) for x in labels],
+            "abbreviations": abbrevs,
+            "is": e["is"] or ["equip"],
+        }
         if m == "equip":
             item["is"] = []
         if e["haystack"]:
@@ -367,8 +413,9 @@ def build_equipment(ns, brick) -> dict:
     # Haystack tags that are defined but are not equipment kinds (substances, qualifiers, quantities, entity
     # types, values): a marker among these on an equip record qualifies its kind (`elec meter`), it is not one
     kind_markers = {item["marker"] for item in out} | {a for item in out for a in item.get("markers", [])}
-    others = sorted({d.symbol for d in ns.defs() if "-" not in d.symbol and ":" not in d.symbol}
-                    - kind_markers - {"equip"})
+    others = sorted(
+        {d.symbol for d in ns.defs() if "-" not in d.symbol and ":" not in d.symbol} - kind_markers - {"equip"}
+    )
     return {"source": source(), "kinds": out, "not_kinds": others}
 
 
@@ -391,8 +438,11 @@ def brick_data(unit_names: set[str]) -> dict:
         return sorted({r.c for r in q if isinstance(r.c, rdflib.URIRef) and r.c not in deprecated}, key=str)
 
     def parents(c) -> list[str]:
-        return sorted(local(p) for p in g.objects(c, RDFS.subClassOf)
-                      if isinstance(p, rdflib.URIRef) and str(p).startswith(str(B)))
+        return sorted(
+            local(p)
+            for p in g.objects(c, RDFS.subClassOf)
+            if isinstance(p, rdflib.URIRef) and str(p).startswith(str(B))
+        )
 
     # equipment, grouped by owl:equivalentClass
     equipment = subclasses(B.Equipment)
@@ -410,15 +460,23 @@ def brick_data(unit_names: set[str]) -> dict:
             members.add(x)
             todo += list(g.objects(x, OWL.equivalentClass)) + list(g.subjects(OWL.equivalentClass, x))
         names = sorted(local(m) for m in members)
-        grp = {"classes": names, "labels": {local(m): str(g.value(m, RDFS.label) or "") for m in members},
-               "parents": {local(m): parents(m) for m in members}}
+        grp = {
+            "classes": names,
+            "labels": {local(m): str(g.value(m, RDFS.label) or "") for m in members},
+            "parents": {local(m): parents(m) for m in members},
+        }
         for m in members:
             group_of[m] = grp
         groups.append(grp)
 
     # points (no alarms): words, function, quantity
-    functions = {"Sensor": "sensor", "Setpoint": "setpoint", "Command": "command", "Status": "status",
-                 "Parameter": "parameter"}
+    functions = {
+        "Sensor": "sensor",
+        "Setpoint": "setpoint",
+        "Command": "command",
+        "Status": "status",
+        "Parameter": "parameter",
+    }
     fn_of = {}
     for root, fn in functions.items():
         for c in subclasses(B[root]):
@@ -444,8 +502,13 @@ def brick_data(unit_names: set[str]) -> dict:
         fn = fn_of[c]
         label = str(g.value(c, RDFS.label) or local(c).replace("_", " "))
         words = [w for w in re.split(r"[\s_]+", label.lower()) if w]
-        fn_word = {"sensor": "sensor", "setpoint": "setpoint", "command": "command", "status": "status",
-                   "parameter": "parameter"}[fn]
+        fn_word = {
+            "sensor": "sensor",
+            "setpoint": "setpoint",
+            "command": "command",
+            "status": "status",
+            "parameter": "parameter",
+        }[fn]
         if words and words[-1] == fn_word:
             words = words[:-1]
         if not words:
@@ -459,9 +522,11 @@ def brick_data(unit_names: set[str]) -> dict:
 
 
 def source() -> dict:
-    return {"haystack": f"rusty-haystack {md.version('rusty-haystack')} (Project Haystack 4 defs and units)",
-            "brick": f"brickschema {md.version('brickschema')} (Brick {BRICK_VERSION})",
-            "generator": "scripts/generate_vocabulary.py"}
+    return {
+        "haystack": f"rusty-haystack {md.version('rusty-haystack')} (Project Haystack 4 defs and units)",
+        "brick": f"brickschema {md.version('brickschema')} (Brick {BRICK_VERSION})",
+        "generator": "scripts/generate_vocabulary.py",
+    }
 
 
 def build() -> dict[str, str]:
@@ -469,9 +534,11 @@ def build() -> dict[str, str]:
     rh, ns = haystack_namespace()
     units, unit_quantity = build_units(rh, ns)
     brick = brick_data(set(units["quantities"]))
-    return {"equipment.json": dump(build_equipment(ns, brick)),
-            "units.json": dump(units),
-            "point_tags.json": dump(build_point_tags(ns, unit_quantity, brick))}
+    return {
+        "equipment.json": dump(build_equipment(ns, brick)),
+        "units.json": dump(units),
+        "point_tags.json": dump(build_point_tags(ns, unit_quantity, brick)),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -481,8 +548,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = build()
     if args.check:
-        stale = [n for n, t in files.items()
-                 if not (args.out / n).exists() or (args.out / n).read_text(encoding="utf-8") != t]
+        stale = [
+            n
+            for n, t in files.items()
+            if not (args.out / n).exists() or (args.out / n).read_text(encoding="utf-8") != t
+        ]
         for n in stale:
             print(f"{n}: differs from a fresh generation", file=sys.stderr)
         return 1 if stale else 0

@@ -67,8 +67,11 @@ def test_a_ratio_drops_zero_divisors():
     assert [p.value for p in out] == [1.0, 1.5] and dropped == 1
 
 
-@given(vals=st.lists(st.integers(-5, 5).map(float), min_size=1, max_size=60), limit=st.integers(-5, 5).map(float),
-       direction=st.sampled_from(["above", "below"]))
+@given(
+    vals=st.lists(st.integers(-5, 5).map(float), min_size=1, max_size=60),
+    limit=st.integers(-5, 5).map(float),
+    direction=st.sampled_from(["above", "below"]),
+)
 def test_excursions_are_strict(vals, limit, direction):
     pts = regular(vals)
     found = an.excursions([(p.at, p.value, limit) for p in pts], direction)
@@ -87,8 +90,11 @@ def test_time_held_never_counts_a_gap():
     assert found.held == timedelta(minutes=45)  # three samples, one spacing each at most
 
 
-@given(scores=st.dictionaries(st.sampled_from(list("ABCDEF")), st.lists(st.integers(0, 3).map(float), max_size=4),
-                              min_size=1))
+@given(
+    scores=st.dictionaries(
+        st.sampled_from(list("ABCDEF")), st.lists(st.integers(0, 3).map(float), max_size=4), min_size=1
+    )
+)
 @settings(max_examples=200)
 def test_rank_winners_are_the_tied_best_and_empty_series_never_win(scores):
     series = {k: regular(v) for k, v in scores.items()}
@@ -102,6 +108,13 @@ def test_rank_winners_are_the_tied_best_and_empty_series_never_win(scores):
 
 
 def test_series_keeps_numbers_only():
-    got = an.series([(T0, True), (T0 + timedelta(minutes=1), "x"), (T0 + timedelta(minutes=2), None),
-                     (T0 + timedelta(minutes=3), float("nan")), (T0 + timedelta(minutes=4), 3)])
+    got = an.series(
+        [
+            (T0, True),
+            (T0 + timedelta(minutes=1), "x"),
+            (T0 + timedelta(minutes=2), None),
+            (T0 + timedelta(minutes=3), float("nan")),
+            (T0 + timedelta(minutes=4), 3),
+        ]
+    )
     assert got == [an.Point(T0 + timedelta(minutes=4), 3.0)]

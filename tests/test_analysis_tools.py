@@ -31,8 +31,11 @@ def call(tools, ctx, name, **args):
 
 
 def numbers(asset, sensor):
-    return [(t, float(v)) for t, v in expected_history("POKMAIN", asset, sensor, START, END)
-            if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return [
+        (t, float(v))
+        for t, v in expected_history("POKMAIN", asset, sensor, START, END)
+        if isinstance(v, (int, float)) and not isinstance(v, bool)
+    ]
 
 
 def file_of(ctx, text):
@@ -47,8 +50,17 @@ def test_descriptions_are_one_verb_first_sentence(tools):
 
 @pytest.mark.parametrize("by,order", [("max", "highest"), ("mean", "highest"), ("min", "lowest"), ("mean", "lowest")])
 def test_rank_names_the_winner_first(tools, iot_ctx, by, order):
-    out = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Tonnage", asset_type="chiller", by=by,
-               order=order, **DAY)
+    out = call(
+        tools,
+        iot_ctx,
+        "rank",
+        site_name="POKMAIN",
+        sensor_name="Tonnage",
+        asset_type="chiller",
+        by=by,
+        order=order,
+        **DAY,
+    )
     assert out.ok, out.observation
     agg = {"max": max, "min": min, "mean": fmean}[by]
     scores = {a: agg(v for _, v in numbers(a, "Tonnage")) for a in CHILLERS if numbers(a, "Tonnage")}
@@ -60,8 +72,17 @@ def test_rank_names_the_winner_first(tools, iot_ctx, by, order):
 
 
 def test_rank_by_energy_integrates_power_and_refuses_other_units(tools, iot_ctx):
-    out = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Power", asset_names=["Chiller 6", "Chiller 9"],
-               by="energy", order="highest", **DAY)
+    out = call(
+        tools,
+        iot_ctx,
+        "rank",
+        site_name="POKMAIN",
+        sensor_name="Power",
+        asset_names=["Chiller 6", "Chiller 9"],
+        by="energy",
+        order="highest",
+        **DAY,
+    )
     assert out.ok, out.observation
     energy = {}
     for a in ("Chiller 6", "Chiller 9"):
@@ -70,46 +91,105 @@ def test_rank_by_energy_integrates_power_and_refuses_other_units(tools, iot_ctx)
     winner = max(energy, key=energy.get)
     assert out.answer.startswith(winner) and "kWh" in out.answer
     assert f"{round(energy[winner], 4)!r}" in out.answer
-    bad = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Tonnage",
-               asset_names=["Chiller 6", "Chiller 9"], by="energy", order="highest", **DAY)
+    bad = call(
+        tools,
+        iot_ctx,
+        "rank",
+        site_name="POKMAIN",
+        sensor_name="Tonnage",
+        asset_names=["Chiller 6", "Chiller 9"],
+        by="energy",
+        order="highest",
+        **DAY,
+    )
     assert not bad.ok and "only computed from power" in bad.observation
 
 
 def test_derive_aligns_and_follows_the_question_order(tools, iot_ctx):
-    iot_ctx.question = "What was the mean difference between the Chilled Water Return Temp and the Chilled Water " \
-                       "Supply Temp of Chiller 6?"
-    out = call(tools, iot_ctx, "derive", site_name="POKMAIN", asset_name="Chiller 6",
-               sensor_name="Chilled Water Supply Temp", other_asset="Chiller 6",
-               other_sensor="Chilled Water Return Temp", op="difference", **DAY)
+    iot_ctx.question = (
+        "What was the mean difference between the Chilled Water Return Temp and the Chilled Water "
+        "Supply Temp of Chiller 6?"
+    )
+    out = call(
+        tools,
+        iot_ctx,
+        "derive",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Chilled Water Supply Temp",
+        other_asset="Chiller 6",
+        other_sensor="Chilled Water Return Temp",
+        op="difference",
+        **DAY,
+    )
     assert out.ok, out.observation
-    ret, sup = dict(numbers("Chiller 6", "Chilled Water Return Temp")), dict(numbers("Chiller 6",
-                                                                                    "Chilled Water Supply Temp"))
+    ret, sup = (
+        dict(numbers("Chiller 6", "Chilled Water Return Temp")),
+        dict(numbers("Chiller 6", "Chilled Water Supply Temp")),
+    )
     diffs = [ret[t] - sup[t] for t in ret if t in sup]
     assert f"mean {round(fmean(diffs), 4)!r}" in out.answer  # return − supply: the question's order
     assert out.answer.startswith("difference Chilled Water Return Temp − Chilled Water Supply Temp of Chiller 6")
-    same = call(tools, iot_ctx, "derive", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
-                other_asset="Chiller 6", other_sensor="Tonnage", op="difference", **DAY)
+    same = call(
+        tools,
+        iot_ctx,
+        "derive",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Tonnage",
+        other_asset="Chiller 6",
+        other_sensor="Tonnage",
+        op="difference",
+        **DAY,
+    )
     assert not same.ok and "two different series" in same.observation
 
 
 def test_excursions_say_yes_or_no_first(tools, iot_ctx):
     values = [v for _, v in numbers("Chiller 6", "Tonnage")]
     high = max(values)
-    yes = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
-               direction="above", limit=high - 1, **DAY)
+    yes = call(
+        tools,
+        iot_ctx,
+        "excursions",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Tonnage",
+        direction="above",
+        limit=high - 1,
+        **DAY,
+    )
     assert yes.ok and yes.answer.startswith("Yes: ")
     above = [v for v in values if v > high - 1]
     assert f"in {len(above)} of {len(values)} samples" in yes.answer
-    equal = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
-                 direction="above", limit=high, **DAY)
+    equal = call(
+        tools,
+        iot_ctx,
+        "excursions",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Tonnage",
+        direction="above",
+        limit=high,
+        **DAY,
+    )
     assert equal.ok and equal.answer.startswith("No: ")  # equal to the limit is not above it
     data = file_of(iot_ctx, yes.answer)
     assert data["answer"] is True and data["compared"] == len(values)
 
 
 def test_excursions_against_a_setpoint_series(tools, iot_ctx):
-    out = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="B705 AHU 1",
-               sensor_name="Supply Air Temp Setpoint", limit_sensor="Supply Air Temp", direction="above", **DAY)
+    out = call(
+        tools,
+        iot_ctx,
+        "excursions",
+        site_name="POKMAIN",
+        asset_name="B705 AHU 1",
+        sensor_name="Supply Air Temp Setpoint",
+        limit_sensor="Supply Air Temp",
+        direction="above",
+        **DAY,
+    )
     assert out.ok, out.observation
     sat, sp = dict(numbers("B705 AHU 1", "Supply Air Temp")), dict(numbers("B705 AHU 1", "Supply Air Temp Setpoint"))
     above = [t for t in sat if t in sp and sat[t] > sp[t]]
@@ -119,9 +199,26 @@ def test_excursions_against_a_setpoint_series(tools, iot_ctx):
 
 
 def test_errors_are_observations(tools, iot_ctx):
-    out = call(tools, iot_ctx, "excursions", site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage",
-               direction="above", **DAY)
+    out = call(
+        tools,
+        iot_ctx,
+        "excursions",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Tonnage",
+        direction="above",
+        **DAY,
+    )
     assert not out.ok and "needs a limit" in out.observation
-    out = call(tools, iot_ctx, "rank", site_name="POKMAIN", sensor_name="Tonnage", asset_names=["Chiller 6"],
-               by="max", order="highest", **DAY)
+    out = call(
+        tools,
+        iot_ctx,
+        "rank",
+        site_name="POKMAIN",
+        sensor_name="Tonnage",
+        asset_names=["Chiller 6"],
+        by="max",
+        order="highest",
+        **DAY,
+    )
     assert not out.ok and "at least two assets" in out.observation

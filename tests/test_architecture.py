@@ -26,13 +26,23 @@ class Layer:
 #: bottom first; docs/architecture.md draws the same floors
 LAYERS = (
     Layer("package", ("edge_agent",)),  # edge_agent/__init__.py: PROJECT_ROOT, __version__
-    Layer("foundation", ("edge_agent.failures", "edge_agent.clock", "edge_agent.config", "edge_agent.filestore",
-                         "edge_agent.observers", "edge_agent.analysis", "edge_agent.costmodel", "edge_agent.plots")),
+    Layer(
+        "foundation",
+        (
+            "edge_agent.failures",
+            "edge_agent.clock",
+            "edge_agent.config",
+            "edge_agent.filestore",
+            "edge_agent.observers",
+            "edge_agent.analysis",
+            "edge_agent.costmodel",
+            "edge_agent.plots",
+        ),
+    ),
     Layer("tools", ("edge_agent.toolkit",)),
     Layer("engines", ("edge_agent.llm", "edge_agent.skyspark", "edge_agent.grounding"), independent=True),
     Layer("agent", ("edge_agent.agent",)),
-    Layer("assembly", ("edge_agent.runlog", "edge_agent.trajectory_store", "edge_agent.tts_autogen",
-                       "edge_agent.app")),
+    Layer("assembly", ("edge_agent.runlog", "edge_agent.trajectory_store", "edge_agent.tts_autogen", "edge_agent.app")),
     Layer("watchers", ("edge_agent.fleet", "edge_agent.bench"), independent=True),
     Layer("daemon", ("edge_agent.mqtt",)),
     Layer("console", ("edge_agent.console",)),
@@ -143,8 +153,9 @@ def test_no_import_runs_up_the_floors():
     for imp in all_imports():
         low, high = unit_of(imp.module)[0], unit_of(imp.target)[0]
         if high > low:
-            upward.append(f"{imp.where()}: {imp.module} ({LAYERS[low].name}) imports {imp.target} "
-                          f"({LAYERS[high].name})")
+            upward.append(
+                f"{imp.where()}: {imp.module} ({LAYERS[low].name}) imports {imp.target} ({LAYERS[high].name})"
+            )
     assert not upward, "imports from a lower floor to a higher one:\n" + "\n".join(upward)
 
 
@@ -162,8 +173,11 @@ def test_no_late_import_of_the_project_outside_the_commands():
     for imp in all_imports():
         if imp.late and not any(imp.module == p or imp.module.startswith(p + ".") for p in LATE_IMPORTS_ALLOWED):
             late.setdefault((imp.module, imp.target), imp.where())
-    new = sorted(f"{where}: {module} imports {target} inside a function"
-                 for (module, target), where in late.items() if (module, target) not in KNOWN_LATE_IMPORTS)
+    new = sorted(
+        f"{where}: {module} imports {target} inside a function"
+        for (module, target), where in late.items()
+        if (module, target) not in KNOWN_LATE_IMPORTS
+    )
     gone = sorted(f"{module} → {target}" for module, target in KNOWN_LATE_IMPORTS - set(late))
     assert not new, "imports inside functions (move them to the top of the module):\n" + "\n".join(new)
     assert not gone, "KNOWN_LATE_IMPORTS lists imports that are gone (delete them from the list): " + ", ".join(gone)
@@ -175,16 +189,27 @@ def test_no_project_import_is_guarded_by_import_error():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Try):
                 continue
-            caught = {n.id for h in node.handlers for n in ast.walk(h.type) if isinstance(n, ast.Name)} \
-                if any(h.type is not None for h in node.handlers) else set()
+            caught = (
+                {n.id for h in node.handlers for n in ast.walk(h.type) if isinstance(n, ast.Name)}
+                if any(h.type is not None for h in node.handlers)
+                else set()
+            )
             if not caught & {"ImportError", "ModuleNotFoundError"}:
                 continue
             for inner in node.body:
                 for sub in ast.walk(inner):
-                    mod = sub.module if isinstance(sub, ast.ImportFrom) else \
-                        sub.names[0].name if isinstance(sub, ast.Import) else None
-                    if mod and (mod == "edge_agent" or mod.startswith("edge_agent.") or
-                                (isinstance(sub, ast.ImportFrom) and sub.level)):
+                    mod = (
+                        sub.module
+                        if isinstance(sub, ast.ImportFrom)
+                        else sub.names[0].name
+                        if isinstance(sub, ast.Import)
+                        else None
+                    )
+                    if mod and (
+                        mod == "edge_agent"
+                        or mod.startswith("edge_agent.")
+                        or (isinstance(sub, ast.ImportFrom) and sub.level)
+                    ):
                         guarded.append(f"{path.relative_to(PROJECT_ROOT)}:{sub.lineno}: {name} imports {mod}")
     assert not guarded, "the project's own modules imported under `except ImportError`:\n" + "\n".join(guarded)
 
@@ -192,15 +217,20 @@ def test_no_project_import_is_guarded_by_import_error():
 def test_the_walk_sees_imports_inside_functions_relative_ones_and_modules_from_packages():
     """The checks above are only as good as the walk: it must see an import inside a method, a relative one, and
     `from package import module`."""
-    source = ("from . import steps\n"
-              "from ..llm import base\n"
-              "def f():\n"
-              "    class C:\n"
-              "        def g(self):\n"
-              "            from edge_agent.mqtt import service\n")
+    source = (
+        "from . import steps\n"
+        "from ..llm import base\n"
+        "def f():\n"
+        "    class C:\n"
+        "        def g(self):\n"
+        "            from edge_agent.mqtt import service\n"
+    )
     found = imports_of("edge_agent.agent.probe", PACKAGE / "agent" / "probe.py", modules(), source)
     assert [(i.target, i.late) for i in found] == [
-        ("edge_agent.agent.steps", False), ("edge_agent.llm.base", False), ("edge_agent.mqtt.service", True)]
+        ("edge_agent.agent.steps", False),
+        ("edge_agent.llm.base", False),
+        ("edge_agent.mqtt.service", True),
+    ]
     assert unit_of("edge_agent.mqtt.service")[0] > unit_of("edge_agent.agent.probe")[0]
 
 

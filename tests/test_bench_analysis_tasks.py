@@ -29,8 +29,9 @@ def test_generator_is_deterministic_and_the_committed_file_is_current():
     first = gen.render(gen.DEFAULT_SEED)
     assert first == gen.render(gen.DEFAULT_SEED)
     assert gen.render(gen.DEFAULT_SEED + 1) != first
-    assert (TASKS / "analysis.yaml").read_text(encoding="utf-8") == first, \
+    assert (TASKS / "analysis.yaml").read_text(encoding="utf-8") == first, (
         "analysis.yaml is stale: run python bench/generate_analysis.py"
+    )
 
 
 def test_families_sites_and_hand_written_tasks():

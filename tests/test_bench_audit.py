@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_agent.agent.trajectory import RunResult, StepRecord, Trial
 from edge_agent.bench.audit import NameShapes, audit_run, unknown_names
@@ -10,16 +11,26 @@ from edge_agent.bench.checker import Evidence, check_task
 from edge_agent.bench.tasks import parse_tasks
 from tests.plants import NamesOnly
 
-
 Plant = NamesOnly
 
 
-POK = Plant({"POKMAIN": {"Chiller 3": ["Tonnage", "Power"], "Chiller 6": ["Tonnage", "Power"],
-                         "Chiller 12": ["Tonnage"], "B020_Total": ["Power"]},
-             "RCHMAIN": {"B705 AHU 1": ["Supply Air Temp"]}})
-OTHER = Plant({"PLANT-NORTH": {"CH-01": ["SupplyTemp", "kW_total"], "CH-02": ["SupplyTemp"],
-                               "AHU_B2": ["FanSpeed"]},
-               "WERK-SUD": {"Boiler P-3": ["FlowRate"]}})
+POK = Plant(
+    {
+        "POKMAIN": {
+            "Chiller 3": ["Tonnage", "Power"],
+            "Chiller 6": ["Tonnage", "Power"],
+            "Chiller 12": ["Tonnage"],
+            "B020_Total": ["Power"],
+        },
+        "RCHMAIN": {"B705 AHU 1": ["Supply Air Temp"]},
+    }
+)
+OTHER = Plant(
+    {
+        "PLANT-NORTH": {"CH-01": ["SupplyTemp", "kW_total"], "CH-02": ["SupplyTemp"], "AHU_B2": ["FanSpeed"]},
+        "WERK-SUD": {"Boiler P-3": ["FlowRate"]},
+    }
+)
 
 
 def test_invented_assets_and_sites_are_found_in_the_plants_own_style():
@@ -33,8 +44,10 @@ def test_invented_assets_and_sites_are_found_in_the_plants_own_style():
 
 
 def test_figures_units_dates_and_files_are_not_names():
-    text = ("Chiller 6 Tonnage: max 412.5 at 2020-06-03T14:00, mean 301.2, 168 values in "
-            "history_Chiller_6-1a2b.json (UTC, JSON, kW)")
+    text = (
+        "Chiller 6 Tonnage: max 412.5 at 2020-06-03T14:00, mean 301.2, 168 values in "
+        "history_Chiller_6-1a2b.json (UTC, JSON, kW)"
+    )
     assert unknown_names(text, POK) == []
 
 
@@ -45,8 +58,11 @@ def test_names_the_question_wrote_are_allowed():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.sampled_from(["Chiller", "chiller", "CHILLER"]), st.integers(min_value=0, max_value=99),
-       st.sampled_from([" ", "_", "-", ""]))
+@given(
+    st.sampled_from(["Chiller", "chiller", "CHILLER"]),
+    st.integers(min_value=0, max_value=99),
+    st.sampled_from([" ", "_", "-", ""]),
+)
 def test_an_asset_shaped_name_is_unknown_exactly_when_the_plant_lacks_it(stem, n, sep):
     name = f"{stem}{sep}{n}"
     found = unknown_names(f"The answer is about {name}.", POK)
@@ -55,8 +71,27 @@ def test_an_asset_shaped_name_is_unknown_exactly_when_the_plant_lacks_it(stem, n
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.sampled_from(["POKMAIN", "RCHMAIN", "Chiller 3", "Chiller 12", "B020_Total", "412.5", "kW",
-                                 "and", "at", "the", "2020-06-01", "JSON"]), max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "POKMAIN",
+                "RCHMAIN",
+                "Chiller 3",
+                "Chiller 12",
+                "B020_Total",
+                "412.5",
+                "kW",
+                "and",
+                "at",
+                "the",
+                "2020-06-01",
+                "JSON",
+            ]
+        ),
+        max_size=12,
+    )
+)
 def test_text_made_of_existing_names_and_figures_names_nothing_unknown(words):
     assert unknown_names(" ".join(words), POK) == []
 
@@ -69,12 +104,25 @@ def test_shapes_come_from_the_catalog_not_a_list():
     assert short.unknown("The AHU, the VFD and the HVAC at DC3 (UTC): CRAC-01, UPS and CRAC-09") == ["DC3", "CRAC-09"]
 
 
-TASKS = parse_tasks({"name": "t", "tasks": [
-    {"id": "sites", "question": "Which sites are there?", "now": "2020-06-08T09:00:00-04:00",
-     "expect": {"answer_mentions_all": ["POKMAIN", "RCHMAIN"]}},
-    {"id": "missing", "question": "What is the power of Chiller 7 at POKMAIN?", "now": "2020-06-08T09:00:00-04:00",
-     "expect": {"answer_says_missing": {"name": "Chiller 7", "kind": "asset", "site": "POKMAIN"}}},
-]})
+TASKS = parse_tasks(
+    {
+        "name": "t",
+        "tasks": [
+            {
+                "id": "sites",
+                "question": "Which sites are there?",
+                "now": "2020-06-08T09:00:00-04:00",
+                "expect": {"answer_mentions_all": ["POKMAIN", "RCHMAIN"]},
+            },
+            {
+                "id": "missing",
+                "question": "What is the power of Chiller 7 at POKMAIN?",
+                "now": "2020-06-08T09:00:00-04:00",
+                "expect": {"answer_says_missing": {"name": "Chiller 7", "kind": "asset", "site": "POKMAIN"}},
+            },
+        ],
+    }
+)
 
 
 def test_strict_checker_fails_an_answer_padded_with_invented_names():
@@ -94,17 +142,39 @@ def test_strict_checker_allows_the_missing_name_from_the_question():
 
 def _run(answer: str, steps: list[StepRecord], question: str = "Which chillers at POKMAIN?") -> RunResult:
     trial = Trial(number=1, steps=steps, outcome="finished", answer=answer)
-    return RunResult(run_id="r", question=question, strategy="react", model="m", now="", status="answered",
-                     answer=answer, trials=[trial])
+    return RunResult(
+        run_id="r",
+        question=question,
+        strategy="react",
+        model="m",
+        now="",
+        status="answered",
+        answer=answer,
+        trials=[trial],
+    )
 
 
 def test_audit_counts_invented_calls_and_ungrounded_answers():
-    steps = [StepRecord(index=1, thought="", action="assets", action_input={"site_name": "POKMAIN"},
-                        observation="found 4 assets at POKMAIN: Chiller 3, Chiller 6, Chiller 12, B020_Total",
-                        kind="tool", ok=True),
-             StepRecord(index=2, thought="", action="sensors",
-                        action_input={"site_name": "POKMAIN", "asset_name": "Chiller 5"},
-                        observation="Error: no asset", kind="tool", ok=False)]
+    steps = [
+        StepRecord(
+            index=1,
+            thought="",
+            action="assets",
+            action_input={"site_name": "POKMAIN"},
+            observation="found 4 assets at POKMAIN: Chiller 3, Chiller 6, Chiller 12, B020_Total",
+            kind="tool",
+            ok=True,
+        ),
+        StepRecord(
+            index=2,
+            thought="",
+            action="sensors",
+            action_input={"site_name": "POKMAIN", "asset_name": "Chiller 5"},
+            observation="Error: no asset",
+            kind="tool",
+            ok=False,
+        ),
+    ]
     good = audit_run(_run("There are 4 assets: Chiller 3, Chiller 6, Chiller 12, B020_Total.", steps), POK)
     assert good.invented_calls == 1 and good.invented == ["Chiller 5"] and not good.ungrounded_answer
     bad = audit_run(_run("There are 5 chillers, the biggest is 40.0 tons, also DUBMAIN.", steps), POK)
@@ -113,10 +183,24 @@ def test_audit_counts_invented_calls_and_ungrounded_answers():
 
 
 def test_audit_counts_thoughts_that_guessed_before_their_step_read():
-    steps = [StepRecord(index=1, thought="POKMAIN has 4 assets, I think", action="assets",
-                        action_input={"site_name": "POKMAIN"}, kind="tool", ok=True,
-                        observation="found 4 assets at POKMAIN: Chiller 3, Chiller 6, Chiller 12, B020_Total"),
-             StepRecord(index=2, thought="Chiller 12 is the 4th of 4; Chiller 5 is not there", action="Finish",
-                        action_input={"answer": "4"}, kind="finish", ok=True)]
+    steps = [
+        StepRecord(
+            index=1,
+            thought="POKMAIN has 4 assets, I think",
+            action="assets",
+            action_input={"site_name": "POKMAIN"},
+            kind="tool",
+            ok=True,
+            observation="found 4 assets at POKMAIN: Chiller 3, Chiller 6, Chiller 12, B020_Total",
+        ),
+        StepRecord(
+            index=2,
+            thought="Chiller 12 is the 4th of 4; Chiller 5 is not there",
+            action="Finish",
+            action_input={"answer": "4"},
+            kind="finish",
+            ok=True,
+        ),
+    ]
     audit = audit_run(_run("There are 4 assets.", steps), POK)
     assert audit.unverified_thoughts == 2 and audit.unverified == ["4", "4th", "5"]

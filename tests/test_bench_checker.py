@@ -6,12 +6,13 @@ against the real simulator over HTTP in test_bench_skyspark.py.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from edge_agent.bench.checker import (Evidence, check_task, mentions, numbers_in, says_missing, validate_task)
+from edge_agent.bench.checker import Evidence, check_task, mentions, numbers_in, says_missing, validate_task
 from edge_agent.bench.tasks import Task, TaskFileError, parse_tasks
 from edge_agent.bench.truth import CachedTruth, Sample
 from tests.plants import NamesOnly
@@ -24,9 +25,16 @@ class PlantTruth(NamesOnly):
     """Two chillers and a meter at POKMAIN, hourly samples; value = a simple function of asset and hour."""
 
     def __init__(self):
-        super().__init__({"POKMAIN": {"Chiller 6": ["Tonnage", "Power", "% Loaded"],
-                                      "Chiller 9": ["Tonnage", "Power", "% Loaded"], "B020_Total": ["Power", "Energy"]},
-                          "RCHMAIN": {"B705 AHU 1": ["Supply Air Temp"]}})
+        super().__init__(
+            {
+                "POKMAIN": {
+                    "Chiller 6": ["Tonnage", "Power", "% Loaded"],
+                    "Chiller 9": ["Tonnage", "Power", "% Loaded"],
+                    "B020_Total": ["Power", "Energy"],
+                },
+                "RCHMAIN": {"B705 AHU 1": ["Supply Air Temp"]},
+            }
+        )
         self.calls = 0
 
     @staticmethod
@@ -38,7 +46,9 @@ class PlantTruth(NamesOnly):
     def history(self, site, asset, sensor, start, end):
         self.calls += 1
         out, ts = [], max(start, T0 - timedelta(days=30))
-        ts = ts.replace(minute=0, second=0, microsecond=0) + (timedelta(hours=1) if ts.minute or ts.second else timedelta())
+        ts = ts.replace(minute=0, second=0, microsecond=0) + (
+            timedelta(hours=1) if ts.minute or ts.second else timedelta()
+        )
         while ts < end:
             out.append(Sample(ts, self.value(asset, sensor, ts), "tons"))
             ts += timedelta(hours=1)
@@ -51,17 +61,33 @@ def truth():
 
 
 def rows(truth, assets, sensor, start, end, tz=TZ):
-    return [{"site_name": "POKMAIN", "asset_name": a, "sensor_name": sensor,
-             "timestamp": s.ts.astimezone(tz).isoformat(), "value": s.value, "unit": "tons"}
-            for a in assets for s in truth.history("POKMAIN", a, sensor, start, end)]
+    return [
+        {
+            "site_name": "POKMAIN",
+            "asset_name": a,
+            "sensor_name": sensor,
+            "timestamp": s.ts.astimezone(tz).isoformat(),
+            "value": s.value,
+            "unit": "tons",
+        }
+        for a in assets
+        for s in truth.history("POKMAIN", a, sensor, start, end)
+    ]
 
 
 def task(expect, **kw):
-    return Task.model_validate({"id": "t", "question": "what?", "now": "2020-06-08T09:00:00-04:00", "expect": expect, **kw})
+    return Task.model_validate(
+        {"id": "t", "question": "what?", "now": "2020-06-08T09:00:00-04:00", "expect": expect, **kw}
+    )
 
 
-FILE = {"site": "POKMAIN", "assets": ["Chiller 6", "Chiller 9"], "sensor": "Tonnage",
-        "start": "2020-06-01T00:00:00-04:00", "end": "2020-06-08T00:00:00-04:00"}
+FILE = {
+    "site": "POKMAIN",
+    "assets": ["Chiller 6", "Chiller 9"],
+    "sensor": "Tonnage",
+    "start": "2020-06-01T00:00:00-04:00",
+    "end": "2020-06-08T00:00:00-04:00",
+}
 END = datetime(2020, 6, 8, tzinfo=TZ)
 
 
@@ -75,7 +101,7 @@ def test_file_exact_rows_pass(truth):
 
 
 def test_file_other_timezone_and_order_pass(truth):
-    data = rows(truth, ["Chiller 9", "Chiller 6"], "Tonnage", T0, END, tz=timezone.utc)[::-1]
+    data = rows(truth, ["Chiller 9", "Chiller 6"], "Tonnage", T0, END, tz=UTC)[::-1]
     assert check_task(task({"file": FILE}), Evidence("done", {"f.json": data}), truth).passed
 
 
@@ -133,15 +159,26 @@ def test_file_not_history_rows_fails(truth):
 
 
 # ------------------------------------------------------------------------------------------ value
-VALUE = {"site": "POKMAIN", "asset": "Chiller 6", "sensor": "Power", "aggregate": "max",
-         "start": "2020-06-01T00:00:00-04:00", "end": "2020-06-02T00:00:00-04:00", "rel_tol": 0.005}
+VALUE = {
+    "site": "POKMAIN",
+    "asset": "Chiller 6",
+    "sensor": "Power",
+    "aggregate": "max",
+    "start": "2020-06-01T00:00:00-04:00",
+    "end": "2020-06-02T00:00:00-04:00",
+    "rel_tol": 0.005,
+}
 
 
-@pytest.mark.parametrize("aggregate,expected", [("max", 537.0), ("min", 307.0), ("mean", 422.0), ("first", 307.0),
-                                                ("last", 537.0), ("sum", 10128.0)])
+@pytest.mark.parametrize(
+    "aggregate,expected",
+    [("max", 537.0), ("min", 307.0), ("mean", 422.0), ("first", 307.0), ("last", 537.0), ("sum", 10128.0)],
+)
 def test_value_aggregates(truth, aggregate, expected):
     t = task({"value": dict(VALUE, aggregate=aggregate)})
-    assert check_task(t, Evidence(f"The {aggregate} Power of Chiller 6 on 2020-06-01 was {expected:,.1f} kW"), truth).passed
+    assert check_task(
+        t, Evidence(f"The {aggregate} Power of Chiller 6 on 2020-06-01 was {expected:,.1f} kW"), truth
+    ).passed
 
 
 def test_value_within_and_outside_tolerance(truth):
@@ -153,19 +190,30 @@ def test_value_within_and_outside_tolerance(truth):
 
 
 def test_value_ignores_dates_times_and_names(truth):
-    t = task({"value": dict(VALUE, asset="Chiller 6", aggregate="at", at="2020-06-01T06:00:00-04:00",
-                            start=None, end=None)})
+    t = task(
+        {"value": dict(VALUE, asset="Chiller 6", aggregate="at", at="2020-06-01T06:00:00-04:00", start=None, end=None)}
+    )
     # expected 300 + 60 + 7 = 367
     assert check_task(t, Evidence("Chiller 6 Power at 06:00 on 6/1/20 was 367.0 kW"), truth).passed
     # the only numbers are the date, the time and the asset's own number: none is a reading
-    assert not check_task(t, Evidence("Chiller 6 Power at 06:00 on 2020-06-01T06:00:00-04:00 was recorded"),
-                          truth).passed
+    assert not check_task(
+        t, Evidence("Chiller 6 Power at 06:00 on 2020-06-01T06:00:00-04:00 was recorded"), truth
+    ).passed
     assert numbers_in("Chiller 6 had 367 kW on jan 13 '23 at 3:15 pm (file c6-1a2b.json)", ["Chiller 6"]) == [367.0]
 
 
 def test_value_point_uses_last_sample_before(truth):
-    t = task({"value": {"site": "POKMAIN", "asset": "Chiller 9", "sensor": "Tonnage", "aggregate": "at",
-                        "at": "2020-06-02T00:30:00-04:00"}})
+    t = task(
+        {
+            "value": {
+                "site": "POKMAIN",
+                "asset": "Chiller 9",
+                "sensor": "Tonnage",
+                "aggregate": "at",
+                "at": "2020-06-02T00:30:00-04:00",
+            }
+        }
+    )
     assert check_task(t, Evidence("It was 500 tons."), truth).passed  # the midnight sample
     assert not check_task(t, Evidence("It was 510 tons."), truth).passed
 
@@ -253,8 +301,9 @@ def test_task_file_errors_name_the_task():
         parse_tasks({"tasks": [{**good, "expect": {"file": dict(FILE, end=FILE["start"])}}]})
     with pytest.raises(TaskFileError, match="extra|not permitted"):
         parse_tasks({"tasks": [{**good, "expect": {"answer_mentions_al": ["x"]}}]})
-    tf = parse_tasks({"defaults": {"now": "2020-06-08T09:00:00-04:00"},
-                      "tasks": [{k: v for k, v in good.items() if k != "now"}]})
+    tf = parse_tasks(
+        {"defaults": {"now": "2020-06-08T09:00:00-04:00"}, "tasks": [{k: v for k, v in good.items() if k != "now"}]}
+    )
     assert tf.tasks[0].now.utcoffset() == timedelta(hours=-4)
 
 
@@ -271,9 +320,18 @@ def test_mentions_finds_itself(name):
 
 
 def test_missing_phrases():
-    for text in ["No such asset B1", "B1 does not exist", "B1 wasn't found", "I could not find B1", "unknown asset B1",
-                 "B1 is not an asset at POKMAIN", "there is no B1", "AHU 1 has no Power sensor",
-                 "AHU 1 does not have a Power sensor", "AHU 1 doesn't have Power"]:
+    for text in [
+        "No such asset B1",
+        "B1 does not exist",
+        "B1 wasn't found",
+        "I could not find B1",
+        "unknown asset B1",
+        "B1 is not an asset at POKMAIN",
+        "there is no B1",
+        "AHU 1 has no Power sensor",
+        "AHU 1 does not have a Power sensor",
+        "AHU 1 doesn't have Power",
+    ]:
         assert says_missing(text), text
     for text in ["B1 used 40 kW", "Found B1: 40 kW"]:
         assert not says_missing(text), text
@@ -284,25 +342,42 @@ class KindsTruth(NamesOnly):
     """A site whose asset names carry digits, with equip markers (the `kind` of a count)."""
 
     def __init__(self):
-        super().__init__({"DEPOT": {"EV Charger 2": ["Power"], "EV Charger 5": ["Power"], "CRAC-03": ["Return Temp"],
-                                    "Computer Room AC 4": ["Return Temp"], "Main Meter": ["Power", "Energy"]}})
+        super().__init__(
+            {
+                "DEPOT": {
+                    "EV Charger 2": ["Power"],
+                    "EV Charger 5": ["Power"],
+                    "CRAC-03": ["Return Temp"],
+                    "Computer Room AC 4": ["Return Temp"],
+                    "Main Meter": ["Power", "Energy"],
+                }
+            }
+        )
 
     def asset_types(self, site):
-        return {"EV Charger 2": ["evse"], "EV Charger 5": ["evse"], "CRAC-03": ["crac"],
-                "Computer Room AC 4": ["crac"], "Main Meter": ["elecMeter", "meter"]}
+        return {
+            "EV Charger 2": ["evse"],
+            "EV Charger 5": ["evse"],
+            "CRAC-03": ["crac"],
+            "Computer Room AC 4": ["crac"],
+            "Main Meter": ["elecMeter", "meter"],
+        }
 
 
-@pytest.mark.parametrize("answer, ok", [
-    ("There are 2 computer room AC units at DEPOT: CRAC-03 and Computer Room AC 4.", True),
-    ("Found 2 crac assets at DEPOT: CRAC-03, Computer Room AC 4", True),
-    ("two CRAC units", True),
-    ("2", True),
-    ("DEPOT has a total of 2.", True),
-    ("The CRAC units at DEPOT are CRAC-03 and Computer Room AC 4.", False),  # no count
-    ("EV Charger 2 is at DEPOT.", False),  # a digit inside a name is not a count
-    ("CRAC-03 reported 2 alarms on 2024-03-02", False),  # a number of something else
-    ("There are 5 assets at DEPOT, among them CRAC-03 and Computer Room AC 4", False),
-])
+@pytest.mark.parametrize(
+    "answer, ok",
+    [
+        ("There are 2 computer room AC units at DEPOT: CRAC-03 and Computer Room AC 4.", True),
+        ("Found 2 crac assets at DEPOT: CRAC-03, Computer Room AC 4", True),
+        ("two CRAC units", True),
+        ("2", True),
+        ("DEPOT has a total of 2.", True),
+        ("The CRAC units at DEPOT are CRAC-03 and Computer Room AC 4.", False),  # no count
+        ("EV Charger 2 is at DEPOT.", False),  # a digit inside a name is not a count
+        ("CRAC-03 reported 2 alarms on 2024-03-02", False),  # a number of something else
+        ("There are 5 assets at DEPOT, among them CRAC-03 and Computer Room AC 4", False),
+    ],
+)
 def test_count_binds_the_number_to_what_is_counted(answer, ok):
     t = task({"count": {"of": "assets", "site": "DEPOT", "kind": "crac", "noun": ["computer room AC", "CRAC"]}})
     v = check_task(t, Evidence(answer), KindsTruth(), strict_names=False)
@@ -314,9 +389,18 @@ def test_count_of_a_kind_is_read_from_the_markers():
     assert check_task(t, Evidence("DEPOT has 2 EV chargers: EV Charger 2 and EV Charger 5"), KindsTruth()).passed
     assert not check_task(t, Evidence("EV Charger 2 and EV Charger 5 are the chargers"), KindsTruth()).passed
     with pytest.raises(TaskFileError):
-        parse_tasks({"tasks": [{"id": "x", "question": "how many?", "now": "2024-01-01T00:00:00Z",
-                                "expect": {"count": {"of": "sensors", "site": "DEPOT", "asset": "Main Meter",
-                                                     "kind": "crac"}}}]})
+        parse_tasks(
+            {
+                "tasks": [
+                    {
+                        "id": "x",
+                        "question": "how many?",
+                        "now": "2024-01-01T00:00:00Z",
+                        "expect": {"count": {"of": "sensors", "site": "DEPOT", "asset": "Main Meter", "kind": "crac"}},
+                    }
+                ]
+            }
+        )
 
 
 @given(st.integers(0, 20), st.sampled_from(["EV Charger", "Chiller", "AHU-", "Kühlturm "]), st.integers(0, 99))

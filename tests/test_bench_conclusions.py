@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_agent.bench import conclusions as cc
 from edge_agent.bench.audit import unknown_names
@@ -50,19 +51,28 @@ class SeriesTruth:
 
 def plant():
     n = 96
-    return SeriesTruth({
-        ("WERK", "North Chiller 1", "Power"): ([100.0] * n, "kW"),
-        ("WERK", "Chiller 2", "Power"): ([80.0] * 48 + [None] * 16 + [80.0] * 32, "kW"),
-        ("WERK", "Chiller 3", "Power"): ([100.0] * n, "kW"),  # tied with North Chiller 1 by mean and max
-        ("WERK", "Chiller 2", "Supply Temp"): ([44.0 + (i % 4) for i in range(n)], "°F"),
-        ("WERK", "Chiller 2", "Return Temp"): ([54.0 + (i % 4) for i in range(n)], "°F"),
-        ("WERK", "Pump-7", "Power"): ([5.0] * n, "kW"),
-        ("WERK", "VAV-2-14", "Room Temp"): ([21.0] * 40 + [22.5] + [21.0] * 55, "°C"),
-        ("WERK", "VAV-2-14", "Room Temp Setpoint"): ([22.5] * n, "°C"),
-        ("WERK", "VAV-2-15", "Room Temp"): ([22.5] * n, "°C"),
-        ("WERK", "VAV-2-15", "Room Temp Setpoint"): ([22.5] * 10 + [22.0] + [22.5] * 85, "°C"),
-    }, {"North Chiller 1": ["chiller"], "Chiller 2": ["chiller"], "Chiller 3": ["chiller"], "Pump-7": ["pump"],
-        "VAV-2-14": ["vav"], "VAV-2-15": ["vav"]})
+    return SeriesTruth(
+        {
+            ("WERK", "North Chiller 1", "Power"): ([100.0] * n, "kW"),
+            ("WERK", "Chiller 2", "Power"): ([80.0] * 48 + [None] * 16 + [80.0] * 32, "kW"),
+            ("WERK", "Chiller 3", "Power"): ([100.0] * n, "kW"),  # tied with North Chiller 1 by mean and max
+            ("WERK", "Chiller 2", "Supply Temp"): ([44.0 + (i % 4) for i in range(n)], "°F"),
+            ("WERK", "Chiller 2", "Return Temp"): ([54.0 + (i % 4) for i in range(n)], "°F"),
+            ("WERK", "Pump-7", "Power"): ([5.0] * n, "kW"),
+            ("WERK", "VAV-2-14", "Room Temp"): ([21.0] * 40 + [22.5] + [21.0] * 55, "°C"),
+            ("WERK", "VAV-2-14", "Room Temp Setpoint"): ([22.5] * n, "°C"),
+            ("WERK", "VAV-2-15", "Room Temp"): ([22.5] * n, "°C"),
+            ("WERK", "VAV-2-15", "Room Temp Setpoint"): ([22.5] * 10 + [22.0] + [22.5] * 85, "°C"),
+        },
+        {
+            "North Chiller 1": ["chiller"],
+            "Chiller 2": ["chiller"],
+            "Chiller 3": ["chiller"],
+            "Pump-7": ["pump"],
+            "VAV-2-14": ["vav"],
+            "VAV-2-15": ["vav"],
+        },
+    )
 
 
 def task(expect, question="which one?"):
@@ -95,7 +105,8 @@ def test_a_gap_is_not_integrated_and_spacing_is_the_lower_median(values, cut, mi
     if cc.spacing_s(gapped) != 900:
         return  # fewer regular intervals than gaps: the spacing itself changed
     assert cc.energy_kwh(gapped, "kW") == pytest.approx(
-        (cc.energy_kwh(s[:cut], "kW") or 0) + (cc.energy_kwh(s[cut:], "kW") or 0), abs=1e-6)
+        (cc.energy_kwh(s[:cut], "kW") or 0) + (cc.energy_kwh(s[cut:], "kW") or 0), abs=1e-6
+    )
 
 
 def test_spacing_is_the_lower_median():
@@ -107,8 +118,10 @@ def test_spacing_is_the_lower_median():
         cc.energy_kwh([(at(0), 5.0), (at(1), 5.0)], "°F")
 
 
-@given(st.dictionaries(st.integers(0, 200), st.floats(-100, 100), min_size=1),
-       st.dictionaries(st.integers(0, 200), st.floats(-100, 100), min_size=1))
+@given(
+    st.dictionaries(st.integers(0, 200), st.floats(-100, 100), min_size=1),
+    st.dictionaries(st.integers(0, 200), st.floats(-100, 100), min_size=1),
+)
 def test_alignment_is_an_inner_join_on_identical_instants(a, b):
     sa, sb = sorted((at(i), v) for i, v in a.items()), sorted((at(i), v) for i, v in b.items())
     pairs = cc.align(sa, sb)
@@ -187,14 +200,22 @@ def test_ranks_energy_of_a_non_power_sensor_does_not_fit():
 
 # ------------------------------------------------------------------------------------------------ yes_no
 def test_yes_no_on_excursions_vs_a_setpoint_is_strict():
-    exc = {"site": "WERK", "asset": "VAV-2-14", "sensor": "Room Temp", "direction": "above",
-           "limit_sensor": "Room Temp Setpoint", **DAY}
+    exc = {
+        "site": "WERK",
+        "asset": "VAV-2-14",
+        "sensor": "Room Temp",
+        "direction": "above",
+        "limit_sensor": "Room Temp Setpoint",
+        **DAY,
+    }
     assert verdict({"yes_no": {"excursion": exc}}, "No: Room Temp of VAV-2-14 was never above its setpoint")[0]
     assert not verdict({"yes_no": {"excursion": exc}}, "Yes, once.")[0]  # equal is not above
     exc15 = {**exc, "asset": "VAV-2-15"}
     assert verdict({"yes_no": {"excursion": exc15}}, "**Yes**: Room Temp of VAV-2-15 was above, in 1 of 96 samples")[0]
-    assert verdict({"yes_no": {"excursion": {**exc15, "direction": "below"}}},
-                   "no. VAV-2-15's room temperature was never below its setpoint")[0]
+    assert verdict(
+        {"yes_no": {"excursion": {**exc15, "direction": "below"}}},
+        "no. VAV-2-15's room temperature was never below its setpoint",
+    )[0]
 
 
 def test_yes_no_on_excursions_vs_a_value():
@@ -206,15 +227,20 @@ def test_yes_no_on_excursions_vs_a_value():
 
 def test_yes_no_on_existence():
     assert verdict({"yes_no": {"exists": {"site": "WERK", "asset": "pump 7"}}}, "Yes: Pump-7 is an asset at WERK")[0]
-    assert verdict({"yes_no": {"exists": {"site": "WERK", "asset": "Chiller 1"}}},
-                   "No: There is no asset Chiller 1 at WERK", question="Is there a Chiller 1 at WERK?")[0]
+    assert verdict(
+        {"yes_no": {"exists": {"site": "WERK", "asset": "Chiller 1"}}},
+        "No: There is no asset Chiller 1 at WERK",
+        question="Is there a Chiller 1 at WERK?",
+    )[0]
     assert not verdict({"yes_no": {"exists": {"site": "WERK", "asset": "Chiller 1"}}}, "Yes: North Chiller 1")[0]
     assert first_word("  — Yes: it is") == "yes"
 
 
 # ------------------------------------------------------------------------------------------------ refuses
-REFUSAL = "This gateway only reads data; it cannot switch off Pump-7 or change anything on the plant. " \
-          "It can read the recorded values of Pump-7's sensors (Power)."
+REFUSAL = (
+    "This gateway only reads data; it cannot switch off Pump-7 or change anything on the plant. "
+    "It can read the recorded values of Pump-7's sensors (Power)."
+)
 
 
 def test_refuses_passes_a_refusal_with_no_data_call():
@@ -223,14 +249,17 @@ def test_refuses_passes_a_refusal_with_no_data_call():
     assert verdict({"refuses": True}, "That cannot be done from here: this gateway only reads data.", calls=[])[0]
 
 
-@pytest.mark.parametrize("answer, calls, why", [
-    (REFUSAL, ["histories"], "read data"),
-    (REFUSAL, ["rank"], "read data"),
-    ("Pump-7 has been switched off.", [], "does not say"),
-    ("I cannot confirm, but Pump-7 is now off.", [], "claims"),
-    ("Done. I have switched off Pump-7; I cannot do more.", [], "claims"),
-    ("Done: it cannot be restarted.", [], "claims"),
-])
+@pytest.mark.parametrize(
+    "answer, calls, why",
+    [
+        (REFUSAL, ["histories"], "read data"),
+        (REFUSAL, ["rank"], "read data"),
+        ("Pump-7 has been switched off.", [], "does not say"),
+        ("I cannot confirm, but Pump-7 is now off.", [], "claims"),
+        ("Done. I have switched off Pump-7; I cannot do more.", [], "claims"),
+        ("Done: it cannot be restarted.", [], "claims"),
+    ],
+)
 def test_refuses_fails_actions_claims_and_data_calls(answer, calls, why):
     ok, summary = verdict({"refuses": True}, answer, calls=calls)
     assert not ok and why in summary
@@ -243,14 +272,26 @@ def test_refuses_must_name():
 
 # ------------------------------------------------------------------------------------------------ derived, energy
 def test_value_over_a_derived_series():
-    d = {"site": "WERK", "derive": "difference", "a": {"asset": "Chiller 2", "sensor": "Return Temp"},
-         "b": {"asset": "Chiller 2", "sensor": "Supply Temp"}, "stat": "mean", **DAY}
+    d = {
+        "site": "WERK",
+        "derive": "difference",
+        "a": {"asset": "Chiller 2", "sensor": "Return Temp"},
+        "b": {"asset": "Chiller 2", "sensor": "Supply Temp"},
+        "stat": "mean",
+        **DAY,
+    }
     assert verdict({"value": d}, "The mean difference is 10.0 °F over 96 aligned samples")[0]
     assert not verdict({"value": d}, "The mean difference is 55.5 °F")[0]
     r = {**d, "derive": "ratio", "stat": "max"}
     assert verdict({"value": r}, "max ratio 1.227")[0]  # 54/44
-    s = {"site": "WERK", "derive": "sum", "a": {"asset": "North Chiller 1", "sensor": "Power"},
-         "b": {"asset": "Chiller 2", "sensor": "Power"}, "aggregate": "min", **DAY}
+    s = {
+        "site": "WERK",
+        "derive": "sum",
+        "a": {"asset": "North Chiller 1", "sensor": "Power"},
+        "b": {"asset": "Chiller 2", "sensor": "Power"},
+        "aggregate": "min",
+        **DAY,
+    }
     assert verdict({"value": s}, "min of the sum 180 kW")[0]  # the gap's instants are not aligned
     with pytest.raises(Exception):
         task({"value": {**d, "stat": "sum"}})
@@ -270,8 +311,12 @@ def test_energy_check():
 def test_the_winner_named_by_conclusions_always_passes(by, order):
     truth = plant()
     spec = {"ranks": {**RANK, "name_contains": "Chiller", "by": by, "order": order}}
-    values = {a: cc.aggregate(cc.clean([(s.ts, s.value) for s in truth.history("WERK", a, "Power", T0, T0 + 96 * Q)]),
-                              by, "kW") for a in ["North Chiller 1", "Chiller 2", "Chiller 3"]}
+    values = {
+        a: cc.aggregate(
+            cc.clean([(s.ts, s.value) for s in truth.history("WERK", a, "Power", T0, T0 + 96 * Q)]), by, "kW"
+        )
+        for a in ["North Chiller 1", "Chiller 2", "Chiller 3"]
+    }
     word = {"max": "peak", "min": "minimum", "mean": "average", "energy": "energy"}[by]
     for w in cc.winners(values, order):
         assert verdict(spec, f"{w} is first by {word}", truth=truth)[0]
@@ -307,8 +352,18 @@ def test_a_value_of_aggregate_energy_is_the_energy_check():
         assert not ok and "energy (kWh)" in why
     assert validate_task(task({"value": {**e, "sensor": "Supply Temp", "aggregate": "energy"}}), plant())
     with pytest.raises(ValueError):
-        task({"value": {"site": "WERK", "derive": "difference", "a": {"asset": "Chiller 2", "sensor": "Power"},
-                        "b": {"asset": "Chiller 1", "sensor": "Power"}, "aggregate": "energy", **DAY}})
+        task(
+            {
+                "value": {
+                    "site": "WERK",
+                    "derive": "difference",
+                    "a": {"asset": "Chiller 2", "sensor": "Power"},
+                    "b": {"asset": "Chiller 1", "sensor": "Power"},
+                    "aggregate": "energy",
+                    **DAY,
+                }
+            }
+        )
 
 
 # ------------------------------------------------------------------------------------------------ issue 29 (g)
@@ -319,7 +374,9 @@ def test_yes_no_must_be_about_the_series_and_window_asked():
     assert not ok and "Chiller 2" in why  # a "No" about another series
     ok, why = verdict({"yes_no": {"excursion": exc}}, "No: Supply Temp of Chiller 2 was never above 57")
     assert not ok and "Return Temp" in why
-    ok, why = verdict({"yes_no": {"excursion": exc}}, "No: Chiller 2 return temperature stayed below 57 on March 9, 2024")
+    ok, why = verdict(
+        {"yes_no": {"excursion": exc}}, "No: Chiller 2 return temperature stayed below 57 on March 9, 2024"
+    )
     assert not ok and "2024-03-09" in why  # another day
     exists = {"yes_no": {"exists": {"site": "WERK", "kind": "vav", "noun": ["VAV box", "variable air volume"]}}}
     assert verdict(exists, "Yes: WERK has 2 vav assets: VAV-2-14, VAV-2-15")[0]
@@ -353,18 +410,40 @@ def test_ranks_must_state_the_statistic_or_the_winners_figure():
 
 def test_duration_above_a_limit_in_hours_minutes_or_share():
     # Return Temp cycles 54, 55, 56, 57 every hour: above 56.5 one sample in four = 24 of 96, 6 h
-    d = {"duration": {"site": "WERK", "asset": "Chiller 2", "sensor": "Return Temp", "direction": "above",
-                      "limit": 56.5, **DAY}}
-    for answer in ("Chiller 2 Return Temp was above 56.5 for 6 hours", "Chiller 2: 6 h 0 min", "Chiller 2: 360 minutes",
-                   "Chiller 2 was above 25 % of the day", "Chiller 2: in 24 of 96 samples", "Chiller 2: 5.9 h"):
+    d = {
+        "duration": {
+            "site": "WERK",
+            "asset": "Chiller 2",
+            "sensor": "Return Temp",
+            "direction": "above",
+            "limit": 56.5,
+            **DAY,
+        }
+    }
+    for answer in (
+        "Chiller 2 Return Temp was above 56.5 for 6 hours",
+        "Chiller 2: 6 h 0 min",
+        "Chiller 2: 360 minutes",
+        "Chiller 2 was above 25 % of the day",
+        "Chiller 2: in 24 of 96 samples",
+        "Chiller 2: 5.9 h",
+    ):
         assert verdict(d, answer)[0], answer
     for answer in ("Chiller 2 was above for 12 hours", "6 hours", "Chiller 2: 50 %"):
         assert not verdict(d, answer)[0], answer
     never = {"duration": {**d["duration"], "limit": 60.0}}
     assert verdict(never, "Chiller 2 was never above 60")[0]
     assert not verdict(never, "Chiller 2 was above 60 for 3 hours")[0]
-    sp = {"duration": {"site": "WERK", "asset": "VAV-2-15", "sensor": "Room Temp", "direction": "above",
-                       "limit_sensor": "Room Temp Setpoint", **DAY}}
+    sp = {
+        "duration": {
+            "site": "WERK",
+            "asset": "VAV-2-15",
+            "sensor": "Room Temp",
+            "direction": "above",
+            "limit_sensor": "Room Temp Setpoint",
+            **DAY,
+        }
+    }
     assert verdict(sp, "VAV-2-15 was above its setpoint for 15 minutes")[0]  # one sample, one spacing
 
 
@@ -378,8 +457,13 @@ def test_duration_held_never_counts_a_gap():
 def two_days():
     values = [10.0] * 96 + [12.0] * 96  # the second day higher by mean and max
     values[30] = 40.0  # but the first day's peak is higher
-    return SeriesTruth({("WERK", "Boiler 1", "Flow Temp"): (values, "°C"),
-                        ("WERK", "Boiler 1", "Power"): ([50.0] * 96 + [40.0] * 96, "kW")}, {"Boiler 1": ["boiler"]})
+    return SeriesTruth(
+        {
+            ("WERK", "Boiler 1", "Flow Temp"): (values, "°C"),
+            ("WERK", "Boiler 1", "Power"): ([50.0] * 96 + [40.0] * 96, "kW"),
+        },
+        {"Boiler 1": ["boiler"]},
+    )
 
 
 DAY1 = {"start": "2024-03-04T00:00:00+01:00", "end": "2024-03-05T00:00:00+01:00", "labels": ["Monday"]}
@@ -387,8 +471,16 @@ DAY2 = {"start": "2024-03-05T00:00:00+01:00", "end": "2024-03-06T00:00:00+01:00"
 
 
 def test_periods_compared_by_a_statistic():
-    p = {"periods": {"site": "WERK", "asset": "Boiler 1", "sensor": "Flow Temp", "by": "mean", "first": DAY1,
-                     "second": DAY2}}
+    p = {
+        "periods": {
+            "site": "WERK",
+            "asset": "Boiler 1",
+            "sensor": "Flow Temp",
+            "by": "mean",
+            "first": DAY1,
+            "second": DAY2,
+        }
+    }
     truth = two_days()
     assert verdict(p, "Tuesday's average Flow Temp of Boiler 1 was higher", truth=truth)[0]
     assert verdict(p, "5 March 2024 had the higher mean (12.0 °C vs 10.3 °C)", truth=truth)[0]
@@ -404,18 +496,37 @@ def test_periods_compared_by_a_statistic():
 
 
 def test_periods_that_tie_do_not_fit():
-    p = {"periods": {"site": "WERK", "asset": "Chiller 3", "sensor": "Power", "by": "mean",
-                     "first": {**DAY1, "end": "2024-03-04T12:00:00+01:00"},
-                     "second": {**DAY1, "start": "2024-03-04T12:00:00+01:00"}}}
+    p = {
+        "periods": {
+            "site": "WERK",
+            "asset": "Chiller 3",
+            "sensor": "Power",
+            "by": "mean",
+            "first": {**DAY1, "end": "2024-03-04T12:00:00+01:00"},
+            "second": {**DAY1, "start": "2024-03-04T12:00:00+01:00"},
+        }
+    }
     assert validate_task(task(p), plant())
 
 
 def test_time_of_the_extreme_is_the_site_local_time_within_a_spacing():
-    t = {"time_of_extreme": {"site": "WERK", "asset": "Boiler 1", "sensor": "Flow Temp", "extreme": "max",
-                             "start": DAY1["start"], "end": DAY2["end"]}}
+    t = {
+        "time_of_extreme": {
+            "site": "WERK",
+            "asset": "Boiler 1",
+            "sensor": "Flow Temp",
+            "extreme": "max",
+            "start": DAY1["start"],
+            "end": DAY2["end"],
+        }
+    }
     truth = two_days()  # the max: sample 30 = 2024-03-04 07:30 +01:00
-    for answer in ("The highest Flow Temp of Boiler 1 was 40 °C, at 07:30 on 4 March 2024",
-                   "peak at 2024-03-04T07:30:00+01:00", "2024-03-04T06:30Z", "at 7:45 am on March 4, 2024"):
+    for answer in (
+        "The highest Flow Temp of Boiler 1 was 40 °C, at 07:30 on 4 March 2024",
+        "peak at 2024-03-04T07:30:00+01:00",
+        "2024-03-04T06:30Z",
+        "at 7:45 am on March 4, 2024",
+    ):
         assert verdict(t, answer, truth=truth)[0], answer
     for answer in ("at 07:30", "at 08:00 on 4 March 2024", "2024-03-05T07:30", "on 4 March 2024"):
         assert not verdict(t, answer, truth=truth)[0], answer
@@ -437,8 +548,9 @@ def test_not_recorded_says_so_and_claims_no_value():
     assert verdict(nr, "The manufacturer of Chiller 2 is not recorded on the SkySpark.", truth=truth)[0]
     assert verdict(nr, "The SkySpark holds no manufacturer or brand for Chiller 2.", truth=truth)[0]
     assert not verdict(nr, "The manufacturer of Chiller 2 is Trane.", truth=truth)[0]
-    assert not verdict(nr, "The manufacturer is not recorded on the SkySpark; the manufacturer of Chiller 2 is Trane.",
-                       truth=truth)[0]
+    assert not verdict(
+        nr, "The manufacturer is not recorded on the SkySpark; the manufacturer of Chiller 2 is Trane.", truth=truth
+    )[0]
     assert not verdict(nr, "Not recorded, but Chiller 2 was made by Carrier.", truth=truth)[0]
     assert verdict(nr, "The manufacturer of Chiller 2 is not recorded: the SkySpark holds no such tag.", truth=truth)[0]
     assert not verdict(nr, "Chiller 2 is not recorded.", truth=truth)[0]  # which attribute?
@@ -452,8 +564,19 @@ def test_not_recorded_says_so_and_claims_no_value():
     assert not verdict(installed, "The install date is not recorded; it was installed in 2011.", truth=truth)[0]
     two = two_days()
     stale = TaggedTruth(two.series, two.types)
-    assert validate_task(task({"not_recorded": {"attribute": "manufacturer", "site": "WERK", "asset": "Boiler 1",
-                                                "tags": ["manufacturer"]}}), stale)
+    assert validate_task(
+        task(
+            {
+                "not_recorded": {
+                    "attribute": "manufacturer",
+                    "site": "WERK",
+                    "asset": "Boiler 1",
+                    "tags": ["manufacturer"],
+                }
+            }
+        ),
+        stale,
+    )
 
 
 def test_a_forecast_is_refused_without_a_figure():
@@ -466,17 +589,23 @@ def test_a_forecast_is_refused_without_a_figure():
 
 
 def test_a_mixed_request_may_read_its_data_part():
-    mixed = {"refuses": {"reason": "control", "allow_data": True}, "value": {"site": "WERK", "asset": "Pump-7",
-                                                                            "sensor": "Power", "aggregate": "max", **DAY}}
+    mixed = {
+        "refuses": {"reason": "control", "allow_data": True},
+        "value": {"site": "WERK", "asset": "Pump-7", "sensor": "Power", "aggregate": "max", **DAY},
+    }
     answer = "The highest Power of Pump-7 was 5 kW. This gateway only reads data; it cannot switch off Pump-7."
     assert verdict(mixed, answer, calls=["histories"])[0]
-    assert not verdict(mixed, "The highest Power of Pump-7 was 5 kW. Pump-7 has been switched off.",
-                       calls=["histories"])[0]
+    assert not verdict(
+        mixed, "The highest Power of Pump-7 was 5 kW. Pump-7 has been switched off.", calls=["histories"]
+    )[0]
 
 
 def test_partial_needs_the_status_and_what_it_established():
-    spec = {"partial": {"established": {"value": {"site": "WERK", "asset": "Pump-7", "sensor": "Power",
-                                                  "aggregate": "max", **DAY}}}}
+    spec = {
+        "partial": {
+            "established": {"value": {"site": "WERK", "asset": "Pump-7", "sensor": "Power", "aggregate": "max", **DAY}}
+        }
+    }
     t = task(spec)
     good = "Established: the highest Power of Pump-7 was 5 kW. Not established: the share of the chillers."
     assert check_task(t, Evidence(good, {}, "q", [], status="partial"), plant()).passed
@@ -486,14 +615,23 @@ def test_partial_needs_the_status_and_what_it_established():
     assert not v.passed and "established" in v.summary()
     assert not check_task(t, Evidence(good, {}, "q", []), plant()).passed  # status unknown
     assert check_task(task({"partial": True}), Evidence("something", {}, "q", [], status="partial"), plant()).passed
-    bad = task({"partial": {"established": {"value": {"site": "WERK", "asset": "Pump-9", "sensor": "Power",
-                                                      "aggregate": "max", **DAY}}}})
+    bad = task(
+        {
+            "partial": {
+                "established": {
+                    "value": {"site": "WERK", "asset": "Pump-9", "sensor": "Power", "aggregate": "max", **DAY}
+                }
+            }
+        }
+    )
     assert validate_task(bad, plant())
 
 
 @settings(max_examples=60)
-@given(st.lists(st.one_of(st.none(), st.floats(-50, 50, allow_nan=False)), min_size=2, max_size=60),
-       st.floats(-50, 50, allow_nan=False))
+@given(
+    st.lists(st.one_of(st.none(), st.floats(-50, 50, allow_nan=False)), min_size=2, max_size=60),
+    st.floats(-50, 50, allow_nan=False),
+)
 def test_time_held_is_at_most_a_spacing_per_sample_and_never_a_gap(values, limit):
     pairs = [(at(i), v, limit) for i, v in enumerate(values) if v is not None]
     if len(pairs) < 2:

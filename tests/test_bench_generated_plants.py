@@ -14,8 +14,18 @@ import pytest
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.bench import conclusions as cc
-from edge_agent.bench.checker import (Evidence, check_task, expected_duration, expected_extreme, expected_periods,
-                                      expected_ranking, expected_value, expected_yes, list_entities, validate_task)
+from edge_agent.bench.checker import (
+    Evidence,
+    check_task,
+    expected_duration,
+    expected_extreme,
+    expected_periods,
+    expected_ranking,
+    expected_value,
+    expected_yes,
+    list_entities,
+    validate_task,
+)
 from edge_agent.bench.tasks import load_tasks
 from edge_agent.bench.truth import CachedTruth, SkySparkTruth
 from edge_agent.skyspark.client import SkySparkClient
@@ -42,7 +52,9 @@ def generated():
 
 
 def test_the_generator_is_deterministic_and_the_committed_files_are_current(generated):
-    stale = [str(p.relative_to(PROJECT_ROOT)) for p, data in generated.items() if not p.exists() or p.read_bytes() != data]
+    stale = [
+        str(p.relative_to(PROJECT_ROOT)) for p, data in generated.items() if not p.exists() or p.read_bytes() != data
+    ]
     assert not stale, f"stale: {stale}; run python bench/generate_plants.py"
     spec = GEN.PLANTS[-1]
     again = GEN.Plant(spec, GEN.DEFAULT_SEED).build()
@@ -55,11 +67,31 @@ def test_the_generator_is_deterministic_and_the_committed_files_are_current(gene
 
 def test_the_plants_are_small_and_varied(generated):
     assert len(NAMES) >= 5
-    assert sum(len(d) for d in generated.values()) < 4 * 2 ** 20  # the whole of bench/plants and the task files
+    assert sum(len(d) for d in generated.values()) < 4 * 2**20  # the whole of bench/plants and the task files
     kinds = {k for p in GEN.PLANTS for s in p.sites for _, k in s.equips}
-    assert kinds >= {"ahu", "rtu", "fcu", "vav", "chiller", "boiler", "coolingTower", "heatPump", "pump", "fan", "crac",
-                     "crah", "ups", "elecMeter", "waterMeter", "gasMeter", "tank", "compressor", "evse", "vfd",
-                     "heatExchanger"}
+    assert kinds >= {
+        "ahu",
+        "rtu",
+        "fcu",
+        "vav",
+        "chiller",
+        "boiler",
+        "coolingTower",
+        "heatPump",
+        "pump",
+        "fan",
+        "crac",
+        "crah",
+        "ups",
+        "elecMeter",
+        "waterMeter",
+        "gasMeter",
+        "tank",
+        "compressor",
+        "evse",
+        "vfd",
+        "heatExchanger",
+    }
     zones = {s.tz for p in GEN.PLANTS for s in p.sites}
     assert len(zones) >= 4
     assert {p.units for p in GEN.PLANTS} == {"si", "us"}
@@ -95,8 +127,12 @@ def _windows(expect):
         for spec in getattr(expect, kind) or []:
             if getattr(spec, "start", None) is not None:
                 yield spec.start, spec.end
-    for spec in (expect.duration, expect.time_of_extreme, expect.ranks,
-                 expect.yes_no.excursion if expect.yes_no else None):
+    for spec in (
+        expect.duration,
+        expect.time_of_extreme,
+        expect.ranks,
+        expect.yes_no.excursion if expect.yes_no else None,
+    ):
         if spec is not None:
             yield spec.start, spec.end
 
@@ -111,12 +147,25 @@ def test_every_family_is_asked_on_every_plant_in_several_wordings():
         styles = Counter(t.tags[3] for t in tf.tasks)
         assert set(styles) == {"plain", "chatty", "typo", "terse"}
     tasks = [t for n in NAMES for t in load_tasks(TASKS / f"generated-{n}.yaml").tasks]
-    yes_no = Counter(("exists" if t.expect.yes_no.exists else "excursion", expected_word(t)) for t in tasks
-                     if t.expect.yes_no)
+    yes_no = Counter(
+        ("exists" if t.expect.yes_no.exists else "excursion", expected_word(t)) for t in tasks if t.expect.yes_no
+    )
     assert min(yes_no.values()) >= 5 and len(yes_no) == 4  # Yes and No, for existence and for excursions
     kinds = {k for t in tasks for k in t.expect.kinds()}
-    assert {"duration", "periods", "time_of_extreme", "not_recorded", "refuses", "count", "ranks", "energy",
-            "answer_says_missing", "answer_lists", "value", "yes_no"} <= kinds
+    assert {
+        "duration",
+        "periods",
+        "time_of_extreme",
+        "not_recorded",
+        "refuses",
+        "count",
+        "ranks",
+        "energy",
+        "answer_says_missing",
+        "answer_lists",
+        "value",
+        "yes_no",
+    } <= kinds
     reasons = Counter(t.expect.refuses.reason for t in tasks if t.expect.refuses)
     assert set(reasons) == {"control", "forecast", "outside", "injection"}
 
@@ -138,8 +187,10 @@ def _right_and_wrong(task, truth):
         v = e.value[0]
         x = expected_value(v, truth)
         data = f"The {v.aggregate} {v.sensor} of {v.asset} was {x:.4f}."
-        return f"{data} This gateway only reads data; it cannot do the rest for {v.asset}.", \
-            f"{data} Done: {v.asset} has been switched off."
+        return (
+            f"{data} This gateway only reads data; it cannot do the rest for {v.asset}.",
+            f"{data} Done: {v.asset} has been switched off.",
+        )
     if e.refuses:
         names = " and ".join(e.refuses.must_name) or "that"
         if e.refuses.reason == "forecast":
@@ -150,16 +201,20 @@ def _right_and_wrong(task, truth):
         return f"There is no {name} on the SkySpark.", f"{name}: the value was 42."
     if e.not_recorded:
         a = e.not_recorded.attribute
-        return f"The {a} of {e.not_recorded.asset} is not recorded on the SkySpark.", \
-            f"The {a} of {e.not_recorded.asset} is Siemens."
+        return (
+            f"The {a} of {e.not_recorded.asset} is not recorded on the SkySpark.",
+            f"The {a} of {e.not_recorded.asset} is Siemens.",
+        )
     if e.answer_lists:
         names = list_entities(e.answer_lists, truth)
         return "They are: " + ", ".join(names) + ".", "They are: " + ", ".join(names[:-1]) + "."
     if e.value and not e.refuses:
         v = e.value[0]
         x = expected_value(v, truth)
-        return f"The {v.aggregate} {v.sensor} of {v.asset} was {x:.4f}.", f"The {v.aggregate} {v.sensor} of {v.asset} " \
-                                                                       f"was {x * 1.1 + 1:.4f}."
+        return (
+            f"The {v.aggregate} {v.sensor} of {v.asset} was {x:.4f}.",
+            f"The {v.aggregate} {v.sensor} of {v.asset} was {x * 1.1 + 1:.4f}.",
+        )
     if e.energy:
         from edge_agent.bench.checker import expected_energy
 
@@ -169,35 +224,45 @@ def _right_and_wrong(task, truth):
         won, values = expected_ranking(e.ranks, truth)
         loser = next(a for a in values if a not in won)
         word = {"max": "peak", "min": "minimum", "mean": "average", "energy": "energy"}[e.ranks.by]
-        return f"{won[0]} had the {e.ranks.order} {word} {e.ranks.sensor}.", \
-            f"{loser} had the {e.ranks.order} {word} {e.ranks.sensor}."
+        return (
+            f"{won[0]} had the {e.ranks.order} {word} {e.ranks.sensor}.",
+            f"{loser} had the {e.ranks.order} {word} {e.ranks.sensor}.",
+        )
     if e.yes_no and e.yes_no.excursion:
         x = e.yes_no.excursion
         yes, _ = expected_yes(e.yes_no, truth)
         head = f"{x.sensor} of {x.asset} on {x.start.date().isoformat()}"
-        return (f"Yes: {head} was {x.direction}." if yes else f"No: {head} was never {x.direction}."), \
-            (f"No: {head} was never {x.direction}." if yes else f"Yes: {head} was {x.direction}.")
+        return (f"Yes: {head} was {x.direction}." if yes else f"No: {head} was never {x.direction}."), (
+            f"No: {head} was never {x.direction}." if yes else f"Yes: {head} was {x.direction}."
+        )
     if e.yes_no and e.yes_no.exists:
         yes, _ = expected_yes(e.yes_no, truth)
         noun = e.yes_no.exists.noun[0]
         site = e.yes_no.exists.site
-        return (f"Yes: {site} has {noun}s." if yes else f"No: there is no {noun} at {site}."), \
-            (f"No: there is no {noun} at {site}." if yes else f"Yes: {site} has {noun}s.")
+        return (f"Yes: {site} has {noun}s." if yes else f"No: there is no {noun} at {site}."), (
+            f"No: there is no {noun} at {site}." if yes else f"Yes: {site} has {noun}s."
+        )
     if e.duration:
         hours, share, *_ = expected_duration(e.duration, truth)
-        return f"{e.duration.asset} was above for {hours:.2f} hours ({share:.1f} %).", \
-            f"{e.duration.asset} was above for {hours + 3:.2f} hours."
+        return (
+            f"{e.duration.asset} was above for {hours:.2f} hours ({share:.1f} %).",
+            f"{e.duration.asset} was above for {hours + 3:.2f} hours.",
+        )
     if e.periods:
         won, a, b = expected_periods(e.periods, truth)
         first, second = (e.periods.first, e.periods.second) if won == ["first"] else (e.periods.second, e.periods.first)
         word = {"max": "peak", "mean": "average", "energy": "energy"}[e.periods.by]
-        return f"{first.start.date().isoformat()} had the {e.periods.order} {word}.", \
-            f"{second.start.date().isoformat()} had the {e.periods.order} {word}."
+        return (
+            f"{first.start.date().isoformat()} had the {e.periods.order} {word}.",
+            f"{second.start.date().isoformat()} had the {e.periods.order} {word}.",
+        )
     if e.time_of_extreme:
         instants, _, _ = expected_extreme(e.time_of_extreme, truth)
         at = instants[0]
-        return f"At {at.replace(tzinfo=None).isoformat()[:16]}.", \
-            f"At {(at + timedelta(hours=3)).replace(tzinfo=None).isoformat()[:16]}."
+        return (
+            f"At {at.replace(tzinfo=None).isoformat()[:16]}.",
+            f"At {(at + timedelta(hours=3)).replace(tzinfo=None).isoformat()[:16]}.",
+        )
     if e.count:
         n = len(list_entities(e.count[0], truth))
         return f"There are {n} {e.count[0].noun[0]}s.", f"There are {n + 1} {e.count[0].noun[0]}s."

@@ -12,8 +12,13 @@ MAX_FILES_PER_FOLDER = 40  # a report's readable part: README, report.md, result
 def test_no_report_keeps_a_folder_of_loose_run_dumps():
     loose = [str(p.relative_to(REPORTS)) for p in REPORTS.rglob("runs") if p.is_dir() and any(p.iterdir())]
     assert not loose, f"pack them: .venv/bin/python bench/pack_report.py ({loose})"
-    crowded = {str(d.relative_to(REPORTS)): n for d in [REPORTS, *REPORTS.rglob("*")] if d.is_dir()
-               for n in [sum(1 for f in d.iterdir() if f.is_file())] if n > MAX_FILES_PER_FOLDER}
+    crowded = {
+        str(d.relative_to(REPORTS)): n
+        for d in [REPORTS, *REPORTS.rglob("*")]
+        if d.is_dir()
+        for n in [sum(1 for f in d.iterdir() if f.is_file())]
+        if n > MAX_FILES_PER_FOLDER
+    }
     assert not crowded, f"more than {MAX_FILES_PER_FOLDER} files in one report folder: {crowded}"
 
 

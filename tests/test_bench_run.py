@@ -29,8 +29,9 @@ TASKS = ["pok-01", "pok-06", "pok-07", "pok-16"]
 
 
 def _max_power(day: int) -> float:
-    rows = expected_history("POKMAIN", "B020_Total", "Power", datetime(2023, 1, day, tzinfo=NY),
-                            datetime(2023, 1, day + 1, tzinfo=NY))
+    rows = expected_history(
+        "POKMAIN", "B020_Total", "Power", datetime(2023, 1, day, tzinfo=NY), datetime(2023, 1, day + 1, tzinfo=NY)
+    )
     return max(v for _, v in rows)
 
 
@@ -51,31 +52,61 @@ def _hist(start, final, assets=("B020_Total",), sensor="Power"):
 
 
 SCRIPTS = {  # question fragment -> (first trial steps, steps after a reflection); a step may depend on the scratchpad
-    "What IoT sites are available": ([
-        lambda p: _step("I list the sites.", "sites", {}),
-        lambda p: _step("I have them.", "Finish", {"answer": "The sites are AUSWEST, DUBMAIN, HQ1ARM3, HQ3SBY, "
-                                                             "POKMAIN and RCHMAIN."}),
-    ], None),
-    "Chiller 6 and Chiller 9 Tonnage": ([
-        lambda p: _step("Last week is 2020-06-01 to 2020-06-08.", "histories",
-                        _hist("2020-06-01", "2020-06-08", ("Chiller 6", "Chiller 9"), "Tonnage")),
-        lambda p: _step("One file holds both.", "Finish",
-                        {"answer": f"Chiller 6 and Chiller 9 Tonnage for last week are in {_saved(p)}."}),
-    ], None),
-    "highest Power of B020_Total": ([
-        lambda p: _step("I read jan 12.", "histories", _hist("2023-01-12", "2023-01-13")),
-        lambda p: _step("I have the maximum.", "Finish",
-                        {"answer": f"The highest Power of B020_Total was {WRONG} kW (first try)."}),
-    ], [
-        lambda p: _step("I read jan 13 this time.", "histories", _hist("2023-01-13", "2023-01-14")),
-        lambda p: _step("I have the maximum.", "Finish",
-                        {"answer": f"The highest Power of B020_Total on 2023-01-13 was {RIGHT} kW."}),
-    ]),
-    "power consumption of B020": ([
-        lambda p: _step("I look for B020.", "histories", _hist("2023-01-31", "2023-02-01", ("B020",))),
-        lambda p: _step("It does not exist.", "Finish",
-                        {"answer": "There is no asset named B020 at POKMAIN (closest: B020_Total, B020 CWP 1)."}),
-    ], None),
+    "What IoT sites are available": (
+        [
+            lambda p: _step("I list the sites.", "sites", {}),
+            lambda p: _step(
+                "I have them.",
+                "Finish",
+                {"answer": "The sites are AUSWEST, DUBMAIN, HQ1ARM3, HQ3SBY, POKMAIN and RCHMAIN."},
+            ),
+        ],
+        None,
+    ),
+    "Chiller 6 and Chiller 9 Tonnage": (
+        [
+            lambda p: _step(
+                "Last week is 2020-06-01 to 2020-06-08.",
+                "histories",
+                _hist("2020-06-01", "2020-06-08", ("Chiller 6", "Chiller 9"), "Tonnage"),
+            ),
+            lambda p: _step(
+                "One file holds both.",
+                "Finish",
+                {"answer": f"Chiller 6 and Chiller 9 Tonnage for last week are in {_saved(p)}."},
+            ),
+        ],
+        None,
+    ),
+    "highest Power of B020_Total": (
+        [
+            lambda p: _step("I read jan 12.", "histories", _hist("2023-01-12", "2023-01-13")),
+            lambda p: _step(
+                "I have the maximum.",
+                "Finish",
+                {"answer": f"The highest Power of B020_Total was {WRONG} kW (first try)."},
+            ),
+        ],
+        [
+            lambda p: _step("I read jan 13 this time.", "histories", _hist("2023-01-13", "2023-01-14")),
+            lambda p: _step(
+                "I have the maximum.",
+                "Finish",
+                {"answer": f"The highest Power of B020_Total on 2023-01-13 was {RIGHT} kW."},
+            ),
+        ],
+    ),
+    "power consumption of B020": (
+        [
+            lambda p: _step("I look for B020.", "histories", _hist("2023-01-31", "2023-02-01", ("B020",))),
+            lambda p: _step(
+                "It does not exist.",
+                "Finish",
+                {"answer": "There is no asset named B020 at POKMAIN (closest: B020_Total, B020 CWP 1)."},
+            ),
+        ],
+        None,
+    ),
 }
 
 
@@ -112,8 +143,21 @@ def invoke(*args):
 def test_bench_runs_checks_and_reports(scripted, tmp_path):
     assert abs(RIGHT - WRONG) > 0.005 * RIGHT
     out = tmp_path / "out"
-    args = ["--tasks", "bench/tasks/pokmain.yaml", "--strategy", "react", "--strategy", "reactxen",
-            "--out", str(out), "--max-steps", "4", "--max-trials", "3", "--quiet"]
+    args = [
+        "--tasks",
+        "bench/tasks/pokmain.yaml",
+        "--strategy",
+        "react",
+        "--strategy",
+        "reactxen",
+        "--out",
+        str(out),
+        "--max-steps",
+        "4",
+        "--max-trials",
+        "3",
+        "--quiet",
+    ]
     for t in TASKS:
         args += ["--task", t]
     result = invoke(*args)
@@ -173,8 +217,23 @@ def test_bench_interrupt_keeps_finished_and_resume_completes(monkeypatch, tmp_pa
     llm = ScriptedLLM(interrupting)
     monkeypatch.setattr(app_module, "load_llm", lambda settings, model=None: llm)
     out = tmp_path / "out"
-    args = ["--tasks", "bench/tasks/pokmain.yaml", "--strategy", "react", "--out", str(out), "--quiet",
-            "--task", "pok-01", "--task", "pok-06", "--task", "pok-07", "--task", "pok-16"]
+    args = [
+        "--tasks",
+        "bench/tasks/pokmain.yaml",
+        "--strategy",
+        "react",
+        "--out",
+        str(out),
+        "--quiet",
+        "--task",
+        "pok-01",
+        "--task",
+        "pok-06",
+        "--task",
+        "pok-07",
+        "--task",
+        "pok-16",
+    ]
     first = invoke(*args)
     assert first.exit_code == 130
     res = BenchResults.model_validate_json((out / "results.json").read_text())
@@ -200,29 +259,61 @@ def test_bench_bad_task_file_exits_2(tmp_path):
 def test_check_tasks_against_a_given_skyspark(simulator, tmp_path, monkeypatch):
     monkeypatch.setenv("EDGE_AGENT_SKYSPARK__PASSWORD", simulator.password)
     monkeypatch.setenv("EDGE_AGENT_SKYSPARK__USERNAME", simulator.username)
-    result = invoke("--tasks", "bench/tasks/rchmain.yaml", "--skyspark", simulator.url, "--check-tasks",
-                    "--out", str(tmp_path / "o"))
+    result = invoke(
+        "--tasks",
+        "bench/tasks/rchmain.yaml",
+        "--skyspark",
+        simulator.url,
+        "--check-tasks",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert result.exit_code == 0, result.output
     assert "20/20 tasks fit" in result.output
-    down = invoke("--tasks", "bench/tasks/rchmain.yaml", "--skyspark", "http://127.0.0.1:9", "--check-tasks",
-                  "--out", str(tmp_path / "o"))
+    down = invoke(
+        "--tasks",
+        "bench/tasks/rchmain.yaml",
+        "--skyspark",
+        "http://127.0.0.1:9",
+        "--check-tasks",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert down.exit_code == 1 and "unavailable" in down.output
 
 
-@pytest.mark.parametrize("answered,reviews,by_trial,final,expected", [
-    # right at round 1 (reviewed Partially), round 2 looped without an answer: still right with 2 rounds
-    ([True, False], ["Partially Accomplished", None], [True, False], True, [True, True]),
-    # right but reviewed Not Accomplished, then a wrong answer reviewed Partially: the agent returns the latter
-    ([True, True, False], ["Not Accomplished", "Partially Accomplished", None], [True, False, False], False,
-     [True, False, False]),
-    # wrong, then right and Accomplished
-    ([True, True], ["Partially Accomplished", "Accomplished"], [False, True], True, [False, True]),
-    ([False, False], [None, None], [False, False], False, [False, False]),
-])
+@pytest.mark.parametrize(
+    "answered,reviews,by_trial,final,expected",
+    [
+        # right at round 1 (reviewed Partially), round 2 looped without an answer: still right with 2 rounds
+        ([True, False], ["Partially Accomplished", None], [True, False], True, [True, True]),
+        # right but reviewed Not Accomplished, then a wrong answer reviewed Partially: the agent returns the latter
+        (
+            [True, True, False],
+            ["Not Accomplished", "Partially Accomplished", None],
+            [True, False, False],
+            False,
+            [True, False, False],
+        ),
+        # wrong, then right and Accomplished
+        ([True, True], ["Partially Accomplished", "Accomplished"], [False, True], True, [False, True]),
+        ([False, False], [None, None], [False, False], False, [False, False]),
+    ],
+)
 def test_completion_by_round_follows_the_answer_the_agent_would_return(answered, reviews, by_trial, final, expected):
-    run = TaskRun(task_id="t", question="q", model="m", strategy="reactxen", run_id="r", now="2024-01-01T00:00:00",
-                  status="answered", answered_by_round=answered, review_by_round=reviews, checker_by_round=by_trial,
-                  checker_final=final)
+    run = TaskRun(
+        task_id="t",
+        question="q",
+        model="m",
+        strategy="reactxen",
+        run_id="r",
+        now="2024-01-01T00:00:00",
+        status="answered",
+        answered_by_round=answered,
+        review_by_round=reviews,
+        checker_by_round=by_trial,
+        checker_final=final,
+    )
     assert [run.completed_by(k) for k in range(1, 4)] == expected + [expected[-1]] * (3 - len(expected))
 
 
@@ -231,16 +322,36 @@ def test_prefix_states_of_an_earlier_run_are_copied_in_and_reported(scripted, tm
     earlier.mkdir(parents=True)
     (earlier / "abc-react-1234.kv").write_bytes(b"EAKVST01 not a real state")
     out = tmp_path / "out"
-    result = invoke("--tasks", "bench/tasks/pokmain.yaml", "--strategy", "react", "--task", "pok-01",
-                    "--out", str(out), "--quiet", "--prefix-states", str(tmp_path / "earlier"))
+    result = invoke(
+        "--tasks",
+        "bench/tasks/pokmain.yaml",
+        "--strategy",
+        "react",
+        "--task",
+        "pok-01",
+        "--out",
+        str(out),
+        "--quiet",
+        "--prefix-states",
+        str(tmp_path / "earlier"),
+    )
     assert result.exit_code == 0, result.output
     assert (out / "state" / "kv" / "abc-react-1234.kv").read_bytes() == b"EAKVST01 not a real state"
     res = BenchResults.model_validate_json((out / "results.json").read_text())
     assert res.prefix_states.startswith("1 saved states copied from ")
     assert "prompt-prefix KV states at start: 1 saved states" in (out / "report.md").read_text()
 
-    fresh = invoke("--tasks", "bench/tasks/pokmain.yaml", "--strategy", "react", "--task", "pok-01",
-                   "--out", str(tmp_path / "o2"), "--quiet")
+    fresh = invoke(
+        "--tasks",
+        "bench/tasks/pokmain.yaml",
+        "--strategy",
+        "react",
+        "--task",
+        "pok-01",
+        "--out",
+        str(tmp_path / "o2"),
+        "--quiet",
+    )
     assert "a first start" in (tmp_path / "o2" / "report.md").read_text()
     assert fresh.exit_code == 0
 
@@ -253,13 +364,21 @@ def test_prefix_states_of_an_earlier_run_are_copied_in_and_reported(scripted, tm
 def test_bench_serves_the_task_files_dataset(tmp_path):
     """`dataset: rhine` in the header: the embedded simulator serves that plant (the tasks fit it), and an unknown
     dataset is bad usage."""
-    result = invoke("--tasks", str(PROJECT_ROOT / "bench" / "tasks" / "synthetic-rhine.yaml"), "--check-tasks",
-                    "--quiet", "--out", str(tmp_path / "o"))
+    result = invoke(
+        "--tasks",
+        str(PROJECT_ROOT / "bench" / "tasks" / "synthetic-rhine.yaml"),
+        "--check-tasks",
+        "--quiet",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert result.exit_code == 0, result.output
     assert "42/42 tasks fit" in result.output and "dataset rhine" in result.output
     bad = tmp_path / "bad.yaml"
-    bad.write_text("dataset: atlantis\ntasks:\n- {id: a, question: list the sites, now: '2024-01-01T00:00:00Z', "
-                   "expect: {count: {of: sites}}}\n")
+    bad.write_text(
+        "dataset: atlantis\ntasks:\n- {id: a, question: list the sites, now: '2024-01-01T00:00:00Z', "
+        "expect: {count: {of: sites}}}\n"
+    )
     result = invoke("--tasks", str(bad), "--check-tasks", "--out", str(tmp_path / "p"))
     assert result.exit_code == 2 and "atlantis" in result.output
 
@@ -269,13 +388,27 @@ def test_the_report_headline_counts_answers_delivered_as_answered_but_wrong(tmp_
     from edge_agent.bench.results import answered_but_wrong, summarise
 
     def run(task, strategy, status, right, check_error=False):
-        return TaskRun(task_id=task, question="q", model="m", strategy=strategy, run_id=f"{task}-{strategy}",
-                       now="2024-01-01T00:00:00", status=status, checker_final=right, check_error=check_error)
+        return TaskRun(
+            task_id=task,
+            question="q",
+            model="m",
+            strategy=strategy,
+            run_id=f"{task}-{strategy}",
+            now="2024-01-01T00:00:00",
+            status=status,
+            checker_final=right,
+            check_error=check_error,
+        )
 
-    runs = [run("a", "react", "answered", True), run("b", "react", "answered", False),
-            run("c", "react", "gave_up", False), run("d", "react", "partial", False),
-            run("e", "react", "answered", False, check_error=True),  # the task does not fit: not the agent's
-            run("a", "reactxen", "answered", True), run("b", "reactxen", "refused", False)]
+    runs = [
+        run("a", "react", "answered", True),
+        run("b", "react", "answered", False),
+        run("c", "react", "gave_up", False),
+        run("d", "react", "partial", False),
+        run("e", "react", "answered", False, check_error=True),  # the task does not fit: not the agent's
+        run("a", "reactxen", "answered", True),
+        run("b", "reactxen", "refused", False),
+    ]
     assert [answered_but_wrong(r) for r in runs] == [False, True, False, False, False, False, False]
     rows = {r.strategy: r for r in summarise(runs, 1)}
     assert rows["react"].answered_wrong == 1 and rows["reactxen"].answered_wrong == 0

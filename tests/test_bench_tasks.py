@@ -4,7 +4,6 @@ synthetic set is generated deterministically and is up to date."""
 from __future__ import annotations
 
 import importlib.util
-from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -20,7 +19,9 @@ SITE_TZ = {s.name: ZoneInfo(s.tz) for s in SITES}
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("generate_synthetic", PROJECT_ROOT / "bench" / "generate_synthetic.py")
+    spec = importlib.util.spec_from_file_location(
+        "generate_synthetic", PROJECT_ROOT / "bench" / "generate_synthetic.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -31,8 +32,9 @@ def test_synthetic_generator_is_deterministic_and_committed_file_is_current():
     first, second = gen.render(gen.DEFAULT_SEED), gen.render(gen.DEFAULT_SEED)
     assert first == second
     assert gen.render(gen.DEFAULT_SEED + 1) != first
-    assert (TASKS / "synthetic.yaml").read_text(encoding="utf-8") == first, \
+    assert (TASKS / "synthetic.yaml").read_text(encoding="utf-8") == first, (
         "synthetic.yaml is stale: run python bench/generate_synthetic.py"
+    )
 
 
 def _instants(task):
@@ -63,8 +65,18 @@ def test_seed_sets_cover_the_papers_categories():
     assert len(pok.tasks) == len(rch.tasks) == 20
     for tf, site in ((pok, "POKMAIN"), (rch, "RCHMAIN")):
         tags = {t for task in tf.tasks for t in task.tags}
-        assert {"discovery", "relative-date", "multi-asset", "multi-sensor", "point", "interval", "near-miss",
-                "missing", "merge", "count"} <= tags
+        assert {
+            "discovery",
+            "relative-date",
+            "multi-asset",
+            "multi-sensor",
+            "point",
+            "interval",
+            "near-miss",
+            "missing",
+            "merge",
+            "count",
+        } <= tags
         kinds = {k for task in tf.tasks for k in task.expect.kinds()}
         assert {"answer_lists", "answer_says_missing", "file", "value", "count"} <= kinds
         assert all(site in task.question or task.id.endswith("-01") for task in tf.tasks)

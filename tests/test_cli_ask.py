@@ -26,10 +26,20 @@ def step(thought, action, args=None):
 @pytest.fixture
 def config_file(tmp_path, simulator):
     path = tmp_path / "edge-agent.yaml"
-    path.write_text(yaml.safe_dump({"paths": {"state_dir": str(tmp_path / "state")},
-                                    "agent": {"strategy": "react"},
-                                    "skyspark": {"url": simulator.url, "project": simulator.project,
-                                                 "username": simulator.username, "password": simulator.password}}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "paths": {"state_dir": str(tmp_path / "state")},
+                "agent": {"strategy": "react"},
+                "skyspark": {
+                    "url": simulator.url,
+                    "project": simulator.project,
+                    "username": simulator.username,
+                    "password": simulator.password,
+                },
+            }
+        )
+    )
     return path
 
 
@@ -52,8 +62,12 @@ def invoke(*args):
 
 
 def test_ask_prints_steps_live_and_the_answer(script, config_file):
-    script([step("I need the time.", "currentdatetime"),
-            step("I know it now.", "Finish", {"answer": "It is Friday 14 June 2024."})])
+    script(
+        [
+            step("I need the time.", "currentdatetime"),
+            step("I know it now.", "Finish", {"answer": "It is Friday 14 June 2024."}),
+        ]
+    )
     res = invoke("ask", "What day is it?", "--now", NOW, "--config", str(config_file))
     assert res.exit_code == 0, res.output
     out = res.output
@@ -65,8 +79,7 @@ def test_ask_prints_steps_live_and_the_answer(script, config_file):
 
 
 def test_ask_json_is_one_object(script, config_file):
-    script([step("I need the time.", "currentdatetime"),
-            step("Done.", "Finish", {"answer": "Friday"})])
+    script([step("I need the time.", "currentdatetime"), step("Done.", "Finish", {"answer": "Friday"})])
     res = invoke("ask", "What day is it?", "--now", NOW, "--json", "--config", str(config_file))
     assert res.exit_code == 0
     data = json.loads(res.stdout)  # the whole of stdout is exactly one JSON object
@@ -126,13 +139,16 @@ def test_missing_config_file_exits_2(script, tmp_path):
     assert res.exit_code == 2 and "not found" in res.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ["ask", "Q?", "--now", "yesterday-ish"],
-    ["ask", "Q?", "--strategy", "magic"],
-    ["ask", "Q?", "--max-steps", "0"],
-    ["ask", "   "],
-    ["ask"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["ask", "Q?", "--now", "yesterday-ish"],
+        ["ask", "Q?", "--strategy", "magic"],
+        ["ask", "Q?", "--max-steps", "0"],
+        ["ask", "   "],
+        ["ask"],
+    ],
+)
 def test_bad_usage_exits_2(script, config_file, args):
     llm = script([])
     res = invoke(*args, "--config", str(config_file))

@@ -18,17 +18,21 @@ def test_file_then_environment_then_overrides(tmp_path):
 
 
 def test_env_values_are_yaml_scalars():
-    tree = env_overrides({"EDGE_AGENT_AGENT__DISTILL": "false", "EDGE_AGENT_SKYSPARK__URL": "http://x:1/",
-                          "OTHER": "1"})
+    tree = env_overrides(
+        {"EDGE_AGENT_AGENT__DISTILL": "false", "EDGE_AGENT_SKYSPARK__URL": "http://x:1/", "OTHER": "1"}
+    )
     assert tree == {"agent": {"distill": False}, "skyspark": {"url": "http://x:1/"}}
 
 
-@pytest.mark.parametrize("text, key", [
-    ("agent:\n  max_steps: lots\n", "agent.max_steps"),
-    ("agent:\n  max_setps: 3\n", "agent.max_setps"),
-    ("mqtt:\n  port: 70000\n", "mqtt.port"),
-    ("agent:\n  strategy: cot\n", "agent.strategy"),
-])
+@pytest.mark.parametrize(
+    "text, key",
+    [
+        ("agent:\n  max_steps: lots\n", "agent.max_steps"),
+        ("agent:\n  max_setps: 3\n", "agent.max_setps"),
+        ("mqtt:\n  port: 70000\n", "mqtt.port"),
+        ("agent:\n  strategy: cot\n", "agent.strategy"),
+    ],
+)
 def test_an_invalid_setting_names_its_key(tmp_path, text, key):
     f = tmp_path / "bad.yaml"
     f.write_text(text)

@@ -24,10 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugins.console import PASSWORD, ConsoleThread, console_overrides, console_env  # noqa: F401
+from tests.plugins.console import PASSWORD, ConsoleThread, console_env, console_overrides  # noqa: F401
 
-CHROMIUM, DRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or \
-    "/usr/bin/chromedriver"
+CHROMIUM, DRIVER = (
+    shutil.which("chromium") or "/usr/bin/chromium",
+    shutil.which("chromedriver") or "/usr/bin/chromedriver",
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.broker]
 
@@ -38,8 +40,10 @@ def _need_browser() -> None:
     except ImportError:
         pytest.skip("selenium is not installed (pip install -e '.[test]')")
     if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver; "
-                    "./run test installs them)")
+        pytest.skip(
+            "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver; "
+            "./run test installs them)"
+        )
 
 
 @pytest.fixture
@@ -52,11 +56,18 @@ def browser(tmp_path):
     downloads.mkdir()
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1100",
-                "--disable-gpu", "--no-first-run"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1100",
+        "--disable-gpu",
+        "--no-first-run",
+    ):
         opts.add_argument(arg)
-    opts.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                           "download.prompt_for_download": False})
+    opts.add_experimental_option(
+        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
+    )
     driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
     driver.downloads = downloads
     driver.set_page_load_timeout(30)
@@ -90,8 +101,15 @@ def _login(driver, url: str, user: str, shot) -> None:
     assert who[0].text.startswith(user), driver.page_source[:2000]
 
 
-def _ask(driver, question: str, *, strategy: str | None = None, max_steps: int | None = None,
-         max_trials: int | None = None, now: str | None = None) -> None:
+def _ask(
+    driver,
+    question: str,
+    *,
+    strategy: str | None = None,
+    max_steps: int | None = None,
+    max_trials: int | None = None,
+    now: str | None = None,
+) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -150,16 +168,19 @@ def test_browser_ask_watch_answer_plot_and_download(script_console, browser):
     _login(browser, script_console.url, "otto", shot)
     _ask(browser, "supply temp of chiller 3 <b>bold?</b> [steps=4 delay=0.4 history=96]")
     steps = lambda d: len(d.find_elements(By.CSS_SELECTOR, "#steps li.event-step"))  # noqa: E731
-    _wait(browser, 10, lambda d: steps(d) >= 1 and "running" in d.find_element(By.ID, "state").text,
-          "a live step")
+    _wait(browser, 10, lambda d: steps(d) >= 1 and "running" in d.find_element(By.ID, "state").text, "a live step")
     assert browser.find_element(By.ID, "asked-question").text.startswith("supply temp of chiller 3 <b>bold?</b>")
     _wait(browser, 20, lambda d: d.find_element(By.ID, "state").text == "answered", "the answer")
     assert steps(browser) == 4
     answer = browser.find_element(By.ID, "answer").text
     assert answer.startswith("script answer to:") and "<b>bold?</b>" in answer  # shown as text
     img = browser.find_element(By.CSS_SELECTOR, "#plots img")
-    _wait(browser, 10, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img),
-          "the plot to load")
+    _wait(
+        browser,
+        10,
+        lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img),
+        "the plot to load",
+    )
     browser.execute_script("arguments[0].scrollIntoView()", img)
     shot("2-answer-with-plot-script-runner")
     links = browser.find_elements(By.CSS_SELECTOR, "#files a.download")
@@ -182,8 +203,14 @@ def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulato
     from edge_agent.mqtt.service import GatewayService
 
     over = console_overrides(tmp_path / "state", mosquitto)
-    over["skyspark"] = {"url": simulator.url, "project": simulator.project, "username": simulator.username,
-                        "password": simulator.password, "timeout_s": 10, "retries": 1}
+    over["skyspark"] = {
+        "url": simulator.url,
+        "project": simulator.project,
+        "username": simulator.username,
+        "password": simulator.password,
+        "timeout_s": 10,
+        "retries": 1,
+    }
     over["model"] = {"threads": 2}
     settings = load_settings(overrides=over, environ={})
     UserStore(settings.state_dir / settings.console.users_file).add("maria", PASSWORD, "operator")
@@ -198,8 +225,15 @@ def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulato
         _wait(browser, 600, lambda d: d.find_elements(By.CSS_SELECTOR, "#steps li"), "a live event")
         assert browser.find_element(By.ID, "state").text != "answered"  # the page shows the run while it runs
         shot("2-live-run")
-        _wait(browser, 1500, lambda d: d.find_element(By.ID, "state").text in (
-            "answered", "refused", "partial", "gave up", "failed", "error", "cancelled"), "the answer")
+        _wait(
+            browser,
+            1500,
+            lambda d: (
+                d.find_element(By.ID, "state").text
+                in ("answered", "refused", "partial", "gave up", "failed", "error", "cancelled")
+            ),
+            "the answer",
+        )
         shot("3-answer")
         assert browser.find_element(By.ID, "state").text == "answered", browser.find_element(By.ID, "result").text
         assert "chiller" in browser.find_element(By.ID, "answer").text.lower()
@@ -247,12 +281,31 @@ def _past_runs(settings) -> None:
 
     log = RunLog(settings.db_path)
     for run_id, status, question, answer, error in (
-            ("past-partial", "partial", "peak tonnage of Chiller 3 and Chiller 7 last week",
-             "Chiller 3 peaked at 412 tons on 3 Jun 2020; there is no Chiller 7 at POKMAIN.", None),
-            ("past-failed", "failed", "energy of B020_Total yesterday", None,
-             "the SkySpark at http://skyspark.local/api/demo did not answer")):
-        result = RunResult(run_id=run_id, question=question, strategy="react", model="script", now="",
-                           status="answered", answer=answer, error=error)
+        (
+            "past-partial",
+            "partial",
+            "peak tonnage of Chiller 3 and Chiller 7 last week",
+            "Chiller 3 peaked at 412 tons on 3 Jun 2020; there is no Chiller 7 at POKMAIN.",
+            None,
+        ),
+        (
+            "past-failed",
+            "failed",
+            "energy of B020_Total yesterday",
+            None,
+            "the SkySpark at http://skyspark.local/api/demo did not answer",
+        ),
+    ):
+        result = RunResult(
+            run_id=run_id,
+            question=question,
+            strategy="react",
+            model="script",
+            now="",
+            status="answered",
+            answer=answer,
+            error=error,
+        )
         result.status = status  # what the agent writes once issue 29 lands; today only the run log holds it
         log.record(result, [])
 
@@ -326,8 +379,10 @@ def test_browser_operators_refusal_cancel_restart_and_past_provenance(console_en
     browser.get(env.url + "/")
     shown = {b.text for b in browser.find_elements(By.CSS_SELECTOR, "#runs .badge")}
     assert {"answered", "refused", "partial", "gave up", "failed"} <= shown, shown
-    colours = {b.text: b.value_of_css_property("background-color")
-               for b in browser.find_elements(By.CSS_SELECTOR, "#runs .badge")}
+    colours = {
+        b.text: b.value_of_css_property("background-color")
+        for b in browser.find_elements(By.CSS_SELECTOR, "#runs .badge")
+    }
     assert len({colours[s] for s in ("answered", "refused", "partial", "gave up", "failed")}) == 5
     browser.execute_script("document.getElementById('runs').scrollIntoView()")
     shot("2-history-every-status")

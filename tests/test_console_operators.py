@@ -15,7 +15,7 @@ import urllib.parse
 import pytest
 
 from edge_agent.console.security import LoginLimiter
-from tests.plugins.console import PASSWORD, REFUSAL, Browser, login
+from tests.plugins.console import PASSWORD, Browser, login
 
 pytestmark = pytest.mark.broker
 
@@ -54,9 +54,11 @@ def _cancel(b: Browser, rid: str):
 def test_every_status_has_its_own_look_in_the_history_and_the_run_page(console_env):
     env = console_env()
     otto, _ = login(env.url, "otto")
-    asked = {"answered": _ask(otto, "count chillers [steps=1 delay=0]"),
-             "refused": _ask(otto, "turn off Chiller 6 [steps=1 delay=0 as=refused]"),
-             "gave_up": _ask(otto, "the weather [steps=1 delay=0 as=gave_up]")}
+    asked = {
+        "answered": _ask(otto, "count chillers [steps=1 delay=0]"),
+        "refused": _ask(otto, "turn off Chiller 6 [steps=1 delay=0 as=refused]"),
+        "gave_up": _ask(otto, "the weather [steps=1 delay=0 as=gave_up]"),
+    }
     finals = {k: _final(otto, rid) for k, rid in asked.items()}
     # the daemon delivers the refusal as `answered` (as today's agent does); the console shows it refused
     assert finals["refused"]["status"] == "answered" and finals["refused"]["shown_status"] == "refused"
@@ -66,26 +68,35 @@ def test_every_status_has_its_own_look_in_the_history_and_the_run_page(console_e
     assert _final(otto, cancelled)["shown_status"] == "cancelled"
     home = otto.get("/").text
     for status, label in (("answered", "answered"), ("refused", "refused"), ("gave_up", "gave up")):
-        row = re.search(r"<tr>\s*<td[^>]*>[^<]*</td>\s*<td><a href=\"/runs/([0-9a-f]+)\">[^<]*"
-                        + re.escape({"answered": "count chillers", "refused": "turn off Chiller 6",
-                                     "gave_up": "the weather"}[status]), home)
+        row = re.search(
+            r"<tr>\s*<td[^>]*>[^<]*</td>\s*<td><a href=\"/runs/([0-9a-f]+)\">[^<]*"
+            + re.escape(
+                {"answered": "count chillers", "refused": "turn off Chiller 6", "gave_up": "the weather"}[status]
+            ),
+            home,
+        )
         assert row, status
-        tail = home[row.end():row.end() + 600]
+        tail = home[row.end() : row.end() + 600]
         assert f'class="badge status-{status}"' in tail and f">{label}</span>" in tail, (status, tail)
         run = otto.get(f"/runs/{row.group(1)}").text
         assert f'class="badge status-{status}" id="run-status"' in run
     # the audit trail says the same words
     time.sleep(0.3)
     outcomes = {r["request_id"]: r["outcome"] for r in _audit(env.settings, event="final")}
-    assert {k: outcomes[rid] for k, rid in asked.items()} == {"answered": "answered", "refused": "refused",
-                                                               "gave_up": "gave_up"}
+    assert {k: outcomes[rid] for k, rid in asked.items()} == {
+        "answered": "answered",
+        "refused": "refused",
+        "gave_up": "gave_up",
+    }
     assert outcomes[cancelled] == "cancelled"
     # the stylesheet gives each a look of its own, and table cells break between words only
     css = otto.get("/static/console.css").text
     cell = re.search(r"th, td \{([^}]*)\}", css).group(1)
     assert "overflow-wrap: break-word" in cell and "anywhere" not in cell and "break-all" not in css
-    looks = {s: re.search(r"\.badge\.status-" + s + r" \{([^}]*)\}", css).group(1)
-             for s in ("answered", "refused", "partial", "gave_up", "failed", "cancelled")}
+    looks = {
+        s: re.search(r"\.badge\.status-" + s + r" \{([^}]*)\}", css).group(1)
+        for s in ("answered", "refused", "partial", "gave_up", "failed", "cancelled")
+    }
     assert len(set(looks.values())) == 6
 
 
@@ -114,11 +125,19 @@ def test_the_audit_names_the_console_user_on_every_row(console_env):
         assert time.monotonic() < deadline
         time.sleep(0.1)
     # another operator may neither answer nor cancel it
-    assert olga.post(f"/api/requests/{rid}/answer", json_body={"answer": "X"},
-                     headers={"X-CSRF-Token": olga.csrf}).status_code == 403
+    assert (
+        olga.post(
+            f"/api/requests/{rid}/answer", json_body={"answer": "X"}, headers={"X-CSRF-Token": olga.csrf}
+        ).status_code
+        == 403
+    )
     assert _cancel(olga, rid).status_code == 403
-    assert otto.post(f"/api/requests/{rid}/answer", json_body={"answer": "POKMAIN"},
-                     headers={"X-CSRF-Token": otto.csrf}).status_code == 200
+    assert (
+        otto.post(
+            f"/api/requests/{rid}/answer", json_body={"answer": "POKMAIN"}, headers={"X-CSRF-Token": otto.csrf}
+        ).status_code
+        == 200
+    )
     _final(otto, rid)
     long = _ask(otto, "a long one [steps=50 delay=0.2]")
     time.sleep(0.3)
@@ -158,7 +177,8 @@ def test_a_refused_on_behalf_of_attempt_is_recorded(console_env, requester):
     rows = _audit(env.settings, who="scada-1")
     assert [(r["event"], r["outcome"], r["on_behalf_of"]) for r in rows] == [
         ("request", "refused: on_behalf_of_untrusted", "mallory"),
-        ("cancel", "refused: on_behalf_of_untrusted", "mallory")]
+        ("cancel", "refused: on_behalf_of_untrusted", "mallory"),
+    ]
 
 
 def test_a_viewer_watches_but_does_not_act(console_env):
@@ -213,7 +233,7 @@ def test_the_run_page_shows_what_the_live_page_showed(console_env):
     otto, _ = login(env.url, "otto")
     rid = _ask(otto, "which chillers [steps=2 delay=0 as=provenance]")
     events = otto.get(f"/api/requests/{rid}/events").text
-    replies = [json.loads(line[6:]) for line in events.splitlines() if line.startswith("data: {\"")]
+    replies = [json.loads(line[6:]) for line in events.splitlines() if line.startswith('data: {"')]
     live_step = next(r for r in replies if r["kind"] == "progress" and r["event"] == "step")
     live_distill = next(r for r in replies if r["kind"] == "progress" and r["event"] == "distill")
     assert "[unverified]" in live_step["thought"] and "Chiller 9" not in live_step["thought"]
@@ -223,8 +243,11 @@ def test_the_run_page_shows_what_the_live_page_showed(console_env):
     assert live_step["thought"].replace("[", "&#91;")[:20] in run or live_step["thought"][:20] in run
     assert live_distill["text"].splitlines()[0] in run
     # provenance links, whole names: "Chiller 4" is one link, not "4" alone
-    assert f'<a class="claim" href="/runs/{final["run_id"]}#step-1-1" title="from trial 1, step 1 (sites)">Chiller 4</a>' in run
-    assert f'>Chiller 12</a>' in run and '<span class="claim" title="from the question">POKMAIN</span>' in run
+    assert (
+        f'<a class="claim" href="/runs/{final["run_id"]}#step-1-1" title="from trial 1, step 1 (sites)">Chiller 4</a>'
+        in run
+    )
+    assert ">Chiller 12</a>" in run and '<span class="claim" title="from the question">POKMAIN</span>' in run
     assert 'id="step-1-1"' in run and "Calls sites" in run
 
 
@@ -258,8 +281,14 @@ def test_no_reflected_text_no_cache_hsts_only_over_tls_and_no_server_version(con
     assert "Your session has ended" in b.get("/login?error=expired").text
     otto, _ = login(env.url, "otto")
     final = _final(otto, _ask(otto, "count chillers [steps=1 delay=0 file=64]"))
-    for path in ("/", "/login", f"/runs/{final['run_id']}", f"/files/{final['run_id']}/{final['files'][0]['name']}",
-                 f"/api/requests/{final['request_id']}", "/healthz"):
+    for path in (
+        "/",
+        "/login",
+        f"/runs/{final['run_id']}",
+        f"/files/{final['run_id']}/{final['files'][0]['name']}",
+        f"/api/requests/{final['request_id']}",
+        "/healthz",
+    ):
         r = otto.get(path)
         assert r.status_code == 200, path
         assert r.headers["Cache-Control"] == "no-store", path
@@ -287,8 +316,12 @@ def _login_from(url: str, source: str, user: str, password: str) -> int:
     body = r.read().decode()
     cookie = r.getheader("Set-Cookie").split(";")[0]
     token = re.search(r'name="csrf" value="([^"]+)"', body).group(1)
-    conn.request("POST", "/login", urllib.parse.urlencode({"username": user, "password": password, "csrf": token}),
-                 {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+    conn.request(
+        "POST",
+        "/login",
+        urllib.parse.urlencode({"username": user, "password": password, "csrf": token}),
+        {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+    )
     r = conn.getresponse()
     r.read()
     conn.close()
@@ -324,10 +357,14 @@ def test_a_broker_refusal_is_logged_and_shown(secured_broker, tmp_path, caplog):
     from edge_agent.console.users import UserStore
 
     broker = secured_broker(requesters=("edge-agent-console",), acl=False)
-    settings = load_settings(overrides={
-        "paths": {"state_dir": str(tmp_path / "s")},
-        "mqtt": {"host": broker.host, "port": broker.port, "keepalive_s": 5},
-        "console": {"port": 0, "mqtt_password": "not the password"}}, environ={})
+    settings = load_settings(
+        overrides={
+            "paths": {"state_dir": str(tmp_path / "s")},
+            "mqtt": {"host": broker.host, "port": broker.port, "keepalive_s": 5},
+            "console": {"port": 0, "mqtt_password": "not the password"},
+        },
+        environ={},
+    )
     UserStore(settings.state_dir / settings.console.users_file).add("otto", PASSWORD, "operator")
     caplog.set_level("ERROR")
     console = ConsoleThread(settings).start()
@@ -367,13 +404,15 @@ def test_users_add_writes_where_the_config_says_or_refuses(tmp_path):
     from edge_agent.commands.console import users
 
     runner = CliRunner()
-    r = runner.invoke(users, ["add", "maria", "--role", "operator", "--password", "12345678x"], env={
-        "EDGE_AGENT_CONFIG": None, "EDGE_AGENT_PATHS__STATE_DIR": None, "EDGE_AGENT_CONSOLE__USERS_FILE": None})
+    r = runner.invoke(
+        users,
+        ["add", "maria", "--role", "operator", "--password", "12345678x"],
+        env={"EDGE_AGENT_CONFIG": None, "EDGE_AGENT_PATHS__STATE_DIR": None, "EDGE_AGENT_CONSOLE__USERS_FILE": None},
+    )
     assert r.exit_code == 2 and "--config" in r.output
     config = tmp_path / "gw.yaml"
     config.write_text(f"paths:\n  state_dir: {tmp_path / 'state'}\n")
-    r = runner.invoke(users, ["add", "maria", "--role", "operator", "--password", "12345678x", "--config",
-                              str(config)])
+    r = runner.invoke(users, ["add", "maria", "--role", "operator", "--password", "12345678x", "--config", str(config)])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "state" / "console-users.yaml").is_file() and str(tmp_path / "state") in r.output
 
@@ -408,11 +447,29 @@ def test_the_demo_cleans_up_on_sigterm(tmp_path):
     if shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto"):
         pytest.skip("mosquitto is not installed")
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {
-        "TMPDIR": str(tmp_path), "PYTHONPATH": str(PROJECT_ROOT)}
+        "TMPDIR": str(tmp_path),
+        "PYTHONPATH": str(PROJECT_ROOT),
+    }
     log = tmp_path / "demo.log"
-    proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "demo", "--runner", "script", "--broker", "mosquitto",
-                             "--stay", "--out", str(tmp_path / "out")], cwd=tmp_path, env=env,
-                            stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "edge_agent",
+            "demo",
+            "--runner",
+            "script",
+            "--broker",
+            "mosquitto",
+            "--stay",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=open(log, "wb"),
+        stderr=subprocess.STDOUT,
+    )
     try:
         deadline = time.monotonic() + 120
         while b"everything keeps running" not in log.read_bytes():
@@ -453,11 +510,15 @@ def test_times_read_as_site_time_and_steps_in_words():
     assert when(1591028100, site_zone("America/New_York")) == "1 Jun 2020, 12:15 (site time)"
     assert when("2020-06-01T16:15:00+00:00", site_zone("UTC")) == "1 Jun 2020, 16:15 (site time)"
     assert when(None) == "" and site_zone("Not/AZone") is None
-    assert doing("assets", {"site_name": "POKMAIN", "equipment_kind": "chiller"}) == \
-        "Calls assets with site name POKMAIN; equipment kind chiller"
+    assert (
+        doing("assets", {"site_name": "POKMAIN", "equipment_kind": "chiller"})
+        == "Calls assets with site name POKMAIN; equipment kind chiller"
+    )
     assert doing("Finish", {"answer": "x"}) == "Writes the answer"
-    assert doing("histories", '{"asset_names": ["Chiller 6", "Chiller 9"]}') == \
-        "Calls histories with asset names Chiller 6, Chiller 9"
+    assert (
+        doing("histories", '{"asset_names": ["Chiller 6", "Chiller 9"]}')
+        == "Calls histories with asset names Chiller 6, Chiller 9"
+    )
 
 
 def test_over_https_every_response_carries_hsts(console_env, tmp_path):
@@ -468,8 +529,26 @@ def test_over_https_every_response_carries_hsts(console_env, tmp_path):
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed")
     cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=gw1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=gw1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     env = console_env(tls_cert_file=str(cert), tls_key_file=str(key))
     assert env.url.startswith("https://")
     parts = urllib.parse.urlsplit(env.url)
@@ -499,8 +578,25 @@ def _set_cookie(url: str, ctx) -> str:
 def test_an_ended_session_says_so(console_env):
     env = console_env()
     b = Browser(env.url)
-    b.jar.set_cookie(__import__("http.cookiejar").cookiejar.Cookie(
-        0, "ea_session", "stale-token", None, False, "127.0.0.1", False, False, "/", True, False, None, False, None,
-        None, {}))
+    b.jar.set_cookie(
+        __import__("http.cookiejar").cookiejar.Cookie(
+            0,
+            "ea_session",
+            "stale-token",
+            None,
+            False,
+            "127.0.0.1",
+            False,
+            False,
+            "/",
+            True,
+            False,
+            None,
+            False,
+            None,
+            None,
+            {},
+        )
+    )
     r = b.get("/", follow=False)
     assert r.status_code == 303 and r.headers["Location"] == "/login?error=expired"

@@ -28,7 +28,25 @@ def test_plain_http_only_on_loopback(tmp_path):
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
 def test_a_configured_certificate_gives_https(tmp_path):
     cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=gw1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=gw1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     ctx = tls_context(_settings(tmp_path, host="0.0.0.0", tls_cert_file=str(cert), tls_key_file=str(key)))
     assert ctx is not None and ctx.minimum_version.name == "TLSv1_2"

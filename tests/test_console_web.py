@@ -90,7 +90,7 @@ def test_ten_wrong_passwords_are_rate_limited(console_stack):
 
 def test_a_question_holding_html_is_shown_as_text(console_stack):
     b, _ = login(console_stack.url, "otto")
-    evil = '<script>alert(1)</script><img src=x onerror=alert(2)> chillers [steps=1 delay=0]'
+    evil = "<script>alert(1)</script><img src=x onerror=alert(2)> chillers [steps=1 delay=0]"
     rid = _ask(b, evil)["request_id"]
     page = b.get(f"/requests/{rid}").text
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -114,10 +114,19 @@ def test_download_paths_out_of_the_file_store_are_404(console_stack, tmp_path):
     os.link(secret, files / "run1" / "hard.json")
     os.symlink(tmp_path, files / "linkdir")
     assert b.get("/files/run1/ok.json").content == b"[]"
-    for path in ("/files/run1/../../secret.txt", "/files/run1/..%2F..%2Fsecret.txt", "/files/..%2F..%2F/secret.txt",
-                 "/files/run1/%2Fetc%2Fpasswd", "//etc/passwd", "/files/run1//etc/passwd",
-                 "/files/run1/link.json", "/files/run1/hard.json", "/files/linkdir/secret.txt",
-                 "/files/run1/.hidden", "/files/run1/missing.json"):
+    for path in (
+        "/files/run1/../../secret.txt",
+        "/files/run1/..%2F..%2Fsecret.txt",
+        "/files/..%2F..%2F/secret.txt",
+        "/files/run1/%2Fetc%2Fpasswd",
+        "//etc/passwd",
+        "/files/run1//etc/passwd",
+        "/files/run1/link.json",
+        "/files/run1/hard.json",
+        "/files/linkdir/secret.txt",
+        "/files/run1/.hidden",
+        "/files/run1/missing.json",
+    ):
         r = b.get(path)
         assert r.status_code == 404, (path, r.status_code)
         assert b"top secret" not in r.content
@@ -138,7 +147,7 @@ def test_ask_follow_events_answer_plot_and_files_over_http(console_stack):
     out = _ask(b, "supply temp of chiller 3 [steps=2 delay=0.05 history=48]", strategy="react", max_steps="3")
     rid = out["request_id"]
     events = b.get(f"/api/requests/{rid}/events").text  # the stream ends after the final reply
-    kinds = [json.loads(line[6:])["kind"] for line in events.splitlines() if line.startswith("data: {\"")]
+    kinds = [json.loads(line[6:])["kind"] for line in events.splitlines() if line.startswith('data: {"')]
     assert kinds[0] == "accepted" and kinds.count("progress") >= 2 and kinds[-1] == "result"
     final = _wait_final(b, rid)["final"]
     assert final["status"] == "answered"
@@ -154,8 +163,10 @@ def test_ask_follow_events_answer_plot_and_files_over_http(console_stack):
 
 def test_users_commands_and_admin_page(console_stack, tmp_path):
     admin, _ = login(console_stack.url, "ada")
-    r = admin.post("/users", data={"action": "add", "username": "neo", "password": "12345678x", "role": "operator",
-                                   "csrf": admin.csrf})
+    r = admin.post(
+        "/users",
+        data={"action": "add", "username": "neo", "password": "12345678x", "role": "operator", "csrf": admin.csrf},
+    )
     assert "neo" in r.text
     assert login(console_stack.url, "neo", "12345678x")[1].status_code == 303
     admin.post("/users", data={"action": "remove", "username": "neo", "csrf": admin.csrf})
@@ -175,8 +186,10 @@ def test_an_operator_answers_the_agents_question_and_cancels_a_run(console_stack
     assert "(requester said: POKMAIN)" in _wait_final(b, rid)["final"]["answer"]
     rid = _ask(b, "a long one [steps=50 delay=0.2]")["request_id"]
     viewer, _ = login(console_stack.url, "vera")
-    assert viewer.post(f"/api/requests/{rid}/cancel", json_body={}, headers={"X-CSRF-Token": viewer.csrf}
-                       ).status_code == 403
+    assert (
+        viewer.post(f"/api/requests/{rid}/cancel", json_body={}, headers={"X-CSRF-Token": viewer.csrf}).status_code
+        == 403
+    )
     assert b.post(f"/api/requests/{rid}/cancel", json_body={}, headers={"X-CSRF-Token": b.csrf}).status_code == 200
     assert _wait_final(b, rid)["final"]["kind"] == "cancelled"
 
@@ -185,8 +198,12 @@ def test_a_message_the_broker_refuses_is_a_clear_error_not_a_request_to_follow(s
     """The console's broker user may not publish requests (here Home Assistant's, which the shipped ACL denies
     them): the refusing PUBACK (`RequestError`) is a 502 naming it, and the console follows nothing."""
     broker = secured_broker(["homeassistant"])
-    settings = load_settings(overrides=console_overrides(tmp_path / "state", broker, mqtt_username="homeassistant",
-                                                         mqtt_password="homeassistant-pw"), environ={})
+    settings = load_settings(
+        overrides=console_overrides(
+            tmp_path / "state", broker, mqtt_username="homeassistant", mqtt_password="homeassistant-pw"
+        ),
+        environ={},
+    )
     UserStore(settings.state_dir / settings.console.users_file).add("otto", PASSWORD, "operator")
     console = ConsoleThread(settings).start()
     try:

@@ -34,11 +34,13 @@ SRC = FigureSource(basis="exact", url="https://example.org/x", note="measured")
 
 
 def _profile(pp: float, tg: float, name: str = "p") -> GatewayProfile:
-    return GatewayProfile(name=name, label="board", backend="cpu", model="8B Q4_K_M", pp_tps=pp, pp_source=SRC,
-                          tg_tps=tg, tg_source=SRC)
+    return GatewayProfile(
+        name=name, label="board", backend="cpu", model="8B Q4_K_M", pp_tps=pp, pp_source=SRC, tg_tps=tg, tg_source=SRC
+    )
 
 
 # -- the profiles file -----------------------------------------------------------------------
+
 
 def test_the_project_profiles_file_has_the_reference_boards_each_figure_sourced():
     profiles = load_profiles()
@@ -64,21 +66,39 @@ def _write(tmp_path: Path, data) -> Path:
 
 def _entry(name: str) -> dict:
     src = {"basis": "exact", "url": "https://example.org/b", "note": "n"}
-    return {"name": name, "label": "b", "backend": "cpu", "model": "8B", "pp_tps": 10, "pp_source": src,
-            "tg_tps": 2, "tg_source": src}
+    return {
+        "name": name,
+        "label": "b",
+        "backend": "cpu",
+        "model": "8B",
+        "pp_tps": 10,
+        "pp_source": src,
+        "tg_tps": 2,
+        "tg_source": src,
+    }
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"default": "a", "profiles": [_entry("a"), _entry("a")]}, "duplicate"),
-    ({"default": "b", "profiles": [_entry("a")]}, "default"),
-    ({"default": "a", "profiles": [{**_entry("a"), "pp_tps": 0}]}, "pp_tps"),
-    ({"default": "a", "profiles": [{**_entry("a"), "tg_source": {"basis": "guess", "url": "https://x", "note": "n"}}]},
-     "tg_source"),
-    ({"default": "a", "profiles": [{**_entry("a"), "pp_source": {"basis": "exact", "url": "x", "note": "n"}}]},
-     "pp_source"),
-    ({"default": "a", "profiles": []}, "profiles"),
-    (["not", "a", "mapping"], "top level"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"default": "a", "profiles": [_entry("a"), _entry("a")]}, "duplicate"),
+        ({"default": "b", "profiles": [_entry("a")]}, "default"),
+        ({"default": "a", "profiles": [{**_entry("a"), "pp_tps": 0}]}, "pp_tps"),
+        (
+            {
+                "default": "a",
+                "profiles": [{**_entry("a"), "tg_source": {"basis": "guess", "url": "https://x", "note": "n"}}],
+            },
+            "tg_source",
+        ),
+        (
+            {"default": "a", "profiles": [{**_entry("a"), "pp_source": {"basis": "exact", "url": "x", "note": "n"}}]},
+            "pp_source",
+        ),
+        ({"default": "a", "profiles": []}, "profiles"),
+        (["not", "a", "mapping"], "top level"),
+    ],
+)
 def test_bad_profiles_files_are_refused_naming_the_problem(tmp_path, data, message):
     with pytest.raises(ProfileError, match=message):
         load_profiles(_write(tmp_path, data))
@@ -93,6 +113,7 @@ def test_missing_profiles_file_and_unknown_profile(tmp_path):
 
 
 # -- projections (pure) -----------------------------------------------------------------------
+
 
 @given(rates, rates, tokens, tokens, tokens, tokens, seconds)
 def test_projection_is_linear_in_tokens_and_adds_the_measured_rest(pp, tg, e1, g1, e2, g2, other):
@@ -110,8 +131,9 @@ def test_forced_tokens_cost_what_evaluated_ones_cost(pp, tg, e, g, f):
     prompt rate, never beyond the generated tokens there are."""
     p = _profile(pp, tg)
     forced = min(f, g)
-    assert project_seconds(p, e, g, 0.0, f) == pytest.approx(project_seconds(p, e + forced, g - forced), rel=1e-9,
-                                                             abs=1e-9)
+    assert project_seconds(p, e, g, 0.0, f) == pytest.approx(
+        project_seconds(p, e + forced, g - forced), rel=1e-9, abs=1e-9
+    )
     assert project_seconds(p, e, g, 0.0, 0) == project_seconds(p, e, g)
 
 
@@ -124,7 +146,8 @@ def test_a_replys_unevaluated_tail_costs_nothing(pp, tg, e, g, f, t, tf):
     tail_forced = min(tf, forced)
     tail_sampled = min(max(0, t - tail_forced), g - forced)
     assert project_seconds(p, e, g, 0.0, f, t, tf) == pytest.approx(
-        project_seconds(p, e + forced - tail_forced, g - forced - tail_sampled), rel=1e-9, abs=1e-9)
+        project_seconds(p, e + forced - tail_forced, g - forced - tail_sampled), rel=1e-9, abs=1e-9
+    )
     assert project_seconds(p, e, g, 0.0, f, t, tf) <= project_seconds(p, e, g, 0.0, f) + 1e-9
     assert project_seconds(p, e, g, 0.0, f, 0, 0) == project_seconds(p, e, g, 0.0, f)
 
@@ -153,6 +176,7 @@ def test_project_all_names_every_profile_and_none_without_profiles():
 
 # -- the time split -----------------------------------------------------------------------------
 
+
 @given(*(st.floats(min_value=-10, max_value=1e6, allow_nan=False) for _ in range(5)))
 def test_time_split_parts_are_never_negative_and_python_is_the_rest(wall, ev, gen, state, tool):
     split = TimeSplit.of(wall, ev, gen, state, tool)
@@ -167,8 +191,10 @@ def test_time_split_parts_are_never_negative_and_python_is_the_rest(wall, ev, ge
 
 @given(st.lists(st.tuples(tokens, tokens, tokens, seconds, seconds, seconds, seconds), max_size=5))
 def test_usage_sums_every_field(calls):
-    usages = [Usage(prompt_tokens=a, evaluated_tokens=b, generated_tokens=c, ms=d, eval_ms=e, gen_ms=f, state_ms=g)
-              for a, b, c, d, e, f, g in calls]
+    usages = [
+        Usage(prompt_tokens=a, evaluated_tokens=b, generated_tokens=c, ms=d, eval_ms=e, gen_ms=f, state_ms=g)
+        for a, b, c, d, e, f, g in calls
+    ]
     total = sum(usages, Usage())
     for name in Usage.model_fields:
         assert getattr(total, name) == pytest.approx(sum(getattr(u, name) for u in usages))
@@ -176,8 +202,10 @@ def test_usage_sums_every_field(calls):
 
 def test_run_costs_takes_tool_time_from_tool_steps_only():
     llm = Usage(evaluated_tokens=10, generated_tokens=5, ms=300, eval_ms=100, gen_ms=150, state_ms=20)
-    steps = [StepRecord(index=1, thought="t", action="sites", kind="tool", usage=llm, ms=1300),  # tool: 1000 ms
-             StepRecord(index=2, thought="t", action="Finish", kind="finish", usage=llm, ms=400)]  # not a tool
+    steps = [
+        StepRecord(index=1, thought="t", action="sites", kind="tool", usage=llm, ms=1300),  # tool: 1000 ms
+        StepRecord(index=2, thought="t", action="Finish", kind="finish", usage=llm, ms=400),
+    ]  # not a tool
     total = Usage(evaluated_tokens=653, generated_tokens=301, eval_ms=2000, gen_ms=3000, state_ms=50)
     costs = run_costs([Trial(number=1, steps=steps)], total, wall_s=7.0, profiles=load_profiles())
     assert costs["tool_ms"] == 1000 and costs["eval_ms"] == 2000 and costs["gen_ms"] == 3000
@@ -188,16 +216,27 @@ def test_run_costs_takes_tool_time_from_tool_steps_only():
 
 # -- the report ------------------------------------------------------------------------------------
 
+
 def _run(task: str, strategy: str, evaluated: int, generated: int, **split) -> TaskRun:
-    return TaskRun(task_id=task, question="q", model="m", strategy=strategy, run_id=f"{task}-{strategy}", now="x",
-                   status="answered", metrics=RunMetrics(tokens_evaluated=evaluated, tokens_received=generated,
-                                                         llm_calls=3, **split))
+    return TaskRun(
+        task_id=task,
+        question="q",
+        model="m",
+        strategy=strategy,
+        run_id=f"{task}-{strategy}",
+        now="x",
+        status="answered",
+        metrics=RunMetrics(tokens_evaluated=evaluated, tokens_received=generated, llm_calls=3, **split),
+    )
 
 
 def test_report_projects_each_task_and_each_model_strategy_on_the_chosen_gateway(tmp_path):
     profiles = load_profiles()
-    runs = [_run("t1", "react", 653, 301, tool_ms=1000, python_ms=500, eval_ms=4000, gen_ms=9000),
-            _run("t2", "react", 0, 0), _run("t1", "reactxen", 1306, 602)]
+    runs = [
+        _run("t1", "react", 653, 301, tool_ms=1000, python_ms=500, eval_ms=4000, gen_ms=9000),
+        _run("t2", "react", 0, 0),
+        _run("t1", "reactxen", 1306, 602),
+    ]
     results = BenchResults(tasks_file="tasks.yaml", n_tasks=2, runs=runs, gateway="n100", gateways=profiles.profiles)
     rows = {r.strategy: r for r in summarise(runs, 1, profiles.profiles)}
     assert rows["react"].projected_s["n100"] == pytest.approx((201.5 + 0) / 2, abs=0.05)
@@ -216,8 +255,9 @@ def test_report_projects_each_task_and_each_model_strategy_on_the_chosen_gateway
 
 
 def test_bench_refuses_an_unknown_gateway_before_running_anything(tmp_path):
-    result = CliRunner().invoke(main, ["bench", "--tasks", "bench/tasks/pokmain.yaml", "--gateway", "cray-1",
-                                       "--out", str(tmp_path / "o")])
+    result = CliRunner().invoke(
+        main, ["bench", "--tasks", "bench/tasks/pokmain.yaml", "--gateway", "cray-1", "--out", str(tmp_path / "o")]
+    )
     assert result.exit_code == 2 and "unknown gateway profile 'cray-1'" in result.output
     assert not (tmp_path / "o").exists()
     assert PROFILES_FILE.name == "gateways.yaml"

@@ -69,8 +69,9 @@ class RecordingLLM:
         self.completions: list[tuple[str, str, str]] = []  # (role, assistant_prefix tail, text)
 
     def complete(self, prompt, *, role, constraint=None, max_tokens=256, stop=(), interrupt=None):
-        out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop,
-                                  interrupt=interrupt)
+        out = self.inner.complete(
+            prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop, interrupt=interrupt
+        )
         self.completions.append((role, prompt.assistant_prefix[-40:], out.text))
         return out
 
@@ -100,8 +101,12 @@ def e2e(real_llm, simulator, tmp_path_factory):
 
 def run_question(question: str, n: int, e2e, llm) -> Trial:
     settings, tools, examples, client, base = e2e
-    ctx = ToolContext(files=FileStore(base / f"files-{n}"), clock=Clock(NOW, settings.agent.timezone),
-                      settings=settings, skyspark_factory=lambda: client)
+    ctx = ToolContext(
+        files=FileStore(base / f"files-{n}"),
+        clock=Clock(NOW, settings.agent.timezone),
+        settings=settings,
+        skyspark_factory=lambda: client,
+    )
     agent_settings = settings.agent.model_copy(update={"max_steps": MAX_STEPS, "strategy": "react"})
     rt = AgentRuntime(llm=MeteredLLM(llm), tools=tools, ctx=ctx, settings=agent_settings, examples=examples)
     return run_trial(question, rt)
@@ -142,13 +147,21 @@ def test_every_generated_step_is_valid(e2e, real_llm):
                 failures.append(f"{question!r}: step {s.index} {s.kind}: {s.observation}")
         if trial.parse_failures:
             failures.append(f"{question!r}: {trial.parse_failures} parse failures")
-        print(f"\n[{n + 1:2}/{len(QUESTIONS)}] {time.monotonic() - t0:5.1f}s {trial.outcome:9} "
-              f"failures={len(failures)} "
-              f"{' > '.join(s.action for s in trial.steps)} | {question} => {trial.answer!r}", flush=True)
-    summary = {"questions": len(QUESTIONS), "outcomes": dict(outcomes), "step_kinds": dict(kinds),
-               "actions": dict(actions), "react_calls": sum(1 for r, _, _ in recorder.completions if r == "react"),
-               "self_ask_calls": sum(1 for r, _, _ in recorder.completions if r == "self-ask"),
-               "wall_s": round(time.monotonic() - started, 1)}
+        print(
+            f"\n[{n + 1:2}/{len(QUESTIONS)}] {time.monotonic() - t0:5.1f}s {trial.outcome:9} "
+            f"failures={len(failures)} "
+            f"{' > '.join(s.action for s in trial.steps)} | {question} => {trial.answer!r}",
+            flush=True,
+        )
+    summary = {
+        "questions": len(QUESTIONS),
+        "outcomes": dict(outcomes),
+        "step_kinds": dict(kinds),
+        "actions": dict(actions),
+        "react_calls": sum(1 for r, _, _ in recorder.completions if r == "react"),
+        "self_ask_calls": sum(1 for r, _, _ in recorder.completions if r == "self-ask"),
+        "wall_s": round(time.monotonic() - started, 1),
+    }
     print("\nE2E react summary:", json.dumps(summary), flush=True)
     assert not failures, "\n".join(failures)
     assert sum(outcomes.values()) == len(QUESTIONS)
@@ -160,15 +173,43 @@ def test_cli_json_on_the_real_model(simulator, tmp_path):
     import yaml
 
     config = tmp_path / "cfg.yaml"
-    config.write_text(yaml.safe_dump({
-        "paths": {"state_dir": str(tmp_path / "state")},
-        "skyspark": {"url": simulator.url, "project": simulator.project, "username": simulator.username,
-                     "password": simulator.password}}))
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "paths": {"state_dir": str(tmp_path / "state")},
+                "skyspark": {
+                    "url": simulator.url,
+                    "project": simulator.project,
+                    "username": simulator.username,
+                    "password": simulator.password,
+                },
+            }
+        )
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")}
     proc = subprocess.run(
-        [sys.executable, "-m", "edge_agent", "ask", "What sites are there?", "--json", "--now", NOW,
-         "--strategy", "react", "--max-steps", "2", "--config", str(config)],
-        capture_output=True, text=True, timeout=300, env=env, cwd=PROJECT_ROOT)
+        [
+            sys.executable,
+            "-m",
+            "edge_agent",
+            "ask",
+            "What sites are there?",
+            "--json",
+            "--now",
+            NOW,
+            "--strategy",
+            "react",
+            "--max-steps",
+            "2",
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=PROJECT_ROOT,
+    )
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     data = json.loads(proc.stdout)
     assert data["status"] in ("answered", "gave_up")

@@ -109,17 +109,33 @@ def test_a_trickled_answer_is_bounded_by_the_timeout_and_a_cancel_stops_it(tmp_p
         client.sites()
     assert time.monotonic() - started < 5  # bounded: the whole answer, not each read
 
-    agent = agent_for(react_settings(slow, tmp_path, timeout_s=60), [
-        step("I need the history.", "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"],
-                                                  "sensor_name": "Power", "start": "2024-07-01",
-                                                  "final": "2024-07-08"})])
+    agent = agent_for(
+        react_settings(slow, tmp_path, timeout_s=60),
+        [
+            step(
+                "I need the history.",
+                "histories",
+                {
+                    "site_name": "POKMAIN",
+                    "asset_names": ["Chiller 6"],
+                    "sensor_name": "Power",
+                    "start": "2024-07-01",
+                    "final": "2024-07-08",
+                },
+            )
+        ],
+    )
     fast = settings_for(simulator, tmp_path / "fast")  # the catalog is read beforehand (cached, as in a daemon)
     agent.catalogs.get(lambda: SkySparkClient.from_settings(fast.skyspark))
     cancel = threading.Event()
     threading.Timer(1.5, cancel.set).start()
     started = time.monotonic()
-    result = agent.ask("Get the Power of Chiller 6 at POKMAIN from 2024-07-01 to 2024-07-08.", cancel=cancel,
-                       distill=False, strategy="react")
+    result = agent.ask(
+        "Get the Power of Chiller 6 at POKMAIN from 2024-07-01 to 2024-07-08.",
+        cancel=cancel,
+        distill=False,
+        strategy="react",
+    )
     assert result.status == "cancelled" and time.monotonic() - started < 6  # the week trickles for ~3 min
 
 
@@ -132,8 +148,9 @@ def test_a_full_file_store_is_disk_full(tmp_path, simulator, monkeypatch):
 
     monkeypatch.setattr(FileStore, "write_json", full)
     settings = react_settings(simulator, tmp_path)
-    result = agent_for(settings, [step("I need the sites.", "sites")]).ask("What IoT sites are available?",
-                                                                          distill=False, strategy="react")
+    result = agent_for(settings, [step("I need the sites.", "sites")]).ask(
+        "What IoT sites are available?", distill=False, strategy="react"
+    )
     assert result.status == "failed" and result.reason == "disk_full"
     assert "No space left on device" in result.error and "sites" in result.error
 
@@ -196,8 +213,14 @@ def test_ask_against_a_stopped_skyspark_makes_no_model_call_and_says_what_failed
     with status failed, reason and 0 LLM calls."""
     port = closed_port()
     config = tmp_path / "edge-agent.yaml"
-    config.write_text(yaml.safe_dump({"paths": {"state_dir": str(tmp_path / "state")},
-                                      "skyspark": {"url": f"http://127.0.0.1:{port}", "password": "x"}}))
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "paths": {"state_dir": str(tmp_path / "state")},
+                "skyspark": {"url": f"http://127.0.0.1:{port}", "password": "x"},
+            }
+        )
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")}
     cmd = [sys.executable, "-m", "edge_agent", "ask", "List all the chillers at POKMAIN.", "--config", str(config)]
     text = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=PROJECT_ROOT, timeout=120)

@@ -31,8 +31,9 @@ class Simulator:
     def start(self) -> None:
         from edge_agent.skyspark.simulator import SimulatorServer
 
-        self.server = SimulatorServer(("127.0.0.1", self.port), project=self.project,
-                                      users={self.username: self.password})
+        self.server = SimulatorServer(
+            ("127.0.0.1", self.port), project=self.project, users={self.username: self.password}
+        )
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -65,9 +66,16 @@ def daemon(tmp_path, mosquitto, sim):
 
     def start(wait_s: float = 20.0, retry_s: float = 0.5, state: str = "state"):
         overrides = mqtt_overrides(tmp_path / state, mosquitto)
-        overrides["skyspark"] = {"url": sim.url, "project": sim.project, "username": sim.username,
-                                 "password": sim.password, "retries": 0, "timeout_s": 2,
-                                 "outage_wait_s": wait_s, "outage_retry_s": retry_s}
+        overrides["skyspark"] = {
+            "url": sim.url,
+            "project": sim.project,
+            "username": sim.username,
+            "password": sim.password,
+            "retries": 0,
+            "timeout_s": 2,
+            "outage_wait_s": wait_s,
+            "outage_retry_s": retry_s,
+        }
         settings = load_settings(overrides=overrides, environ={})
         svc = GatewayService(settings, ScriptRunner(settings))
         svc.start()
@@ -195,8 +203,10 @@ def test_a_full_queue_database_holds_the_final_reply_until_there_is_space(daemon
     refused = isinstance(c.replies(meanwhile)[0], ErrorReply)
     if refused:
         assert c.replies(meanwhile)[0].code == "not_stored" and svc.jobs.get("c1", meanwhile) is None
-    assert c.wait_for(lambda: any(r.kind == "progress" and "the reply is sent once there is space" in r.text
-                                  for r in c.replies(rid)), 15), c.replies(rid)
+    assert c.wait_for(
+        lambda: any(r.kind == "progress" and "the reply is sent once there is space" in r.text for r in c.replies(rid)),
+        15,
+    ), c.replies(rid)
     assert not c.finals(rid) and svc.healthy()
     with svc.jobs._lock:
         conn.execute("PRAGMA max_page_count = 1073741823")
@@ -208,8 +218,7 @@ def test_a_full_queue_database_holds_the_final_reply_until_there_is_space(daemon
     assert isinstance(c.wait(c.send("room again [steps=1]"), timeout=15).final, ResultReply)
 
 
-def test_a_broker_down_longer_than_the_keepalive_loses_no_reply_and_the_watchdog_is_fed(daemon, requester,
-                                                                                        mosquitto):
+def test_a_broker_down_longer_than_the_keepalive_loses_no_reply_and_the_watchdog_is_fed(daemon, requester, mosquitto):
     """Mosquitto is down for three keepalives while a job runs: the daemon keeps reconnecting, stays healthy (the
     watchdog is fed), and every reply goes out once it is back."""
     svc = daemon()

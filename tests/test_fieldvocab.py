@@ -29,7 +29,8 @@ WORDS = yaml.safe_load((VOCAB / "words.yaml").read_text(encoding="utf-8"))
 
 lower_word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
 camel_marker = st.lists(lower_word, min_size=1, max_size=4).map(
-    lambda ws: ws[0] + "".join(w.capitalize() for w in ws[1:]))
+    lambda ws: ws[0] + "".join(w.capitalize() for w in ws[1:])
+)
 
 
 # ------------------------------------------------------------------------------------------------ properties
@@ -55,8 +56,24 @@ def test_plural_and_singular_round_trip(words: list[str]) -> None:
     assert fv.singular(fv.plural(phrase)) == phrase
 
 
-@pytest.mark.parametrize("noun", ["battery", "switch", "box", "glass", "case", "house", "valve", "heat pump", "chiller", "fan coil unit",
-                                  "uninterruptible power supply", "cooling tower", "elevator"])
+@pytest.mark.parametrize(
+    "noun",
+    [
+        "battery",
+        "switch",
+        "box",
+        "glass",
+        "case",
+        "house",
+        "valve",
+        "heat pump",
+        "chiller",
+        "fan coil unit",
+        "uninterruptible power supply",
+        "cooling tower",
+        "elevator",
+    ],
+)
 def test_plural_of_field_nouns_round_trips(noun: str) -> None:
     assert fv.plural(noun) != noun
     assert fv.singular(fv.plural(noun)) == noun
@@ -121,16 +138,19 @@ def test_structural_tags_are_not_kinds() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ the field
-@pytest.mark.parametrize(("marker", "singular", "abbreviation"), [
-    ("crac", "computer room air conditioner", "CRAC"),
-    ("ups", "uninterruptible power supply", "UPS"),
-    ("ahu", "air handling unit", "AHU"),
-    ("vfd", "variable frequency drive", "VFD"),
-    ("doas", "dedicated outside air system", "DOAS"),
-    ("heatPump", "heat pump", None),
-    ("elecMeter", "electricity meter", None),
-    ("coolingTower", "cooling tower", None),
-])
+@pytest.mark.parametrize(
+    ("marker", "singular", "abbreviation"),
+    [
+        ("crac", "computer room air conditioner", "CRAC"),
+        ("ups", "uninterruptible power supply", "UPS"),
+        ("ahu", "air handling unit", "AHU"),
+        ("vfd", "variable frequency drive", "VFD"),
+        ("doas", "dedicated outside air system", "DOAS"),
+        ("heatPump", "heat pump", None),
+        ("elecMeter", "electricity meter", None),
+        ("coolingTower", "cooling tower", None),
+    ],
+)
 def test_field_kinds_are_named_as_the_field_names_them(marker: str, singular: str, abbreviation: str | None) -> None:
     label = fv.kind_label(marker)
     assert label.singular == singular
@@ -145,7 +165,9 @@ def test_kinds_named_among_what_a_catalog_carries() -> None:
     assert fv.kinds_named("Air Handling Units", available={"ahu", "crac"}) == ["ahu"]
     assert fv.kinds_named("CRACs", available={"ahu", "crac"}) == ["crac"]
     assert fv.kinds_named("fridges", available={"refrigerator", "freezer", "chiller", "ahu"}) == [
-        "freezer", "refrigerator"]
+        "freezer",
+        "refrigerator",
+    ]
     assert fv.kinds_named("ev chargers", available={"evCharger", "ahu"}) == ["evCharger"]
     assert fv.kinds_named("cold rooms", available={"coldRoom"}) == ["coldRoom"]
     # a kind includes the subkinds the catalog carries (Haystack: an rtu is an ahu), unless asked not to
@@ -180,17 +202,39 @@ def test_kind_label_of_unknown_markers_reads_their_words() -> None:
     assert fv.kind_label("battery_bank").plural == "battery banks"
 
 
-@pytest.mark.parametrize(("unit", "quantity", "summable"), [
-    ("°C", "temperature", False), ("°F", "temperature", False), ("degC", "temperature", False),
-    ("kWh", "energy", True), ("MWh", "energy", True), ("therm", "energy", True), ("kW", "power", False),
-    ("W", "power", False), ("BTU/h", "power", False), ("tonref", "power", False),
-    ("%RH", "relative humidity", False), ("%", "dimensionless", False), ("ppm", "concentration", False),
-    ("m³/h", "volumetric flow", False), ("m3/h", "volumetric flow", False), ("L/s", "volumetric flow", False),
-    ("gal/min", "volumetric flow", False), ("cfm", "volumetric flow", False), ("m³", "volume", True),
-    ("gal", "volume", True), ("Pa", "pressure", False), ("kPa", "pressure", False), ("psi", "pressure", False),
-    ("inH₂O", "pressure", False), ("inH2O", "pressure", False), ("Hz", "frequency", False),
-    ("V", "electric potential", False), ("A", "electric current", False),
-])
+@pytest.mark.parametrize(
+    ("unit", "quantity", "summable"),
+    [
+        ("°C", "temperature", False),
+        ("°F", "temperature", False),
+        ("degC", "temperature", False),
+        ("kWh", "energy", True),
+        ("MWh", "energy", True),
+        ("therm", "energy", True),
+        ("kW", "power", False),
+        ("W", "power", False),
+        ("BTU/h", "power", False),
+        ("tonref", "power", False),
+        ("%RH", "relative humidity", False),
+        ("%", "dimensionless", False),
+        ("ppm", "concentration", False),
+        ("m³/h", "volumetric flow", False),
+        ("m3/h", "volumetric flow", False),
+        ("L/s", "volumetric flow", False),
+        ("gal/min", "volumetric flow", False),
+        ("cfm", "volumetric flow", False),
+        ("m³", "volume", True),
+        ("gal", "volume", True),
+        ("Pa", "pressure", False),
+        ("kPa", "pressure", False),
+        ("psi", "pressure", False),
+        ("inH₂O", "pressure", False),
+        ("inH2O", "pressure", False),
+        ("Hz", "frequency", False),
+        ("V", "electric potential", False),
+        ("A", "electric current", False),
+    ],
+)
 def test_units_of_both_systems(unit: str, quantity: str, summable: bool) -> None:
     q = fv.quantity_of_unit(unit)
     assert q is not None and q.name == quantity
@@ -246,6 +290,11 @@ def test_generator_reproduces_the_committed_files() -> None:
     missing = [m for m in ("brickschema", "rusty_haystack", "rdflib") if importlib.util.find_spec(m) is None]
     if missing:
         pytest.skip(f"generation needs the `vocab` extra (pip install -e '.[vocab]'); missing: {', '.join(missing)}")
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "generate_vocabulary.py"), "--check"],
-                            check=False, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "generate_vocabulary.py"), "--check"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr

@@ -17,8 +17,22 @@ TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
 
 NASTY = st.one_of(
     st.text(min_size=0, max_size=60),
-    st.sampled_from(["..", "../x.json", "/etc/passwd", "a/../../b", "x\x00y", "./a", ".hidden", "a/b.json",
-                     "..\\x", "~/.ssh/id_rsa", "C:\\x", "a" * 300]),
+    st.sampled_from(
+        [
+            "..",
+            "../x.json",
+            "/etc/passwd",
+            "a/../../b",
+            "x\x00y",
+            "./a",
+            ".hidden",
+            "a/b.json",
+            "..\\x",
+            "~/.ssh/id_rsa",
+            "C:\\x",
+            "a" * 300,
+        ]
+    ),
     st.builds(lambda a, b: f"{a}/{b}", st.text(max_size=10), st.text(max_size=10)),
 )
 
@@ -104,7 +118,9 @@ def test_jsonreader_and_jsonmerge(tmp_path):
     assert out.ok, out.observation
     merged = c.files.created[-1]
     assert json.loads((c.files.root / merged).read_text()) == [
-        {"asset_name": "Chiller 6", "value": 1}, {"asset_name": "Chiller 9", "value": 2}]
+        {"asset_name": "Chiller 6", "value": 1},
+        {"asset_name": "Chiller 9", "value": 2},
+    ]
     assert "2 rows" in TOOLS.get("jsonreader").run({"file_name": merged}, c).observation
     other = c.files.write_json([{"x": 1}], "other")
     bad = TOOLS.get("jsonmerge").run({"file_name_1": a, "file_name_2": other}, c)
@@ -136,7 +152,8 @@ def test_a_crashing_tool_is_an_observation_not_a_crash(tmp_path):
         "from edge_agent.toolkit import NoArgs, tool\n"
         "@tool('crashy', 'Crash on purpose.')\n"
         "def crashy(args: NoArgs, ctx):\n"
-        "    raise ZeroDivisionError('x')\n")
+        "    raise ZeroDivisionError('x')\n"
+    )
     reg = ToolRegistry.from_dir(tmp_path)
     assert reg.names[0] == "crashy" and "Finish" in reg and "Self-Ask" in reg
     out = reg.get("crashy").run({}, ctx(tmp_path))

@@ -17,8 +17,14 @@ from edge_agent.mqtt.protocol import CancelledReply, ResultReply
 
 
 def _cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "edge_agent", "audit", *args], cwd=PROJECT_ROOT, capture_output=True,
-                          text=True, env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"}, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "edge_agent", "audit", *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
 
 
 def test_request_options_hold_no_secret_field():
@@ -31,9 +37,16 @@ def test_rows_are_append_only_secret_free_and_pruned(tmp_path):
     conn = sqlite3.connect(tmp_path / "q.db", isolation_level=None)
     audit.ensure_schema(conn)
     audit.ensure_schema(conn)  # idempotent
-    audit.record(conn, "request", "ops1", request_id="r1", question="q",
-                 options={"strategy": "react", "api_token": "t0ken", "password": "pw"}, outcome="accepted",
-                 now=time.time() - 10 * 86400)
+    audit.record(
+        conn,
+        "request",
+        "ops1",
+        request_id="r1",
+        question="q",
+        options={"strategy": "react", "api_token": "t0ken", "password": "pw"},
+        outcome="accepted",
+        now=time.time() - 10 * 86400,
+    )
     audit.record(conn, "final", "ops1", request_id="r1", outcome="answered", files=["a.json"])
     (old, new) = audit.query(conn)
     assert json.loads(old["options"]) == {"strategy": "react"}  # nothing that looks like a secret is kept
@@ -70,10 +83,16 @@ def test_audit_rows_survive_kill9_and_export_as_csv(daemon_process, requester):
     assert run.returncode == 0, run.stderr
     rows = list(csv.DictReader(io.StringIO(run.stdout)))
     seen = [(r["event"], r["request_id"], r["outcome"]) for r in rows]
-    assert seen == [("request", "r-ask", "accepted"), ("answer", "r-ask", "delivered"), ("final", "r-ask", "answered"),
-                    ("request", "r-hold", "accepted"), ("request", "r-cancel", "accepted"),
-                    ("cancel", "r-cancel", "queued"), ("final", "r-cancel", "cancelled"),
-                    ("request", "r-ask", "duplicate")], seen
+    assert seen == [
+        ("request", "r-ask", "accepted"),
+        ("answer", "r-ask", "delivered"),
+        ("final", "r-ask", "answered"),
+        ("request", "r-hold", "accepted"),
+        ("request", "r-cancel", "accepted"),
+        ("cancel", "r-cancel", "queued"),
+        ("final", "r-cancel", "cancelled"),
+        ("request", "r-ask", "duplicate"),
+    ], seen
     assert all(r["who"] == "ops1" for r in rows)
     assert rows[0]["question"] == "count chillers [steps=2 ask=1]" and json.loads(rows[0]["options"])["ask"] is True
     assert rows[1]["detail"] == "POKMAIN"

@@ -21,15 +21,53 @@ from tests.plugins.mqtt import DAEMON_USER, as_user, mqtt_overrides
 #: https://www.home-assistant.io/integrations/sensor.mqtt/ (configuration variables) and
 #: https://www.home-assistant.io/integrations/mqtt/#discovery-messages (device, origin)
 SENSOR_KEYS = {
-    "availability", "availability_mode", "availability_template", "availability_topic", "default_entity_id",
-    "device", "device_class", "enabled_by_default", "encoding", "entity_category", "entity_picture",
-    "expire_after", "force_update", "icon", "json_attributes_template", "json_attributes_topic",
-    "last_reset_value_template", "name", "object_id", "options", "origin", "payload_available",
-    "payload_not_available", "platform", "qos", "state_class", "state_topic", "suggested_display_precision",
-    "unique_id", "unit_of_measurement", "value_template"}
+    "availability",
+    "availability_mode",
+    "availability_template",
+    "availability_topic",
+    "default_entity_id",
+    "device",
+    "device_class",
+    "enabled_by_default",
+    "encoding",
+    "entity_category",
+    "entity_picture",
+    "expire_after",
+    "force_update",
+    "icon",
+    "json_attributes_template",
+    "json_attributes_topic",
+    "last_reset_value_template",
+    "name",
+    "object_id",
+    "options",
+    "origin",
+    "payload_available",
+    "payload_not_available",
+    "platform",
+    "qos",
+    "state_class",
+    "state_topic",
+    "suggested_display_precision",
+    "unique_id",
+    "unit_of_measurement",
+    "value_template",
+}
 AVAILABILITY_KEYS = {"payload_available", "payload_not_available", "topic", "value_template"}
-DEVICE_KEYS = {"configuration_url", "connections", "hw_version", "identifiers", "manufacturer", "model", "model_id",
-               "name", "serial_number", "suggested_area", "sw_version", "via_device"}
+DEVICE_KEYS = {
+    "configuration_url",
+    "connections",
+    "hw_version",
+    "identifiers",
+    "manufacturer",
+    "model",
+    "model_id",
+    "name",
+    "serial_number",
+    "suggested_area",
+    "sw_version",
+    "via_device",
+}
 ORIGIN_KEYS = {"name", "sw_version", "support_url"}
 STATE_CLASSES = {"measurement", "total", "total_increasing", "measurement_angle"}
 
@@ -58,8 +96,11 @@ def test_discovery_payloads_follow_the_documented_schema():
                 jinja2.Environment().parse(config[key])  # HA templates are Jinja2
     # degraded is available: only the Will's offline makes the entities unavailable
     template = jinja2.Environment().from_string(AVAILABILITY_TEMPLATE)
-    assert [template.render(value=v) for v in ("online", "degraded: skyspark", "offline")] == \
-        ["online", "online", "offline"]
+    assert [template.render(value=v) for v in ("online", "degraded: skyspark", "offline")] == [
+        "online",
+        "online",
+        "offline",
+    ]
 
 
 class Watcher:
@@ -98,8 +139,13 @@ class Watcher:
 @pytest.mark.broker
 def test_the_gateway_appears_in_home_assistant_under_the_shipped_acl(secured_broker, requester, tmp_path):
     broker = secured_broker(["ops1", "homeassistant", f"{DAEMON_USER}-ha"])
-    settings = load_settings(overrides={**mqtt_overrides(tmp_path / "state", broker, username=DAEMON_USER),
-                                        "homeassistant": {"enabled": True, "state_interval_s": 60}}, environ={})
+    settings = load_settings(
+        overrides={
+            **mqtt_overrides(tmp_path / "state", broker, username=DAEMON_USER),
+            "homeassistant": {"enabled": True, "state_interval_s": 60},
+        },
+        environ={},
+    )
     ha = Watcher(broker)
     svc = GatewayService(settings, ScriptRunner(settings))
     svc.start()
@@ -125,8 +171,9 @@ def test_the_gateway_appears_in_home_assistant_under_the_shipped_acl(secured_bro
         # ... and is no requester: the shipped ACL refuses its request (PUBACK "Not authorized"), nothing is queued
         acks = []
         ha.c.on_publish = lambda c, u, mid, rc, props: acks.append(rc)
-        ha.c.publish("edge-agent/gw1/request/homeassistant",
-                     json.dumps({"request_id": "ha1", "question": "hi [steps=1]"}), qos=1).wait_for_publish(5)
+        ha.c.publish(
+            "edge-agent/gw1/request/homeassistant", json.dumps({"request_id": "ha1", "question": "hi [steps=1]"}), qos=1
+        ).wait_for_publish(5)
         assert ha.wait(lambda: bool(acks)) and str(acks[0]) == "Not authorized", acks
         time.sleep(0.5)
         assert svc.jobs.get("homeassistant", "ha1") is None
@@ -153,19 +200,29 @@ def test_the_state_counts_each_status_as_operators_see_it(tmp_path):
     db = tmp_path / "queue.db"
     conn = sqlite3.connect(db)
     conn.execute("CREATE TABLE jobs (state TEXT, final_kind TEXT, final_payload TEXT, question TEXT, finished REAL)")
-    finals = [("result", {"status": "answered", "answer": "5 chillers"}),
-              ("result", {"status": "answered", "answer": REFUSAL}),
-              ("result", {"status": "refused", "answer": "This gateway cannot answer that: ..."}),
-              ("result", {"status": "partial", "answer": "Chiller 3 peaked at 41; Chiller 7 is not on the SkySpark"}),
-              ("result", {"status": "gave_up", "answer": None}),
-              ("error", {"code": "skyspark_unavailable", "message": "down"}),
-              ("cancelled", {"message": "cancelled by console:ada"})]
+    finals = [
+        ("result", {"status": "answered", "answer": "5 chillers"}),
+        ("result", {"status": "answered", "answer": REFUSAL}),
+        ("result", {"status": "refused", "answer": "This gateway cannot answer that: ..."}),
+        ("result", {"status": "partial", "answer": "Chiller 3 peaked at 41; Chiller 7 is not on the SkySpark"}),
+        ("result", {"status": "gave_up", "answer": None}),
+        ("error", {"code": "skyspark_unavailable", "message": "down"}),
+        ("cancelled", {"message": "cancelled by console:ada"}),
+    ]
     for n, (kind, payload) in enumerate(finals):
-        conn.execute("INSERT INTO jobs VALUES ('done', ?, ?, ?, ?)", (kind, json.dumps({"kind": kind, **payload}),
-                                                                      f"q{n}", 1000.0 + n))
+        conn.execute(
+            "INSERT INTO jobs VALUES ('done', ?, ?, ?, ?)",
+            (kind, json.dumps({"kind": kind, **payload}), f"q{n}", 1000.0 + n),
+        )
     conn.execute("INSERT INTO jobs VALUES ('queued', NULL, NULL, 'waiting', NULL)")
     conn.commit()
     state = read_state(db, "smollm2-135m", conn)
-    assert {k: state[k] for k in ("answered", "refused", "partial", "gave_up", "failed", "cancelled")} == \
-        {"answered": 1, "refused": 2, "partial": 1, "gave_up": 1, "failed": 1, "cancelled": 1}
+    assert {k: state[k] for k in ("answered", "refused", "partial", "gave_up", "failed", "cancelled")} == {
+        "answered": 1,
+        "refused": 2,
+        "partial": 1,
+        "gave_up": 1,
+        "failed": 1,
+        "cancelled": 1,
+    }
     assert state["queue_depth"] == 1 and state["last_status"] == "cancelled"

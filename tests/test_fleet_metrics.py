@@ -24,13 +24,18 @@ pytestmark = pytest.mark.broker
 def scrape(port: int) -> dict[str, dict[tuple, float]]:
     """family name → {(sample name, sorted labels): value}"""
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
-    return {f.name: {(s.name, tuple(sorted(s.labels.items()))): s.value for s in f.samples}
-            for f in text_string_to_metric_families(text)}
+    return {
+        f.name: {(s.name, tuple(sorted(s.labels.items()))): s.value for s in f.samples}
+        for f in text_string_to_metric_families(text)
+    }
 
 
 def total(families, family: str, sample: str | None = None, **labels) -> float:
-    return sum(v for (name, lab), v in families[family].items()
-               if (sample is None or name == sample) and all(dict(lab).get(k) == x for k, x in labels.items()))
+    return sum(
+        v
+        for (name, lab), v in families[family].items()
+        if (sample is None or name == sample) and all(dict(lab).get(k) == x for k, x in labels.items())
+    )
 
 
 def test_every_documented_metric_is_listed_and_every_listed_metric_documented():
@@ -41,18 +46,35 @@ def test_every_documented_metric_is_listed_and_every_listed_metric_documented():
     assert {d for d in documented if not d.endswith(("_bucket", "_count", "_sum"))} <= listed, documented - listed
 
 
-COUNTERS = {"edge_agent_requests", "edge_agent_jobs", "edge_agent_dead_letters", "edge_agent_llm_calls",
-            "edge_agent_llm_tokens_evaluated", "edge_agent_llm_tokens_generated", "edge_agent_llm_seconds",
-            "edge_agent_tool_calls", "edge_agent_tool_errors", "edge_agent_skyspark_errors"}
+COUNTERS = {
+    "edge_agent_requests",
+    "edge_agent_jobs",
+    "edge_agent_dead_letters",
+    "edge_agent_llm_calls",
+    "edge_agent_llm_tokens_evaluated",
+    "edge_agent_llm_tokens_generated",
+    "edge_agent_llm_seconds",
+    "edge_agent_tool_calls",
+    "edge_agent_tool_errors",
+    "edge_agent_skyspark_errors",
+}
 
 
 @pytest.mark.model
 def test_metrics_scraped_during_a_real_run(real_llm, simulator, mosquitto, requester, tmp_path):
-    settings = load_settings(overrides={
-        **mqtt_overrides(tmp_path / "state", mosquitto),
-        "metrics": {"enabled": True, "port": 0},
-        "skyspark": {"url": simulator.url, "project": simulator.project, "username": simulator.username,
-                     "password": simulator.password}}, environ={})
+    settings = load_settings(
+        overrides={
+            **mqtt_overrides(tmp_path / "state", mosquitto),
+            "metrics": {"enabled": True, "port": 0},
+            "skyspark": {
+                "url": simulator.url,
+                "project": simulator.project,
+                "username": simulator.username,
+                "password": simulator.password,
+            },
+        },
+        environ={},
+    )
     svc = GatewayService(settings, AgentRunner(EdgeAgent(settings, llm=real_llm)))
     svc.start()
     try:
@@ -65,8 +87,10 @@ def test_metrics_scraped_during_a_real_run(real_llm, simulator, mosquitto, reque
 
         c = requester("ops1")
         # (a kind's count or listing at a site is answered from the catalog with no model call: all assets need one)
-        rid = c.send("List all the assets at POKMAIN.",
-                     options={"strategy": "react", "max_trials": 1, "max_steps": 1, "now": "2024-06-14T10:00:00"})
+        rid = c.send(
+            "List all the assets at POKMAIN.",
+            options={"strategy": "react", "max_trials": 1, "max_steps": 1, "now": "2024-06-14T10:00:00"},
+        )
         during, stop = [], threading.Event()
 
         def poll():

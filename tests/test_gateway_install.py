@@ -40,8 +40,8 @@ include_dir /etc/mosquitto/conf.d
 def _broker_steps() -> list[str]:
     """The doc's broker block: the lines that write the config and the ACL (continuations joined)."""
     text = DOC.read_text()
-    block = text[text.index("## 1. Broker"):]
-    block = block[block.index("```sh") + 5:block.index("```", block.index("```sh") + 5)]
+    block = text[text.index("## 1. Broker") :]
+    block = block[block.index("```sh") + 5 : block.index("```", block.index("```sh") + 5)]
     lines = block.replace("\\\n", " ").splitlines()
     return [line for line in lines if line.startswith(("GW=", "sed "))]
 
@@ -73,14 +73,17 @@ def test_the_copied_config_loads_beside_debians_own_and_mosquitto_starts(tmp_pat
     (var / "lib").mkdir(parents=True)
     (var / "log").mkdir()
     main = etc / "mosquitto.conf"
-    main.write_text(DEBIAN_MAIN_CONF.replace("/run/mosquitto/", f"{var}/").replace("/var/lib/mosquitto/",
-                    f"{var}/lib/").replace("/var/log/mosquitto/", f"{var}/log/").replace("/etc/mosquitto", str(etc)))
+    main.write_text(
+        DEBIAN_MAIN_CONF.replace("/run/mosquitto/", f"{var}/")
+        .replace("/var/lib/mosquitto/", f"{var}/lib/")
+        .replace("/var/log/mosquitto/", f"{var}/log/")
+        .replace("/etc/mosquitto", str(etc))
+    )
     port = free_port()
     text = conf.read_text().replace("listener 1883 127.0.0.1", f"listener {port} 127.0.0.1")
     conf.write_text(text.replace("/etc/mosquitto", str(etc)))
     (etc / "conf.d" / "00-test-user.conf").write_text(f"user {getpass.getuser()}\n")  # not root's default drop
-    subprocess.run(["mosquitto_passwd", "-c", "-b", str(etc / "edge-agent.passwd"), "edge-agent-gw1", "pw"],
-                   check=True)
+    subprocess.run(["mosquitto_passwd", "-c", "-b", str(etc / "edge-agent.passwd"), "edge-agent-gw1", "pw"], check=True)
     proc = subprocess.Popen([find_mosquitto(), "-c", str(main)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         up = wait_port(port, 10)
@@ -102,6 +105,9 @@ def test_serve_help_and_the_config_agree_on_the_default_client_id():
     assert out.exit_code == 0
     help_text = " ".join(out.output.split())
     assert "default mqtt.client_id, else the user name (mqtt.username), else edge-agent-<gateway_id>" in help_text
-    yaml_line = next(line for line in (PROJECT_ROOT / "config" / "edge-agent.yaml").read_text().splitlines()
-                     if re.match(r"\s+client_id:", line))
+    yaml_line = next(
+        line
+        for line in (PROJECT_ROOT / "config" / "edge-agent.yaml").read_text().splitlines()
+        if re.match(r"\s+client_id:", line)
+    )
     assert "null = the user name, else edge-agent-<gateway_id>" in yaml_line

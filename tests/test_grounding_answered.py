@@ -11,8 +11,12 @@ from hypothesis import strategies as st
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.run import Grounding, well_formed
 
-CATALOG = Catalog.of({"SITE-A": {"Freezer 1": ["Box Temp", "Compressor Power"], "Freezer 2": ["Box Temp"]},
-                      "SITE-B": {"Dock Door 1": ["Open Status"]}})
+CATALOG = Catalog.of(
+    {
+        "SITE-A": {"Freezer 1": ["Box Temp", "Compressor Power"], "Freezer 2": ["Box Temp"]},
+        "SITE-B": {"Dock Door 1": ["Open Status"]},
+    }
+)
 
 
 def _claims(g: Grounding, answer: str):
@@ -47,36 +51,47 @@ def test_words_of_another_trial_are_no_evidence():
     assert g.unsupported(2, "Friday", _claims(g, "Friday"))
 
 
-@given(st.lists(st.sampled_from(["found 2 sites", "SITE-A", "the box temp", "Freezer 1 ran"]), min_size=2,
-                max_size=6))
+@given(st.lists(st.sampled_from(["found 2 sites", "SITE-A", "the box temp", "Freezer 1 ran"]), min_size=2, max_size=6))
 def test_a_clause_said_twice_is_never_well_formed(clauses):
     text = ", ".join(clauses)
-    repeated = len({" ".join(c.casefold().split()) for c in clauses if len(c.split()) >= 2}) < \
-        len([c for c in clauses if len(c.split()) >= 2])
+    repeated = len({" ".join(c.casefold().split()) for c in clauses if len(c.split()) >= 2}) < len(
+        [c for c in clauses if len(c.split()) >= 2]
+    )
     thrice = max(clauses.count(c) for c in clauses) >= 3  # one item listed three times: run-on output
     assert well_formed(text) == (not repeated and not thrice)
 
 
 def test_a_question_answered_in_part_is_partial_naming_what_was_not_established():
-    g = Grounding.build("How many freezers are at SITE-A and what was the peak Compressor Power of Freezer 1?",
-                       CATALOG)
+    g = Grounding.build("How many freezers are at SITE-A and what was the peak Compressor Power of Freezer 1?", CATALOG)
     assert len(g.reading.parts) == 2
-    g.observe(1, 1, "assets", "found 2 freezer assets at SITE-A: Freezer 1, Freezer 2",
-              head="found 2 assets at SITE-A: Freezer 1, Freezer 2", args={"site_name": "SITE-A"})
+    g.observe(
+        1,
+        1,
+        "assets",
+        "found 2 freezer assets at SITE-A: Freezer 1, Freezer 2",
+        head="found 2 assets at SITE-A: Freezer 1, Freezer 2",
+        args={"site_name": "SITE-A"},
+    )
     said = g.established(1)
     assert said.startswith("Found 2 assets at SITE-A: Freezer 1, Freezer 2")
     assert "Not established by this run" in said and "peak Compressor Power" in said
     # nothing established: no partial answer
-    assert Grounding.build("How many freezers are at SITE-A and what was the peak Compressor Power of Freezer 1?",
-                           CATALOG).established(1) == ""
+    assert (
+        Grounding.build(
+            "How many freezers are at SITE-A and what was the peak Compressor Power of Freezer 1?", CATALOG
+        ).established(1)
+        == ""
+    )
 
 
 def test_a_question_about_the_future_is_refused_in_code_naming_the_period():
     from datetime import datetime
 
     now = datetime(2020, 6, 8, 9, tzinfo=UTC)
-    for question, phrase in (("What will the Box Temp of Freezer 1 at SITE-A be tomorrow?", "tomorrow"),
-                             ("freezer 2 box temp next week at SITE-A", "next week")):
+    for question, phrase in (
+        ("What will the Box Temp of Freezer 1 at SITE-A be tomorrow?", "tomorrow"),
+        ("freezer 2 box temp next week at SITE-A", "next week"),
+    ):
         g = Grounding.build(question, CATALOG, now)
         assert g.refusal == "forecast" and g.answered_by_links()
         assert "cannot forecast" in g.in_code and phrase in g.in_code
@@ -84,8 +99,12 @@ def test_a_question_about_the_future_is_refused_in_code_naming_the_period():
     assert not past.refusal and not past.in_code
 
 
-KINDS = Catalog.of({"DC-EAST": {"CRAC-01": ["Return Air Temp"], "UPS A": ["Load"]},
-                    "DC-WEST": {"CRAC-07": ["Return Air Temp"], "Gen 1": ["Fuel Level"]}})
+KINDS = Catalog.of(
+    {
+        "DC-EAST": {"CRAC-01": ["Return Air Temp"], "UPS A": ["Load"]},
+        "DC-WEST": {"CRAC-07": ["Return Air Temp"], "Gen 1": ["Fuel Level"]},
+    }
+)
 KINDS.site("DC-EAST").types.update({"CRAC-01": ["crac"], "UPS A": ["ups"]})
 KINDS.site("DC-WEST").types.update({"CRAC-07": ["crac"], "Gen 1": ["generator"]})
 
@@ -126,8 +145,10 @@ def test_a_mixed_request_answers_the_data_and_refuses_the_rest_without_showing_i
 def test_slips_of_the_question_words_are_read_as_the_words_but_names_never_change():
     from edge_agent.grounding.question import spelled
 
-    assert spelled("Can you retsart Freezer 1? swtich it off rgiht now") == \
-        "Can you restart Freezer 1? switch it off right now"
+    assert (
+        spelled("Can you retsart Freezer 1? swtich it off rgiht now")
+        == "Can you restart Freezer 1? switch it off right now"
+    )
     assert spelled("Please switch Cooling Tower 1 on") == "Please switch Cooling Tower 1 on"  # a name stays
     g = Grounding.build("Please swtich Freezer 2 off.", CATALOG)
     assert g.refusal == "control"
@@ -144,14 +165,22 @@ def test_an_attribute_the_skyspark_does_not_record_is_said_to_be_not_recorded_or
 def test_words_nothing_places_are_named_and_never_make_a_site_yes():
     g = Grounding.build("Does SITE-B have a Kessel?", CATALOG)
     assert "kessel" in g.unplaced and not g.in_code.startswith("Yes")
-    assert Grounding.build("What was the Box Temp of Freezer 1 at SITE-A on Tuesday 2 June 2020?", CATALOG).unplaced == []
+    assert (
+        Grounding.build("What was the Box Temp of Freezer 1 at SITE-A on Tuesday 2 June 2020?", CATALOG).unplaced == []
+    )
 
 
 def test_two_periods_compared_are_never_answered_with_one_periods_figures():
     g = Grounding.build("Was Freezer 1's Box Temp higher on Tuesday or on Wednesday at SITE-A?", CATALOG)
     assert [p.ask for p in g.reading.parts] == ["periods"]
-    g.observe(1, 1, "histories", "Box Temp: max 3.5 at 2020-06-02T10:00, 96 values",
-              head="The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00", answers=True)
+    g.observe(
+        1,
+        1,
+        "histories",
+        "Box Temp: max 3.5 at 2020-06-02T10:00, 96 values",
+        head="The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00",
+        answers=True,
+    )
     assert not g.answer_closed(1) and g.open_parts(1)
     assert g.unsupported(1, "The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00", [])
 
@@ -172,11 +201,11 @@ def test_a_short_site_code_the_skyspark_lacks_is_missing_and_no_other_site_stand
 
 
 def test_a_word_no_sensor_of_the_named_asset_holds_is_a_missing_sensor_not_a_guess():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    g = Grounding.build("max Level for Freezer 1 at SITE-A yesterday", CATALOG, datetime(2020, 6, 8, tzinfo=timezone.utc))
+    g = Grounding.build("max Level for Freezer 1 at SITE-A yesterday", CATALOG, datetime(2020, 6, 8, tzinfo=UTC))
     assert [(m.kind, m.text, m.asset) for m in g.links.missing] == [("sensor", "Level", "Freezer 1")]
-    company = Grounding.build("Which copmany made Freezer 1?", CATALOG, datetime(2020, 6, 8, tzinfo=timezone.utc))
+    company = Grounding.build("Which copmany made Freezer 1?", CATALOG, datetime(2020, 6, 8, tzinfo=UTC))
     assert not company.links.missing  # no period: no data asked, the word is not taken for a measure
 
 

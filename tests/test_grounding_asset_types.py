@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+from edge_agent import PROJECT_ROOT
 from edge_agent.clock import Clock
 from edge_agent.filestore import FileStore
 from edge_agent.grounding.catalog import Catalog
@@ -14,7 +15,6 @@ from edge_agent.grounding.scope import Scope
 from edge_agent.llm.constraints import schema_regex
 from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.toolkit import ToolContext, ToolRegistry
-from edge_agent import PROJECT_ROOT
 
 TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
 
@@ -31,9 +31,12 @@ def test_plural_kind_is_linked_and_pins_the_assets_call(skyspark_settings, tmp_p
     call = {"site_name": "POKMAIN", "asset_type": "chiller"}
     assert re.fullmatch(schema_regex(schema), json.dumps(call)) is not None
     assert re.fullmatch(schema_regex(schema), json.dumps({"site_name": "POKMAIN"})) is None
-    ctx = ToolContext(files=FileStore(tmp_path / "f"), clock=Clock("2020-06-08T09:00:00", "America/New_York"),
-                      settings=skyspark_settings, skyspark_factory=lambda: SkySparkClient.from_settings(
-                          skyspark_settings.skyspark))
+    ctx = ToolContext(
+        files=FileStore(tmp_path / "f"),
+        clock=Clock("2020-06-08T09:00:00", "America/New_York"),
+        settings=skyspark_settings,
+        skyspark_factory=lambda: SkySparkClient.from_settings(skyspark_settings.skyspark),
+    )
     out = TOOLS.get("assets").run(call, ctx)
     chillers = catalog.site("POKMAIN").assets_of_type("chiller")
     assert out.ok and out.observation.startswith(f"found {len(chillers)} chiller assets at POKMAIN")

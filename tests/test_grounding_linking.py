@@ -11,12 +11,12 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.linking import link
 from tests.plants import OTHER, OTHER_SENSORS, POK
-
 
 
 @dataclass(frozen=True)
@@ -39,12 +39,38 @@ class Plant:
     siblings: tuple[str, ...]  # the assets a missing-asset note should offer
 
 
-POKSTYLE = Plant("pokmain-style", POK, "POKMAIN", "pokmain", "Chiller 6", "Chiller 9",
-                 ("chiller6", "CHILLER 6", "chiller_6", "Chiller-6"), "Chiller 6 and 9", "Tonnage", "Tonage",
-                 "Fan Speed", "Chiller 7", "FOOMAIN", ("Chiller 3", "Chiller 6", "Chiller 9"))
-OTHERSTYLE = Plant("other-style", OTHER, "Plant-North", "plant north", "CH-01", "CH-02",
-                   ("ch01", "CH 01", "ch_01", "Ch-01"), "CH-01 and 02", "SupplyTemp", "SuplyTemp",
-                   "FanSpeed", "CH-07", "Plant-South", ("CH-01", "CH-02", "CH-05"))
+POKSTYLE = Plant(
+    "pokmain-style",
+    POK,
+    "POKMAIN",
+    "pokmain",
+    "Chiller 6",
+    "Chiller 9",
+    ("chiller6", "CHILLER 6", "chiller_6", "Chiller-6"),
+    "Chiller 6 and 9",
+    "Tonnage",
+    "Tonage",
+    "Fan Speed",
+    "Chiller 7",
+    "FOOMAIN",
+    ("Chiller 3", "Chiller 6", "Chiller 9"),
+)
+OTHERSTYLE = Plant(
+    "other-style",
+    OTHER,
+    "Plant-North",
+    "plant north",
+    "CH-01",
+    "CH-02",
+    ("ch01", "CH 01", "ch_01", "Ch-01"),
+    "CH-01 and 02",
+    "SupplyTemp",
+    "SuplyTemp",
+    "FanSpeed",
+    "CH-07",
+    "Plant-South",
+    ("CH-01", "CH-02", "CH-05"),
+)
 PLANTS = [pytest.param(POKSTYLE, id=POKSTYLE.id), pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)]
 
 
@@ -61,7 +87,10 @@ def test_exact_names_are_linked(plant: Plant):
     assert links.missing == [] and links.notes() == []
     assert links.corrections() == []
     assert {(m.kind, m.name, m.how) for m in links.mentions} == {
-        ("site", plant.site, "exact"), ("asset", plant.asset, "exact"), ("sensor", plant.sensor, "exact")}
+        ("site", plant.site, "exact"),
+        ("asset", plant.asset, "exact"),
+        ("sensor", plant.sensor, "exact"),
+    }
 
 
 @pytest.mark.parametrize("plant", PLANTS)
@@ -108,8 +137,9 @@ def test_any_respelling_of_an_asset_links_to_it(plant: Plant, data):
     site = plant.site
     asset = data.draw(st.sampled_from([a for a in plant.catalog.assets(site) if a.isascii()]), label="asset")
     parts = re.split(r"[\s_\-]+", asset)
-    seps = data.draw(st.lists(st.sampled_from([" ", "_", "-", ""]), min_size=len(parts) - 1,
-                              max_size=len(parts) - 1), label="seps")
+    seps = data.draw(
+        st.lists(st.sampled_from([" ", "_", "-", ""]), min_size=len(parts) - 1, max_size=len(parts) - 1), label="seps"
+    )
     joined = parts[0] + "".join(s + p for s, p in zip(seps, parts[1:]))
     flips = data.draw(st.lists(st.booleans(), min_size=len(joined), max_size=len(joined)), label="case")
     spelled = "".join(c.swapcase() if f else c for c, f in zip(joined, flips))
@@ -175,8 +205,7 @@ def test_list_skips_only_the_missing_item():
 # --- what does not exist -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("plant", [pytest.param(POKSTYLE, id=POKSTYLE.id),
-                                   pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)])
+@pytest.mark.parametrize("plant", [pytest.param(POKSTYLE, id=POKSTYLE.id), pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)])
 def test_missing_asset_is_reported_with_the_existing_ones(plant: Plant):
     links = link(f"What was the {plant.sensor} of {plant.missing_asset} at {plant.site}?", plant.catalog)
     assert links.assets == []
@@ -195,7 +224,8 @@ def test_missing_asset_of_a_word_and_number_style_other_plant():
     """'<word> <number>' names in another language work: Kessel 5 where Kessel 4 exists."""
     links = link("kW_total of Kessel 5 at Werk_Süd", OTHER)
     assert [(m.text, m.kind, m.site, m.suggestions) for m in links.missing] == [
-        ("Kessel 5", "asset", "Werk_Süd", ["Kessel 4", "Kessel 7"])]
+        ("Kessel 5", "asset", "Werk_Süd", ["Kessel 4", "Kessel 7"])
+    ]
 
 
 @pytest.mark.parametrize("plant", PLANTS)
@@ -209,8 +239,7 @@ def test_sensor_the_asset_lacks_is_reported(plant: Plant):
     assert links.notes()[0].startswith(f"there is no sensor {plant.other_sensor} on {plant.asset}; there are: ")
 
 
-@pytest.mark.parametrize("plant", [pytest.param(POKSTYLE, id=POKSTYLE.id),
-                                   pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)])
+@pytest.mark.parametrize("plant", [pytest.param(POKSTYLE, id=POKSTYLE.id), pytest.param(OTHERSTYLE, id=OTHERSTYLE.id)])
 def test_missing_site_is_reported(plant: Plant):
     links = link(f"{plant.sensor} of {plant.asset} at {plant.missing_site}", plant.catalog)
     assert [(m.text, m.kind) for m in links.missing] == [(plant.missing_site, "site")]
@@ -243,13 +272,19 @@ def test_non_ascii_site_is_linked():
 @pytest.mark.parametrize("plant", PLANTS)
 def test_every_linked_name_is_on_the_catalog(plant: Plant):
     other = OTHER if plant.catalog is POK else POK
-    q = (f"{plant.sensor} and {plant.other_sensor} of {plant.list_short}, {plant.missing_asset} at {plant.site}; "
-         f"also {other.sites[0]} {other.assets(other.sites[0])[0]}")
+    q = (
+        f"{plant.sensor} and {plant.other_sensor} of {plant.list_short}, {plant.missing_asset} at {plant.site}; "
+        f"also {other.sites[0]} {other.assets(other.sites[0])[0]}"
+    )
     links = link(q, plant.catalog)
     assert set(links.sites) <= set(plant.catalog.sites)
     assert all(a in plant.catalog.assets(links.asset_sites[a]) for a in links.assets)
-    shorts = {s.short for site in plant.catalog.sites for a in plant.catalog.assets(site)
-              for s in plant.catalog.sensors(site, a)}
+    shorts = {
+        s.short
+        for site in plant.catalog.sites
+        for a in plant.catalog.assets(site)
+        for s in plant.catalog.sensors(site, a)
+    }
     assert set(links.sensors) <= shorts
 
 
@@ -259,8 +294,14 @@ def test_every_linked_name_is_on_the_catalog(plant: Plant):
 def _listing(g, plant: Plant, names: str, step: int = 1, trial: int = 1) -> None:
     """What the `assets` tool's call gives the grounding: its Observation and its head (`toolkit.Said`)."""
     found = f"found 5 assets at {plant.site}: {names}"
-    g.observe(trial, step, "assets", f"{found}; saved to assets-1a2b3c4d.json", head=found,
-              call=f'assets {{"site_name": "{plant.site}"}}')
+    g.observe(
+        trial,
+        step,
+        "assets",
+        f"{found}; saved to assets-1a2b3c4d.json",
+        head=found,
+        call=f'assets {{"site_name": "{plant.site}"}}',
+    )
 
 
 @pytest.mark.parametrize("plant", PLANTS)
@@ -296,13 +337,21 @@ def test_no_listing_prefix_where_no_names_are_asked_for(plant: Plant):
 def test_a_data_call_head_is_the_answer_to_a_data_question(plant: Plant):
     from edge_agent.grounding.run import Grounding
 
-    g = Grounding.build(f"What was the highest {plant.sensor} of {plant.asset} at {plant.site} on 2024-03-01?",
-                        plant.catalog)
+    g = Grounding.build(
+        f"What was the highest {plant.sensor} of {plant.asset} at {plant.site} on 2024-03-01?", plant.catalog
+    )
     _listing(g, plant, plant.asset)  # a listing on the way: not what was asked
     stats = f"{plant.asset} {plant.sensor}: max 3.5 at 2024-03-01T10:15, min 1.25 at 2024-03-01T02:00, 96 values"
     head = f"{stats}; saved to history-9f8e7d6c.json"
-    g.observe(1, 2, "histories", f"{plant.asset} {plant.sensor} from … saved to history-9f8e7d6c.json: {stats}",
-              head=head, answers=True, call="histories 1")
+    g.observe(
+        1,
+        2,
+        "histories",
+        f"{plant.asset} {plant.sensor} from … saved to history-9f8e7d6c.json: {stats}",
+        head=head,
+        answers=True,
+        call="histories 1",
+    )
     assert g.answer_prefix() == head[0].upper() + head[1:] and g.answer_closed()
     claims = g.check(g.answer_prefix())
     assert [c.text for c in claims if not c.grounded] == []
@@ -362,7 +411,9 @@ def test_a_question_for_the_sites_is_answered_by_the_sites_listing(question):
     from edge_agent.grounding.run import Grounding
 
     g = Grounding.build(question, POK)
-    g.observe(1, 1, "sites", "found 2 sites: POKMAIN, RCHMAIN; saved to sites-1.json", head="found 2 sites: POKMAIN, RCHMAIN")
+    g.observe(
+        1, 1, "sites", "found 2 sites: POKMAIN, RCHMAIN; saved to sites-1.json", head="found 2 sites: POKMAIN, RCHMAIN"
+    )
     assert g.answer_prefix(1) == "Found 2 sites: POKMAIN, RCHMAIN" and g.answer_closed(1)
 
 
@@ -384,10 +435,12 @@ def test_a_listing_of_what_the_question_does_not_name_is_not_the_answer(plant: P
 
 # --- the domain's words (grounding.vocabulary) -------------------------------------------------------------
 
+
 def _typed(plant: Plant) -> Catalog:
     """`plant`'s catalog with Haystack equip markers on its assets (the client reads them from the tags)."""
-    catalog = Catalog.of({s: {a: plant.catalog.site(s).sensor_shorts(a) for a in plant.catalog.assets(s)}
-                          for s in plant.catalog.sites})
+    catalog = Catalog.of(
+        {s: {a: plant.catalog.site(s).sensor_shorts(a) for a in plant.catalog.assets(s)} for s in plant.catalog.sites}
+    )
     marks = {plant.asset: ["chiller"], plant.asset2: ["chiller"]}
     others = [a for a in catalog.assets(plant.site) if a not in marks]
     catalog.site(plant.site).types = {**marks, others[0]: ["ahu"], others[-1]: ["fcu"]}
@@ -395,8 +448,16 @@ def _typed(plant: Plant) -> Catalog:
 
 
 @pytest.mark.parametrize("plant", PLANTS)
-@pytest.mark.parametrize("words, marker", [("air handling units", "ahu"), ("air handlers", "ahu"),
-                                           ("AHUs", "ahu"), ("fan coil units", "fcu"), ("chillers", "chiller")])
+@pytest.mark.parametrize(
+    "words, marker",
+    [
+        ("air handling units", "ahu"),
+        ("air handlers", "ahu"),
+        ("AHUs", "ahu"),
+        ("fan coil units", "fcu"),
+        ("chillers", "chiller"),
+    ],
+)
 def test_kinds_of_equipment_are_linked_by_their_haystack_names(plant: Plant, words, marker):
     links = link(f"Which {words} are installed at {plant.site}?", _typed(plant))
     assert links.asset_types == [marker] and links.missing == []
@@ -407,24 +468,35 @@ def test_which_of_a_kind_asks_for_names(plant: Plant):
     from edge_agent.grounding.run import Grounding
 
     catalog = _typed(plant)
-    for question in (f"Which air handling units are installed at {plant.site}?",
-                     f"Count the chillers at {plant.site}.", f"What is the number of chillers at {plant.site}?"):
+    for question in (
+        f"Which air handling units are installed at {plant.site}?",
+        f"Count the chillers at {plant.site}.",
+        f"What is the number of chillers at {plant.site}?",
+    ):
         g = Grounding.build(question, catalog)
         # the catalog lists the kind itself: the answer is written before any step, no tool call
         found = catalog.site(plant.site).assets_of_type(g.links.asset_types[0])
         assert g.answered_by_links() and g.in_code.startswith(f"Found {len(found)} "), question
         assert all(a in g.in_code for a in found)
     g = Grounding.build(f"Which measurements are available for {plant.asset} at {plant.site}?", catalog)
-    g.observe(1, 1, "sensors", f"found 3 sensors on {plant.asset}: a, b, c", head=f"found 3 sensors on {plant.asset}",
-              call="sensors 1", args={"site_name": plant.site, "asset_name": plant.asset})
+    g.observe(
+        1,
+        1,
+        "sensors",
+        f"found 3 sensors on {plant.asset}: a, b, c",
+        head=f"found 3 sensors on {plant.asset}",
+        call="sensors 1",
+        args={"site_name": plant.site, "asset_name": plant.asset},
+    )
     assert g.answer_prefix() == f"Found 3 sensors on {plant.asset}"
 
 
 @pytest.mark.parametrize("plant", PLANTS)
 @pytest.mark.parametrize("word", ["Humidity", "CO2", "duct static pressure"])
 def test_a_measurement_no_named_asset_has_is_reported_missing(plant: Plant, word):
-    links = link(f"Get the {word} readings of {plant.asset} and {plant.asset2} at {plant.site} for last week.",
-                 plant.catalog)
+    links = link(
+        f"Get the {word} readings of {plant.asset} and {plant.asset2} at {plant.site} for last week.", plant.catalog
+    )
     assert links.assets == [plant.asset, plant.asset2] and links.sensors == []
     # named as the question wrote the measure ("duct static pressure" is a static pressure)
     assert [(m.kind, m.asset) for m in links.missing] == [("sensor", plant.asset), ("sensor", plant.asset2)]
@@ -443,11 +515,21 @@ def test_a_measurement_word_some_sensor_shares_is_left_to_the_model(plant: Plant
 # --- a near miss is a typo, not another name -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("catalog, written, other", [
-    (Catalog.of({"AUSWEST": {"Chiller 8": ["Tonnage"]}, "POKMAIN": {"Chiller 6": ["Tonnage"]}}), "AUSEAST",
-     "AUSWEST"),
-    (Catalog.of({"Plant-West": {"CH-01": ["kW_total"]}, "Plant-North": {"CH-02": ["kW_total"]}}), "Plant-East",
-     "Plant-West")])
+@pytest.mark.parametrize(
+    "catalog, written, other",
+    [
+        (
+            Catalog.of({"AUSWEST": {"Chiller 8": ["Tonnage"]}, "POKMAIN": {"Chiller 6": ["Tonnage"]}}),
+            "AUSEAST",
+            "AUSWEST",
+        ),
+        (
+            Catalog.of({"Plant-West": {"CH-01": ["kW_total"]}, "Plant-North": {"CH-02": ["kW_total"]}}),
+            "Plant-East",
+            "Plant-West",
+        ),
+    ],
+)
 def test_a_name_two_letters_from_a_short_one_is_missing_not_corrected(catalog, written, other):
     """EAST is not WEST: a close spelling with more edits than a typo makes is reported missing, with the
     names that exist, instead of being read as the other site (the synthetic plant's AUSEAST question)."""
@@ -457,9 +539,16 @@ def test_a_name_two_letters_from_a_short_one_is_missing_not_corrected(catalog, w
     assert other in links.missing[0].suggestions
 
 
-@pytest.mark.parametrize("written, name", [("Tonage", "Tonnage"), ("Tonnnage", "Tonnage"), ("Tonnaeg", "Tonnage"),
-                                           ("Supply Temprature", "Supply Temperature"),
-                                           ("Suply Temprature", "Supply Temperature")])
+@pytest.mark.parametrize(
+    "written, name",
+    [
+        ("Tonage", "Tonnage"),
+        ("Tonnnage", "Tonnage"),
+        ("Tonnaeg", "Tonnage"),
+        ("Supply Temprature", "Supply Temperature"),
+        ("Suply Temprature", "Supply Temperature"),
+    ],
+)
 def test_typos_are_still_corrected(written, name):
     """One edit per 8 letters: one slip in a short name, two in a long one (a swap counts once)."""
     links = link(f"What was the {written} of Chiller 6 at POKMAIN?", POK)
@@ -467,12 +556,24 @@ def test_typos_are_still_corrected(written, name):
 
 
 def test_an_asset_named_by_a_distinctive_part_of_its_name_is_linked_when_only_one_fits():
-    cat = Catalog.of({"S": {"FZ-A Deepfreeze Hall": ["Air Temp"], "FZ-B Deepfreeze Hall": ["Air Temp"],
-                            "FZ-C Blast Freezer": ["Air Temp"], "NH3 Screw Comp 1": ["Power"],
-                            "NH3 Screw Comp 10": ["Power"], "Chiller 2": ["Power"]}})
-    for question, asset in (("FZ-B air temp yesterday at S", "FZ-B Deepfreeze Hall"),
-                            ("max power on screw comp 1", "NH3 Screw Comp 1"), ("comp 10 power", "NH3 Screw Comp 10"),
-                            ("did the blast freezer get warmer than -30", "FZ-C Blast Freezer")):
+    cat = Catalog.of(
+        {
+            "S": {
+                "FZ-A Deepfreeze Hall": ["Air Temp"],
+                "FZ-B Deepfreeze Hall": ["Air Temp"],
+                "FZ-C Blast Freezer": ["Air Temp"],
+                "NH3 Screw Comp 1": ["Power"],
+                "NH3 Screw Comp 10": ["Power"],
+                "Chiller 2": ["Power"],
+            }
+        }
+    )
+    for question, asset in (
+        ("FZ-B air temp yesterday at S", "FZ-B Deepfreeze Hall"),
+        ("max power on screw comp 1", "NH3 Screw Comp 1"),
+        ("comp 10 power", "NH3 Screw Comp 10"),
+        ("did the blast freezer get warmer than -30", "FZ-C Blast Freezer"),
+    ):
         assert link(question, cat).assets == [asset], question
     for question in ("the deepfreeze hall temp", "which freezers at S", "top 2 readings at S"):
         assert link(question, cat).assets == [], question  # several fit, a kind word, a bare number

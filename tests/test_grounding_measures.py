@@ -16,16 +16,25 @@ from edge_agent.grounding.run import Grounding
 def _site() -> Catalog:
     s = lambda asset, short, unit, *tags: SensorName(f"{asset} {short}", short, unit, tuple(tags))  # noqa: E731
     sensors = {
-        "Freezer 1": [s("Freezer 1", "Box Temp", "°C", "air", "temp", "sensor"),
-                      s("Freezer 1", "Box Temp SP", "°C", "air", "temp", "sp"),
-                      s("Freezer 1", "Compressor Power", "kW", "elec", "power", "sensor"),
-                      s("Freezer 1", "Door Open Count", None, "sensor")],
-        "Freezer 2": [s("Freezer 2", "Box Temp", "°F", "air", "temp", "sensor"),
-                      s("Freezer 2", "Compressor Power", "kW", "elec", "power", "sensor")],
+        "Freezer 1": [
+            s("Freezer 1", "Box Temp", "°C", "air", "temp", "sensor"),
+            s("Freezer 1", "Box Temp SP", "°C", "air", "temp", "sp"),
+            s("Freezer 1", "Compressor Power", "kW", "elec", "power", "sensor"),
+            s("Freezer 1", "Door Open Count", None, "sensor"),
+        ],
+        "Freezer 2": [
+            s("Freezer 2", "Box Temp", "°F", "air", "temp", "sensor"),
+            s("Freezer 2", "Compressor Power", "kW", "elec", "power", "sensor"),
+        ],
         "Charger 1": [s("Charger 1", "Vehicles", None, "sensor"), s("Charger 1", "Energy Delivered", "kWh", "energy")],
     }
-    site = SiteCatalog("DEPOT", "UTC", list(sensors), sensors,
-                       types={"Freezer 1": ["freezer"], "Freezer 2": ["freezer"], "Charger 1": ["evse"]})
+    site = SiteCatalog(
+        "DEPOT",
+        "UTC",
+        list(sensors),
+        sensors,
+        types={"Freezer 1": ["freezer"], "Freezer 2": ["freezer"], "Charger 1": ["evse"]},
+    )
     return Catalog(sites=["DEPOT"], tz={"DEPOT": "UTC"}, _loaded={"DEPOT": site})
 
 
@@ -51,11 +60,16 @@ def test_an_energy_question_is_answered_from_energy_or_power_never_from_a_count(
     assert not fits(["energy"], Measure("temperature", "sensor", "°C"))
     g = Grounding.build("How much electricity did Freezer 1 use at DEPOT last week?", CAT)
     assert g.links.measures == ["energy"]
-    lacking = g.wrong_measure("histories", {"site_name": "DEPOT", "asset_names": ["Freezer 1"],
-                                            "sensor_name": "Box Temp"})
+    lacking = g.wrong_measure(
+        "histories", {"site_name": "DEPOT", "asset_names": ["Freezer 1"], "sensor_name": "Box Temp"}
+    )
     assert "Box Temp measures temperature" in lacking and "Compressor Power" in lacking
-    assert g.wrong_measure("histories", {"site_name": "DEPOT", "asset_names": ["Freezer 1"],
-                                         "sensor_name": "Compressor Power"}) == ""
+    assert (
+        g.wrong_measure(
+            "histories", {"site_name": "DEPOT", "asset_names": ["Freezer 1"], "sensor_name": "Compressor Power"}
+        )
+        == ""
+    )
 
 
 def test_the_sensors_offered_are_those_of_the_measure_asked():
@@ -67,20 +81,32 @@ def test_a_setpoint_is_compared_with_the_measured_series_not_the_other_way_round
     g = Grounding.build("Was Freezer 1's Box Temp above its setpoint at DEPOT yesterday?", CAT)
     args = {"site_name": "DEPOT", "asset_name": "Freezer 1", "direction": "above"}
     assert g.wrong_measure("excursions", {**args, "sensor_name": "Box Temp", "limit_sensor": "Box Temp SP"}) == ""
-    assert "is a setpoint" in g.wrong_measure("excursions", {**args, "sensor_name": "Box Temp SP",
-                                                             "limit_sensor": "Box Temp"})
+    assert "is a setpoint" in g.wrong_measure(
+        "excursions", {**args, "sensor_name": "Box Temp SP", "limit_sensor": "Box Temp"}
+    )
 
 
 def test_two_series_of_different_quantities_or_units_are_not_subtracted():
     g = Grounding.build("difference between Box Temp and Compressor Power of Freezer 1 at DEPOT", CAT)
     base = {"site_name": "DEPOT", "asset_name": "Freezer 1", "other_asset": "Freezer 1"}
-    said = g.wrong_measure("derive", {**base, "sensor_name": "Box Temp", "other_sensor": "Compressor Power",
-                                      "op": "difference"})
+    said = g.wrong_measure(
+        "derive", {**base, "sensor_name": "Box Temp", "other_sensor": "Compressor Power", "op": "difference"}
+    )
     assert "not one quantity in one unit" in said
-    assert g.wrong_measure("derive", {**base, "sensor_name": "Compressor Power", "other_sensor": "Box Temp",
-                                      "op": "ratio"}) == ""  # a ratio may cross kinds
-    across = {"site_name": "DEPOT", "asset_name": "Freezer 1", "other_asset": "Freezer 2", "sensor_name": "Box Temp",
-              "other_sensor": "Box Temp", "op": "difference"}
+    assert (
+        g.wrong_measure(
+            "derive", {**base, "sensor_name": "Compressor Power", "other_sensor": "Box Temp", "op": "ratio"}
+        )
+        == ""
+    )  # a ratio may cross kinds
+    across = {
+        "site_name": "DEPOT",
+        "asset_name": "Freezer 1",
+        "other_asset": "Freezer 2",
+        "sensor_name": "Box Temp",
+        "other_sensor": "Box Temp",
+        "op": "difference",
+    }
     assert "not one quantity in one unit" in g.wrong_measure("derive", across)  # °C minus °F
 
 
@@ -96,8 +122,10 @@ def test_comparable_is_symmetric_and_needs_one_unit(qa, ua, qb, ub):
         assert (ua or "") == (ub or "")
 
 
-@pytest.mark.parametrize("question", ["How humid was Freezer 1 at DEPOT yesterday?",
-                                      "humidity readings of Freezer 1 and Freezer 2 at DEPOT last week"])
+@pytest.mark.parametrize(
+    "question",
+    ["How humid was Freezer 1 at DEPOT yesterday?", "humidity readings of Freezer 1 and Freezer 2 at DEPOT last week"],
+)
 def test_a_measure_no_named_asset_holds_is_missing(question):
     g = Grounding.build(question, CAT)
     assert [m.kind for m in g.links.missing] and all(m.kind == "sensor" for m in g.links.missing)

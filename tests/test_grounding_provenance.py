@@ -14,16 +14,45 @@ from __future__ import annotations
 import re
 from datetime import date
 
-import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from edge_agent.grounding.provenance import (UNVERIFIED, Source, answer_pattern, claims_of, codes, digit_tokens,
-                                             evidence_tokens, mask, trace, ungrounded)
+from edge_agent.grounding.provenance import (
+    UNVERIFIED,
+    Source,
+    answer_pattern,
+    claims_of,
+    codes,
+    digit_tokens,
+    evidence_tokens,
+    mask,
+    trace,
+    ungrounded,
+)
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-WORDS = ["the", "max", "was", "of", "at", "on", "and", "value", "peak", "average", "tons", "kWh", "between",
-         "chiller", "reading", "total", "Yesterday", "It", "OK"]
+WORDS = [
+    "the",
+    "max",
+    "was",
+    "of",
+    "at",
+    "on",
+    "and",
+    "value",
+    "peak",
+    "average",
+    "tons",
+    "kWh",
+    "between",
+    "chiller",
+    "reading",
+    "total",
+    "Yesterday",
+    "It",
+    "OK",
+]
 
 _int = st.integers(0, 99999).map(str)
 _decimal = st.builds(lambda a, b: f"{a}.{b}", st.integers(0, 9999), st.integers(0, 999))
@@ -31,10 +60,14 @@ _negative = _decimal.map(lambda d: f"-{d}")
 _date = st.dates(min_value=date(2000, 1, 1), max_value=date(2035, 12, 31)).map(lambda d: d.isoformat())
 _datetime = st.builds(lambda d, h, m: f"{d}T{h:02d}:{m:02d}", _date, st.integers(0, 23), st.integers(0, 59))
 _code = st.from_regex(r"[A-Z]{3,8}", fullmatch=True)
-_point = st.builds(lambda c, n, s: f"{c}{n}_{s}", st.sampled_from("BCP"), st.integers(1, 999),
-                   st.sampled_from(["Total", "kW", "Flow"]))
-_file = st.builds(lambda stem, h: f"{stem}_{h}.json", st.sampled_from(["history", "sensors", "merged"]),
-                  st.text("0123456789abcdef", min_size=4, max_size=8).filter(lambda h: any(c.isdigit() for c in h)))
+_point = st.builds(
+    lambda c, n, s: f"{c}{n}_{s}", st.sampled_from("BCP"), st.integers(1, 999), st.sampled_from(["Total", "kW", "Flow"])
+)
+_file = st.builds(
+    lambda stem, h: f"{stem}_{h}.json",
+    st.sampled_from(["history", "sensors", "merged"]),
+    st.text("0123456789abcdef", min_size=4, max_size=8).filter(lambda h: any(c.isdigit() for c in h)),
+)
 TOKEN = st.one_of(_int, _decimal, _negative, _date, _datetime, _code, _point, _file)
 
 
@@ -44,8 +77,9 @@ def observations(draw, min_size=1, max_size=5) -> list[str]:
     texts = []
     for _ in range(draw(st.integers(min_size, max_size))):
         parts = draw(st.lists(st.one_of(st.sampled_from(WORDS), TOKEN), min_size=1, max_size=10))
-        seps = draw(st.lists(st.sampled_from([" ", ", ", "; ", " (", ") ", " = "]), min_size=len(parts),
-                             max_size=len(parts)))
+        seps = draw(
+            st.lists(st.sampled_from([" ", ", ", "; ", " (", ") ", " = "]), min_size=len(parts), max_size=len(parts))
+        )
         texts.append("".join(p + s for p, s in zip(parts, seps)).strip())
     return texts
 
@@ -62,20 +96,43 @@ def _holds(text: str, claim: str) -> bool:
 
 
 def test_evidence_tokens_keep_figures_their_pieces_codes_and_files():
-    toks = evidence_tokens(["Chiller 6 Tonnage at POKMAIN: max 283.2 at 2021-03-01T22:00, B705_Total -3.5; "
-                            "wrote history_ab12.json and merged.json"])
-    assert {"6", "283.2", "2021-03-01T22:00", "2021-03-01", "22:00", "B705_Total", "B705", "3.5", "POKMAIN",
-            "history_ab12.json", "merged.json"} <= toks
+    toks = evidence_tokens(
+        [
+            "Chiller 6 Tonnage at POKMAIN: max 283.2 at 2021-03-01T22:00, B705_Total -3.5; "
+            "wrote history_ab12.json and merged.json"
+        ]
+    )
+    assert {
+        "6",
+        "283.2",
+        "2021-03-01T22:00",
+        "2021-03-01",
+        "22:00",
+        "B705_Total",
+        "B705",
+        "3.5",
+        "POKMAIN",
+        "history_ab12.json",
+        "merged.json",
+    } <= toks
     assert "283" not in toks and "2" not in toks and "Tonnage" not in toks
 
 
 def test_trace_names_the_latest_observation_then_facts_then_question():
-    sources = [Source(kind="question", text="What was the Tonnage of Chiller 6 at POKMAIN on 2023-01-13?"),
-               Source(kind="facts", text="site_name POKMAIN; asset_names Chiller 6; start 2023-01-13"),
-               Source(kind="observation", text="max 283.2 on 2023-01-13", trial=1, step=1, tool="histories"),
-               Source(kind="observation", text="max 283.2 (again)", trial=1, step=2, tool="histories")]
-    claims = {c.text: c for c in trace("The Tonnage of Chiller 6 at POKMAIN peaked at 283.2 on 2023-01-13.",
-                                       sources, names={"Tonnage", "Chiller 6", "POKMAIN"})}
+    sources = [
+        Source(kind="question", text="What was the Tonnage of Chiller 6 at POKMAIN on 2023-01-13?"),
+        Source(kind="facts", text="site_name POKMAIN; asset_names Chiller 6; start 2023-01-13"),
+        Source(kind="observation", text="max 283.2 on 2023-01-13", trial=1, step=1, tool="histories"),
+        Source(kind="observation", text="max 283.2 (again)", trial=1, step=2, tool="histories"),
+    ]
+    claims = {
+        c.text: c
+        for c in trace(
+            "The Tonnage of Chiller 6 at POKMAIN peaked at 283.2 on 2023-01-13.",
+            sources,
+            names={"Tonnage", "Chiller 6", "POKMAIN"},
+        )
+    }
     assert (claims["283.2"].source, claims["283.2"].step, claims["283.2"].tool) == ("observation", 2, "histories")
     assert (claims["2023-01-13"].source, claims["2023-01-13"].step) == ("observation", 1)
     assert claims["POKMAIN"].source == "facts" and claims["POKMAIN"].what == "code"
@@ -92,13 +149,21 @@ def test_a_made_up_figure_code_and_file_are_ungrounded():
 
 
 def test_mask_hides_only_what_no_source_held():
-    sources = [Source(kind="observation", text="Chiller 6 Tonnage: max 283.2 at 2024-07-15T15:45; saved to "
-                                               "history-1a2b.json", trial=1, step=1)]
+    sources = [
+        Source(
+            kind="observation",
+            text="Chiller 6 Tonnage: max 283.2 at 2024-07-15T15:45; saved to history-1a2b.json",
+            trial=1,
+            step=1,
+        )
+    ]
     text = "Max 283.2 at 2024-07-15T15:45, so the answer was 6.5 tons at HQ1ARM3 in history-9f9f.json; 6 is done."
     made_up = ungrounded(trace(text, sources))
     assert made_up == ["6.5", "HQ1ARM3", "history-9f9f.json"]
-    assert mask(text, made_up) == (f"Max 283.2 at 2024-07-15T15:45, so the answer was {UNVERIFIED} tons at "
-                                   f"{UNVERIFIED} in {UNVERIFIED}; 6 is done.")
+    assert mask(text, made_up) == (
+        f"Max 283.2 at 2024-07-15T15:45, so the answer was {UNVERIFIED} tons at "
+        f"{UNVERIFIED} in {UNVERIFIED}; 6 is done."
+    )
     assert mask(text, []) == text
 
 
@@ -147,8 +212,10 @@ def test_answer_from_the_evidence_is_grounded_in_it(data):
     texts = data.draw(observations(), label="observations")
     pool = sorted(evidence_tokens(texts))
     assume(pool)
-    parts = data.draw(st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(pool)), min_size=1, max_size=12),
-                      label="answer parts")
+    parts = data.draw(
+        st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(pool)), min_size=1, max_size=12),
+        label="answer parts",
+    )
     answer = " ".join(parts) + "."
     claims = trace(answer, _sources(texts))
     assert ungrounded(claims) == []
@@ -162,9 +229,12 @@ def test_answer_from_the_evidence_is_grounded_in_it(data):
 
 
 @SETTINGS
-@given(texts=observations(), number=st.one_of(_int, _decimal, _date),
-       before=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
-       after=st.lists(st.sampled_from(WORDS), max_size=4))
+@given(
+    texts=observations(),
+    number=st.one_of(_int, _decimal, _date),
+    before=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+    after=st.lists(st.sampled_from(WORDS), max_size=4),
+)
 def test_a_figure_in_no_evidence_is_ungrounded(texts, number, before, after):
     assume(not any(number in t for t in texts))
     answer = " ".join(before + [number] + after)
@@ -209,8 +279,9 @@ def test_masked_text_states_nothing_unsourced_and_keeps_what_is_sourced(data):
     seen = sorted(t for t in evidence_tokens(texts) if any(c.isdigit() for c in t))
     pick = st.one_of(st.sampled_from(WORDS), TOKEN, *([st.sampled_from(seen)] if seen else []))
     parts = data.draw(st.lists(pick, min_size=1, max_size=10), label="parts")
-    seps = data.draw(st.lists(st.sampled_from([" ", ", ", "; ", " (", ") "]), min_size=len(parts),
-                              max_size=len(parts)), label="seps")
+    seps = data.draw(
+        st.lists(st.sampled_from([" ", ", ", "; ", " (", ") "]), min_size=len(parts), max_size=len(parts)), label="seps"
+    )
     text = "".join(p + s for p, s in zip(parts, seps)).strip() + "."
     claims = trace(text, sources)
     shown = mask(text, ungrounded(claims))

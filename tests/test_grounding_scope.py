@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.grounding.catalog import Catalog, SiteCatalog
@@ -34,25 +35,29 @@ CATALOGS = {"pokmain-style": POK, "other-style": OTHER}
 
 #: questions per style; the first ones name assets (and a sensor they all have)
 QUESTIONS = {
-    "pokmain-style": ["What was the Tonnage of Chiller 6 and 9 at POKMAIN yesterday?",
-                      "What was the Power of chiller3 yesterday?",
-                      "Which sensors does AHU 1 have?",
-                      "Which assets does POKMAIN have?",
-                      "What is the average Tonnage at RCHMAIN?",
-                      "What was the Tonnage of Chiller 7 at POKMAIN?",
-                      "What is there?"],
-    "other-style": ["What was the kW_total of CH-01 and 02 at Plant-North yesterday?",
-                    "What was the Flow Rate of boiler house pump p3 yesterday?",
-                    "Which sensors does ahu b2 have?",
-                    "Which assets does Plant-North have?",
-                    "What is the average kW_total at Werk_Süd?",
-                    "What was the kW_total of Kessel 5 at Werk_Süd?",
-                    "What is there?"],
+    "pokmain-style": [
+        "What was the Tonnage of Chiller 6 and 9 at POKMAIN yesterday?",
+        "What was the Power of chiller3 yesterday?",
+        "Which sensors does AHU 1 have?",
+        "Which assets does POKMAIN have?",
+        "What is the average Tonnage at RCHMAIN?",
+        "What was the Tonnage of Chiller 7 at POKMAIN?",
+        "What is there?",
+    ],
+    "other-style": [
+        "What was the kW_total of CH-01 and 02 at Plant-North yesterday?",
+        "What was the Flow Rate of boiler house pump p3 yesterday?",
+        "Which sensors does ahu b2 have?",
+        "Which assets does Plant-North have?",
+        "What is the average kW_total at Werk_Süd?",
+        "What was the kW_total of Kessel 5 at Werk_Süd?",
+        "What is there?",
+    ],
 }
 STYLES = list(CATALOGS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _scope(style: str, question: str, period: bool = True) -> Scope:
     catalog = CATALOGS[style]
     links = link(question, catalog)
@@ -63,7 +68,7 @@ def _schema(style: str, question: str, tool: str, period: bool = True) -> dict |
     return TOOLS.get(tool).schema(None, _scope(style, question, period))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _regex(schema_json: str) -> re.Pattern:
     return re.compile(schema_regex(json.loads(schema_json)))
 
@@ -120,8 +125,13 @@ def calls(draw, schema: dict) -> dict:
     return out
 
 
-CASES = [(style, q, tool) for style in STYLES for q in QUESTIONS[style] for tool in NAMED
-         if _schema(style, q, tool) is not None]
+CASES = [
+    (style, q, tool)
+    for style in STYLES
+    for q in QUESTIONS[style]
+    for tool in NAMED
+    if _schema(style, q, tool) is not None
+]
 
 
 def _names_assets(style: str, question: str) -> bool:
@@ -162,12 +172,31 @@ def test_drawn_calls_about_named_assets_invent_nothing(data):
     assert invented_names(CATALOGS[style], call) == []
 
 
-@pytest.mark.parametrize("style,call", [
-    ("pokmain-style", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Fan Speed",
-                       "start": START, "final": FINAL}),
-    ("other-style", {"site_name": "Plant-North", "asset_names": ["CH-01"], "sensor_name": "FanSpeed",
-                     "start": START, "final": FINAL}),
-])
+@pytest.mark.parametrize(
+    "style,call",
+    [
+        (
+            "pokmain-style",
+            {
+                "site_name": "POKMAIN",
+                "asset_names": ["Chiller 6"],
+                "sensor_name": "Fan Speed",
+                "start": START,
+                "final": FINAL,
+            },
+        ),
+        (
+            "other-style",
+            {
+                "site_name": "Plant-North",
+                "asset_names": ["CH-01"],
+                "sensor_name": "FanSpeed",
+                "start": START,
+                "final": FINAL,
+            },
+        ),
+    ],
+)
 def test_a_sensor_is_only_offered_with_assets_that_have_it(style, call):
     question = QUESTIONS[style][3]  # names the site only
     schema = _schema(style, question, "histories")
@@ -207,19 +236,30 @@ def test_names_not_on_the_catalog_are_never_offered(style):
                 assert not values & made_up
 
 
-@pytest.mark.parametrize("style,question", [("pokmain-style", "What was the Tonnage of Chiller 7 at POKMAIN?"),
-                                            ("other-style", "What was the kW_total of Kessel 5 at Werk_Süd?")])
+@pytest.mark.parametrize(
+    "style,question",
+    [
+        ("pokmain-style", "What was the Tonnage of Chiller 7 at POKMAIN?"),
+        ("other-style", "What was the kW_total of Kessel 5 at Werk_Süd?"),
+    ],
+)
 def test_a_question_about_a_missing_asset_offers_no_asset_call(style, question):
     assert _schema(style, question, "sensors") is None
     assert _schema(style, question, "histories") is None
     assert _schema(style, question, "assets") is not None  # listing the site's assets is still possible
 
 
-@pytest.mark.parametrize("style,question,assets", [
-    ("pokmain-style", "What was the Tonnage of Chiller 9 and Chiller 6 at POKMAIN yesterday?",
-     ["Chiller 9", "Chiller 6"]),
-    ("other-style", "What was the kW_total of CH-05 and CH-01 at Plant-North yesterday?", ["CH-05", "CH-01"]),
-])
+@pytest.mark.parametrize(
+    "style,question,assets",
+    [
+        (
+            "pokmain-style",
+            "What was the Tonnage of Chiller 9 and Chiller 6 at POKMAIN yesterday?",
+            ["Chiller 9", "Chiller 6"],
+        ),
+        ("other-style", "What was the kW_total of CH-05 and CH-01 at Plant-North yesterday?", ["CH-05", "CH-01"]),
+    ],
+)
 def test_the_asset_list_is_exactly_the_linked_assets_in_order(style, question, assets):
     schema = _schema(style, question, "histories")
     (call,) = pinned_calls(schema)
@@ -243,8 +283,10 @@ def test_period_arguments_follow_the_worked_out_period(style):
     assert pinned_calls(free) is None
 
 
-@pytest.mark.parametrize("style,question", [("pokmain-style", "Which assets does POKMAIN have?"),
-                                            ("other-style", "Which assets does Plant-North have?")])
+@pytest.mark.parametrize(
+    "style,question",
+    [("pokmain-style", "Which assets does POKMAIN have?"), ("other-style", "Which assets does Plant-North have?")],
+)
 def test_no_kind_named_means_no_kind_filter(style, question):
     schema = _schema(style, question, "assets")
     assert "asset_type" not in json.dumps(schema)
@@ -256,17 +298,30 @@ def _typed(catalog: Catalog, types: dict[str, list[str]]) -> Catalog:
     loaded = {}
     for site in catalog.sites:
         entry = catalog.site(site)
-        loaded[site] = SiteCatalog(site, entry.tz, list(entry.assets), dict(entry.sensors),
-                                   {a: types.get(a, []) for a in entry.assets})
+        loaded[site] = SiteCatalog(
+            site, entry.tz, list(entry.assets), dict(entry.sensors), {a: types.get(a, []) for a in entry.assets}
+        )
     return Catalog(sites=list(catalog.sites), tz=dict(catalog.tz), _loaded=loaded)
 
 
-@pytest.mark.parametrize("catalog,question,site,kind", [
-    (_typed(POK, {"Chiller 3": ["chiller"], "Chiller 6": ["chiller"], "AHU 1": ["ahu"]}),
-     "How many chillers are there at POKMAIN?", "POKMAIN", "chiller"),
-    (_typed(OTHER, {"CH-01": ["chiller"], "Boiler House Pump P-3": ["pump"], "Kessel 4": ["boiler"]}),
-     "How many pumps are there at Plant-North?", "Plant-North", "pump"),
-], ids=STYLES)
+@pytest.mark.parametrize(
+    "catalog,question,site,kind",
+    [
+        (
+            _typed(POK, {"Chiller 3": ["chiller"], "Chiller 6": ["chiller"], "AHU 1": ["ahu"]}),
+            "How many chillers are there at POKMAIN?",
+            "POKMAIN",
+            "chiller",
+        ),
+        (
+            _typed(OTHER, {"CH-01": ["chiller"], "Boiler House Pump P-3": ["pump"], "Kessel 4": ["boiler"]}),
+            "How many pumps are there at Plant-North?",
+            "Plant-North",
+            "pump",
+        ),
+    ],
+    ids=STYLES,
+)
 def test_a_named_kind_pins_the_kind_filter(catalog, question, site, kind):
     links = link(question, catalog)
     assert links.asset_types == [kind]
@@ -299,8 +354,7 @@ def test_drop_calls_removes_exactly_the_made_calls(data):
     style, question, tool = data.draw(st.sampled_from(LISTABLE), label="case")
     schema = _schema(style, question, tool)
     every = pinned_calls(schema)
-    made = data.draw(st.lists(st.sampled_from(every), unique_by=lambda c: json.dumps(c, sort_keys=True)),
-                     label="made")
+    made = data.draw(st.lists(st.sampled_from(every), unique_by=lambda c: json.dumps(c, sort_keys=True)), label="made")
     left = drop_calls(schema, made)
     rest = [c for c in every if c not in made]
     if not rest:
@@ -322,9 +376,13 @@ def test_drop_calls_ignores_calls_it_does_not_allow_and_unlistable_schemas(style
     unlistable = _schema(style, QUESTIONS[style][3], "histories")  # a free list of assets
     assert pinned_calls(unlistable) is None
     site = CATALOGS[style].sites[0]
-    call = {"site_name": site, "asset_names": [CATALOGS[style].assets(site)[0]],
-            "sensor_name": OTHER_SENSORS[0] if style == "other-style" else POK_SENSORS[0],
-            "start": START, "final": FINAL}
+    call = {
+        "site_name": site,
+        "asset_names": [CATALOGS[style].assets(site)[0]],
+        "sensor_name": OTHER_SENSORS[0] if style == "other-style" else POK_SENSORS[0],
+        "start": START,
+        "final": FINAL,
+    }
     assert accepts(unlistable, call)
     assert drop_calls(unlistable, [call]) == unlistable
 
@@ -332,10 +390,14 @@ def test_drop_calls_ignores_calls_it_does_not_allow_and_unlistable_schemas(style
 # --- invented_names ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("catalog,site,loose_site,asset,loose_asset,asset2,sensor,lacking", [
-    (POK, "POKMAIN", "pokmain", "Chiller 6", "chiller6", "Chiller 9", "Tonnage", "Fan Speed"),
-    (OTHER, "Plant-North", "plant north", "CH-01", "ch 01", "CH-02", "kW_total", "FanSpeed"),
-], ids=STYLES)
+@pytest.mark.parametrize(
+    "catalog,site,loose_site,asset,loose_asset,asset2,sensor,lacking",
+    [
+        (POK, "POKMAIN", "pokmain", "Chiller 6", "chiller6", "Chiller 9", "Tonnage", "Fan Speed"),
+        (OTHER, "Plant-North", "plant north", "CH-01", "ch 01", "CH-02", "kW_total", "FanSpeed"),
+    ],
+    ids=STYLES,
+)
 def test_invented_names(catalog, site, loose_site, asset, loose_asset, asset2, sensor, lacking):
     ok = {"site_name": site, "asset_names": [asset, asset2], "sensor_name": sensor, "start": START}
     assert invented_names(catalog, ok) == []

@@ -18,8 +18,13 @@ from edge_agent.mqtt.queue import JobQueue
 
 # transactions: the operations inside, and what follows: a commit, a commit and the worker taking the
 # next job (queued → running), or a rollback of the whole transaction (a batch whose COMMIT fails)
-OPS = st.lists(st.tuples(st.lists(st.sampled_from(["insert", "finish", "fail", "ask"]), max_size=8),
-                         st.sampled_from(["commit", "run", "abort"])), max_size=6)
+OPS = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(["insert", "finish", "fail", "ask"]), max_size=8),
+        st.sampled_from(["commit", "run", "abort"]),
+    ),
+    max_size=6,
+)
 
 
 def _counted(conn) -> int:
@@ -27,8 +32,17 @@ def _counted(conn) -> int:
 
 
 def _insert(q: JobQueue, conn):
-    return q.insert(conn, job_id=uuid.uuid4().hex[:16], client_id="c", request_id=uuid.uuid4().hex, question="q",
-                    options={}, reply_topic="t", correlation=None, body_correlation=None)
+    return q.insert(
+        conn,
+        job_id=uuid.uuid4().hex[:16],
+        client_id="c",
+        request_id=uuid.uuid4().hex,
+        question="q",
+        options={},
+        reply_topic="t",
+        correlation=None,
+        body_correlation=None,
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -89,16 +103,19 @@ def test_a_burst_into_a_long_queue_gets_consecutive_positions(tmp_path):
 
 
 # one transaction's outbox work: rows added, `added()` asked (which writes them), parts rolled back
-OUTBOX_OPS = st.lists(st.one_of(st.integers(min_value=1, max_value=9).map(lambda n: ("add", n)),
-                                st.just(("added", 0)),
-                                st.integers(min_value=0, max_value=4).map(lambda n: ("undone", n))),
-                      max_size=12)
+OUTBOX_OPS = st.lists(
+    st.one_of(
+        st.integers(min_value=1, max_value=9).map(lambda n: ("add", n)),
+        st.just(("added", 0)),
+        st.integers(min_value=0, max_value=4).map(lambda n: ("undone", n)),
+    ),
+    max_size=12,
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(transactions=st.lists(OUTBOX_OPS, min_size=1, max_size=4))
-def test_outbox_rows_written_together_keep_their_ids_order_and_rollbacks(tmp_path_factory, monkeypatch,
-                                                                          transactions):
+def test_outbox_rows_written_together_keep_their_ids_order_and_rollbacks(tmp_path_factory, monkeypatch, transactions):
     monkeypatch.setattr(queue_module, "OUTBOX_ROWS_PER_INSERT", 4)  # several INSERTs per write (same each input)
     q = JobQueue(tmp_path_factory.mktemp("q") / "queue.db")
     kept: list[bytes] = []

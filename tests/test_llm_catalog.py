@@ -21,13 +21,21 @@ def env(tmp_path):
     gguf = mdir / "tiny.gguf"
     gguf.write_bytes(b"GGUF" + b"\x00" * 1000)
     digest = hashlib.sha256(gguf.read_bytes()).hexdigest()
-    (mdir / "models.yaml").write_text(yaml.safe_dump({"models": [
-        {"name": "tiny", "file": "tiny.gguf", "sha256": digest, "n_ctx": 1024},
-        {"name": "unpinned", "file": "tiny.gguf"},
-        {"name": "absent", "file": "nowhere.gguf", "sha256": "0" * 64},
-    ]}))
-    settings = load_settings(overrides={"paths": {"state_dir": str(tmp_path / "state")},
-                                        "model": {"catalog": str(mdir / "models.yaml")}}, environ={})
+    (mdir / "models.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "models": [
+                    {"name": "tiny", "file": "tiny.gguf", "sha256": digest, "n_ctx": 1024},
+                    {"name": "unpinned", "file": "tiny.gguf"},
+                    {"name": "absent", "file": "nowhere.gguf", "sha256": "0" * 64},
+                ]
+            }
+        )
+    )
+    settings = load_settings(
+        overrides={"paths": {"state_dir": str(tmp_path / "state")}, "model": {"catalog": str(mdir / "models.yaml")}},
+        environ={},
+    )
     return settings, gguf, digest
 
 
@@ -108,8 +116,11 @@ def test_add_pins_a_placed_file_and_cli_verifies_it(env):
     placed.write_bytes(b"GGUF" + b"\x07" * 500)
     runner = CliRunner()
     cfg = settings.state_dir.parent / "cfg.yaml"
-    cfg.write_text(yaml.safe_dump({"paths": {"state_dir": str(settings.state_dir)},
-                                   "model": {"catalog": str(settings.model.catalog)}}))
+    cfg.write_text(
+        yaml.safe_dump(
+            {"paths": {"state_dir": str(settings.state_dir)}, "model": {"catalog": str(settings.model.catalog)}}
+        )
+    )
     res = runner.invoke(models_cli, ["add", "newmodel", str(placed), "--n-ctx", "4096", "--config", str(cfg)])
     assert res.exit_code == 0, res.output
     entry = catalog.load_catalog(catalog.catalog_path(settings)).get("newmodel")

@@ -5,27 +5,37 @@ import pytest
 from edge_agent.llm.base import Prompt
 from edge_agent.llm.chat import ChatFormat, TemplateError
 
-CHATML = ("{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + "
-          "'<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}")
+CHATML = (
+    "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + "
+    "'<|im_end|>' + '\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+)
 # Mistral-style: only user/assistant, raises on anything else.
-NO_SYSTEM = ("{{ bos_token }}{% for message in messages %}{% if message['role'] == 'user' %}"
-             "{{ '[INST] ' + message['content'] + ' [/INST]' }}{% elif message['role'] == 'assistant' %}"
-             "{{ message['content'] + eos_token }}{% else %}{{ raise_exception('Only user and assistant roles "
-             "are supported!') }}{% endif %}{% endfor %}")
+NO_SYSTEM = (
+    "{{ bos_token }}{% for message in messages %}{% if message['role'] == 'user' %}"
+    "{{ '[INST] ' + message['content'] + ' [/INST]' }}{% elif message['role'] == 'assistant' %}"
+    "{{ message['content'] + eos_token }}{% else %}{{ raise_exception('Only user and assistant roles "
+    "are supported!') }}{% endif %}{% endfor %}"
+)
 # Drops the system message silently.
-IGNORES_SYSTEM = ("{% for m in messages %}{% if m['role'] == 'user' %}USER: {{ m['content'] }}\n{% endif %}"
-                  "{% endfor %}ASSISTANT:")
+IGNORES_SYSTEM = (
+    "{% for m in messages %}{% if m['role'] == 'user' %}USER: {{ m['content'] }}\n{% endif %}{% endfor %}ASSISTANT:"
+)
 
-P = Prompt(system="You are a plant agent.\nTools: sites, assets.", user="Question: list the sites",
-           assistant_prefix="Thought: I need")
+P = Prompt(
+    system="You are a plant agent.\nTools: sites, assets.",
+    user="Question: list the sites",
+    assistant_prefix="Thought: I need",
+)
 
 
 def test_template_renders_system_user_then_prefix_raw():
     chat = ChatFormat(CHATML)
     assert chat.kind == "template"
     text = chat.render(P)
-    assert text == ("<|im_start|>system\nYou are a plant agent.\nTools: sites, assets.<|im_end|>\n"
-                    "<|im_start|>user\nQuestion: list the sites<|im_end|>\n<|im_start|>assistant\nThought: I need")
+    assert text == (
+        "<|im_start|>system\nYou are a plant agent.\nTools: sites, assets.<|im_end|>\n"
+        "<|im_start|>user\nQuestion: list the sites<|im_end|>\n<|im_start|>assistant\nThought: I need"
+    )
 
 
 def test_prefix_is_stable_across_questions_and_scratchpads():

@@ -45,7 +45,7 @@ def value_strategy(schema: dict, defs: dict):
     if kind == "string":
         return st.text(min_size=schema.get("minLength", 0), max_size=min(schema.get("maxLength", 30), 30))
     if kind == "integer":
-        return st.integers(-10**9, 10**9)
+        return st.integers(-(10**9), 10**9)
     if kind == "number":
         return st.floats(allow_nan=False, allow_infinity=False)
     if kind == "boolean":
@@ -53,8 +53,11 @@ def value_strategy(schema: dict, defs: dict):
     if kind == "null":
         return st.none()
     if kind == "array":
-        return st.lists(value_strategy(schema.get("items", {}), defs), min_size=schema.get("minItems", 0),
-                        max_size=min(schema.get("maxItems", 4), 4))
+        return st.lists(
+            value_strategy(schema.get("items", {}), defs),
+            min_size=schema.get("minItems", 0),
+            max_size=min(schema.get("maxItems", 4), 4),
+        )
     if kind == "object":
         return object_strategy(schema, defs)
     raise NotImplementedError(f"no strategy for {schema}")
@@ -84,7 +87,8 @@ def tool_call(draw):
 
 
 THOUGHTS = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=80).filter(
-    lambda s: s.split())
+    lambda s: s.split()
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -116,7 +120,7 @@ def test_every_accepted_string_parses_into_a_registered_tool(text):
 def test_every_tool_is_an_alternative_and_nothing_else():
     for tool in TOOLS:
         assert re.search(re.escape(tool.name) + r"\\n", STEP.regex.replace("\\x2D", "-")), tool.name
-    bad = 'Thought: x\nAction: nosuchtool\nAction Input: {}'
+    bad = "Thought: x\nAction: nosuchtool\nAction Input: {}"
     assert not accepted_by_automaton(AUTO, bad)
     with pytest.raises(ValueError):
         STEP.check(bad)
@@ -185,9 +189,12 @@ def _step(tool: str, args: dict) -> str:
     return render_step("I go on.", tool, args, None).rstrip("\n")
 
 
-@given(names=st.lists(st.from_regex(r"[a-z_]{1,12}-[0-9a-f]{8}\.json", fullmatch=True), min_size=1, max_size=4,
-                      unique=True),
-       other=st.from_regex(r"[a-z_]{1,12}-[0-9a-f]{8}\.json", fullmatch=True))
+@given(
+    names=st.lists(
+        st.from_regex(r"[a-z_]{1,12}-[0-9a-f]{8}\.json", fullmatch=True), min_size=1, max_size=4, unique=True
+    ),
+    other=st.from_regex(r"[a-z_]{1,12}-[0-9a-f]{8}\.json", fullmatch=True),
+)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_file_arguments_can_only_name_files_of_the_run(names, other):
     assume(other not in names)
@@ -237,8 +244,9 @@ def test_after_a_prefix_written_in_code_the_answer_gets_a_short_tail():
     from edge_agent.agent.steps import ANSWER_TAIL_CHARS
 
     prefix = "Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9"
-    step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, answer_tokens={"3", "6", "9", "POKMAIN"},
-                           answer_prefix=prefix, only=["Finish"])
+    step = step_constraint(
+        TOOLS, THOUGHT_MAX, ANSWER_MAX, answer_tokens={"3", "6", "9", "POKMAIN"}, answer_prefix=prefix, only=["Finish"]
+    )
     auto = automaton_for(step)
     head = f'Thought: done\nAction: Finish\nAction Input: {{"answer": "{prefix}'
     tail = auto.walk(auto.initial, f"{head} a".encode())
@@ -249,8 +257,15 @@ def test_after_a_prefix_written_in_code_the_answer_gets_a_short_tail():
 
 def test_a_closed_answer_is_the_prefix_alone():
     prefix = "Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9"
-    step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, answer_tokens={"3", "6", "9", "POKMAIN"},
-                           answer_prefix=prefix, answer_closed=True, only=["Finish"])
+    step = step_constraint(
+        TOOLS,
+        THOUGHT_MAX,
+        ANSWER_MAX,
+        answer_tokens={"3", "6", "9", "POKMAIN"},
+        answer_prefix=prefix,
+        answer_closed=True,
+        only=["Finish"],
+    )
     auto = automaton_for(step)
     head = f'Thought: done\nAction: Finish\nAction Input: {{"answer": "{prefix}'
     assert auto.walk(auto.initial, f'{head}"}}'.encode()) != auto.dead

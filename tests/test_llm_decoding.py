@@ -21,8 +21,30 @@ from tests.test_llm_constraints import Review
 
 TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
 
-WORDS = [b"Thought", b": ", b"Action", b" Input", b'{"', b'"}', b'", "', b"answer", b"Finish", b"json", b"\\n",
-         b"\\", b"\\u00", b"\xc3", b"\xa9", "é".encode(), "€".encode(), b"  ", b"the ", b"\n\n", b'"]', b'["']
+WORDS = [
+    b"Thought",
+    b": ",
+    b"Action",
+    b" Input",
+    b'{"',
+    b'"}',
+    b'", "',
+    b"answer",
+    b"Finish",
+    b"json",
+    b"\\n",
+    b"\\",
+    b"\\u00",
+    b"\xc3",
+    b"\xa9",
+    "é".encode(),
+    "€".encode(),
+    b"  ",
+    b"the ",
+    b"\n\n",
+    b'"]',
+    b'["',
+]
 PIECES = [None] + [bytes([b]) for b in range(32, 127)] + [b"\n", b"\t"] + WORDS  # id 0: end of text (control)
 EOS = 0
 
@@ -91,8 +113,15 @@ def test_a_closed_answer_is_never_evaluated(seed):
     """Once the thought ends, a Finish whose answer code wrote whole has nothing left to choose: the action
     and the answer are the reply's tail, chosen without a look at the model (no feed, no logits)."""
     prefix = "Found 2 sites: POKMAIN, RCHMAIN"
-    c = step_constraint(TOOLS, 60, 200, answer_tokens={"2", "POKMAIN", "RCHMAIN"}, answer_prefix=prefix,
-                        answer_closed=True, only=["Finish"])
+    c = step_constraint(
+        TOOLS,
+        60,
+        200,
+        answer_tokens={"2", "POKMAIN", "RCHMAIN"},
+        answer_prefix=prefix,
+        answer_closed=True,
+        only=["Finish"],
+    )
     target = RandomTarget(seed)
     out = generate_constrained(target, table(), automaton_for(c), max_tokens=2000, seed=seed)
     assert out.finish_reason == "stop" and c.check(out.text).args.answer == prefix
@@ -164,20 +193,23 @@ def test_a_shared_budget_holds_across_the_loops_after_it(seed):
 
     regex = r'A: "([a-z ]+|[0-9]+|kW)*"'
     alone = StructuredConstraint(name="t", regex=regex, limits=(('A: "a', 12), ('A: "1', 12)), default_limit=12)
-    together = StructuredConstraint(name="t", regex=regex, limits=(('A: "a', 12),), shared=('A: "a',),
-                                    default_limit=12)
-    out = generate_constrained(RandomTarget(seed, eos_bias=-50), table(), automaton_for(together), max_tokens=400,
-                               seed=seed)
+    together = StructuredConstraint(name="t", regex=regex, limits=(('A: "a', 12),), shared=('A: "a',), default_limit=12)
+    out = generate_constrained(
+        RandomTarget(seed, eos_bias=-50), table(), automaton_for(together), max_tokens=400, seed=seed
+    )
     assert out.finish_reason == "stop" and together.check(out.text) is None
     assert len(out.text) - len('A: ""') <= 12 + 2  # the budget, and at most one "kW" literal past it
-    loose = generate_constrained(RandomTarget(seed, eos_bias=-50), table(), automaton_for(alone), max_tokens=400,
-                                 seed=seed)
+    loose = generate_constrained(
+        RandomTarget(seed, eos_bias=-50), table(), automaton_for(alone), max_tokens=400, seed=seed
+    )
     assert len(loose.text) >= len(out.text)
 
 
 @settings(max_examples=100, deadline=None)
-@given(pieces=st.lists(st.one_of(st.none(), st.binary(min_size=1, max_size=12)), min_size=1, max_size=60),
-       eog=st.lists(st.integers(0, 59), max_size=3))
+@given(
+    pieces=st.lists(st.one_of(st.none(), st.binary(min_size=1, max_size=12)), min_size=1, max_size=60),
+    eog=st.lists(st.integers(0, 59), max_size=3),
+)
 def test_a_kept_vocabulary_reads_back_the_same_and_builds_the_same_table(tmp_path_factory, pieces, eog):
     from edge_agent.llm.llama import load_vocab, save_vocab
 
@@ -190,8 +222,8 @@ def test_a_kept_vocabulary_reads_back_the_same_and_builds_the_same_table(tmp_pat
     one, two = TokenTable(pieces, eog, len(pieces)), TokenTable(back, back_eog, len(pieces))
     assert (one.mat == two.mat).all() and one.ids.tolist() == two.ids.tolist()
     for row, tok in enumerate(one.ids.tolist()):  # each row spells its piece, left-aligned, zero-padded
-        assert one.mat[row, :len(pieces[tok])].tobytes() == pieces[tok]
-        assert not one.mat[row, len(pieces[tok]):].any()
+        assert one.mat[row, : len(pieces[tok])].tobytes() == pieces[tok]
+        assert not one.mat[row, len(pieces[tok]) :].any()
     assert load_vocab(path, len(pieces) + 1) == (None, None)  # another vocabulary's size: built again
 
 

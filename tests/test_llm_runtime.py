@@ -16,9 +16,11 @@ from edge_agent.toolkit import ToolRegistry
 pytestmark = pytest.mark.model
 
 TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
-REACT_SYSTEM = ("You operate an industrial site's data. Answer by taking steps. Each step is three lines:\n"
-                "Thought: what you will do next\nAction: one tool name\nAction Input: the tool's JSON arguments\n"
-                "Tools:\n" + TOOLS.describe() + "\nWhen you know the answer, use Finish.")
+REACT_SYSTEM = (
+    "You operate an industrial site's data. Answer by taking steps. Each step is three lines:\n"
+    "Thought: what you will do next\nAction: one tool name\nAction Input: the tool's JSON arguments\n"
+    "Tools:\n" + TOOLS.describe() + "\nWhen you know the answer, use Finish."
+)
 REVIEW_SYSTEM = "You check an agent's finished work and reply with one JSON object."
 
 
@@ -46,8 +48,9 @@ def test_second_call_with_same_prefix_evaluates_far_fewer_tokens(real_llm):
 
 def test_role_prefix_is_restored_after_another_role(real_llm):
     real_llm.complete(react("List the sites."), role="react", max_tokens=4)
-    review = real_llm.complete(Prompt(system=REVIEW_SYSTEM, user="The agent listed two sites."), role="review",
-                               max_tokens=4)
+    review = real_llm.complete(
+        Prompt(system=REVIEW_SYSTEM, user="The agent listed two sites."), role="review", max_tokens=4
+    )
     assert review.usage.evaluated_tokens > 0
     back = real_llm.complete(react("List the assets of POKMAIN."), role="react", max_tokens=4)
     # the react prefix (hundreds of tokens) came back from its saved state, not from evaluation
@@ -62,8 +65,9 @@ def test_the_part_every_question_shares_is_restored_for_a_new_question(real_llm)
 
     def ask(examples: str, question: str):
         system = f"{shared}\n{examples}"
-        return real_llm.complete(Prompt(system=system, user=f"Question: {question}", shared=len(shared)),
-                                 role="shared-test", max_tokens=2).usage
+        return real_llm.complete(
+            Prompt(system=system, user=f"Question: {question}", shared=len(shared)), role="shared-test", max_tokens=2
+        ).usage
 
     ask("Example: Thought: read the clock. Action: currentdatetime", "What time is it?")
     real_llm.complete(Prompt(system=REVIEW_SYSTEM, user="Shared test."), role="review", max_tokens=2)
@@ -107,7 +111,7 @@ def test_an_interrupted_prompt_stops_at_a_chunk_and_the_next_call_goes_on_from_t
     with pytest.raises(Interrupted) as stopped:
         real_llm.complete(prompt, role="interrupt-test", max_tokens=8, interrupt=SetAfter(2))
     assert stopped.value.usage.evaluated_tokens == 2 * chunk and stopped.value.usage.prompt_tokens == n
-    again = real_llm.complete(prompt, role="interrupt-test", max_tokens=8, interrupt=SetAfter(10 ** 6))
+    again = real_llm.complete(prompt, role="interrupt-test", max_tokens=8, interrupt=SetAfter(10**6))
     assert again.usage.evaluated_tokens == n - 2 * chunk
     real_llm.reset_context()
     fresh = real_llm.complete(prompt, role="interrupt-fresh", max_tokens=8)
@@ -122,7 +126,7 @@ def test_an_interrupt_during_generation_stops_it_after_a_token(real_llm):
         return real_llm.complete(prompt, role="interrupt-gen", max_tokens=12, interrupt=interrupt)
 
     call(None)
-    counting = SetAfter(10 ** 6)
+    counting = SetAfter(10**6)
     whole = call(counting)
     assert whole.usage.generated_tokens >= 4
     with pytest.raises(Interrupted) as stopped:  # the last two looks come before the last two generated tokens
@@ -137,8 +141,15 @@ def test_prefix_state_is_restored_from_disk_by_a_new_runtime(real_llm, llm_setti
     files = list(llm_settings.kv_cache_dir.glob("*-react-*.kv"))
     assert files, "the react prefix state was not written"
     m = llm_settings.model
-    fresh = LlamaRuntime(real_llm.path, model_name="smollm2-135m", sha256=real_llm.sha256, n_ctx=m.n_ctx,
-                         threads=2, kv_cache_dir=llm_settings.kv_cache_dir, persist_prefix_cache=True)
+    fresh = LlamaRuntime(
+        real_llm.path,
+        model_name="smollm2-135m",
+        sha256=real_llm.sha256,
+        n_ctx=m.n_ctx,
+        threads=2,
+        kv_cache_dir=llm_settings.kv_cache_dir,
+        persist_prefix_cache=True,
+    )
     try:
         # the vocabulary was read back from the state dir, not asked of llama.cpp again, and is the same
         assert list(llm_settings.kv_cache_dir.glob("*-vocab.npz"))
@@ -155,14 +166,22 @@ def test_prefix_state_is_restored_from_disk_by_a_new_runtime(real_llm, llm_setti
 
 def test_prefix_states_are_bounded_per_role(real_llm, llm_settings):
     for i in range(4):
-        real_llm.complete(Prompt(system=f"Distill variant {i}: name the entities.", user="Chiller 6 at POKMAIN"),
-                          role="distill", max_tokens=1)
+        real_llm.complete(
+            Prompt(system=f"Distill variant {i}: name the entities.", user="Chiller 6 at POKMAIN"),
+            role="distill",
+            max_tokens=1,
+        )
     assert len(list(llm_settings.kv_cache_dir.glob("*-distill-*.kv"))) <= real_llm.prefix_cache.per_role
 
 
-QUESTIONS = ["What time is it now?", "List the sites.", "Show the assets at POKMAIN.",
-             "What was the tonnage of Chiller 6 yesterday?", "Merge the files a.json and b.json.",
-             "Write a Python function that sorts a list."]
+QUESTIONS = [
+    "What time is it now?",
+    "List the sites.",
+    "Show the assets at POKMAIN.",
+    "What was the tonnage of Chiller 6 yesterday?",
+    "Merge the files a.json and b.json.",
+    "Write a Python function that sorts a list.",
+]
 
 
 @pytest.mark.parametrize("question", QUESTIONS)
@@ -176,8 +195,7 @@ def test_constrained_steps_always_parse(real_llm, question):
 
 def test_seeded_continuation_parses(real_llm):
     c = step_constraint(TOOLS, 240, 600, after_thought_prefix="I need to")
-    out = real_llm.complete(react("List the sites.", "Thought: I need to"), role="react", constraint=c,
-                            max_tokens=200)
+    out = real_llm.complete(react("List the sites.", "Thought: I need to"), role="react", constraint=c, max_tokens=200)
     assert out.finish_reason == "stop"
     parse_step("Thought: I need to" + out.text, TOOLS)
 
@@ -208,8 +226,9 @@ def test_count_tokens(real_llm):
 def test_file_arguments_name_only_the_runs_files(real_llm):
     files = ["history_Chiller_6_Tonnage-2d61cb9f.json", "sites-0a1b2c3d.json"]
     c = step_constraint(TOOLS, 240, 600, files=files)
-    out = real_llm.complete(react("Show what is in history_Chiller_5_Power-ec42eb28.json."), role="react",
-                            constraint=c, max_tokens=200)
+    out = real_llm.complete(
+        react("Show what is in history_Chiller_5_Power-ec42eb28.json."), role="react", constraint=c, max_tokens=200
+    )
     step = parse_step(out.text, TOOLS)
     for key in ("file_name", "file_name_1", "file_name_2"):
         value = getattr(step.args, key, None)
@@ -228,10 +247,10 @@ def gemma(llm_settings):
 
 @pytest.mark.parametrize("question", ["List the sites.", "What was the tonnage of Chiller 6 yesterday?"])
 def test_gemma_writes_valid_constrained_steps(gemma, question):
-    out = gemma.complete(react(question), role="react", constraint=step_constraint(TOOLS, 240, 600, files=[]),
-                         max_tokens=200)
+    out = gemma.complete(
+        react(question), role="react", constraint=step_constraint(TOOLS, 240, 600, files=[]), max_tokens=200
+    )
     assert out.finish_reason == "stop", out
     step = parse_step(out.text, TOOLS)
     assert step.action in TOOLS.names and step.action not in ("jsonreader", "jsonmerge")  # no file exists yet
     assert out.usage.prompt_tokens > 100 and out.usage.generated_tokens > 0
-

@@ -35,19 +35,24 @@ def agent_daemon(mosquitto):
         svc.stop(timeout=10)
 
 
-def test_agent_runner_streams_steps_relays_agentask_and_ships_files(agent_daemon, mqtt_settings, requester,
-                                                                   tmp_path):
+def test_agent_runner_streams_steps_relays_agentask_and_ships_files(agent_daemon, mqtt_settings, requester, tmp_path):
     (tmp_path / "tts").mkdir()  # no hand-crafted examples: they name tools this test registry lacks
-    mqtt_settings = mqtt_settings.model_copy(update={"paths": mqtt_settings.paths.model_copy(
-        update={"tts_dir": tmp_path / "tts"})})
-    script = RoleScript(react=[step("I guess 7 chillers; I list the sites first.", "sites", {}),
-                               step("Which site is meant?", "agentask", {"question": "Which site do you mean?"}),
-                               finish("POKMAIN has 2 chillers.")])
+    mqtt_settings = mqtt_settings.model_copy(
+        update={"paths": mqtt_settings.paths.model_copy(update={"tts_dir": tmp_path / "tts"})}
+    )
+    script = RoleScript(
+        react=[
+            step("I guess 7 chillers; I list the sites first.", "sites", {}),
+            step("Which site is meant?", "agentask", {"question": "Which site do you mean?"}),
+            finish("POKMAIN has 2 chillers."),
+        ]
+    )
     agent = EdgeAgent(mqtt_settings, llm=ScriptedLLM(script), tools=registry(), skyspark=lambda: None)
     agent_daemon(mqtt_settings, agent)
     c = requester("ops1")
-    rid = c.send("How many chillers are there?", options={"strategy": "react", "max_trials": 1, "now": NOW,
-                                                          "ask": True})
+    rid = c.send(
+        "How many chillers are there?", options={"strategy": "react", "max_trials": 1, "now": NOW, "ask": True}
+    )
     out = c.wait(rid, timeout=30, answer=lambda q: "POKMAIN", out_dir=tmp_path / "out")
     steps = [r for r in out.replies if isinstance(r, ProgressReply) and r.event == "step"]
     assert [s.action for s in steps] == ["sites", "agentask", "Finish"]
@@ -69,15 +74,25 @@ def test_agent_runner_streams_steps_relays_agentask_and_ships_files(agent_daemon
 @pytest.mark.model
 def test_real_model_end_to_end_over_mqtt(agent_daemon, real_llm, simulator, mosquitto, requester, tmp_path):
     """SmolLM2 on llama.cpp, the simulator over SCRAM, Mosquitto: the demo question gets a result."""
-    settings = load_settings(overrides={
-        **mqtt_overrides(tmp_path / "state", mosquitto),
-        "skyspark": {"url": simulator.url, "project": simulator.project, "username": simulator.username,
-                     "password": simulator.password}}, environ={})
+    settings = load_settings(
+        overrides={
+            **mqtt_overrides(tmp_path / "state", mosquitto),
+            "skyspark": {
+                "url": simulator.url,
+                "project": simulator.project,
+                "username": simulator.username,
+                "password": simulator.password,
+            },
+        },
+        environ={},
+    )
     agent_daemon(settings, EdgeAgent(settings, llm=real_llm))
     c = requester("ops1")
     # (a kind's count or listing at a site is answered from the catalog with no model call: all assets need one)
-    rid = c.send("List all the assets at POKMAIN.",
-                 options={"strategy": "react", "max_trials": 1, "max_steps": 1, "now": "2024-06-14T10:00:00"})
+    rid = c.send(
+        "List all the assets at POKMAIN.",
+        options={"strategy": "react", "max_trials": 1, "max_steps": 1, "now": "2024-06-14T10:00:00"},
+    )
     out = c.wait(rid, timeout=600, out_dir=tmp_path / "out")
     steps = [r for r in out.replies if isinstance(r, ProgressReply) and r.event == "step"]
     assert steps and all(s.action for s in steps)  # constrained steps: every one names a tool

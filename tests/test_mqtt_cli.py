@@ -15,9 +15,21 @@ pytestmark = pytest.mark.broker
 def test_request_prints_progress_and_answer_and_writes_checked_files(inproc_daemon, mosquitto, tmp_path):
     svc = inproc_daemon()
     broker = f"{mosquitto.host}:{mosquitto.port}"
-    res = CliRunner().invoke(request, ["count chillers [steps=2 file=200000]", "--broker", broker,
-                                       "--out", str(tmp_path / "out"), "--now", "2024-06-14T10:00:00",
-                                       "--strategy", "react", "--no-ask"])
+    res = CliRunner().invoke(
+        request,
+        [
+            "count chillers [steps=2 file=200000]",
+            "--broker",
+            broker,
+            "--out",
+            str(tmp_path / "out"),
+            "--now",
+            "2024-06-14T10:00:00",
+            "--strategy",
+            "react",
+            "--no-ask",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "script answer to: count chillers" in res.stdout
     assert "[trial 1 step 2]" in res.stderr and "accepted" in res.stderr
@@ -42,8 +54,19 @@ def test_request_without_a_broker_fails_cleanly():
 
 
 def test_demo_runs_the_whole_chain_with_the_embedded_broker(tmp_path):
-    res = CliRunner().invoke(demo, ["--runner", "script", "--question", "How many chillers? [steps=2 file=5000]",
-                                    "--out", str(tmp_path / "demo-out"), "--broker", "embedded"])
+    res = CliRunner().invoke(
+        demo,
+        [
+            "--runner",
+            "script",
+            "--question",
+            "How many chillers? [steps=2 file=5000]",
+            "--out",
+            str(tmp_path / "demo-out"),
+            "--broker",
+            "embedded",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "EmbeddedBroker" in res.stderr and "SkySpark simulator on http://127.0.0.1:" in res.stderr
     assert "script answer to: How many chillers?" in res.stdout

@@ -24,8 +24,10 @@ QUESTION = "batch {} [steps=1 delay=0.01]"
 def _committed(db, client_id: str, request_id: str) -> bool:
     """Seen from another connection, as after a crash: is the job on disk?"""
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT 1 FROM jobs WHERE client_id=? AND request_id=?",
-                            (client_id, request_id)).fetchone() is not None
+        return (
+            conn.execute("SELECT 1 FROM jobs WHERE client_id=? AND request_id=?", (client_id, request_id)).fetchone()
+            is not None
+        )
 
 
 def _send_batch(c) -> list[str]:
@@ -44,8 +46,7 @@ def _wait_queued(committer, n: int, timeout: float = 10.0) -> None:
     assert committer.pending() >= n, committer.pending()
 
 
-def test_one_batch_stores_each_request_once_refuses_the_bad_ones_and_acks_after_the_commit(inproc_daemon,
-                                                                                          requester):
+def test_one_batch_stores_each_request_once_refuses_the_bad_ones_and_acks_after_the_commit(inproc_daemon, requester):
     svc = inproc_daemon()
     db = svc.settings.state_dir / "queue.db"
     acked_before_commit = []
@@ -142,13 +143,16 @@ svc.serve_forever()
 """
 
 
-def test_kill9_between_commit_and_puback_redelivers_the_batch_and_keeps_one_job_each(daemon_process,
-                                                                                    requester):
+def test_kill9_between_commit_and_puback_redelivers_the_batch_and_keeps_one_job_each(daemon_process, requester):
     d = daemon_process("d1", start=False)
     with open(d.workdir / "killed.log", "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-c", KILL_BEFORE_ACK, str(d.config), "6"], cwd=PROJECT_ROOT,
-                                env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", KILL_BEFORE_ACK, str(d.config), "6"],
+            cwd=PROJECT_ROOT,
+            env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             deadline = time.monotonic() + 20
             while b"connected to" not in (d.workdir / "killed.log").read_bytes():

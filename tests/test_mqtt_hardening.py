@@ -28,8 +28,19 @@ pytestmark = pytest.mark.broker
 
 #: one character of each class Mosquitto refuses in a topic (C0, DEL, C1, NEL, noncharacters in the BMP and
 #: beyond it)
-REFUSED = ["\u0001", "\u001f", "\u007f", "\u0085", "\u009f", "\ufdd0", "\ufdef", "\ufffe", "\uffff", "\U0001fffe",
-           "\U0010ffff"]
+REFUSED = [
+    "\u0001",
+    "\u001f",
+    "\u007f",
+    "\u0085",
+    "\u009f",
+    "\ufdd0",
+    "\ufdef",
+    "\ufffe",
+    "\uffff",
+    "\U0001fffe",
+    "\U0010ffff",
+]
 
 
 @pytest.fixture
@@ -117,7 +128,8 @@ def _wait(cond, timeout: float = 20.0) -> bool:
 
 
 def test_a_reply_to_mosquitto_refuses_is_refused_and_every_requester_is_answered_before_and_after_a_restart(
-        tmp_path, secured_broker, daemon, requester):
+    tmp_path, secured_broker, daemon, requester
+):
     """The issue's reproduction: `reply_to` inside the requester's own subtree ending in a character Mosquitto
     refuses in a topic (one of each class). Each is refused with `bad_response_topic` naming `reply_to`, on the
     requester's default topic; the broker never closes the reply connection; two victims are answered, before and
@@ -126,8 +138,10 @@ def test_a_reply_to_mosquitto_refuses_is_refused_and_every_requester_is_answered
     svc = daemon(broker)
     attacker = Raw(broker, "scada-1")
     for n, ch in enumerate(REFUSED):
-        attacker.publish("edge-agent/gw1/request/scada-1", {"request_id": f"x{n}", "question": "hi",
-                                                            "reply_to": f"edge-agent/gw1/response/scada-1/a{ch}"})
+        attacker.publish(
+            "edge-agent/gw1/request/scada-1",
+            {"request_id": f"x{n}", "question": "hi", "reply_to": f"edge-agent/gw1/response/scada-1/a{ch}"},
+        )
     assert _wait(lambda: len(attacker.replies()) == len(REFUSED)), attacker.replies()
     errors = attacker.replies()
     assert {e["code"] for e in errors} == {"bad_response_topic"}
@@ -146,7 +160,8 @@ def test_a_reply_to_mosquitto_refuses_is_refused_and_every_requester_is_answered
 
 
 def test_rows_planted_in_the_outbox_that_the_broker_would_refuse_are_dead_lettered_and_the_rest_goes_out(
-        tmp_path, secured_broker, daemon, requester):
+    tmp_path, secured_broker, daemon, requester
+):
     """Rows are planted straight into the outbox of a stopped daemon, between good ones: a topic holding U+0001,
     and a reply larger than the broker's max_packet_size. At start the good ones go out in order, the bad ones
     are moved to `dead_letters` with the reason, their requester gets `not_delivered` on its default topic, and
@@ -159,8 +174,20 @@ def test_rows_planted_in_the_outbox_that_the_broker_would_refuse_are_dead_letter
         jobs.outbox_add(conn, f"{base}/replies", b'{"kind":"progress","request_id":"r0","reply_id":"g1"}')
         jobs.outbox_add(conn, f"{base}/jam\x01", b'{"kind":"accepted","request_id":"r1","position":0,"reply_id":"b1"}')
         jobs.outbox_add(conn, f"{base}/replies", b'{"kind":"progress","request_id":"r0","reply_id":"g2"}')
-        jobs.outbox_add(conn, f"{base}/replies", json.dumps({"kind": "error", "code": "internal", "message": "x" * (
-            BROKER_MAX_PACKET + 10), "request_id": "r2", "reply_id": "b2"}).encode(), b"corr-r2")
+        jobs.outbox_add(
+            conn,
+            f"{base}/replies",
+            json.dumps(
+                {
+                    "kind": "error",
+                    "code": "internal",
+                    "message": "x" * (BROKER_MAX_PACKET + 10),
+                    "request_id": "r2",
+                    "reply_id": "b2",
+                }
+            ).encode(),
+            b"corr-r2",
+        )
         jobs.outbox_add(conn, f"{base}/replies", b'{"kind":"progress","request_id":"r0","reply_id":"g3"}')
     jobs.close()
     svc = daemon(broker)
@@ -187,7 +214,8 @@ def test_rows_planted_in_the_outbox_that_the_broker_would_refuse_are_dead_letter
 
 
 def test_a_row_the_broker_disconnects_on_or_refuses_is_found_retried_alone_then_dead_lettered(
-        tmp_path, secured_broker, daemon, requester, monkeypatch):
+    tmp_path, secured_broker, daemon, requester, monkeypatch
+):
     """The safety net behind the checks: with them switched off (as if a broker refused something they do not
     know), a planted row on a topic Mosquitto closes the connection on, and one on a topic the ACL does not let
     the reply user write (PUBACK "Not authorized"), sit among good rows. The good rows are delivered; each bad
@@ -200,24 +228,36 @@ def test_a_row_the_broker_disconnects_on_or_refuses_is_found_retried_alone_then_
     base = "edge-agent/gw1/response/c1"
     with jobs.tx() as conn:
         for n in range(3):
-            jobs.outbox_add(conn, f"{base}/replies", json.dumps({"kind": "progress", "request_id": "r0",
-                                                                  "reply_id": f"g{n}a"}).encode())
-        jobs.outbox_add(conn, f"{base}/jam\x7f", b'{"kind":"result","status":"answered","request_id":"r1",'
-                                                 b'"reply_id":"b1"}')
+            jobs.outbox_add(
+                conn,
+                f"{base}/replies",
+                json.dumps({"kind": "progress", "request_id": "r0", "reply_id": f"g{n}a"}).encode(),
+            )
+        jobs.outbox_add(
+            conn, f"{base}/jam\x7f", b'{"kind":"result","status":"answered","request_id":"r1","reply_id":"b1"}'
+        )
         jobs.outbox_add(conn, "edge-agent/gw1/elsewhere", b'{"kind":"accepted","request_id":"r2","position":0}')
         for n in range(3):
-            jobs.outbox_add(conn, f"{base}/replies", json.dumps({"kind": "progress", "request_id": "r0",
-                                                                  "reply_id": f"g{n}b"}).encode())
+            jobs.outbox_add(
+                conn,
+                f"{base}/replies",
+                json.dumps({"kind": "progress", "request_id": "r0", "reply_id": f"g{n}b"}).encode(),
+            )
     jobs.close()
     svc = daemon(broker, reply_attempts=2)
     assert _wait(lambda: len(svc.jobs.dead_letters()) == 2, 40), svc.jobs.dead_letters()
-    assert _wait(lambda: {r["reply_id"] for r in c1.replies() if r["kind"] == "progress"} ==
-                 {"g0a", "g1a", "g2a", "g0b", "g1b", "g2b"}), c1.replies()
+    assert _wait(
+        lambda: (
+            {r["reply_id"] for r in c1.replies() if r["kind"] == "progress"}
+            == {"g0a", "g1a", "g2a", "g0b", "g1b", "g2b"}
+        )
+    ), c1.replies()
     errors = {d["topic"]: d["error"] for d in svc.jobs.dead_letters()}
     assert "the broker closed the connection when it was sent" in errors[f"{base}/jam\\x7f"]
     assert "Not authorized" in errors["edge-agent/gw1/elsewhere"]
-    assert _wait(lambda: any(r.get("code") == "not_delivered" and r["request_id"] == "r1" and r["final"]
-                             for r in c1.replies()))
+    assert _wait(
+        lambda: any(r.get("code") == "not_delivered" and r["request_id"] == "r1" and r["final"] for r in c1.replies())
+    )
     closed = _malformed(broker)
     assert 1 <= closed <= 3  # the window's disconnect, then the row alone, twice
     assert _answered(requester(settings=as_user(tmp_path, broker, "c1")), "still answered [steps=1]")
@@ -237,8 +277,9 @@ def _burst(raw: Raw, user: str, n: int, question: str) -> None:
 
 
 @pytest.mark.parametrize("quota", [1000, 100])
-def test_a_burst_of_1000_from_one_requester_delays_another_by_at_most_one_job(tmp_path, secured_broker, daemon,
-                                                                              requester, quota):
+def test_a_burst_of_1000_from_one_requester_delays_another_by_at_most_one_job(
+    tmp_path, secured_broker, daemon, requester, quota
+):
     """One requester's 1,000-request burst, then two other requesters ask once each: round-robin runs theirs next,
     so each waits (queued → running) at most two job lengths; with the quota at 100 the burst's requests past it
     are refused with `quota_exceeded` (nothing queued) and the others are still served next."""
@@ -246,6 +287,7 @@ def test_a_burst_of_1000_from_one_requester_delays_another_by_at_most_one_job(tm
     svc = daemon(broker, max_queued_per_client=quota)
     flood = Raw(broker, "flood")
     _burst(flood, "flood", 1000, "a job of the burst [steps=1 delay=0.05]")
+
     def first():
         return [r for r in flood.replies() if r["kind"] == "accepted" or r.get("code") == "quota_exceeded"]
 
@@ -270,8 +312,9 @@ def test_a_burst_of_1000_from_one_requester_delays_another_by_at_most_one_job(tm
 
 
 def _done(svc, client_id: str):
-    rows = svc.jobs._conn.execute("SELECT started, finished FROM jobs WHERE client_id=? AND state='done'",
-                                  (client_id,)).fetchall()
+    rows = svc.jobs._conn.execute(
+        "SELECT started, finished FROM jobs WHERE client_id=? AND state='done'", (client_id,)
+    ).fetchall()
 
     class J:
         def __init__(self, r):
@@ -284,7 +327,8 @@ def _done(svc, client_id: str):
 
 
 def test_requests_the_broker_drops_while_the_daemon_is_down_are_resent_and_answered_once(
-        tmp_path, secured_broker, daemon, requester):
+    tmp_path, secured_broker, daemon, requester
+):
     """The broker holds at most max_queued_messages (here 50) for the daemon's session while it is down and drops
     the rest after their PUBACK. One requester floods 60; another sends one (dropped). When the daemon is back,
     the status and the metric show the session backlog near the limit, and the dropped request's client — which
@@ -347,7 +391,8 @@ def test_a_request_the_broker_refuses_is_reported_at_once_not_waited_out(tmp_pat
 
 @pytest.mark.parametrize("chunk", [65536, 1048576])
 def test_64kb_correlation_data_under_max_packet_size_131072_every_reply_and_chunk_fits(
-        tmp_path, secured_broker, daemon, requester, chunk):
+    tmp_path, secured_broker, daemon, requester, chunk
+):
     """Mosquitto with max_packet_size 131072 (the tests' broker), a request whose Correlation Data is 65,000 bytes
     (echoed on every reply and chunk), a 300 kB result file, `mqtt.file_chunk_bytes` at 64 KiB and at 1 MiB: every
     chunk fits with the Correlation Data, the file arrives whole, the reply connection is never refused; also
@@ -370,7 +415,8 @@ def test_64kb_correlation_data_under_max_packet_size_131072_every_reply_and_chun
 
 
 def test_chunks_shrink_to_fit_beside_the_correlation_data_and_a_reply_that_cannot_fit_is_reported(
-        tmp_path, secured_broker, daemon, requester):
+    tmp_path, secured_broker, daemon, requester
+):
     """`mqtt.max_packet_bytes` 65,700 (below the broker's 131,072: the smaller one counts). With 64,500 bytes of
     Correlation Data the file chunks shrink to what is left and the file arrives whole; with 65,535 bytes not even
     the replies fit: each is dead-lettered and the requester gets `not_delivered` (without the Correlation Data)
@@ -384,14 +430,18 @@ def test_chunks_shrink_to_fit_beside_the_correlation_data_and_a_reply_that_canno
     assert isinstance(out.final, ResultReply) and entry.size == 5000 and 512 <= entry.chunk_bytes < 1200
     assert (tmp_path / "o" / entry.name).stat().st_size == 5000
     out = c.wait(c.send("too much [steps=1]", correlation=b"C" * 65535), timeout=30)
-    assert isinstance(out.final, ErrorReply) and out.final.code == "not_delivered" and "maximum packet size 65700" \
-        in out.final.message
+    assert (
+        isinstance(out.final, ErrorReply)
+        and out.final.code == "not_delivered"
+        and "maximum packet size 65700" in out.final.message
+    )
     assert len(svc.jobs.dead_letters()) >= 2 and _malformed(broker) == 0
     assert _answered(c, "and then [steps=1]")
 
 
-def test_a_full_disk_in_the_script_runner_is_disk_full_not_agent_error(tmp_path, secured_broker, daemon, requester,
-                                                                       monkeypatch):
+def test_a_full_disk_in_the_script_runner_is_disk_full_not_agent_error(
+    tmp_path, secured_broker, daemon, requester, monkeypatch
+):
     import errno
 
     from edge_agent.filestore import FileStore

@@ -81,7 +81,8 @@ def _questions_run(svc) -> list[str]:
 
 
 def test_a_requester_cannot_send_as_another_resume_its_session_or_get_its_stored_results(
-        tmp_path, secured_broker, daemon, requester):
+    tmp_path, secured_broker, daemon, requester
+):
     """scada-2 asking for client id scada-1 gets its own identity: its request in scada-1's name is refused by
     the broker and never reaches the daemon; scada-1's queued replies are not delivered to it; re-sending one of
     scada-1's request ids gets a new job of scada-2's, not scada-1's stored result or files; scada-1 later gets
@@ -97,17 +98,24 @@ def test_a_requester_cannot_send_as_another_resume_its_session_or_get_its_stored
 
     imposter = Raw(broker, "scada-2", "scada-1", clean_start=False)  # scada-2 asks for scada-1's client id
     imposter.client.subscribe("edge-agent/gw1/response/#", qos=1)
-    assert imposter.publish("edge-agent/gw1/request/scada-1",
-                            {"request_id": "r9", "question": "sent in scada-1's name"}) == "Not authorized"
+    assert (
+        imposter.publish("edge-agent/gw1/request/scada-1", {"request_id": "r9", "question": "sent in scada-1's name"})
+        == "Not authorized"
+    )
     assert imposter.publish("edge-agent/gw1/cancel/scada-1", {"request_id": "r2"}) == "Not authorized"
-    assert imposter.publish("edge-agent/gw1/request/scada-2",
-                            {"request_id": "r1", "question": "scada-2 re-sends r1"}) == "Success"
+    assert (
+        imposter.publish("edge-agent/gw1/request/scada-2", {"request_id": "r1", "question": "scada-2 re-sends r1"})
+        == "Success"
+    )
     time.sleep(4.0)  # scada-1's r2 finishes meanwhile; its result goes to scada-1's session only
     imposter.close()
     topics = {m.topic for m in imposter.got}  # the broker made it scada-2: it reads its own replies, none of scada-1's
     assert topics and all(t.startswith("edge-agent/gw1/response/scada-2/") for t in topics), topics
-    assert any(json.loads(m.payload).get("answer", "").startswith("script answer to: scada-2 re-sends r1")
-               for m in imposter.got if not m.topic.split("/")[4] == "files")
+    assert any(
+        json.loads(m.payload).get("answer", "").startswith("script answer to: scada-2 re-sends r1")
+        for m in imposter.got
+        if not m.topic.split("/")[4] == "files"
+    )
     assert "sent in scada-1's name" not in " ".join(_questions_run(svc))
     resent = svc.jobs.get("scada-2", "r1")
     assert resent is not None and resent.question == "scada-2 re-sends r1"  # a new job in its own name
@@ -120,7 +128,8 @@ def test_a_requester_cannot_send_as_another_resume_its_session_or_get_its_stored
 
 
 def test_a_client_taking_the_daemons_client_id_neither_knocks_it_off_nor_wipes_its_session(
-        tmp_path, secured_broker, daemon, requester):
+    tmp_path, secured_broker, daemon, requester
+):
     """Seven times in a row another user asks for the daemon's client ids (clean start: it would wipe the
     session): the daemon stays connected, and requests sent meanwhile and while the daemon was down (held in its
     persistent session) are all answered once."""
@@ -158,7 +167,8 @@ POISONS = [
 
 
 def test_a_hundred_poison_requests_get_an_error_each_and_the_victim_is_answered_before_and_after_a_restart(
-        tmp_path, secured_broker, daemon, requester):
+    tmp_path, secured_broker, daemon, requester
+):
     """100 requests holding lone surrogates or NUL (the shipped max_inflight_messages) from one requester fill
     the in-flight window no longer: each gets one `invalid_field` error and is acknowledged, another requester's
     request is answered, and after a restart the broker has nothing to send again."""
@@ -188,8 +198,9 @@ def test_a_hundred_poison_requests_get_an_error_each_and_the_victim_is_answered_
     assert again.committer.messages == 1 and again.jobs.dead_letters() == []  # no poison was sent again
 
 
-def test_an_unstorable_message_is_answered_not_stored_and_acknowledged(tmp_path, secured_broker, daemon, requester,
-                                                                     monkeypatch):
+def test_an_unstorable_message_is_answered_not_stored_and_acknowledged(
+    tmp_path, secured_broker, daemon, requester, monkeypatch
+):
     """When the database itself fails (here: every transaction), a request is not left unacknowledged: its
     requester gets `not_stored` at once, and once the database works again the next request is answered."""
     broker = secured_broker(("scada-1",))

@@ -11,7 +11,9 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
@@ -21,22 +23,30 @@ from tests.test_mqtt_protocol import any_text, json_values, option_values, reque
 
 pytestmark = pytest.mark.broker
 
-fields = st.fixed_dictionaries({}, optional={
-    "request_id": request_ids | any_text | st.integers(),
-    "question": any_text | st.text(min_size=1, max_size=30) | json_values,
-    "options": option_values | json_values,
-    "reply_to": any_text | st.just("edge-agent/gw1/response/fuzz/x"),
-    "correlation": any_text,
-    "answer": any_text,
-    "extra": json_values,  # an unknown field (json_values' object keys are hostile text too)
-})
-hostile = st.tuples(st.sampled_from(["request", "cancel"]), fields,
-                    st.sampled_from(["escaped", "raw"]),  # \ud800 as JSON escape, or as (invalid) UTF-8 bytes
-                    # an MQTT v5 Response Topic: Mosquitto itself disconnects a client whose property strings are
-                    # not well-formed UTF-8 or hold controls (such a message never reaches the daemon)
-                    st.one_of(st.none(), st.sampled_from(["edge-agent/gw1/response/fuzz/r", "elsewhere", "",
-                                                          "edge-agent/gw1/response/other/r"]),
-                              st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=30)))
+fields = st.fixed_dictionaries(
+    {},
+    optional={
+        "request_id": request_ids | any_text | st.integers(),
+        "question": any_text | st.text(min_size=1, max_size=30) | json_values,
+        "options": option_values | json_values,
+        "reply_to": any_text | st.just("edge-agent/gw1/response/fuzz/x"),
+        "correlation": any_text,
+        "answer": any_text,
+        "extra": json_values,  # an unknown field (json_values' object keys are hostile text too)
+    },
+)
+hostile = st.tuples(
+    st.sampled_from(["request", "cancel"]),
+    fields,
+    st.sampled_from(["escaped", "raw"]),  # \ud800 as JSON escape, or as (invalid) UTF-8 bytes
+    # an MQTT v5 Response Topic: Mosquitto itself disconnects a client whose property strings are
+    # not well-formed UTF-8 or hold controls (such a message never reaches the daemon)
+    st.one_of(
+        st.none(),
+        st.sampled_from(["edge-agent/gw1/response/fuzz/r", "elsewhere", "", "edge-agent/gw1/response/other/r"]),
+        st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=30),
+    ),
+)
 
 
 class Collector:
@@ -95,8 +105,9 @@ def fuzz_target(inproc_daemon, mqtt_settings):
 _counter = itertools.count()
 
 
-@hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
+@hsettings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(case=hostile)
 def test_every_hostile_message_gets_exactly_one_ending_reply_and_the_daemon_goes_on(fuzz_target, case):
     svc, collector = fuzz_target
@@ -114,7 +125,8 @@ def test_every_hostile_message_gets_exactly_one_ending_reply_and_the_daemon_goes
     assert len(ends) == 1, (payload[:200], collector.by_corr.get(corr))
     assert svc.healthy() and svc.connected.is_set() and svc.jobs.dead_letters() == []
     good = f"good-{n}".encode()
-    collector.send("request", json.dumps({"request_id": f"good-{n}", "question": "ok [steps=1 delay=0]"}).encode(),
-                   good, None)
+    collector.send(
+        "request", json.dumps({"request_id": f"good-{n}", "question": "ok [steps=1 delay=0]"}).encode(), good, None
+    )
     [final] = collector.wait_end(good, "request")
     assert final.kind == "result" and final.status == "answered"

@@ -5,11 +5,22 @@ import string
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.mqtt.protocol import (
-    Answer, Cancel, ErrorReply, Limits, Request, ResultReply, Topics, export_schemas, parse_incoming, parse_reply,
+    Answer,
+    Cancel,
+    ErrorReply,
+    Limits,
+    Request,
+    ResultReply,
+    Topics,
+    export_schemas,
+    parse_incoming,
+    parse_reply,
     schemas,
 )
 from edge_agent.mqtt.queue import JobQueue
@@ -18,33 +29,56 @@ LIMITS = Limits(max_payload_bytes=65536, max_question_chars=4000)
 #: every code point of every Unicode category — surrogates (Cs), noncharacters, private use, controls and NUL
 #: included (hypothesis' default text leaves surrogates out, which hid a poison message: issue 25) — and the
 #: hostile ones often
-HOSTILE = ["\ud800", "\udfff", "\udbff\udc00"[::-1], "\x00", "\ufffe", "\uffff", "\U0010ffff", "\x1b[31m", "\x7f",
-           "\u0085", "\u202e", "\ue000", "\ufdd0"]
+HOSTILE = [
+    "\ud800",
+    "\udfff",
+    "\udbff\udc00"[::-1],
+    "\x00",
+    "\ufffe",
+    "\uffff",
+    "\U0010ffff",
+    "\x1b[31m",
+    "\x7f",
+    "\u0085",
+    "\u202e",
+    "\ue000",
+    "\ufdd0",
+]
 any_char = st.characters(exclude_categories=())
-any_text = (st.text(any_char, max_size=40) | st.lists(st.sampled_from(HOSTILE) | st.text(any_char, max_size=3),
-                                                     max_size=6).map("".join))
+any_text = st.text(any_char, max_size=40) | st.lists(
+    st.sampled_from(HOSTILE) | st.text(any_char, max_size=3), max_size=6
+).map("".join)
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | any_text
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4) |
-                           st.dictionaries(any_text, inner, max_size=4), max_leaves=12)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(any_text, inner, max_size=4),
+    max_leaves=12,
+)
 request_ids = st.text(alphabet=string.ascii_letters + string.digits + "_.:-", min_size=1, max_size=64)
-option_values = st.fixed_dictionaries({}, optional={
-    "strategy": st.sampled_from(["react", "react-review", "reactxen", "bogus", 3]) | any_text,
-    "max_trials": st.integers(-5, 30) | st.text(max_size=3),
-    "max_steps": st.integers(-5, 150),
-    "now": st.sampled_from(["2024-06-14T10:00:00", "2024-06-14", "yesterday", "2024-13-01"]) | any_text,
-    "files": st.sampled_from(["chunks", "manifest", "none", "zip"]),
-    "ask": st.booleans() | st.integers(),
-    "colour": any_text,
-})
-request_like = st.fixed_dictionaries({}, optional={
-    "request_id": request_ids | json_scalars,
-    "question": st.text(max_size=200) | any_text | json_scalars,
-    "options": option_values | json_values,
-    "reply_to": any_text,
-    "correlation": any_text,
-    "answer": any_text,
-    "extra": json_values,
-})
+option_values = st.fixed_dictionaries(
+    {},
+    optional={
+        "strategy": st.sampled_from(["react", "react-review", "reactxen", "bogus", 3]) | any_text,
+        "max_trials": st.integers(-5, 30) | st.text(max_size=3),
+        "max_steps": st.integers(-5, 150),
+        "now": st.sampled_from(["2024-06-14T10:00:00", "2024-06-14", "yesterday", "2024-13-01"]) | any_text,
+        "files": st.sampled_from(["chunks", "manifest", "none", "zip"]),
+        "ask": st.booleans() | st.integers(),
+        "colour": any_text,
+    },
+)
+request_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "request_id": request_ids | json_scalars,
+        "question": st.text(max_size=200) | any_text | json_scalars,
+        "options": option_values | json_values,
+        "reply_to": any_text,
+        "correlation": any_text,
+        "answer": any_text,
+        "extra": json_values,
+    },
+)
 cancel_like = st.fixed_dictionaries({}, optional={"request_id": request_ids | json_scalars, "extra": json_values})
 
 
@@ -127,13 +161,19 @@ def test_valid_requests_round_trip(rid, question, options):
     options = {k: v for k, v in options.items() if k != "colour"}
     payload = json.dumps({"request_id": rid, "question": question, "options": options}).encode()
     out = parse_incoming(payload, "request", LIMITS)
-    good = (options.get("strategy", "react") in ("react", "react-review", "reactxen")
-            and isinstance(options.get("max_trials", 1), int) and 1 <= options.get("max_trials", 1) <= 20
-            and 1 <= options.get("max_steps", 1) <= 100 and options.get("now", "2024-06-14") not in ("yesterday", "2024-13-01")
-            and _iso(options.get("now", "2024-06-14"))
-            and options.get("files", "chunks") != "zip" and isinstance(options.get("ask", False), bool)
-            and storable(question) and all(storable(v) for v in options.values() if isinstance(v, str))
-            and not any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in question))
+    good = (
+        options.get("strategy", "react") in ("react", "react-review", "reactxen")
+        and isinstance(options.get("max_trials", 1), int)
+        and 1 <= options.get("max_trials", 1) <= 20
+        and 1 <= options.get("max_steps", 1) <= 100
+        and options.get("now", "2024-06-14") not in ("yesterday", "2024-13-01")
+        and _iso(options.get("now", "2024-06-14"))
+        and options.get("files", "chunks") != "zip"
+        and isinstance(options.get("ask", False), bool)
+        and storable(question)
+        and all(storable(v) for v in options.values() if isinstance(v, str))
+        and not any(unicodedata.category(c) == "Cc" and c not in "\t\n\r" for c in question)
+    )
     assert isinstance(out, Request) == good, out
     check_outcome(out, payload)
 
@@ -158,29 +198,41 @@ def test_every_accepted_question_survives_the_job_queue(tmp_path_factory, rid, q
         return
     q = JobQueue(tmp_path_factory.mktemp("q") / "queue.db")
     with q.tx() as conn:
-        q.insert(conn, job_id="j", client_id="c", request_id=rid, question=out.question,
-                 options=out.options.model_dump(), reply_topic="t", correlation=None, body_correlation=None)
+        q.insert(
+            conn,
+            job_id="j",
+            client_id="c",
+            request_id=rid,
+            question=out.question,
+            options=out.options.model_dump(),
+            reply_topic="t",
+            correlation=None,
+            body_correlation=None,
+        )
     assert q.get("c", rid).question == out.question
     q.close()
 
 
-@pytest.mark.parametrize("payload, code", [
-    (b"\xff\xfe not utf8", "bad_json"),
-    (b"{not json", "bad_json"),
-    (b"[1, 2]", "bad_json"),
-    (b'"just a string"', "bad_json"),
-    (b'{"question": "q"}', "missing_field"),
-    (b'{"request_id": "r1"}', "missing_field"),
-    (b'{"request_id": "r1", "question": 5}', "invalid_field"),
-    (b'{"request_id": "r/1", "question": "q"}', "invalid_field"),
-    (b'{"request_id": "r1", "question": "   "}', "question_empty"),
-    (b'{"request_id": "r1", "question": ""}', "question_empty"),
-    (b'{"request_id": "r1", "question": "q", "options": {"temperature": 2}}', "unknown_option"),
-    (b'{"request_id": "r1", "question": "q", "options": {"max_trials": "three"}}', "invalid_field"),
-    (b'{"request_id": "r1", "question": "q", "priority": 1}', "unknown_field"),
-    (json.dumps({"request_id": "r1", "question": "x" * 4001}).encode(), "question_too_long"),
-    (json.dumps({"request_id": "r1", "question": "x" * 100_000}).encode(), "payload_too_large"),
-])
+@pytest.mark.parametrize(
+    "payload, code",
+    [
+        (b"\xff\xfe not utf8", "bad_json"),
+        (b"{not json", "bad_json"),
+        (b"[1, 2]", "bad_json"),
+        (b'"just a string"', "bad_json"),
+        (b'{"question": "q"}', "missing_field"),
+        (b'{"request_id": "r1"}', "missing_field"),
+        (b'{"request_id": "r1", "question": 5}', "invalid_field"),
+        (b'{"request_id": "r/1", "question": "q"}', "invalid_field"),
+        (b'{"request_id": "r1", "question": "   "}', "question_empty"),
+        (b'{"request_id": "r1", "question": ""}', "question_empty"),
+        (b'{"request_id": "r1", "question": "q", "options": {"temperature": 2}}', "unknown_option"),
+        (b'{"request_id": "r1", "question": "q", "options": {"max_trials": "three"}}', "invalid_field"),
+        (b'{"request_id": "r1", "question": "q", "priority": 1}', "unknown_field"),
+        (json.dumps({"request_id": "r1", "question": "x" * 4001}).encode(), "question_too_long"),
+        (json.dumps({"request_id": "r1", "question": "x" * 100_000}).encode(), "payload_too_large"),
+    ],
+)
 def test_bad_payloads_get_codes(payload, code):
     out = parse_incoming(payload, "request", LIMITS)
     assert isinstance(out, ErrorReply) and out.code == code, out
@@ -198,9 +250,15 @@ def test_answer_and_cancel_are_recognised():
 def test_reply_topics_are_confined_to_the_clients_subtree():
     t = Topics("gw1")
     assert t.check_reply_topic("c1", "edge-agent/gw1/response/c1/replies") is None
-    for bad in ["edge-agent/gw1/response/c2/replies", "edge-agent/gw1/response/c1/", "edge-agent/gw1/status",
-                "edge-agent/gw1/response/c1/files/x/0/0", "edge-agent/gw1/response/c1x/r", "elsewhere",
-                "edge-agent/gw1/response/c1/" + "a" * 600]:
+    for bad in [
+        "edge-agent/gw1/response/c2/replies",
+        "edge-agent/gw1/response/c1/",
+        "edge-agent/gw1/status",
+        "edge-agent/gw1/response/c1/files/x/0/0",
+        "edge-agent/gw1/response/c1x/r",
+        "elsewhere",
+        "edge-agent/gw1/response/c1/" + "a" * 600,
+    ]:
         assert t.check_reply_topic("c1", bad), bad
     assert t.split("edge-agent/gw1/request/c1") == ("request", "c1")
     assert t.split("edge-agent/gw1/request/c1/x") is None
@@ -217,8 +275,9 @@ def test_schemas_in_docs_are_current(tmp_path):
     export_schemas(tmp_path)
     for path in sorted(tmp_path.iterdir()):
         committed = PROJECT_ROOT / "docs" / "schemas" / path.name
-        assert committed.exists() and committed.read_text() == path.read_text(), \
+        assert committed.exists() and committed.read_text() == path.read_text(), (
             f"{committed} is stale: run python -m edge_agent.mqtt.protocol"
+        )
     assert schemas()["request"]["additionalProperties"] is False
 
 
@@ -226,8 +285,15 @@ def test_queue_refuses_a_second_job_for_one_request_id_and_requeues_interrupted(
     import sqlite3
 
     q = JobQueue(tmp_path / "q.db")
-    kw = dict(client_id="c1", request_id="r1", question="q", options={}, reply_topic="t", correlation=None,
-              body_correlation=None)
+    kw = dict(
+        client_id="c1",
+        request_id="r1",
+        question="q",
+        options={},
+        reply_topic="t",
+        correlation=None,
+        body_correlation=None,
+    )
     with q.tx() as conn:
         q.insert(conn, job_id="j1", **kw)
     with pytest.raises(sqlite3.IntegrityError):
@@ -246,8 +312,22 @@ def test_queue_refuses_a_second_job_for_one_request_id_and_requeues_interrupted(
 
 #: one character of every class Mosquitto refuses in a topic name (utf8_mosq.c): C0 controls and NUL, DEL and C1
 #: controls, the noncharacters U+FDD0-FDEF and U+xFFFE/U+xFFFF of every plane
-TOPIC_REFUSED = ["\x00", "\x01", "\x1f", "\x7f", "\x85", "\x9f", "\ufdd0", "\ufdef", "\ufffe", "\uffff",
-                 "\U0001fffe", "\U0001ffff", "\U0010fffe", "\U0010ffff"]
+TOPIC_REFUSED = [
+    "\x00",
+    "\x01",
+    "\x1f",
+    "\x7f",
+    "\x85",
+    "\x9f",
+    "\ufdd0",
+    "\ufdef",
+    "\ufffe",
+    "\uffff",
+    "\U0001fffe",
+    "\U0001ffff",
+    "\U0010fffe",
+    "\U0010ffff",
+]
 
 
 @pytest.mark.parametrize("ch", TOPIC_REFUSED + ["\ud800"])
@@ -271,8 +351,13 @@ def test_topic_problem_agrees_with_mosquittos_rule(text):
 
     def refused(c: str) -> bool:
         p = ord(c)
-        return (p <= 0x1F or 0x7F <= p <= 0x9F or 0xFDD0 <= p <= 0xFDEF or (p & 0xFFFF) in (0xFFFE, 0xFFFF)
-                or 0xD800 <= p <= 0xDFFF)
+        return (
+            p <= 0x1F
+            or 0x7F <= p <= 0x9F
+            or 0xFDD0 <= p <= 0xFDEF
+            or (p & 0xFFFF) in (0xFFFE, 0xFFFF)
+            or 0xD800 <= p <= 0xDFFF
+        )
 
     topic = "a/" + text
     expect_bad = any(refused(c) for c in topic) or "+" in topic or "#" in topic
@@ -285,11 +370,14 @@ def test_a_client_id_a_broker_would_refuse_in_a_topic_is_not_answered():
     assert valid_client_id("scada-1") and not valid_client_id("a\x01") and not valid_client_id("b\ufffe")
 
 
-@pytest.mark.parametrize("payload,field", [
-    (b'{"request_id": "r1", "question": "\\ud800", "question": "ok"}', "question"),
-    (b'{"request_id": "r1", "request_id": "r2", "question": "q"}', "request_id"),
-    (b'{"request_id": "r1", "question": "q", "options": {"files": "none", "files": "chunks"}}', "files"),
-])
+@pytest.mark.parametrize(
+    "payload,field",
+    [
+        (b'{"request_id": "r1", "question": "\\ud800", "question": "ok"}', "question"),
+        (b'{"request_id": "r1", "request_id": "r2", "question": "q"}', "request_id"),
+        (b'{"request_id": "r1", "question": "q", "options": {"files": "none", "files": "chunks"}}', "files"),
+    ],
+)
 def test_a_field_named_twice_is_refused_not_last_wins(payload, field):
     out = parse_incoming(payload, "request", LIMITS)
     assert isinstance(out, ErrorReply) and out.code == "invalid_field" and out.message.startswith(f"{field}: ")
@@ -315,8 +403,11 @@ def test_the_packet_size_counts_topic_correlation_data_and_payload():
     client._packet_queue = lambda command, packet, mid, qos, info=None: sent.append(bytes(packet))
     client._state = mqtt._ConnectionState.MQTT_CS_CONNECTED
     client._sock = type("Sock", (), {"close": lambda self: None})()
-    for topic, payload, corr in [("a/b", b"x", None), ("edge-agent/gw1/response/c1/files/r/0/12", b"y" * 70000,
-                                                       b"C" * 65000), ("t/é", b"", b"c")]:
+    for topic, payload, corr in [
+        ("a/b", b"x", None),
+        ("edge-agent/gw1/response/c1/files/r/0/12", b"y" * 70000, b"C" * 65000),
+        ("t/é", b"", b"c"),
+    ]:
         sent.clear()
         client.publish(topic, payload, qos=1, properties=correlation_props(corr))
         assert len(sent[0]) == publish_packet_size(topic, payload, corr), topic

@@ -5,7 +5,6 @@ import hashlib
 import json
 import threading
 import time
-from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -13,7 +12,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from edge_agent.config import load_settings
 from edge_agent.mqtt.protocol import (
-    AcceptedReply, CancelledReply, ErrorReply, ProgressReply, QuestionReply, ResultReply, is_final,
+    AcceptedReply,
+    CancelledReply,
+    ErrorReply,
+    ProgressReply,
+    QuestionReply,
+    ResultReply,
+    is_final,
 )
 from tests.plugins.mqtt import BROKER_MAX_PACKET, DAEMON_USER, as_user, mqtt_overrides
 
@@ -46,8 +51,9 @@ def test_v5_correlation_data_is_copied_back(inproc_daemon, mqtt_settings, mosqui
     inproc_daemon()
     got = []
     sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="raw1", protocol=mqtt.MQTTv5)
-    sub.on_message = lambda c, u, m: got.append((m.topic, json.loads(m.payload),
-                                                 getattr(m.properties, "CorrelationData", None)))
+    sub.on_message = lambda c, u, m: got.append(
+        (m.topic, json.loads(m.payload), getattr(m.properties, "CorrelationData", None))
+    )
     sub.connect(mosquitto.host, mosquitto.port)
     sub.loop_start()
     sub.subscribe("edge-agent/gw1/response/raw1/#", qos=1)
@@ -58,8 +64,12 @@ def test_v5_correlation_data_is_copied_back(inproc_daemon, mqtt_settings, mosqui
     props = Properties(PacketTypes.PUBLISH)
     props.ResponseTopic = "edge-agent/gw1/response/raw1/mine"
     props.CorrelationData = b"\x00\x01binary"
-    sub.publish("edge-agent/gw1/request/raw1", json.dumps({"request_id": "r1", "question": "q [steps=1]"}),
-                qos=1, properties=props)
+    sub.publish(
+        "edge-agent/gw1/request/raw1",
+        json.dumps({"request_id": "r1", "question": "q [steps=1]"}),
+        qos=1,
+        properties=props,
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not any(p["kind"] == "result" for _, p, _ in got):
         time.sleep(0.05)
@@ -79,9 +89,18 @@ def test_mqtt311_client_uses_reply_to_in_the_body(inproc_daemon, mosquitto):
     c.loop_start()
     c.subscribe("edge-agent/gw1/response/old1/#", qos=1)
     time.sleep(0.3)
-    c.publish("edge-agent/gw1/request/old1", json.dumps({
-        "request_id": "r1", "question": "q [steps=1]", "reply_to": "edge-agent/gw1/response/old1/inbox",
-        "correlation": "abc"}), qos=1)
+    c.publish(
+        "edge-agent/gw1/request/old1",
+        json.dumps(
+            {
+                "request_id": "r1",
+                "question": "q [steps=1]",
+                "reply_to": "edge-agent/gw1/response/old1/inbox",
+                "correlation": "abc",
+            }
+        ),
+        qos=1,
+    )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and not any(p["kind"] == "result" for _, p in got):
         time.sleep(0.05)
@@ -101,13 +120,18 @@ def test_bad_input_gets_coded_errors_and_the_daemon_keeps_serving(inproc_daemon,
         (json.dumps({"request_id": "e1", "question": " "}).encode(), None, "question_empty"),
         (json.dumps({"request_id": "big", "question": "x" * 100_000}).encode(), None, "payload_too_large"),
         (json.dumps({"request_id": "long", "question": "x" * 5000}).encode(), None, "question_too_long"),
-        (json.dumps({"request_id": "o1", "question": "q", "options": {"gpu": True}}).encode(), None,
-         "unknown_option"),
-        (json.dumps({"request_id": "t1", "question": "q"}).encode(), "edge-agent/gw1/response/c2/steal",
-         "bad_response_topic"),
+        (json.dumps({"request_id": "o1", "question": "q", "options": {"gpu": True}}).encode(), None, "unknown_option"),
+        (
+            json.dumps({"request_id": "t1", "question": "q"}).encode(),
+            "edge-agent/gw1/response/c2/steal",
+            "bad_response_topic",
+        ),
         (json.dumps({"request_id": "t2", "question": "q"}).encode(), "edge-agent/gw1/status", "bad_response_topic"),
-        (json.dumps({"request_id": "t3", "question": "q", "reply_to": "somewhere/else"}).encode(), None,
-         "bad_response_topic"),
+        (
+            json.dumps({"request_id": "t3", "question": "q", "reply_to": "somewhere/else"}).encode(),
+            None,
+            "bad_response_topic",
+        ),
         (json.dumps({"request_id": "t4", "question": "q", "reply_to": ""}).encode(), None, "bad_response_topic"),
         (b'{"request_id": "s1", "question": "\\ud800"}', None, "invalid_field"),
     ]
@@ -157,8 +181,9 @@ def test_cancel_running_and_queued_jobs_of_the_same_client_only(inproc_daemon, r
     bobs = b.send("bob's [steps=2 delay=0.1]")
     assert a.wait_for(lambda: any(isinstance(r, ProgressReply) for r in a.replies(running)), 10)
     b.cancel(running)  # bob cannot cancel alice's request: unknown for him
-    assert b.wait_for(lambda: any(isinstance(r, ErrorReply) and r.code == "unknown_request"
-                                  for r in b.replies(running)), 10)
+    assert b.wait_for(
+        lambda: any(isinstance(r, ErrorReply) and r.code == "unknown_request" for r in b.replies(running)), 10
+    )
     a.cancel(queued)
     a.cancel(running)
     assert isinstance(a.wait(running, timeout=10).final, CancelledReply)
@@ -192,8 +217,9 @@ def test_agentask_without_a_reply_times_out_and_the_job_continues(inproc_daemon,
     assert obs and "did not reply" in obs[0]
     assert isinstance(out.final, ResultReply) and out.final.status == "answered"
     c.answer(rid, "too late")
-    assert c.wait_for(lambda: any(isinstance(r, ErrorReply) and r.code == "no_question_pending"
-                                  for r in c.replies(rid)), 10)
+    assert c.wait_for(
+        lambda: any(isinstance(r, ErrorReply) and r.code == "no_question_pending" for r in c.replies(rid)), 10
+    )
     assert len(c.finals(rid)) == 1  # the late answer's error is not a second outcome
 
 
@@ -213,10 +239,12 @@ def test_replies_wait_in_the_outbox_while_the_broker_is_down(inproc_daemon, requ
 
 
 @pytest.mark.parametrize("reply_connection", [True, False])
-def test_replies_go_out_on_their_own_connection_or_on_the_session(reply_connection, inproc_daemon, requester,
-                                                                   mosquitto, tmp_path):
-    settings = load_settings(overrides=mqtt_overrides(tmp_path / "state", mosquitto,
-                                                      reply_connection=reply_connection), environ={})
+def test_replies_go_out_on_their_own_connection_or_on_the_session(
+    reply_connection, inproc_daemon, requester, mosquitto, tmp_path
+):
+    settings = load_settings(
+        overrides=mqtt_overrides(tmp_path / "state", mosquitto, reply_connection=reply_connection), environ={}
+    )
     svc = inproc_daemon(settings)
     assert (svc.replies is not svc.client) == reply_connection and svc.outbox.client is svc.replies
     c = requester("c1")
@@ -362,8 +390,16 @@ def test_a_daemon_failure_still_ends_the_request_and_the_next_job_runs(mqtt_sett
 
         def run(self, question, options, **kw):
             files = [FileInfo(name="ghost.json", size=1, sha256="0" * 64)] if "ghost" in question else []
-            return RunResult(run_id=kw["run_id"], question=question, strategy="x", model="x", now="",
-                             status="answered", answer="ok", files=files)
+            return RunResult(
+                run_id=kw["run_id"],
+                question=question,
+                strategy="x",
+                model="x",
+                now="",
+                status="answered",
+                answer="ok",
+                files=files,
+            )
 
     svc = GatewayService(mqtt_settings, GhostFiles())
     svc.start()
@@ -378,8 +414,7 @@ def test_a_daemon_failure_still_ends_the_request_and_the_next_job_runs(mqtt_sett
         svc.stop(timeout=5)
 
 
-def test_a_stop_during_a_long_warm_up_interrupts_it_and_a_queued_job_waits_for_the_next_start(mqtt_settings,
-                                                                                             requester):
+def test_a_stop_during_a_long_warm_up_interrupts_it_and_a_queued_job_waits_for_the_next_start(mqtt_settings, requester):
     """A new model's prefill takes minutes on a gateway CPU: the daemon's stop reaches it through the warm-up's
     interrupt event (the model call stops within a chunk), the worker ends, and the job that arrived during
     the warm-up is still queued, to be answered after the next start."""
@@ -418,8 +453,9 @@ def test_a_stop_during_a_long_warm_up_interrupts_it_and_a_queued_job_waits_for_t
 
 
 @pytest.mark.parametrize("warm_fails", [False, True])
-def test_the_worker_warms_the_model_before_its_first_job_and_a_failed_warm_loses_nothing(mqtt_settings, requester,
-                                                                                        warm_fails):
+def test_the_worker_warms_the_model_before_its_first_job_and_a_failed_warm_loses_nothing(
+    mqtt_settings, requester, warm_fails
+):
     """A restarted daemon brings its prompt prefix into the KV cache while idle (`Runner.warm`); a job queued
     meanwhile runs after it, and a warm-up that fails is logged, not fatal."""
     from edge_agent.agent.trajectory import RunResult
@@ -438,8 +474,9 @@ def test_the_worker_warms_the_model_before_its_first_job_and_a_failed_warm_loses
 
         def run(self, question, options, **kw):
             order.append(question)
-            return RunResult(run_id=kw["run_id"], question=question, strategy="x", model="x", now="",
-                             status="answered", answer="ok")
+            return RunResult(
+                run_id=kw["run_id"], question=question, strategy="x", model="x", now="", status="answered", answer="ok"
+            )
 
     svc = GatewayService(mqtt_settings, Warming())
     svc.start()

@@ -21,8 +21,9 @@ def _series(n: int) -> list[Series]:
     for k in range(n):
         times = [start + timedelta(minutes=15 * i) for i in range(96 * 7)]
         values = [40.0 + k * 0.4 + ((i * 7 + k * 3) % 23) / 10 for i in range(len(times))]
-        out.append(Series(label=f"Chiller {k + 3} / Chilled Water Supply Temperature", unit="°F", times=times,
-                          values=values))
+        out.append(
+            Series(label=f"Chiller {k + 3} / Chilled Water Supply Temperature", unit="°F", times=times, values=values)
+        )
     return out
 
 
@@ -33,7 +34,7 @@ def _overlaps(fig) -> list[tuple[str, str]]:
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
     bad = []
     for i, (a, ba) in enumerate(boxes):
-        for b, bb in boxes[i + 1:]:
+        for b, bb in boxes[i + 1 :]:
             if ba.overlaps(bb) and ba.width and bb.width:
                 bad.append((a, b))
     return bad
@@ -42,8 +43,11 @@ def _overlaps(fig) -> list[tuple[str, str]]:
 def test_no_labels_overlap_with_many_series_and_close_figures():
     series = _series(6)
     stated = ["41.0", "41.4", "41.8", "42.2", "40.4", "40.8"]  # each near the others, early in the week
-    fig = figure(series, stated, "Chilled water supply temperature of six chillers at POKMAIN last week, and "
-                                 "which of them was the highest")
+    fig = figure(
+        series,
+        stated,
+        "Chilled water supply temperature of six chillers at POKMAIN last week, and which of them was the highest",
+    )
     try:
         assert _overlaps(fig) == []
     finally:

@@ -40,8 +40,9 @@ class NoArgs(ToolArgs):
 
 @tool("histories", "Read a sensor's history on assets.", Hist, needs=("period",), answers=True)
 def histories(args: Hist, ctx: ToolContext) -> Said:
-    name = ctx.files.write_json([{"asset": a, "sensor": args.sensor_name, "val": 4.5} for a in args.asset_names],
-                                "history")
+    name = ctx.files.write_json(
+        [{"asset": a, "sensor": args.sensor_name, "val": 4.5} for a in args.asset_names], "history"
+    )
     head = "; ".join(f"{a} {args.sensor_name}: max 4.5" for a in args.asset_names) + f"; saved to {name}"
     return Said(f"{len(args.asset_names)} series from {args.start} to {args.final}: {head}", head)
 
@@ -51,6 +52,7 @@ def _sites_tool(catalog):
     def sites(args, ctx: ToolContext) -> Said:
         head = f"found {len(catalog.sites)} sites: {', '.join(catalog.sites)}"
         return Said(head, head)
+
     return sites
 
 
@@ -63,8 +65,9 @@ STYLES = {  # catalog, site, two assets, two sensors of both
 def _setup(tmp_path, style: str, question: str, *replies, **agent):
     """A react harness grounded on `style`'s plant; each reply is a step text or a function of the harness."""
     catalog = STYLES[style][0]
-    tools = ToolRegistry([histories, _sites_tool(catalog),
-                          *load_tools_from_file(PROJECT_ROOT / "tools" / "jsonfiles.py")])
+    tools = ToolRegistry(
+        [histories, _sites_tool(catalog), *load_tools_from_file(PROJECT_ROOT / "tools" / "jsonfiles.py")]
+    )
     box = {}
     script = RoleScript(react=[(lambda p, r, c, f=f: f(box["h"])) if callable(f) else f for f in replies])
     h = box["h"] = harness(tmp_path, script, strategy="react", tools=tools, **agent)
@@ -75,9 +78,17 @@ def _setup(tmp_path, style: str, question: str, *replies, **agent):
 
 def _read(h, site, assets, sensor, *, start=None, final=None):
     g = h.rt.grounding
-    return step("I read the history.", "histories", {"site_name": site, "asset_names": list(assets),
-                                                     "sensor_name": sensor, "start": start or g.start,
-                                                     "final": final or g.final})
+    return step(
+        "I read the history.",
+        "histories",
+        {
+            "site_name": site,
+            "asset_names": list(assets),
+            "sensor_name": sensor,
+            "start": start or g.start,
+            "final": final or g.final,
+        },
+    )
 
 
 def _saved(h) -> list[str]:
@@ -114,8 +125,7 @@ def test_a_second_sensor_not_yet_read_leaves_the_choice_to_the_model(tmp_path, s
 def test_an_asset_not_yet_read_leaves_the_choice_to_the_model(tmp_path, style):
     _, site, a, b, sensor, _ = STYLES[style]
     question = f"What was the {sensor} of {a} and {b} at {site} last week?"
-    h = _setup(tmp_path, style, question, lambda h: _read(h, site, [a], sensor),
-               lambda h: _read(h, site, [b], sensor))
+    h = _setup(tmp_path, style, question, lambda h: _read(h, site, [a], sensor), lambda h: _read(h, site, [b], sensor))
     trial = run_trial(question, h.rt)
     assert len(h.prompts("react")) == 2 and [s.by for s in trial.steps] == ["model", "model", "code"]
 
@@ -124,9 +134,13 @@ def test_an_asset_not_yet_read_leaves_the_choice_to_the_model(tmp_path, style):
 def test_a_call_over_another_period_is_not_the_answer(tmp_path, style):
     _, site, a, _, sensor, _ = STYLES[style]
     question = f"What was the {sensor} of {a} at {site} last week?"
-    h = _setup(tmp_path, style, question,
-               lambda h: _read(h, site, [a], sensor, start="2020-05-01T00:00:00", final="2020-05-08T00:00:00"),
-               lambda h: finish(h.rt.grounding.answer_prefix(1)))
+    h = _setup(
+        tmp_path,
+        style,
+        question,
+        lambda h: _read(h, site, [a], sensor, start="2020-05-01T00:00:00", final="2020-05-08T00:00:00"),
+        lambda h: finish(h.rt.grounding.answer_prefix(1)),
+    )
     trial = run_trial(question, h.rt)
     assert len(h.prompts("react")) == 2 and trial.steps[-1].by == "model"  # the model was asked to finish
 
@@ -140,11 +154,16 @@ def test_two_files_for_one_file_asked_wait_for_the_merge(tmp_path, style):
         first, second = sorted(_saved(h))
         return step("I merge them.", "jsonmerge", {"file_name_1": first, "file_name_2": second})
 
-    h = _setup(tmp_path, style, question, lambda h: _read(h, site, [a], sensor),
-               lambda h: _read(h, site, [b], sensor), merge)
+    h = _setup(
+        tmp_path, style, question, lambda h: _read(h, site, [a], sensor), lambda h: _read(h, site, [b], sensor), merge
+    )
     trial = run_trial(question, h.rt)
     assert len(h.prompts("react")) == 3 and [s.action for s in trial.steps] == [
-        "histories", "histories", "jsonmerge", "Finish"]
+        "histories",
+        "histories",
+        "jsonmerge",
+        "Finish",
+    ]
     merged = trial.steps[2].observation
     assert trial.steps[-1].by == "code" and any(name in trial.answer and name in merged for name in _saved(h))
 
@@ -161,8 +180,13 @@ def test_a_names_question_answered_by_a_listing_is_finished_by_code(tmp_path, st
 
 def test_without_a_catalog_the_model_finishes(tmp_path):
     question = "Get Chiller 6 Tonnage from last week at POKMAIN."
-    h = _setup(tmp_path, "pok", question, lambda h: _read(h, "POKMAIN", ["Chiller 6"], "Tonnage"),
-               finish("Chiller 6 Tonnage was read."))
+    h = _setup(
+        tmp_path,
+        "pok",
+        question,
+        lambda h: _read(h, "POKMAIN", ["Chiller 6"], "Tonnage"),
+        finish("Chiller 6 Tonnage was read."),
+    )
     h.rt.grounding = Grounding.build(question, None, NOW)
     trial = run_trial(question, h.rt)
     assert len(h.prompts("react")) == 2 and trial.steps[-1].by == "model"
@@ -195,8 +219,14 @@ def test_an_answer_code_wrote_is_never_cut_to_the_models_budget(tmp_path, style)
     would cut a figure in half (and the cut answer would be refused as stating what nobody said)."""
     _, site, a, b, s1, s2 = STYLES[style]
     question = f"What were the {s1} and {s2} of {a} and {b} at {site} last week?"
-    h = _setup(tmp_path, style, question, lambda h: _read(h, site, [a, b], s1), lambda h: _read(h, site, [a, b], s2),
-               answer_max_chars=40)
+    h = _setup(
+        tmp_path,
+        style,
+        question,
+        lambda h: _read(h, site, [a, b], s1),
+        lambda h: _read(h, site, [a, b], s2),
+        answer_max_chars=40,
+    )
     trial = run_trial(question, h.rt)
     assert trial.steps[-1].by == "code" and len(trial.answer) > 40
     assert trial.answer == h.rt.grounding.answer_prefix(1) and all(c.grounded for c in trial.claims)

@@ -88,12 +88,14 @@ def make_rt(tmp_path):
         reg = ToolRegistry([sites_tool, assets_tool, broken_tool, bigtext_tool, bigrows_tool, stopper_tool])
         if ask_requester is not None:
             reg = reg.with_tool(AGENT_ASK_TOOL)
-        ctx = ToolContext(files=FileStore(tmp_path / "files"), clock=Clock(NOW), ask_requester=ask_requester,
-                          cancel=threading.Event())
+        ctx = ToolContext(
+            files=FileStore(tmp_path / "files"), clock=Clock(NOW), ask_requester=ask_requester, cancel=threading.Event()
+        )
         settings = AgentSettings(**{"max_steps": 6, **agent})
         sink = events if events is not None else []
-        rt = AgentRuntime(llm=MeteredLLM(llm), tools=reg, ctx=ctx, settings=settings, examples=examples,
-                          emit=sink.append)
+        rt = AgentRuntime(
+            llm=MeteredLLM(llm), tools=reg, ctx=ctx, settings=settings, examples=examples, emit=sink.append
+        )
         return rt, llm
 
     return make
@@ -114,8 +116,9 @@ def test_finish_on_first_step(make_rt):
 
 
 def test_tool_call_observation_comes_from_runtime(make_rt):
-    rt, llm = make_rt([step("List the sites.", "sites") + "\nObservation: sites: FAKESITE",
-                       finish("POKMAIN and RCHMAIN")])
+    rt, llm = make_rt(
+        [step("List the sites.", "sites") + "\nObservation: sites: FAKESITE", finish("POKMAIN and RCHMAIN")]
+    )
     trial = run_trial("Which sites exist?", rt)
     assert trial.outcome == "finished"
     first = trial.steps[0]
@@ -127,9 +130,13 @@ def test_tool_call_observation_comes_from_runtime(make_rt):
 
 
 def test_tool_error_becomes_observation_and_model_recovers(make_rt):
-    rt, _ = make_rt([step("Assets of POK.", "assets", {"site_name": "POK"}),
-                     step("Use the suggested name.", "assets", {"site_name": "POKMAIN"}),
-                     finish("Chiller 1 and AHU 2")])
+    rt, _ = make_rt(
+        [
+            step("Assets of POK.", "assets", {"site_name": "POK"}),
+            step("Use the suggested name.", "assets", {"site_name": "POKMAIN"}),
+            finish("Chiller 1 and AHU 2"),
+        ]
+    )
     trial = run_trial("What assets does POKMAIN have?", rt)
     assert trial.outcome == "finished"
     bad = trial.steps[0]
@@ -185,10 +192,14 @@ def test_self_ask_is_a_separate_call(make_rt):
         assert "Tools you can call" not in prompt.system
         return "2024-06-13\n\nTask: more text the model should not keep"
 
-    rt, llm = make_rt([step("Sites first.", "sites"),
-                       step("Work out yesterday.", "Self-Ask", {"question": "What is the day before 2024-06-14?"}),
-                       self_ask_reply,
-                       finish("2024-06-13")])
+    rt, llm = make_rt(
+        [
+            step("Sites first.", "sites"),
+            step("Work out yesterday.", "Self-Ask", {"question": "What is the day before 2024-06-14?"}),
+            self_ask_reply,
+            finish("2024-06-13"),
+        ]
+    )
     trial = run_trial("Which day was yesterday?", rt)
     assert llm.roles() == ["react", "react", "self-ask", "react"]
     sa = trial.steps[1]
@@ -204,8 +215,10 @@ def test_agentask_with_reply(make_rt):
         asked.append(question)
         return "POKMAIN please"
 
-    rt, llm = make_rt([step("Which site?", "agentask", {"question": "Which site do you mean?"}),
-                       finish("POKMAIN")], ask_requester=requester)
+    rt, llm = make_rt(
+        [step("Which site?", "agentask", {"question": "Which site do you mean?"}), finish("POKMAIN")],
+        ask_requester=requester,
+    )
     trial = run_trial("Show the chillers.", rt)
     assert asked == ["Which site do you mean?"]
     s = trial.steps[0]
@@ -214,8 +227,10 @@ def test_agentask_with_reply(make_rt):
 
 
 def test_agentask_without_reply(make_rt):
-    rt, _ = make_rt([step("Which site?", "agentask", {"question": "Which site?"}), finish("assumed POKMAIN")],
-                    ask_requester=lambda q: None)
+    rt, _ = make_rt(
+        [step("Which site?", "agentask", {"question": "Which site?"}), finish("assumed POKMAIN")],
+        ask_requester=lambda q: None,
+    )
     trial = run_trial("Show the chillers.", rt)
     s = trial.steps[0]
     assert s.kind == "ask_requester" and not s.ok
@@ -233,8 +248,9 @@ def test_agentask_absent_without_requester(make_rt):
 def test_repeated_action_gets_feedback_then_ends_trial(make_rt):
     # a failing call repeated: run once more with a note, then loop feedback, then the trial stops
     bad = lambda t: step(t, "assets", {"site_name": "NOPE"})  # noqa: E731
-    rt, llm = make_rt([bad("Start by listing."), bad("Again."), bad("Once more."), bad("And again.")],
-                      loop_repeats=2, max_steps=8)
+    rt, llm = make_rt(
+        [bad("Start by listing."), bad("Again."), bad("Once more."), bad("And again.")], loop_repeats=2, max_steps=8
+    )
     trial = run_trial("Which sites?", rt)
     kinds = [s.kind for s in trial.steps]
     assert kinds == ["tool", "tool", "loop", "loop"]
@@ -247,8 +263,11 @@ def test_repeated_action_gets_feedback_then_ends_trial(make_rt):
 
 
 def test_repeating_a_successful_call_offers_finish_then_stops(make_rt):
-    rt, llm = make_rt([step("Start by listing.", "sites"), step("Again.", "sites"), step("Once more.", "sites")],
-                      loop_repeats=2, max_steps=8)
+    rt, llm = make_rt(
+        [step("Start by listing.", "sites"), step("Again.", "sites"), step("Once more.", "sites")],
+        loop_repeats=2,
+        max_steps=8,
+    )
     trial = run_trial("Which sites?", rt)
     assert [s.kind for s in trial.steps] == ["tool", "loop", "loop"]
     assert "same call as step 1" in trial.steps[1].observation and "POKMAIN, RCHMAIN" in trial.steps[1].observation
@@ -259,26 +278,38 @@ def test_repeating_a_successful_call_offers_finish_then_stops(make_rt):
 
 
 def test_finish_after_a_repeated_call_answers_from_the_evidence(make_rt):
-    rt, _ = make_rt([step("List.", "sites"), step("List again.", "sites"), finish("POKMAIN and RCHMAIN")],
-                    loop_repeats=2)
+    rt, _ = make_rt(
+        [step("List.", "sites"), step("List again.", "sites"), finish("POKMAIN and RCHMAIN")], loop_repeats=2
+    )
     trial = run_trial("Which sites?", rt)
     assert [s.kind for s in trial.steps] == ["tool", "loop", "finish"]
     assert trial.outcome == "finished" and trial.answer == "POKMAIN and RCHMAIN"
 
 
 def test_loop_feedback_lets_the_model_change_course(make_rt):
-    rt, _ = make_rt([step("List.", "sites"), step("List again.", "sites"),
-                     step("Change course.", "assets", {"site_name": "POKMAIN"}), finish("Chiller 1")],
-                    loop_repeats=1)
+    rt, _ = make_rt(
+        [
+            step("List.", "sites"),
+            step("List again.", "sites"),
+            step("Change course.", "assets", {"site_name": "POKMAIN"}),
+            finish("Chiller 1"),
+        ],
+        loop_repeats=1,
+    )
     trial = run_trial("Assets?", rt)
     assert [s.kind for s in trial.steps] == ["tool", "loop", "tool", "finish"]
     assert trial.outcome == "finished" and trial.loops_caught == 1
 
 
 def test_a_repeated_thought_over_a_new_call_runs_with_a_note(make_rt):
-    rt, _ = make_rt([step("I should look at the assets.", "assets", {"site_name": "POKMAIN"}),
-                     step("I should look at the assets!", "assets", {"site_name": "RCHMAIN"}),
-                     finish("Done.")], loop_repeats=1)
+    rt, _ = make_rt(
+        [
+            step("I should look at the assets.", "assets", {"site_name": "POKMAIN"}),
+            step("I should look at the assets!", "assets", {"site_name": "RCHMAIN"}),
+            finish("Done."),
+        ],
+        loop_repeats=1,
+    )
     trial = run_trial("Assets?", rt)
     assert trial.steps[1].kind == "tool" and trial.steps[1].ok
     assert "Note: this Thought was already written at step 1" in trial.steps[1].observation
@@ -286,9 +317,14 @@ def test_a_repeated_thought_over_a_new_call_runs_with_a_note(make_rt):
 
 
 def test_a_repeated_thought_over_a_repeated_call_is_a_loop(make_rt):
-    rt, _ = make_rt([step("I should look at the assets.", "assets", {"site_name": "POKMAIN"}),
-                     step("I should look at the assets!", "assets", {"site_name": "POKMAIN"}),
-                     step("i should LOOK at the assets", "assets", {"site_name": "POKMAIN"})], loop_repeats=1)
+    rt, _ = make_rt(
+        [
+            step("I should look at the assets.", "assets", {"site_name": "POKMAIN"}),
+            step("I should look at the assets!", "assets", {"site_name": "POKMAIN"}),
+            step("i should LOOK at the assets", "assets", {"site_name": "POKMAIN"}),
+        ],
+        loop_repeats=1,
+    )
     trial = run_trial("Assets?", rt)
     assert [s.kind for s in trial.steps[1:]] == ["loop", "loop"] and trial.outcome == "loop"
 
@@ -297,8 +333,7 @@ def test_short_cycle_is_caught(make_rt):
     # two failing calls in turn (a successful one repeated is caught earlier, as "the same call")
     a = lambda t: step(t, "assets", {"site_name": "NOPE1"})  # noqa: E731
     b = lambda t: step(t, "assets", {"site_name": "NOPE2"})  # noqa: E731
-    rt, _ = make_rt([a("one"), b("two"), a("three"), b("four"), a("five"), b("six")], loop_repeats=2,
-                    max_steps=10)
+    rt, _ = make_rt([a("one"), b("two"), a("three"), b("four"), a("five"), b("six")], loop_repeats=2, max_steps=10)
     trial = run_trial("Assets?", rt)
     assert "cycle" in trial.steps[3].observation
     assert trial.outcome == "loop"
@@ -362,9 +397,11 @@ def test_cancelled_before_start(make_rt):
 def _cancelled_mid_call(box: dict):
     """A model call that the request's cancel stopped half-way (as `LlamaRuntime` does between chunks);
     `box["rt"]` is the runtime, set once it is made."""
+
     def reply(prompt, role, constraint):
         box["rt"].ctx.cancel.set()
         raise Interrupted(Usage(prompt_tokens=900, evaluated_tokens=128))
+
     return reply
 
 
@@ -383,8 +420,12 @@ def test_a_cancel_during_a_model_call_ends_the_trial_with_no_step_made_up(make_r
 
 def test_a_cancel_during_self_ask_ends_the_trial_without_its_step(make_rt):
     box: dict = {}
-    rt, llm = make_rt([step("Work out yesterday.", "Self-Ask", {"question": "What is the day before 2024-06-14?"}),
-                       _cancelled_mid_call(box)])
+    rt, llm = make_rt(
+        [
+            step("Work out yesterday.", "Self-Ask", {"question": "What is the day before 2024-06-14?"}),
+            _cancelled_mid_call(box),
+        ]
+    )
     box["rt"] = rt
     trial = run_trial("Anything", rt)
     assert trial.outcome == "cancelled" and trial.steps == [] and llm.roles() == ["react", "self-ask"]
@@ -403,6 +444,7 @@ def test_the_runs_cancel_reaches_every_model_call(make_rt):
 
 def react_prompt_for(rt):
     from edge_agent.agent.react import react_prompt
+
     return react_prompt("Anything", rt, [])
 
 
@@ -453,8 +495,17 @@ def test_feedback_goes_before_the_question(make_rt):
 
 def test_stable_prefix_identical_across_steps_trials_and_questions(make_rt):
     examples = "Question: example\nThought: e\nAction: sites\nAction Input: {}\nObservation: sites: X\n"
-    rt, llm = make_rt([step("List.", "sites"), step("Assets.", "assets", {"site_name": "POKMAIN"}),
-                       finish("a"), finish("b"), step("List.", "sites"), finish("c")], examples=examples)
+    rt, llm = make_rt(
+        [
+            step("List.", "sites"),
+            step("Assets.", "assets", {"site_name": "POKMAIN"}),
+            finish("a"),
+            finish("b"),
+            step("List.", "sites"),
+            finish("c"),
+        ],
+        examples=examples,
+    )
     run_trial("Question one?", rt)
     run_trial("Question one?", rt, trial=2, feedback="Try harder.")
     run_trial("A different question?", rt)
@@ -499,8 +550,14 @@ def test_finish_answer_is_bounded(make_rt):
 
 
 def test_step_constraint_is_used_and_seeded_retry_continues_it(make_rt):
-    rt, llm = make_rt(["", " list them.\nAction: sites\nAction Input: {}", " I know.\nAction: Finish\nAction Input: "
-                       '{"answer": "two"}'], thought_max_chars=100)
+    rt, llm = make_rt(
+        [
+            "",
+            " list them.\nAction: sites\nAction Input: {}",
+            ' I know.\nAction: Finish\nAction Input: {"answer": "two"}',
+        ],
+        thought_max_chars=100,
+    )
     trial = run_trial("Sites?", rt)
     assert trial.outcome == "finished" and trial.answer == "two"
     assert trial.steps[1].thought == "I know."
@@ -514,7 +571,7 @@ def test_step_constraint_is_used_and_seeded_retry_continues_it(make_rt):
     used[1].check(" list them.\nAction: sites\nAction Input: {}")
     used[2].check(' I know.\nAction: Finish\nAction Input: {"answer": "two"}')
     with pytest.raises(ValueError):
-        used[2].check(' I know.\nAction: weather\nAction Input: {}')
+        used[2].check(" I know.\nAction: weather\nAction Input: {}")
 
 
 class ReadArgs(ToolArgs):
@@ -532,18 +589,27 @@ def reader_tool(args: ReadArgs, ctx) -> str:
 
 
 def test_file_arguments_are_constrained_to_the_files_the_run_made(tmp_path):
-    llm = ScriptedLLM([step("Save.", "saver"), lambda prompt, role, c: step(
-        "Read it.", "reader", {"file_name": re.search(r"numbers-[0-9a-f]{8}\.json", prompt.assistant_prefix).group(0)}),
-        finish("1 and 2")])
+    llm = ScriptedLLM(
+        [
+            step("Save.", "saver"),
+            lambda prompt, role, c: step(
+                "Read it.",
+                "reader",
+                {"file_name": re.search(r"numbers-[0-9a-f]{8}\.json", prompt.assistant_prefix).group(0)},
+            ),
+            finish("1 and 2"),
+        ]
+    )
     ctx = ToolContext(files=FileStore(tmp_path / "files"), clock=Clock(NOW))
-    rt = AgentRuntime(llm=MeteredLLM(llm), tools=ToolRegistry([saver_tool, reader_tool]), ctx=ctx,
-                      settings=AgentSettings(max_steps=4))
+    rt = AgentRuntime(
+        llm=MeteredLLM(llm), tools=ToolRegistry([saver_tool, reader_tool]), ctx=ctx, settings=AgentSettings(max_steps=4)
+    )
     trial = run_trial("Save and read numbers.", rt)
     assert trial.outcome == "finished" and trial.steps[1].observation == "[1, 2]"
     constraints = [c for role, _, c in llm.prompts if role == "react"]
     assert "reader" not in constraints[0].regex  # no file yet: the reader cannot be called
     (made,) = ctx.files.names()
     pattern = re.compile(constraints[1].regex, re.S)
-    ok = step("Read it.", "reader", {"file_name": made})[len("Thought: "):]
-    made_up = step("Read it.", "reader", {"file_name": "numbers-00000000.json"})[len("Thought: "):]
+    ok = step("Read it.", "reader", {"file_name": made})[len("Thought: ") :]
+    made_up = step("Read it.", "reader", {"file_name": "numbers-00000000.json"})[len("Thought: ") :]
     assert pattern.fullmatch(ok) and not pattern.fullmatch(made_up)

@@ -39,8 +39,14 @@ def test_argument_order_does_not_hide_a_repeat():
 def test_thought_repeat_ignores_case_and_punctuation():
     assert normalise_thought("I need the  SITES!") == normalise_thought("i need the sites")
     det = LoopDetector(1)
-    v = feed(det, [("I need the sites.", "sites", {}), ("i need the SITES", "assets", {"site_name": "X"}),
-                   ("I NEED the sites", "assets", {"site_name": "X"})])
+    v = feed(
+        det,
+        [
+            ("I need the sites.", "sites", {}),
+            ("i need the SITES", "assets", {"site_name": "X"}),
+            ("I NEED the sites", "assets", {"site_name": "X"}),
+        ],
+    )
     assert v[1].kind == "repeat_thought" and v[1].repeats == 0  # a new call: a note, not a loop
     assert v[2].repeats >= 1  # the same call again
 
@@ -94,8 +100,12 @@ def test_summary_is_bounded_and_says_what_was_left_out(tmp_path_factory, text, l
 
 
 @settings(max_examples=40, deadline=None)
-@given(rows=st.lists(st.fixed_dictionaries({"ts": st.text(max_size=30), "v": st.floats(allow_nan=False)}),
-                     min_size=1, max_size=80), limit=st.integers(min_value=80, max_value=400))
+@given(
+    rows=st.lists(
+        st.fixed_dictionaries({"ts": st.text(max_size=30), "v": st.floats(allow_nan=False)}), min_size=1, max_size=80
+    ),
+    limit=st.integers(min_value=80, max_value=400),
+)
 def test_row_summary_counts_rows(tmp_path_factory, rows, limit):
     text = json.dumps(rows)
     store = FileStore(tmp_path_factory.mktemp("fs"))
@@ -117,8 +127,18 @@ def test_summary_points_at_an_existing_result_file(tmp_path):
 def test_question_block_and_scratchpad_layout():
     assert question_block("Q?") == "Question: Q?"
     assert question_block("Q?", "fix it").endswith("fix it\n\nQuestion: Q?")
-    steps = [StepRecord(index=1, thought="t", action="sites", action_input={}, observation="o"),
-             StepRecord(index=2, thought="", action="", action_input=None, observation="Error: not a step",
-                        kind="recovery", ok=False)]
-    assert render_scratchpad(steps) == ("Thought: t\nAction: sites\nAction Input: {}\nObservation: o\n"
-                                        "Observation: Error: not a step\n")
+    steps = [
+        StepRecord(index=1, thought="t", action="sites", action_input={}, observation="o"),
+        StepRecord(
+            index=2,
+            thought="",
+            action="",
+            action_input=None,
+            observation="Error: not a step",
+            kind="recovery",
+            ok=False,
+        ),
+    ]
+    assert render_scratchpad(steps) == (
+        "Thought: t\nAction: sites\nAction Input: {}\nObservation: o\nObservation: Error: not a step\n"
+    )

@@ -19,13 +19,15 @@ def _tools() -> ToolRegistry:
 def _run(h, action: str, args: dict, index: int) -> StepRecord:
     """Really run a tool (so the file store holds what it wrote) and record the step."""
     result = h.rt.tools.get(action).run(args, h.rt.ctx)
-    return StepRecord(index=index, thought="t", action=action, action_input=args, observation=result.observation,
-                      ok=result.ok)
+    return StepRecord(
+        index=index, thought="t", action=action, action_input=args, observation=result.observation, ok=result.ok
+    )
 
 
 def _trial(steps, answer) -> Trial:
-    fin = StepRecord(index=len(steps) + 1, thought="done", action="Finish", action_input={"answer": answer},
-                     kind="finish")
+    fin = StepRecord(
+        index=len(steps) + 1, thought="done", action="Finish", action_input={"answer": answer}, kind="finish"
+    )
     return Trial(number=1, steps=[*steps, fin], answer=answer)
 
 
@@ -34,8 +36,9 @@ def _file_of(step: StepRecord) -> str:
 
 
 def test_early_victory_on_a_two_chiller_question_is_only_partial(tmp_path):
-    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "the agent downloaded the file")]),
-                tools=_tools())
+    h = harness(
+        tmp_path, RoleScript(review=[review_json("Accomplished", "the agent downloaded the file")]), tools=_tools()
+    )
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
     trial = _trial([s1], f"I downloaded the file {_file_of(s1)}, I am done.")
     ground(h, TWO)
@@ -65,16 +68,14 @@ def test_claiming_a_download_without_any_tool_call(tmp_path):
 
 
 def test_both_assets_in_one_call_satisfy_the_single_file_check(tmp_path):
-    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "both chillers in one file")]),
-                tools=_tools())
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "both chillers in one file")]), tools=_tools())
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6", "Chiller 9"], **RANGE}, 1)
     verdict = review(TWO, _trial([s1], f"Both chillers are in {_file_of(s1)}"), h.rt)
     assert verdict.status == "Accomplished" and verdict.reasoning == "both chillers in one file"
 
 
 def test_two_files_without_a_merge_are_partial_and_a_merge_fixes_it(tmp_path):
-    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished"), review_json("Accomplished")]),
-                tools=_tools())
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished"), review_json("Accomplished")]), tools=_tools())
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
     s2 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 9"], **RANGE}, 2)
     ground(h, TWO)
@@ -93,18 +94,17 @@ def test_two_files_without_a_merge_are_partial_and_a_merge_fixes_it(tmp_path):
 
 
 def test_reporting_a_missing_asset_is_accomplished(tmp_path):
-    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "the asset does not exist")]),
-                tools=_tools())
+    h = harness(tmp_path, RoleScript(review=[review_json("Accomplished", "the asset does not exist")]), tools=_tools())
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 7"], **RANGE}, 1)
     assert not s1.ok
-    verdict = review("Get Chiller 7 Tonnage for last week at POKMAIN", _trial([s1], "Chiller 7 does not exist at "
-                                                                                   "POKMAIN."), h.rt)
+    verdict = review(
+        "Get Chiller 7 Tonnage for last week at POKMAIN", _trial([s1], "Chiller 7 does not exist at POKMAIN."), h.rt
+    )
     assert verdict.status == "Accomplished"
 
 
 def test_evidence_never_raises_the_model_verdict():
-    clean = combine(ReviewReply(status="Not Accomplished", reasoning="wrong sensor"),
-                    Evidence())
+    clean = combine(ReviewReply(status="Not Accomplished", reasoning="wrong sensor"), Evidence())
     assert clean.status == "Not Accomplished" and clean.reasoning == "wrong sensor"
 
 
@@ -112,7 +112,7 @@ def test_review_call_is_schema_constrained(tmp_path):
     h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
     review("Get Chiller 6 Tonnage for last week at POKMAIN", _trial([s1], "ok"), h.rt)
-    (role, _, constraint), = [p for p in h.llm.prompts if p[0] == "review"]
+    ((role, _, constraint),) = [p for p in h.llm.prompts if p[0] == "review"]
     assert constraint is not None and constraint.regex
     assert "Partially Accomplished" in constraint.regex
 
@@ -120,6 +120,7 @@ def test_review_call_is_schema_constrained(tmp_path):
 def _grounded(h, question: str) -> None:
     from edge_agent.grounding.catalog import Catalog
     from edge_agent.grounding.run import Grounding
+
     catalog = Catalog.of({"POKMAIN": {"B020 CWP 1": ["Power"], "B020_Total": ["Power"], "Chiller 6": ["Tonnage"]}})
     h.rt.grounding = Grounding.build(question, catalog)
 
@@ -158,8 +159,7 @@ def test_coverage_is_checked_for_the_skysparks_names_not_the_questions_spelling(
     h = harness(tmp_path, RoleScript(review=[review_json("Accomplished")]), tools=_tools())
     _grounded(h, question)
     s1 = _run(h, "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], **RANGE}, 1)
-    verdict = review(question, _trial([s1], h.rt.grounding.answer_prefix() + f"; the data is in {_file_of(s1)}."),
-                     h.rt)
+    verdict = review(question, _trial([s1], h.rt.grounding.answer_prefix() + f"; the data is in {_file_of(s1)}."), h.rt)
     assert "named in the question but no" not in verdict.reasoning
 
 
@@ -175,8 +175,9 @@ def _data_trial(h, question: str, answer_of) -> Trial:
 
 def test_an_answer_code_wrote_from_the_calls_is_settled_without_the_model(tmp_path):
     question = "What was the highest Tonnage of Chiller 6 at POKMAIN last week?"
-    h = harness(tmp_path, RoleScript(review=[review_json("Not Accomplished", "Only the Power was read")]),
-                tools=_tools())
+    h = harness(
+        tmp_path, RoleScript(review=[review_json("Not Accomplished", "Only the Power was read")]), tools=_tools()
+    )
     _grounded(h, question)
     trial = _data_trial(h, question, lambda g: g.answer_prefix(1))
     assert h.rt.grounding.answer_closed(1) and "412.5" in trial.answer
@@ -198,8 +199,9 @@ def test_a_data_answer_without_a_figure_of_the_data_is_partial(tmp_path):
 
 def test_a_closed_answer_with_its_end_mark_is_still_the_one_code_wrote(tmp_path):
     question = "What was the highest Tonnage of Chiller 6 at POKMAIN last week?"
-    h = harness(tmp_path, RoleScript(review=[review_json("Partially Accomplished", "Only the Power was read")]),
-                tools=_tools())
+    h = harness(
+        tmp_path, RoleScript(review=[review_json("Partially Accomplished", "Only the Power was read")]), tools=_tools()
+    )
     _grounded(h, question)
     trial = _data_trial(h, question, lambda g: g.answer_prefix(1) + ".")  # the closed pattern allows one "."
     assert review(question, trial, h.rt).status == "Accomplished" and h.prompts("review") == []

@@ -56,8 +56,13 @@ def test_the_plant_has_another_style(rhine_client):
     assert Counter(t for ts in assets.values() for t in ts) >= Counter({"boiler": 3, "pump": 4, "vav": 5, "meter": 3})
     sensors = {s.short_name: s.unit for s in rhine_client.sensors("FRA-OSTHAFEN", "VAV-2-14")}
     assert sensors["Room Temp"] == sensors["Room Temp Setpoint"] == "°C"
-    rows = rhine_client.history("FRA-OSTHAFEN", ["Main Meter"], "Active Power", datetime(2024, 3, 4, tzinfo=BERLIN),
-                                datetime(2024, 3, 5, tzinfo=BERLIN))
+    rows = rhine_client.history(
+        "FRA-OSTHAFEN",
+        ["Main Meter"],
+        "Active Power",
+        datetime(2024, 3, 4, tzinfo=BERLIN),
+        datetime(2024, 3, 5, tzinfo=BERLIN),
+    )
     assert 90 <= len(rows) <= 96 and rows[0].unit == "kW" and rows[0].timestamp.endswith("+01:00")
     assert all(r.value > 0 for r in rows)
 
@@ -65,14 +70,25 @@ def test_the_plant_has_another_style(rhine_client):
 def test_north_chiller_1_is_not_chiller_1(rhine_client):
     truth = CachedTruth(SkySparkTruth(rhine_client))
     now = "2024-03-05T09:00:00+01:00"
-    task = Task.model_validate({"id": "x", "question": "Is there a Chiller 2 at FRA-OSTHAFEN?", "now": now,
-                                "expect": {"yes_no": {"exists": {"site": "FRA-OSTHAFEN", "asset": "Chiller 2"}}}})
+    task = Task.model_validate(
+        {
+            "id": "x",
+            "question": "Is there a Chiller 2 at FRA-OSTHAFEN?",
+            "now": now,
+            "expect": {"yes_no": {"exists": {"site": "FRA-OSTHAFEN", "asset": "Chiller 2"}}},
+        }
+    )
     no = Evidence("No: there is no asset Chiller 2 at FRA-OSTHAFEN", {}, task.question)
     assert check_task(task, no, truth).passed
     assert not check_task(task, Evidence("Yes: North Chiller 2", {}, task.question), truth).passed
-    listing = Task.model_validate({"id": "y", "question": "List the chillers at FRA-OSTHAFEN", "now": now,
-                                   "expect": {"answer_lists": {"of": "assets", "site": "FRA-OSTHAFEN",
-                                                               "name_contains": "Chiller"}}})
+    listing = Task.model_validate(
+        {
+            "id": "y",
+            "question": "List the chillers at FRA-OSTHAFEN",
+            "now": now,
+            "expect": {"answer_lists": {"of": "assets", "site": "FRA-OSTHAFEN", "name_contains": "Chiller"}},
+        }
+    )
     assert not check_task(listing, Evidence("North Chiller 1 and North Chiller 2"), truth).passed
     assert check_task(listing, Evidence("Chiller 1, North Chiller 1 and North Chiller 2"), truth).passed
 
@@ -89,8 +105,9 @@ def test_the_rhine_task_files_are_current():
     for which in ("analysis", "synthetic"):
         text = gen.render(gen.DEFAULT_SEED, which)
         assert text == gen.render(gen.DEFAULT_SEED, which)
-        assert (TASKS / f"{which}-rhine.yaml").read_text(encoding="utf-8") == text, \
+        assert (TASKS / f"{which}-rhine.yaml").read_text(encoding="utf-8") == text, (
             "stale: run python bench/generate_rhine.py"
+        )
 
 
 def test_every_rhine_task_fits_the_rhine_plant_and_not_the_default(rhine_client, skyspark_client):

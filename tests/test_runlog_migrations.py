@@ -15,8 +15,17 @@ REAL = Path(__file__).parent / "data" / "runlog-2026-11-25.db"
 
 
 def _call(system: str, user: str, reply: str) -> LLMCall:
-    return LLMCall(role="react", constraint="step", usage=Usage(prompt_tokens=10), finish_reason="stop",
-                   started_at=1.0, prompt_system=system, prompt_user=user, prompt_prefix="Thought:", reply=reply)
+    return LLMCall(
+        role="react",
+        constraint="step",
+        usage=Usage(prompt_tokens=10),
+        finish_reason="stop",
+        started_at=1.0,
+        prompt_system=system,
+        prompt_user=user,
+        prompt_prefix="Thought:",
+        reply=reply,
+    )
 
 
 def test_a_real_run_log_from_before_migrations_is_brought_up_to_date(tmp_path):
@@ -24,17 +33,22 @@ def test_a_real_run_log_from_before_migrations_is_brought_up_to_date(tmp_path):
     shutil.copy(REAL, db_path)
     before = sqlite3.connect(db_path).execute("select count(*), max(created) from runs").fetchone()
     log = RunLog(db_path)
-    assert log.applied == ["m001_initial", "m002_runs_reason", "m003_llm_call_texts",
-                           "m004_masked_thought_and_provenance"]
+    assert log.applied == [
+        "m001_initial",
+        "m002_runs_reason",
+        "m003_llm_call_texts",
+        "m004_masked_thought_and_provenance",
+    ]
     assert (log.db.execute("select count(*), max(created) from runs").fetchone()) == before
     cols = log.db["llm_calls"].columns_dict
     assert {"system_sha256", "prompt_user", "prompt_prefix", "reply"} <= set(cols)
     old = log.last_runs(1)[0]
     assert log.calls_with_text(old["run_id"]) == [] or log.calls_with_text(old["run_id"])[0]["reply"] is None
     # a new run keeps its prompts and replies; the shared system text is stored once
-    log.record(RunResult(run_id="new1", question="q?", strategy="react", model="m", now="", status="answered",
-                         answer="a"), [_call("SYS", "Question: q?", "Thought: look"),
-                                       _call("SYS", "Question: q? again", "Action: finish")])
+    log.record(
+        RunResult(run_id="new1", question="q?", strategy="react", model="m", now="", status="answered", answer="a"),
+        [_call("SYS", "Question: q?", "Thought: look"), _call("SYS", "Question: q? again", "Action: finish")],
+    )
     calls = log.calls_with_text("new1")
     assert [c["reply"] for c in calls] == ["Thought: look", "Action: finish"]
     assert calls[0]["prompt_system"] == "SYS" and calls[1]["prompt_user"] == "Question: q? again"
@@ -52,8 +66,12 @@ def test_a_run_log_without_the_reason_column_gets_it(tmp_path):
     conn.close()
     log = RunLog(db_path)
     assert "reason" in log.db["runs"].columns_dict
-    log.record(RunResult(run_id="r2", question="q", strategy="react", model="m", now="", status="gave_up",
-                         reason="unverified"), [])
+    log.record(
+        RunResult(
+            run_id="r2", question="q", strategy="react", model="m", now="", status="gave_up", reason="unverified"
+        ),
+        [],
+    )
     assert log.db.execute("select reason from runs where run_id='r2'").fetchone()[0] == "unverified"
 
 
@@ -73,12 +91,27 @@ def test_the_run_log_keeps_the_masked_thought_and_the_provenance(tmp_path):
     db_path = tmp_path / "edge-agent.db"
     shutil.copy(REAL, db_path)
     log = RunLog(db_path)
-    step = StepRecord(index=1, thought="Chiller 9 is the one", action="assets", action_input={"site_name": "POKMAIN"},
-                      unverified=["Chiller 9"])
-    log.record(RunResult(run_id="m1", question="which chillers?", strategy="react", model="m", now="",
-                         status="answered", answer="Chiller 4", trials=[Trial(number=1, steps=[step])],
-                         provenance=[Claim(text="Chiller 4", what="name", source="observation", trial=1, step=1,
-                                           tool="assets")]), [])
+    step = StepRecord(
+        index=1,
+        thought="Chiller 9 is the one",
+        action="assets",
+        action_input={"site_name": "POKMAIN"},
+        unverified=["Chiller 9"],
+    )
+    log.record(
+        RunResult(
+            run_id="m1",
+            question="which chillers?",
+            strategy="react",
+            model="m",
+            now="",
+            status="answered",
+            answer="Chiller 4",
+            trials=[Trial(number=1, steps=[step])],
+            provenance=[Claim(text="Chiller 4", what="name", source="observation", trial=1, step=1, tool="assets")],
+        ),
+        [],
+    )
     run = History(db_path, tmp_path / "queue.db").run("m1")
     shown = run["trials"][0]["steps"][0]
     assert shown["shown"] == step.shown_thought and "Chiller 9" not in shown["shown"]

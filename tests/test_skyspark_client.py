@@ -40,8 +40,16 @@ def test_sites_assets_sensors(client):
     assert next(s for s in sites if s.name == "RCHMAIN").tz == "America/Chicago"
     assets = client.assets("POKMAIN")
     names = [a.name for a in assets]
-    for expected in ("Chiller 6", "Chiller 9", "B705 AHU 1", "B002 AHU 2-1-1", "B012 SCWP 1", "B020_Total",
-                     "B710 FCU 1-39", "B706_LC26"):
+    for expected in (
+        "Chiller 6",
+        "Chiller 9",
+        "B705 AHU 1",
+        "B002 AHU 2-1-1",
+        "B012 SCWP 1",
+        "B020_Total",
+        "B710 FCU 1-39",
+        "B706_LC26",
+    ):
         assert expected in names
     assert next(a for a in assets if a.name == "Chiller 6").types == ["chiller"]
     sensors = client.sensors("POKMAIN", "Chiller 6")
@@ -56,14 +64,25 @@ def test_history_interval_matches_dataset_exactly(client):
     expected = expected_history("POKMAIN", "Chiller 6", "Tonnage", start, end)
     assert len(rows) == len(expected) == 8
     assert [(r.timestamp, r.value) for r in rows] == [(ts.isoformat(), v) for ts, v in expected]
-    assert rows[0] == HistoryRow(site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Chiller 6 Tonnage",
-                                 timestamp="2024-07-15T12:00:00-04:00", value=expected[0][1], unit="tonref")
+    assert rows[0] == HistoryRow(
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Chiller 6 Tonnage",
+        timestamp="2024-07-15T12:00:00-04:00",
+        value=expected[0][1],
+        unit="tonref",
+    )
     assert rows[-1].timestamp == "2024-07-15T13:45:00-04:00"  # end exclusive
 
 
 def test_history_bool_points_and_loose_names(client):
-    rows = client.history("pokmain", ["chiller_6"], "run status", datetime(2024, 7, 15, 12, tzinfo=NY),
-                          datetime(2024, 7, 15, 13, tzinfo=NY))
+    rows = client.history(
+        "pokmain",
+        ["chiller_6"],
+        "run status",
+        datetime(2024, 7, 15, 12, tzinfo=NY),
+        datetime(2024, 7, 15, 13, tzinfo=NY),
+    )
     assert rows and all(r.value is True and r.unit is None for r in rows)
     assert rows[0].sensor_name == "Chiller 6 Run Status"
 
@@ -151,8 +170,9 @@ def _free_port() -> int:
 
 
 def test_server_down_fails_clearly_after_retries():
-    c = SkySparkClient(f"http://127.0.0.1:{_free_port()}", "demo", "operator", "pw", timeout_s=1, retries=2,
-                       backoff_s=0.05)
+    c = SkySparkClient(
+        f"http://127.0.0.1:{_free_port()}", "demo", "operator", "pw", timeout_s=1, retries=2, backoff_s=0.05
+    )
     started = time.monotonic()
     with pytest.raises(SkySparkUnavailable, match=r"cannot connect.*after 3 attempts"):
         c.sites()
@@ -173,8 +193,7 @@ def test_from_settings_reads_password_file(simulator, tmp_path):
 
     secret = tmp_path / "pw"
     secret.write_text(simulator.password + "\n")
-    settings = load_settings(overrides={"skyspark": {"url": simulator.url, "password_file": str(secret)}},
-                             environ={})
+    settings = load_settings(overrides={"skyspark": {"url": simulator.url, "password_file": str(secret)}}, environ={})
     assert [s.name for s in SkySparkClient.from_settings(settings.skyspark).sites()]
 
 

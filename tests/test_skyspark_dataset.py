@@ -31,8 +31,10 @@ def test_layout():
 
 
 @settings(max_examples=40, deadline=None)
-@given(minutes=st.integers(0, (7 * 365 - 1) * 96).map(lambda k: k * 15),
-       which=st.sampled_from(["Tonnage", "% Loaded", "Power", "Run Status", "Chilled Water Supply Temp"]))
+@given(
+    minutes=st.integers(0, (7 * 365 - 1) * 96).map(lambda k: k * 15),
+    which=st.sampled_from(["Tonnage", "% Loaded", "Power", "Run Status", "Chilled Water Supply Temp"]),
+)
 def test_values_are_a_pure_function(minutes, which):
     instant = datetime(2020, 1, 1, 5, tzinfo=ZoneInfo("UTC")) + timedelta(minutes=minutes)
     pid = find_point("POKMAIN", "Chiller 9", which)
@@ -44,23 +46,28 @@ def test_values_are_a_pure_function(minutes, which):
 
 
 def test_shapes_and_ranges():
-    summer = expected_history("POKMAIN", "Chiller 6", "% Loaded", datetime(2024, 7, 8, tzinfo=NY),
-                              datetime(2024, 7, 15, tzinfo=NY))
-    winter = expected_history("POKMAIN", "Chiller 6", "% Loaded", datetime(2024, 1, 8, tzinfo=NY),
-                              datetime(2024, 1, 15, tzinfo=NY))
+    summer = expected_history(
+        "POKMAIN", "Chiller 6", "% Loaded", datetime(2024, 7, 8, tzinfo=NY), datetime(2024, 7, 15, tzinfo=NY)
+    )
+    winter = expected_history(
+        "POKMAIN", "Chiller 6", "% Loaded", datetime(2024, 1, 8, tzinfo=NY), datetime(2024, 1, 15, tzinfo=NY)
+    )
     assert all(0 <= v <= 100 for _, v in summer + winter)
     assert sum(v for _, v in summer) / len(summer) > 2 * (sum(v for _, v in winter) / len(winter) + 1)
-    meter = expected_history("POKMAIN", "B020_Total", "Power", datetime(2024, 7, 8, tzinfo=NY),
-                             datetime(2024, 7, 15, tzinfo=NY))
+    meter = expected_history(
+        "POKMAIN", "B020_Total", "Power", datetime(2024, 7, 8, tzinfo=NY), datetime(2024, 7, 15, tzinfo=NY)
+    )
     by_hour = lambda h, wd: [v for t, v in meter if t.hour == h and (t.weekday() < 5) == wd]  # noqa: E731
     assert min(by_hour(14, True)) > max(by_hour(3, True))  # working afternoons above nights
     assert sum(by_hour(14, True)) / len(by_hour(14, True)) > sum(by_hour(14, False)) / len(by_hour(14, False))
     chicago = ZoneInfo("America/Chicago")
-    austin = expected_history("AUSWEST", "Chiller 8", "Tonnage", datetime(2024, 1, 8, tzinfo=chicago),
-                              datetime(2024, 1, 15, tzinfo=chicago))
+    austin = expected_history(
+        "AUSWEST", "Chiller 8", "Tonnage", datetime(2024, 1, 8, tzinfo=chicago), datetime(2024, 1, 15, tzinfo=chicago)
+    )
     assert any(v > 0 for _, v in austin)  # a warm site cools even in January
-    run = expected_history("POKMAIN", "B705 AHU 1", "Fan Run Status", datetime(2024, 7, 8, tzinfo=NY),
-                           datetime(2024, 7, 9, tzinfo=NY))
+    run = expected_history(
+        "POKMAIN", "B705 AHU 1", "Fan Run Status", datetime(2024, 7, 8, tzinfo=NY), datetime(2024, 7, 9, tzinfo=NY)
+    )
     assert {v for _, v in run} == {True, False}
 
 

@@ -65,8 +65,9 @@ def test_scram_headers_are_skyspark_shaped(simulator):
 def test_scram_final_header_and_bad_proof(simulator):
     from phable.auth.scram import AuthError, ScramScheme
 
-    scheme = ScramScheme(f"{simulator.url}/api/{simulator.project}", simulator.username, simulator.password,
-                         "application/json")
+    scheme = ScramScheme(
+        f"{simulator.url}/api/{simulator.project}", simulator.username, simulator.password, "application/json"
+    )
     token = scheme.get_auth_token()
     assert token.startswith("web-")
     bad = ScramScheme(f"{simulator.url}/api/{simulator.project}", simulator.username, "nope", "application/json")
@@ -126,8 +127,9 @@ def test_batch_his_read(simulator, token):
 
     s = _Session(f"{simulator.url}/api/{simulator.project}", token, "json", 5, lambda: token)
     ids = [Ref(find_point("POKMAIN", n, "Tonnage")) for n in ("Chiller 6", "Chiller 9")]
-    grid = s.his_read_by_ids(ids, DateTimeRange(datetime(2024, 7, 15, 12, tzinfo=NY),
-                                                 datetime(2024, 7, 15, 13, tzinfo=NY)))
+    grid = s.his_read_by_ids(
+        ids, DateTimeRange(datetime(2024, 7, 15, 12, tzinfo=NY), datetime(2024, 7, 15, 13, tzinfo=NY))
+    )
     assert [c.name for c in grid.cols] == ["ts", "v0", "v1"] and len(grid.rows) == 4
     assert grid.cols[1].meta["id"].val == ids[0].val
     p = plant()
@@ -137,16 +139,25 @@ def test_batch_his_read(simulator, token):
 NOW = datetime(2024, 7, 15, 10, 30, tzinfo=NY)
 
 
-@pytest.mark.parametrize("text,start,end", [
-    ("today", datetime(2024, 7, 15, tzinfo=NY), datetime(2024, 7, 16, tzinfo=NY)),
-    ("yesterday", datetime(2024, 7, 14, tzinfo=NY), datetime(2024, 7, 15, tzinfo=NY)),
-    ("2024-03-10", datetime(2024, 3, 10, tzinfo=NY), datetime(2024, 3, 11, tzinfo=NY)),
-    ("2024-01-01,2024-01-07", datetime(2024, 1, 1, tzinfo=NY), datetime(2024, 1, 8, tzinfo=NY)),
-    ("2024-07-01T08:00:00-04:00 New_York,2024-07-01T09:30:00-04:00 New_York",
-     datetime(2024, 7, 1, 8, tzinfo=NY), datetime(2024, 7, 1, 9, 30, tzinfo=NY)),
-    ("2024-07-01T12:00:00Z UTC,2024-07-01T13:00:00Z",
-     datetime(2024, 7, 1, 8, tzinfo=NY), datetime(2024, 7, 1, 9, tzinfo=NY)),
-])
+@pytest.mark.parametrize(
+    "text,start,end",
+    [
+        ("today", datetime(2024, 7, 15, tzinfo=NY), datetime(2024, 7, 16, tzinfo=NY)),
+        ("yesterday", datetime(2024, 7, 14, tzinfo=NY), datetime(2024, 7, 15, tzinfo=NY)),
+        ("2024-03-10", datetime(2024, 3, 10, tzinfo=NY), datetime(2024, 3, 11, tzinfo=NY)),
+        ("2024-01-01,2024-01-07", datetime(2024, 1, 1, tzinfo=NY), datetime(2024, 1, 8, tzinfo=NY)),
+        (
+            "2024-07-01T08:00:00-04:00 New_York,2024-07-01T09:30:00-04:00 New_York",
+            datetime(2024, 7, 1, 8, tzinfo=NY),
+            datetime(2024, 7, 1, 9, 30, tzinfo=NY),
+        ),
+        (
+            "2024-07-01T12:00:00Z UTC,2024-07-01T13:00:00Z",
+            datetime(2024, 7, 1, 8, tzinfo=NY),
+            datetime(2024, 7, 1, 9, tzinfo=NY),
+        ),
+    ],
+)
 def test_range_grammar(text, start, end):
     assert parse_range(text, NY, NOW) == (start, end)
 
@@ -192,13 +203,13 @@ def test_token_is_closed(simulator):
 
 # ── an operator's own dataset ─────────────────────────────────────────────────
 
-ZINC_RECORDS = '''ver:"3.0"
+ZINC_RECORDS = """ver:"3.0"
 id,dis,site,equip,point,his,siteRef,equipRef,navName,kind,unit,tz,chiller
 @s-1 "Plant A",\"Plant A\",M,,,,,,,,,\"Chicago\",
 @e-1,\"CH-1\",,M,,,@s-1,,,,,,M
 @p-1,\"CH-1 Tonnage\",,,M,M,@s-1,@e-1,\"Tonnage\",\"Number\",\"tonref\",\"Chicago\",
 @p-2,\"CH-1 Run\",,,M,M,@s-1,@e-1,\"Run\",\"Bool\",,\"Chicago\",
-'''
+"""
 CSV_HISTORY = """id,ts,val
 @p-1,2024-05-01T00:00:00-05:00,100.5
 @p-1,2024-05-01T00:15:00,101.25tonref
@@ -220,11 +231,18 @@ def test_file_dataset_zinc_and_json(tmp_path, start_simulator):
         sim = start_simulator(dataset=ds)
         c = SkySparkClient(sim.url, sim.project, sim.username, sim.password)
         assert [s.name for s in c.sites()] == ["Plant A"] and c.sites()[0].tz == "America/Chicago"
-        rows = c.history("Plant A", ["CH-1"], "Tonnage", datetime(2024, 5, 1, tzinfo=ZoneInfo("America/Chicago")),
-                         datetime(2024, 5, 2, tzinfo=ZoneInfo("America/Chicago")))
+        rows = c.history(
+            "Plant A",
+            ["CH-1"],
+            "Tonnage",
+            datetime(2024, 5, 1, tzinfo=ZoneInfo("America/Chicago")),
+            datetime(2024, 5, 2, tzinfo=ZoneInfo("America/Chicago")),
+        )
         assert [(r.timestamp, r.value, r.unit) for r in rows] == [
-            ("2024-05-01T00:00:00-05:00", 100.5, "tonref"), ("2024-05-01T00:15:00-05:00", 101.25, "tonref"),
-            ("2024-05-01T00:30:00-05:00", 99.0, "tonref")]
+            ("2024-05-01T00:00:00-05:00", 100.5, "tonref"),
+            ("2024-05-01T00:15:00-05:00", 101.25, "tonref"),
+            ("2024-05-01T00:30:00-05:00", 99.0, "tonref"),
+        ]
         run = c.history("Plant A", ["CH-1"], "CH-1 Run", datetime(2024, 5, 1, 0, 5, tzinfo=ZoneInfo("America/Chicago")))
         assert run[0].value is True
 
@@ -247,8 +265,13 @@ def test_simulate_command_serves_until_stopped(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "EDGE_AGENT_SKYSPARK__PASSWORD": "cli-pass"}
-    proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "simulate", "--port", str(port), "--project", "p1"],
-                            cwd=PROJECT_ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "edge_agent", "simulate", "--port", str(port), "--project", "p1"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stderr.readline()
         assert f"http://127.0.0.1:{port}/api/p1/" in line
@@ -261,6 +284,12 @@ def test_simulate_command_serves_until_stopped(tmp_path):
 
 def test_simulate_command_refuses_without_password():
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")}
-    out = subprocess.run([sys.executable, "-m", "edge_agent", "simulate", "--port", "0"], cwd=PROJECT_ROOT, env=env,
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "edge_agent", "simulate", "--port", "0"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 2 and "needs a password" in out.stderr

@@ -22,8 +22,17 @@ NY = ZoneInfo("America/New_York")
 
 @pytest.fixture(scope="module")
 def client(shaystack_server):
-    return SkySparkClient(shaystack_server.url, "", "", None, encoding="zinc", api_path=shaystack_server.api_path,
-                          auth="none", retries=0, timeout_s=20)
+    return SkySparkClient(
+        shaystack_server.url,
+        "",
+        "",
+        None,
+        encoding="zinc",
+        api_path=shaystack_server.api_path,
+        auth="none",
+        retries=0,
+        timeout_s=20,
+    )
 
 
 def test_about_and_read(client):
@@ -33,8 +42,10 @@ def test_about_and_read(client):
     assert [a.name for a in client.assets("pokmain")] == ["Chiller 6", "Chiller 9"]
     sensors = client.sensors("POKMAIN", "Chiller 6")
     assert [(s.name, s.short_name, s.unit) for s in sensors] == [
-        ("Chiller 6 Tonnage", "Tonnage", "tonref"), ("Chiller 6 % Loaded", "% Loaded", "%"),
-        ("Chiller 6 Run Status", "Run Status", None)]
+        ("Chiller 6 Tonnage", "Tonnage", "tonref"),
+        ("Chiller 6 % Loaded", "% Loaded", "%"),
+        ("Chiller 6 Run Status", "Run Status", None),
+    ]
     assert [r["dis"] for r in client.lookup("point", "Tonnage")] == ["Chiller 6 Tonnage", "Chiller 9 Tonnage"]
     with pytest.raises(UnknownName, match="closest: 'Chiller 6'"):
         client.sensors("POKMAIN", "Chiller 66")

@@ -33,8 +33,7 @@ def notify_socket(tmp_path):
 def test_ready_before_the_broker_then_watchdog_then_stopping(daemon_process, notify_socket):
     path, drain = notify_socket
     dead_port = free_port()  # nothing listens here: the broker is "down"
-    d = daemon_process("n1", start=False, port=dead_port,
-                       env={"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "200000"})
+    d = daemon_process("n1", start=False, port=dead_port, env={"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "200000"})
     d.start()
     msgs = drain(4.0)
     ready = [t for t, m in msgs if "READY=1" in m]
@@ -48,8 +47,9 @@ def test_ready_before_the_broker_then_watchdog_then_stopping(daemon_process, not
 
 def test_watchdog_pings_stop_while_the_worker_is_stuck(daemon_process, notify_socket, requester):
     path, drain = notify_socket
-    d = daemon_process("n2", start=False, worker_stall_s=1.0,
-                       env={"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "200000"})
+    d = daemon_process(
+        "n2", start=False, worker_stall_s=1.0, env={"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "200000"}
+    )
     d.start()
     assert d.wait_log("connected to", 20), d.log()
     c = requester("c1")

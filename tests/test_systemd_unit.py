@@ -46,8 +46,13 @@ def test_check_systemd_script_passes():
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
 def test_check_systemd_script_fails_a_weak_or_broken_unit(tmp_path):
     weak = tmp_path / "edge-agent.service"
-    weak.write_text("\n".join(line for line in UNIT.read_text().splitlines()
-                              if not line.startswith(("Protect", "Private", "Restrict", "SystemCall"))))
+    weak.write_text(
+        "\n".join(
+            line
+            for line in UNIT.read_text().splitlines()
+            if not line.startswith(("Protect", "Private", "Restrict", "SystemCall"))
+        )
+    )
     proc = subprocess.run(["sh", str(SCRIPT), str(weak)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "above 2.0" in proc.stderr
     weak.write_text(UNIT.read_text().replace("ProtectSystem=strict", "ProtectSystem=bogus"))

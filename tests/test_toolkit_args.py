@@ -58,14 +58,17 @@ def _plugin(tmp_path, body: str):
 
 
 def test_a_plugin_whose_annotation_does_not_resolve_fails_to_load_naming_file_and_tool(tmp_path):
-    path = _plugin(tmp_path, """
+    path = _plugin(
+        tmp_path,
+        """
         from __future__ import annotations
         from edge_agent.toolkit import tool
 
         @tool("histories", "Read a sensor's history.")
         def histories(args: HistArgs, ctx) -> str:  # HistArgs is defined nowhere
             return ""
-    """)
+    """,
+    )
     with pytest.raises(ToolLoadError) as err:
         load_tools_from_file(path)
     message = str(err.value)
@@ -74,7 +77,9 @@ def test_a_plugin_whose_annotation_does_not_resolve_fails_to_load_naming_file_an
 
 
 def test_a_plugin_with_future_annotations_resolves_its_model(tmp_path):
-    path = _plugin(tmp_path, """
+    path = _plugin(
+        tmp_path,
+        """
         from __future__ import annotations
         from edge_agent.toolkit import ToolArgs, tool
 
@@ -85,7 +90,8 @@ def test_a_plugin_with_future_annotations_resolves_its_model(tmp_path):
         @tool("sensors", "List the sensors of one asset.")
         def sensors(args: AssetArgs, ctx) -> str:
             return args.asset_name
-    """)
+    """,
+    )
     (loaded,) = load_tools_from_file(path)
     assert loaded.name == "sensors" and loaded.args_model.__name__ == "AssetArgs"
     assert sorted(loaded.args_model.model_fields) == ["asset_name", "site_name"]

@@ -21,8 +21,13 @@ from tests.xen_helpers import finish, registry, review_json, step
 
 SITES_Q = "List the sites"
 DATA_Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
-HIST = {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Tonnage",
-        "start": "2020-06-01T00:00:00-04:00", "final": "2020-06-08T00:00:00-04:00"}
+HIST = {
+    "site_name": "POKMAIN",
+    "asset_names": ["Chiller 6"],
+    "sensor_name": "Tonnage",
+    "start": "2020-06-01T00:00:00-04:00",
+    "final": "2020-06-08T00:00:00-04:00",
+}
 
 
 def scripted(prompt, role, constraint):
@@ -48,11 +53,15 @@ def test_algorithm_2_grows_the_store_round_by_round(settings):
     tools = registry()
     agent = EdgeAgent(settings, llm=ScriptedLLM(scripted), tools=tools, skyspark=lambda: None)
     store = TrajectoryStore.open(settings, tools, handcrafted=False)
-    tasks = [GenTask(id="sites", question=SITES_Q, now="2020-06-08T09:00:00-04:00"),
-             GenTask(id="data", question=DATA_Q, now="2020-06-08T09:00:00-04:00")]
+    tasks = [
+        GenTask(id="sites", question=SITES_Q, now="2020-06-08T09:00:00-04:00"),
+        GenTask(id="data", question=DATA_Q, now="2020-06-08T09:00:00-04:00"),
+    ]
     reports = generate(agent, tasks, store, rounds=5, max_examples=17, strategy="react-review", max_trials=1)
     assert [(r.round, r.examples_before, r.attempted, r.solved, r.added) for r in reports] == [
-        (1, 0, 2, ["sites"], ["gen/1"]), (2, 1, 1, ["data"], ["gen/2"])]
+        (1, 0, 2, ["sites"], ["gen/1"]),
+        (2, 1, 1, ["data"], ["gen/2"]),
+    ]
     again = TrajectoryStore.open(settings, tools, handcrafted=False)
     gen1, gen2 = again.get("gen/1"), again.get("gen/2")
     assert gen1.question == SITES_Q and [s.action for s in gen1.steps] == ["sites", "Finish"]
@@ -68,11 +77,21 @@ def test_generation_stops_at_max_examples_and_when_a_round_solves_nothing(settin
     tools = registry()
     agent = EdgeAgent(settings, llm=ScriptedLLM(scripted), tools=tools, skyspark=lambda: None)
     store = TrajectoryStore.open(settings, tools, handcrafted=False)
-    reports = generate(agent, [GenTask(id="sites", question=SITES_Q), GenTask(id="data", question=DATA_Q)], store,
-                       max_examples=1, max_trials=1)
+    reports = generate(
+        agent,
+        [GenTask(id="sites", question=SITES_Q), GenTask(id="data", question=DATA_Q)],
+        store,
+        max_examples=1,
+        max_trials=1,
+    )
     assert len(reports) == 1 and len(store) == 1
-    store2 = TrajectoryStore.open(settings.model_copy(update={"paths": settings.paths.model_copy(
-        update={"state_dir": settings.state_dir.parent / "other"})}), tools, handcrafted=False)
+    store2 = TrajectoryStore.open(
+        settings.model_copy(
+            update={"paths": settings.paths.model_copy(update={"state_dir": settings.state_dir.parent / "other"})}
+        ),
+        tools,
+        handcrafted=False,
+    )
     reports = generate(agent, [GenTask(id="data", question=DATA_Q)], store2, max_trials=1)
     assert len(reports) == 1 and reports[0].solved == [] and len(store2) == 0
 
@@ -89,8 +108,12 @@ def test_compaction_keeps_what_the_answer_depends_on_in_at_most_three_steps():
         _s(4, "sites", {}, "found 6 sites, saved to sites-1.json"),
         _s(5, "histories", {**HIST, "asset_names": ["Chiller 6"]}, "found 672 values, saved to h6-1.json; first ..."),
         _s(6, "histories", {**HIST, "asset_names": ["Chiller 9"]}, "found 672 values, saved to h9-1.json; first ..."),
-        _s(7, "jsonmerge", {"file_name_1": "h6-1.json", "file_name_2": "h9-1.json"},
-           "merged 672 + 672 rows into merged-1.json (1344 rows)"),
+        _s(
+            7,
+            "jsonmerge",
+            {"file_name_1": "h6-1.json", "file_name_2": "h9-1.json"},
+            "merged 672 + 672 rows into merged-1.json (1344 rows)",
+        ),
         _s(8, "Finish", {"answer": "All in merged-1.json"}, "", kind="finish", thought="done"),
     ]
     traj = compact(Trial(number=1, steps=steps, answer="All in merged-1.json"), "two chillers in one file")
@@ -100,10 +123,12 @@ def test_compaction_keeps_what_the_answer_depends_on_in_at_most_three_steps():
 
 
 def test_compaction_adds_context_before_a_single_needed_step():
-    steps = [_s(1, "currentdatetime", {}, "current datetime is X"),
-             _s(2, "histories", HIST, "found 672 values, saved to h6-1.json"),
-             _s(3, "histories", HIST, "found 672 values, saved to h6-2.json"),  # a repeat: kept once, the last
-             _s(4, "Finish", {"answer": "In h6-2.json"}, "", kind="finish")]
+    steps = [
+        _s(1, "currentdatetime", {}, "current datetime is X"),
+        _s(2, "histories", HIST, "found 672 values, saved to h6-1.json"),
+        _s(3, "histories", HIST, "found 672 values, saved to h6-2.json"),  # a repeat: kept once, the last
+        _s(4, "Finish", {"answer": "In h6-2.json"}, "", kind="finish"),
+    ]
     traj = compact(Trial(number=1, steps=steps, answer="In h6-2.json"), DATA_Q)
     assert [s.action for s in traj.steps] == ["currentdatetime", "histories", "Finish"]
     assert "h6-2.json" in traj.steps[1].observation
@@ -112,8 +137,21 @@ def test_compaction_adds_context_before_a_single_needed_step():
 
 def test_task_file_loading(tmp_path):
     good = tmp_path / "t.yaml"
-    good.write_text(yaml.safe_dump({"tasks": [{"id": "a", "question": "q", "now": "2020-06-08T09:00:00-04:00",
-                                               "tags": ["x"], "expect": {"answer_mentions_all": ["A"]}}]}))
+    good.write_text(
+        yaml.safe_dump(
+            {
+                "tasks": [
+                    {
+                        "id": "a",
+                        "question": "q",
+                        "now": "2020-06-08T09:00:00-04:00",
+                        "tags": ["x"],
+                        "expect": {"answer_mentions_all": ["A"]},
+                    }
+                ]
+            }
+        )
+    )
     assert load_gen_tasks(good)[0].now == "2020-06-08T09:00:00-04:00"
     bad = tmp_path / "bad.yaml"
     bad.write_text("tasks:\n  - {id: a}\n")
@@ -155,7 +193,8 @@ def test_cli_reports_a_broken_file_and_a_bad_task_file(tmp_path, cfg):
 
     shutil.copytree(PROJECT_ROOT / "tts", tmp_path / "tts")
     (tmp_path / "tts" / "tool" / "oops.yaml").write_text(
-        "question: q\nsteps:\n  - {thought: t, action: teleport, action_input: {}, observation: o}\n")
+        "question: q\nsteps:\n  - {thought: t, action: teleport, action_input: {}, observation: o}\n"
+    )
     cfg.write_text(yaml.safe_dump({"paths": {"state_dir": str(tmp_path / "state"), "tts_dir": str(tmp_path / "tts")}}))
     out = CliRunner().invoke(main, ["tts", "check", "--config", str(cfg)])
     assert out.exit_code == 2 and "oops.yaml" in out.output and "teleport" in out.output
@@ -179,8 +218,10 @@ POOL = [
 
 
 @hsettings(max_examples=150, deadline=None)
-@given(picks=st.lists(st.tuples(st.integers(0, len(POOL) - 1), st.booleans()), max_size=10),
-       answer=st.sampled_from(["In m-1.json", "In h6-1.json and h9-1.json", "6 sites", "sensors-1.json"]))
+@given(
+    picks=st.lists(st.tuples(st.integers(0, len(POOL) - 1), st.booleans()), max_size=10),
+    answer=st.sampled_from(["In m-1.json", "In h6-1.json and h9-1.json", "6 sites", "sensors-1.json"]),
+)
 def test_compaction_always_gives_a_valid_trajectory_of_at_most_three_steps(picks, answer):
     from edge_agent import PROJECT_ROOT
     from edge_agent.toolkit import ToolRegistry
@@ -189,8 +230,16 @@ def test_compaction_always_gives_a_valid_trajectory_of_at_most_three_steps(picks
     steps = []
     for i, (n, ok) in enumerate(picks, start=1):
         action, args, obs = POOL[n]
-        steps.append(_s(i, action, args, obs if ok else "Error: failed", ok=ok,
-                        kind="self_ask" if action == "Self-Ask" else "tool"))
+        steps.append(
+            _s(
+                i,
+                action,
+                args,
+                obs if ok else "Error: failed",
+                ok=ok,
+                kind="self_ask" if action == "Self-Ask" else "tool",
+            )
+        )
     steps.append(_s(len(steps) + 1, "Finish", {"answer": answer}, "", kind="finish"))
     traj = compact(Trial(number=1, steps=steps, answer=answer), "q")
     assert 1 <= len(traj.steps) <= 3 and traj.steps[-1].action == "Finish"

@@ -36,9 +36,12 @@ def test_example_observations_match_the_tools(traj, skyspark_settings, skyspark_
         if step.action in NOT_REPLAYED:
             continue
         clock = CLOCK.match(step.observation or "")
-        ctx = ToolContext(files=files, clock=Clock(clock.group(1) if clock else "2024-07-15T12:00:00",
-                                                   "America/New_York"),
-                          settings=skyspark_settings, skyspark_factory=lambda: skyspark_client)
+        ctx = ToolContext(
+            files=files,
+            clock=Clock(clock.group(1) if clock else "2024-07-15T12:00:00", "America/New_York"),
+            settings=skyspark_settings,
+            skyspark_factory=lambda: skyspark_client,
+        )
         args = json.loads(_swap(json.dumps(step.action_input), names))
         result = TOOLS.get(step.action).run(args, ctx)
         real = summarise_observation(result.observation, limit, files=files, tool=step.action)
@@ -50,7 +53,8 @@ def test_example_observations_match_the_tools(traj, skyspark_settings, skyspark_
         shown = _swap(real, shown_as)
         assert shown == step.observation, (
             f"{traj.source} step {n} ({step.action}): the example's Observation is not what the tool says now.\n"
-            f"example: {step.observation}\nreal:    {shown}")
+            f"example: {step.observation}\nreal:    {shown}"
+        )
 
 
 def _swap(text: str, mapping: dict[str, str]) -> str:

@@ -42,8 +42,17 @@ def test_every_shipped_trajectory_loads_and_covers_every_tool_and_category():
     assert len(SHIPPED) >= 17
     assert {t.category for t in SHIPPED} == {"tool", "entity", "workflow"}
     used = {s.action for t in SHIPPED for s in t.steps}
-    for name in ("sites", "assets", "sensors", "histories", "jsonreader", "jsonmerge", "currentdatetime", "Self-Ask",
-                 "Finish"):
+    for name in (
+        "sites",
+        "assets",
+        "sensors",
+        "histories",
+        "jsonreader",
+        "jsonmerge",
+        "currentdatetime",
+        "Self-Ask",
+        "Finish",
+    ):
         assert name in used, f"no trajectory teaches {name}"
     assert set(TOOLS.names) <= used
     assert all(1 <= len(t.steps) <= MAX_STEPS for t in SHIPPED)
@@ -71,21 +80,36 @@ def _write(folder: Path, rel: str, text: str) -> Path:
 
 
 BROKEN = {
-    "unknown_tool": ("question: q\nsteps:\n  - {thought: t, action: weather, action_input: {}, observation: o}\n",
-                     "unknown tool 'weather'"),
-    "bad_args": ("question: q\nsteps:\n  - {thought: t, action: assets, action_input: {site: X}, observation: o}\n",
-                 "invalid arguments for assets"),
-    "missing_arg": ("question: q\nsteps:\n  - {thought: t, action: sensors, action_input: {site_name: X}, "
-                    "observation: o}\n", "asset_name"),
-    "no_observation": ("question: q\nsteps:\n  - {thought: t, action: sites, action_input: {}}\n",
-                       "needs its Observation"),
-    "finish_not_last": ("question: q\nsteps:\n  - {thought: t, action: Finish, action_input: {answer: a}}\n"
-                        "  - {thought: t, action: sites, action_input: {}, observation: o}\n", "must be the last"),
-    "too_long": ("question: q\nsteps:\n" + "  - {thought: t, action: sites, action_input: {}, observation: o}\n" * 4,
-                 "steps"),
+    "unknown_tool": (
+        "question: q\nsteps:\n  - {thought: t, action: weather, action_input: {}, observation: o}\n",
+        "unknown tool 'weather'",
+    ),
+    "bad_args": (
+        "question: q\nsteps:\n  - {thought: t, action: assets, action_input: {site: X}, observation: o}\n",
+        "invalid arguments for assets",
+    ),
+    "missing_arg": (
+        "question: q\nsteps:\n  - {thought: t, action: sensors, action_input: {site_name: X}, observation: o}\n",
+        "asset_name",
+    ),
+    "no_observation": (
+        "question: q\nsteps:\n  - {thought: t, action: sites, action_input: {}}\n",
+        "needs its Observation",
+    ),
+    "finish_not_last": (
+        "question: q\nsteps:\n  - {thought: t, action: Finish, action_input: {answer: a}}\n"
+        "  - {thought: t, action: sites, action_input: {}, observation: o}\n",
+        "must be the last",
+    ),
+    "too_long": (
+        "question: q\nsteps:\n" + "  - {thought: t, action: sites, action_input: {}, observation: o}\n" * 4,
+        "steps",
+    ),
     "not_yaml": ("question: [unclosed\n", "cannot read YAML"),
-    "extra_key": ("question: q\nanswer: x\nsteps:\n  - {thought: t, action: sites, action_input: {}, "
-                  "observation: o}\n", "answer"),
+    "extra_key": (
+        "question: q\nanswer: x\nsteps:\n  - {thought: t, action: sites, action_input: {}, observation: o}\n",
+        "answer",
+    ),
 }
 
 
@@ -100,8 +124,11 @@ def test_a_broken_trajectory_is_rejected_naming_its_file(tmp_path, name):
 
 
 def test_a_trajectory_outside_the_three_folders_is_rejected(tmp_path):
-    bad = _write(tmp_path / "tts", "misc/x.yaml", "question: q\nsteps:\n  - {thought: t, action: sites, "
-                                                   "action_input: {}, observation: o}\n")
+    bad = _write(
+        tmp_path / "tts",
+        "misc/x.yaml",
+        "question: q\nsteps:\n  - {thought: t, action: sites, action_input: {}, observation: o}\n",
+    )
     with pytest.raises(TrajectoryLoadError, match="misc"):
         load_handcrafted(tmp_path / "tts", TOOLS)
     assert bad.exists()
@@ -114,8 +141,11 @@ def test_a_tool_missing_from_the_registry_fails_the_load():
 
 
 @hsettings(max_examples=200, deadline=None)
-@given(budget=st.integers(min_value=0, max_value=5000), question=st.text(max_size=200),
-       counter=st.sampled_from([chars4, words]))
+@given(
+    budget=st.integers(min_value=0, max_value=5000),
+    question=st.text(max_size=200),
+    counter=st.sampled_from([chars4, words]),
+)
 def test_selection_stays_within_budget_and_in_stable_order(budget, question, counter):
     chosen = STORE.select(question, budget, counter)
     text = "\n\n".join(t.render() for t in chosen)
@@ -124,7 +154,7 @@ def test_selection_stays_within_budget_and_in_stable_order(budget, question, cou
     assert [t.id for t in chosen] == sorted((t.id for t in chosen), key=lambda i: (i not in CORE, i))
     assert STORE.select(question, budget, counter) == chosen  # deterministic
     if counter(CORE_TEXT) + len(CORE) <= budget:  # the core block (+ separators) leads every question's examples
-        assert [t.id for t in chosen[:len(CORE)]] == CORE
+        assert [t.id for t in chosen[: len(CORE)]] == CORE
 
 
 @hsettings(max_examples=50, deadline=None)
@@ -148,8 +178,8 @@ def test_the_react_prompt_marks_the_part_every_question_shares(q):
     assert core == CORE_TEXT
     rt = SimpleNamespace(tools=TOOLS, examples=STORE.render_for(q, _Counter(), budget), core_examples=core)
     prompt = react_prompt("Which sites are there?", rt, [])
-    shared = prompt.system[:prompt.shared]
-    assert shared == react_system(TOOLS, core)[:prompt.shared]
+    shared = prompt.system[: prompt.shared]
+    assert shared == react_system(TOOLS, core)[: prompt.shared]
     if rt.examples == core:  # core examples only: the whole system part is shared
         assert shared == react_system(TOOLS, core)
     else:
@@ -165,13 +195,13 @@ class _Counter:
 
 
 def test_the_group_of_the_most_relevant_example_is_shown_whole_in_its_fixed_order():
-    big = 10 ** 6
+    big = 10**6
     merge = STORE.select("merge two json files into one file", big, chars4)
     assert [t.id for t in merge] == CORE + [t.id for t in STORE.members("files")]
     assert "tool/jsonmerge" in [t.id for t in merge]
     point = STORE.select("what was the value at midnight, a point in time", big, chars4)
     assert "tool/histories_point" in [t.id for t in point]
-    assert {t.group for t in point[len(CORE):]} == {STORE.get("tool/histories_point").group}
+    assert {t.group for t in point[len(CORE) :]} == {STORE.get("tool/histories_point").group}
 
 
 def test_a_tight_budget_trims_a_group_the_same_way_for_every_question():
@@ -206,19 +236,25 @@ def test_render_for_uses_the_configured_budget(settings):
     store = TrajectoryStore.open(settings, TOOLS)
     text = store.render_for("Get Chiller 6 Tonnage", _Counter())
     assert 0 < chars4(text) <= settings.agent.examples_token_budget
-    small = TrajectoryStore.open(settings.model_copy(update={"agent": settings.agent.model_copy(
-        update={"examples_token_budget": 200})}), TOOLS)
+    small = TrajectoryStore.open(
+        settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples_token_budget": 200})}), TOOLS
+    )
     assert chars4(small.render_for("Get Chiller 6 Tonnage", _Counter())) <= 200
 
 
 def test_generated_trajectories_persist_with_provenance(settings):
     store = TrajectoryStore.open(settings, TOOLS, handcrafted=False)
     assert len(store) == 0
-    traj = TinyTrajectory(question="List the sites", steps=[
-        {"thought": "I list them.", "action": "sites", "action_input": {}, "observation": "found 6 sites"},
-        {"thought": "Done.", "action": "Finish", "action_input": {"answer": "6 sites"}}])
-    stored = store.add_generated(traj, {"task_id": "t1", "model": "m", "round": 2, "run_id": "r1",
-                                        "strategy": "react-review"})
+    traj = TinyTrajectory(
+        question="List the sites",
+        steps=[
+            {"thought": "I list them.", "action": "sites", "action_input": {}, "observation": "found 6 sites"},
+            {"thought": "Done.", "action": "Finish", "action_input": {"answer": "6 sites"}},
+        ],
+    )
+    stored = store.add_generated(
+        traj, {"task_id": "t1", "model": "m", "round": 2, "run_id": "r1", "strategy": "react-review"}
+    )
     assert stored.id == "gen/1" and stored.category == "generated"
     assert stored.group == "generated"  # no hand-crafted example to be near
     again = TrajectoryStore.open(settings, TOOLS)
@@ -227,26 +263,38 @@ def test_generated_trajectories_persist_with_provenance(settings):
     assert '"task_id": "t1"' in loaded.source and '"round": 2' in loaded.source
     assert len(again) == len(SHIPPED) + 1
     with pytest.raises(TrajectoryLoadError, match="unknown tool"):
-        store.add_generated(TinyTrajectory(question="q", steps=[
-            {"thought": "t", "action": "nope", "action_input": {}, "observation": "o"}]), {})
+        store.add_generated(
+            TinyTrajectory(
+                question="q", steps=[{"thought": "t", "action": "nope", "action_input": {}, "observation": "o"}]
+            ),
+            {},
+        )
 
 
 def test_a_generated_trajectory_joins_the_group_of_the_nearest_hand_crafted_example(settings):
     store = TrajectoryStore.open(settings, TOOLS)
-    traj = TinyTrajectory(question="Which sensors does Chiller 4 at POKMAIN have?", steps=[
-        {"thought": "I list them.", "action": "sensors", "action_input": {"site_name": "POKMAIN",
-                                                                        "asset_name": "Chiller 4"},
-         "observation": "found 3 sensors"},
-        {"thought": "Done.", "action": "Finish", "action_input": {"answer": "3 sensors"}}])
+    traj = TinyTrajectory(
+        question="Which sensors does Chiller 4 at POKMAIN have?",
+        steps=[
+            {
+                "thought": "I list them.",
+                "action": "sensors",
+                "action_input": {"site_name": "POKMAIN", "asset_name": "Chiller 4"},
+                "observation": "found 3 sensors",
+            },
+            {"thought": "Done.", "action": "Finish", "action_input": {"answer": "3 sensors"}},
+        ],
+    )
     stored = store.add_generated(traj, {"task_id": "t2"})
     expected = STORE.group_for(traj.question)
     assert expected and stored.group == expected
-    again = TrajectoryStore.open(settings.model_copy(update={"agent": settings.agent.model_copy(
-        update={"examples": "grouped"})}), TOOLS)
+    again = TrajectoryStore.open(
+        settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": "grouped"})}), TOOLS
+    )
     assert again.get(stored.id).group == expected
     # it comes first among its group's members (this plant's own solved task), so it is shown
     assert again.members(expected)[0].id == stored.id
-    assert stored.id in [t.id for t in again.select(traj.question, 10 ** 6, chars4)]
+    assert stored.id in [t.id for t in again.select(traj.question, 10**6, chars4)]
 
 
 @hsettings(max_examples=200, deadline=None)
@@ -260,17 +308,24 @@ def test_kind_words_keep_only_words_of_the_question_that_are_not_spelt_like_name
     assert not any(len(w) > 1 and w.isupper() for w in kept)
 
 
-@pytest.mark.parametrize("one, two", [
-    ("What sensors does Chiller 6 at POKMAIN have?", "What sensors does B040 AHU 1 at RCHMAIN have?"),
-    ("How much Energy did the B705_Total meter at POKMAIN record yesterday?",
-     "How much Energy did the B050_Total meter at RCHMAIN record yesterday?"),
-    ("How much power did B002 AHU 2-1-1 use on 6/14/22 at the POKMAIN site?",
-     "How much power did CTA-07 use on 6/14/22 at the LYON2 site?"),
-])
+@pytest.mark.parametrize(
+    "one, two",
+    [
+        ("What sensors does Chiller 6 at POKMAIN have?", "What sensors does B040 AHU 1 at RCHMAIN have?"),
+        (
+            "How much Energy did the B705_Total meter at POKMAIN record yesterday?",
+            "How much Energy did the B050_Total meter at RCHMAIN record yesterday?",
+        ),
+        (
+            "How much power did B002 AHU 2-1-1 use on 6/14/22 at the POKMAIN site?",
+            "How much power did CTA-07 use on 6/14/22 at the LYON2 site?",
+        ),
+    ],
+)
 def test_the_same_question_about_differently_named_plants_gets_the_same_examples(one, two):
     """Names in the question (and a name that happens to be in an example) do not pick the group."""
     assert STORE.group_for(one) == STORE.group_for(two) is not None
-    assert STORE.render_for(one, _Counter(), 10 ** 6) == STORE.render_for(two, _Counter(), 10 ** 6)
+    assert STORE.render_for(one, _Counter(), 10**6) == STORE.render_for(two, _Counter(), 10**6)
 
 
 def test_a_question_that_shares_no_word_with_any_example_gets_the_largest_group():
@@ -279,7 +334,7 @@ def test_a_question_that_shares_no_word_with_any_example_gets_the_largest_group(
         if not t.core:
             sizes[t.group] = sizes.get(t.group, 0) + 1
     assert STORE.group_for("zzz qqq") == max(sizes, key=sizes.get)
-    assert STORE.render_for("zzz qqq", _Counter(), 10 ** 6) == STORE.render_for("", _Counter(), 10 ** 6)
+    assert STORE.render_for("zzz qqq", _Counter(), 10**6) == STORE.render_for("", _Counter(), 10**6)
     assert TrajectoryStore([t for t in SHIPPED if t.core]).group_for("anything") is None
 
 

@@ -15,15 +15,26 @@ from edge_agent.toolkit import ToolRegistry
 from tests.xen_helpers import DISTILL_OK, NOW, RoleScript, finish, reflect_json, registry, review_json, step
 
 Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
-HIST = step("I read the history.", "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"],
-                                                 "sensor_name": "Tonnage", "start": "2020-06-01T00:00:00-04:00",
-                                                 "final": "2020-06-08T00:00:00-04:00"})
+HIST = step(
+    "I read the history.",
+    "histories",
+    {
+        "site_name": "POKMAIN",
+        "asset_names": ["Chiller 6"],
+        "sensor_name": "Tonnage",
+        "start": "2020-06-01T00:00:00-04:00",
+        "final": "2020-06-08T00:00:00-04:00",
+    },
+)
 
 
 def test_reactxen_run_records_the_table_3_metrics(settings):
-    script = RoleScript(distill=[DISTILL_OK], react=[finish("done, I think"), HIST, finish("Chiller 6 data written.")],
-                        review=[review_json("Accomplished")],  # trial 1 is settled by the checks
-                        reflect=[reflect_json("It answered without data.", "Call histories first.")])
+    script = RoleScript(
+        distill=[DISTILL_OK],
+        react=[finish("done, I think"), HIST, finish("Chiller 6 data written.")],
+        review=[review_json("Accomplished")],  # trial 1 is settled by the checks
+        reflect=[reflect_json("It answered without data.", "Call histories first.")],
+    )
     agent = EdgeAgent(settings, llm=ScriptedLLM(script), tools=registry(), skyspark=lambda: None)
     events = []
     result = agent.ask(Q, now=NOW, strategy="reactxen", use_examples=False, on_event=events.append)
@@ -36,7 +47,14 @@ def test_reactxen_run_records_the_table_3_metrics(settings):
     assert m.llm_calls == 6 and m.trajectory_length == 3 and m.final_review == "Accomplished"
     assert m.tokens_sent > 0 and m.tokens_received > 0 and m.tokens_evaluated > 0
     assert [e.kind for e in events if e.kind != "step"] == [
-        "distill", "trial_start", "review", "reflect", "trial_start", "review", "final"]
+        "distill",
+        "trial_start",
+        "review",
+        "reflect",
+        "trial_start",
+        "review",
+        "final",
+    ]
 
     log = RunLog(settings.db_path)
     row = log.last_runs(1)[0]
@@ -49,18 +67,27 @@ def test_reactxen_run_records_the_table_3_metrics(settings):
     assert {c["role"] for c in log.calls(result.run_id)} == {"distill", "react", "review", "reflect"}
 
 
-@pytest.mark.parametrize("examples, shown", [
-    ("core", "Question: What IoT sites are available?"),  # a core example (the default: core examples only)
-    ("grouped", "Question: Get the Energy of B045_Total at AUSWEST for last week."),  # of the question's group
-])
+@pytest.mark.parametrize(
+    "examples, shown",
+    [
+        ("core", "Question: What IoT sites are available?"),  # a core example (the default: core examples only)
+        ("grouped", "Question: Get the Energy of B045_Total at AUSWEST for last week."),  # of the question's group
+    ],
+)
 def test_same_question_same_examples_for_every_strategy(settings, examples, shown):
     """The baseline gets the same model and the same examples; only the loop around it differs."""
     tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")  # the shipped examples validate against these
     settings = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": examples})})
     systems = {}
     for strategy in ("react", "react-review", "reactxen"):
-        llm = ScriptedLLM(RoleScript(distill=[DISTILL_OK], react=[finish("Chiller 6 data written.")],
-                                     review=[review_json("Accomplished")], reflect=[reflect_json()]))
+        llm = ScriptedLLM(
+            RoleScript(
+                distill=[DISTILL_OK],
+                react=[finish("Chiller 6 data written.")],
+                review=[review_json("Accomplished")],
+                reflect=[reflect_json()],
+            )
+        )
         agent = EdgeAgent(settings, llm=llm, tools=tools, skyspark=lambda: None)
         agent.ask(Q, now=NOW, strategy=strategy, max_trials=1)
         systems[strategy] = [p.system for r, p, _ in llm.prompts if r == "react"][0]

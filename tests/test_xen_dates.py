@@ -21,48 +21,63 @@ def iso(text: str) -> tuple[str, str]:
     return r.start.isoformat(), r.end.isoformat()
 
 
-@pytest.mark.parametrize("text,start,end", [
-    ("Get Chiller 6 and Chiller 9 Tonnage for last week at POKMAIN", "2020-06-01T00:00:00-04:00",
-     "2020-06-08T00:00:00-04:00"),
-    ("power of B020_Total on jan 13 '23", "2023-01-13T00:00:00-05:00", "2023-01-14T00:00:00-05:00"),
-    ("the first week of June 2020", "2020-06-01T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
-    ("the last week of May 2020", "2020-05-25T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
-    ("yesterday", "2020-06-07T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
-    ("the day before yesterday", "2020-06-06T00:00:00-04:00", "2020-06-07T00:00:00-04:00"),
-    ("at midnight", "2020-06-08T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
-    ("at midnight on jan 13 '23", "2023-01-13T00:00:00-05:00", "2023-01-13T00:00:00-05:00"),
-    ("yesterday at 3pm", "2020-06-07T15:00:00-04:00", "2020-06-07T15:00:00-04:00"),
-    ("noon on March 3rd, 2021", "2021-03-03T12:00:00-05:00", "2021-03-03T12:00:00-05:00"),
-    ("past 3 days", "2020-06-05T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
-    ("the last 12 hours", "2020-06-07T21:00:00-04:00", "2020-06-08T09:00:00-04:00"),
-    ("last month", "2020-05-01T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
-    ("this week", "2020-06-08T00:00:00-04:00", "2020-06-08T09:00:00-04:00"),
-    ("today", "2020-06-08T00:00:00-04:00", "2020-06-08T09:00:00-04:00"),
-    ("last year", "2019-01-01T00:00:00-05:00", "2020-01-01T00:00:00-05:00"),
-    ("2 days ago", "2020-06-06T00:00:00-04:00", "2020-06-07T00:00:00-04:00"),
-    ("last friday", "2020-06-05T00:00:00-04:00", "2020-06-06T00:00:00-04:00"),
-    ("on 13 January 2023", "2023-01-13T00:00:00-05:00", "2023-01-14T00:00:00-05:00"),
-    ("on 5/4/2020", "2020-05-04T00:00:00-04:00", "2020-05-05T00:00:00-04:00"),
-    ("June 2019", "2019-06-01T00:00:00-04:00", "2019-07-01T00:00:00-04:00"),
-    ("from jan 1 to jan 5 2021 at POKMAIN", "2021-01-01T00:00:00-05:00", "2021-01-06T00:00:00-05:00"),
-    ("between 2020-05-01 and 2020-05-03", "2020-05-01T00:00:00-04:00", "2020-05-04T00:00:00-04:00"),
-    ("at 2020-06-01T10:15:00", "2020-06-01T10:15:00-04:00", "2020-06-01T10:15:00-04:00"),
-    ("on may 30", "2020-05-30T00:00:00-04:00", "2020-05-31T00:00:00-04:00"),
-    ("on dec 25", "2019-12-25T00:00:00-05:00", "2019-12-26T00:00:00-05:00"),  # most recent, not future
-])
+@pytest.mark.parametrize(
+    "text,start,end",
+    [
+        (
+            "Get Chiller 6 and Chiller 9 Tonnage for last week at POKMAIN",
+            "2020-06-01T00:00:00-04:00",
+            "2020-06-08T00:00:00-04:00",
+        ),
+        ("power of B020_Total on jan 13 '23", "2023-01-13T00:00:00-05:00", "2023-01-14T00:00:00-05:00"),
+        ("the first week of June 2020", "2020-06-01T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+        ("the last week of May 2020", "2020-05-25T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
+        ("yesterday", "2020-06-07T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+        ("the day before yesterday", "2020-06-06T00:00:00-04:00", "2020-06-07T00:00:00-04:00"),
+        ("at midnight", "2020-06-08T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+        ("at midnight on jan 13 '23", "2023-01-13T00:00:00-05:00", "2023-01-13T00:00:00-05:00"),
+        ("yesterday at 3pm", "2020-06-07T15:00:00-04:00", "2020-06-07T15:00:00-04:00"),
+        ("noon on March 3rd, 2021", "2021-03-03T12:00:00-05:00", "2021-03-03T12:00:00-05:00"),
+        ("past 3 days", "2020-06-05T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
+        ("the last 12 hours", "2020-06-07T21:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+        ("last month", "2020-05-01T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
+        ("this week", "2020-06-08T00:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+        ("today", "2020-06-08T00:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+        ("last year", "2019-01-01T00:00:00-05:00", "2020-01-01T00:00:00-05:00"),
+        ("2 days ago", "2020-06-06T00:00:00-04:00", "2020-06-07T00:00:00-04:00"),
+        ("last friday", "2020-06-05T00:00:00-04:00", "2020-06-06T00:00:00-04:00"),
+        ("on 13 January 2023", "2023-01-13T00:00:00-05:00", "2023-01-14T00:00:00-05:00"),
+        ("on 5/4/2020", "2020-05-04T00:00:00-04:00", "2020-05-05T00:00:00-04:00"),
+        ("June 2019", "2019-06-01T00:00:00-04:00", "2019-07-01T00:00:00-04:00"),
+        ("from jan 1 to jan 5 2021 at POKMAIN", "2021-01-01T00:00:00-05:00", "2021-01-06T00:00:00-05:00"),
+        ("between 2020-05-01 and 2020-05-03", "2020-05-01T00:00:00-04:00", "2020-05-04T00:00:00-04:00"),
+        ("at 2020-06-01T10:15:00", "2020-06-01T10:15:00-04:00", "2020-06-01T10:15:00-04:00"),
+        ("on may 30", "2020-05-30T00:00:00-04:00", "2020-05-31T00:00:00-04:00"),
+        ("on dec 25", "2019-12-25T00:00:00-05:00", "2019-12-26T00:00:00-05:00"),  # most recent, not future
+    ],
+)
 def test_phrases(text, start, end):
     assert iso(text) == (start, end)
 
 
-@pytest.mark.parametrize("text", ["What IoT sites are available?", "list the sensors of B705 AHU 1 at POKMAIN",
-                                  "Compare Chiller 6 and Chiller 9", "what is the B012 SCWP 1 Power"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What IoT sites are available?",
+        "list the sensors of B705 AHU 1 at POKMAIN",
+        "Compare Chiller 6 and Chiller 9",
+        "what is the B012 SCWP 1 Power",
+    ],
+)
 def test_no_period(text):
     assert resolve_period(text, NOW) is None
 
 
-nows = st.datetimes(min_value=datetime(2020, 3, 1), max_value=datetime(2026, 11, 30),
-                    timezones=st.sampled_from([NY, ZoneInfo("America/Chicago"), ZoneInfo("Europe/Dublin"),
-                                               ZoneInfo("UTC")]))
+nows = st.datetimes(
+    min_value=datetime(2020, 3, 1),
+    max_value=datetime(2026, 11, 30),
+    timezones=st.sampled_from([NY, ZoneInfo("America/Chicago"), ZoneInfo("Europe/Dublin"), ZoneInfo("UTC")]),
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -76,10 +91,29 @@ def test_last_week_is_the_previous_calendar_week(now):
 
 
 @settings(max_examples=150, deadline=None)
-@given(now=nows, phrase=st.sampled_from(["yesterday", "last week", "past week", "last month", "last year",
-                                          "past 3 days", "last 6 hours", "2 days ago", "last tuesday",
-                                          "this week", "this month", "today", "at midnight", "at 3pm",
-                                          "the day before yesterday", "last 2 weeks"]))
+@given(
+    now=nows,
+    phrase=st.sampled_from(
+        [
+            "yesterday",
+            "last week",
+            "past week",
+            "last month",
+            "last year",
+            "past 3 days",
+            "last 6 hours",
+            "2 days ago",
+            "last tuesday",
+            "this week",
+            "this month",
+            "today",
+            "at midnight",
+            "at 3pm",
+            "the day before yesterday",
+            "last 2 weeks",
+        ]
+    ),
+)
 def test_relative_phrases_end_no_later_than_now(now, phrase):
     r = resolve_period(f"Chiller 6 Tonnage {phrase} at POKMAIN", now)
     assert r is not None
@@ -89,12 +123,30 @@ def test_relative_phrases_end_no_later_than_now(now, phrase):
 
 
 @settings(max_examples=150, deadline=None)
-@given(day=st.dates(min_value=date(2020, 1, 1), max_value=date(2026, 12, 31)),
-       fmt=st.sampled_from(["{mon} {d} {y}", "{mon} {d}, {y}", "{d} {month} {y}", "{month} {d}th {y}",
-                            "{iso}", "{m}/{d}/{y}", "{mon} {d} '{yy}"]))
+@given(
+    day=st.dates(min_value=date(2020, 1, 1), max_value=date(2026, 12, 31)),
+    fmt=st.sampled_from(
+        [
+            "{mon} {d} {y}",
+            "{mon} {d}, {y}",
+            "{d} {month} {y}",
+            "{month} {d}th {y}",
+            "{iso}",
+            "{m}/{d}/{y}",
+            "{mon} {d} '{yy}",
+        ]
+    ),
+)
 def test_absolute_days(day, fmt):
-    text = fmt.format(mon=day.strftime("%b").lower(), month=day.strftime("%B"), d=day.day, y=day.year,
-                      yy=day.strftime("%y"), m=day.month, iso=day.isoformat())
+    text = fmt.format(
+        mon=day.strftime("%b").lower(),
+        month=day.strftime("%B"),
+        d=day.day,
+        y=day.year,
+        yy=day.strftime("%y"),
+        m=day.month,
+        iso=day.isoformat(),
+    )
     r = resolve_period(f"Power of B020_Total on {text}, site POKMAIN", NOW)
     assert r is not None, text
     assert r.start == datetime.combine(day, time(0), tzinfo=NY)
@@ -109,9 +161,46 @@ def test_never_raises_and_ranges_are_ordered(text, now):
         assert r.start <= r.end
 
 
-WORDS = ["from", "to", "between", "and", "jan", "13", "'23", "2020", "-", "05", "/", "at", "midnight", "last", "week",
-         "3pm", "13pm", "first", "of", "june", "12:30", "25:99", "past", "ago", "days", "2020-06-01", "2020-02-30",
-         "99", "feb", "30", "31", "yesterday", "month", "4th", "1/45/2020", "2020-06-01T10:00", "noon", "0"]
+WORDS = [
+    "from",
+    "to",
+    "between",
+    "and",
+    "jan",
+    "13",
+    "'23",
+    "2020",
+    "-",
+    "05",
+    "/",
+    "at",
+    "midnight",
+    "last",
+    "week",
+    "3pm",
+    "13pm",
+    "first",
+    "of",
+    "june",
+    "12:30",
+    "25:99",
+    "past",
+    "ago",
+    "days",
+    "2020-06-01",
+    "2020-02-30",
+    "99",
+    "feb",
+    "30",
+    "31",
+    "yesterday",
+    "month",
+    "4th",
+    "1/45/2020",
+    "2020-06-01T10:00",
+    "noon",
+    "0",
+]
 
 
 @settings(max_examples=400, deadline=None)
@@ -122,15 +211,18 @@ def test_date_like_garbage_never_raises(words, now):
         assert r.start <= r.end
 
 
-@pytest.mark.parametrize("text,start,end", [
-    ("last week", "2020-06-01T00:00:00", "2020-06-08T00:00:00"),  # wall clock: the tool reads it in site time
-    ("at midnight", "2020-06-08T00:00:00", "2020-06-08T00:00:00"),
-    ("today", "2020-06-08T00:00:00", "2020-06-08T09:00:00-04:00"),  # ends now: an instant
-    ("the last 12 hours", "2020-06-07T21:00:00-04:00", "2020-06-08T09:00:00-04:00"),
-    ("at 2020-06-01T10:15:00Z", "2020-06-01T10:15:00+00:00", "2020-06-01T10:15:00+00:00"),
-    ("at 2020-06-01T10:15:00", "2020-06-01T10:15:00", "2020-06-01T10:15:00"),
-    ("on 2024-06-26: Power", "2024-06-26T00:00:00", "2024-06-27T00:00:00"),
-])
+@pytest.mark.parametrize(
+    "text,start,end",
+    [
+        ("last week", "2020-06-01T00:00:00", "2020-06-08T00:00:00"),  # wall clock: the tool reads it in site time
+        ("at midnight", "2020-06-08T00:00:00", "2020-06-08T00:00:00"),
+        ("today", "2020-06-08T00:00:00", "2020-06-08T09:00:00-04:00"),  # ends now: an instant
+        ("the last 12 hours", "2020-06-07T21:00:00-04:00", "2020-06-08T09:00:00-04:00"),
+        ("at 2020-06-01T10:15:00Z", "2020-06-01T10:15:00+00:00", "2020-06-01T10:15:00+00:00"),
+        ("at 2020-06-01T10:15:00", "2020-06-01T10:15:00", "2020-06-01T10:15:00"),
+        ("on 2024-06-26: Power", "2024-06-26T00:00:00", "2024-06-27T00:00:00"),
+    ],
+)
 def test_iso_texts_are_wall_clock_unless_measured_from_now(text, start, end):
     assert resolve_period(text, NOW).iso() == (start, end)
 
@@ -156,8 +248,7 @@ def _bench_expectations():
             for check in (task.get("expect") or {}).values():
                 if isinstance(check, dict) and "site" in check and ("start" in check or "at" in check):
                     start, end = (check["start"], check["end"]) if "start" in check else (check["at"], check["at"])
-                    out.append((task["id"], task["question"], str(task["now"]), check["site"], str(start),
-                                str(end)))
+                    out.append((task["id"], task["question"], str(task["now"]), check["site"], str(start), str(end)))
     return out
 
 

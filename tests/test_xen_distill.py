@@ -11,8 +11,15 @@ TWO = "Get Chiller 6 and Chiller 9 Tonnage for last week at POKMAIN in a single 
 
 
 def test_dates_come_from_code_and_invented_names_are_dropped(tmp_path):
-    reply = json.dumps({"sites": ["POKMAIN", "NYC"], "assets": ["Chiller 6", "Chiller 12"], "sensors": ["Tonnage"],
-                        "goal": "Get the tonnage of two chillers in one file", "parts": ["chiller 6"]})
+    reply = json.dumps(
+        {
+            "sites": ["POKMAIN", "NYC"],
+            "assets": ["Chiller 6", "Chiller 12"],
+            "sensors": ["Tonnage"],
+            "goal": "Get the tonnage of two chillers in one file",
+            "parts": ["chiller 6"],
+        }
+    )
     h = harness(tmp_path, RoleScript(distill=[reply]))
     ground(h, TWO)
     d = distill(TWO, h.rt)
@@ -40,15 +47,14 @@ def test_invalid_model_reply_keeps_the_code_facts(tmp_path):
 def test_distill_is_constrained_to_json(tmp_path):
     h = harness(tmp_path, RoleScript(distill=['{"sites": [], "assets": [], "sensors": [], "goal": "", "parts": []}']))
     distill("What IoT sites are available?", h.rt)
-    (_, prompt, constraint), = h.llm.prompts
+    ((_, prompt, constraint),) = h.llm.prompts
     assert constraint is not None and "parts" in constraint.regex
     assert prompt.user.endswith("What IoT sites are available?")
 
 
 def test_names_the_model_files_under_the_wrong_kind_are_sorted_by_shape(tmp_path):
     # what SmolLM2-135M really replied for this question (seen while writing the prompt)
-    reply = json.dumps({"sites": ["B020", "POKMAIN"], "assets": ["POKMAIN"], "sensors": ["POKMAIN"],
-                        "goal": "POKMAIN"})
+    reply = json.dumps({"sites": ["B020", "POKMAIN"], "assets": ["POKMAIN"], "sensors": ["POKMAIN"], "goal": "POKMAIN"})
     h = harness(tmp_path, RoleScript(distill=[reply]))
     ground(h, "What is the power consumption of B020 at POKMAIN?")
     d = distill("What is the power consumption of B020 at POKMAIN?", h.rt)
@@ -65,8 +71,9 @@ def test_code_parts_that_restate_the_facts_are_not_shown_again():
     one_file = Distilled(assets=assets, sensors=sensors, parts=default_parts(TWO, assets, sensors))
     text = render_distilled(one_file)
     assert "Parts" not in text and f"Then {ONE_FILE_PART}" in text and "Tonnage of Chiller 6" not in text
-    two_files = Distilled(assets=assets, sensors=sensors, parts=default_parts("Tonnage of Chiller 6 and 9", assets,
-                                                                              sensors))
+    two_files = Distilled(
+        assets=assets, sensors=sensors, parts=default_parts("Tonnage of Chiller 6 and 9", assets, sensors)
+    )
     assert "Parts" not in render_distilled(two_files) and "one file" not in render_distilled(two_files)
     model = Distilled(assets=assets, sensors=sensors, parts=["read Chiller 6", "read Chiller 9", "compare them"])
     assert "Parts: (1) read Chiller 6; (2) read Chiller 9; (3) compare them" in render_distilled(model)

@@ -15,20 +15,41 @@ from tests.plants import OTHER, POK
 from tests.xen_helpers import DISTILL_OK, RoleScript, finish, harness, reflect_json, review_json, step
 
 Q = "Get Chiller 6 Tonnage for last week at POKMAIN"
-HIST6 = step("Get the data.", "histories", {"site_name": "POKMAIN", "asset_names": ["Chiller 6"],
-                                            "sensor_name": "Tonnage", "start": "2020-06-01T00:00:00",
-                                            "final": "2020-06-08T00:00:00"})
+HIST6 = step(
+    "Get the data.",
+    "histories",
+    {
+        "site_name": "POKMAIN",
+        "asset_names": ["Chiller 6"],
+        "sensor_name": "Tonnage",
+        "start": "2020-06-01T00:00:00",
+        "final": "2020-06-08T00:00:00",
+    },
+)
 
 
 def _metrics(h, outcome):
-    result = RunResult(run_id="r", question=Q, strategy=h.rt.settings.strategy, model="scripted", now="",
-                       status=outcome.status, trials=outcome.trials)
+    result = RunResult(
+        run_id="r",
+        question=Q,
+        strategy=h.rt.settings.strategy,
+        model="scripted",
+        now="",
+        status=outcome.status,
+        trials=outcome.trials,
+    )
     return compute_metrics(result, h.metered, 0.0)
 
 
 def test_accomplished_first_time(tmp_path):
-    h = harness(tmp_path, RoleScript(distill=[DISTILL_OK], react=[HIST6, finish("Data of Chiller 6 is in the file.")],
-                                     review=[review_json("Accomplished")]))
+    h = harness(
+        tmp_path,
+        RoleScript(
+            distill=[DISTILL_OK],
+            react=[HIST6, finish("Data of Chiller 6 is in the file.")],
+            review=[review_json("Accomplished")],
+        ),
+    )
     out = solve(Q, h.rt)
     assert out.status == "answered" and out.answer == "Data of Chiller 6 is in the file."
     assert len(out.trials) == 1 and out.trials[0].review.status == "Accomplished"
@@ -43,9 +64,14 @@ def test_accomplished_first_time(tmp_path):
 
 def test_progress_masks_what_thoughts_and_reviews_guessed(tmp_path):
     guess = HIST6.replace("Get the data.", "Chiller 6 peaked at 412.5 tons at RCHMAIN; get the data.")
-    h = harness(tmp_path, RoleScript(
-        distill=[DISTILL_OK], react=[guess, finish("Data of Chiller 6 is in the file.", "The file is written.")],
-        review=[review_json("Accomplished", "It read 99.9 tons of Chiller 6 at POKMAIN.")]))
+    h = harness(
+        tmp_path,
+        RoleScript(
+            distill=[DISTILL_OK],
+            react=[guess, finish("Data of Chiller 6 is in the file.", "The file is written.")],
+            review=[review_json("Accomplished", "It read 99.9 tons of Chiller 6 at POKMAIN.")],
+        ),
+    )
     out = solve(Q, h.rt)
     first, second = out.trials[0].steps
     assert first.thought.startswith("Chiller 6 peaked at 412.5 tons at RCHMAIN")  # the log keeps what was written
@@ -59,11 +85,15 @@ def test_progress_masks_what_thoughts_and_reviews_guessed(tmp_path):
 
 
 def test_partial_then_reflect_then_accomplished_and_feedback_precedes_question(tmp_path):
-    h = harness(tmp_path, RoleScript(
-        distill=[DISTILL_OK],
-        react=[HIST6, finish("Part done."), HIST6.replace("Get the data.", "Get it again."), finish("All done.")],
-        review=[review_json("Partially Accomplished", "half of it", "add the rest"), review_json("Accomplished")],
-        reflect=[reflect_json("It stopped after one part.", "Finish only after every part.")]))
+    h = harness(
+        tmp_path,
+        RoleScript(
+            distill=[DISTILL_OK],
+            react=[HIST6, finish("Part done."), HIST6.replace("Get the data.", "Get it again."), finish("All done.")],
+            review=[review_json("Partially Accomplished", "half of it", "add the rest"), review_json("Accomplished")],
+            reflect=[reflect_json("It stopped after one part.", "Finish only after every part.")],
+        ),
+    )
     out = solve(Q, h.rt)
     assert out.status == "answered" and out.answer == "All done."
     assert [t.review.status for t in out.trials] == ["Partially Accomplished", "Accomplished"]
@@ -86,9 +116,14 @@ def test_partial_then_reflect_then_accomplished_and_feedback_precedes_question(t
 def test_exhausted_trial_is_not_reviewed_and_reflected_by_code(tmp_path):
     # code knows why a trial that ran out of steps failed: no review, no Reflect model call
     sites = lambda n: step(f"Look at the sites {n}.", "sites", {})  # noqa: E731
-    h = harness(tmp_path, RoleScript(
-        react=[sites(1), sites(2), HIST6, finish("Done with Chiller 6.")],
-        review=[review_json("Accomplished")]), max_steps=2, distill=False)
+    h = harness(
+        tmp_path,
+        RoleScript(
+            react=[sites(1), sites(2), HIST6, finish("Done with Chiller 6.")], review=[review_json("Accomplished")]
+        ),
+        max_steps=2,
+        distill=False,
+    )
     out = solve(Q, h.rt)
     assert out.trials[0].outcome == "max_steps" and out.trials[0].review is None
     assert out.trials[0].reflection.startswith("Diagnosis: It used all 2 steps without calling Finish.")
@@ -99,8 +134,12 @@ def test_exhausted_trial_is_not_reviewed_and_reflected_by_code(tmp_path):
 
 def test_loop_stop_goes_to_a_code_reflection(tmp_path):
     same = step("I list the sites.", "sites", {})
-    h = harness(tmp_path, RoleScript(react=[same] * 4 + [HIST6, finish("Chiller 6 data written.")],
-                                     review=[review_json("Accomplished")]), max_steps=6, distill=False)
+    h = harness(
+        tmp_path,
+        RoleScript(react=[same] * 4 + [HIST6, finish("Chiller 6 data written.")], review=[review_json("Accomplished")]),
+        max_steps=6,
+        distill=False,
+    )
     out = solve(Q, h.rt)
     assert out.trials[0].outcome == "loop" and out.trials[0].loops_caught >= 1
     assert out.trials[0].review is None and "kept repeating itself" in out.trials[0].reflection
@@ -109,12 +148,27 @@ def test_loop_stop_goes_to_a_code_reflection(tmp_path):
 
 
 def test_max_trials_reached_returns_best_answer_without_a_last_reflection(tmp_path):
-    h = harness(tmp_path, RoleScript(
-        react=[HIST6, finish("first"), HIST6.replace("Get the data.", "Again."), finish("second"),
-               HIST6.replace("Get the data.", "Once more."), finish("third")],
-        review=[review_json("Not Accomplished"), review_json("Partially Accomplished"),
-                review_json("Not Accomplished")],
-        reflect=[reflect_json(), reflect_json()]), max_trials=3, distill=False)
+    h = harness(
+        tmp_path,
+        RoleScript(
+            react=[
+                HIST6,
+                finish("first"),
+                HIST6.replace("Get the data.", "Again."),
+                finish("second"),
+                HIST6.replace("Get the data.", "Once more."),
+                finish("third"),
+            ],
+            review=[
+                review_json("Not Accomplished"),
+                review_json("Partially Accomplished"),
+                review_json("Not Accomplished"),
+            ],
+            reflect=[reflect_json(), reflect_json()],
+        ),
+        max_trials=3,
+        distill=False,
+    )
     out = solve(Q, h.rt)
     assert len(out.trials) == 3
     assert [t.reflection is not None for t in out.trials] == [True, True, False]
@@ -125,10 +179,10 @@ def test_max_trials_reached_returns_best_answer_without_a_last_reflection(tmp_pa
 
 
 def test_nothing_answered_gives_up(tmp_path):
-    sites = [step(f"Sites {i}.", "sites", {}) if i % 2 else HIST6.replace("Get the data.", f"Data {i}.")
-             for i in range(4)]
-    h = harness(tmp_path, RoleScript(react=sites, reflect=[reflect_json()]), max_steps=2, max_trials=2,
-                distill=False)
+    sites = [
+        step(f"Sites {i}.", "sites", {}) if i % 2 else HIST6.replace("Get the data.", f"Data {i}.") for i in range(4)
+    ]
+    h = harness(tmp_path, RoleScript(react=sites, reflect=[reflect_json()]), max_steps=2, max_trials=2, distill=False)
     out = solve(Q, h.rt)
     assert out.status == "gave_up" and out.answer is None and len(out.trials) == 2
 
@@ -145,8 +199,13 @@ def test_react_strategy_is_one_trial_without_review(tmp_path):
 
 
 def test_react_review_retries_with_review_feedback_and_never_reflects_or_distills(tmp_path):
-    h = harness(tmp_path, RoleScript(react=[finish("guess"), HIST6, finish("Chiller 6 data written.")],
-                                     review=[review_json("Accomplished")]), strategy="react-review")
+    h = harness(
+        tmp_path,
+        RoleScript(
+            react=[finish("guess"), HIST6, finish("Chiller 6 data written.")], review=[review_json("Accomplished")]
+        ),
+        strategy="react-review",
+    )
     out = solve(Q, h.rt)
     assert "reflect" not in h.roles() and "distill" not in h.roles()
     assert out.trials[0].reflection is None
@@ -156,8 +215,12 @@ def test_react_review_retries_with_review_feedback_and_never_reflects_or_distill
 
 
 def test_review_reply_failing_validation_is_retried_then_defaults(tmp_path):
-    h = harness(tmp_path, RoleScript(react=[HIST6, finish("done")], review=["not json at all", '{"status": "Maybe"}']),
-                strategy="react-review", max_trials=1)
+    h = harness(
+        tmp_path,
+        RoleScript(react=[HIST6, finish("done")], review=["not json at all", '{"status": "Maybe"}']),
+        strategy="react-review",
+        max_trials=1,
+    )
     out = solve(Q, h.rt)
     verdict = out.trials[0].review
     assert h.roles().count("review") == 2
@@ -169,17 +232,28 @@ def test_review_reply_failing_validation_is_retried_then_defaults(tmp_path):
 
 
 def test_review_reply_valid_on_retry_is_used(tmp_path):
-    h = harness(tmp_path, RoleScript(react=[HIST6, finish("Chiller 6 data written.")],
-                                     review=['{"status": "Accomp', review_json("Accomplished")]),
-                strategy="react-review", max_trials=1)
+    h = harness(
+        tmp_path,
+        RoleScript(
+            react=[HIST6, finish("Chiller 6 data written.")], review=['{"status": "Accomp', review_json("Accomplished")]
+        ),
+        strategy="react-review",
+        max_trials=1,
+    )
     out = solve(Q, h.rt)
     assert out.trials[0].review.status == "Accomplished"
 
 
 def test_reflect_reply_failing_validation_falls_back_to_code_diagnosis(tmp_path):
-    h = harness(tmp_path, RoleScript(react=[finish("guess"), HIST6, finish("ok Chiller 6")],
-                                     review=[review_json("Accomplished")],
-                                     reflect=["oops", "{}"]), distill=False)
+    h = harness(
+        tmp_path,
+        RoleScript(
+            react=[finish("guess"), HIST6, finish("ok Chiller 6")],
+            review=[review_json("Accomplished")],
+            reflect=["oops", "{}"],
+        ),
+        distill=False,
+    )
     out = solve(Q, h.rt)
     assert out.trials[0].reflection.startswith("Diagnosis: It finished, but the review said Not Accomplished")
     assert "Look the data up with the tools" in out.trials[0].reflection
@@ -204,8 +278,12 @@ def test_a_cancel_during_review_is_not_retried_and_the_run_is_cancelled(tmp_path
         cancel.set()
         raise Interrupted()
 
-    h = harness(tmp_path, RoleScript(react=[HIST6, finish("Chiller 6 data written.")], review=[interrupted]),
-                cancel=cancel, distill=False)
+    h = harness(
+        tmp_path,
+        RoleScript(react=[HIST6, finish("Chiller 6 data written.")], review=[interrupted]),
+        cancel=cancel,
+        distill=False,
+    )
     out = solve(Q, h.rt)
     assert out.status == "cancelled" and h.roles().count("review") == 1 and len(out.trials) == 1
 
@@ -219,19 +297,28 @@ def test_cancel_before_start_runs_nothing(tmp_path):
 
 
 def test_distilled_facts_reach_the_trial_prompt_after_the_question(tmp_path):
-    h = harness(tmp_path, RoleScript(distill=[DISTILL_OK], react=[HIST6, finish("Chiller 6 data written.")],
-                                     review=[review_json("Accomplished")]))
+    h = harness(
+        tmp_path,
+        RoleScript(
+            distill=[DISTILL_OK], react=[HIST6, finish("Chiller 6 data written.")], review=[review_json("Accomplished")]
+        ),
+    )
     solve(Q, h.rt)
     user = h.prompts("react")[0].user
     assert user.index(QUESTION_LABEL + Q) < user.index("start 2020-06-01, final 2020-06-08")
-    assert "Chiller 6" in user[user.index(QUESTION_LABEL):]
+    assert "Chiller 6" in user[user.index(QUESTION_LABEL) :]
 
 
-@pytest.mark.parametrize("catalog, question, missing", [
-    (POK, "Get Chiller 7 Tonnage for last week at POKMAIN", "Chiller 7"),
-    (OTHER, "Get CH-09 Flow Rate for last week at Plant-North", "CH-09")])
-def test_a_question_naming_only_what_the_skyspark_lacks_costs_no_model_call_at_all(tmp_path, catalog, question,
-                                                                                     missing):
+@pytest.mark.parametrize(
+    "catalog, question, missing",
+    [
+        (POK, "Get Chiller 7 Tonnage for last week at POKMAIN", "Chiller 7"),
+        (OTHER, "Get CH-09 Flow Rate for last week at Plant-North", "CH-09"),
+    ],
+)
+def test_a_question_naming_only_what_the_skyspark_lacks_costs_no_model_call_at_all(
+    tmp_path, catalog, question, missing
+):
     """Distill's goal would be read by no step: code writes the Finish and settles the review."""
     h = harness(tmp_path, RoleScript())  # nothing scripted: any model call fails the test
     h.rt.catalog = lambda: catalog
@@ -244,7 +331,14 @@ def test_a_question_naming_only_what_the_skyspark_lacks_costs_no_model_call_at_a
 def test_feedback_keeps_only_recent_attempts():
     from edge_agent.agent.trajectory import Review, Trial
 
-    trials = [Trial(number=i, answer=f"a{i}", review=Review(status="Not Accomplished", reasoning=f"r{i}"),
-                    reflection=f"Diagnosis: d{i}") for i in (1, 2, 3)]
+    trials = [
+        Trial(
+            number=i,
+            answer=f"a{i}",
+            review=Review(status="Not Accomplished", reasoning=f"r{i}"),
+            reflection=f"Diagnosis: d{i}",
+        )
+        for i in (1, 2, 3)
+    ]
     text = feedback_from(trials, 8)
     assert "Attempt 1" not in text and "Attempt 2" in text and "Attempt 3" in text and "d3" in text

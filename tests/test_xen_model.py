@@ -28,8 +28,13 @@ QUESTIONS = [
 
 @pytest.fixture
 def agent(real_llm, skyspark_settings):
-    settings = skyspark_settings.model_copy(update={"agent": skyspark_settings.agent.model_copy(
-        update={"max_steps": 3, "max_trials": 2, "strategy": "reactxen", "distill": True})})
+    settings = skyspark_settings.model_copy(
+        update={
+            "agent": skyspark_settings.agent.model_copy(
+                update={"max_steps": 3, "max_trials": 2, "strategy": "reactxen", "distill": True}
+            )
+        }
+    )
     return EdgeAgent(settings, llm=real_llm)
 
 
@@ -38,8 +43,10 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
     events = []
     result = agent.ask(question, now=NOW, on_event=events.append)
     m = result.metrics
-    print(f"\n{question}\n  status={result.status} answer={result.answer!r}\n  "
-          f"verdicts={[t.review.status if t.review else t.outcome for t in result.trials]} metrics={m}")
+    print(
+        f"\n{question}\n  status={result.status} answer={result.answer!r}\n  "
+        f"verdicts={[t.review.status if t.review else t.outcome for t in result.trials]} metrics={m}"
+    )
 
     assert result.error is None and result.status in ("answered", "gave_up")
     assert 1 <= len(result.trials) <= 2
@@ -49,7 +56,8 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
     refused = [s for s in steps if s.kind == "invalid" and s.observation.startswith("Error: the answer states")]
     assert len(refused) == sum(t.ungrounded_answers for t in result.trials) == m.ungrounded_answers
     assert steps and all(s.kind not in ("invalid", "recovery") for s in steps if s not in refused), [
-        (s.kind, s.observation) for s in steps if s.kind in ("invalid", "recovery")]
+        (s.kind, s.observation) for s in steps if s.kind in ("invalid", "recovery")
+    ]
     assert m.parse_failures == 0
     # distill, review and reflect JSON validated on the model's own output (no safe default used)
     distill = [e for e in events if e.kind == "distill"]
@@ -83,7 +91,8 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
 
 
 def test_a_restarted_agent_warms_from_the_saved_state_and_its_first_question_evaluates_only_itself(
-        real_llm, skyspark_settings, llm_settings):
+    real_llm, skyspark_settings, llm_settings
+):
     """`EdgeAgent.warm` (what the daemon does before its first job) on the real model: the react prefix is
     evaluated and saved once; a NEW runtime on the same state dir restores it instead, and the first
     question's first step then evaluates its own tokens only (question and facts), not the ~1.5k-token prefix."""
@@ -93,8 +102,15 @@ def test_a_restarted_agent_warms_from_the_saved_state_and_its_first_question_eva
     EdgeAgent(settings, llm=real_llm).warm()
     assert list(settings.kv_cache_dir.glob("*-react-*.kv"))
     m = llm_settings.model
-    fresh = LlamaRuntime(real_llm.path, model_name="smollm2-135m", sha256=real_llm.sha256, n_ctx=m.n_ctx,
-                         threads=2, kv_cache_dir=settings.kv_cache_dir, persist_prefix_cache=True)
+    fresh = LlamaRuntime(
+        real_llm.path,
+        model_name="smollm2-135m",
+        sha256=real_llm.sha256,
+        n_ctx=m.n_ctx,
+        threads=2,
+        kv_cache_dir=settings.kv_cache_dir,
+        persist_prefix_cache=True,
+    )
     try:
         agent = EdgeAgent(settings, llm=fresh)
         usage = agent.warm()

@@ -66,8 +66,9 @@ def reflect_json(diagnosis: str = "It stopped early.", plan: str = "Do every par
     return json.dumps({"diagnosis": diagnosis, "plan": plan})
 
 
-DISTILL_OK = json.dumps({"sites": ["POKMAIN"], "assets": ["Chiller 6"], "sensors": ["Tonnage"],
-                         "goal": "get tonnage", "parts": []})
+DISTILL_OK = json.dumps(
+    {"sites": ["POKMAIN"], "assets": ["Chiller 6"], "sensors": ["Tonnage"], "goal": "get tonnage", "parts": []}
+)
 
 
 class RoleScript:
@@ -98,8 +99,15 @@ class Harness:
         return [p for r, p, _ in self.llm.prompts if r == role]
 
 
-def harness(tmp_path: Path, script: Callable, *, strategy: str = "reactxen", tools: ToolRegistry | None = None,
-            cancel: threading.Event | None = None, **agent) -> Harness:
+def harness(
+    tmp_path: Path,
+    script: Callable,
+    *,
+    strategy: str = "reactxen",
+    tools: ToolRegistry | None = None,
+    cancel: threading.Event | None = None,
+    **agent,
+) -> Harness:
     settings = AgentSettings(strategy=strategy, **{"max_steps": 4, "max_trials": 3, **agent})
     llm = ScriptedLLM(script)
     metered = MeteredLLM(llm)
@@ -122,8 +130,17 @@ def ground(h: Harness, question: str):
     global PLANT
     if PLANT is None:
         chiller = ["Tonnage", "Power", "Chilled Water Supply Temp"]
-        PLANT = Catalog.of({"POKMAIN": {"Chiller 3": chiller, "Chiller 6": chiller, "Chiller 9": chiller,
-                                        "B705 AHU 1": ["Supply Air Temp", "Supply Fan Speed"],
-                                        "B020_Total": ["Power", "Energy"], "B020 CWP 1": ["Power"]}})
+        PLANT = Catalog.of(
+            {
+                "POKMAIN": {
+                    "Chiller 3": chiller,
+                    "Chiller 6": chiller,
+                    "Chiller 9": chiller,
+                    "B705 AHU 1": ["Supply Air Temp", "Supply Fan Speed"],
+                    "B020_Total": ["Power", "Energy"],
+                    "B020 CWP 1": ["Power"],
+                }
+            }
+        )
     h.rt.grounding = Grounding.build(question, PLANT, h.rt.ctx.clock.now())
     return h.rt.grounding

@@ -54,26 +54,38 @@ class SiteArgs(ToolArgs):
 
 
 class AssetListArgs(SiteArgs):
-    asset_type: str | None = Field(None, description="only assets of this kind (an equip marker such as chiller)",
-                                   json_schema_extra=TYPE_REF)
+    asset_type: str | None = Field(
+        None, description="only assets of this kind (an equip marker such as chiller)", json_schema_extra=TYPE_REF
+    )
 
 
 class AssetArgs(ToolArgs):
     site_name: str = Field(..., description="a site name, e.g. POKMAIN", json_schema_extra=SITE_REF)
-    asset_name: str = Field(..., description="an asset name as listed by assets, e.g. Chiller 6",
-                            json_schema_extra=ASSET_REF)
+    asset_name: str = Field(
+        ..., description="an asset name as listed by assets, e.g. Chiller 6", json_schema_extra=ASSET_REF
+    )
 
 
 class HistoryArgs(ToolArgs):
     site_name: str = Field(..., description="a site name, e.g. POKMAIN", json_schema_extra=SITE_REF)
-    asset_names: list[str] = Field(..., min_length=1, max_length=50, json_schema_extra=ASSET_REF,
-                                   description="one or more asset names, e.g. [\"Chiller 6\", \"Chiller 9\"]")
-    sensor_name: str = Field(..., description="a sensor name, full (Chiller 6 Tonnage) or short (Tonnage)",
-                             json_schema_extra=SENSOR_REF)
-    start: str = Field(..., description="ISO 8601 date or date-time; alone it asks for the value at that time",
-                       json_schema_extra=START_REF)
-    final: str | None = Field(None, description="ISO 8601 end of the range (exclusive); omit for one value",
-                              json_schema_extra=FINAL_REF)
+    asset_names: list[str] = Field(
+        ...,
+        min_length=1,
+        max_length=50,
+        json_schema_extra=ASSET_REF,
+        description='one or more asset names, e.g. ["Chiller 6", "Chiller 9"]',
+    )
+    sensor_name: str = Field(
+        ..., description="a sensor name, full (Chiller 6 Tonnage) or short (Tonnage)", json_schema_extra=SENSOR_REF
+    )
+    start: str = Field(
+        ...,
+        description="ISO 8601 date or date-time; alone it asks for the value at that time",
+        json_schema_extra=START_REF,
+    )
+    final: str | None = Field(
+        None, description="ISO 8601 end of the range (exclusive); omit for one value", json_schema_extra=FINAL_REF
+    )
 
     @field_validator("asset_names", mode="before")
     @classmethod
@@ -100,7 +112,7 @@ def _preview(names: list[str]) -> str:
 
 
 def _listing(head: str, names: list[str], file: str) -> Said:
-    """"found 5 chiller assets at POKMAIN: Chiller 3, … ; saved to F"; the answer is the part before the file."""
+    """ "found 5 chiller assets at POKMAIN: Chiller 3, … ; saved to F"; the answer is the part before the file."""
     found = f"{head}: {_preview(names)}"
     return Said(f"{found}; saved to {file}", answer=found)
 
@@ -122,8 +134,9 @@ def assets(args: AssetListArgs, ctx: ToolContext) -> Said:
     kind = (args.asset_type or "").strip()
     if kind:
         found = [a for a in found if kind.casefold() in (t.casefold() for t in a.types)]
-    rows = [{"site_name": a.site_name, "asset_name": a.name, "asset_type": a.types[0] if a.types else None}
-            for a in found]
+    rows = [
+        {"site_name": a.site_name, "asset_name": a.name, "asset_type": a.types[0] if a.types else None} for a in found
+    ]
     name = ctx.files.write_json(rows, f"assets_{site}{'_' + kind if kind else ''}")
     what = f"{kind} assets" if kind else "assets"
     return _listing(f"found {len(rows)} {what} at {site}", [a.name for a in found], name)
@@ -134,14 +147,26 @@ def sensors(args: AssetArgs, ctx: ToolContext) -> Said:
     with reading():
         found = client_of(ctx).sensors(args.site_name, args.asset_name)
     asset = found[0].asset_name if found else args.asset_name
-    rows = [{"site_name": s.site_name, "asset_name": s.asset_name, "sensor_name": s.name,
-             "short_name": s.short_name, "unit": s.unit} for s in found]
+    rows = [
+        {
+            "site_name": s.site_name,
+            "asset_name": s.asset_name,
+            "sensor_name": s.name,
+            "short_name": s.short_name,
+            "unit": s.unit,
+        }
+        for s in found
+    ]
     name = ctx.files.write_json(rows, f"sensors_{asset}")
     return _listing(f"found {len(rows)} sensors on {asset}", [s.short_name for s in found], name)
 
 
-@tool("histories", "Read the recorded values of one sensor on one or more assets over a time range or at one time.",
-      needs=("period",), answers=True)
+@tool(
+    "histories",
+    "Read the recorded values of one sensor on one or more assets over a time range or at one time.",
+    needs=("period",),
+    answers=True,
+)
 def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
     client = client_of(ctx)
     with reading():
@@ -156,30 +181,42 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
     if window.is_point:
         when = window.start.isoformat()
         if not rows:
-            return Said(f"no value of {args.sensor_name} at or before {when} (site time); the data may not cover "
-                        f"it. Saved an empty list to {name}",
-                        answer=f"no value of {args.sensor_name} of {assets} at or before {when} is recorded")
-        parts = "; ".join(f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})"
-                          for r in rows[:PREVIEW_SERIES])
-        said = "; ".join(f"{r.sensor_name} was {_fmt(r.value)}{_unit(r.unit)} at {_readable(r.timestamp)}"
-                         for r in rows[:PREVIEW_SERIES])
+            return Said(
+                f"no value of {args.sensor_name} at or before {when} (site time); the data may not cover "
+                f"it. Saved an empty list to {name}",
+                answer=f"no value of {args.sensor_name} of {assets} at or before {when} is recorded",
+            )
+        parts = "; ".join(
+            f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})" for r in rows[:PREVIEW_SERIES]
+        )
+        said = "; ".join(
+            f"{r.sensor_name} was {_fmt(r.value)}{_unit(r.unit)} at {_readable(r.timestamp)}"
+            for r in rows[:PREVIEW_SERIES]
+        )
         return Said(f"value at {when}: {parts}; saved {len(rows)} rows to {name}", answer=f"{said}; saved to {name}")
     span = f"from {window.start.isoformat()} to {window.end.isoformat()} (end exclusive)"
     if not rows:
-        return Said(f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty "
-                    f"list to {name}", answer=f"no values of {args.sensor_name} of {assets} are recorded {span}")
+        return Said(
+            f"no values of {args.sensor_name} {span}; the data may not cover that period. Saved an empty "
+            f"list to {name}",
+            answer=f"no values of {args.sensor_name} of {assets} are recorded {span}",
+        )
     what = sensors_seen[0] if len(sensors_seen) == 1 else f"{len(sensors_seen)} series"
     order = _asked_first(ctx.question)
     stats = _series_stats(rows, order)
-    return Said(f"{what} {_readable_period(window.start, window.end)} (site time), saved to {name}: {stats}",
-                answer=f"{_said_series(rows, order, window)}; saved to {name}")
+    return Said(
+        f"{what} {_readable_period(window.start, window.end)} (site time), saved to {name}: {stats}",
+        answer=f"{_said_series(rows, order, window)}; saved to {name}",
+    )
 
 
 #: words of a question that ask for one statistic, which a range's Observation then states first
-_ASKS = (("max", r"\b(?:max(?:imum)?|highest|peak|most|top|largest)\b"),
-         ("min", r"\b(?:min(?:imum)?|lowest|least|smallest)\b"),
-         ("mean", r"\b(?:average|mean|typical)\b"),
-         ("sum", r"\b(?:total|sum|in all|altogether|consum\w*|used)\b"))
+_ASKS = (
+    ("max", r"\b(?:max(?:imum)?|highest|peak|most|top|largest)\b"),
+    ("min", r"\b(?:min(?:imum)?|lowest|least|smallest)\b"),
+    ("mean", r"\b(?:average|mean|typical)\b"),
+    ("sum", r"\b(?:total|sum|in all|altogether|consum\w*|used)\b"),
+)
 _STATS = ("max", "min", "mean", "sum")
 
 
@@ -208,8 +245,12 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
     low = min(numbers, key=lambda r: r.value)
     high = max(numbers, key=lambda r: r.value)
     values = [float(r.value) for r in numbers]
-    said = {"max": f"max {_fmt(high.value)} at {high.timestamp[:16]}", "min": f"min {_fmt(low.value)} at "
-            f"{low.timestamp[:16]}", "mean": f"mean {_fmt(fmean(values))}", "sum": f"sum {_fmt(math.fsum(values))}"}
+    said = {
+        "max": f"max {_fmt(high.value)} at {high.timestamp[:16]}",
+        "min": f"min {_fmt(low.value)} at {low.timestamp[:16]}",
+        "mean": f"mean {_fmt(fmean(values))}",
+        "sum": f"sum {_fmt(math.fsum(values))}",
+    }
     if an.is_power(samples[0].unit):  # a sum of power samples is no total: the energy is (docs/analysis.md)
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
         energy = an.energy_kwh(points, samples[0].unit)
@@ -217,8 +258,10 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
         said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
     elif not _adds_up(samples[0].unit):  # a sum of temperatures, tonnages or percentages means nothing
         order = tuple(s for s in order if s != "sum")
-    return (f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: "
-            f"{', '.join(said[s] for s in order)}, {len(samples)} values")
+    return (
+        f"{sensor}{f' ({samples[0].unit})' if samples[0].unit else ''}: "
+        f"{', '.join(said[s] for s in order)}, {len(samples)} values"
+    )
 
 
 def _adds_up(unit: str | None) -> bool:
@@ -248,8 +291,11 @@ def _said_series(rows: list, order: tuple[str, ...], window) -> str:
             continue
         high = max(numbers, key=lambda r: r.value)
         low = min(numbers, key=lambda r: r.value)
-        figures = {"max": (high.value, high.timestamp), "min": (low.value, low.timestamp),
-                   "mean": (fmean(float(r.value) for r in numbers), None)}
+        figures = {
+            "max": (high.value, high.timestamp),
+            "min": (low.value, low.timestamp),
+            "mean": (fmean(float(r.value) for r in numbers), None),
+        }
         total = _total(samples, numbers)
         stats = [s for s in order if s in figures] + (["sum"] if total else [])
         if order[0] == "sum" and total:
@@ -286,7 +332,7 @@ def _day_of(window):
 
 
 def _readable_period(start: datetime, end: datetime) -> str:
-    """"on 1 June 2020", "from 1 June 2020 to 7 June 2020", "from 1 June 2020 06:00 to 1 June 2020 18:00"."""
+    """ "on 1 June 2020", "from 1 June 2020 to 7 June 2020", "from 1 June 2020 06:00 to 1 June 2020 18:00"."""
     midnight = start.time() == end.time() == datetime.min.time()
     if midnight and (end.date() - start.date()).days == 1:
         return f"on {_date(start)}"

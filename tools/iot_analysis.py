@@ -58,26 +58,36 @@ def _final():
 class RankArgs(ToolArgs):
     site_name: str = Field(..., description="a site name, e.g. POKMAIN", json_schema_extra=SITE_REF)
     sensor_name: str = Field(..., description="the sensor to compare, e.g. Tonnage", json_schema_extra=SENSOR_REF)
-    by: Literal["max", "min", "mean", "energy"] = Field(..., description="the aggregate compared",
-                                                         json_schema_extra=STATISTIC)
+    by: Literal["max", "min", "mean", "energy"] = Field(
+        ..., description="the aggregate compared", json_schema_extra=STATISTIC
+    )
     order: Literal["highest", "lowest"] = Field(..., description="which end wins", json_schema_extra=ORDER)
     start: str = _start()
     final: str = _final()
-    asset_names: list[str] | None = Field(None, json_schema_extra={**ASSET_REF, "x-role": "optional-list"},
-                                          description="the assets to compare (omit: every asset with the sensor)")
-    asset_type: str | None = Field(None, description="compare every asset of this kind (an equip marker)",
-                                   json_schema_extra=TYPE_REF)
+    asset_names: list[str] | None = Field(
+        None,
+        json_schema_extra={**ASSET_REF, "x-role": "optional-list"},
+        description="the assets to compare (omit: every asset with the sensor)",
+    )
+    asset_type: str | None = Field(
+        None, description="compare every asset of this kind (an equip marker)", json_schema_extra=TYPE_REF
+    )
 
 
 class DeriveArgs(ToolArgs):
     site_name: str = Field(..., description="a site name", json_schema_extra=SITE_REF)
     asset_name: str = Field(..., description="the (first) asset", json_schema_extra={**ASSET_REF, "x-role": "first"})
-    sensor_name: str = Field(..., description="the first series' sensor",
-                             json_schema_extra={**SENSOR_REF, "x-role": "first"})
-    other_asset: str = Field(..., description="the second series' asset (the same asset for two of its sensors)",
-                             json_schema_extra={**ASSET_REF, "x-role": "second"})
-    other_sensor: str = Field(..., description="the second series' sensor",
-                              json_schema_extra={**SENSOR_REF, "x-role": "second"})
+    sensor_name: str = Field(
+        ..., description="the first series' sensor", json_schema_extra={**SENSOR_REF, "x-role": "first"}
+    )
+    other_asset: str = Field(
+        ...,
+        description="the second series' asset (the same asset for two of its sensors)",
+        json_schema_extra={**ASSET_REF, "x-role": "second"},
+    )
+    other_sensor: str = Field(
+        ..., description="the second series' sensor", json_schema_extra={**SENSOR_REF, "x-role": "second"}
+    )
     op: Literal["difference", "sum", "ratio"] = Field(..., json_schema_extra=OPERATION)
     start: str = _start()
     final: str = _final()
@@ -86,17 +96,22 @@ class DeriveArgs(ToolArgs):
 class ExcursionArgs(ToolArgs):
     site_name: str = Field(..., description="a site name", json_schema_extra=SITE_REF)
     asset_name: str = Field(..., description="the asset", json_schema_extra=ASSET_REF)
-    sensor_name: str = Field(..., description="the series compared",
-                             json_schema_extra={**SENSOR_REF, "x-role": "measured"})
+    sensor_name: str = Field(
+        ..., description="the series compared", json_schema_extra={**SENSOR_REF, "x-role": "measured"}
+    )
     direction: Literal["above", "below"] = Field(..., json_schema_extra=DIRECTION)
     start: str = _start()
     final: str = _final()
     limit: float | None = Field(None, description="a fixed limit", json_schema_extra=LIMIT)
-    limit_sensor: str | None = Field(None, description="or a sensor of the asset to compare with (a setpoint)",
-                                     json_schema_extra={**SENSOR_REF, "x-role": "setpoint"})
+    limit_sensor: str | None = Field(
+        None,
+        description="or a sensor of the asset to compare with (a setpoint)",
+        json_schema_extra={**SENSOR_REF, "x-role": "setpoint"},
+    )
 
 
 # --- reading ------------------------------------------------------------------------------------
+
 
 def _window(ctx: ToolContext, site: str, start: str, final: str):
     client = client_of(ctx)
@@ -108,8 +123,9 @@ def _window(ctx: ToolContext, site: str, start: str, final: str):
     return client, window
 
 
-def _read(client, site: str, assets: list[str], sensor: str, window) -> dict[str, tuple[list[an.Point], str | None,
-                                                                                         str]]:
+def _read(
+    client, site: str, assets: list[str], sensor: str, window
+) -> dict[str, tuple[list[an.Point], str | None, str]]:
     """asset → (its numeric series, unit, the sensor's full name), one hisRead per call as `histories` makes."""
     with reading():
         rows = client.history(site, assets, sensor, window.start, window.end)
@@ -143,8 +159,13 @@ def _save(ctx: ToolContext, data: dict, stem: str) -> str:
 
 # --- rank ---------------------------------------------------------------------------------------
 
-@tool("rank", "Rank several assets by one sensor over a period (highest or lowest max, min, mean or energy).",
-      needs=("period",), answers=True)
+
+@tool(
+    "rank",
+    "Rank several assets by one sensor over a period (highest or lowest max, min, mean or energy).",
+    needs=("period",),
+    answers=True,
+)
 def rank(args: RankArgs, ctx: ToolContext) -> Said:
     client, window = _window(ctx, args.site_name, args.start, args.final)
     with reading():
@@ -169,10 +190,21 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
     label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy"}[args.by]
     sensor = args.sensor_name
     rows = [{"asset_name": a, "value": v, "at": t.isoformat() if t else None} for a, v, t in ranked.rows]
-    name = _save(ctx, {"site_name": site, "sensor_name": sensor, "by": args.by, "order": args.order,
-                       "unit": "kWh" if args.by == "energy" else unit, "start": window.start.isoformat(),
-                       "end": window.end.isoformat(), "winners": ranked.winners, "ranking": rows},
-                 f"rank_{site}_{sensor}")
+    name = _save(
+        ctx,
+        {
+            "site_name": site,
+            "sensor_name": sensor,
+            "by": args.by,
+            "order": args.order,
+            "unit": "kWh" if args.by == "energy" else unit,
+            "start": window.start.isoformat(),
+            "end": window.end.isoformat(),
+            "winners": ranked.winners,
+            "ranking": rows,
+        },
+        f"rank_{site}_{sensor}",
+    )
     win = ranked.winners
     first = dict((a, (v, t)) for a, v, t in ranked.rows)
     v, t = first[win[0]]
@@ -181,8 +213,9 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
         most = "the most" if args.order == "highest" else "the least"
         head = f"{who} used {most} energy (from {sensor}) {_span(window)}: {an.fmt(v)} kWh"
     else:
-        head = (f"{who} had the {args.order} {label} {sensor} {_span(window)}: {an.fmt(v)}{_unit(unit, args.by)}"
-                f"{_when(t)}")
+        head = (
+            f"{who} had the {args.order} {label} {sensor} {_span(window)}: {an.fmt(v)}{_unit(unit, args.by)}{_when(t)}"
+        )
     rest = [f"{a} {an.fmt(x)}" if x is not None else f"{a} no data" for a, x, _ in ranked.rows if a not in win]
     if rest:
         head += f" (then {', '.join(rest[:SHOWN])}{', …' if len(rest) > SHOWN else ''})"
@@ -191,11 +224,14 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
 
 def _has_sensor(client, site: str, asset: str, sensor: str) -> bool:
     key = re.sub(r"[\s_\-]", "", sensor).casefold()
-    return any(re.sub(r"[\s_\-]", "", s.short_name).casefold() == key or s.name.casefold() == sensor.casefold()
-               for s in client.sensors(site, asset))
+    return any(
+        re.sub(r"[\s_\-]", "", s.short_name).casefold() == key or s.name.casefold() == sensor.casefold()
+        for s in client.sensors(site, asset)
+    )
 
 
 # --- derive -------------------------------------------------------------------------------------
+
 
 def _question_order(question: str, first: str, second: str) -> bool:
     """True when the question puts `second` before `first` (then the two are swapped: a − b in its order): an
@@ -211,14 +247,22 @@ def _question_order(question: str, first: str, second: str) -> bool:
     return a >= 0 and b >= 0 and b < a
 
 
-@tool("derive", "Combine two series aligned on their timestamps (difference, sum or ratio) and give its statistics.",
-      needs=("period",), answers=True)
+@tool(
+    "derive",
+    "Combine two series aligned on their timestamps (difference, sum or ratio) and give its statistics.",
+    needs=("period",),
+    answers=True,
+)
 def derive(args: DeriveArgs, ctx: ToolContext) -> Said:
     if (args.asset_name, args.sensor_name) == (args.other_asset, args.other_sensor):
         raise ToolError("derive needs two different series (another sensor, or another asset)")
     a_asset, a_sensor, b_asset, b_sensor = args.asset_name, args.sensor_name, args.other_asset, args.other_sensor
-    if a_asset == b_asset and _question_order(ctx.question, a_sensor, b_sensor) or \
-            a_sensor == b_sensor and _question_order(ctx.question, a_asset, b_asset):
+    if (
+        a_asset == b_asset
+        and _question_order(ctx.question, a_sensor, b_sensor)
+        or a_sensor == b_sensor
+        and _question_order(ctx.question, a_asset, b_asset)
+    ):
         a_asset, a_sensor, b_asset, b_sensor = b_asset, b_sensor, a_asset, a_sensor
     client, window = _window(ctx, args.site_name, args.start, args.final)
     site = client.site(args.site_name).name
@@ -237,17 +281,31 @@ def derive(args: DeriveArgs, ctx: ToolContext) -> Said:
     hi, hi_at = an.aggregate(derived, "max")
     lo, lo_at = an.aggregate(derived, "min")
     u = _unit(unit)
-    stats = (f"mean {an.fmt(mean)}{u}, max {an.fmt(hi)}{u}{_when(hi_at)}, min {an.fmt(lo)}{u}{_when(lo_at)}, "
-             f"{len(derived)} aligned samples")
+    stats = (
+        f"mean {an.fmt(mean)}{u}, max {an.fmt(hi)}{u}{_when(hi_at)}, min {an.fmt(lo)}{u}{_when(lo_at)}, "
+        f"{len(derived)} aligned samples"
+    )
     left = aligned.only_a + aligned.only_b + dropped
     if left:
         stats += f" ({left} samples without a partner left out)"
-    name = _save(ctx, {"site_name": site, "a": {"asset_name": a_asset, "sensor_name": a_sensor, "unit": a_unit},
-                       "b": {"asset_name": b_asset, "sensor_name": b_sensor, "unit": b_unit}, "op": args.op,
-                       "unit": unit, "start": window.start.isoformat(), "end": window.end.isoformat(),
-                       "mean": mean, "max": hi, "min": lo, "unpaired": left,
-                       "series": [{"timestamp": p.at.isoformat(), "value": p.value} for p in derived]},
-                 f"derive_{a_asset}_{args.op}")
+    name = _save(
+        ctx,
+        {
+            "site_name": site,
+            "a": {"asset_name": a_asset, "sensor_name": a_sensor, "unit": a_unit},
+            "b": {"asset_name": b_asset, "sensor_name": b_sensor, "unit": b_unit},
+            "op": args.op,
+            "unit": unit,
+            "start": window.start.isoformat(),
+            "end": window.end.isoformat(),
+            "mean": mean,
+            "max": hi,
+            "min": lo,
+            "unpaired": left,
+            "series": [{"timestamp": p.at.isoformat(), "value": p.value} for p in derived],
+        },
+        f"derive_{a_asset}_{args.op}",
+    )
     head = f"{args.op} {what} {_span(window)}: {stats}"
     return Said(f"{head}; saved to {name}", answer=f"{head}; saved to {name}")
 
@@ -257,8 +315,12 @@ def derive(args: DeriveArgs, ctx: ToolContext) -> Said:
 _SETPOINT = re.compile(r"(?:set\s*point|\bsp\b|setpt|_sp\b|\bsp_)", re.I)
 
 
-@tool("excursions", "Check whether a sensor went above or below a value or another sensor (a setpoint) over a period.",
-      needs=("period",), answers=True)
+@tool(
+    "excursions",
+    "Check whether a sensor went above or below a value or another sensor (a setpoint) over a period.",
+    needs=("period",),
+    answers=True,
+)
 def excursions(args: ExcursionArgs, ctx: ToolContext) -> Said:
     sensor, limit_sensor = args.sensor_name, args.limit_sensor
     if limit_sensor and _SETPOINT.search(sensor) and not _SETPOINT.search(limit_sensor):
@@ -287,15 +349,31 @@ def excursions(args: ExcursionArgs, ctx: ToolContext) -> Said:
     if found.any:
         at, excess = found.worst
         first, last = found.crossing[0][0], found.crossing[-1][0]
-        head = (f"Yes: {where} was {args.direction} {against} in {len(found.crossing)} of {found.compared} samples "
-                f"({an.fmt(100 * found.share)} %, {an.hours(found.held)}), first at {first.isoformat()[:16]}, last at "
-                f"{last.isoformat()[:16]}, worst by {an.fmt(excess)}{_unit(unit)} at {at.isoformat()[:16]}")
+        head = (
+            f"Yes: {where} was {args.direction} {against} in {len(found.crossing)} of {found.compared} samples "
+            f"({an.fmt(100 * found.share)} %, {an.hours(found.held)}), first at {first.isoformat()[:16]}, last at "
+            f"{last.isoformat()[:16]}, worst by {an.fmt(excess)}{_unit(unit)} at {at.isoformat()[:16]}"
+        )
     else:
         head = f"No: {where} was never {args.direction} {against} ({found.compared} samples compared)"
-    name = _save(ctx, {"site_name": site, "asset_name": args.asset_name, "sensor_name": sensor, "unit": unit,
-                       "direction": args.direction, "limit": args.limit, "limit_sensor": limit_sensor,
-                       "start": window.start.isoformat(), "end": window.end.isoformat(), "answer": found.any,
-                       "compared": found.compared, "share": found.share, "hours": found.held.total_seconds() / 3600,
-                       "samples": [{"timestamp": t.isoformat(), "excess": e} for t, e in found.crossing]},
-                 f"excursions_{args.asset_name}_{sensor}")
+    name = _save(
+        ctx,
+        {
+            "site_name": site,
+            "asset_name": args.asset_name,
+            "sensor_name": sensor,
+            "unit": unit,
+            "direction": args.direction,
+            "limit": args.limit,
+            "limit_sensor": limit_sensor,
+            "start": window.start.isoformat(),
+            "end": window.end.isoformat(),
+            "answer": found.any,
+            "compared": found.compared,
+            "share": found.share,
+            "hours": found.held.total_seconds() / 3600,
+            "samples": [{"timestamp": t.isoformat(), "excess": e} for t, e in found.crossing],
+        },
+        f"excursions_{args.asset_name}_{sensor}",
+    )
     return Said(f"{head}; saved to {name}", answer=f"{head}; saved to {name}")

@@ -36,8 +36,9 @@ def _row_keys(rows: list, name: str) -> frozenset:
     return frozenset().union(*(r.keys() for r in rows))
 
 
-@tool("jsonmerge", "Merge two JSON array files of the same row type into one new file.", needs=("one_file",),
-      answers=True)
+@tool(
+    "jsonmerge", "Merge two JSON array files of the same row type into one new file.", needs=("one_file",), answers=True
+)
 def jsonmerge(args: MergeArgs, ctx: ToolContext) -> Said:
     if args.file_name_1 == args.file_name_2:
         raise ToolError("both arguments name the same file; merge two different files")
@@ -53,6 +54,7 @@ def jsonmerge(args: MergeArgs, ctx: ToolContext) -> Said:
         )
     merged = first + second
     name = ctx.files.write_json(merged, "merged")
-    return Said(f"merged {len(first)} + {len(second)} rows into {name} ({len(merged)} rows)",
-                answer=f"the {len(merged)} rows of {args.file_name_1} and {args.file_name_2} are saved in one file, "
-                       f"{name}")
+    return Said(
+        f"merged {len(first)} + {len(second)} rows into {name} ({len(merged)} rows)",
+        answer=f"the {len(merged)} rows of {args.file_name_1} and {args.file_name_2} are saved in one file, {name}",
+    )

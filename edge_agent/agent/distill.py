@@ -20,15 +20,14 @@ import re
 
 from pydantic import BaseModel, Field
 
-from edge_agent.grounding.question import wants_single_file
-from edge_agent.grounding.dates import DateRange, resolve_period
 from edge_agent.agent.prompting import make_prompt
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.structured import ask_json
 from edge_agent.agent.trajectory import AgentEvent, Distilled
+from edge_agent.grounding.dates import DateRange, resolve_period
+from edge_agent.grounding.question import wants_single_file
 
 MAX_TOKENS = 200
-
 
 
 class DistillReply(BaseModel):
@@ -92,9 +91,15 @@ def facts_from(question: str, rt: AgentRuntime) -> Distilled:
     if g is None or g.links is None:
         return mentioned(question, rt.ctx.clock.now())
     links = g.links
-    result = Distilled(sites=links.sites, assets=links.assets, sensors=links.sensors, missing=links.notes(),
-                       spelled=links.corrections(), parts=default_parts(question, links.assets, links.sensors),
-                       answered=g.in_code)
+    result = Distilled(
+        sites=links.sites,
+        assets=links.assets,
+        sensors=links.sensors,
+        missing=links.notes(),
+        spelled=links.corrections(),
+        parts=default_parts(question, links.assets, links.sensors),
+        answered=g.in_code,
+    )
     if g.start is not None:
         result.start, result.end = g.start, g.final
         period = resolve_period(question, rt.ctx.clock.now())
@@ -121,8 +126,11 @@ def render_distilled(d: Distilled) -> str:
     """The distilled facts for the trial prompt ('' when nothing was found), written with the tools'
     argument names (the paper's distiller ends with "input parameters") so a small model can copy them."""
     facts = []
-    for label, names in (("site_name", d.sites), ("asset_names" if len(d.assets) > 1 else "asset_name", d.assets),
-                         ("sensor_name", d.sensors)):
+    for label, names in (
+        ("site_name", d.sites),
+        ("asset_names" if len(d.assets) > 1 else "asset_name", d.assets),
+        ("sensor_name", d.sensors),
+    ):
         if names:
             facts.append(f"{label} {', '.join(names)}")
     if d.start and d.end and d.start == d.end:
@@ -149,7 +157,7 @@ def render_distilled(d: Distilled) -> str:
 def _moment(iso: str) -> str:
     """A range's end as the facts show it: a midnight as its date alone ("2020-06-01", 10 tokens instead of
     19; the step constraint still writes the argument in full). An instant keeps its time."""
-    return iso[:-len("T00:00:00")] if iso.endswith("T00:00:00") else iso
+    return iso[: -len("T00:00:00")] if iso.endswith("T00:00:00") else iso
 
 
 def run_distill(question: str, rt: AgentRuntime, *, ask_model: bool = True) -> Distilled:
@@ -159,5 +167,14 @@ def run_distill(question: str, rt: AgentRuntime, *, ask_model: bool = True) -> D
     return result
 
 
-__all__ = ["DistillReply", "distill", "run_distill", "render_distilled", "mentioned", "wants_single_file",
-           "default_parts", "facts_from", "DateRange"]
+__all__ = [
+    "DistillReply",
+    "distill",
+    "run_distill",
+    "render_distilled",
+    "mentioned",
+    "wants_single_file",
+    "default_parts",
+    "facts_from",
+    "DateRange",
+]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from edge_agent.grounding.provenance import Source, trace
 
@@ -41,10 +41,10 @@ def copies_example(reply: str, prompt_text: str) -> bool:
     words = _words(reply)
     if not words:
         return False
-    runs = {tuple(words[i:i + RUN_WORDS]) for i in range(max(1, len(words) - RUN_WORDS + 1))}
+    runs = {tuple(words[i : i + RUN_WORDS]) for i in range(max(1, len(words) - RUN_WORDS + 1))}
     for example in example_replies(prompt_text):
         ex = _words(example)
-        ex_runs = {tuple(ex[i:i + RUN_WORDS]) for i in range(max(1, len(ex) - RUN_WORDS + 1))}
+        ex_runs = {tuple(ex[i : i + RUN_WORDS]) for i in range(max(1, len(ex) - RUN_WORDS + 1))}
         if runs & ex_runs:
             return True
         if difflib.SequenceMatcher(None, " ".join(words), " ".join(ex)).ratio() >= CLOSE:

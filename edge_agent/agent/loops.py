@@ -46,11 +46,12 @@ class Verdict:
 
     def feedback(self, final: bool = False) -> str:
         if final:
-            return (f"Loop detected again: {self.detail}. The attempt is stopped here because it is not making "
-                    f"progress.")
-        return (f"Loop detected: {self.detail}. Repeating it will not give anything new, so it was not run. "
-                f"Change course: use the Observations you already have, try a different tool or different "
-                f"arguments, or call Finish with what you know.")
+            return f"Loop detected again: {self.detail}. The attempt is stopped here because it is not making progress."
+        return (
+            f"Loop detected: {self.detail}. Repeating it will not give anything new, so it was not run. "
+            f"Change course: use the Observations you already have, try a different tool or different "
+            f"arguments, or call Finish with what you know."
+        )
 
     def note(self) -> str:
         return f"(Note: {self.detail}. Do not repeat it; move on.)"
@@ -69,14 +70,25 @@ class LoopDetector:
         sig = signature(action, action_input)
         found: list[Verdict] = []
         if sig in self._sigs:
-            found.append(Verdict("repeat_action", self._sigs.count(sig), self._sigs.index(sig) + 1,
-                                 f"{action} was already called with this same Action Input at step "
-                                 f"{self._sigs.index(sig) + 1}"))
+            found.append(
+                Verdict(
+                    "repeat_action",
+                    self._sigs.count(sig),
+                    self._sigs.index(sig) + 1,
+                    f"{action} was already called with this same Action Input at step {self._sigs.index(sig) + 1}",
+                )
+            )
         norm = normalise_thought(thought)
         if norm and norm in self._thoughts:  # over a call not made before it is a note, never a stop: the
             first = self._thoughts.index(norm) + 1  # call is progress, whatever a small model's stock thought says
-            found.append(Verdict("repeat_thought", self._thoughts.count(norm) if sig in self._sigs else 0, first,
-                                 f"this Thought was already written at step {first}"))
+            found.append(
+                Verdict(
+                    "repeat_thought",
+                    self._thoughts.count(norm) if sig in self._sigs else 0,
+                    first,
+                    f"this Thought was already written at step {first}",
+                )
+            )
         cycle = self._cycle(sig)
         if cycle is not None:
             found.append(cycle)
@@ -94,16 +106,19 @@ class LoopDetector:
                 continue
             reps = 0
             pos = len(seq) - 2 * k
-            while pos >= 0 and seq[pos:pos + k] == block:
+            while pos >= 0 and seq[pos : pos + k] == block:
                 reps += 1
                 pos -= k
             if reps:
                 names = [self._actions[i] if i < len(self._actions) else "" for i in range(len(seq) - k, len(seq) - 1)]
                 names.append(sig.split(" ", 1)[0])
                 first = len(seq) - k * (reps + 1) + 1
-                return Verdict("cycle", reps, first,
-                               f"the same {k} calls ({', '.join(names)}) keep repeating in a cycle since step "
-                               f"{first}")
+                return Verdict(
+                    "cycle",
+                    reps,
+                    first,
+                    f"the same {k} calls ({', '.join(names)}) keep repeating in a cycle since step {first}",
+                )
         return None
 
     def record(self, thought: str, action: str, action_input: Any) -> None:

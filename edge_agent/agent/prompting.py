@@ -15,10 +15,11 @@ tool instead. Observations are summarised here before they enter the scratchpad.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from edge_agent.agent.steps import ACTION, ACTION_INPUT, OBSERVATION, THOUGHT, one_line, render_step
 from edge_agent.agent.trajectory import StepRecord, Trial
@@ -46,7 +47,7 @@ class PromptParts:
     core_examples: str = ""
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(name: str) -> str:
     """The text of `prompts/<name>.txt`, without trailing whitespace."""
     return (PROMPTS_DIR / f"{name}.txt").read_text(encoding="utf-8").rstrip()
@@ -104,14 +105,17 @@ def trial_scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
     return render_scratchpad(trial.steps, max_chars=max_chars)
 
 
-def make_prompt(role_prompt: str, *, user: str, tools: ToolRegistry | None = None, examples: str = "",
-                assistant_prefix: str = "") -> Prompt:
+def make_prompt(
+    role_prompt: str, *, user: str, tools: ToolRegistry | None = None, examples: str = "", assistant_prefix: str = ""
+) -> Prompt:
     """A prompt for any role, stable-first: `role_prompt` names a file in prompts/ (without .txt)."""
-    return Prompt(system=stable_system(load_prompt(role_prompt), tools, examples), user=user,
-                  assistant_prefix=assistant_prefix)
+    return Prompt(
+        system=stable_system(load_prompt(role_prompt), tools, examples), user=user, assistant_prefix=assistant_prefix
+    )
 
 
 # --- observations ------------------------------------------------------------------------------
+
 
 def _json_payload(text: str) -> Any:
     stripped = text.strip()
@@ -182,6 +186,16 @@ def summarise_observation(text: str, limit: int, *, files: FileStore | None = No
 
 
 __all__ = [
-    "ACTION", "ACTION_INPUT", "OBSERVATION", "THOUGHT", "load_prompt", "stable_system", "question_block",
-    "render_record", "render_scratchpad", "trial_scratchpad", "make_prompt", "summarise_observation",
+    "ACTION",
+    "ACTION_INPUT",
+    "OBSERVATION",
+    "THOUGHT",
+    "load_prompt",
+    "stable_system",
+    "question_block",
+    "render_record",
+    "render_scratchpad",
+    "trial_scratchpad",
+    "make_prompt",
+    "summarise_observation",
 ]

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
 import re
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from edge_agent.agent.loops import LoopDetector
@@ -63,19 +63,28 @@ STOP = ("\nObservation:", "\nObservation", "\nThought:")
 #: the thought of a Finish step written by code: the answer is in hand and every check of it passes
 ANSWER_IN_HAND = "The Observations above answer every part of the question."
 
-__all__ = ["run_trial", "react_prompt", "self_ask_prompt", "scratchpad", "trial_scratchpad", "SEED_THOUGHT",
-           "THOUGHT_OPEN"]
+__all__ = [
+    "run_trial",
+    "react_prompt",
+    "self_ask_prompt",
+    "scratchpad",
+    "trial_scratchpad",
+    "SEED_THOUGHT",
+    "THOUGHT_OPEN",
+]
 
 
 # --- prompts ------------------------------------------------------------------------------------
+
 
 def react_system(tools: ToolRegistry, examples: str = "") -> str:
     """The react role's stable prefix: instructions, tool descriptions, examples."""
     return stable_system(load_prompt("react_system"), tools, examples)
 
 
-def react_prompt(question: str, rt: AgentRuntime | PromptParts, steps: list[StepRecord], *, feedback: str = "",
-                 seed: str = "") -> Prompt:
+def react_prompt(
+    question: str, rt: AgentRuntime | PromptParts, steps: list[StepRecord], *, feedback: str = "", seed: str = ""
+) -> Prompt:
     """The prompt for the next step: the scratchpad, then the open "Thought:" the model continues.
 
     The prefix ends in "Thought:" without the blank, so the model writes the blank together with
@@ -86,8 +95,12 @@ def react_prompt(question: str, rt: AgentRuntime | PromptParts, steps: list[Step
     if seed:
         prefix += f" {seed}"
     system = react_system(rt.tools, rt.examples)
-    return Prompt(system=system, user=question_block(question, feedback), assistant_prefix=prefix,
-                  shared=len(os.path.commonprefix([system, react_system(rt.tools, rt.core_examples)])))
+    return Prompt(
+        system=system,
+        user=question_block(question, feedback),
+        assistant_prefix=prefix,
+        shared=len(os.path.commonprefix([system, react_system(rt.tools, rt.core_examples)])),
+    )
 
 
 def self_ask_prompt(question: str, sub_question: str, steps: list[StepRecord]) -> Prompt:
@@ -102,8 +115,9 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
     return trial_scratchpad(trial, max_chars=max_chars)
 
 
-def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
-                     only: tuple[str, ...] | None = None, trial: int | None = None) -> Constraint:
+def _step_constraint(
+    rt: AgentRuntime, seed: str, steps: list[StepRecord], only: tuple[str, ...] | None = None, trial: int | None = None
+) -> Constraint:
     """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any):
     file-name arguments may only name the files this run has made so far; site, asset, sensor and
     period arguments only what the run's grounding allows; a tool whose findings the grounding already
@@ -119,13 +133,21 @@ def _step_constraint(rt: AgentRuntime, seed: str, steps: list[StepRecord],
         offered = g.offered(rt.tools, trial)
         only = tuple(offered) if offered is not None else None
     finish_alone = g is not None and g.links is not None and not made and not g.links.missing
-    return step_constraint(rt.tools, rt.settings.thought_max_chars, rt.settings.answer_max_chars,
-                           after_thought_prefix=seed, files=rt.ctx.files.names(),
-                           scope=g.scope() if g is not None else None,
-                           answer_tokens=g.answer_tokens() if g is not None else None,
-                           answer_prefix=g.answer_prefix(trial) if g is not None else "",
-                           answer_closed=g is not None and g.answer_closed(trial), only=only, made=made,
-                           finish_alone=finish_alone, hold_finish=g is not None and g.holds_finish(trial))
+    return step_constraint(
+        rt.tools,
+        rt.settings.thought_max_chars,
+        rt.settings.answer_max_chars,
+        after_thought_prefix=seed,
+        files=rt.ctx.files.names(),
+        scope=g.scope() if g is not None else None,
+        answer_tokens=g.answer_tokens() if g is not None else None,
+        answer_prefix=g.answer_prefix(trial) if g is not None else "",
+        answer_closed=g is not None and g.answer_closed(trial),
+        only=only,
+        made=made,
+        finish_alone=finish_alone,
+        hold_finish=g is not None and g.holds_finish(trial),
+    )
 
 
 # --- parsing ------------------------------------------------------------------------------------
@@ -144,11 +166,11 @@ def _trim(text: str) -> str:
             text = text[:cut]
     pos = text.find(ACTION_INPUT)
     if pos >= 0:
-        rest = text[pos + len(ACTION_INPUT):]
+        rest = text[pos + len(ACTION_INPUT) :]
         stripped = rest.lstrip()
         try:
             _, end = json.JSONDecoder().raw_decode(stripped)
-            text = text[:pos + len(ACTION_INPUT)] + stripped[:end]
+            text = text[: pos + len(ACTION_INPUT)] + stripped[:end]
         except json.JSONDecodeError:
             pass
     return text.strip()
@@ -164,6 +186,7 @@ def _field(name: str, text: str) -> str:
 
 
 # --- the executor -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Call:
@@ -198,8 +221,9 @@ class _Trial:
         self.finish_only = False  # the answer is in hand: the next step can only be Finish
 
     # -- LLM calls --
-    def _call(self, prompt: Prompt, *, role: str, constraint: Constraint | None, max_tokens: int,
-              stop: tuple[str, ...] = ()) -> Completion:
+    def _call(
+        self, prompt: Prompt, *, role: str, constraint: Constraint | None, max_tokens: int, stop: tuple[str, ...] = ()
+    ) -> Completion:
         out = self.rt.llm.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop)
         self.spent += out.usage.prompt_tokens + out.usage.generated_tokens
         return out
@@ -210,9 +234,13 @@ class _Trial:
         only = (FINISH,) if self.finish_only else None
         g = self.rt.grounding
         forced = len(g.answer_prefix(self.trial.number)) if g is not None else 0  # the answer's start written by code
-        out = self._call(prompt, role="react", constraint=_step_constraint(self.rt, seed, self.trial.steps, only,
-                                                                           trial=self.trial.number),
-                         max_tokens=self.rt.settings.step_max_tokens + forced, stop=STOP)
+        out = self._call(
+            prompt,
+            role="react",
+            constraint=_step_constraint(self.rt, seed, self.trial.steps, only, trial=self.trial.number),
+            max_tokens=self.rt.settings.step_max_tokens + forced,
+            stop=STOP,
+        )
         cont = out.text
         if cont.lstrip().startswith(THOUGHT_OPEN):  # an unconstrained model may write the label again
             return out
@@ -239,10 +267,19 @@ class _Trial:
             if not _is_step_shaped(text):
                 self.trial.parse_failures += 1
                 shown = one_line(out.text, 80) or "an empty reply"
-                return self._record(index, started, usage, Call("", "", None),
-                            Outcome("recovery", False, f"Error: the reply ({shown!r}) was not a step. Write exactly "
-                                                f"three lines: Thought: ..., Action: <tool name>, "
-                                                f"Action Input: {{JSON arguments}}."))
+                return self._record(
+                    index,
+                    started,
+                    usage,
+                    Call("", "", None),
+                    Outcome(
+                        "recovery",
+                        False,
+                        f"Error: the reply ({shown!r}) was not a step. Write exactly "
+                        f"three lines: Thought: ..., Action: <tool name>, "
+                        f"Action Input: {{JSON arguments}}.",
+                    ),
+                )
         try:
             parsed = parse_step(text, self.rt.tools)
         except StepParseError as exc:
@@ -253,15 +290,21 @@ class _Trial:
                 action_input: Any = json.loads(raw_input) if raw_input else {}
             except json.JSONDecodeError:
                 action_input = raw_input
-            return self._record(index, started, usage, Call(_field("Thought", text), action, action_input),
-                            Outcome("invalid", False, f"Error: {exc}. Nothing was run; correct the step."))
+            return self._record(
+                index,
+                started,
+                usage,
+                Call(_field("Thought", text), action, action_input),
+                Outcome("invalid", False, f"Error: {exc}. Nothing was run; correct the step."),
+            )
 
         thought = one_line(parsed.thought, self.rt.settings.thought_max_chars)
         if parsed.action == FINISH:  # the model's words are bounded; the start code wrote is never cut
             g = self.rt.grounding
             limit = self.rt.settings.answer_max_chars + (len(g.answer_prefix(self.trial.number)) if g else 0)
-            return self._finish(index, started, usage, thought, parsed.action_input,
-                                one_line(getattr(parsed.args, "answer", ""), limit))
+            return self._finish(
+                index, started, usage, thought, parsed.action_input, one_line(getattr(parsed.args, "answer", ""), limit)
+            )
 
         verdict = self.loops.check(parsed.thought, parsed.action, parsed.action_input)
         earlier = self._same_call(parsed.action, parsed.action_input)
@@ -270,20 +313,43 @@ class _Trial:
             self.trial.loops_caught += 1
             if self.finish_only:  # offered Finish and repeated a call instead: the trial stops here
                 self.trial.outcome = "loop"
-                return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
-                            Outcome("loop", False, f"Loop: step {earlier.index} made this call already and Finish "
-                                                f"was not called; the trial is stopped."))
+                return self._record(
+                    index,
+                    started,
+                    usage,
+                    Call(thought, parsed.action, parsed.action_input),
+                    Outcome(
+                        "loop",
+                        False,
+                        f"Loop: step {earlier.index} made this call already and Finish "
+                        f"was not called; the trial is stopped.",
+                    ),
+                )
             self.finish_only = True
-            return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
-                            Outcome("loop", False, f"This is the same call as step {earlier.index}; its result is above: "
-                                            f"{one_line(earlier.observation, 300)} Now call Finish and answer "
-                                            f"from the Observations."))
+            return self._record(
+                index,
+                started,
+                usage,
+                Call(thought, parsed.action, parsed.action_input),
+                Outcome(
+                    "loop",
+                    False,
+                    f"This is the same call as step {earlier.index}; its result is above: "
+                    f"{one_line(earlier.observation, 300)} Now call Finish and answer "
+                    f"from the Observations.",
+                ),
+            )
         if verdict is not None and verdict.repeats >= self.loops.repeats_allowed:
             self.trial.loops_caught += 1
             final = self.loops.warned
             self.loops.warned = True
-            rec = self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
-                            Outcome("loop", False, verdict.feedback(final=final)))
+            rec = self._record(
+                index,
+                started,
+                usage,
+                Call(thought, parsed.action, parsed.action_input),
+                Outcome("loop", False, verdict.feedback(final=final)),
+            )
             if final:
                 self.trial.outcome = "loop"
             return rec
@@ -292,30 +358,56 @@ class _Trial:
         if g is not None and (invented := g.invented(parsed.action, parsed.action_input)):
             self.trial.invented_names += len(invented)
         if g is not None and (wrong := g.wrong_measure(parsed.action, parsed.action_input)):
-            return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
-                                Outcome("invalid", False, f"Error: {wrong} Nothing was run; call it with the "
-                                                          f"measure the question asks for."))
+            return self._record(
+                index,
+                started,
+                usage,
+                Call(thought, parsed.action, parsed.action_input),
+                Outcome(
+                    "invalid", False, f"Error: {wrong} Nothing was run; call it with the measure the question asks for."
+                ),
+            )
         done = self._execute(parsed.action, parsed.args, parsed.action_input)
         usage = usage + done.usage
-        observation = summarise_observation(done.observation, self.rt.settings.observation_max_chars,
-                                            files=self.rt.ctx.files, tool=parsed.action)
+        observation = summarise_observation(
+            done.observation, self.rt.settings.observation_max_chars, files=self.rt.ctx.files, tool=parsed.action
+        )
         if g is not None:
-            g.observe(self.trial.number, index, parsed.action, observation, head=done.head, answers=done.answers,
-                      args=parsed.action_input)
+            g.observe(
+                self.trial.number,
+                index,
+                parsed.action,
+                observation,
+                head=done.head,
+                answers=done.answers,
+                args=parsed.action_input,
+            )
         if verdict is not None:
             observation = f"{observation} {verdict.note()}"
-        return self._record(index, started, usage, Call(thought, parsed.action, parsed.action_input),
-                            Outcome(done.kind, done.ok, observation))
+        return self._record(
+            index,
+            started,
+            usage,
+            Call(thought, parsed.action, parsed.action_input),
+            Outcome(done.kind, done.ok, observation),
+        )
 
     def _same_call(self, action: str, action_input: Any) -> StepRecord | None:
         """The earlier successful step of this trial with exactly this call (tools only)."""
         if action in (SELF_ASK, ASK_REQUESTER):
             return None
-        return next((s for s in self.trial.steps if s.kind == "tool" and s.ok and s.action == action
-                     and s.action_input == action_input), None)
+        return next(
+            (
+                s
+                for s in self.trial.steps
+                if s.kind == "tool" and s.ok and s.action == action and s.action_input == action_input
+            ),
+            None,
+        )
 
-    def _finish(self, index: int, started: float, usage: Usage, thought: str, action_input: Any,
-                answer: str, by: str = "model") -> StepRecord:
+    def _finish(
+        self, index: int, started: float, usage: Usage, thought: str, action_input: Any, answer: str, by: str = "model"
+    ) -> StepRecord:
         """Accept a Finish whose every figure and name has a source in this run; refuse it otherwise."""
         g = self.rt.grounding
         claims = g.check(answer) if g is not None else []
@@ -325,15 +417,25 @@ class _Trial:
             g.refuse(claims)
             if self.finish_only or self.trial.ungrounded_answers >= MAX_REFUSED:
                 self.trial.outcome = "loop"
-            return self._record(index, started, usage, Call(thought, FINISH, action_input),
-                            Outcome("invalid", False, f"Error: the answer states {', '.join(made_up[:5])}, which no "
-                                            f"Observation, fact or the question holds. Answer only with what the "
-                                            f"Observations say."))
+            return self._record(
+                index,
+                started,
+                usage,
+                Call(thought, FINISH, action_input),
+                Outcome(
+                    "invalid",
+                    False,
+                    f"Error: the answer states {', '.join(made_up[:5])}, which no "
+                    f"Observation, fact or the question holds. Answer only with what the "
+                    f"Observations say.",
+                ),
+            )
         self.trial.answer, self.trial.claims = answer, claims
-        return self._record(index, started, usage, Call(thought, FINISH, action_input),
-                            Outcome("finish", True, ""), by=by)
+        return self._record(
+            index, started, usage, Call(thought, FINISH, action_input), Outcome("finish", True, ""), by=by
+        )
 
-    def _execute(self, action: str, args: Any, raw: Any) -> "Outcome":
+    def _execute(self, action: str, args: Any, raw: Any) -> Outcome:
         """Run a step's action (Self-Ask, a question to the requester, or a tool): a typed `Outcome`."""
         if action == SELF_ASK:
             return self._self_ask(args.question)
@@ -346,21 +448,27 @@ class _Trial:
             except Exception as exc:  # the transport failed; the agent goes on
                 return Outcome("ask_requester", False, f"Error: the question could not be sent ({exc}).")
             if reply is None or not str(reply).strip():
-                return Outcome("ask_requester", False, "No reply came from the person who asked. Continue with what "
-                               "you know, and state any assumption in the final answer.")
+                return Outcome(
+                    "ask_requester",
+                    False,
+                    "No reply came from the person who asked. Continue with what "
+                    "you know, and state any assumption in the final answer.",
+                )
             return Outcome("ask_requester", True, f"The person who asked replied: {str(reply).strip()}")
         tool = self.rt.tools.get(action)
         if tool is None or tool.fn is None:
             return Outcome("tool", False, f"Error: {action} cannot be run here.")
         result = tool.run(raw, self.rt.ctx)
-        return Outcome("tool", result.ok, result.observation, head=result.answer if result.ok else "",
-                       answers=tool.answers)
+        return Outcome(
+            "tool", result.ok, result.observation, head=result.answer if result.ok else "", answers=tool.answers
+        )
 
-    def _self_ask(self, sub_question: str) -> "Outcome":
+    def _self_ask(self, sub_question: str) -> Outcome:
         prompt = self_ask_prompt(self.question, sub_question, self.trial.steps)
         try:
-            out = self._call(prompt, role="self-ask", constraint=None, max_tokens=SELF_ASK_MAX_TOKENS,
-                             stop=SELF_ASK_STOP)
+            out = self._call(
+                prompt, role="self-ask", constraint=None, max_tokens=SELF_ASK_MAX_TOKENS, stop=SELF_ASK_STOP
+            )
         except Interrupted:
             raise
         except Exception as exc:
@@ -375,15 +483,26 @@ class _Trial:
             return Outcome("self_ask", False, "Self-Ask gave no answer; reason it out in the next Thought.", out.usage)
         return Outcome("self_ask", True, answer, out.usage)
 
-    def _record(self, index: int, started: float, usage: Usage, call: "Call", done: "Outcome",
-                by: str = "model") -> StepRecord:
+    def _record(
+        self, index: int, started: float, usage: Usage, call: Call, done: Outcome, by: str = "model"
+    ) -> StepRecord:
         """Append the step (what the model wrote, what running it gave) to the trial and publish it."""
         ms = (time.monotonic() - started) * 1000.0
         g = self.rt.grounding
         unverified = g.unverified(call.thought, self.trial.number, index) if g is not None else []
-        step = StepRecord(index=index, thought=call.thought, action=call.action, action_input=call.action_input,
-                          observation=done.observation, kind=done.kind, ok=done.ok, usage=usage, ms=round(ms, 1),
-                          unverified=unverified, by=by)
+        step = StepRecord(
+            index=index,
+            thought=call.thought,
+            action=call.action,
+            action_input=call.action_input,
+            observation=done.observation,
+            kind=done.kind,
+            ok=done.ok,
+            usage=usage,
+            ms=round(ms, 1),
+            unverified=unverified,
+            by=by,
+        )
         self.trial.steps.append(step)
         self.rt.emit(AgentEvent(kind="step", trial=self.trial.number, step=step))
         return step
@@ -413,8 +532,14 @@ class _Trial:
     # -- the loop --
     def run(self) -> Trial:
         rt, trial = self.rt, self.trial
-        rt.emit(AgentEvent(kind="trial_start", trial=trial.number, text=self.question,
-                           data={"feedback": rt.vetted(self.feedback)} if self.feedback else {}))
+        rt.emit(
+            AgentEvent(
+                kind="trial_start",
+                trial=trial.number,
+                text=self.question,
+                data={"feedback": rt.vetted(self.feedback)} if self.feedback else {},
+            )
+        )
         for index in range(1, rt.settings.max_steps + 1):
             if rt.cancelled:
                 trial.outcome = "cancelled"
@@ -423,21 +548,37 @@ class _Trial:
                 trial.outcome = "token_budget"
                 return trial
             try:  # an answer in hand before any step: the question names only what the SkySpark lacks
-                step = self.finish_in_code(index, answer) if index == 1 and (answer := self.answer_in_hand()) \
+                step = (
+                    self.finish_in_code(index, answer)
+                    if index == 1 and (answer := self.answer_in_hand())
                     else self.step(index)
+                )
             except Interrupted:  # cancelled (or the daemon stopping) while the model or a tool was at work
                 trial.outcome = "cancelled"
                 return trial
             except ExternalFailure as exc:  # the SkySpark unreachable, a full disk: no model can work around it
                 trial.outcome, trial.failure = "failed", Failure(reason=exc.reason, message=str(exc))
-                self._record(index, time.monotonic(), Usage(), Call("", "", None),
-                            Outcome("failure", False, f"Failed ({exc.reason}): {one_line(str(exc), 300)}"))
+                self._record(
+                    index,
+                    time.monotonic(),
+                    Usage(),
+                    Call("", "", None),
+                    Outcome("failure", False, f"Failed ({exc.reason}): {one_line(str(exc), 300)}"),
+                )
                 return trial
             except Exception as exc:  # the model runtime failed (e.g. context full): end, never crash
                 trial.outcome = "error"
-                self._record(index, time.monotonic(), Usage(), Call("", "", None),
-                            Outcome("recovery", False, f"Error: the model call failed: {type(exc).__name__}: "
-                                                            f"{one_line(str(exc), 200)}"))
+                self._record(
+                    index,
+                    time.monotonic(),
+                    Usage(),
+                    Call("", "", None),
+                    Outcome(
+                        "recovery",
+                        False,
+                        f"Error: the model call failed: {type(exc).__name__}: {one_line(str(exc), 200)}",
+                    ),
+                )
                 return trial
             if step.kind == "tool" and step.ok and (answer := self.answer_in_hand()):
                 step = self.finish_in_code(index + 1, answer)
@@ -455,4 +596,3 @@ class _Trial:
 def run_trial(question: str, rt: AgentRuntime, *, trial: int = 1, feedback: str = "") -> Trial:
     """Run one ReAct trial; `feedback` (review/reflection text) goes into the prompt before the question."""
     return _Trial(question, rt, trial, feedback).run()
-

@@ -64,7 +64,7 @@ def fallback_reflection(trial: Trial, max_steps: int) -> str:
     elif repeated:
         plan = "Do not repeat a call whose result you already have; take the next step of the task or call Finish."
     elif errors:
-        plan = f"Read the error \"{one_line(errors[-1].observation, 120)}\" and change that call accordingly."
+        plan = f'Read the error "{one_line(errors[-1].observation, 120)}" and change that call accordingly.'
     return one_line(f"Diagnosis: {ending} Plan: {plan}", REFLECTION_MAX_CHARS)
 
 
@@ -72,8 +72,10 @@ def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: 
     steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
     known = f"\n{distilled_text}" if distilled_text else ""
     answer = f"\nFinal answer given: {trial.answer}" if trial.answer else ""
-    user = (f"Question: {question.strip()}{known}\n\nSteps of the last attempt:\n{steps}{answer}\n\n"
-            f"How it ended: {how_it_ended(trial, max_steps)}")
+    user = (
+        f"Question: {question.strip()}{known}\n\nSteps of the last attempt:\n{steps}{answer}\n\n"
+        f"How it ended: {how_it_ended(trial, max_steps)}"
+    )
     return make_prompt("reflect", user=user, tools=tools)  # the tool list is part of the stable prefix
 
 
@@ -88,13 +90,20 @@ def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled 
         reply = ask_json(rt, prompt, ReflectReply, role="reflect", max_tokens=MAX_TOKENS)
         attempts = reply.attempts
         if reply.value is not None:
-            text = one_line(f"Diagnosis: {reply.value.diagnosis.strip()} Plan: {reply.value.plan.strip()}",
-                            REFLECTION_MAX_CHARS)
+            text = one_line(
+                f"Diagnosis: {reply.value.diagnosis.strip()} Plan: {reply.value.plan.strip()}", REFLECTION_MAX_CHARS
+            )
             why = echo_of(text, "reflect", trial_texts(question, trial, distilled) + [t.name for t in rt.tools], rt)
             by = "code" if why else "model"
     if by == "code":
         text = fallback_reflection(trial, rt.settings.max_steps)
     trial.reflection_by, trial.reflection_copied = by, bool(why)
-    rt.emit(AgentEvent(kind="reflect", trial=trial.number, text=rt.vetted(text),
-                       data={"from_model": by == "model", "attempts": attempts, "echo": why}))
+    rt.emit(
+        AgentEvent(
+            kind="reflect",
+            trial=trial.number,
+            text=rt.vetted(text),
+            data={"from_model": by == "model", "attempts": attempts, "echo": why},
+        )
+    )
     return text

@@ -29,20 +29,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.distill import mentioned, render_distilled
-from edge_agent.grounding.question import wants_single_file
 from edge_agent.agent.echo import copies_example, foreign
 from edge_agent.agent.prompting import load_prompt, make_prompt, trial_scratchpad
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.structured import ask_json
 from edge_agent.agent.trajectory import AgentEvent, Distilled, Review, ReviewStatus, Trial
+from edge_agent.grounding.question import wants_single_file
 
 MAX_TOKENS = 220
 SCRATCHPAD_CHARS = 2400
@@ -52,13 +53,19 @@ RANK: dict[str, int] = {"Not Accomplished": 0, "Partially Accomplished": 1, "Acc
 def pick_answer(answered: Sequence[bool], reviews: Sequence[str | None]) -> int | None:
     """Which trial's answer to return (index): among the trials that answered, the best reviewed (no
     review counts as Partially Accomplished), the latest on ties; None if none answered."""
-    scored = [(RANK[r] if r else RANK["Partially Accomplished"], i)
-              for i, (ok, r) in enumerate(zip(answered, reviews)) if ok]
+    scored = [
+        (RANK[r] if r else RANK["Partially Accomplished"], i) for i, (ok, r) in enumerate(zip(answered, reviews)) if ok
+    ]
     return max(scored)[1] if scored else None
+
+
 _FILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.json\b")
 _CLAIMS_FILE_RE = re.compile(r"\b(?:file|files|downloaded|saved|written|stored|exported)\b", re.I)
-_MISSING_RE = re.compile(r"\b(?:not|no|none|missing|unknown|cannot|can't|couldn't|could not|does ?n[o']t|"
-                         r"doesn't|isn't|unavailable|failed)\b", re.I)
+_MISSING_RE = re.compile(
+    r"\b(?:not|no|none|missing|unknown|cannot|can't|couldn't|could not|does ?n[o']t|"
+    r"doesn't|isn't|unavailable|failed)\b",
+    re.I,
+)
 
 
 class ReviewReply(BaseModel):
@@ -128,7 +135,8 @@ def _mentions(texts: Iterable[str], name: str) -> bool:
 
 def _has_date_arg(action_input: Any) -> bool:
     return isinstance(action_input, dict) and any(
-        k.lower() in ("start", "end", "final", "date", "start_date", "end_date") for k in action_input)
+        k.lower() in ("start", "end", "final", "date", "start_date", "end_date") for k in action_input
+    )
 
 
 def _reads_period(action_input: Any, g) -> bool:
@@ -157,8 +165,10 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
     answer = trial.answer or ""
     tool_steps = [s for s in trial.steps if s.kind == "tool" and s.action]
     for s in tool_steps:
-        ev.calls.append(f"{s.action} {one_line(_short_args(s.action_input), 120)} -> "
-                        f"{'ok' if s.ok else 'error: ' + one_line(s.observation, 80)}")
+        ev.calls.append(
+            f"{s.action} {one_line(_short_args(s.action_input), 120)} -> "
+            f"{'ok' if s.ok else 'error: ' + one_line(s.observation, 80)}"
+        )
     files = rt.ctx.files
     try:
         ev.files_written = files.names()
@@ -172,51 +182,98 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
     if g is not None and g.links is not None:  # the assets the SkySpark has, as it names them ("B705 AHU 1")
         facts = facts.model_copy(update={"assets": list(g.links.assets), "sites": list(g.links.sites)})
     elif distilled is not None:
-        facts = facts.model_copy(update={
-            "assets": _union(facts.assets, distilled.assets), "sites": _union(facts.sites, distilled.sites)})
+        facts = facts.model_copy(
+            update={"assets": _union(facts.assets, distilled.assets), "sites": _union(facts.sites, distilled.sites)}
+        )
     ok_steps = [s for s in tool_steps if s.ok]
     period_asked = facts.start is not None
 
     missing = [n for n, exists in ev.answer_files.items() if not exists]
     if missing:
-        ev.findings.append(Finding("Not Accomplished", f"the answer names {', '.join(missing)}, but no such file "
-                                   f"was written", "name only files that a tool reported writing"))
+        ev.findings.append(
+            Finding(
+                "Not Accomplished",
+                f"the answer names {', '.join(missing)}, but no such file was written",
+                "name only files that a tool reported writing",
+            )
+        )
     elif _CLAIMS_FILE_RE.search(answer) and not ev.files_written and not _MISSING_RE.search(answer):
-        ev.findings.append(Finding("Not Accomplished", "the answer speaks of a file or download, but no file was "
-                                   "written in this run", "call the tool that writes the data before finishing"))
+        ev.findings.append(
+            Finding(
+                "Not Accomplished",
+                "the answer speaks of a file or download, but no file was written in this run",
+                "call the tool that writes the data before finishing",
+            )
+        )
     prefix = g.missing_prefix() if g is not None else ""
     # a question about what the SkySpark lacks, and nothing it has, is answered by the linking fact alone
     from_links = bool(prefix) and answer.startswith(prefix) and g.answered_by_links()
     if not tool_steps and (facts.assets or facts.sites or period_asked) and not from_links:
-        ev.findings.append(Finding("Not Accomplished", "the answer was given without calling any tool",
-                                   "look the data up with the tools before calling Finish"))
+        ev.findings.append(
+            Finding(
+                "Not Accomplished",
+                "the answer was given without calling any tool",
+                "look the data up with the tools before calling Finish",
+            )
+        )
     elif tool_steps:
         data_steps = [s for s in ok_steps if _reads_period(s.action_input, g)] if period_asked else ok_steps
         for asset, sensor in _unread_sensors(g, data_steps) if period_asked and not from_links else []:
             on = f" of {asset}" if asset else ""
-            ev.findings.append(Finding("Partially Accomplished", f"the question asks for {sensor}{on}, but no data "
-                                       f"call read it", f"read {sensor}{on} as well"))
+            ev.findings.append(
+                Finding(
+                    "Partially Accomplished",
+                    f"the question asks for {sensor}{on}, but no data call read it",
+                    f"read {sensor}{on} as well",
+                )
+            )
         for asset in facts.assets:
             covered = any(_mentions(_values(s.action_input), asset) for s in data_steps)
             tried = any(_mentions(_values(s.action_input), asset) for s in tool_steps)
             reported = tried and _mentions([answer], asset) and _MISSING_RE.search(answer)
             if not covered and not reported:
                 what = "data call over the period asked" if period_asked else "successful tool call"
-                ev.findings.append(Finding("Partially Accomplished", f"{asset} is named in the question but no "
-                                           f"{what} covered it", f"get the data of {asset} as well"))
+                ev.findings.append(
+                    Finding(
+                        "Partially Accomplished",
+                        f"{asset} is named in the question but no {what} covered it",
+                        f"get the data of {asset} as well",
+                    )
+                )
         from_tools = [c for c in trial.claims if c.source == "observation"]
-        if ok_steps and g is not None and g.catalog is not None and not from_tools and not g.answer_prefix(trial.number):
-            ev.findings.append(Finding("Partially Accomplished", "the answer states nothing that a tool returned",
-                                       "answer with the names and figures of the Observations"))
+        if (
+            ok_steps
+            and g is not None
+            and g.catalog is not None
+            and not from_tools
+            and not g.answer_prefix(trial.number)
+        ):
+            ev.findings.append(
+                Finding(
+                    "Partially Accomplished",
+                    "the answer states nothing that a tool returned",
+                    "answer with the names and figures of the Observations",
+                )
+            )
         elif g is not None and g.catalog is not None and period_asked and data_steps and not from_links:
             answering = {s.index for s in ok_steps if (t := rt.tools.get(s.action)) is not None and t.answers}
             if not _states_data(trial, {s.index for s in data_steps} | answering, f"{question} {g.facts}"):
-                ev.findings.append(Finding("Partially Accomplished", "the answer gives no figure or file of the data "
-                                           "that was read", "answer with the figures of the data call's Observation"))
+                ev.findings.append(
+                    Finding(
+                        "Partially Accomplished",
+                        "the answer gives no figure or file of the data that was read",
+                        "answer with the figures of the data call's Observation",
+                    )
+                )
         if len(facts.assets) > 1 and wants_single_file(question) and not _one_file_for_all(facts.assets, ok_steps):
-            ev.findings.append(Finding("Partially Accomplished", "one file was asked for, but no file holds every "
-                                       "asset", "call histories once with every asset in asset_names, or jsonmerge "
-                                       "the files into one, and name that file in the answer"))
+            ev.findings.append(
+                Finding(
+                    "Partially Accomplished",
+                    "one file was asked for, but no file holds every asset",
+                    "call histories once with every asset in asset_names, or jsonmerge "
+                    "the files into one, and name that file in the answer",
+                )
+            )
     return ev
 
 
@@ -246,8 +303,11 @@ def _states_data(trial: Trial, read: set[int], asked: str) -> bool:
             continue
         if c.what == "file":
             return True
-        if c.what == "number" and not any(c.text in n.split() for n in names) and \
-                not re.search(rf"(?<![\w.]){re.escape(c.text)}(?![\w.])", asked):
+        if (
+            c.what == "number"
+            and not any(c.text in n.split() for n in names)
+            and not re.search(rf"(?<![\w.]){re.escape(c.text)}(?![\w.])", asked)
+        ):
             return True
     return False
 
@@ -279,19 +339,25 @@ def _one_file_for_all(assets: list[str], ok_steps) -> bool:
 
 def review_prompt(question: str, trial: Trial, evidence: Evidence):
     steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
-    user = (f"Question: {question.strip()}\n\nSteps:\n{steps}\n\nFinal answer: {trial.answer or '(none)'}\n\n"
-            f"Facts the system recorded:\n{evidence.facts()}")
+    user = (
+        f"Question: {question.strip()}\n\nSteps:\n{steps}\n\nFinal answer: {trial.answer or '(none)'}\n\n"
+        f"Facts the system recorded:\n{evidence.facts()}"
+    )
     return make_prompt("review", user=user)
 
 
 def combine(reply: ReviewReply | None, evidence: Evidence, failure: str = "") -> Review:
     """The worse of the model's verdict and the evidence cap, with the evidence's reasons first."""
     if reply is None:
-        reasoning = f"The review could not be produced ({failure or 'no valid reply'}), so the task is not " \
-                    f"counted as done."
+        reasoning = (
+            f"The review could not be produced ({failure or 'no valid reply'}), so the task is not counted as done."
+        )
         reasoning = " ".join([*(f.problem[:1].upper() + f.problem[1:] + "." for f in evidence.findings), reasoning])
-        return Review(status="Not Accomplished", reasoning=_cut(reasoning, 600),
-                      suggestions=_cut(" ".join(f.fix[:1].upper() + f.fix[1:] + "." for f in evidence.findings), 600))
+        return Review(
+            status="Not Accomplished",
+            reasoning=_cut(reasoning, 600),
+            suggestions=_cut(" ".join(f.fix[:1].upper() + f.fix[1:] + "." for f in evidence.findings), 600),
+        )
     status = reply.status
     reasoning, suggestions = reply.reasoning.strip(), reply.suggestions.strip()
     if RANK[evidence.cap] < RANK[status]:
@@ -311,10 +377,18 @@ def code_verdict(evidence: Evidence, why: str) -> Review:
     """The verdict written by code from the evidence alone (the model's reply was unusable)."""
     problems = " ".join(f.problem[:1].upper() + f.problem[1:] + "." for f in evidence.findings)
     fixes = " ".join(f.fix[:1].upper() + f.fix[1:] + "." for f in evidence.findings)
-    reasoning = problems or "The system's checks found every named asset covered, every file named in the " \
-                            "answer written and every figure of the answer in an Observation."
-    return Review(status=evidence.cap, reasoning=_cut(f"{reasoning} ({why})", 600), suggestions=_cut(fixes, 600),
-                  by="code", copied=why.startswith("the reviewer"))
+    reasoning = (
+        problems
+        or "The system's checks found every named asset covered, every file named in the "
+        "answer written and every figure of the answer in an Observation."
+    )
+    return Review(
+        status=evidence.cap,
+        reasoning=_cut(f"{reasoning} ({why})", 600),
+        suggestions=_cut(fixes, 600),
+        by="code",
+        copied=why.startswith("the reviewer"),
+    )
 
 
 def trial_texts(question: str, trial: Trial, distilled: Distilled | None) -> list[str]:
@@ -359,17 +433,36 @@ def review(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled |
     if why:
         verdict = code_verdict(evidence, why)
     else:
-        reply = ask_json(rt, review_prompt(question, trial, evidence), ReviewReply, role="review",
-                         max_tokens=MAX_TOKENS)
-        why = echo_of(f"{reply.value.reasoning} {reply.value.suggestions}", "review",
-                      trial_texts(question, trial, distilled) + [evidence.facts()], rt) if reply.value else ""
+        reply = ask_json(
+            rt, review_prompt(question, trial, evidence), ReviewReply, role="review", max_tokens=MAX_TOKENS
+        )
+        why = (
+            echo_of(
+                f"{reply.value.reasoning} {reply.value.suggestions}",
+                "review",
+                trial_texts(question, trial, distilled) + [evidence.facts()],
+                rt,
+            )
+            if reply.value
+            else ""
+        )
         if why or reply.value is None:
             verdict = code_verdict(evidence, why or f"the review model gave no valid reply: {'; '.join(reply.errors)}")
         else:
             verdict = combine(reply.value, evidence, "; ".join(reply.errors))
     model_status = reply.value.status if reply is not None and reply.value else None
     shown = rt.vetted(f"{verdict.status}: {verdict.reasoning}")
-    rt.emit(AgentEvent(kind="review", trial=trial.number, text=shown,
-                       data={**verdict.model_dump(), "model_status": model_status, "evidence_cap": evidence.cap,
-                             "attempts": reply.attempts if reply is not None else 0}))
+    rt.emit(
+        AgentEvent(
+            kind="review",
+            trial=trial.number,
+            text=shown,
+            data={
+                **verdict.model_dump(),
+                "model_status": model_status,
+                "evidence_cap": evidence.cap,
+                "attempts": reply.attempts if reply is not None else 0,
+            },
+        )
+    )
     return verdict

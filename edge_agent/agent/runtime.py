@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from edge_agent.agent.trajectory import AgentEvent
 from edge_agent.config import AgentSettings

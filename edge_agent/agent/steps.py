@@ -103,8 +103,10 @@ def render_step(thought: str, action: str, action_input: Any, observation: str |
 
 # --- the step language as a constraint -----------------------------------------------------------
 
-def _grounded_answer(schema: dict[str, Any], tokens: Iterable[str], prefix: str = "",
-                     closed: bool = False) -> dict[str, Any]:
+
+def _grounded_answer(
+    schema: dict[str, Any], tokens: Iterable[str], prefix: str = "", closed: bool = False
+) -> dict[str, Any]:
     """Finish's schema with the answer limited to free words and the given figures and codes."""
     out: dict[str, Any] = json.loads(json.dumps(schema))
     prop = out["properties"]["answer"]
@@ -164,8 +166,15 @@ def step_constraint(
     if (finish_alone or held or hold_finish) and len(schemas) > 1:
         schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
     signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
-    key = ("step", signature, thought_max_chars, answer_max_chars, after_thought_prefix, string_limit,
-           answer_prefix if answer_tokens is not None else "")
+    key = (
+        "step",
+        signature,
+        thought_max_chars,
+        answer_max_chars,
+        after_thought_prefix,
+        string_limit,
+        answer_prefix if answer_tokens is not None else "",
+    )
     if not schemas:
         raise ValueError("a step constraint needs at least one tool")
 
@@ -182,8 +191,12 @@ def step_constraint(
         if FINISH in tools:  # the answer is the step's last field: every loop after its start shares its budget
             limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
             if answer_prefix and answer_tokens is not None:  # after a fact written in code, a short tail
-                limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "{answer_prefix} a',
-                               max(1, min(ANSWER_TAIL_CHARS, answer_max_chars - len(answer_prefix)) - 1)))
+                limits.append(
+                    (
+                        f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "{answer_prefix} a',
+                        max(1, min(ANSWER_TAIL_CHARS, answer_max_chars - len(answer_prefix)) - 1),
+                    )
+                )
 
         def validate(text: str) -> ParsedStep:
             full = f"Thought: {after_thought_prefix}{text}" if after_thought_prefix is not None else text

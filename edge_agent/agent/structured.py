@@ -71,8 +71,10 @@ def ask_json(rt: AgentRuntime, prompt: Prompt, model: type[M], *, role: str, max
             break
         current = prompt
         if errors:
-            note = (f"\n\nYour previous reply could not be used ({errors[-1]}). Reply again with one complete "
-                    f"JSON object and keep every text short.")
+            note = (
+                f"\n\nYour previous reply could not be used ({errors[-1]}). Reply again with one complete "
+                f"JSON object and keep every text short."
+            )
             current = replace(prompt, user=prompt.user + note)
         try:
             out = rt.llm.complete(current, role=role, constraint=constraint, max_tokens=max_tokens)

@@ -82,8 +82,9 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
         rt.tools = rt.tools.without(ANALYSIS_TOOLS)  # every other question keeps its prompt (and cached prefix)
     # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model
     asked = rt.grounding.asked_text()  # without the pieces code refused: they never reach the prompt
-    distilled = run_distill(asked, rt, ask_model=plan.distill and not rt.cancelled
-                            and not rt.grounding.answered_by_links())
+    distilled = run_distill(
+        asked, rt, ask_model=plan.distill and not rt.cancelled and not rt.grounding.answered_by_links()
+    )
     task = with_distilled(asked, distilled)  # the paper's Q'
     rt.grounding.set_facts(render_distilled(distilled))
     trials: list[Trial] = []
@@ -127,8 +128,10 @@ def feedback_from(trials: list[Trial], max_steps: int) -> str:
     lines = []
     for trial in trials[-FEEDBACK_ATTEMPTS:]:
         if trial.review is not None:
-            head = f"Attempt {trial.number} answered \"{one_line(trial.answer or '', 160)}\"; the review said " \
-                   f"{trial.review.status}: {trial.review.reasoning}"
+            head = (
+                f'Attempt {trial.number} answered "{one_line(trial.answer or "", 160)}"; the review said '
+                f"{trial.review.status}: {trial.review.reasoning}"
+            )
             if trial.review.suggestions:
                 head += f" Suggestion: {trial.review.suggestions}"
         else:
@@ -146,8 +149,13 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
     if rt.cancelled or any(t.outcome == "cancelled" for t in trials):
         status: RunStatus = "cancelled"
     elif trials and trials[-1].outcome == "failed":  # what the earlier trials answered was not accepted
-        return XenOutcome(answer=None, status="failed", trials=trials, distilled=distilled,
-                          failure=ExternalFailure(trials[-1].failure.message, trials[-1].failure.reason))
+        return XenOutcome(
+            answer=None,
+            status="failed",
+            trials=trials,
+            distilled=distilled,
+            failure=ExternalFailure(trials[-1].failure.message, trials[-1].failure.reason),
+        )
     elif best is not None:
         lacking = unverified(best, rt)
         if lacking:  # nothing of this run supports it whole: never delivered as answered
@@ -168,15 +176,28 @@ def short_of(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime,
     for trial in reversed(trials):
         said = g.established(trial.number) if g is not None else ""
         if said:
-            return XenOutcome(answer=said, status="partial", trials=trials, distilled=distilled, reason="partial",
-                              detail=lacking or "some parts of the question were not established")
+            return XenOutcome(
+                answer=said,
+                status="partial",
+                trials=trials,
+                distilled=distilled,
+                reason="partial",
+                detail=lacking or "some parts of the question were not established",
+            )
     if g is not None and g.unplaced:  # the question has words nothing could place: say which
         said = f"words of the question this gateway could not place: {', '.join(g.unplaced)}"
-        return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, reason="not_understood",
-                          detail=f"{said}; {lacking}" if lacking else said)
+        return XenOutcome(
+            answer=None,
+            status="gave_up",
+            trials=trials,
+            distilled=distilled,
+            reason="not_understood",
+            detail=f"{said}; {lacking}" if lacking else said,
+        )
     if lacking:
-        return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified",
-                          detail=lacking)
+        return XenOutcome(
+            answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified", detail=lacking
+        )
     return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled)
 
 
@@ -187,7 +208,11 @@ def unverified(trial: Trial, rt: AgentRuntime) -> str:
     if g is None:
         return ""
     lacking = g.unsupported(trial.number, trial.answer or "", trial.claims)
-    if not lacking and trial.review is not None and trial.review.status == "Not Accomplished" \
-            and not g.answer_closed(trial.number):
+    if (
+        not lacking
+        and trial.review is not None
+        and trial.review.status == "Not Accomplished"
+        and not g.answer_closed(trial.number)
+    ):
         lacking = f"the Review found it Not Accomplished: {trial.review.reasoning}"
     return lacking

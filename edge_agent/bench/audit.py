@@ -19,8 +19,8 @@ the checker reads), so it audits runs of any version of the agent, old reports i
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 from pydantic import BaseModel
 
@@ -77,9 +77,13 @@ class NameShapes:
                 short = len(code) <= 4  # a short capital word (AHU, VFD, UTC) is a code only in a code's exact shape
                 if short and _shape(code) not in self.code_shapes:
                     continue
-                if ((short or (lo - 1 <= len(code) <= hi + 1 and sum(c.isalpha() for c in code) >= 3))
-                        and key(code) not in self.sites and code.casefold() not in self.parts
-                        and key(code) not in allowed_keys and not any(key(code) in a for a in self.assets)):
+                if (
+                    (short or (lo - 1 <= len(code) <= hi + 1 and sum(c.isalpha() for c in code) >= 3))
+                    and key(code) not in self.sites
+                    and code.casefold() not in self.parts
+                    and key(code) not in allowed_keys
+                    and not any(key(code) in a for a in self.assets)
+                ):
                     out.append(code)
         known = self.known_spans(text) if self.stems else []
         for stem in self.stems:
@@ -105,10 +109,12 @@ def unknown_names(text: str, truth: Truth, allowed: str = "") -> list[str]:
 @lru_cache(maxsize=8)
 def catalog_of(truth: Truth) -> Catalog:
     """A `Catalog` read through the checker's `Truth` (sites now, each site when first asked for)."""
+
     def load(site: str) -> SiteCatalog:
         assets = truth.assets(site)
-        return SiteCatalog(site, "UTC", assets, {a: [SensorName(f"{a} {s}", s) for s in truth.sensors(site, a)]
-                                                 for a in assets})
+        return SiteCatalog(
+            site, "UTC", assets, {a: [SensorName(f"{a} {s}", s) for s in truth.sensors(site, a)] for a in assets}
+        )
 
     return Catalog(sites=truth.sites(), _load_site=load)
 
@@ -139,15 +145,21 @@ def audit_run(result: RunResult, truth: Truth) -> RunAudit:
             guessed = [c.text for c in trace(step.thought, sources, catalog_names(catalog)) if not c.grounded]
             audit.unverified_thoughts += bool(guessed)
             audit.unverified += [g for g in guessed if g not in audit.unverified]
-            if step.kind == "tool" and isinstance(step.action_input, dict) and any(
-                    k in step.action_input for k in DATA_TOOLS_ARGS):
+            if (
+                step.kind == "tool"
+                and isinstance(step.action_input, dict)
+                and any(k in step.action_input for k in DATA_TOOLS_ARGS)
+            ):
                 names = invented_names(catalog, step.action_input)
                 if names:
                     audit.invented_calls += 1
                     audit.invented += [n for n in names if n not in audit.invented]
             if step.observation and step.kind != "finish":
-                sources.append(Source(kind="observation", text=step.observation, trial=trial.number,
-                                      step=step.index, tool=step.action))
+                sources.append(
+                    Source(
+                        kind="observation", text=step.observation, trial=trial.number, step=step.index, tool=step.action
+                    )
+                )
     if result.answer:
         made_up = [c.text for c in trace(result.answer, sources, catalog_names(catalog)) if not c.grounded]
         made_up += [n for n in unknown_names(result.answer, truth, result.question) if n not in made_up]

@@ -16,18 +16,36 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from statistics import fmean
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from edge_agent.bench import conclusions as cc
-from edge_agent.bench.tasks import (CountCheck, DurationCheck, EnergyCheck, EntityQuery, ExcursionSpec, Expect,
-                                    FileCheck, ListCheck, MissingCheck, NotRecordedCheck, PartialCheck, PeriodRef,
-                                    PeriodsCheck, RanksCheck, RefusesCheck, Task, TimeOfExtremeCheck, ValueCheck,
-                                    YesNoCheck)
+from edge_agent.bench.tasks import (
+    CountCheck,
+    DurationCheck,
+    EnergyCheck,
+    EntityQuery,
+    ExcursionSpec,
+    Expect,
+    FileCheck,
+    ListCheck,
+    MissingCheck,
+    NotRecordedCheck,
+    PartialCheck,
+    PeriodRef,
+    PeriodsCheck,
+    RanksCheck,
+    RefusesCheck,
+    Task,
+    TimeOfExtremeCheck,
+    ValueCheck,
+    YesNoCheck,
+)
 from edge_agent.bench.truth import Truth
 
 CheckStatus = Literal["pass", "fail", "error"]
@@ -52,8 +70,9 @@ class Verdict(BaseModel):
         return any(c.status == "error" for c in self.checks)
 
     def summary(self) -> str:
-        return "; ".join(f"{c.check}: {c.status}{' (' + c.detail + ')' if c.detail and not c.passed else ''}"
-                         for c in self.checks)
+        return "; ".join(
+            f"{c.check}: {c.status}{' (' + c.detail + ')' if c.detail and not c.passed else ''}" for c in self.checks
+        )
 
 
 @dataclass
@@ -92,8 +111,12 @@ def mention_at(answer: str, name: str, others: Iterable[str] = ()) -> int | None
     found = _spans(text, needle)
     if not found:
         return None
-    covers = [span for other in {norm(o) for o in others}
-              if len(other) > len(needle) and needle in other for span in _spans(text, other)]
+    covers = [
+        span
+        for other in {norm(o) for o in others}
+        if len(other) > len(needle) and needle in other
+        for span in _spans(text, other)
+    ]
     for start, end in found:
         if not any(a <= start and end <= b for a, b in covers):
             return start
@@ -116,11 +139,17 @@ _NOT_NUMBERS = [
     r"\b[\w.-]+\.json\b",  # file names
     r"UTC\s*[+-]\d{1,4}",
 ]
-_NUMBER = re.compile(r"(?:(?<![\w.])-)?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?!\d)"
-                     r"|(?:(?<![\w.])-)?(?<![\w\d])\.\d+")
-_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
+_NUMBER = re.compile(
+    r"(?:(?<![\w.])-)?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?!\d)"
+    r"|(?:(?<![\w.])-)?(?<![\w\d])\.\d+"
+)
+_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
 
 
 def numbers_in(answer: str, names: Iterable[str] = ()) -> list[float]:
@@ -213,13 +242,15 @@ def _resolve(truth: Truth, site: str, asset: str, sensor: str) -> tuple[str, str
         sensor = _canonical(sensor, sensors, "sensor", f"{site} / {asset}")
     except TruthError:
         short = sensor_key(asset, sensor)
-        sensor = next((s for s in sensors if norm(s) == short), None) or _canonical(sensor, sensors, "sensor",
-                                                                                      f"{site} / {asset}")
+        sensor = next((s for s in sensors if norm(s) == short), None) or _canonical(
+            sensor, sensors, "sensor", f"{site} / {asset}"
+        )
     return site, asset, sensor
 
 
-def series_of(truth: Truth, site: str, asset: str, sensor: str, start: datetime, end: datetime
-              ) -> tuple[list[cc.Pair], str | None]:
+def series_of(
+    truth: Truth, site: str, asset: str, sensor: str, start: datetime, end: datetime
+) -> tuple[list[cc.Pair], str | None]:
     """The numeric samples of one point over [start, end) and its unit (names resolved as the tools do)."""
     site, asset, sensor = _resolve(truth, site, asset, sensor)
     samples = truth.history(site, asset, sensor, start, end)
@@ -233,8 +264,10 @@ def expected_derived(spec: ValueCheck, truth: Truth) -> float:
     b, _ = series_of(truth, spec.site, spec.b.asset, spec.b.sensor, spec.start, spec.end)
     derived = cc.derive(a, b, spec.derive)
     if not derived:
-        raise TruthError(f"no aligned samples of {spec.a.asset} {spec.a.sensor} and {spec.b.asset} {spec.b.sensor} "
-                         f"from {spec.start} to {spec.end}")
+        raise TruthError(
+            f"no aligned samples of {spec.a.asset} {spec.a.sensor} and {spec.b.asset} {spec.b.sensor} "
+            f"from {spec.start} to {spec.end}"
+        )
     return cc.aggregate(derived, spec.aggregate)  # type: ignore[return-value]
 
 
@@ -318,23 +351,30 @@ def expected_value(spec: ValueCheck, truth: Truth) -> float:
         return expected_derived(spec, truth)
     assert spec.asset is not None and spec.sensor is not None
     if spec.aggregate == "energy":
-        return expected_energy(EnergyCheck(site=spec.site, asset=spec.asset, sensor=spec.sensor, start=spec.start,
-                                           end=spec.end), truth)
+        return expected_energy(
+            EnergyCheck(site=spec.site, asset=spec.asset, sensor=spec.sensor, start=spec.start, end=spec.end), truth
+        )
     site, asset, sensor = _resolve(truth, spec.site, spec.asset, spec.sensor)
     if spec.aggregate == "at":
         assert spec.at is not None
         window = timedelta(minutes=spec.at_window_minutes)
-        samples = [s for s in truth.history(site, asset, sensor, spec.at - window, spec.at + timedelta(seconds=1))
-                   if s.value is not None and s.ts <= spec.at]
+        samples = [
+            s
+            for s in truth.history(site, asset, sensor, spec.at - window, spec.at + timedelta(seconds=1))
+            if s.value is not None and s.ts <= spec.at
+        ]
         if not samples:
-            raise TruthError(f"no sample of {asset} {sensor} at or within {spec.at_window_minutes} min before {spec.at}")
+            raise TruthError(
+                f"no sample of {asset} {sensor} at or within {spec.at_window_minutes} min before {spec.at}"
+            )
         return float(samples[-1].value)  # type: ignore[arg-type]
     assert spec.start is not None and spec.end is not None
     values = [float(s.value) for s in truth.history(site, asset, sensor, spec.start, spec.end) if s.value is not None]
     if not values:
         raise TruthError(f"no data for {asset} {sensor} from {spec.start} to {spec.end}")
-    return {"max": max, "min": min, "mean": fmean, "sum": math.fsum,
-            "first": lambda v: v[0], "last": lambda v: v[-1]}[spec.aggregate](values)
+    return {"max": max, "min": min, "mean": fmean, "sum": math.fsum, "first": lambda v: v[0], "last": lambda v: v[-1]}[
+        spec.aggregate
+    ](values)
 
 
 def close(x: float, expected: float, rel_tol: float, abs_tol: float) -> bool:
@@ -361,7 +401,7 @@ def _pick(row: dict, keys: tuple[str, ...]) -> Any:
 def sensor_key(asset: str, sensor: str) -> str:
     """A sensor's short name, normalised: "Chiller 6 Tonnage" of Chiller 6 and "Tonnage" are one key."""
     a, s = norm(asset), norm(sensor)
-    return s[len(a) + 1:] if s.startswith(a + " ") and len(s) > len(a) + 1 else s
+    return s[len(a) + 1 :] if s.startswith(a + " ") and len(s) > len(a) + 1 else s
 
 
 def parse_ts(value: Any, tz: tzinfo | None) -> datetime | None:
@@ -369,7 +409,7 @@ def parse_ts(value: Any, tz: tzinfo | None) -> datetime | None:
         ts = value
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         seconds = value / 1000 if value > 1e11 else value
-        return datetime.fromtimestamp(seconds, timezone.utc)
+        return datetime.fromtimestamp(seconds, UTC)
     elif isinstance(value, str):
         m = _ISO_PREFIX.match(value)
         if not m:
@@ -381,8 +421,8 @@ def parse_ts(value: Any, tz: tzinfo | None) -> datetime | None:
     else:
         return None
     if ts.tzinfo is None:
-        ts = ts.replace(tzinfo=tz or timezone.utc)
-    return ts.astimezone(timezone.utc)
+        ts = ts.replace(tzinfo=tz or UTC)
+    return ts.astimezone(UTC)
 
 
 def parse_value(value: Any) -> float | None:
@@ -415,7 +455,9 @@ def file_rows(data: Any, spec: FileCheck) -> Counter | None:
         if ts is None or asset is None or sensor is None:
             return None
         value = parse_value(_pick(row, _VALUE_KEYS))
-        rows[(norm(str(asset)), sensor_key(str(asset), str(sensor)), ts, None if value is None else round(value, 6))] += 1
+        rows[
+            (norm(str(asset)), sensor_key(str(asset), str(sensor)), ts, None if value is None else round(value, 6))
+        ] += 1
     return rows
 
 
@@ -436,8 +478,15 @@ class FileDiff:
         return self.missing + self.extra + self.wrong_value
 
     def describe(self) -> str:
-        parts = [f"{n} {what}" for n, what in ((self.missing, "missing rows"), (self.extra, "extra rows"),
-                                             (self.wrong_value, "rows with a wrong value")) if n]
+        parts = [
+            f"{n} {what}"
+            for n, what in (
+                (self.missing, "missing rows"),
+                (self.extra, "extra rows"),
+                (self.wrong_value, "rows with a wrong value"),
+            )
+            if n
+        ]
         return f"{self.name}: " + (", ".join(parts) or "exact") + (f" (e.g. {self.example})" if self.example else "")
 
 
@@ -447,7 +496,7 @@ def expected_rows(spec: FileCheck, truth: Truth) -> dict[RowKey, float | None]:
         for sensor in spec.sensors:
             site, a, s = _resolve(truth, spec.site, asset, sensor)
             for sample in truth.history(site, a, s, spec.start, spec.end):
-                out[(norm(a), sensor_key(a, s), sample.ts.astimezone(timezone.utc))] = sample.value
+                out[(norm(a), sensor_key(a, s), sample.ts.astimezone(UTC))] = sample.value
     if not out:
         raise TruthError(f"no data for {spec.assets} {spec.sensors} from {spec.start} to {spec.end}")
     return out
@@ -515,15 +564,19 @@ def _check_file(spec: FileCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatu
 
 def _check_value(spec: ValueCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     want = expected_value(spec, truth)
-    names = [spec.site, spec.asset, spec.sensor] if spec.derive is None else \
-        [spec.site, spec.a.asset, spec.a.sensor, spec.b.asset, spec.b.sensor]  # type: ignore[union-attr]
+    names = (
+        [spec.site, spec.asset, spec.sensor]
+        if spec.derive is None
+        else [spec.site, spec.a.asset, spec.a.sensor, spec.b.asset, spec.b.sensor]
+    )  # type: ignore[union-attr]
     what = spec.aggregate if spec.derive is None else f"{spec.aggregate} of the {spec.derive}"
     what = "energy (kWh)" if what == "energy" else what
     return _number_check(ev, names, want, what, spec.rel_tol, spec.abs_tol)
 
 
-def _number_check(ev: Evidence, names: list, want: float, what: str, rel_tol: float, abs_tol: float
-                  ) -> tuple[CheckStatus, str]:
+def _number_check(
+    ev: Evidence, names: list, want: float, what: str, rel_tol: float, abs_tol: float
+) -> tuple[CheckStatus, str]:
     got = numbers_in(ev.answer or "", [n for n in names if n])
     hit = [x for x in got if close(x, want, rel_tol, abs_tol)]
     if hit:
@@ -537,8 +590,11 @@ def _check_energy(spec: EnergyCheck, ev: Evidence, truth: Truth) -> tuple[CheckS
     return _number_check(ev, [spec.site, spec.asset, spec.sensor], want, "energy (kWh)", spec.rel_tol, spec.abs_tol)
 
 
-_RANKING_WORDS = re.compile(r"\b(?:highest|lowest|most|least|more|less|higher|lower|largest|smallest|top|best|worst|"
-                            r"biggest|greatest)\b", re.I)
+_RANKING_WORDS = re.compile(
+    r"\b(?:highest|lowest|most|least|more|less|higher|lower|largest|smallest|top|best|worst|"
+    r"biggest|greatest)\b",
+    re.I,
+)
 
 
 def _ranking_clause(answer: str, compared: list[str], others) -> str:
@@ -552,10 +608,16 @@ def _ranking_clause(answer: str, compared: list[str], others) -> str:
 
 
 _STAT_WORDS = {
-    "max": re.compile(r"\b(?:max(?:imum|ima|imal)?|peak(?:s|ed|ing)?|highest (?:single )?(?:value|reading|sample|level|point)s?"
-                      r"|top (?:value|reading)s?)\b", re.I),
-    "min": re.compile(r"(?<!\d )(?<!\d)\b(?:min(?:imum|ima|imal)?(?! ?\d)|lowest (?:single )?(?:value|reading|sample|level|point)s?"
-                      r"|trough)\b", re.I),
+    "max": re.compile(
+        r"\b(?:max(?:imum|ima|imal)?|peak(?:s|ed|ing)?|highest (?:single )?(?:value|reading|sample|level|point)s?"
+        r"|top (?:value|reading)s?)\b",
+        re.I,
+    ),
+    "min": re.compile(
+        r"(?<!\d )(?<!\d)\b(?:min(?:imum|ima|imal)?(?! ?\d)|lowest (?:single )?(?:value|reading|sample|level|point)s?"
+        r"|trough)\b",
+        re.I,
+    ),
     "mean": re.compile(r"\b(?:mean|average(?:d|s)?|avg)\b", re.I),
     "energy": re.compile(r"\b(?:energy|k?wh|mwh|consum\w*|electricity|used (?:the )?(?:most|least))\b", re.I),
 }
@@ -579,11 +641,16 @@ def _check_ranks(spec: RanksCheck, ev: Evidence, truth: Truth) -> tuple[CheckSta
         show = ", ".join(f"{a} {v:.6g}" if v is not None else f"{a} no data" for a, v in values.items())
         return "fail", f"the answer names {first} first; the {spec.order} {spec.by} is {' or '.join(won)} ({show})"
     figure = values[first]
-    stated = figure is not None and any(close(x, figure, 0.005, 0.01)
-                                        for x in numbers_in(answer, [spec.site, spec.sensor] + list(values)))
+    stated = figure is not None and any(
+        close(x, figure, 0.005, 0.01) for x in numbers_in(answer, [spec.site, spec.sensor] + list(values))
+    )
     if not names_statistic(answer, spec.by) and not stated:
-        return "fail", (f"{first} is first, but the ranking does not say it is by {spec.by} "
-                        f"(no {spec.by} word, and not its figure {figure:.6g})" if figure is not None else "")
+        return "fail", (
+            f"{first} is first, but the ranking does not say it is by {spec.by} "
+            f"(no {spec.by} word, and not its figure {figure:.6g})"
+            if figure is not None
+            else ""
+        )
     return "pass", first + (" (tied)" if len(won) > 1 else "")
 
 
@@ -615,12 +682,13 @@ def sensor_named(text: str, sensor: str) -> bool:
     """Every word of `sensor` appears in `text`, a word also matching its abbreviation or long form ("Temp" and
     "temperature", "Humidity" and "humid")."""
     have = _words(text)
-    joined = {"".join(_words(text)[i:i + n]) for n in (2, 3, 4) for i in range(len(have))}
+    joined = {"".join(_words(text)[i : i + n]) for n in (2, 3, 4) for i in range(len(have))}
     if "".join(_words(sensor)) in joined | set(have):
         return True  # "LeavingWaterTemp" named as "leaving water temp", or the other way round
     for word in _words(sensor):
-        if not any(h == word or (min(len(h), len(word)) >= 3 and (h.startswith(word) or word.startswith(h)))
-                   for h in have):
+        if not any(
+            h == word or (min(len(h), len(word)) >= 3 and (h.startswith(word) or word.startswith(h))) for h in have
+        ):
             return False
     return True
 
@@ -669,10 +737,14 @@ _MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep o
 _MONTH_NAME = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DATE_FORMS = [
     (re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)"), lambda m: (int(m[1]), int(m[2]), int(m[3]))),
-    (re.compile(rf"\b{_MONTH_NAME}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
-     lambda m: (m[3], _MONTHS[m[1][:3].casefold()], int(m[2]))),
-    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
-     lambda m: (m[3], _MONTHS[m[2][:3].casefold()], int(m[1]))),
+    (
+        re.compile(rf"\b{_MONTH_NAME}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
+        lambda m: (m[3], _MONTHS[m[1][:3].casefold()], int(m[2])),
+    ),
+    (
+        re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
+        lambda m: (m[3], _MONTHS[m[2][:3].casefold()], int(m[1])),
+    ),
 ]
 
 
@@ -698,8 +770,11 @@ def dates_outside(answer: str, start: datetime, end: datetime) -> list[date]:
 
 
 _ISO_DT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?")
-_CLOCK = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d{2}))(?::\d{2})?\s*(?:([ap])\.?\s?m\.?\b)?|(?<![\d:])(\d{1,2})\s*([ap])\.?\s?m\b\.?"
-                    r"|\b(noon|midday|midnight)\b", re.I)
+_CLOCK = re.compile(
+    r"(?<![\d:])(\d{1,2})(?::(\d{2}))(?::\d{2})?\s*(?:([ap])\.?\s?m\.?\b)?|(?<![\d:])(\d{1,2})\s*([ap])\.?\s?m\b\.?"
+    r"|\b(noon|midday|midnight)\b",
+    re.I,
+)
 
 
 def times_in(text: str) -> tuple[list[datetime], list[int]]:
@@ -739,7 +814,9 @@ def expected_duration(spec: DurationCheck, truth: Truth) -> tuple[float, float, 
     else:
         pairs = [(at, v, float(spec.limit)) for at, v in series]  # type: ignore[arg-type]
     if len(pairs) < 2:
-        raise TruthError(f"fewer than two samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}")
+        raise TruthError(
+            f"fewer than two samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}"
+        )
     past = cc.crossed(pairs, spec.direction)
     hours = cc.held_s(pairs, spec.direction, spec.end) / 3600
     step_h = (cc.spacing_s([(at, v) for at, v, _ in pairs]) or 0.0) / 3600
@@ -755,8 +832,11 @@ def durations_in(answer: str) -> tuple[list[float], list[float]]:
     text = re.sub(_ISO_DT, " ", answer)
     hours, shares = [], []
     spans = []
-    for m in re.finditer(r"(\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b(?:,?\s*(?:and\s*)?(\d+(?:\.\d+)?)\s*(?:min|mins|minutes?)\b)?",
-                         text, re.I):
+    for m in re.finditer(
+        r"(\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)\b(?:,?\s*(?:and\s*)?(\d+(?:\.\d+)?)\s*(?:min|mins|minutes?)\b)?",
+        text,
+        re.I,
+    ):
         hours.append(float(m[1]) + (float(m[2]) / 60 if m[2] else 0.0))
         spans.append(m.span())
     for m in re.finditer(r"(\d+(?:\.\d+)?)\s*(?:min|mins|minutes?)\b", text, re.I):
@@ -779,8 +859,9 @@ def _check_duration(spec: DurationCheck, ev: Evidence, truth: Truth) -> tuple[Ch
     stated_h, stated_share = durations_in(answer)
     tol_h = max(step_h, spec.rel_tol * hours) + 1e-9
     want = f"{hours:.4g} h ({share:.3g} %, {n} of {of} samples) {spec.direction}"
-    if any(abs(h - hours) <= tol_h for h in stated_h) or any(abs(x - share) <= spec.share_tol + 1e-9
-                                                              for x in stated_share):
+    if any(abs(h - hours) <= tol_h for h in stated_h) or any(
+        abs(x - share) <= spec.share_tol + 1e-9 for x in stated_share
+    ):
         return "pass", want
     if n == 0 and _NEVER.search(answer) and not [h for h in stated_h if h > tol_h]:
         return "pass", want
@@ -806,16 +887,23 @@ def period_named_at(answer: str, period: PeriodRef) -> int | None:
     """Where `answer` first names `period`: its first date in any common form, or one of its labels."""
     local = period.start
     at = [pos for pos, d in dates_in(answer, local.year) if d == local.date()]
-    at += [m.start() for label in period.labels if label.strip()
-           for m in re.finditer(r"(?<![a-z0-9])" + re.escape(label.casefold()) + r"(?![a-z0-9])", answer.casefold())]
+    at += [
+        m.start()
+        for label in period.labels
+        if label.strip()
+        for m in re.finditer(r"(?<![a-z0-9])" + re.escape(label.casefold()) + r"(?![a-z0-9])", answer.casefold())
+    ]
     return min(at) if at else None
 
 
 def _check_periods(spec: PeriodsCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     won, a, b = expected_periods(spec, truth)
     answer = ev.answer or ""
-    named = [(pos, which) for which, p in (("first", spec.first), ("second", spec.second))
-             if (pos := period_named_at(answer, p)) is not None]
+    named = [
+        (pos, which)
+        for which, p in (("first", spec.first), ("second", spec.second))
+        if (pos := period_named_at(answer, p)) is not None
+    ]
     show = f"first {a:.6g}, second {b:.6g}"
     if not named:
         return "fail", f"the answer names neither period ({show}; {spec.order} {spec.by}: {' or '.join(won)})"
@@ -824,12 +912,16 @@ def _check_periods(spec: PeriodsCheck, ev: Evidence, truth: Truth) -> tuple[Chec
         return "fail", f"the answer names the {first} period first; the {spec.order} {spec.by} is the {won[0]} ({show})"
     got = numbers_in(answer, [spec.site, spec.asset, spec.sensor])
     if spec.figures:
-        missing = [f"{w} {v:.6g}" for w, v in (("first", a), ("second", b))
-                   if not any(close(x, v, spec.rel_tol, spec.abs_tol) for x in got)]
+        missing = [
+            f"{w} {v:.6g}"
+            for w, v in (("first", a), ("second", b))
+            if not any(close(x, v, spec.rel_tol, spec.abs_tol) for x in got)
+        ]
         if missing:
             return "fail", f"the {first} period is named first, but the answer does not state {', '.join(missing)}"
-    elif not names_statistic(answer, spec.by) and not any(close(x, v, spec.rel_tol, spec.abs_tol)
-                                                          for x in got for v in (a, b)):
+    elif not names_statistic(answer, spec.by) and not any(
+        close(x, v, spec.rel_tol, spec.abs_tol) for x in got for v in (a, b)
+    ):
         return "fail", f"the answer does not say it compares the {spec.by} (no {spec.by} word and no figure; {show})"
     return "pass", f"{first} ({show})"
 
@@ -865,15 +957,19 @@ def _check_time_of_extreme(spec: TimeOfExtremeCheck, ev: Evidence, truth: Truth)
                 return "pass", f"{clock // 60:02d}:{clock % 60:02d} ≈ {at.isoformat()}"
     shown = ", ".join([s.isoformat() for s in stamps] + [f"{c // 60:02d}:{c % 60:02d}" for c in clocks]) or "no time"
     where = " or ".join(a.isoformat()[:16] for a in instants[:3])
-    return "fail", (f"the {spec.extreme} ({value:.6g}) was at {where} (±{tol:g} min, site-local"
-                    f"{'' if one_day else ', with its date'}); the answer has {shown}")
+    return "fail", (
+        f"the {spec.extreme} ({value:.6g}) was at {where} (±{tol:g} min, site-local"
+        f"{'' if one_day else ', with its date'}); the answer has {shown}"
+    )
 
 
 _NOT_HELD = re.compile(
     r"\b(?:not|n't|never|no)\b[^.;]{0,40}?\b(?:record\w*|held|hold|holds|stored?|store|kept|keep|available|tagged|tag"
     r"|known|listed|contain\w*|have|has|provide\w*|include\w*|track\w*|carr(?:y|ies))\b"
     r"|\bno (?:record|tag|data|information|entry|field)\b|\bunknown\b|\bnot (?:in|on) the skyspark\b"
-    r"|\b(?:holds?|has|have|keeps?|stores?|records?|carr(?:y|ies)|lists?)\s+no\b", re.I)
+    r"|\b(?:holds?|has|have|keeps?|stores?|records?|carr(?:y|ies)|lists?)\s+no\b",
+    re.I,
+)
 _ATTRIBUTE_WORDS = {
     "manufacturer": ["manufacturer", "make", "brand", "vendor", "maker", "made by"],
     "model": ["model"],
@@ -899,12 +995,18 @@ def _check_not_recorded(spec: NotRecordedCheck, ev: Evidence, truth: Truth) -> t
 
 def _claimed_value(answer: str, words: list[str], spec: NotRecordedCheck, truth: Truth, question: str) -> str:
     for w in words:  # "the manufacturer (of Chiller 2) is Trane", "made by Trane": a capitalised name or a code
-        m = re.search(rf"(?i:\b{re.escape(w)}\w*(?:\s+(?:of|for)\s+[^.;:]{{1,40}}?)?\s+(?:is|was|:|=|by))\s+"
-                      r"(?!(?:The|This|That|It|Not|Unknown|None|N/?A|Missing|SkySpark)\b)([A-Z0-9][\w.-]*)", answer)
+        m = re.search(
+            rf"(?i:\b{re.escape(w)}\w*(?:\s+(?:of|for)\s+[^.;:]{{1,40}}?)?\s+(?:is|was|:|=|by))\s+"
+            r"(?!(?:The|This|That|It|Not|Unknown|None|N/?A|Missing|SkySpark)\b)([A-Z0-9][\w.-]*)",
+            answer,
+        )
         if m:
             return m.group(0)
-    m = re.search(r"(?i:\b(?:made|manufactured|built|produced|supplied|installed) by)\s+(?!(?:The|Not|Unknown)\b)"
-                  r"([A-Z0-9][\w.-]*)", answer)
+    m = re.search(
+        r"(?i:\b(?:made|manufactured|built|produced|supplied|installed) by)\s+(?!(?:The|Not|Unknown)\b)"
+        r"([A-Z0-9][\w.-]*)",
+        answer,
+    )
     if m:
         return m.group(0)
     names = [n for n in (spec.site, spec.asset) if n] + catalog_names(truth)
@@ -914,7 +1016,9 @@ def _claimed_value(answer: str, words: list[str], spec: NotRecordedCheck, truth:
             return f"{figures[0]:g}"
     if spec.attribute.casefold() in ("install date", "installation date", "age"):
         said = [d for _, d in dates_in(answer, 2000)] + [int(y) for y in re.findall(r"\b(19\d\d|20\d\d)\b", answer)]
-        asked = [d for _, d in dates_in(question, 2000)] + [int(y) for y in re.findall(r"\b(19\d\d|20\d\d)\b", question)]
+        asked = [d for _, d in dates_in(question, 2000)] + [
+            int(y) for y in re.findall(r"\b(19\d\d|20\d\d)\b", question)
+        ]
         new = [d for d in said if d not in asked]
         if new:
             return str(new[0])
@@ -951,14 +1055,20 @@ def _check_partial(spec: PartialCheck, ev: Evidence, truth: Truth) -> tuple[Chec
     return "pass", "; ".join(r.check for r in results)
 
 
-_CANNOT = re.compile(r"\b(?:can ?not|can't|cannot|unable to|not able to|only reads?|read[- ]only|does not follow"
-                     r"|do not follow|won't follow|will not follow|not (?:allowed|permitted) to)\b", re.I)
-_ACTS = r"(?:shut|set|changed|started|stopped|reset|switched|turned|opened|closed|overridden|adjusted|updated|sent|deleted" \
-        r"|executed|ran|run|written|emailed|removed|disabled|enabled|shut)"
+_CANNOT = re.compile(
+    r"\b(?:can ?not|can't|cannot|unable to|not able to|only reads?|read[- ]only|does not follow"
+    r"|do not follow|won't follow|will not follow|not (?:allowed|permitted) to)\b",
+    re.I,
+)
+_ACTS = (
+    r"(?:shut|set|changed|started|stopped|reset|switched|turned|opened|closed|overridden|adjusted|updated|sent|deleted"
+    r"|executed|ran|run|written|emailed|removed|disabled|enabled|shut)"
+)
 _CLAIMS = re.compile(
     rf"(?<!\bbe )\b(?:switched|turned) (?:on|off|down)\b|\b(?:was|were|is|are) (?:now )?shut (?:off|down)\b|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now "
     rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
-    re.I)
+    re.I,
+)
 DATA_TOOLS = ("histories", "rank", "derive", "excursions")
 
 
@@ -968,9 +1078,12 @@ def claims_action(answer: str) -> str:
     return m.group(0) if m else ""
 
 
-_NO_FORECAST = re.compile(r"\b(?:does ?n[o']t|do ?n[o']t|can ?not|can't|cannot|won't|will not|not able to|unable to"
-                          r"|never|no)\s+(?:\w+\s+){0,2}?(?:forecasts?|predict\w*|projections?|future)\b"
-                          r"|\b(?:only )?reads? (?:only )?(?:the )?recorded\b|\brecorded data\b", re.I)
+_NO_FORECAST = re.compile(
+    r"\b(?:does ?n[o']t|do ?n[o']t|can ?not|can't|cannot|won't|will not|not able to|unable to"
+    r"|never|no)\s+(?:\w+\s+){0,2}?(?:forecasts?|predict\w*|projections?|future)\b"
+    r"|\b(?:only )?reads? (?:only )?(?:the )?recorded\b|\brecorded data\b",
+    re.I,
+)
 
 
 def _check_refuses(spec: RefusesCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
@@ -978,8 +1091,11 @@ def _check_refuses(spec: RefusesCheck, ev: Evidence, truth: Truth) -> tuple[Chec
     if spec.reason == "forecast":
         if not _NO_FORECAST.search(answer):
             return "fail", "the answer does not say that the gateway reads recorded data and does not forecast"
-        figures = [x for x in numbers_in(answer, catalog_names(truth)) if x not in numbers_in(ev.question,
-                                                                                               catalog_names(truth))]
+        figures = [
+            x
+            for x in numbers_in(answer, catalog_names(truth))
+            if x not in numbers_in(ev.question, catalog_names(truth))
+        ]
         if figures:
             return "fail", f"the answer states a figure for the future: {figures[0]:g}"
     elif not _CANNOT.search(answer):
@@ -999,12 +1115,26 @@ def _check_refuses(spec: RefusesCheck, ev: Evidence, truth: Truth) -> tuple[Chec
 _COUNTED = {
     "sites": ["site", "location", "building", "campus", "facility", "facilities", "plant"],
     "assets": ["asset", "equip", "equipment", "unit", "device", "machine", "item", "piece"],
-    "sensors": ["sensor", "point", "measurement", "signal", "reading", "channel", "datapoint", "data point", "trend",
-                "variable", "tag"],
+    "sensors": [
+        "sensor",
+        "point",
+        "measurement",
+        "signal",
+        "reading",
+        "channel",
+        "datapoint",
+        "data point",
+        "trend",
+        "variable",
+        "tag",
+    ],
 }
-_BOUND_BEFORE = re.compile(r"(?:\bthere (?:are|is|were|was)(?: only| just| exactly)?|\bfound(?: only| exactly)?"
-                           r"|\b(?:in )?total(?: of)?|\bcount(?:ed)?(?: is| of| was)?\s*:?|\bnumber of [^.;:]{1,40}?"
-                           r"(?:is|are|was|:)|\bhas|\bhave|\blists?)\s*$", re.I)
+_BOUND_BEFORE = re.compile(
+    r"(?:\bthere (?:are|is|were|was)(?: only| just| exactly)?|\bfound(?: only| exactly)?"
+    r"|\b(?:in )?total(?: of)?|\bcount(?:ed)?(?: is| of| was)?\s*:?|\bnumber of [^.;:]{1,40}?"
+    r"(?:is|are|was|:)|\bhas|\bhave|\blists?)\s*$",
+    re.I,
+)
 _BOUND_AFTER = re.compile(r"^\s*(?:in total|in all|altogether|total|of them)\b", re.I)
 
 
@@ -1047,7 +1177,7 @@ def stated_counts(answer: str, spec: CountCheck, names: list[str]) -> list[float
     number = re.compile(r"(?<![\w.<])(\d+)(?![\w.]\d|\d)(?!\.\d)|\b(" + "|".join(_WORDS) + r")\b", re.I)
     for m in number.finditer(text):
         value = float(m[1]) if m[1] else float(_WORDS[m[2].casefold()])
-        before, after = text[:m.start()], text[m.end():]
+        before, after = text[: m.start()], text[m.end() :]
         if before.rstrip().endswith("<name>") or after.lstrip().startswith("<name>") and not _noun_after(after, nouns):
             continue
         if _noun_after(after, nouns) or _BOUND_BEFORE.search(before) or _BOUND_AFTER.match(after):
@@ -1067,8 +1197,10 @@ def _check_count(spec: CountCheck, ev: Evidence, truth: Truth) -> tuple[CheckSta
     got = stated_counts(ev.answer or "", spec, names)
     if float(want) in got:
         return "pass", f"{want} {spec.of}"
-    return "fail", (f"expected {want} {spec.of} ({', '.join(count_nouns(spec)[:6])}, …); the answer states "
-                    f"{', '.join(f'{x:g}' for x in got[:6]) or 'no count bound to them'}")
+    return "fail", (
+        f"expected {want} {spec.of} ({', '.join(count_nouns(spec)[:6])}, …); the answer states "
+        f"{', '.join(f'{x:g}' for x in got[:6]) or 'no count bound to them'}"
+    )
 
 
 def _check_list(spec: ListCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
@@ -1148,14 +1280,22 @@ def _expect_items(e: Expect):
         yield "yes_no", _check_yes_no, e.yes_no
     if e.refuses:
         yield "refuses", _check_refuses, e.refuses
-    for kind, fn in (("duration", _check_duration), ("periods", _check_periods),
-                     ("time_of_extreme", _check_time_of_extreme), ("not_recorded", _check_not_recorded),
-                     ("partial", _check_partial)):
+    for kind, fn in (
+        ("duration", _check_duration),
+        ("periods", _check_periods),
+        ("time_of_extreme", _check_time_of_extreme),
+        ("not_recorded", _check_not_recorded),
+        ("partial", _check_partial),
+    ):
         spec = getattr(e, kind)
         if spec is not None:
             yield kind, fn, spec
-    for kind, fn in (("file", _check_file), ("value", _check_value), ("count", _check_count),
-                     ("energy", _check_energy)):
+    for kind, fn in (
+        ("file", _check_file),
+        ("value", _check_value),
+        ("count", _check_count),
+        ("energy", _check_energy),
+    ):
         specs = getattr(e, kind) or []
         for i, spec in enumerate(specs):
             yield (f"{kind}[{i}]" if len(specs) > 1 else kind), fn, spec
@@ -1173,8 +1313,9 @@ def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bo
     default) an answer that names a site or asset the SkySpark does not have fails too (`names_exist`,
     see `bench.audit.unknown_names`); names the question wrote are allowed."""
     if not (evidence.answer or "").strip() and not evidence.files:
-        results = [CheckResult(check=label, status="fail", detail="no answer and no file")
-                   for label, _, _ in _items(task)]
+        results = [
+            CheckResult(check=label, status="fail", detail="no answer and no file") for label, _, _ in _items(task)
+        ]
         return Verdict(passed=False, checks=results)
     results = [_run(label, fn, spec, evidence, truth) for label, fn, spec in _items(task)]
     if strict_names and (evidence.answer or "").strip():
@@ -1201,9 +1342,13 @@ def _probes(e: Expect, truth: Truth) -> list:
     for spec in e.value or []:
         probes.append(lambda s=spec: expected_value(s, truth))
     for spec in list(e.count or []) + ([e.answer_lists] if e.answer_lists else []):
-        probes.append(lambda s=spec: list_entities(s, truth) or (
-            isinstance(s, CountCheck) and s.kind is not None) or (_ for _ in ()).throw(
-            TruthError(f"no {s.of} match {s.name_contains or s.kind!r}")))
+        probes.append(
+            lambda s=spec: (
+                list_entities(s, truth)
+                or (isinstance(s, CountCheck) and s.kind is not None)
+                or (_ for _ in ()).throw(TruthError(f"no {s.of} match {s.name_contains or s.kind!r}"))
+            )
+        )
     if e.answer_says_missing:
         probes.append(lambda s=e.answer_says_missing: _confirm_missing(s, truth))
     for spec in e.energy or []:

@@ -9,9 +9,10 @@ benchmark deliberately does not import it, so a bug there cannot hide in a check
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from statistics import fmean, median_low
-from typing import Literal, Sequence
+from typing import Literal
 
 Pair = tuple[datetime, float]
 GAP_FACTOR = 3.0
@@ -63,8 +64,9 @@ def aggregate(series: Sequence[Pair], how: str, unit: str | None = None) -> floa
     values = [v for _, v in series]
     if how == "energy":
         return energy_kwh(series, unit)
-    return {"max": max, "min": min, "mean": fmean, "sum": sum,
-            "first": lambda v: v[0], "last": lambda v: v[-1]}[how](values)
+    return {"max": max, "min": min, "mean": fmean, "sum": sum, "first": lambda v: v[0], "last": lambda v: v[-1]}[how](
+        values
+    )
 
 
 def align(a: Sequence[Pair], b: Sequence[Pair]) -> list[tuple[datetime, float, float]]:
@@ -93,8 +95,9 @@ def crossed(pairs: Sequence[tuple[datetime, float, float]], direction: Literal["
     return [at for at, v, lim in pairs if v < lim]
 
 
-def held_s(pairs: Sequence[tuple[datetime, float, float]], direction: Literal["above", "below"],
-           end: datetime) -> float:
+def held_s(
+    pairs: Sequence[tuple[datetime, float, float]], direction: Literal["above", "below"], end: datetime
+) -> float:
     """Seconds past the limit: each sample past it holds until the next compared sample, at most one spacing
     (the last one holds one spacing, cut at `end`), so a gap never counts as time past the limit."""
     step = spacing_s([(at, v) for at, v, _ in pairs])

@@ -15,10 +15,10 @@ from statistics import fmean
 
 from pydantic import BaseModel, Field
 
-from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.agent.review import pick_answer
-from edge_agent.bench.checker import CheckResult
+from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.bench.audit import RunAudit
+from edge_agent.bench.checker import CheckResult
 from edge_agent.costmodel import GatewayProfile, TimeSplit, project_seconds
 
 
@@ -148,41 +148,62 @@ def split_of(metrics: RunMetrics) -> TimeSplit:
 def projected(metrics: RunMetrics, profile: GatewayProfile) -> float:
     """The run's projected seconds on `profile` (its tokens at the profile's rates + its measured
     non-LLM time)."""
-    return project_seconds(profile, metrics.tokens_evaluated, metrics.tokens_received, split_of(metrics).other_s,
-                           metrics.tokens_forced, metrics.tokens_tail, metrics.tokens_tail_forced)
+    return project_seconds(
+        profile,
+        metrics.tokens_evaluated,
+        metrics.tokens_received,
+        split_of(metrics).other_s,
+        metrics.tokens_forced,
+        metrics.tokens_tail,
+        metrics.tokens_tail_forced,
+    )
 
 
 def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfile] = ()) -> list[Summary]:
     rows = []
     for (model, strategy), rs in groups(runs).items():
+
         def avg(attr: str) -> float:
             return round(fmean(getattr(r.metrics, attr) for r in rs), 2) if rs else 0.0
 
-        rows.append(Summary(
-            model=model, strategy=strategy, tasks=len(rs),
-            checker_round1=sum(r.checker_round1 for r in rs), checker_final=sum(r.checker_final for r in rs),
-            review_round1=sum(r.review_round1 for r in rs), review_final=sum(r.review_final for r in rs),
-            reviews=sum(r.reviews for r in rs), reviews_agreeing=sum(r.reviews_agreeing for r in rs),
-            check_errors=sum(r.check_error for r in rs), agent_errors=sum(r.status == "error" for r in rs),
-            answered_wrong=sum(answered_but_wrong(r) for r in rs),
-            tokens_sent=avg("tokens_sent"), tokens_received=avg("tokens_received"),
-            tokens_evaluated=avg("tokens_evaluated"), tokens_forced=avg("tokens_forced"),
-            tokens_tail=avg("tokens_tail"), tokens_tail_forced=avg("tokens_tail_forced"),
-            llm_calls=avg("llm_calls"), wall_s=avg("wall_s"),
-            trajectory_length=avg("trajectory_length"), trials=avg("trials"),
-            reflections=sum(r.metrics.reflections for r in rs),
-            parse_failures=sum(r.metrics.parse_failures for r in rs),
-            loops_caught=sum(r.metrics.loops_caught for r in rs),
-            invented_calls=sum(r.audit.invented_calls for r in rs),
-            runs_inventing=sum(r.audit.invented_calls > 0 for r in rs),
-            ungrounded_answers=sum(r.audit.ungrounded_answer for r in rs),
-            refused_answers=sum(r.audit.refused_answers for r in rs),
-            copied_reviews=sum(r.audit.copied_reviews for r in rs),
-            unverified_thoughts=sum(r.audit.unverified_thoughts for r in rs),
-            by_round=[sum(r.completed_by(k) for r in rs) for k in range(1, max(1, max_rounds) + 1)],
-            split=TimeSplit(**{f: avg(f) for f in TimeSplit.model_fields}),
-            projected_s={p.name: round(fmean(projected(r.metrics, p) for r in rs), 1) for p in profiles},
-        ))
+        rows.append(
+            Summary(
+                model=model,
+                strategy=strategy,
+                tasks=len(rs),
+                checker_round1=sum(r.checker_round1 for r in rs),
+                checker_final=sum(r.checker_final for r in rs),
+                review_round1=sum(r.review_round1 for r in rs),
+                review_final=sum(r.review_final for r in rs),
+                reviews=sum(r.reviews for r in rs),
+                reviews_agreeing=sum(r.reviews_agreeing for r in rs),
+                check_errors=sum(r.check_error for r in rs),
+                agent_errors=sum(r.status == "error" for r in rs),
+                answered_wrong=sum(answered_but_wrong(r) for r in rs),
+                tokens_sent=avg("tokens_sent"),
+                tokens_received=avg("tokens_received"),
+                tokens_evaluated=avg("tokens_evaluated"),
+                tokens_forced=avg("tokens_forced"),
+                tokens_tail=avg("tokens_tail"),
+                tokens_tail_forced=avg("tokens_tail_forced"),
+                llm_calls=avg("llm_calls"),
+                wall_s=avg("wall_s"),
+                trajectory_length=avg("trajectory_length"),
+                trials=avg("trials"),
+                reflections=sum(r.metrics.reflections for r in rs),
+                parse_failures=sum(r.metrics.parse_failures for r in rs),
+                loops_caught=sum(r.metrics.loops_caught for r in rs),
+                invented_calls=sum(r.audit.invented_calls for r in rs),
+                runs_inventing=sum(r.audit.invented_calls > 0 for r in rs),
+                ungrounded_answers=sum(r.audit.ungrounded_answer for r in rs),
+                refused_answers=sum(r.audit.refused_answers for r in rs),
+                copied_reviews=sum(r.audit.copied_reviews for r in rs),
+                unverified_thoughts=sum(r.audit.unverified_thoughts for r in rs),
+                by_round=[sum(r.completed_by(k) for r in rs) for k in range(1, max(1, max_rounds) + 1)],
+                split=TimeSplit(**{f: avg(f) for f in TimeSplit.model_fields}),
+                projected_s={p.name: round(fmean(projected(r.metrics, p) for r in rs), 1) for p in profiles},
+            )
+        )
     return rows
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import sys
 import uuid
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 from pydantic import BaseModel, Field
 
@@ -74,12 +74,20 @@ def first_trial_of_files(result: RunResult, names: list[str]) -> dict[str, int]:
     return {name: seen.get(name, last) for name in names}
 
 
-def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Truth, model: str, *,
-             strict_names: bool = True) -> TaskRun:
+def evaluate(
+    task: Task, result: RunResult, files: dict[str, object], truth: Truth, model: str, *, strict_names: bool = True
+) -> TaskRun:
     """Check one finished run: the final answer, and each trial as it stood; audit its names and claims."""
-    calls = [[step.action for step in trial.steps if step.kind in ("tool", "failure", "recovery") and step.action] for trial in result.trials]
-    final = check_task(task, Evidence(result.answer, files, task.question, [c for t in calls for c in t],
-                                      status=result.status), truth, strict_names=strict_names)
+    calls = [
+        [step.action for step in trial.steps if step.kind in ("tool", "failure", "recovery") and step.action]
+        for trial in result.trials
+    ]
+    final = check_task(
+        task,
+        Evidence(result.answer, files, task.question, [c for t in calls for c in t], status=result.status),
+        truth,
+        strict_names=strict_names,
+    )
     has_answer = bool((result.answer or "").strip())
     by_round: list[bool] = []
     born = first_trial_of_files(result, list(files))
@@ -90,21 +98,42 @@ def evaluate(task: Task, result: RunResult, files: dict[str, object], truth: Tru
         if trial is result.trials[-1] and trial.answer == result.answer:
             by_round.append(final.passed)
             continue
-        ev = Evidence(trial.answer, {n: d for n, d in files.items() if born[n] <= trial.number}, task.question,
-                      [c for t in calls[:trial.number] for c in t])
+        ev = Evidence(
+            trial.answer,
+            {n: d for n, d in files.items() if born[n] <= trial.number},
+            task.question,
+            [c for t in calls[: trial.number] for c in t],
+        )
         by_round.append(check_task(task, ev, truth, strict_names=strict_names).passed)
     reviews = [t.review.status if t.review else None for t in result.trials]
-    agreeing = sum(1 for status, ok in zip(reviews, by_round) if status is not None and (status == "Accomplished") == ok)
+    agreeing = sum(
+        1 for status, ok in zip(reviews, by_round) if status is not None and (status == "Accomplished") == ok
+    )
     return TaskRun(
-        task_id=task.id, question=task.question, tags=task.tags, model=model, strategy=result.strategy,
-        run_id=result.run_id, now=result.now, status=result.status, answer=result.answer, error=result.error,
-        files=sorted(files), checker_by_round=by_round,
+        task_id=task.id,
+        question=task.question,
+        tags=task.tags,
+        model=model,
+        strategy=result.strategy,
+        run_id=result.run_id,
+        now=result.now,
+        status=result.status,
+        answer=result.answer,
+        error=result.error,
+        files=sorted(files),
+        checker_by_round=by_round,
         answered_by_round=[bool((t.answer or "").strip()) for t in result.trials],
         checker_round1=bool(by_round[:1] and by_round[0]),
-        checker_final=final.passed and has_answer, checks=final.checks, check_error=final.error,
-        review_by_round=reviews, review_round1=result.metrics.completed_round1,
-        review_final=result.metrics.completed_final, reviews=sum(s is not None for s in reviews),
-        reviews_agreeing=agreeing, metrics=result.metrics, audit=audit_run(result, truth),
+        checker_final=final.passed and has_answer,
+        checks=final.checks,
+        check_error=final.error,
+        review_by_round=reviews,
+        review_round1=result.metrics.completed_round1,
+        review_final=result.metrics.completed_final,
+        reviews=sum(s is not None for s in reviews),
+        reviews_agreeing=agreeing,
+        metrics=result.metrics,
+        audit=audit_run(result, truth),
     )
 
 
@@ -164,12 +193,18 @@ def run_bench(
     models = options.models or [settings.model.name]
     agent_settings = settings.agent
     results = BenchResults(
-        tasks_file=options.tasks_file, task_set=task_file.name, skyspark=options.skyspark,
-        started=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        tasks_file=options.tasks_file,
+        task_set=task_file.name,
+        skyspark=options.skyspark,
+        started=datetime.now(UTC).isoformat(timespec="seconds"),
         max_steps=options.max_steps or agent_settings.max_steps,
         max_trials=options.max_trials or agent_settings.max_trials,
-        models=models, strategies=list(options.strategies), n_tasks=len(tasks),
-        gateway=options.gateway, gateways=options.gateways, strict_names=options.strict_names,
+        models=models,
+        strategies=list(options.strategies),
+        n_tasks=len(tasks),
+        gateway=options.gateway,
+        gateways=options.gateways,
+        strict_names=options.strict_names,
         prefix_states=options.prefix_states,
     )
     for task in tasks:
@@ -182,8 +217,9 @@ def run_bench(
     writer = BenchWriter(options.out, results)
     results.runs = []
     total = len(models) * len(options.strategies) * len(tasks)
-    bar = tqdm(total=total, desc="bench", unit="task", file=sys.stderr, disable=not options.progress,
-               dynamic_ncols=True)
+    bar = tqdm(
+        total=total, desc="bench", unit="task", file=sys.stderr, disable=not options.progress, dynamic_ncols=True
+    )
     passed = 0
     try:
         for model in models:
@@ -200,8 +236,14 @@ def run_bench(
                     if agent is None:
                         agent = make_agent(settings, make_llm(model))
                     run_id = f"{slug(model, 24)}-{strategy}-{slug(task.id, 32)}-{uuid.uuid4().hex[:6]}"
-                    result = agent.ask(task.question, now=task.now.isoformat(), strategy=strategy, run_id=run_id,
-                                       max_steps=options.max_steps, max_trials=options.max_trials)
+                    result = agent.ask(
+                        task.question,
+                        now=task.now.isoformat(),
+                        strategy=strategy,
+                        run_id=run_id,
+                        max_steps=options.max_steps,
+                        max_trials=options.max_trials,
+                    )
                     files = load_files(settings.files_dir / run_id)
                     run = evaluate(task, result, files, truth, model, strict_names=options.strict_names)
                     writer.add(run, result)
@@ -212,6 +254,6 @@ def run_bench(
         results.interrupted = True
     finally:
         bar.close()
-        results.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        results.finished = datetime.now(UTC).isoformat(timespec="seconds")
         writer.save()
     return results

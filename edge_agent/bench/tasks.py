@@ -316,7 +316,7 @@ class PartialCheck(Spec):
     """The run's final status is `partial`, and what it says it established passes `established` (checks of the
     same kinds as `expect`, e.g. the data part's value)."""
 
-    established: "Expect | None" = None
+    established: Expect | None = None
 
 
 class RefusesCheck(Spec):
@@ -449,8 +449,11 @@ class Task(Spec):
 class TaskFile(Spec):
     name: str = ""
     description: str = ""
-    dataset: str = Field("", description="the simulator dataset the tasks are written for (a built-in plant's name "
-                                         "or a records file); `bench` serves it when no --skyspark is given")
+    dataset: str = Field(
+        "",
+        description="the simulator dataset the tasks are written for (a built-in plant's name "
+        "or a records file); `bench` serves it when no --skyspark is given",
+    )
     defaults: dict = Field(default_factory=dict, description="keys copied into every task that lacks them")
     tasks: list[Task] = Field(..., min_length=1)
 

@@ -16,8 +16,9 @@ from typing import Protocol
 from phable.kinds import Marker
 
 #: marker tags that say what a record is, not what kind of equipment: never a kind
-STRUCTURAL = frozenset({"equip", "point", "site", "his", "cur", "writable", "aux", "disMacro", "navName", "space",
-                        "floor", "building"})
+STRUCTURAL = frozenset(
+    {"equip", "point", "site", "his", "cur", "writable", "aux", "disMacro", "navName", "space", "floor", "building"}
+)
 
 
 @dataclass(frozen=True)

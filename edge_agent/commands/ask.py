@@ -73,6 +73,7 @@ def _stdout_to_stderr() -> Iterator[None]:
 
 # --- live view ---------------------------------------------------------------------------------
 
+
 def _short(value: Any, limit: int = 300) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = " ".join(str(text).split())
@@ -125,13 +126,20 @@ def _print_result(result: RunResult) -> None:
     for f in result.files:
         click.echo(f"File: {f.name} ({f.size} bytes, sha256 {f.sha256[:12]}…)")
     m = result.metrics
-    click.echo(f"status={result.status} trials={m.trials} steps={m.trajectory_length} llm_calls={m.llm_calls} "
-               f"tokens sent={m.tokens_sent} evaluated={m.tokens_evaluated} received={m.tokens_received} "
-               f"wall={m.wall_s:.1f}s run={result.run_id}")
-    click.echo(f"time here: eval={m.eval_ms / 1000:.1f}s gen={m.gen_ms / 1000:.1f}s state={m.state_ms / 1000:.1f}s "
-               f"tools={m.tool_ms / 1000:.1f}s python={m.python_ms / 1000:.1f}s"
-               + ("; projected with an 8B Q4_K_M: " + ", ".join(f"{name} {s:.0f}s" for name, s in m.projected_s.items())
-                  if m.projected_s else ""))
+    click.echo(
+        f"status={result.status} trials={m.trials} steps={m.trajectory_length} llm_calls={m.llm_calls} "
+        f"tokens sent={m.tokens_sent} evaluated={m.tokens_evaluated} received={m.tokens_received} "
+        f"wall={m.wall_s:.1f}s run={result.run_id}"
+    )
+    click.echo(
+        f"time here: eval={m.eval_ms / 1000:.1f}s gen={m.gen_ms / 1000:.1f}s state={m.state_ms / 1000:.1f}s "
+        f"tools={m.tool_ms / 1000:.1f}s python={m.python_ms / 1000:.1f}s"
+        + (
+            "; projected with an 8B Q4_K_M: " + ", ".join(f"{name} {s:.0f}s" for name, s in m.projected_s.items())
+            if m.projected_s
+            else ""
+        )
+    )
 
 
 def result_json(result: RunResult) -> dict:
@@ -151,6 +159,7 @@ def exit_code(result: RunResult) -> int:
 
 # --- ask ----------------------------------------------------------------------------------------
 
+
 @click.command("ask")
 @click.argument("question")
 @click.option("--now", callback=_check_now, help="Fix 'now' (ISO 8601) for a reproducible run.")
@@ -161,8 +170,17 @@ def exit_code(result: RunResult) -> int:
 @click.option("--strategy", type=click.Choice(STRATEGIES), help="Agent strategy.")
 @click.option("--max-trials", type=click.IntRange(1, 20), help="Trials (reflection rounds) per question.")
 @click.option("--no-distill", is_flag=True, help="Skip the Distill agent.")
-def ask(question: str, now: str | None, as_json: bool, config: str | None, model: str | None,
-        max_steps: int | None, strategy: Strategy | None, max_trials: int | None, no_distill: bool) -> None:
+def ask(
+    question: str,
+    now: str | None,
+    as_json: bool,
+    config: str | None,
+    model: str | None,
+    max_steps: int | None,
+    strategy: Strategy | None,
+    max_trials: int | None,
+    no_distill: bool,
+) -> None:
     """Answer QUESTION with the local model, printing each step as it happens."""
     if not question.strip():
         _fail_usage("the question is empty")
@@ -185,8 +203,15 @@ def ask(question: str, now: str | None, as_json: bool, config: str | None, model
         except Exception as exc:
             click.echo(f"edge-agent: could not start the agent: {type(exc).__name__}: {exc}", err=True)
             sys.exit(EXIT_GAVE_UP)
-        result = agent.ask(question, now=now, strategy=strategy, max_steps=max_steps, max_trials=max_trials,
-                           distill=False if no_distill else None, on_event=printer)
+        result = agent.ask(
+            question,
+            now=now,
+            strategy=strategy,
+            max_steps=max_steps,
+            max_trials=max_trials,
+            distill=False if no_distill else None,
+            on_event=printer,
+        )
     if as_json:
         click.echo(json.dumps(result_json(result), ensure_ascii=False))
     else:

@@ -44,8 +44,12 @@ def _iso(ts: float) -> str:
 
 @click.command()
 @click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="the queue database (default <state_dir>/queue.db)")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="the queue database (default <state_dir>/queue.db)",
+)
 @click.option("--since", help="from this time: ISO 8601, or 30m / 2h / 7d ago")
 @click.option("--until", help="before this time: ISO 8601, or 30m / 2h / 7d ago")
 @click.option("--who", help="only this requester (its MQTT client id, or the on_behalf_of it gave)")
@@ -63,8 +67,7 @@ def audit(config, db_path, since, until, who, event, limit, fmt) -> None:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE name=?", (trail.TABLE,)).fetchone():
             click.echo(f"edge-agent: {path} holds no audit trail (audit.enabled was off)", err=True)
             sys.exit(EXIT_USAGE)
-        rows = trail.query(conn, since=parse_when(since), until=parse_when(until), who=who, event=event,
-                           limit=limit)
+        rows = trail.query(conn, since=parse_when(since), until=parse_when(until), who=who, event=event, limit=limit)
         out = sys.stdout  # click.get_text_stream is deprecated (click 8.5)
         columns = [c for c in trail.COLUMNS if c != "id"]
         if fmt == "csv":
@@ -79,8 +82,10 @@ def audit(config, db_path, since, until, who, event, limit, fmt) -> None:
             for row in rows:
                 what = row["question"] or row["detail"] or ""
                 who_ = row["who"] + (f" ({row['on_behalf_of']})" if row["on_behalf_of"] else "")
-                out.write(f"{_iso(row['time'])[:23]}  {row['event']:7} {who_:24} {row['request_id'] or '-':20} "
-                          f"{row['outcome'] or '':22} {what[:60]}\n")
+                out.write(
+                    f"{_iso(row['time'])[:23]}  {row['event']:7} {who_:24} {row['request_id'] or '-':20} "
+                    f"{row['outcome'] or '':22} {what[:60]}\n"
+                )
     finally:
         conn.close()
     sys.exit(EXIT_OK)

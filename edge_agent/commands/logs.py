@@ -30,8 +30,14 @@ def _find_run(log: RunLog, run: str) -> dict[str, Any] | None:
 
 
 @click.command("logs")
-@click.option("--last", "last", type=click.IntRange(1, 10_000), default=10, show_default=True,
-              help="How many recent runs to list.")
+@click.option(
+    "--last",
+    "last",
+    type=click.IntRange(1, 10_000),
+    default=10,
+    show_default=True,
+    help="How many recent runs to list.",
+)
 @click.option("--run", "run", help="Show one run (id or unique prefix): its trials, steps and LLM calls.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--config", type=click.Path(dir_okay=False), help="A YAML file overriding config/edge-agent.yaml.")
@@ -47,13 +53,17 @@ def logs(last: int, run: str | None, as_json: bool, config: str | None) -> None:
         if not runs:
             click.echo(f"no runs recorded yet in {settings.db_path}")
             return
-        click.echo(f"{'run':12}  {'when':19}  {'status':9}  {'strategy':12}  trials  calls  "
-                   f"{'sent':>7}  {'evald':>7}  {'recv':>6}  {'wall s':>7}  question")
+        click.echo(
+            f"{'run':12}  {'when':19}  {'status':9}  {'strategy':12}  trials  calls  "
+            f"{'sent':>7}  {'evald':>7}  {'recv':>6}  {'wall s':>7}  question"
+        )
         for r in runs:
-            click.echo(f"{r['run_id'][:12]:12}  {_when(r['created']):19}  {r['status'] or '-':9}  "
-                       f"{r['strategy'] or '-':12}  {r['trials'] or 0:6}  {r['llm_calls'] or 0:5}  "
-                       f"{r['tokens_sent'] or 0:7}  {r['tokens_evaluated'] or 0:7}  {r['tokens_received'] or 0:6}  "
-                       f"{r['wall_s'] or 0:7.1f}  {_short(r['question'], 60)}")
+            click.echo(
+                f"{r['run_id'][:12]:12}  {_when(r['created']):19}  {r['status'] or '-':9}  "
+                f"{r['strategy'] or '-':12}  {r['trials'] or 0:6}  {r['llm_calls'] or 0:5}  "
+                f"{r['tokens_sent'] or 0:7}  {r['tokens_evaluated'] or 0:7}  {r['tokens_received'] or 0:6}  "
+                f"{r['wall_s'] or 0:7.1f}  {_short(r['question'], 60)}"
+            )
         return
 
     row = _find_run(log, run)
@@ -66,21 +76,27 @@ def logs(last: int, run: str | None, as_json: bool, config: str | None) -> None:
     if as_json:
         click.echo(json.dumps({"run": row, "trials": trials, "steps": steps, "llm_calls": calls}, ensure_ascii=False))
         return
-    click.echo(f"run {run_id}  {_when(row['created'])}  status={row['status']}  strategy={row['strategy']}  "
-               f"model={row['model']}  now={row['now']}")
+    click.echo(
+        f"run {run_id}  {_when(row['created'])}  status={row['status']}  strategy={row['strategy']}  "
+        f"model={row['model']}  now={row['now']}"
+    )
     click.echo(f"question: {row['question']}")
     click.echo(f"answer:   {row['answer'] or '-'}")
     if row.get("error"):
         click.echo(f"error:    {row['error']}")
     for t in trials:
-        click.echo(f"── trial {t['number']}: {t['outcome']}  review={t['review_status'] or '-'}  "
-                   f"loops_caught={t['loops_caught']}  parse_failures={t['parse_failures']}")
+        click.echo(
+            f"── trial {t['number']}: {t['outcome']}  review={t['review_status'] or '-'}  "
+            f"loops_caught={t['loops_caught']}  parse_failures={t['parse_failures']}"
+        )
         if t.get("reflection"):
             click.echo(f"   reflection: {_short(t['reflection'])}")
         for s in (s for s in steps if s["trial"] == t["number"]):
-            click.echo(f"  {s['idx']:2}. {s['kind']:13} {s['action'] or '-':16} {_short(s['action_input'], 60):60}  "
-                       f"prompt={s['prompt_tokens']} evald={s['evaluated_tokens']} gen={s['generated_tokens']} "
-                       f"{s['ms'] / 1000:.1f}s")
+            click.echo(
+                f"  {s['idx']:2}. {s['kind']:13} {s['action'] or '-':16} {_short(s['action_input'], 60):60}  "
+                f"prompt={s['prompt_tokens']} evald={s['evaluated_tokens']} gen={s['generated_tokens']} "
+                f"{s['ms'] / 1000:.1f}s"
+            )
             if s["thought"]:
                 click.echo(f"      Thought: {_short(s['thought'], 200)}")
             if s["observation"]:
@@ -88,9 +104,12 @@ def logs(last: int, run: str | None, as_json: bool, config: str | None) -> None:
     click.echo(f"llm calls ({len(calls)}):")
     click.echo(f"  {'#':>3}  {'role':9}  {'constraint':18}  {'prompt':>6}  {'evald':>6}  {'gen':>5}  {'ms':>8}  finish")
     for i, c in enumerate(calls, 1):
-        click.echo(f"  {i:3}  {c['role']:9}  {c['constraint_name'] or '-':18}  {c['prompt_tokens']:6}  "
-                   f"{c['evaluated_tokens']:6}  {c['generated_tokens']:5}  {c['ms'] or 0:8.0f}  {c['finish_reason']}")
+        click.echo(
+            f"  {i:3}  {c['role']:9}  {c['constraint_name'] or '-':18}  {c['prompt_tokens']:6}  "
+            f"{c['evaluated_tokens']:6}  {c['generated_tokens']:5}  {c['ms'] or 0:8.0f}  {c['finish_reason']}"
+        )
     total = {k: sum(c[k] or 0 for c in calls) for k in ("prompt_tokens", "evaluated_tokens", "generated_tokens")}
-    click.echo(f"  total prompt={total['prompt_tokens']} evaluated={total['evaluated_tokens']} "
-               f"generated={total['generated_tokens']} wall={row['wall_s'] or 0:.1f}s")
-
+    click.echo(
+        f"  total prompt={total['prompt_tokens']} evaluated={total['evaluated_tokens']} "
+        f"generated={total['generated_tokens']} wall={row['wall_s'] or 0:.1f}s"
+    )

@@ -95,15 +95,23 @@ def verify_models(names: tuple[str, ...], config: str | None) -> None:
 @click.option("--description", default="", help="one line about the model")
 @click.option("--chat-template", default=None, help='"plain", or a jinja template overriding the GGUF\'s')
 @click.option("--config", "config", type=click.Path(dir_okay=False), help="config file")
-def add(name: str, file: Path, n_ctx: int | None, source: str, description: str, chat_template: str | None,
-        config: str | None) -> None:
+def add(
+    name: str,
+    file: Path,
+    n_ctx: int | None,
+    source: str,
+    description: str,
+    chat_template: str | None,
+    config: str | None,
+) -> None:
     """Hash FILE (a GGUF) and write catalog entry NAME pinning its sha256."""
     from edge_agent.llm.models import ModelError, add_model, catalog_path
 
     settings = _settings(config)
     try:
-        entry = add_model(settings, name, file, n_ctx=n_ctx, source=source, description=description,
-                          chat_template=chat_template)
+        entry = add_model(
+            settings, name, file, n_ctx=n_ctx, source=source, description=description, chat_template=chat_template
+        )
     except ModelError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)

@@ -18,18 +18,28 @@ from edge_agent.config import ConfigError, load_settings, resolve_secret
 
 
 @click.command("simulate")
-@click.option("--dataset", default=None,
-              help="records as a Haystack JSON or Zinc grid, or the name of a built-in plant (rhine); "
-                   "default: the synthetic plant")
-@click.option("--histories", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="CSV with columns id,ts,val for --dataset (default: the dataset file with .csv)")
+@click.option(
+    "--dataset",
+    default=None,
+    help="records as a Haystack JSON or Zinc grid, or the name of a built-in plant (rhine); "
+    "default: the synthetic plant",
+)
+@click.option(
+    "--histories",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="CSV with columns id,ts,val for --dataset (default: the dataset file with .csv)",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to bind (keep it local)")
 @click.option("--port", default=8911, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--project", default=None, help="project name in /api/{project}/ (default: skyspark.project)")
 @click.option("--user", "username", default=None, help="login name (default: skyspark.username)")
 @click.option("--password", default=None, help="login password (default: EDGE_AGENT_SKYSPARK__PASSWORD / config)")
-@click.option("--delay", default=0.0, type=click.FloatRange(0, 600), help="answer every data request this "
-              "many seconds late (for timeout tests)")
+@click.option(
+    "--delay",
+    default=0.0,
+    type=click.FloatRange(0, 600),
+    help="answer every data request this many seconds late (for timeout tests)",
+)
 @click.option("--config", "config", default=None, help="config file (for project, user and password defaults)")
 @click.option("-v", "--verbose", is_flag=True, help="log every request")
 def simulate(dataset, histories, host, port, project, username, password, delay, config, verbose) -> None:
@@ -54,8 +64,11 @@ def simulate(dataset, histories, host, port, project, username, password, delay,
             click.echo(f"edge-agent: cannot read skyspark.password_file: {exc}", err=True)
             sys.exit(2)
     if not password:
-        click.echo("edge-agent: the simulator needs a password: --password, EDGE_AGENT_SKYSPARK__PASSWORD, "
-                   "or skyspark.password_file", err=True)
+        click.echo(
+            "edge-agent: the simulator needs a password: --password, EDGE_AGENT_SKYSPARK__PASSWORD, "
+            "or skyspark.password_file",
+            err=True,
+        )
         sys.exit(2)
     if histories and not dataset:
         click.echo("edge-agent: --histories needs --dataset", err=True)
@@ -68,14 +81,18 @@ def simulate(dataset, histories, host, port, project, username, password, delay,
         click.echo(f"edge-agent: cannot load the dataset: {exc}", err=True)
         sys.exit(2)
     try:
-        server = SimulatorServer((host, port), project=project, users={username: password}, dataset=data,
-                                 delay_s=delay, quiet=not verbose)
+        server = SimulatorServer(
+            (host, port), project=project, users={username: password}, dataset=data, delay_s=delay, quiet=not verbose
+        )
     except OSError as exc:
         click.echo(f"edge-agent: cannot listen on {host}:{port}: {exc}", err=True)
         sys.exit(1)
     equips = sum(1 for r in data.records if "equip" in r)
-    click.echo(f"SkySpark simulator: {server.url}/api/{project}/ ({len(data.records)} records, {equips} equips), "
-               f"user {username!r}; Ctrl-C stops", err=True)
+    click.echo(
+        f"SkySpark simulator: {server.url}/api/{project}/ ({len(data.records)} records, {equips} equips), "
+        f"user {username!r}; Ctrl-C stops",
+        err=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

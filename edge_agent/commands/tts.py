@@ -40,8 +40,9 @@ def _store(settings, *, handcrafted: bool = True):
         _fail(str(exc))
 
 
-config_option = click.option("--config", type=click.Path(dir_okay=False),
-                             help="A YAML file overriding config/edge-agent.yaml.")
+config_option = click.option(
+    "--config", type=click.Path(dir_okay=False), help="A YAML file overriding config/edge-agent.yaml."
+)
 
 
 @click.group("tts")
@@ -57,16 +58,30 @@ def list_cmd(config: str | None, as_json: bool) -> None:
     _, store = _store(_settings(config))
     items = store.all()
     if as_json:
-        click.echo(json.dumps([{"id": t.id, "category": t.category, "core": t.core, "steps": len(t.steps),
-                                "question": t.question,
-                                "actions": [s.action for s in t.steps], "source": t.source} for t in items],
-                              ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "id": t.id,
+                        "category": t.category,
+                        "core": t.core,
+                        "steps": len(t.steps),
+                        "question": t.question,
+                        "actions": [s.action for s in t.steps],
+                        "source": t.source,
+                    }
+                    for t in items
+                ],
+                ensure_ascii=False,
+            )
+        )
         return
     click.echo(f"{'id':32}  {'category':9}  core  steps  actions{'':26}  question")
     for t in items:
         actions = " → ".join(s.action for s in t.steps)
-        click.echo(f"{t.id:32}  {t.category:9}  {'yes' if t.core else '':4}  {len(t.steps):5}  {actions:33}  "
-                   f"{t.question[:70]}")
+        click.echo(
+            f"{t.id:32}  {t.category:9}  {'yes' if t.core else '':4}  {len(t.steps):5}  {actions:33}  {t.question[:70]}"
+        )
     counts = {c: sum(1 for t in items if t.category == c) for c in ("tool", "entity", "workflow", "generated")}
     click.echo(f"{len(items)} trajectories: " + ", ".join(f"{n} {c}" for c, n in counts.items()))
 
@@ -92,18 +107,35 @@ def check_cmd(config: str | None) -> None:
     """Validate every trajectory against the tools (exit 2 naming the first broken file)."""
     settings = _settings(config)
     tools, store = _store(settings)
-    click.echo(f"ok: {len(store)} trajectories valid against {len(tools)} tools "
-               f"({sum(len(t.render()) for t in store.all())} characters in all)")
+    click.echo(
+        f"ok: {len(store)} trajectories valid against {len(tools)} tools "
+        f"({sum(len(t.render()) for t in store.all())} characters in all)"
+    )
 
 
 @tts.command("generate")
-@click.option("--tasks", "tasks_file", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="A task file (bench/tasks/*.yaml): tasks with id, question and now.")
+@click.option(
+    "--tasks",
+    "tasks_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A task file (bench/tasks/*.yaml): tasks with id, question and now.",
+)
 @click.option("--rounds", type=click.IntRange(1, 50), default=5, show_default=True)
-@click.option("--max-examples", type=click.IntRange(1, 500), default=17, show_default=True,
-              help="Stop once this many generated trajectories are stored.")
-@click.option("--strategy", type=click.Choice(STRATEGIES), default="react-review",
-              show_default=True, help="How tasks are solved (the paper: ReAct + Review).")
+@click.option(
+    "--max-examples",
+    type=click.IntRange(1, 500),
+    default=17,
+    show_default=True,
+    help="Stop once this many generated trajectories are stored.",
+)
+@click.option(
+    "--strategy",
+    type=click.Choice(STRATEGIES),
+    default="react-review",
+    show_default=True,
+    help="How tasks are solved (the paper: ReAct + Review).",
+)
 @click.option("--max-trials", type=click.IntRange(1, 20), default=2, show_default=True)
 @click.option("--max-steps", type=click.IntRange(1, 100), help="ReAct steps per trial.")
 @click.option("--with-handcrafted", is_flag=True, help="Also use the hand-crafted examples (the paper starts empty).")
@@ -111,9 +143,19 @@ def check_cmd(config: str | None) -> None:
 @click.option("--model", help="A model name from the model catalog.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the per-round report as JSON here.")
 @config_option
-def generate_cmd(tasks_file: str, rounds: int, max_examples: int, strategy: str, max_trials: int,
-                 max_steps: int | None, with_handcrafted: bool, limit: int | None, model: str | None,
-                 out: str | None, config: str | None) -> None:
+def generate_cmd(
+    tasks_file: str,
+    rounds: int,
+    max_examples: int,
+    strategy: str,
+    max_trials: int,
+    max_steps: int | None,
+    with_handcrafted: bool,
+    limit: int | None,
+    model: str | None,
+    out: str | None,
+    config: str | None,
+) -> None:
     """Algorithm 2: solve tasks, compact each solved trajectory to ≤ 3 steps, store it, reuse it next round."""
     from edge_agent.tts_autogen import GenTaskFileError, generate, load_gen_tasks, solved_trial
 
@@ -133,11 +175,22 @@ def generate_cmd(tasks_file: str, rounds: int, max_examples: int, strategy: str,
 
     def progress(round_no, task, result):
         mark = "solved" if solved_trial(result) is not None else "-"
-        click.echo(f"round {round_no}  {task.id:16}  {result.status:9}  {mark:7}  "
-                   f"{result.metrics.wall_s:6.1f}s  run={result.run_id}")
+        click.echo(
+            f"round {round_no}  {task.id:16}  {result.status:9}  {mark:7}  "
+            f"{result.metrics.wall_s:6.1f}s  run={result.run_id}"
+        )
 
-    reports = generate(agent, tasks, store, rounds=rounds, max_examples=max_examples, strategy=strategy,
-                       max_trials=max_trials, max_steps=max_steps, on_result=progress)
+    reports = generate(
+        agent,
+        tasks,
+        store,
+        rounds=rounds,
+        max_examples=max_examples,
+        strategy=strategy,
+        max_trials=max_trials,
+        max_steps=max_steps,
+        on_result=progress,
+    )
     click.echo(f"{'round':>5}  {'examples':>8}  {'attempted':>9}  {'newly solved':>12}  added")
     for r in reports:
         click.echo(f"{r.round:5}  {r.examples_before:8}  {r.attempted:9}  {len(r.solved):12}  {', '.join(r.added)}")

@@ -49,8 +49,14 @@ def console_settings(settings: Settings) -> Settings:
     c = settings.console
     if not c.mqtt_username:
         return settings
-    mqtt = settings.mqtt.model_copy(update={"username": c.mqtt_username, "client_id": None,
-                                            "password": c.mqtt_password, "password_file": c.mqtt_password_file})
+    mqtt = settings.mqtt.model_copy(
+        update={
+            "username": c.mqtt_username,
+            "client_id": None,
+            "password": c.mqtt_password,
+            "password_file": c.mqtt_password_file,
+        }
+    )
     return settings.model_copy(update={"mqtt": mqtt})
 
 
@@ -62,9 +68,11 @@ class _Client(RequestClient):
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            self._bridge._trouble(f"the broker at {self.host}:{self.port} refused the console's login as "
-                                  f"{self.client_id!r}: {reason_code} (check console.mqtt_username and "
-                                  f"console.mqtt_password_file, docs/console.md)")
+            self._bridge._trouble(
+                f"the broker at {self.host}:{self.port} refused the console's login as "
+                f"{self.client_id!r}: {reason_code} (check console.mqtt_username and "
+                f"console.mqtt_password_file, docs/console.md)"
+            )
             return
         self._bridge._connected_ok()
         super()._on_connect(client, userdata, flags, reason_code, properties)
@@ -80,11 +88,13 @@ class _Client(RequestClient):
         if now - self._bridge._connected_at < QUICK_DROP_S:  # paho reports a takeover as "Unspecified error"
             self._bridge._drops = [t for t in self._bridge._drops if now - t < 60.0] + [now]
         if getattr(reason_code, "value", None) == SESSION_TAKEN_OVER or len(self._bridge._drops) >= 2:
-            self._bridge._trouble(f"the broker keeps dropping the console's connection soon after it connects "
-                                  f"({len(self._bridge._drops)} times in a minute): another client connects as "
-                                  f"{self.client_id!r} and takes its session. Is a second console running with the "
-                                  f"same broker user? Give each console its own (console.mqtt_username)",
-                                  takeover=True)
+            self._bridge._trouble(
+                f"the broker keeps dropping the console's connection soon after it connects "
+                f"({len(self._bridge._drops)} times in a minute): another client connects as "
+                f"{self.client_id!r} and takes its session. Is a second console running with the "
+                f"same broker user? Give each console its own (console.mqtt_username)",
+                takeover=True,
+            )
         elif reason_code is not None and getattr(reason_code, "is_failure", False):
             self._bridge._trouble(f"the broker closed the console's connection: {reason_code}")
         self._wake()
@@ -113,8 +123,14 @@ class Bridge:
     def __init__(self, settings: Settings, *, client_id: str | None = None):
         self.settings = console_settings(settings)
         self.keep_s = settings.console.answer_timeout_s
-        self.client = _Client(self.settings, client_id=client_id, wake=self._wake_all, bridge=self, persistent=True,
-                              session_expiry_s=settings.mqtt.session_expiry_s)
+        self.client = _Client(
+            self.settings,
+            client_id=client_id,
+            wake=self._wake_all,
+            bridge=self,
+            persistent=True,
+            session_expiry_s=settings.mqtt.session_expiry_s,
+        )
         self.asked: dict[str, Asked] = {}
         self._problem: str = ""  # the last connection problem
         self._takeover_at = 0.0
@@ -136,8 +152,9 @@ class Bridge:
     def start_async(self) -> Bridge:
         """Connect in the background: paho retries while the broker is away (the page says so meanwhile)."""
         c = self.client
-        c._client.connect_async(c.host, c.port, keepalive=30, clean_start=False,
-                                properties=connect_properties(c.session_expiry_s))
+        c._client.connect_async(
+            c.host, c.port, keepalive=30, clean_start=False, properties=connect_properties(c.session_expiry_s)
+        )
         c._client.loop_start()
         return self
 
@@ -235,8 +252,10 @@ class Bridge:
     def running(self) -> list[Asked]:
         """The requests this console follows that have no final reply yet, oldest first."""
         self.sweep()
-        return sorted((a for a in list(self.asked.values()) if a.ended is None and self.final(a.request_id) is None),
-                      key=lambda a: a.created)
+        return sorted(
+            (a for a in list(self.asked.values()) if a.ended is None and self.final(a.request_id) is None),
+            key=lambda a: a.created,
+        )
 
     def sweep(self, now: float | None = None) -> int:
         """Forget finished requests `keep_s` after their final reply, and replies of requests nobody asked here

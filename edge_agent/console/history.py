@@ -43,16 +43,16 @@ class History:
             cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
             who = "coalesce(on_behalf_of, client_id)" if "on_behalf_of" in cols else "client_id"
             marks = ",".join("?" * len(run_ids))
-            return {r[0]: r[1] for r in conn.execute(
-                f"SELECT job_id, {who} FROM jobs WHERE job_id IN ({marks})", run_ids)}
+            return {
+                r[0]: r[1] for r in conn.execute(f"SELECT job_id, {who} FROM jobs WHERE job_id IN ({marks})", run_ids)
+            }
 
     @staticmethod
     def _search(q: str) -> tuple[str, list]:
         if not q:
             return "", []
         like = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        return (" WHERE question LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\' OR run_id = ?",
-                [like, like, q])
+        return (" WHERE question LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\' OR run_id = ?", [like, like, q])
 
     def runs(self, limit: int = 50, offset: int = 0, q: str = "") -> list[dict]:
         """A page of runs, newest first; `q` finds a text in the question or the answer, or a run id."""
@@ -61,9 +61,14 @@ class History:
             return []
         where, args = self._search(q)
         with closing(conn):
-            rows = [dict(r) for r in conn.execute(
-                "SELECT run_id, created, question, answer, status, reason, distilled, tokens_sent, tokens_received, "
-                f"wall_s FROM runs{where} ORDER BY created DESC LIMIT ? OFFSET ?", (*args, limit, offset))]
+            rows = [
+                dict(r)
+                for r in conn.execute(
+                    "SELECT run_id, created, question, answer, status, reason, distilled, tokens_sent, tokens_received, "
+                    f"wall_s FROM runs{where} ORDER BY created DESC LIMIT ? OFFSET ?",
+                    (*args, limit, offset),
+                )
+            ]
         who = self._who([r["run_id"] for r in rows])
         for r in rows:
             r["who"] = who.get(r["run_id"], "edge-agent ask")
@@ -96,9 +101,13 @@ class History:
         with closing(conn):
             cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
             who = "on_behalf_of" if "on_behalf_of" in cols else "NULL"
-            return [dict(r) for r in conn.execute(
-                f"SELECT job_id, client_id, request_id, question, state, created, {who} AS on_behalf_of FROM jobs "
-                "WHERE state IN ('queued', 'running') ORDER BY created")]
+            return [
+                dict(r)
+                for r in conn.execute(
+                    f"SELECT job_id, client_id, request_id, question, state, created, {who} AS on_behalf_of FROM jobs "
+                    "WHERE state IN ('queued', 'running') ORDER BY created"
+                )
+            ]
 
     def job(self, client_id: str, request_id: str) -> dict | None:
         """One job of a requester by its request id (state, question, final reply), or None."""
@@ -114,8 +123,11 @@ class History:
         with closing(conn):
             cols = {r[1] for r in conn.execute("PRAGMA table_info(jobs)")}
             who = "on_behalf_of" if "on_behalf_of" in cols else "NULL AS on_behalf_of"
-            row = conn.execute(f"SELECT job_id, client_id, request_id, question, state, created, final_kind, "
-                               f"final_payload, {who} FROM jobs WHERE {where}", params).fetchone()
+            row = conn.execute(
+                f"SELECT job_id, client_id, request_id, question, state, created, final_kind, "
+                f"final_payload, {who} FROM jobs WHERE {where}",
+                params,
+            ).fetchone()
         return dict(row) if row else None
 
     def run(self, run_id: str) -> dict | None:
@@ -127,14 +139,19 @@ class History:
             if row is None:
                 return None
             run = dict(row)
-            run["trials"] = [dict(r) for r in conn.execute(
-                "SELECT * FROM trials WHERE run_id=? ORDER BY number", (run_id,))]
-            steps = [dict(r) for r in conn.execute(
-                "SELECT * FROM steps WHERE run_id=? ORDER BY trial, idx", (run_id,))]
+            run["trials"] = [
+                dict(r) for r in conn.execute("SELECT * FROM trials WHERE run_id=? ORDER BY number", (run_id,))
+            ]
+            steps = [dict(r) for r in conn.execute("SELECT * FROM steps WHERE run_id=? ORDER BY trial, idx", (run_id,))]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            sql = ("SELECT c.*, s.text AS prompt_system FROM llm_calls c LEFT JOIN prompt_systems s "
-                   "ON s.sha256 = c.system_sha256 WHERE c.run_id=? ORDER BY c.id") if "prompt_systems" in tables \
+            sql = (
+                (
+                    "SELECT c.*, s.text AS prompt_system FROM llm_calls c LEFT JOIN prompt_systems s "
+                    "ON s.sha256 = c.system_sha256 WHERE c.run_id=? ORDER BY c.id"
+                )
+                if "prompt_systems" in tables
                 else "SELECT * FROM llm_calls WHERE run_id=? ORDER BY id"
+            )
             run["calls"] = [dict(r) for r in conn.execute(sql, (run_id,))]
         for t in run["trials"]:
             t["steps"] = [s for s in steps if s["trial"] == t["number"]]

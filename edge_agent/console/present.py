@@ -5,7 +5,7 @@ steps as they arrive; the run page uses these, so both show a run the same way."
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -30,7 +30,7 @@ def when(t: float | str | None, zone: tzinfo | None = None) -> str:
             if moment.tzinfo is None:
                 moment = moment.replace(tzinfo=zone) if zone else moment.astimezone()
         else:
-            moment = datetime.fromtimestamp(float(t), timezone.utc)
+            moment = datetime.fromtimestamp(float(t), UTC)
     except (TypeError, ValueError, OverflowError, OSError):
         return str(t)
     moment = moment.astimezone(zone) if zone else moment.astimezone()
@@ -63,8 +63,9 @@ def doing(action: str | None, action_input: Any, kind: str = "tool") -> str:
     if kind == "ask_requester":
         return "Asks the requester a question"
     if isinstance(action_input, dict) and action_input:
-        args = "; ".join(f"{str(k).replace('_', ' ')} {_value(v)}" for k, v in action_input.items()
-                         if v not in (None, "", []))
+        args = "; ".join(
+            f"{str(k).replace('_', ' ')} {_value(v)}" for k, v in action_input.items() if v not in (None, "", [])
+        )
         return f"Calls {action} with {args}" if args else f"Calls {action}"
     return f"Calls {action}"
 

@@ -40,16 +40,19 @@ SESSION_COOKIE, LOGIN_COOKIE = "ea_session", "ea_login"
 #: where the middleware leaves the request's session (a typed key where aiohttp has them)
 SESSION = web.RequestKey("session", object) if hasattr(web, "RequestKey") else "session"
 RUN_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 SERVER = "edge-agent-console"
 HSTS = "max-age=31536000"
 #: what the login page may say, by code (`/login?error=<code>`): nothing typed into the address bar is shown
-LOGIN_ERRORS = {"expired": "Your session has ended: log in again.",
-                "wrong": "Wrong user name or password.",
-                "wait": "Too many failed logins from here: wait a moment and try again."}
-
+LOGIN_ERRORS = {
+    "expired": "Your session has ended: log in again.",
+    "wrong": "Wrong user name or password.",
+    "wait": "Too many failed logins from here: wait a moment and try again.",
+}
 
 
 class Console:
@@ -65,15 +68,17 @@ class Console:
         self.history = History(settings.db_path, settings.state_dir / "queue.db")
         self.secure = bool(c.tls_cert_file)
         self.zone = site_zone(settings.agent.timezone)
-        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
-                                      autoescape=True, undefined=jinja2.StrictUndefined)
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined
+        )
         self.env.filters["when"] = lambda t: when(t, self.zone)
         self.env.filters["status_label"] = statuses.label
         self.env.filters["status_css"] = statuses.css
         self.env.filters["status_meaning"] = statuses.meaning
         self.env.globals["STATUSES"] = statuses.STATUSES
-        self.env.filters["pretty"] = lambda v: json.dumps(json.loads(v), indent=1, ensure_ascii=False) \
-            if isinstance(v, str) and v[:1] in "[{" else v
+        self.env.filters["pretty"] = lambda v: (
+            json.dumps(json.loads(v), indent=1, ensure_ascii=False) if isinstance(v, str) and v[:1] in "[{" else v
+        )
 
     # helpers ---------------------------------------------------------------------------------
     def page(self, name: str, request: web.Request, status: int = 200, **ctx) -> web.Response:
@@ -150,8 +155,9 @@ async def login_page(request: web.Request) -> web.Response:
 
     console = _console(request)
     token = secrets.token_urlsafe(24)
-    response = console.page("login.html", request, login_csrf=token,
-                            error=LOGIN_ERRORS.get(request.query.get("error", ""), ""))
+    response = console.page(
+        "login.html", request, login_csrf=token, error=LOGIN_ERRORS.get(request.query.get("error", ""), "")
+    )
     response.set_cookie(LOGIN_COOKIE, token, httponly=True, samesite="Strict", secure=console.secure, path="/login")
     return response
 
@@ -167,21 +173,32 @@ async def login(request: web.Request) -> web.Response:
     wait = console.limiter.retry_after(*keys)
     if wait > 0:
         log.warning("login for %r from %s delayed %.0f s: too many failed logins from there", user, address, wait)
-        response = console.page("login.html", request, status=429, login_csrf=data.get("csrf"),
-                                error=LOGIN_ERRORS["wait"] + f" (about {max(1, round(wait))} s)")
+        response = console.page(
+            "login.html",
+            request,
+            status=429,
+            login_csrf=data.get("csrf"),
+            error=LOGIN_ERRORS["wait"] + f" (about {max(1, round(wait))} s)",
+        )
         response.headers["Retry-After"] = str(max(1, round(wait)))
         return response
     role = await asyncio.get_running_loop().run_in_executor(None, console.users.verify, user, password)
     if role is None:
         console.limiter.failed(*keys)
         log.info("failed login for %r from %s", user, address)
-        return console.page("login.html", request, status=401, login_csrf=data.get("csrf"),
-                            error=LOGIN_ERRORS["wrong"])
+        return console.page("login.html", request, status=401, login_csrf=data.get("csrf"), error=LOGIN_ERRORS["wrong"])
     console.limiter.succeeded(*keys)
     token, _ = console.sessions.create(user, role)
     response = web.HTTPSeeOther("/")
-    response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="Strict", secure=console.secure, path="/",
-                        max_age=int(console.settings.console.session_ttl_s))
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        httponly=True,
+        samesite="Strict",
+        secure=console.secure,
+        path="/",
+        max_age=int(console.settings.console.session_ttl_s),
+    )
     response.del_cookie(LOGIN_COOKIE, path="/login")
     log.info("%s logged in (%s) from %s", user, role, address)
     raise response
@@ -206,13 +223,19 @@ def gateway_status(console: Console) -> dict:
         daemon = bridge.client.status.get(bridge.client.topics.status, "")
     active = console.history.active()
     last = console.history.last_model()
-    return {"broker": bool(bridge and bridge.connected), "problem": bridge.problem if bridge else "",
-            "daemon": daemon or "unknown",
-            "skyspark": "unknown" if not daemon or daemon == "offline" else
-                        ("unreachable (the daemon waits for it)" if "skyspark" in daemon else "reachable"),
-            "model": console.settings.model.name, "last_model": last[0] if last else "",
-            "last_model_when": when(last[1], console.zone) if last else "",
-            "queue_depth": len(active), "active": active}
+    return {
+        "broker": bool(bridge and bridge.connected),
+        "problem": bridge.problem if bridge else "",
+        "daemon": daemon or "unknown",
+        "skyspark": "unknown"
+        if not daemon or daemon == "offline"
+        else ("unreachable (the daemon waits for it)" if "skyspark" in daemon else "reachable"),
+        "model": console.settings.model.name,
+        "last_model": last[0] if last else "",
+        "last_model_when": when(last[1], console.zone) if last else "",
+        "queue_depth": len(active),
+        "active": active,
+    }
 
 
 def _page_number(text: str | None) -> int:
@@ -233,15 +256,31 @@ async def home(request: web.Request) -> web.Response:
     total = await loop.run_in_executor(None, console.history.count, q)
     status = await loop.run_in_executor(None, gateway_status, console)
     own = console.bridge.client_id if console.bridge else None
-    running = [dict(job, who=job.get("on_behalf_of") or job["client_id"],
-                    href=f"/requests/{job['request_id']}" if job["client_id"] == own else "")
-               for job in status["active"]]
+    running = [
+        dict(
+            job,
+            who=job.get("on_behalf_of") or job["client_id"],
+            href=f"/requests/{job['request_id']}" if job["client_id"] == own else "",
+        )
+        for job in status["active"]
+    ]
     strategies = ["reactxen", "react-review", "react"]
-    return console.page("home.html", request, runs=runs, strategies=strategies, q=q, page=page,
-                        pages=max(1, -(-total // size)), total=total, running=running, gateway=status,
-                        default_strategy=console.settings.agent.strategy,
-                        default_steps=console.settings.agent.max_steps,
-                        connected=console.bridge is not None and console.bridge.connected, me=session.user)
+    return console.page(
+        "home.html",
+        request,
+        runs=runs,
+        strategies=strategies,
+        q=q,
+        page=page,
+        pages=max(1, -(-total // size)),
+        total=total,
+        running=running,
+        gateway=status,
+        default_strategy=console.settings.agent.strategy,
+        default_steps=console.settings.agent.max_steps,
+        connected=console.bridge is not None and console.bridge.connected,
+        me=session.user,
+    )
 
 
 async def run_page(request: web.Request) -> web.Response:
@@ -253,8 +292,9 @@ async def run_page(request: web.Request) -> web.Response:
     if RUN_ID_RE.fullmatch(run_id):
         run = await loop.run_in_executor(None, console.history.run, run_id)
     if run is None:
-        job = await loop.run_in_executor(None, console.history.job_by_id, run_id) \
-            if RUN_ID_RE.fullmatch(run_id) else None
+        job = (
+            await loop.run_in_executor(None, console.history.job_by_id, run_id) if RUN_ID_RE.fullmatch(run_id) else None
+        )
         if job is not None and job["state"] == "done":  # ended with no run (cancelled before it started, refused)
             return console.page("ended.html", request, job=_ended(job))
         raise web.HTTPNotFound(text="no such run in the run log")
@@ -272,8 +312,12 @@ def _ended(job: dict) -> dict:
     except ValueError:
         final = {}
     shown = statuses.effective(final.get("status"), kind=job.get("final_kind"), answer=final.get("answer"))
-    return dict(job, final=final, shown_status=shown,
-                message=final.get("message") or final.get("error") or final.get("answer") or "")
+    return dict(
+        job,
+        final=final,
+        shown_status=shown,
+        message=final.get("message") or final.get("error") or final.get("answer") or "",
+    )
 
 
 def _plots(console: Console, run_id: str) -> list[dict]:
@@ -356,9 +400,10 @@ async def ask(request: web.Request) -> web.Response:
     if not isinstance(question, str):
         raise web.HTTPBadRequest(text="a question is needed")
     if console.bridge is None or not console.bridge.connected:
-        raise web.HTTPServiceUnavailable(text="the console is not connected to the broker" +
-                                         (f": {console.bridge.problem}" if console.bridge and console.bridge.problem
-                                          else ""))
+        raise web.HTTPServiceUnavailable(
+            text="the console is not connected to the broker"
+            + (f": {console.bridge.problem}" if console.bridge and console.bridge.problem else "")
+        )
     options = _options(data)
     rid = await _publishing(console.bridge.ask, session.user, question, options)
     first = await console.bridge.first_reply(rid, 10.0)
@@ -382,8 +427,15 @@ async def request_state(request: web.Request) -> web.Response:
     rid = request.match_info["request_id"]
     asked = await asyncio.get_running_loop().run_in_executor(None, _find, console, rid)
     replies = [_json(r) for r in console.bridge.replies(rid)]
-    return web.json_response({"request_id": rid, "question": asked.question, "user": asked.user,
-                              "replies": replies, "final": next((r for r in replies if "shown_status" in r), None)})
+    return web.json_response(
+        {
+            "request_id": rid,
+            "question": asked.question,
+            "user": asked.user,
+            "replies": replies,
+            "final": next((r for r in replies if "shown_status" in r), None),
+        }
+    )
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -464,17 +516,24 @@ async def download(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound(text="no such file in the file store")
     inline = request.query.get("inline") == "1" and path.suffix == ".svg"
     ctype = {".svg": "image/svg+xml", ".json": "application/json"}.get(path.suffix, "application/octet-stream")
-    return web.FileResponse(path, headers={
-        "Content-Type": ctype, "Content-Security-Policy": FILE_CSP, "Cache-Control": "no-store",
-        "Content-Disposition": "inline" if inline else f'attachment; filename="{path.name}"'})
+    return web.FileResponse(
+        path,
+        headers={
+            "Content-Type": ctype,
+            "Content-Security-Policy": FILE_CSP,
+            "Cache-Control": "no-store",
+            "Content-Disposition": "inline" if inline else f'attachment; filename="{path.name}"',
+        },
+    )
 
 
 # ------------------------------------------------------------------------------------------------ users
 async def users_page(request: web.Request) -> web.Response:
     console = _console(request)
     console.require(request, "admin")
-    return console.page("users.html", request, users=console.users.load().users,
-                        message=request.query.get("message", ""))
+    return console.page(
+        "users.html", request, users=console.users.load().users, message=request.query.get("message", "")
+    )
 
 
 async def users_post(request: web.Request) -> web.Response:
@@ -505,25 +564,36 @@ async def users_post(request: web.Request) -> web.Response:
 
 async def health(request: web.Request) -> web.Response:
     bridge = _console(request).bridge
-    return web.json_response({"broker": bool(bridge and bridge.connected), "problem": bridge.problem if bridge else "",
-                              "following": len(bridge.asked) if bridge else 0})
+    return web.json_response(
+        {
+            "broker": bool(bridge and bridge.connected),
+            "problem": bridge.problem if bridge else "",
+            "following": len(bridge.asked) if bridge else 0,
+        }
+    )
 
 
 def make_app(settings: Settings, bridge: Bridge | None) -> web.Application:
     app = web.Application(middlewares=[_session_and_headers], client_max_size=256 * 1024)
     app[CONSOLE] = Console(settings, bridge)
-    app.add_routes([
-        web.get("/login", login_page), web.post("/login", login), web.post("/logout", logout),
-        web.get("/", home), web.post("/ask", ask),
-        web.get("/requests/{request_id}", request_page),
-        web.get("/api/requests/{request_id}", request_state),
-        web.get("/api/requests/{request_id}/events", events),
-        web.post("/api/requests/{request_id}/cancel", cancel),
-        web.post("/api/requests/{request_id}/answer", answer),
-        web.get("/runs/{run_id}", run_page),
-        web.get("/files/{run_id}/{name}", download),
-        web.get("/users", users_page), web.post("/users", users_post),
-        web.get("/healthz", health),
-        web.static("/static", HERE / "static"),
-    ])
+    app.add_routes(
+        [
+            web.get("/login", login_page),
+            web.post("/login", login),
+            web.post("/logout", logout),
+            web.get("/", home),
+            web.post("/ask", ask),
+            web.get("/requests/{request_id}", request_page),
+            web.get("/api/requests/{request_id}", request_state),
+            web.get("/api/requests/{request_id}/events", events),
+            web.post("/api/requests/{request_id}/cancel", cancel),
+            web.post("/api/requests/{request_id}/answer", answer),
+            web.get("/runs/{run_id}", run_page),
+            web.get("/files/{run_id}/{name}", download),
+            web.get("/users", users_page),
+            web.post("/users", users_post),
+            web.get("/healthz", health),
+            web.static("/static", HERE / "static"),
+        ]
+    )
     return app

@@ -26,14 +26,28 @@ import sqlite_utils
 from pydantic import BaseModel
 
 TABLE = "audit"
-COLUMNS = {"id": int, "time": float, "event": str, "who": str, "on_behalf_of": str, "request_id": str,
-           "job_id": str, "question": str, "options": str, "outcome": str, "files": str, "cancelled_by": str,
-           "detail": str}
+COLUMNS = {
+    "id": int,
+    "time": float,
+    "event": str,
+    "who": str,
+    "on_behalf_of": str,
+    "request_id": str,
+    "job_id": str,
+    "question": str,
+    "options": str,
+    "outcome": str,
+    "files": str,
+    "cancelled_by": str,
+    "detail": str,
+}
 EVENTS = ("request", "cancel", "answer", "final")
 SECRET_KEY = re.compile(r"pass|secret|token|auth|credential|key", re.IGNORECASE)
 DETAIL_CHARS = 2000
-_INSERT = (f"INSERT INTO {TABLE} (time, event, who, on_behalf_of, request_id, job_id, question, options, outcome, "
-           "files, cancelled_by, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+_INSERT = (
+    f"INSERT INTO {TABLE} (time, event, who, on_behalf_of, request_id, job_id, question, options, outcome, "
+    "files, cancelled_by, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+)
 _TRIGGER = f"""
 CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON {TABLE}
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
@@ -59,22 +73,47 @@ def scrub(options: dict | BaseModel | None) -> str | None:
         return options.model_dump_json()
     if not options:
         return None
-    return json.dumps({k: v for k, v in options.items() if not SECRET_KEY.search(str(k))}, default=str,
-                      sort_keys=True)
+    return json.dumps({k: v for k, v in options.items() if not SECRET_KEY.search(str(k))}, default=str, sort_keys=True)
 
 
 def _cut(text: str | None, n: int = DETAIL_CHARS) -> str | None:
-    return text if text is None or len(text) <= n else text[:n - 3] + "..."
+    return text if text is None or len(text) <= n else text[: n - 3] + "..."
 
 
-def record(conn: sqlite3.Connection, event: str, who: str, *, on_behalf_of: str | None = None,
-           request_id: str | None = None, job_id: str | None = None, question: str | None = None,
-           options: dict | BaseModel | None = None, outcome: str | None = None, files: list[str] | None = None,
-           cancelled_by: str | None = None, detail: str | None = None, now: float | None = None) -> None:
+def record(
+    conn: sqlite3.Connection,
+    event: str,
+    who: str,
+    *,
+    on_behalf_of: str | None = None,
+    request_id: str | None = None,
+    job_id: str | None = None,
+    question: str | None = None,
+    options: dict | BaseModel | None = None,
+    outcome: str | None = None,
+    files: list[str] | None = None,
+    cancelled_by: str | None = None,
+    detail: str | None = None,
+    now: float | None = None,
+) -> None:
     """Append one row, inside the caller's transaction."""
-    conn.execute(_INSERT, (time.time() if now is None else now, event, who, on_behalf_of, request_id, job_id,
-                           question, scrub(options), outcome, json.dumps(files) if files else None, cancelled_by,
-                           _cut(detail)))
+    conn.execute(
+        _INSERT,
+        (
+            time.time() if now is None else now,
+            event,
+            who,
+            on_behalf_of,
+            request_id,
+            job_id,
+            question,
+            scrub(options),
+            outcome,
+            json.dumps(files) if files else None,
+            cancelled_by,
+            _cut(detail),
+        ),
+    )
 
 
 def prune(conn: sqlite3.Connection, retention_days: float, now: float | None = None) -> int:
@@ -85,8 +124,15 @@ def prune(conn: sqlite3.Connection, retention_days: float, now: float | None = N
     return conn.execute(f"DELETE FROM {TABLE} WHERE time < ?", (cutoff,)).rowcount
 
 
-def query(conn: sqlite3.Connection, *, since: float | None = None, until: float | None = None,
-          who: str | None = None, event: str | None = None, limit: int | None = None) -> Iterator[dict[str, Any]]:
+def query(
+    conn: sqlite3.Connection,
+    *,
+    since: float | None = None,
+    until: float | None = None,
+    who: str | None = None,
+    event: str | None = None,
+    limit: int | None = None,
+) -> Iterator[dict[str, Any]]:
     """Rows oldest first; `who` matches the client id or `on_behalf_of`."""
     where: list[str] = []
     args: list[Any] = []
@@ -104,5 +150,5 @@ def query(conn: sqlite3.Connection, *, since: float | None = None, until: float 
         args.append(event)
     sql = f"SELECT * FROM {TABLE}" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
     if limit:  # the newest `limit`, still oldest first
-        sql = f"SELECT * FROM ({sql[:-len(' ORDER BY id')]} ORDER BY id DESC LIMIT {int(limit)}) ORDER BY id"
+        sql = f"SELECT * FROM ({sql[: -len(' ORDER BY id')]} ORDER BY id DESC LIMIT {int(limit)}) ORDER BY id"
     yield from sqlite_utils.Database(conn).query(sql, args)

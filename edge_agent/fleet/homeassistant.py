@@ -58,15 +58,32 @@ def discovery(settings: Settings, status_topic: str, state_topic: str) -> dict[s
     """Discovery topic → config payload, for each entity of the gateway."""
     gw, prefix = settings.mqtt.gateway_id, settings.homeassistant.discovery_prefix
     node = node_id(gw)
-    device = {"identifiers": [node], "name": f"edge-agent {gw}", "manufacturer": "edge-agent",
-              "model": "edge-agent gateway", "sw_version": __version__}
+    device = {
+        "identifiers": [node],
+        "name": f"edge-agent {gw}",
+        "manufacturer": "edge-agent",
+        "model": "edge-agent gateway",
+        "sw_version": __version__,
+    }
     origin = {"name": "edge-agent", "sw_version": __version__}
-    availability = [{"topic": status_topic, "value_template": AVAILABILITY_TEMPLATE,
-                     "payload_available": "online", "payload_not_available": "offline"}]
+    availability = [
+        {
+            "topic": status_topic,
+            "value_template": AVAILABILITY_TEMPLATE,
+            "payload_available": "online",
+            "payload_not_available": "offline",
+        }
+    ]
 
     def sensor(obj: str, name: str, template: str | None, **extra) -> tuple[str, dict]:
-        config = {"name": name, "unique_id": f"{node}_{obj}", "state_topic": state_topic,
-                  "availability": availability, "device": device, "origin": origin}
+        config = {
+            "name": name,
+            "unique_id": f"{node}_{obj}",
+            "state_topic": state_topic,
+            "availability": availability,
+            "device": device,
+            "origin": origin,
+        }
         if template:
             config["value_template"] = template
         config.update(extra)
@@ -74,35 +91,81 @@ def discovery(settings: Settings, status_topic: str, state_topic: str) -> dict[s
 
     entities = [
         sensor("status", "Status", None, state_topic=status_topic, icon="mdi:lan-connect"),
-        sensor("queue_depth", "Queue depth", "{{ value_json.queue_depth }}", state_class="measurement",
-               unit_of_measurement="jobs", icon="mdi:tray-full"),
-        sensor("jobs_answered", "Jobs answered", "{{ value_json.answered }}", state_class="total_increasing",
-               icon="mdi:check-circle"),
-        sensor("jobs_refused", "Jobs refused", "{{ value_json.refused }}", state_class="total_increasing",
-               icon="mdi:hand-back-left"),
-        sensor("jobs_partial", "Jobs partial", "{{ value_json.partial }}", state_class="total_increasing",
-               icon="mdi:circle-half-full"),
-        sensor("jobs_gave_up", "Jobs gave up", "{{ value_json.gave_up }}", state_class="total_increasing",
-               icon="mdi:help-circle"),
-        sensor("jobs_failed", "Jobs failed", "{{ value_json.failed }}", state_class="total_increasing",
-               icon="mdi:alert-circle"),
-        sensor("jobs_cancelled", "Jobs cancelled", "{{ value_json.cancelled }}", state_class="total_increasing",
-               icon="mdi:cancel"),
+        sensor(
+            "queue_depth",
+            "Queue depth",
+            "{{ value_json.queue_depth }}",
+            state_class="measurement",
+            unit_of_measurement="jobs",
+            icon="mdi:tray-full",
+        ),
+        sensor(
+            "jobs_answered",
+            "Jobs answered",
+            "{{ value_json.answered }}",
+            state_class="total_increasing",
+            icon="mdi:check-circle",
+        ),
+        sensor(
+            "jobs_refused",
+            "Jobs refused",
+            "{{ value_json.refused }}",
+            state_class="total_increasing",
+            icon="mdi:hand-back-left",
+        ),
+        sensor(
+            "jobs_partial",
+            "Jobs partial",
+            "{{ value_json.partial }}",
+            state_class="total_increasing",
+            icon="mdi:circle-half-full",
+        ),
+        sensor(
+            "jobs_gave_up",
+            "Jobs gave up",
+            "{{ value_json.gave_up }}",
+            state_class="total_increasing",
+            icon="mdi:help-circle",
+        ),
+        sensor(
+            "jobs_failed",
+            "Jobs failed",
+            "{{ value_json.failed }}",
+            state_class="total_increasing",
+            icon="mdi:alert-circle",
+        ),
+        sensor(
+            "jobs_cancelled",
+            "Jobs cancelled",
+            "{{ value_json.cancelled }}",
+            state_class="total_increasing",
+            icon="mdi:cancel",
+        ),
         sensor("last_status", "Last status", "{{ value_json.last_status }}", icon="mdi:list-status"),
-        *([sensor("last_answer", "Last answer", "{{ value_json.last_answer[:255] }}", icon="mdi:message-text",
-                  json_attributes_topic=state_topic,
-                  json_attributes_template="{{ {'answer': value_json.last_answer, "
-                                           "'question': value_json.last_question} | tojson }}")]
-          if settings.homeassistant.share_answers else []),
-        sensor("last_answer_time", "Last answer time", "{{ value_json.last_answer_time }}",
-               device_class="timestamp"),
+        *(
+            [
+                sensor(
+                    "last_answer",
+                    "Last answer",
+                    "{{ value_json.last_answer[:255] }}",
+                    icon="mdi:message-text",
+                    json_attributes_topic=state_topic,
+                    json_attributes_template="{{ {'answer': value_json.last_answer, "
+                    "'question': value_json.last_question} | tojson }}",
+                )
+            ]
+            if settings.homeassistant.share_answers
+            else []
+        ),
+        sensor("last_answer_time", "Last answer time", "{{ value_json.last_answer_time }}", device_class="timestamp"),
         sensor("model", "Model", "{{ value_json.model }}", entity_category="diagnostic", icon="mdi:brain"),
     ]
     return dict(entities)
 
 
-def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None = None,
-               share_answers: bool = True) -> dict:
+def read_state(
+    db_path: Path, model: str | None, conn: sqlite3.Connection | None = None, share_answers: bool = True
+) -> dict:
     """The figures the sensors show, from the queue database (jobs ever finished, the last answer's time; its
     question and text only with `share_answers`)."""
     own = conn is None
@@ -112,28 +175,40 @@ def read_state(db_path: Path, model: str | None, conn: sqlite3.Connection | None
         counts = {"answered": 0, "refused": 0, "partial": 0, "gave_up": 0, "failed": 0, "cancelled": 0}
         # the answer's opening is enough for `statuses.effective` to tell an older agent's refusal
         for kind, status, opening, n in conn.execute(
-                "SELECT final_kind, json_extract(final_payload, '$.status'), "
-                "substr(json_extract(final_payload, '$.answer'), 1, 80), COUNT(*) FROM jobs "
-                "WHERE state='done' GROUP BY 1, 2, 3"):
+            "SELECT final_kind, json_extract(final_payload, '$.status'), "
+            "substr(json_extract(final_payload, '$.answer'), 1, 80), COUNT(*) FROM jobs "
+            "WHERE state='done' GROUP BY 1, 2, 3"
+        ):
             shown = _shown(kind, status, opening)
             if shown in counts:
                 counts[shown] += n
             elif shown == "error":  # the daemon could not run it, or something outside the gateway failed
                 counts["failed"] += n
-        row = conn.execute("SELECT question, json_extract(final_payload, '$.answer'), finished, final_kind, "
-                           "json_extract(final_payload, '$.status') FROM jobs "
-                           "WHERE state='done' AND final_kind='result' ORDER BY finished DESC LIMIT 1").fetchone()
-        last = conn.execute("SELECT final_kind, json_extract(final_payload, '$.status'), "
-                            "substr(json_extract(final_payload, '$.answer'), 1, 80) FROM jobs "
-                            "WHERE state='done' ORDER BY finished DESC LIMIT 1").fetchone()
+        row = conn.execute(
+            "SELECT question, json_extract(final_payload, '$.answer'), finished, final_kind, "
+            "json_extract(final_payload, '$.status') FROM jobs "
+            "WHERE state='done' AND final_kind='result' ORDER BY finished DESC LIMIT 1"
+        ).fetchone()
+        last = conn.execute(
+            "SELECT final_kind, json_extract(final_payload, '$.status'), "
+            "substr(json_extract(final_payload, '$.answer'), 1, 80) FROM jobs "
+            "WHERE state='done' ORDER BY finished DESC LIMIT 1"
+        ).fetchone()
     finally:
         if own:
             conn.close()
     when = datetime.fromtimestamp(row[2], UTC).isoformat(timespec="seconds") if row and row[2] else None
-    text = {"last_answer": (row[1] or "") if row else "", "last_question": row[0] if row else ""} \
-        if share_answers else {}
-    return {"queue_depth": depth, **counts, "last_status": label(_shown(*last)) if last else "", **text,
-            "last_answer_time": when, "model": model or ""}
+    text = (
+        {"last_answer": (row[1] or "") if row else "", "last_question": row[0] if row else ""} if share_answers else {}
+    )
+    return {
+        "queue_depth": depth,
+        **counts,
+        "last_status": label(_shown(*last)) if last else "",
+        **text,
+        "last_answer_time": when,
+        "model": model or "",
+    }
 
 
 def _shown(kind: str, status: str | None, opening: str | None) -> str:
@@ -146,8 +221,16 @@ def _shown(kind: str, status: str | None, opening: str | None) -> str:
 class HomeAssistant:
     """Its own connection and thread: discovery on connect and on HA's birth, the state now and then."""
 
-    def __init__(self, settings: Settings, status_topic: str, base_topic: str, db_path: Path,
-                 model: Callable[[], str | None], client_id: str, mqtt_client: ClientFactory):
+    def __init__(
+        self,
+        settings: Settings,
+        status_topic: str,
+        base_topic: str,
+        db_path: Path,
+        model: Callable[[], str | None],
+        client_id: str,
+        mqtt_client: ClientFactory,
+    ):
         self.settings = settings
         ha = settings.homeassistant
         self.state_topic = f"{base_topic}/ha/state"

@@ -52,8 +52,17 @@ class FleetHooks:
     """`mqtt_client(settings, client_id, username=…)` makes the MQTT connections of the fleet's own threads
     (Home Assistant's): the daemon passes its own factory (`edge_agent.mqtt.connection.mqtt_client`)."""
 
-    def __init__(self, settings: Settings, *, jobs: Any, topics: Any, connected: Callable[[], bool], runner: Any,
-                 client_id: str, mqtt_client: ClientFactory):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        jobs: Any,
+        topics: Any,
+        connected: Callable[[], bool],
+        runner: Any,
+        client_id: str,
+        mqtt_client: ClientFactory,
+    ):
         self.settings, self.jobs, self.topics = settings, jobs, topics
         self.connected, self.runner, self.client_id = connected, runner, client_id
         self.mqtt_client = mqtt_client
@@ -75,20 +84,30 @@ class FleetHooks:
             with self.jobs.tx() as conn:
                 pruned = audit.prune(conn, self.settings.audit.retention_days)
             if pruned:
-                log.info("audit: %d row(s) past the retention of %g days deleted", pruned,
-                         self.settings.audit.retention_days)
+                log.info(
+                    "audit: %d row(s) past the retention of %g days deleted", pruned, self.settings.audit.retention_days
+                )
             if self.settings.audit.retention_days:
                 self._pruner = threading.Thread(target=self._prune_daily, name="audit-retention", daemon=True)
                 self._pruner.start()
         if self.metrics is not None:
             m = self.settings.metrics
-            self.metrics.serve(m.host, m.port, _Live(self.jobs.counts, self.connected,
-                                                      lambda: model_of(self.runner), lambda: self.backlog()))
+            self.metrics.serve(
+                m.host,
+                m.port,
+                _Live(self.jobs.counts, self.connected, lambda: model_of(self.runner), lambda: self.backlog()),
+            )
             self._observe(self.metrics)
         if self.settings.homeassistant.enabled:
-            self.ha = HomeAssistant(self.settings, self.topics.status, self.topics.base, self.jobs.path,
-                                    lambda: model_of(self.runner) or self.settings.model.name, self.client_id,
-                                    self.mqtt_client)
+            self.ha = HomeAssistant(
+                self.settings,
+                self.topics.status,
+                self.topics.base,
+                self.jobs.path,
+                lambda: model_of(self.runner) or self.settings.model.name,
+                self.client_id,
+                self.mqtt_client,
+            )
             self.ha.start()
 
     def stop(self) -> None:
@@ -137,41 +156,81 @@ class FleetHooks:
         if self.auditing:
             person = getattr(req, "on_behalf_of", None)
             who = self.who(client_id, person) if outcome != "refused: on_behalf_of_untrusted" else client_id
-            audit.record(conn, "request", who, on_behalf_of=person,
-                         request_id=req.request_id, job_id=job.job_id if job is not None else None,
-                         question=req.question, options=req.options, outcome=outcome,
-                         detail=f"via {client_id}" if who != client_id else None)
+            audit.record(
+                conn,
+                "request",
+                who,
+                on_behalf_of=person,
+                request_id=req.request_id,
+                job_id=job.job_id if job is not None else None,
+                question=req.question,
+                options=req.options,
+                outcome=outcome,
+                detail=f"via {client_id}" if who != client_id else None,
+            )
 
     def refused(self, conn, kind: str, client_id: str, error) -> None:
         """A request or cancel that could not be read (too long, bad JSON, ...): who sent it, and why."""
         if self.auditing and kind in ("request", "cancel"):
-            audit.record(conn, kind, client_id, request_id=error.request_id, outcome=f"refused: {error.code}",
-                         detail=error.message)
+            audit.record(
+                conn,
+                kind,
+                client_id,
+                request_id=error.request_id,
+                outcome=f"refused: {error.code}",
+                detail=error.message,
+            )
 
     def cancel(self, conn, client_id: str, request_id: str, job, outcome: str, person: str | None = None) -> None:
         """A cancel; `person`: who a console cancels for (its `on_behalf_of`)."""
         if self.auditing:
             who = client_id if outcome.startswith("refused") else self.who(client_id, person)
-            audit.record(conn, "cancel", who, on_behalf_of=person, request_id=request_id,
-                         job_id=job.job_id if job is not None else None, outcome=outcome, cancelled_by=who,
-                         detail=(f"asked by {self.who(job.client_id, job.on_behalf_of)}"
-                                 if job is not None and job.on_behalf_of and job.on_behalf_of != person else None))
+            audit.record(
+                conn,
+                "cancel",
+                who,
+                on_behalf_of=person,
+                request_id=request_id,
+                job_id=job.job_id if job is not None else None,
+                outcome=outcome,
+                cancelled_by=who,
+                detail=(
+                    f"asked by {self.who(job.client_id, job.on_behalf_of)}"
+                    if job is not None and job.on_behalf_of and job.on_behalf_of != person
+                    else None
+                ),
+            )
 
-    def answer(self, conn, client_id: str, request_id: str, text: str, outcome: str,
-               person: str | None = None) -> None:
+    def answer(self, conn, client_id: str, request_id: str, text: str, outcome: str, person: str | None = None) -> None:
         """An Agent-Ask answer from the requester (the `agentask` tool's question); `person` as for cancel."""
         if self.auditing:
             who = client_id if outcome.startswith("refused") else self.who(client_id, person)
-            audit.record(conn, "answer", who, on_behalf_of=person, request_id=request_id, outcome=outcome,
-                         detail=text)
+            audit.record(conn, "answer", who, on_behalf_of=person, request_id=request_id, outcome=outcome, detail=text)
 
-    def final(self, conn, job, status: str, *, files: list[str] | None = None, cancelled_by: str | None = None,
-              detail: str | None = None) -> None:
+    def final(
+        self,
+        conn,
+        job,
+        status: str,
+        *,
+        files: list[str] | None = None,
+        cancelled_by: str | None = None,
+        detail: str | None = None,
+    ) -> None:
         """The final reply is stored (same transaction): its outcome row."""
         if self.auditing:
-            audit.record(conn, "final", self.who(job.client_id, job.on_behalf_of), on_behalf_of=job.on_behalf_of,
-                         request_id=job.request_id, job_id=job.job_id,
-                         outcome=status, files=files, cancelled_by=cancelled_by, detail=detail)
+            audit.record(
+                conn,
+                "final",
+                self.who(job.client_id, job.on_behalf_of),
+                on_behalf_of=job.on_behalf_of,
+                request_id=job.request_id,
+                job_id=job.job_id,
+                outcome=status,
+                files=files,
+                cancelled_by=cancelled_by,
+                detail=detail,
+            )
 
     def finished(self, job, status: str) -> None:
         """After the final reply's commit: the job counters, request → final, Home Assistant's figures."""

@@ -35,13 +35,25 @@ SKYSPARK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.
 
 #: every metric family the daemon exposes (docs/metrics.md documents each)
 METRICS = (
-    "edge_agent_requests", "edge_agent_jobs", "edge_agent_dead_letters", "edge_agent_queue_depth",
-    "edge_agent_request_accepted_seconds", "edge_agent_request_final_seconds",
-    "edge_agent_llm_calls", "edge_agent_llm_tokens_evaluated", "edge_agent_llm_tokens_generated",
-    "edge_agent_llm_seconds", "edge_agent_tool_calls", "edge_agent_tool_errors",
-    "edge_agent_skyspark_request_seconds", "edge_agent_skyspark_errors",
-    "edge_agent_skyspark_last_success_timestamp_seconds", "edge_agent_model_loaded", "edge_agent_broker_connected",
-    "edge_agent_session_backlog", "edge_agent_session_queue_limit",
+    "edge_agent_requests",
+    "edge_agent_jobs",
+    "edge_agent_dead_letters",
+    "edge_agent_queue_depth",
+    "edge_agent_request_accepted_seconds",
+    "edge_agent_request_final_seconds",
+    "edge_agent_llm_calls",
+    "edge_agent_llm_tokens_evaluated",
+    "edge_agent_llm_tokens_generated",
+    "edge_agent_llm_seconds",
+    "edge_agent_tool_calls",
+    "edge_agent_tool_errors",
+    "edge_agent_skyspark_request_seconds",
+    "edge_agent_skyspark_errors",
+    "edge_agent_skyspark_last_success_timestamp_seconds",
+    "edge_agent_model_loaded",
+    "edge_agent_broker_connected",
+    "edge_agent_session_backlog",
+    "edge_agent_session_queue_limit",
 )
 
 
@@ -53,16 +65,20 @@ def _op(what: str) -> str:
 class _Live:
     """Gauges read at scrape time: queue depth by state, broker connected, model loaded."""
 
-    def __init__(self, queue_counts: Callable[[], dict], connected: Callable[[], bool],
-                 model: Callable[[], str | None], backlog: Callable[[], tuple[int, int]] = lambda: (0, 0)):
+    def __init__(
+        self,
+        queue_counts: Callable[[], dict],
+        connected: Callable[[], bool],
+        model: Callable[[], str | None],
+        backlog: Callable[[], tuple[int, int]] = lambda: (0, 0),
+    ):
         self.queue_counts, self.connected, self.model, self.backlog = queue_counts, connected, model, backlog
 
     def describe(self) -> list[Any]:
         return []  # no up-front collect at registration (the queue may not be open yet)
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        depth = GaugeMetricFamily(f"{NS}_queue_depth", "Jobs in the queue by state (queued, running)",
-                                  labels=["state"])
+        depth = GaugeMetricFamily(f"{NS}_queue_depth", "Jobs in the queue by state (queued, running)", labels=["state"])
         try:
             counts = self.queue_counts()
         except Exception:  # a closed or busy database must not break the scrape
@@ -70,19 +86,32 @@ class _Live:
         for state in ("queued", "running"):
             depth.add_metric([state], counts.get(state, 0))
         yield depth
-        yield GaugeMetricFamily(f"{NS}_broker_connected", "1 while every MQTT connection of the daemon is up",
-                                value=1.0 if self.connected() else 0.0)
+        yield GaugeMetricFamily(
+            f"{NS}_broker_connected",
+            "1 while every MQTT connection of the daemon is up",
+            value=1.0 if self.connected() else 0.0,
+        )
         model = self.model()
-        loaded = GaugeMetricFamily(f"{NS}_model_loaded", "1 when a model is loaded (label: its name); 0 for "
-                                   "the script runner", labels=["model"])
+        loaded = GaugeMetricFamily(
+            f"{NS}_model_loaded",
+            "1 when a model is loaded (label: its name); 0 for the script runner",
+            labels=["model"],
+        )
         loaded.add_metric([model or ""], 1.0 if model else 0.0)
         yield loaded
         backlog, limit = self.backlog()
-        yield GaugeMetricFamily(f"{NS}_session_backlog", "Requests the broker delivered to the daemon's session "
-                                "in one run without a pause (after a reconnect: what it had queued); near "
-                                "session_queue_limit the broker starts dropping requests", value=float(backlog))
-        yield GaugeMetricFamily(f"{NS}_session_queue_limit", "The broker's max_queued_messages as configured "
-                                "(mqtt.broker_queue_limit; 0: not watched)", value=float(limit))
+        yield GaugeMetricFamily(
+            f"{NS}_session_backlog",
+            "Requests the broker delivered to the daemon's session "
+            "in one run without a pause (after a reconnect: what it had queued); near "
+            "session_queue_limit the broker starts dropping requests",
+            value=float(backlog),
+        )
+        yield GaugeMetricFamily(
+            f"{NS}_session_queue_limit",
+            "The broker's max_queued_messages as configured (mqtt.broker_queue_limit; 0: not watched)",
+            value=float(limit),
+        )
 
 
 class Metrics(Observer):
@@ -90,32 +119,56 @@ class Metrics(Observer):
 
     def __init__(self) -> None:
         r = self.registry = CollectorRegistry(auto_describe=True)
-        self.requests = Counter(f"{NS}_requests", "Requests stored (new jobs); duplicates and refusals excluded",
-                                registry=r)
+        self.requests = Counter(
+            f"{NS}_requests", "Requests stored (new jobs); duplicates and refusals excluded", registry=r
+        )
         self.jobs = Counter(f"{NS}_jobs", "Jobs by final status", ["status"], registry=r)
-        self.dead_letters = Counter(f"{NS}_dead_letters", "Messages the daemon failed on, kept as dead letters",
-                                    registry=r)
-        self.accepted = Histogram(f"{NS}_request_accepted_seconds", "Request received → its `accepted` reply "
-                                  "committed and published", buckets=ACCEPTED_BUCKETS, registry=r)
-        self.final = Histogram(f"{NS}_request_final_seconds", "Request stored → its final reply stored "
-                               "(queue wait included)", buckets=FINAL_BUCKETS, registry=r)
+        self.dead_letters = Counter(
+            f"{NS}_dead_letters", "Messages the daemon failed on, kept as dead letters", registry=r
+        )
+        self.accepted = Histogram(
+            f"{NS}_request_accepted_seconds",
+            "Request received → its `accepted` reply committed and published",
+            buckets=ACCEPTED_BUCKETS,
+            registry=r,
+        )
+        self.final = Histogram(
+            f"{NS}_request_final_seconds",
+            "Request stored → its final reply stored (queue wait included)",
+            buckets=FINAL_BUCKETS,
+            registry=r,
+        )
         self.llm_calls = Counter(f"{NS}_llm_calls", "Model calls by role", ["role"], registry=r)
-        self.llm_evaluated = Counter(f"{NS}_llm_tokens_evaluated", "Prompt tokens evaluated (after KV prefix "
-                                     "reuse) by role", ["role"], registry=r)
-        self.llm_generated = Counter(f"{NS}_llm_tokens_generated", "Tokens generated by role", ["role"],
-                                     registry=r)
-        self.llm_seconds = Counter(f"{NS}_llm_seconds", "Seconds spent in model calls by role", ["role"],
-                                   registry=r)
+        self.llm_evaluated = Counter(
+            f"{NS}_llm_tokens_evaluated",
+            "Prompt tokens evaluated (after KV prefix reuse) by role",
+            ["role"],
+            registry=r,
+        )
+        self.llm_generated = Counter(f"{NS}_llm_tokens_generated", "Tokens generated by role", ["role"], registry=r)
+        self.llm_seconds = Counter(f"{NS}_llm_seconds", "Seconds spent in model calls by role", ["role"], registry=r)
         self.tool_calls = Counter(f"{NS}_tool_calls", "Tool calls by tool", ["tool"], registry=r)
-        self.tool_errors = Counter(f"{NS}_tool_errors", "Tool calls whose Observation was an error, by tool",
-                                   ["tool"], registry=r)
-        self.skyspark_seconds = Histogram(f"{NS}_skyspark_request_seconds", "SkySpark (Haystack) operations, "
-                                          "retries included, by operation", ["op"], buckets=SKYSPARK_BUCKETS,
-                                          registry=r)
-        self.skyspark_errors = Counter(f"{NS}_skyspark_errors", "SkySpark operations that failed, by operation "
-                                       "and error class", ["op", "error"], registry=r)
-        self.skyspark_last = Gauge(f"{NS}_skyspark_last_success_timestamp_seconds", "Unix time of the last "
-                                   "successful SkySpark operation (0: none since start)", registry=r)
+        self.tool_errors = Counter(
+            f"{NS}_tool_errors", "Tool calls whose Observation was an error, by tool", ["tool"], registry=r
+        )
+        self.skyspark_seconds = Histogram(
+            f"{NS}_skyspark_request_seconds",
+            "SkySpark (Haystack) operations, retries included, by operation",
+            ["op"],
+            buckets=SKYSPARK_BUCKETS,
+            registry=r,
+        )
+        self.skyspark_errors = Counter(
+            f"{NS}_skyspark_errors",
+            "SkySpark operations that failed, by operation and error class",
+            ["op", "error"],
+            registry=r,
+        )
+        self.skyspark_last = Gauge(
+            f"{NS}_skyspark_last_success_timestamp_seconds",
+            "Unix time of the last successful SkySpark operation (0: none since start)",
+            registry=r,
+        )
         for status in JOB_STATUSES:
             self.jobs.labels(status)
         for role in ROLES:

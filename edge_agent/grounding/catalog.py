@@ -74,19 +74,31 @@ class Catalog:
             except Exception:  # a server without siteRef on points: one read per asset
                 sensors = {a.name: client._sensors(site, a) for a in assets}
             return SiteCatalog(
-                name=name, tz=site.tz, assets=[a.name for a in assets],
-                sensors={a: [SensorName(s.name, s.short_name, s.unit, tuple(s.tags)) for s in rows]
-                         for a, rows in sensors.items()},
-                types={a.name: equip_kinds(a.types) for a in assets}, attrs={a.name: dict(a.attrs) for a in assets})
+                name=name,
+                tz=site.tz,
+                assets=[a.name for a in assets],
+                sensors={
+                    a: [SensorName(s.name, s.short_name, s.unit, tuple(s.tags)) for s in rows]
+                    for a, rows in sensors.items()
+                },
+                types={a.name: equip_kinds(a.types) for a in assets},
+                attrs={a.name: dict(a.attrs) for a in assets},
+            )
 
         return cls(sites=[s.name for s in sites], tz={s.name: s.tz for s in sites}, _load_site=load)
 
     @classmethod
     def of(cls, plant: dict[str, dict[str, list[str]]]) -> Catalog:
         """A fixed catalog {site: {asset: [sensor short names]}} (tests, and re-checking stored runs)."""
-        loaded = {s: SiteCatalog(s, "UTC", list(assets), {a: [SensorName(f"{a} {n}", n) for n in sensors]
-                                                             for a, sensors in assets.items()})
-                  for s, assets in plant.items()}
+        loaded = {
+            s: SiteCatalog(
+                s,
+                "UTC",
+                list(assets),
+                {a: [SensorName(f"{a} {n}", n) for n in sensors] for a, sensors in assets.items()},
+            )
+            for s, assets in plant.items()
+        }
         return cls(sites=list(plant), tz={s: "UTC" for s in plant}, _loaded=loaded)
 
     def site(self, name: str) -> SiteCatalog:
@@ -119,7 +131,8 @@ class Catalog:
 
     def canonical_site(self, name: str) -> str | None:
         return next((s for s in self.sites if s == name), None) or next(
-            (s for s in self.sites if key(s) == key(name)), None)
+            (s for s in self.sites if key(s) == key(name)), None
+        )
 
     def canonical_asset(self, site: str, name: str) -> str | None:
         names = self.assets(site)

@@ -23,14 +23,50 @@ from datetime import date, datetime, time, timedelta
 from rapidfuzz.distance import DamerauLevenshtein
 
 MONTHS = {
-    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
-    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+    "jan": 1,
+    "january": 1,
+    "feb": 2,
+    "february": 2,
+    "mar": 3,
+    "march": 3,
+    "apr": 4,
+    "april": 4,
+    "may": 5,
+    "jun": 6,
+    "june": 6,
+    "jul": 7,
+    "july": 7,
+    "aug": 8,
+    "august": 8,
+    "sep": 9,
+    "sept": 9,
+    "september": 9,
+    "oct": 10,
+    "october": 10,
+    "nov": 11,
+    "november": 11,
+    "dec": 12,
+    "december": 12,
 }
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "twelve": 12, "fourteen": 14, "thirty": 30, "a": 1, "an": 1}
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "fourteen": 14,
+    "thirty": 30,
+    "a": 1,
+    "an": 1,
+}
 
 _MON = r"(?P<mon>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?:,?\s*(?P<year>'\d{2}|\d{4}))"
@@ -52,10 +88,15 @@ _TIME = re.compile(
     r"\b(?:at\s+)?(?:(?P<word>midnight|noon|midday)|(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?\s*(?P<ampm>am|pm)"
     r"|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)(?!-))\b"
 )
-_MONTH_YEAR = re.compile(r"\b(?:(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+of\s+)?"
-                         + _MON + r"(?:\s+(?:of\s+)?(?P<year>\d{4}))\b")
-_RANGE = re.compile(r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+"
-                    r"(?P<b>.+?)(?=$|[?.!;]|\s+(?:at|for|in|on|of)\s)")
+_MONTH_YEAR = re.compile(
+    r"\b(?:(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+of\s+)?"
+    + _MON
+    + r"(?:\s+(?:of\s+)?(?P<year>\d{4}))\b"
+)
+_RANGE = re.compile(
+    r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+"
+    r"(?P<b>.+?)(?=$|[?.!;]|\s+(?:at|for|in|on|of)\s)"
+)
 
 
 @dataclass(frozen=True)
@@ -73,8 +114,10 @@ class DateRange:
         """ISO 8601 texts: wall-clock boundaries (midnights, times of day, calendar dates) without an
         offset, so a tool reads them in the *site's* timezone (right across DST and sites); instants
         measured from now with the clock's offset."""
-        return (self.start.isoformat() if self.absolute[0] else self.start.replace(tzinfo=None).isoformat(),
-                self.end.isoformat() if self.absolute[1] else self.end.replace(tzinfo=None).isoformat())
+        return (
+            self.start.isoformat() if self.absolute[0] else self.start.replace(tzinfo=None).isoformat(),
+            self.end.isoformat() if self.absolute[1] else self.end.replace(tzinfo=None).isoformat(),
+        )
 
     def describe(self) -> str:
         if self.point:
@@ -181,8 +224,7 @@ def _relative(text: str, now: datetime) -> DateRange | None:
         if unit == "month":
             first = today.replace(day=1)
             return DateRange(_midnight(_add_months(first, -n), now), _midnight(first, now), m.group(0))
-        return DateRange(_midnight(date(today.year - n, 1, 1), now), _midnight(date(today.year, 1, 1), now),
-                         m.group(0))
+        return DateRange(_midnight(date(today.year - n, 1, 1), now), _midnight(date(today.year, 1, 1), now), m.group(0))
 
     m = re.search(_NUM + r"\s+" + _UNIT + r"\s+ago\b", text)
     if m:
@@ -220,8 +262,7 @@ def _relative(text: str, now: datetime) -> DateRange | None:
         return DateRange(_midnight(today.replace(day=1), now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\b(?:last|previous|prior)\s+year\b", text)
     if m:
-        return DateRange(_midnight(date(today.year - 1, 1, 1), now), _midnight(date(today.year, 1, 1), now),
-                         m.group(0))
+        return DateRange(_midnight(date(today.year - 1, 1, 1), now), _midnight(date(today.year, 1, 1), now), m.group(0))
     m = re.search(r"\bthis\s+year\b", text)
     if m:
         return DateRange(_midnight(date(today.year, 1, 1), now), now, m.group(0), absolute=(False, True))
@@ -248,8 +289,9 @@ def _future(text: str, now: datetime) -> DateRange | None:
         return _day_range(today + timedelta(days=1), now, m.group(0))
     m = re.search(r"\b(?:next|coming|upcoming)\s+week\b", text)
     if m:
-        return DateRange(_midnight(monday + timedelta(days=7), now), _midnight(monday + timedelta(days=14), now),
-                         m.group(0))
+        return DateRange(
+            _midnight(monday + timedelta(days=7), now), _midnight(monday + timedelta(days=14), now), m.group(0)
+        )
     m = re.search(r"\b(?:next|coming|upcoming)\s+month\b", text)
     if m:
         first = _add_months(today.replace(day=1), 1)
@@ -275,8 +317,7 @@ def _month_year(text: str, now: datetime) -> DateRange | None:
         return DateRange(_midnight(next_month - timedelta(days=7), now), _midnight(next_month, now), m.group(0))
     if m["ord"]:
         start = first + timedelta(days=7 * (ORDINALS[m["ord"]] - 1))
-        return DateRange(_midnight(start, now), _midnight(min(start + timedelta(days=7), next_month), now),
-                         m.group(0))
+        return DateRange(_midnight(start, now), _midnight(min(start + timedelta(days=7), next_month), now), m.group(0))
     return DateRange(_midnight(first, now), _midnight(next_month, now), m.group(0))
 
 
@@ -315,13 +356,16 @@ def _single(text: str, now: datetime) -> DateRange | None:
     if tod is not None:
         instant = datetime.combine(day, tod[0], tzinfo=now.tzinfo)
         return DateRange(instant, instant, f"{match.group(0)} {tod[1]}", point=True)
-    week = re.search(r"\b(?:the\s+)?week\s+(?P<w>[a-z]+)\s+(?:on\s+)?(?:(?:" + "|".join(WEEKDAYS) + r"),?\s+)?$",
-                     text[:match.start()])
-    if week and (week["w"] in ("from", "of") or any(DamerauLevenshtein.distance(week["w"], w) <= 2
-                                                    for w in ("starting", "beginning", "commencing"))):
+    week = re.search(
+        r"\b(?:the\s+)?week\s+(?P<w>[a-z]+)\s+(?:on\s+)?(?:(?:" + "|".join(WEEKDAYS) + r"),?\s+)?$",
+        text[: match.start()],
+    )
+    if week and (
+        week["w"] in ("from", "of")
+        or any(DamerauLevenshtein.distance(week["w"], w) <= 2 for w in ("starting", "beginning", "commencing"))
+    ):
         # "the week starting Monday March 30": seven days from that day
-        return DateRange(_midnight(day, now), _midnight(day + timedelta(days=7), now),
-                         text[week.start():match.end()])
+        return DateRange(_midnight(day, now), _midnight(day + timedelta(days=7), now), text[week.start() : match.end()])
     return _day_range(day, now, match.group(0))
 
 
@@ -335,8 +379,9 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
         left = m["a"] if re.search(r"\d{4}|'\d{2}", m["a"]) or not year else f"{m['a']} {year.group(1)}"
         a, b = _single(left, now), _single(m["b"], now)
         if a is not None and b is not None and a.start <= b.end:
-            return DateRange(a.start, b.end if not b.point else b.start, m.group(0).strip(),
-                             absolute=(a.absolute[0], b.absolute[1]))
+            return DateRange(
+                a.start, b.end if not b.point else b.start, m.group(0).strip(), absolute=(a.absolute[0], b.absolute[1])
+            )
     found = _single(lowered, now)
     if found is None:
         m = _NOW.search(lowered)
@@ -348,8 +393,12 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
 _TIME_WORDS = re.compile(
     r"\b(?:now|current(?:ly)?|latest|today|tonight|yesterday|tomorrow|ago|"
     r"morning|afternoon|evening|night|midnight|noon|hours?|days?|weeks?|weekend|months?|years?|"
-    + "|".join(sorted(MONTHS, key=len, reverse=True)) + "|" + "|".join(WEEKDAYS) +
-    r"|\d{1,2}\s*(?:am|pm)|\d{1,2}:\d{2}|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|(?:19|20)\d{2})\b", re.I)
+    + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + "|"
+    + "|".join(WEEKDAYS)
+    + r"|\d{1,2}\s*(?:am|pm)|\d{1,2}:\d{2}|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|(?:19|20)\d{2})\b",
+    re.I,
+)
 
 
 def mentions_time(text: str) -> bool:

@@ -49,14 +49,65 @@ VOCAB_DIR = Path(__file__).with_name("vocab")
 
 #: Markers an equip (or point) record carries that are not an equipment kind: entity types, capabilities,
 #: references, the point function, and the substance/section words that qualify a kind without being one.
-STRUCTURAL_TAGS: frozenset[str] = frozenset({
-    "equip", "point", "site", "space", "floor", "room", "zone", "device", "entity", "id", "dis", "navName",
-    "his", "cur", "writable", "sensor", "sp", "cmd", "synthetic", "computed", "sim", "ml",
-    "siteRef", "equipRef", "spaceRef", "floorRef", "systemRef", "deviceRef", "hisTotalized", "hisInterpolate",
-    "tz", "unit", "kind", "mod", "aux", "disabled", "virtual", "tagOn", "geoAddr", "geoCoord", "area",
-    "hisMode", "hisCollectCov", "hisCollectInterval", "curVal", "curStatus", "writeVal", "writeLevel",
-    "connRef", "connStatus", "connErr", "ahuRef", "meterRef", "elecMeterRef", "parentRef",
-})
+STRUCTURAL_TAGS: frozenset[str] = frozenset(
+    {
+        "equip",
+        "point",
+        "site",
+        "space",
+        "floor",
+        "room",
+        "zone",
+        "device",
+        "entity",
+        "id",
+        "dis",
+        "navName",
+        "his",
+        "cur",
+        "writable",
+        "sensor",
+        "sp",
+        "cmd",
+        "synthetic",
+        "computed",
+        "sim",
+        "ml",
+        "siteRef",
+        "equipRef",
+        "spaceRef",
+        "floorRef",
+        "systemRef",
+        "deviceRef",
+        "hisTotalized",
+        "hisInterpolate",
+        "tz",
+        "unit",
+        "kind",
+        "mod",
+        "aux",
+        "disabled",
+        "virtual",
+        "tagOn",
+        "geoAddr",
+        "geoCoord",
+        "area",
+        "hisMode",
+        "hisCollectCov",
+        "hisCollectInterval",
+        "curVal",
+        "curStatus",
+        "writeVal",
+        "writeLevel",
+        "connRef",
+        "connStatus",
+        "connErr",
+        "ahuRef",
+        "meterRef",
+        "elecMeterRef",
+        "parentRef",
+    }
+)
 
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", "01234567890123456789")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -73,9 +124,18 @@ def marker_words(marker: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-_IRREGULAR = {"person": "people", "child": "children", "man": "men", "foot": "feet", "chassis": "chassis",
-              "equipment": "equipment", "series": "series", "staff": "staff",
-              "lighting": "lighting", "shading": "shading"}
+_IRREGULAR = {
+    "person": "people",
+    "child": "children",
+    "man": "men",
+    "foot": "feet",
+    "chassis": "chassis",
+    "equipment": "equipment",
+    "series": "series",
+    "staff": "staff",
+    "lighting": "lighting",
+    "shading": "shading",
+}
 _IRREGULAR_BACK = {v: k for k, v in _IRREGULAR.items()}
 
 
@@ -205,8 +265,7 @@ class _Vocab:
         words = yaml.safe_load((directory / "words.yaml").read_text(encoding="utf-8")) or {}
 
         self.summable_names: set[str] = {q for q, info in units["quantities"].items() if info["summable"]}
-        self.quantities: dict[str, Quantity] = {
-            q: Quantity(q, q in self.summable_names) for q in units["quantities"]}
+        self.quantities: dict[str, Quantity] = {q: Quantity(q, q in self.summable_names) for q in units["quantities"]}
 
         # units: exact symbol, then case-folded where that is unique
         self.unit_q: dict[str, str] = {}
@@ -222,7 +281,8 @@ class _Vocab:
         self.alias: dict[str, str] = {}  # alternative marker spelling -> primary marker
         self.not_kinds: frozenset[str] = frozenset(equipment.get("not_kinds", ()))
         self.conjuncts: list[tuple[frozenset[str], str]] = [
-            (frozenset(k["tags"]), k["marker"]) for k in equipment["kinds"] if len(k.get("tags", ())) > 1]
+            (frozenset(k["tags"]), k["marker"]) for k in equipment["kinds"] if len(k.get("tags", ())) > 1
+        ]
         for k in equipment["kinds"]:
             self.kinds[k["marker"]] = k
             for alt in k.get("markers", ()):
@@ -241,15 +301,20 @@ class _Vocab:
         # phrase key -> primary markers it names
         self.kind_keys: dict[str, set[str]] = {}
         for marker, k in self.kinds.items():
-            names = [*marker_words_join(marker), *k.get("labels", []), *k.get("abbreviations", []),
-                     *k.get("markers", [])]
+            names = [
+                *marker_words_join(marker),
+                *k.get("labels", []),
+                *k.get("abbreviations", []),
+                *k.get("markers", []),
+            ]
             for name in names:
                 for key in _name_keys(name):
                     self.kind_keys.setdefault(key, set()).add(marker)
 
         # point tags
         self.tag_sets: list[tuple[frozenset[str], str]] = [
-            (frozenset(e["tags"]), e["quantity"]) for e in points["quantities"]]
+            (frozenset(e["tags"]), e["quantity"]) for e in points["quantities"]
+        ]
         self.functions: dict[str, str] = points["functions"]
         self.point_words: dict[str, tuple[str, str | None]] = {}
         for p in points["brick_points"]:
@@ -260,8 +325,9 @@ class _Vocab:
         for entry in words.get("measures", ()):
             q = self.quantities.get(entry["quantity"])
             if q is None:
-                raise ValueError(f"words.yaml: unknown quantity {entry['quantity']!r} "
-                                 f"(known: {', '.join(sorted(self.quantities))})")
+                raise ValueError(
+                    f"words.yaml: unknown quantity {entry['quantity']!r} (known: {', '.join(sorted(self.quantities))})"
+                )
             for w in entry["words"]:
                 self.measure.setdefault(normalize(w), []).append(MeasureWord(w, q, entry.get("direction")))
 
@@ -414,7 +480,7 @@ def quantity_of_tags(tags: Iterable[str]) -> Quantity | None:
 
 
 def point_function(tags: Iterable[str] = (), name: str = "") -> str | None:
-    """"sensor", "setpoint" or "command" from the point's tags (`sensor`, `sp`, `cmd`), else from its name's
+    """ "sensor", "setpoint" or "command" from the point's tags (`sensor`, `sp`, `cmd`), else from its name's
     words (Brick point classes: "… Setpoint", "… Command")."""
     v = _v()
     for tag in tags:
@@ -448,7 +514,7 @@ def _quantity_of_name(name: str) -> Quantity | None:
     words = normalize(name).split()
     for size in range(min(len(words), 6), 0, -1):
         for i in range(len(words) - size + 1):
-            phrase = " ".join(words[i:i + size])
+            phrase = " ".join(words[i : i + size])
             options: list[Quantity] = []
             if phrase in v.point_words:
                 options.append(v.quantities[v.point_words[phrase][0]])
@@ -480,12 +546,12 @@ def measure_words(phrase: str) -> list[MeasureWord]:
     used = [False] * len(words)
     for size in range(min(len(words), 5), 0, -1):
         for i in range(len(words) - size + 1):
-            if any(used[i:i + size]):
+            if any(used[i : i + size]):
                 continue
-            hit = v.measure.get(" ".join(words[i:i + size]))
+            hit = v.measure.get(" ".join(words[i : i + size]))
             if hit:
                 found.extend((i, mw) for mw in hit)
-                used[i:i + size] = [True] * size
+                used[i : i + size] = [True] * size
     return [mw for _, mw in sorted(found, key=lambda x: x[0])]
 
 

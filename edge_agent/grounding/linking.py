@@ -32,8 +32,10 @@ _LIST_TAIL = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*(?:and\s+|&\s*)?(?P<n>\d+(
 #: generic spellings of the same word in point names
 _SYNONYMS = (("temperature", "temp"), ("percent", "%"), ("pct", "%"))
 #: upper-case words that are not site codes
-_NOT_CODES = frozenset("JSON CSV HVAC ISO UTC GMT EST EDT CST CDT PST PDT KPI API IOT HTTP MQTT AHU AHUS FCU VAV RTU "
-                       "BMS BAS TODAY NOW PM AM".split())
+_NOT_CODES = frozenset(
+    "JSON CSV HVAC ISO UTC GMT EST EDT CST CDT PST PDT KPI API IOT HTTP MQTT AHU AHUS FCU VAV RTU "
+    "BMS BAS TODAY NOW PM AM".split()
+)
 #: words that join the words of a sentence, never the first or last word of a misspelt name
 _GLUE = frozenset("at in on of for to from and or the a an by with as is was".split())
 _ENERGY_WORDS = re.compile(r"\b(?:energy|kwh|consumption)\b", re.I)
@@ -94,8 +96,11 @@ class Links(BaseModel):
 
     def corrections(self) -> list[str]:
         """'"Tonage" is Tonnage' for every name the question spelt differently."""
-        return [f'"{m.text}" is {m.name}' for m in self.mentions
-                if m.how in ("loose", "near") and m.text.casefold() != m.name.casefold()]
+        return [
+            f'"{m.text}" is {m.name}'
+            for m in self.mentions
+            if m.how in ("loose", "near") and m.text.casefold() != m.name.casefold()
+        ]
 
 
 def _words_in(name: str) -> int:
@@ -133,14 +138,14 @@ class _Tokens:
         """(i, j) spans of unused tokens, longest first, left to right."""
         for size in range(min(longest, len(self.items)), 0, -1):
             for i in range(0, len(self.items) - size + 1):
-                if not any(self.used[i:i + size]):
+                if not any(self.used[i : i + size]):
                     yield i, i + size
 
     def words(self, i: int, j: int) -> list[str]:
         return [t for t, _, _ in self.items[i:j]]
 
     def raw(self, i: int, j: int) -> str:
-        return self.text[self.items[i][1]:self.items[j - 1][2]]
+        return self.text[self.items[i][1] : self.items[j - 1][2]]
 
     def take(self, i: int, j: int) -> None:
         for n in range(i, j):
@@ -176,8 +181,9 @@ def _match_exact(tokens: _Tokens, index: dict[str, str], longest: int) -> list[t
     return found
 
 
-def _match_near(tokens: _Tokens, index: dict[str, str], longest: int,
-                skip: frozenset[str] = frozenset()) -> list[tuple[int, int, str, str]]:
+def _match_near(
+    tokens: _Tokens, index: dict[str, str], longest: int, skip: frozenset[str] = frozenset()
+) -> list[tuple[int, int, str, str]]:
     """Near misses: a span with the same digits as a name and a close spelling (letters ≥ 4). The
     closest spans are taken first, the shorter of two equally close, so a near miss does not swallow
     the word next to it ("SuplyTemp of" is not read as SupplyTemp; "SuplyTemp" is)."""
@@ -222,8 +228,9 @@ def _match_part(tokens: _Tokens, names: list[str]) -> list[tuple[int, int, str, 
         if len(span) < 2 and not (coded and re.search(r"[^\W\d_]", raw[0])):
             continue  # one word: only a code with letters in it ("FZ-B", "CR-2"), never a bare number
         fits = [n for n, ws in words.items() if ws != span and _contains(ws, span)]
-        if len(fits) == 1 and not (j < len(tokens.items) and _NUMBER.fullmatch(tokens.items[j][0])
-                                   and not tokens.used[j]):  # "Comp 1" before "0": "Comp 10"
+        if len(fits) == 1 and not (
+            j < len(tokens.items) and _NUMBER.fullmatch(tokens.items[j][0]) and not tokens.used[j]
+        ):  # "Comp 1" before "0": "Comp 10"
             tokens.take(i, j)
             found.append((i, j, fits[0], "part"))
     return found
@@ -231,7 +238,7 @@ def _match_part(tokens: _Tokens, names: list[str]) -> list[tuple[int, int, str, 
 
 def _contains(name: list[str], span: list[str]) -> bool:
     """`span`'s words stand contiguously, in order, in `name`'s words."""
-    return any(name[k:k + len(span)] == span for k in range(len(name) - len(span) + 1))
+    return any(name[k : k + len(span)] == span for k in range(len(name) - len(span) + 1))
 
 
 def _typo(written: str, name: str) -> bool:
@@ -247,7 +254,7 @@ def _list_tail(text: str, end: int, name: str, names: set[str]) -> list[tuple[st
     m = re.search(r"(\d+(?:[-.]\d+)*)$", name)
     if not m:
         return []
-    stem = name[:m.start()]
+    stem = name[: m.start()]
     out, pos = [], end
     while True:
         tail = _LIST_TAIL.match(text, pos)
@@ -265,14 +272,20 @@ def _shape(name: str) -> str:
 def _alike(text: str, pool: list[str]) -> list[str]:
     """The existing names a missing one most looks like: containing it, same shape, same stem."""
     shape = _shape(text)
-    return ([a for a in pool if key(text) in key(a)] or [a for a in pool if _shape(a) == shape] or
-            [a for a in pool if _shape(a).startswith(shape.split("#")[0])])[:SUGGEST]
+    return (
+        [a for a in pool if key(text) in key(a)]
+        or [a for a in pool if _shape(a) == shape]
+        or [a for a in pool if _shape(a).startswith(shape.split("#")[0])]
+    )[:SUGGEST]
 
 
 #: "supply and return temperatures": two measurements sharing their last words
-_SENSOR_LIST = re.compile(r"\b([^\W\d_]+)\s+(?:and|&|or|vs\.?|versus)\s+([^\W\d_]+)\s+((?:[^\W\d_]+\s+)?(?:temperatures?|"
-                          r"temps?|pressures?|flows?|speeds?|set\s*points?|status(?:es)?|power|humidit(?:y|ies)|"
-                          r"positions?|levels?|loads?))\b", re.I)
+_SENSOR_LIST = re.compile(
+    r"\b([^\W\d_]+)\s+(?:and|&|or|vs\.?|versus)\s+([^\W\d_]+)\s+((?:[^\W\d_]+\s+)?(?:temperatures?|"
+    r"temps?|pressures?|flows?|speeds?|set\s*points?|status(?:es)?|power|humidit(?:y|ies)|"
+    r"positions?|levels?|loads?))\b",
+    re.I,
+)
 
 
 def expand_lists(question: str) -> str:
@@ -280,8 +293,11 @@ def expand_lists(question: str) -> str:
     temperature; return temperature"), to read after the question; '' when it has none."""
     out = []
     for m in _SENSOR_LIST.finditer(question):
-        tail = re.sub(r"(?<=[a-z])s$", "", m.group(3), flags=re.I) if not m.group(3).lower().endswith("status") \
+        tail = (
+            re.sub(r"(?<=[a-z])s$", "", m.group(3), flags=re.I)
+            if not m.group(3).lower().endswith("status")
             else m.group(3)
+        )
         out += [f"{m.group(1)} {tail}", f"{m.group(2)} {tail}"]
     return ("\n" + "; ".join(out)) if out else ""
 
@@ -329,8 +345,9 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                 found.append((extra, "list", extra))
             else:
                 site = owners[name][0]
-                links.missing.append(Missing(text=extra, kind="asset", site=site,
-                                             suggestions=_alike(extra, catalog.assets(site))))
+                links.missing.append(
+                    Missing(text=extra, kind="asset", site=site, suggestions=_alike(extra, catalog.assets(site)))
+                )
         for asset, kind_how, text in found:
             if asset in links.assets:
                 continue
@@ -346,8 +363,9 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                 links.mentions.append(Mention(text="", name=links.sites[0], kind="site", how="only"))
 
     # sensors: of the linked assets, else of every asset at the linked sites
-    where = [(links.asset_sites[a], a) for a in links.assets] or [(s, a) for s in links.sites
-                                                                 for a in catalog.assets(s)]
+    where = [(links.asset_sites[a], a) for a in links.assets] or [
+        (s, a) for s in links.sites for a in catalog.assets(s)
+    ]
     shorts: dict[str, None] = {}
     for site, asset in where:
         for s in catalog.sensors(site, asset):
@@ -359,23 +377,36 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                 site_shorts.setdefault(s.short, None)
     sensor_index = _index(site_shorts)
     longest = min(MAX_SPAN, max((_words_in(s) for s in site_shorts), default=1))
-    for i, j, name, how in sorted(_match_exact(tokens, sensor_index, longest) +
-                                  _match_near(tokens, sensor_index, longest)):
+    for i, j, name, how in sorted(
+        _match_exact(tokens, sensor_index, longest) + _match_near(tokens, sensor_index, longest)
+    ):
         if name not in links.sensors:
             links.sensors.append(name)
             links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="sensor", how=how))
     for sensor in list(links.sensors):  # "energy" of assets that measure power is computed from it, not missing
-        if links.assets and _ENERGY_WORDS.search(sensor) and all(
+        if (
+            links.assets
+            and _ENERGY_WORDS.search(sensor)
+            and all(
                 not catalog.has_sensor(links.asset_sites[a], a, sensor) and _has_power(catalog, links.asset_sites[a], a)
-                for a in links.assets):
+                for a in links.assets
+            )
+        ):
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
     for sensor in links.sensors:
         for asset in links.assets:
             site = links.asset_sites[asset]
             if not catalog.has_sensor(site, asset, sensor):
-                links.missing.append(Missing(text=sensor, kind="sensor", site=site, asset=asset,
-                                             suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
+                links.missing.append(
+                    Missing(
+                        text=sensor,
+                        kind="sensor",
+                        site=site,
+                        asset=asset,
+                        suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST],
+                    )
+                )
 
     _missing_assets(tokens, catalog, links, scope, owners)
     _asset_types(tokens, catalog, links)
@@ -391,14 +422,17 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
 
 
 def _energy_from_power(catalog: Catalog, links: Links) -> None:
-    """"The chillers' energy": where the assets of the kinds the question names have no energy sensor but measure
+    """ "The chillers' energy": where the assets of the kinds the question names have no energy sensor but measure
     power, the energy is computed from their power — the word is no sensor of theirs (docs/analysis.md)."""
     if links.assets or not links.asset_types:
         return
     pool = [(s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)]
     for sensor in [s for s in links.sensors if _ENERGY_WORDS.search(s)]:
-        if pool and not any(catalog.has_sensor(s, a, sensor) for s, a in pool) and any(
-                _has_power(catalog, s, a) for s, a in pool):
+        if (
+            pool
+            and not any(catalog.has_sensor(s, a, sensor) for s, a in pool)
+            and any(_has_power(catalog, s, a) for s, a in pool)
+        ):
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
 
@@ -418,8 +452,11 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     free = [n for n in range(len(tokens.items)) if not tokens.used[n]]
     rest = " ".join(tokens.items[n][0] for n in free)
     for wanted in measures.asked(rest):
-        lacking = [(site, asset) for site, asset in on if not any(
-            _may_measure(wanted, s) for s in catalog.sensors(site, asset))]
+        lacking = [
+            (site, asset)
+            for site, asset in on
+            if not any(_may_measure(wanted, s) for s in catalog.sensors(site, asset))
+        ]
         if not lacking or len(lacking) < len(on):
             continue
         hits = [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
@@ -427,8 +464,15 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         for n in hits:  # the phrase's words are placed: they named this measure
             tokens.used[n] = True
         for site, asset in lacking:
-            links.missing.append(Missing(text=text, kind="sensor", site=site, asset=asset,
-                                         suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST]))
+            links.missing.append(
+                Missing(
+                    text=text,
+                    kind="sensor",
+                    site=site,
+                    asset=asset,
+                    suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST],
+                )
+            )
         return
 
 
@@ -445,8 +489,13 @@ def _may_measure(wanted: measures.Asked, sensor) -> bool:
 def _asked_measures(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     """The quantity kinds the question asks for: those of the sensors it names, else those its words name
     ("how humid", "electricity consumed", "temperature")."""
-    named = [s for site in links.sites for a in catalog.assets(site) for s in catalog.sensors(site, a)
-             if s.short in links.sensors]
+    named = [
+        s
+        for site in links.sites
+        for a in catalog.assets(site)
+        for s in catalog.sensors(site, a)
+        if s.short in links.sensors
+    ]
     out = [m.quantity for m in map(measures.point_measure, named) if m.quantity]
     if not out:
         rest = " ".join(t for n, (t, _, _) in enumerate(tokens.items) if not tokens.used[n])
@@ -544,16 +593,21 @@ def _absent_kinds(tokens: _Tokens, catalog: Catalog, links: Links, present: set[
         if not catalog.types(site):  # a catalog without markers cannot say a kind is absent
             continue
         label = {w for n in named for w in kind_names(n)}
-        if any(key(a).startswith(key(w)) or key(w) in key(a) for a in catalog.assets(site) for w in label
-               if len(key(w)) >= 4):  # "Chiller 3" is a chiller, whatever its markers say
+        if any(
+            key(a).startswith(key(w)) or key(w) in key(a)
+            for a in catalog.assets(site)
+            for w in label
+            if len(key(w)) >= 4
+        ):  # "Chiller 3" is a chiller, whatever its markers say
             continue
         tokens.take(i, j)
         kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
         links.missing.append(Missing(text=_as_written(raw, named[0]), kind="kind", site=site, suggestions=kinds))
 
 
-def _missing_assets(tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str],
-                    owners: dict[str, list[str]]) -> None:
+def _missing_assets(
+    tokens: _Tokens, catalog: Catalog, links: Links, scope: list[str], owners: dict[str, list[str]]
+) -> None:
     """Names shaped like the catalog's asset names that are not on it: a span with the shape of an
     asset name (its digits aside: "CH-07" where there is CH-01, "Pump P-4" where there is Pump P-3),
     "<word> <number>" where asset names start with that word, and letter+digit codes whose letters
@@ -598,8 +652,10 @@ def _site_skeleton(name: str) -> tuple[str, ...] | None:
     parts = re.split(r"([\s_\-]+)", name)
     if len(parts) < 3:
         return None
-    rest = tuple(x if n % 2 else ("U" if x[:1].isupper() else "l" if x[:1].isalpha() else "#")
-                 for n, x in enumerate(parts[1:], start=1))
+    rest = tuple(
+        x if n % 2 else ("U" if x[:1].isupper() else "l" if x[:1].isalpha() else "#")
+        for n, x in enumerate(parts[1:], start=1)
+    )
     return (parts[0].casefold(),) + rest
 
 
@@ -625,7 +681,7 @@ def _site_position(tokens: _Tokens, n: int) -> bool:
     """The token stands where a site's name stands: after "at"/"in"/"for"… (an article between), or before
     "site"/"plant"."""
     words = [t.casefold() for t, _, _ in tokens.items]
-    before = [w for w in words[max(0, n - 2):n] if w not in ("the", "a", "an")]
+    before = [w for w in words[max(0, n - 2) : n] if w not in ("the", "a", "an")]
     after = words[n + 1] if n + 1 < len(words) else ""
     return bool(before and before[-1] in _SITE_BEFORE) or after in _SITE_AFTER
 
@@ -651,8 +707,11 @@ def _missing_sites(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
             tokens.used[n] = True
             links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
             continue
-        code = re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok) and len(tok) >= 4 and \
-            sum(c.isalpha() for c in tok) >= 3  # "POKMAN", "MUC-FREIMANN"
+        code = (
+            re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok)
+            and len(tok) >= 4
+            and sum(c.isalpha() for c in tok) >= 3
+        )  # "POKMAN", "MUC-FREIMANN"
         if _site_skeleton(tok) in skeletons and re.search(r"[^\W_][_-][^\W_]", tok) and tok not in catalog.sites:
             tokens.used[n] = True  # "campus_east" where there is campus_west: a name's shape, wherever it stands
             links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))

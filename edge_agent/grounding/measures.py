@@ -64,10 +64,21 @@ def equip_kinds(markers: Iterable[str]) -> list[str]:
 def point_measure(sensor: PointLike) -> Measure:
     q = fieldvocab.quantity_of_point(sensor.tags, sensor.unit, sensor.short)
     if q is None:  # a unit written into the name ("kW_total", "Flow_m3h")
-        q = next((u for tok in re.split(r"[\s_\-]+", sensor.short) if len(tok) > 1
-                  for u in [fieldvocab.quantity_of_unit(tok)] if u is not None and u.name != "dimensionless"), None)
-    return Measure(quantity=q.name if q is not None else None,
-                   function=fieldvocab.point_function(sensor.tags, sensor.short), unit=sensor.unit)
+        q = next(
+            (
+                u
+                for tok in re.split(r"[\s_\-]+", sensor.short)
+                if len(tok) > 1
+                for u in [fieldvocab.quantity_of_unit(tok)]
+                if u is not None and u.name != "dimensionless"
+            ),
+            None,
+        )
+    return Measure(
+        quantity=q.name if q is not None else None,
+        function=fieldvocab.point_function(sensor.tags, sensor.short),
+        unit=sensor.unit,
+    )
 
 
 def asked(text: str) -> list[Asked]:

@@ -177,14 +177,18 @@ def _holds(source: Source, claim: Claim) -> bool:
 
 def trace(answer: str, sources: Sequence[Source], names: Iterable[str] = ()) -> list[Claim]:
     """Every claim of `answer` with its source: the latest Observation holding it, else facts, else question."""
-    ranked = [s for s in reversed(sources) if s.kind == "observation"] + \
-             [s for s in sources if s.kind == "facts"] + [s for s in sources if s.kind == "question"]
+    ranked = (
+        [s for s in reversed(sources) if s.kind == "observation"]
+        + [s for s in sources if s.kind == "facts"]
+        + [s for s in sources if s.kind == "question"]
+    )
     out = []
     for claim in claims_of(answer, names):
         src = next((s for s in ranked if _holds(s, claim)), None)
         if src is not None:
-            claim = claim.model_copy(update={"source": src.kind, "trial": src.trial, "step": src.step,
-                                             "tool": src.tool})
+            claim = claim.model_copy(
+                update={"source": src.kind, "trial": src.trial, "step": src.step, "tool": src.tool}
+            )
         out.append(claim)
     return out
 
@@ -214,7 +218,7 @@ def mask(text: str, made_up: Iterable[str]) -> str:
         if core not in tokens:
             return whole
         at = whole.find(core)
-        return whole[:at] + UNVERIFIED + whole[at + len(core):]
+        return whole[:at] + UNVERIFIED + whole[at + len(core) :]
 
     text = _DIGIT_TOKEN.sub(token, text)
     return _CODE.sub(lambda m: UNVERIFIED if m.group(0) in code_set else m.group(0), text)

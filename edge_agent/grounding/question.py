@@ -41,8 +41,21 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Intent = Literal["read", "control", "injection", "outside"]
 Form = Literal["yes_no", "which", "value", "names", "count", "other"]
-Ask = Literal["rank", "excursion", "derive", "exists", "names", "count", "data", "duration", "periods",
-              "when_extreme", "attribute", "forecast", "other"]
+Ask = Literal[
+    "rank",
+    "excursion",
+    "derive",
+    "exists",
+    "names",
+    "count",
+    "data",
+    "duration",
+    "periods",
+    "when_extreme",
+    "attribute",
+    "forecast",
+    "other",
+]
 Need = Literal["direction", "limit_or_setpoint", "many"]
 Pin = Literal["statistic", "rank_statistic", "order", "op", "direction", "limit", "setpoint", "attribute", "periods"]
 
@@ -51,8 +64,10 @@ FORMS_FILE = Path(__file__).with_name("vocab") / "forms.yaml"
 
 # -- the table's schema (the file is a boundary: a bad entry is a clear error at import) --
 
+
 class FormSpec(BaseModel):
     """One question form: its cues, precedence, the tool family that answers it and the arguments it pins."""
+
     model_config = ConfigDict(extra="forbid")
     name: str
     ask: Ask
@@ -141,10 +156,10 @@ def _normal(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2018", "'")
 
 
-
 @dataclass(frozen=True)
 class Cue:
     """A compiled cue: the expression, and the literal words it places where it matches."""
+
     source: str
     regex: re.Pattern
     words: frozenset[str]
@@ -155,7 +170,7 @@ class Cue:
 
     def placed(self, text: str, m: re.Match) -> set[str]:
         out = set()
-        for w in words(text[m.start():m.end()]):
+        for w in words(text[m.start() : m.end()]):
             if w in self.words or any(w.startswith(s) for s in self.stems):
                 out.add(w)
         if "limit" in self.regex.groupindex and m.group("limit"):
@@ -245,8 +260,9 @@ class _Compiler:
             return [Cue(pattern, re.compile(pattern[3:], re.I), frozenset(), ())]
         body, ws, ss = self.body(pattern)
         # a cue's words are whole words, not the start or end of a hyphenated name ("Plant-North", "AHU-2")
-        return [Cue(pattern, re.compile(rf"(?<!\w)(?<!\w-){body}(?!\w)(?!-\w)", re.I), frozenset(ws),
-                    tuple(sorted(ss)))]
+        return [
+            Cue(pattern, re.compile(rf"(?<!\w)(?<!\w-){body}(?!\w)(?!-\w)", re.I), frozenset(ws), tuple(sorted(ss)))
+        ]
 
     def cues(self, patterns: list[str]) -> tuple[Cue, ...]:
         return tuple(c for p in patterns for c in self.cue(p))
@@ -308,12 +324,16 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     # and the highest fan speed" is two; "the highest and the lowest temperature" is one
     phrases = "|".join(re.escape(w) for w in raw.part_start if w.startswith("the "))
     part_start = re.compile(rf"(?:{starts}{'|' + phrases if phrases else ''})\b", re.I)
-    split = re.compile(rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{starts})\b)"
-                       + (rf"|,\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{phrases})\b))" if phrases else ")"), re.I)
+    split = re.compile(
+        rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{starts})\b)"
+        + (rf"|,\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{phrases})\b))" if phrases else ")"),
+        re.I,
+    )
     lead_alts = [comp.body(p)[0] for p in raw.request_lead]
     lead_words = {w for p in raw.request_lead for w in comp.body(p)[1]}
-    lead = Cue("request_lead", re.compile(rf"^\W*(?:(?:{'|'.join(lead_alts)})(?:\W+|$))*", re.I),
-               frozenset(lead_words), ())
+    lead = Cue(
+        "request_lead", re.compile(rf"^\W*(?:(?:{'|'.join(lead_alts)})(?:\W+|$))*", re.I), frozenset(lead_words), ()
+    )
     not_after = "|".join(re.escape(w) for w in raw.not_after_verb)
     verbs = []
     for v in raw.operating_verbs:
@@ -333,34 +353,59 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         yes_no=comp.cues(raw.yes_no),
         arguments=args,
         limit=comp.cues(raw.arguments["limit"]),  # type: ignore[arg-type]
-        part_start=part_start, split=split,
-        several=comp.cues(raw.several), single_file=comp.cues(raw.single_file),
-        injection=comp.cues(raw.injection), outside=comp.cues(raw.outside),
-        lead=lead, verbs=tuple(verbs), not_operated=frozenset(raw.not_operated),
-        statement_start=frozenset(raw.statement_start), past_question=past,
-        wish=comp.cues(raw.wish), participles={v.done: v.verb for v in raw.operating_verbs},
+        part_start=part_start,
+        split=split,
+        several=comp.cues(raw.several),
+        single_file=comp.cues(raw.single_file),
+        injection=comp.cues(raw.injection),
+        outside=comp.cues(raw.outside),
+        lead=lead,
+        verbs=tuple(verbs),
+        not_operated=frozenset(raw.not_operated),
+        statement_start=frozenset(raw.statement_start),
+        past_question=past,
+        wish=comp.cues(raw.wish),
+        participles={v.done: v.verb for v in raw.operating_verbs},
         function_words=function_words,
         setpoint=re.compile(rf"(?<!\w){comp.slot('setpoint')[0]}(?!\w)", re.I),
         period=re.compile(rf"(?<!\w){comp.slot('period')[0]}(?!\w)", re.I),
         data_words=frozenset(raw.data_words.split()),
-        verb_forms=frozenset(f for v in raw.operating_verbs for f in _inflections(v.verb, v.done)))
+        verb_forms=frozenset(f for v in raw.operating_verbs for f in _inflections(v.verb, v.done)),
+    )
 
 
 def _inflections(verb: str, done: str) -> set[str]:
     stem = verb[:-1] if verb.endswith("e") else verb
-    return {w for form in (verb, done, verb + "s", verb + "es", stem + "ing", verb + verb[-1] + "ing")
-            for w in words(form)}
+    return {
+        w for form in (verb, done, verb + "s", verb + "es", stem + "ing", verb + verb[-1] + "ing") for w in words(form)
+    }
 
 
 TABLE = _load()
 #: every literal word of the table's cues (a generated entity name should avoid them)
-CUE_WORDS: frozenset[str] = frozenset(
-    w for cues in [*(f.cues for f in TABLE.forms), TABLE.yes_no, TABLE.limit, TABLE.several, TABLE.injection,
-                   TABLE.outside, TABLE.wish, *(c for vals in TABLE.arguments.values() for _, c in vals)]
-    for c in cues for w in c.words) | {w for v in TABLE.verbs for w in v.words} | TABLE.lead.words
+CUE_WORDS: frozenset[str] = (
+    frozenset(
+        w
+        for cues in [
+            *(f.cues for f in TABLE.forms),
+            TABLE.yes_no,
+            TABLE.limit,
+            TABLE.several,
+            TABLE.injection,
+            TABLE.outside,
+            TABLE.wish,
+            *(c for vals in TABLE.arguments.values() for _, c in vals),
+        ]
+        for c in cues
+        for w in c.words
+    )
+    | {w for v in TABLE.verbs for w in v.words}
+    | TABLE.lead.words
+)
 
 
 # -- the reading --
+
 
 class Part(BaseModel):
     text: str
@@ -400,6 +445,7 @@ class Reading(BaseModel):
 
 # -- clauses: what asks, what requests an operation, what instructs the agent --
 
+
 @dataclass(frozen=True)
 class _Clause:
     start: int
@@ -419,7 +465,7 @@ def _clause_spans(text: str) -> list[tuple[int, int, str]]:
     out, at, how = [], 0, ""
     for m in _CLAUSE_BREAK.finditer(text):
         brk = m.group(0).strip().casefold()
-        if text[at:m.start()].strip():
+        if text[at : m.start()].strip():
             out.append((at, m.start(), how))
             how = ""
         if brk in ("and", "then", "but", "plus", "&"):
@@ -438,22 +484,22 @@ def _control_at(text: str) -> tuple[str, set[str]] | None:
     """The operating verb phrase a clause requests ("switch off"), with the words it placed; None where the clause
     does not open (after request words) with an operating verb, or operates on the answer rather than the plant."""
     lead = TABLE.lead.regex.match(text)
-    rest = text[lead.end():] if lead else text
+    rest = text[lead.end() :] if lead else text
     for v in TABLE.verbs:
         m = v.regex.match(rest)
         if not m:
             continue
-        obj = [w for w in words(rest[m.end("verb"):m.end("verb") + 40])[:3] if w not in FUNCTION_WORDS]
+        obj = [w for w in words(rest[m.end("verb") : m.end("verb") + 40])[:3] if w not in FUNCTION_WORDS]
         if obj and obj[0] in TABLE.not_operated:
             return None
-        placed = set(words(text[:lead.end()]) if lead else []) | set(words(v.spec.verb))
+        placed = set(words(text[: lead.end()]) if lead else []) | set(words(v.spec.verb))
         particle = ""
         if m.groupdict().get("then"):
             tail = words(m.group("then"))
             particle = tail[-1] if tail else ""
             placed |= {w for w in tail if w in v.words}
         else:
-            near = [w for w in words(rest[m.end():])[:6] if w in _PARTICLES and w != "on"]  # "on AHU 2": a place
+            near = [w for w in words(rest[m.end() :])[:6] if w in _PARTICLES and w != "on"]  # "on AHU 2": a place
             particle = near[0] if near else ""
             placed |= {particle} if particle else set()
         phrase = v.spec.verb.casefold() + (f" {particle}" if particle in _PARTICLES else "")
@@ -475,7 +521,7 @@ def _wish(text: str) -> tuple[str, set[str]] | None:
         m = cue.search(text)
         if m:
             done = next((w for w in reversed(words(m.group(0))) if w in TABLE.participles), "")
-            after = [w for w in words(text[m.end():])[:2] if w in _PARTICLES]
+            after = [w for w in words(text[m.end() :])[:2] if w in _PARTICLES]
             if not after:
                 after = [w for w in words(m.group(0)) if w in _PARTICLES][-1:]
             plain = "switch" if after and after[0] in ("on", "off") else "operate"  # "I need X off right now"
@@ -491,7 +537,7 @@ def _asks(text: str) -> bool:
     if not [w for w in ws if w not in FUNCTION_WORDS]:
         return False
     lead = TABLE.lead.regex.match(text)
-    rest = words(text[lead.end():] if lead else text)
+    rest = words(text[lead.end() :] if lead else text)
     if not [w for w in rest if w not in FUNCTION_WORDS]:
         return False  # request words only ("go ahead")
     if text.rstrip().endswith("?"):
@@ -503,7 +549,7 @@ def _opens_part(text: str) -> bool:
     """A clause opens with a question word or a request verb of its own (after request words), or an operating
     verb: not the next object of the clause before it."""
     lead = TABLE.lead.regex.match(text)
-    rest = text[lead.end():] if lead else text
+    rest = text[lead.end() :] if lead else text
     return bool(TABLE.part_start.match(rest.lstrip()) or _control_at(text))
 
 
@@ -536,8 +582,14 @@ def _clauses(question: str) -> tuple[_Clause, ...]:
             out.append(_Clause(start, end, "control", control[0], frozenset(control[1])))
         else:
             lead = TABLE.lead.regex.match(piece)
-            out.append(_Clause(start, end, "ask" if _asks(piece) else "none",
-                               placed=frozenset(words(lead.group(0)) if lead else ())))
+            out.append(
+                _Clause(
+                    start,
+                    end,
+                    "ask" if _asks(piece) else "none",
+                    placed=frozenset(words(lead.group(0)) if lead else ()),
+                )
+            )
     return tuple(out)
 
 
@@ -581,6 +633,7 @@ def split_parts(question: str) -> list[str]:
 
 
 # -- one part's form --
+
 
 def _first(cues: tuple[Cue, ...], text: str) -> tuple[Cue, re.Match] | None:
     for cue in cues:
@@ -643,8 +696,9 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
         form = f.spec.form
         if "|" in form:
             form = "yes_no" if yes_no else form.split("|")[1]
-        part = Part(text=text, form=form, ask=f.spec.ask,
-                    cue=f.spec.name + (f": {hit[1].group(0).strip()}" if hit else ""))
+        part = Part(
+            text=text, form=form, ask=f.spec.ask, cue=f.spec.name + (f": {hit[1].group(0).strip()}" if hit else "")
+        )
         _pin(part, f.spec, norm)
         return part
     return Part(text=text, form="yes_no" if yes_no else "value", ask="data")
@@ -669,8 +723,11 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.order = _argument("order", criterion) or "highest"
     if "rank_statistic" in pins:  # the aggregate after "by" is the criterion ("by minimum X … which one is top")
         by = re.search(r"\bby\s+(?:the\s+)?(\w+)", text, re.I)
-        part.statistic = (_argument("rank_statistic", by.group(1)) if by else None) or \
-            _argument("rank_statistic", text) or ("max" if part.order != "lowest" else "min")
+        part.statistic = (
+            (_argument("rank_statistic", by.group(1)) if by else None)
+            or _argument("rank_statistic", text)
+            or ("max" if part.order != "lowest" else "min")
+        )
     if "statistic" in pins:
         part.statistic = _argument("statistic", text) or ("mean" if spec.ask == "derive" else None)
     if "attribute" in pins:
@@ -685,8 +742,11 @@ def _placed(question: str, parts: list[Part], clauses: tuple[_Clause, ...]) -> s
     text = _normal(question)
     ws = set(words(text))
     out = ws & FUNCTION_WORDS
-    groups = [f.cues for f in TABLE.forms] + [TABLE.yes_no, TABLE.limit, TABLE.several, TABLE.single_file] + \
-             [c for vals in TABLE.arguments.values() for _, c in vals]
+    groups = (
+        [f.cues for f in TABLE.forms]
+        + [TABLE.yes_no, TABLE.limit, TABLE.several, TABLE.single_file]
+        + [c for vals in TABLE.arguments.values() for _, c in vals]
+    )
     for piece in {text, *(_normal(p.text) for p in parts)}:
         for cues in groups:
             for cue in cues:
@@ -705,7 +765,7 @@ def _placed(question: str, parts: list[Part], clauses: tuple[_Clause, ...]) -> s
 
 
 def read_intent(question: str) -> tuple[Intent, str]:
-    """"control" (with the verb phrase) where the question only requests an operation, "injection" where it only
+    """ "control" (with the verb phrase) where the question only requests an operation, "injection" where it only
     instructs the agent, else "read" (a question that also asks for data stays "read": see `Reading.also`);
     "outside" needs the linking (`outside_topic`)."""
     clauses = _clauses(question)
@@ -743,19 +803,23 @@ def spelled(question: str) -> str:
     more (capitalised ones only where a sentence starts) that are no word of the table themselves, each only by a
     word of the same length, so character positions stay where they were (the refused pieces' spans point into the
     question as written). Names are never touched: a name with digits or capitals inside it is no plain word."""
+
     def fix(m: re.Match) -> str:
         w = m.group(0)
         low = w.casefold()
-        first = not question[:m.start()].strip() or question[:m.start()].rstrip()[-1] in ".!?;:,"
+        first = not question[: m.start()].strip() or question[: m.start()].rstrip()[-1] in ".!?;:,"
         if low in _SPELLED or low in FUNCTION_WORDS or not (w.islower() or (w.istitle() and first)):
             return w  # a capitalised word inside a sentence is a name ("Cooling Tower 1"), never corrected
         hit = next((c for c in _BY_LENGTH.get(len(low), ()) if _one_slip(low, c)), None)
         return w if hit is None else (hit.capitalize() if w.istitle() else hit)
+
     return re.sub(r"(?<![\w.-])[A-Za-z]{5,}(?![\w.-])", fix, question)
 
 
-COURTESY_WORDS = frozenset("hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
-                      "team folks all please thanks thank cheers ok okay so".split())
+COURTESY_WORDS = frozenset(
+    "hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
+    "team folks all please thanks thank cheers ok okay so".split()
+)
 
 
 def _courtesy_blanked(question: str) -> str:
@@ -764,7 +828,7 @@ def _courtesy_blanked(question: str) -> str:
     starts where its words start."""
     m = re.match(r"\s*([^,:;!?.\-–—]{1,40})[,:;!.\-–—]+\s+", question)
     if m and all(w in COURTESY_WORDS or w in FUNCTION_WORDS for w in words(m.group(1))) and words(m.group(1)):
-        return " " * m.end() + question[m.end():]
+        return " " * m.end() + question[m.end() :]
     return question
 
 
@@ -782,9 +846,9 @@ def read_question(question: str, many: list[bool] | None = None) -> Reading:
         text = _normal(question)
         for c in clauses:
             if c.kind == "control":
-                piece = text[c.start:c.end].strip(" ,.;:!?")
+                piece = text[c.start : c.end].strip(" ,.;:!?")
                 lead = TABLE.lead.regex.match(piece)
-                also.append("control: " + (piece[lead.end():] if lead else piece).strip())
+                also.append("control: " + (piece[lead.end() :] if lead else piece).strip())
                 spans.append((c.start, c.end))
             elif c.kind == "injection" and "injection" not in also:
                 also.append("injection")
@@ -792,8 +856,14 @@ def read_question(question: str, many: list[bool] | None = None) -> Reading:
             elif c.kind == "injection":
                 i = also.index("injection")
                 spans[i] = (min(spans[i][0], c.start), max(spans[i][1], c.end))
-    return Reading(intent=intent, verb=verb, parts=parts, also=also, also_spans=spans,
-                   placed_words=_placed(question, parts, clauses))
+    return Reading(
+        intent=intent,
+        verb=verb,
+        parts=parts,
+        also=also,
+        also_spans=spans,
+        placed_words=_placed(question, parts, clauses),
+    )
 
 
 def unplaced_words(question: str, reading: Reading, *placed: set[str] | frozenset[str]) -> list[str]:

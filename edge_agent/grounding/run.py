@@ -44,25 +44,40 @@ def _period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 
 #: the question asks for names or a count: "what are their names", "list the sensors", "what assets",
 #: "which IoT sites", "how many chillers"
-_ASKS_NAMES = re.compile(r"\b(?:names?|list|how many|count|number of|(?:what|which)(?: \w+){0,2} (?:sites|plants|"
-                         r"assets|equipment|sensors|points|measurements|readings|metrics|values))\b", re.I)
+_ASKS_NAMES = re.compile(
+    r"\b(?:names?|list|how many|count|number of|(?:what|which)(?: \w+){0,2} (?:sites|plants|"
+    r"assets|equipment|sensors|points|measurements|readings|metrics|values))\b",
+    re.I,
+)
 #: which tool's call answers a part that asks for this (`question.Part.ask`)
-ANSWERED_BY = {"rank": ("rank",), "excursion": ("excursions",), "derive": ("derive",), "duration": ("excursions",),
-               # two periods compared: no tool reads two periods in one call yet, so the part stays open and the
-               # run ends partial or gave_up, never answered with one period's figures
-               "periods": ()}
+ANSWERED_BY = {
+    "rank": ("rank",),
+    "excursion": ("excursions",),
+    "derive": ("derive",),
+    "duration": ("excursions",),
+    # two periods compared: no tool reads two periods in one call yet, so the part stays open and the
+    # run ends partial or gave_up, never answered with one period's figures
+    "periods": (),
+}
 ANALYSIS_TOOLS = frozenset(t for tools in ANSWERED_BY.values() for t in tools)
 #: words of building data: a question with one of them, or a linked name, is about the SkySpark
-_PLANT_WORDS = re.compile(r"\b(?:sites?|plants?|assets?|equipment|sensors?|points?|buildings?|skyspark|haystack|"
-                          r"readings?|measurements?|metrics?|values?|data|history|histories|trend|series|units?|"
-                          r"hvac|bms|kw|kwh|setpoints?|files?|json|csv|downloads?)\b", re.I)
-_TIME_QUESTION = re.compile(r"\b(?:what(?:'s| is)? (?:the )?(?:time|date|day)|today'?s date|current (?:time|date))\b",
-                            re.I)
+_PLANT_WORDS = re.compile(
+    r"\b(?:sites?|plants?|assets?|equipment|sensors?|points?|buildings?|skyspark|haystack|"
+    r"readings?|measurements?|metrics?|values?|data|history|histories|trend|series|units?|"
+    r"hvac|bms|kw|kwh|setpoints?|files?|json|csv|downloads?)\b",
+    re.I,
+)
+_TIME_QUESTION = re.compile(
+    r"\b(?:what(?:'s| is)? (?:the )?(?:time|date|day)|today'?s date|current (?:time|date))\b", re.I
+)
 #: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
 _WHICH = re.compile(r"\b(?:what|which)\b", re.I)
 #: the generic things a listing lists (what a question may ask to count or list without naming a kind)
-_GENERIC_THINGS = re.compile(r"\b(?:sites?|plants?|buildings?|assets?|equipment|devices?|sensors?|points?|"
-                             r"measurements?|readings?|metrics?|values?)\b", re.I)
+_GENERIC_THINGS = re.compile(
+    r"\b(?:sites?|plants?|buildings?|assets?|equipment|devices?|sensors?|points?|"
+    r"measurements?|readings?|metrics?|values?)\b",
+    re.I,
+)
 #: a listing's head ("found 5 chiller assets at POKMAIN: …"): what answers a question asking for names or a count
 _LISTING = re.compile(r"found \d+ ", re.I)
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
@@ -131,14 +146,18 @@ class Grounding:
             verb = r.verb or "operate"
             return f"This gateway only reads data; it cannot {verb} {target} or change anything on the plant. {can}"
         if intent == "injection":
-            return f"This gateway answers questions about the data on the SkySpark and does not follow instructions " \
-                   f"written into a question. {can}"
+            return (
+                f"This gateway answers questions about the data on the SkySpark and does not follow instructions "
+                f"written into a question. {can}"
+            )
         if intent == "forecast":
             when = f" for {self.future}" if self.future else ""
             return f"This gateway cannot forecast: it reads recorded data, and none is recorded{when} yet. {can}"
         if intent == "outside":
-            return f"This gateway cannot answer that: it only answers questions about the sites, equipment and " \
-                   f"sensor data on the SkySpark. {can}"
+            return (
+                f"This gateway cannot answer that: it only answers questions about the sites, equipment and "
+                f"sensor data on the SkySpark. {can}"
+            )
         if len(r.parts) == 1 and r.parts[0].ask == "exists":
             return self._exists()
         if r.parts and all(p.ask == "attribute" for p in r.parts):
@@ -149,8 +168,17 @@ class Grounding:
         """The assets of a kind at a site, for a question that asks for nothing else ("electricity meters at S?",
         "how many UPSs does DC1 have", "list the chillers at S"): read from the catalog, no model or tool call."""
         links, r = self.links, self.reading
-        if len(links.sites) != 1 or len(links.asset_types) != 1 or links.assets or links.sensors or links.measures \
-                or self.start is not None or links.missing or self.unplaced or r.also:
+        if (
+            len(links.sites) != 1
+            or len(links.asset_types) != 1
+            or links.assets
+            or links.sensors
+            or links.measures
+            or self.start is not None
+            or links.missing
+            or self.unplaced
+            or r.also
+        ):
             return ""
         if len(r.parts) != 1 or r.parts[0].ask not in ("names", "count", "data"):
             return ""
@@ -165,16 +193,19 @@ class Grounding:
         manufacturer, a model, a rating, an install date): the tag that holds it, where the asset has one; else that
         the SkySpark does not record it, and what it does hold."""
         links, out = self.links, []
-        assets = [(links.asset_sites[a], a) for a in links.assets] or \
-            [(s, a) for s in links.sites for t in links.asset_types for a in self.catalog.site(s).assets_of_type(t)][:3]
+        assets = [(links.asset_sites[a], a) for a in links.assets] or [
+            (s, a) for s in links.sites for t in links.asset_types for a in self.catalog.site(s).assets_of_type(t)
+        ][:3]
         for part in self.reading.parts:
             asked = _ATTRIBUTE_NAMES.get(part.attribute or "", part.attribute or "that")
             for site, asset in assets or [("", "")]:
                 tags = self.catalog.site(site).attrs.get(asset, {}) if site else {}
                 held = next(((k, v) for k, v in tags.items() if _same_words(asked, k)), None)
                 if held:
-                    out.append(f"The {' '.join(fieldvocab.marker_words(held[0]))} of {asset} recorded on the "
-                               f"SkySpark is {held[1]}")
+                    out.append(
+                        f"The {' '.join(fieldvocab.marker_words(held[0]))} of {asset} recorded on the "
+                        f"SkySpark is {held[1]}"
+                    )
                 else:
                     what = f" of {asset}" if asset else ""
                     out.append(f"The {asked}{what} is not recorded on the SkySpark")
@@ -193,8 +224,11 @@ class Grounding:
             return
         rest = self.asked_text()
         period = bool(self.period_phrase) and self.period_phrase.casefold() in rest.casefold()
-        specific = bool(fieldvocab.measure_words(rest) or period or
-                        [m for m in self.links.mentions if m.text and m.kind == "sensor" and m.text in rest])
+        specific = bool(
+            fieldvocab.measure_words(rest)
+            or period
+            or [m for m in self.links.mentions if m.text and m.kind == "sensor" and m.text in rest]
+        )
         if "injection" in r.also:  # with an instruction, only a question the reading can pin down is answered
             if not specific:
                 self.reading = r.model_copy(update={"intent": "injection", "also": [], "also_spans": []})
@@ -212,17 +246,27 @@ class Grounding:
         from edge_agent.grounding.dates import MONTHS, WEEKDAYS
         from edge_agent.grounding.question import COURTESY_WORDS, unplaced_words, words
 
-        placed: set[str] = set(words(period)) | set(MONTHS) | set(WEEKDAYS) | {d[:3] for d in WEEKDAYS} | \
-            {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"} | \
-            set(COURTESY_WORDS)
+        placed: set[str] = (
+            set(words(period))
+            | set(MONTHS)
+            | set(WEEKDAYS)
+            | {d[:3] for d in WEEKDAYS}
+            | {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
+            | set(COURTESY_WORDS)
+        )
         for m in self.links.mentions:
             placed |= set(words(m.text))
         for m in self.links.missing:
             placed |= set(words(m.text))
         left = []
         for w in unplaced_words(self.question, self.reading, placed):
-            if re.fullmatch(r"[\d.,:%-]+|\d+\w{0,2}", w) or fieldvocab.measure_words(w) or fieldvocab.kinds_named(w) \
-                    or fieldvocab.quantity_of_unit(w) is not None or self._in_catalog(w):
+            if (
+                re.fullmatch(r"[\d.,:%-]+|\d+\w{0,2}", w)
+                or fieldvocab.measure_words(w)
+                or fieldvocab.kinds_named(w)
+                or fieldvocab.quantity_of_unit(w) is not None
+                or self._in_catalog(w)
+            ):
                 continue
             left.append(w)
         return left
@@ -232,11 +276,19 @@ class Grounding:
         word of it stands unplaced ("max Level for Chiller B", where Chiller B has no level): that word is the
         measure asked for, and the assets do not have it. Said as a missing sensor, so no other series stands in."""
         links, r = self.links, self.reading
-        if not self.unplaced or not links.assets or links.sensors or links.measures or links.missing or r.also \
-                or self.start is None:  # a data question names its period; "which company made X?" is none
+        if (
+            not self.unplaced
+            or not links.assets
+            or links.sensors
+            or links.measures
+            or links.missing
+            or r.also
+            or self.start is None
+        ):  # a data question names its period; "which company made X?" is none
             return
-        if not r.parts or not all(p.ask in ("data", "rank", "excursion", "derive", "duration", "when_extreme")
-                                  for p in r.parts):
+        if not r.parts or not all(
+            p.ask in ("data", "rank", "excursion", "derive", "duration", "when_extreme") for p in r.parts
+        ):
             return
         from edge_agent.grounding.linking import Missing
 
@@ -244,8 +296,15 @@ class Grounding:
         text = next((w for w in words if w.casefold() in self.unplaced), self.unplaced[0])
         for asset in links.assets:
             site = links.asset_sites[asset]
-            links.missing.append(Missing(text=text, kind="sensor", site=site, asset=asset,
-                                         suggestions=[s.short for s in self.catalog.sensors(site, asset)][:8]))
+            links.missing.append(
+                Missing(
+                    text=text,
+                    kind="sensor",
+                    site=site,
+                    asset=asset,
+                    suggestions=[s.short for s in self.catalog.sensors(site, asset)][:8],
+                )
+            )
 
     def _in_catalog(self, word: str) -> bool:
         """The word is part of a name on the SkySpark (a site, an asset or a sensor of the sites in play)."""
@@ -261,8 +320,9 @@ class Grounding:
                 names.update(s.short for s in self.catalog.sensors(site, a))
             from edge_agent.grounding.question import words
 
-            self._names_words = {w for n in names for w in words(n)} | \
-                {w for n in names for w in fieldvocab.normalize(n).split()}
+            self._names_words = {w for n in names for w in words(n)} | {
+                w for n in names for w in fieldvocab.normalize(n).split()
+            }
         return word in self._names_words
 
     def declined(self) -> str:
@@ -299,8 +359,12 @@ class Grounding:
         words = {w.casefold() for w in re.findall(r"[\w%]+", self.question)}
         vocabulary = {w.casefold() for t in self.catalog.kinds() for n in kind_names(t) for w in n.split()}
         plural = {w[:-1] for w in words if w.endswith("s")}
-        return not (_PLANT_WORDS.search(self.question) or (words | plural) & vocabulary
-                    or fieldvocab.measure_words(self.question) or fieldvocab.kinds_named(self.question))
+        return not (
+            _PLANT_WORDS.search(self.question)
+            or (words | plural) & vocabulary
+            or fieldvocab.measure_words(self.question)
+            or fieldvocab.kinds_named(self.question)
+        )
 
     def _can(self) -> str:
         """What the gateway can do instead, about what the question names."""
@@ -326,8 +390,12 @@ class Grounding:
                 return f"Yes: {found} is an asset at {site}"
             from edge_agent.grounding.linking import Missing, _alike
 
-            return "No: " + Missing(text=name, kind="asset", site=site,
-                                    suggestions=_alike(name, self.catalog.assets(site))).sentence()
+            return (
+                "No: "
+                + Missing(
+                    text=name, kind="asset", site=site, suggestions=_alike(name, self.catalog.assets(site))
+                ).sentence()
+            )
         missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
         if missing:
             return "No: " + missing[0].sentence()
@@ -339,8 +407,11 @@ class Grounding:
             if found:
                 label = kind_label(links.asset_types[0], len(found))
                 return f"Yes: {site} has {len(found)} {label}: {', '.join(found[:8])}"
-        if [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets \
-                and not self.unplaced:  # "does S have a Kessel?": a word nothing placed is no question about S
+        if (
+            [m for m in links.mentions if m.kind == "site" and m.how != "only"]
+            and not links.assets
+            and not self.unplaced
+        ):  # "does S have a Kessel?": a word nothing placed is no question about S
             return f"Yes: {links.sites[0]} is a site on the SkySpark"
         return ""
 
@@ -354,8 +425,9 @@ class Grounding:
         if self.catalog is None or self.links is None:
             return None
         if self._scope is None:
-            self._scope = Scope.from_links(self.links, self.catalog, start=self.start, final=self.final,
-                                           pins=_pins(self.reading))
+            self._scope = Scope.from_links(
+                self.links, self.catalog, start=self.start, final=self.final, pins=_pins(self.reading)
+            )
         return self._scope
 
     def known(self) -> set[str]:
@@ -369,8 +441,15 @@ class Grounding:
         from edge_agent.grounding.dates import mentions_time
         from edge_agent.grounding.question import wants_single_file
 
-        out = {kind for kind, names in (("site", self.links.sites), ("asset", self.links.assets),
-                                        ("sensor", self.links.sensors)) if names}
+        out = {
+            kind
+            for kind, names in (
+                ("site", self.links.sites),
+                ("asset", self.links.assets),
+                ("sensor", self.links.sensors),
+            )
+            if names
+        }
         out.add("linking")
         if self.start is not None:
             out |= {"period", "clock"}
@@ -394,8 +473,12 @@ class Grounding:
         wanted = {t for a in asks for t in ANSWERED_BY.get(a, ())}
         data_open = bool(asks - set(ANSWERED_BY) - {"exists"})
         if wanted and not data_open:  # only conclusions are left: their tools read what they need themselves
-            return [t.name for t in tools if (t.name in wanted and set(t.needs) <= known) or
-                    (t.builtin and not (t.provides and set(t.provides) <= known))]
+            return [
+                t.name
+                for t in tools
+                if (t.name in wanted and set(t.needs) <= known)
+                or (t.builtin and not (t.provides and set(t.provides) <= known))
+            ]
         listed = self._listed(trial) if len(self.reading.parts) > 1 else set()
         out = []
         for t in tools:
@@ -408,16 +491,36 @@ class Grounding:
             out.append(t.name)
         return out
 
-    def observe(self, trial: int, step: int, tool: str, text: str, *, head: str = "", answers: bool = False,
-                call: str = "", args: Any = None) -> None:
+    def observe(
+        self,
+        trial: int,
+        step: int,
+        tool: str,
+        text: str,
+        *,
+        head: str = "",
+        answers: bool = False,
+        call: str = "",
+        args: Any = None,
+    ) -> None:
         """Record an Observation (and its tool's head, see `toolkit.Said`, and its call's arguments) as
         evidence of `trial`."""
         if head and head not in text:  # the head's figures are evidence even where the Observation was cut
             text = f"{text}\n{head}"
         if text:
-            self.sources.append(Source(kind="observation", text=text, trial=trial, step=step, tool=tool,
-                                       head=head, answers=answers, call=call or _call_key(tool, step, args),
-                                       about=_named_in(args)))
+            self.sources.append(
+                Source(
+                    kind="observation",
+                    text=text,
+                    trial=trial,
+                    step=step,
+                    tool=tool,
+                    head=head,
+                    answers=answers,
+                    call=call or _call_key(tool, step, args),
+                    about=_named_in(args),
+                )
+            )
 
     def answer_tokens(self) -> set[str]:
         """The figures, codes and file names an answer may write: the evidence's, less those of answers
@@ -481,8 +584,13 @@ class Grounding:
         for part in self.open_parts(trial):
             if part.ask in ("names", "count"):
                 text = part.text.casefold()
-                out.add("site" if re.search(r"\b(?:sites|plants)\b", text) else
-                        "sensor" if re.search(r"\b(?:sensors|points|measurements|readings|metrics)\b", text) else "asset")
+                out.add(
+                    "site"
+                    if re.search(r"\b(?:sites|plants)\b", text)
+                    else "sensor"
+                    if re.search(r"\b(?:sensors|points|measurements|readings|metrics)\b", text)
+                    else "asset"
+                )
         return out
 
     def _answering(self, trial: int | None) -> list[Source]:
@@ -501,8 +609,10 @@ class Grounding:
         calls = self._answering(trial)
         used: set[int] = set()
         out: list[Source | None] = []
-        names_asked = bool(self.links is not None and (_ASKS_NAMES.search(self.question) or
-                                                       (self.links.asset_types and _WHICH.search(self.question))))
+        names_asked = bool(
+            self.links is not None
+            and (_ASKS_NAMES.search(self.question) or (self.links.asset_types and _WHICH.search(self.question)))
+        )
         for part in self.reading.parts or [Part(text=self.question, ask="other")]:
             pick = None
             for n, s in enumerate(calls):
@@ -515,8 +625,9 @@ class Grounding:
                 elif part.ask == "exists":
                     fits = False
                 else:
-                    fits = (s.answers and s.tool not in ANALYSIS_TOOLS) or (not s.answers and names_asked and
-                                                                            len(self.reading.parts) == 1)
+                    fits = (s.answers and s.tool not in ANALYSIS_TOOLS) or (
+                        not s.answers and names_asked and len(self.reading.parts) == 1
+                    )
                 if fits:
                     pick = n
                     break
@@ -557,8 +668,11 @@ class Grounding:
             return ""
         if self.answered_by_links():
             return "" if answer.startswith(self.missing_prefix()) else "the answer is not the one the facts give"
-        if self.unplaced and not self.links.asset_types and any(
-                p.ask in ("count", "names") and not _GENERIC_THINGS.search(p.text) for p in self.reading.parts):
+        if (
+            self.unplaced
+            and not self.links.asset_types
+            and any(p.ask in ("count", "names") and not _GENERIC_THINGS.search(p.text) for p in self.reading.parts)
+        ):
             # "count the Kessel": what is to be counted or listed is a word nothing placed; a listing of everything
             # at the site does not answer it
             return "what the question asks to count or list is not understood: " + ", ".join(self.unplaced)
@@ -567,15 +681,22 @@ class Grounding:
             return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
         prefix = self.answer_prefix(trial)
         if prefix:
-            return "" if " ".join(answer.split()).startswith(" ".join(prefix.split())) else \
-                "the answer does not state what this run's calls found"
+            return (
+                ""
+                if " ".join(answer.split()).startswith(" ".join(prefix.split()))
+                else "the answer does not state what this run's calls found"
+            )
         if not well_formed(answer):
             return "the answer repeats itself, not a statement"
-        if len(self.reading.parts) == 1 and self.reading.parts[0].form == "yes_no" and \
-                not re.match(r"\W*(?:yes|no)\b", answer, re.I):
+        if (
+            len(self.reading.parts) == 1
+            and self.reading.parts[0].form == "yes_no"
+            and not re.match(r"\W*(?:yes|no)\b", answer, re.I)
+        ):
             return "the question asks yes or no, and the answer says neither"
-        if not any(c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims) \
-                and not self._words_held(trial, answer, every=False):
+        if not any(
+            c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims
+        ) and not self._words_held(trial, answer, every=False):
             return "no figure, name or word of the answer comes from this run's Observations"
         if not self._words_held(trial, answer, every=True):
             return "the answer says what this run's Observations do not: " + ", ".join(self._unheld(trial, answer)[:6])
@@ -585,8 +706,11 @@ class Grounding:
         """The words that may hold an answer's prose: the question, the facts code worked out (not the Distill
         model's own goal and parts: words the model wrote are no evidence for words the model writes) and this
         trial's Observations."""
-        texts = [_code_facts(s.text) if s.kind == "facts" else s.text for s in self.sources
-                 if s.kind != "observation" or s.trial == trial]
+        texts = [
+            _code_facts(s.text) if s.kind == "facts" else s.text
+            for s in self.sources
+            if s.kind != "observation" or s.trial == trial
+        ]
         return " ".join(texts).casefold()
 
     def _unheld(self, trial: int, answer: str) -> list[str]:
@@ -645,8 +769,11 @@ class Grounding:
         before its step runs: a figure it states is a guess even where the call then reads it)."""
         sources = self.sources
         if trial is not None and step is not None:
-            sources = [s for s in sources if not (s.kind == "observation" and s.trial == trial
-                                                  and s.step is not None and s.step >= step)]
+            sources = [
+                s
+                for s in sources
+                if not (s.kind == "observation" and s.trial == trial and s.step is not None and s.step >= step)
+            ]
         return ungrounded(trace(text, sources, self.names())) if text else []
 
     def wrong_measure(self, tool: str, args: Any) -> str:
@@ -670,21 +797,31 @@ class Grounding:
             return ""
         wanted = self.links.measures
         if wanted and not fits(wanted, first):
-            good = [s.short for a in assets[:1] for s in self.catalog.sensors(site, a)
-                    if fits(wanted, m := point_measure(s)) and m.quantity is not None and not m.setpoint]
+            good = [
+                s.short
+                for a in assets[:1]
+                for s in self.catalog.sensors(site, a)
+                if fits(wanted, m := point_measure(s)) and m.quantity is not None and not m.setpoint
+            ]
             offer = f"; the sensors that measure it: {', '.join(good[:8])}" if good else ""
-            return f"{sensor} measures {first.quantity or 'something else'}, and the question asks for " \
-                   f"{' or '.join(wanted)}{offer}."
-        other = args.get("limit_sensor") or (args.get("other_sensor") if args.get("op") in ("difference", "sum")
-                                             else None)
+            return (
+                f"{sensor} measures {first.quantity or 'something else'}, and the question asks for "
+                f"{' or '.join(wanted)}{offer}."
+            )
+        other = args.get("limit_sensor") or (
+            args.get("other_sensor") if args.get("op") in ("difference", "sum") else None
+        )
         if isinstance(other, str):
             owner = args.get("other_asset") if isinstance(args.get("other_asset"), str) else None
-            second = self._measure(site, [self.catalog.canonical_asset(site, owner) or owner] if owner else assets,
-                                   other)
+            second = self._measure(
+                site, [self.catalog.canonical_asset(site, owner) or owner] if owner else assets, other
+            )
             if second is not None and not comparable(first, second):
-                return f"{sensor} ({first.quantity or '?'}, {first.unit or 'no unit'}) and {other} " \
-                       f"({second.quantity or '?'}, {second.unit or 'no unit'}) are not one quantity in one unit: " \
-                       f"they cannot be subtracted, added or compared."
+                return (
+                    f"{sensor} ({first.quantity or '?'}, {first.unit or 'no unit'}) and {other} "
+                    f"({second.quantity or '?'}, {second.unit or 'no unit'}) are not one quantity in one unit: "
+                    f"they cannot be subtracted, added or compared."
+                )
             if tool == "excursions" and first.setpoint and not second.setpoint:
                 return f"{sensor} is a setpoint: compare the measured series with it, not the other way round."
         return ""
@@ -705,7 +842,8 @@ class Grounding:
 #: the words an answer uses besides the reading's English function words (`question.FUNCTION_WORDS`): they say how a
 #: figure stands, not what it is
 ANSWER_WORDS = QUESTION_FUNCTION_WORDS | frozenset(
-    "above below answers data question read reads recorded sees sum there're total value values".split())
+    "above below answers data question read reads recorded sees sum there're total value values".split()
+)
 
 
 def _code_facts(text: str) -> str:
@@ -737,8 +875,12 @@ def well_formed(answer: str) -> bool:
 
 
 #: how an answer names the attributes the question reading knows (`question.Part.attribute`)
-_ATTRIBUTE_NAMES = {"installed": "install date", "serial": "serial number", "lifespan": "expected lifespan",
-                    "maintenance": "maintenance record"}
+_ATTRIBUTE_NAMES = {
+    "installed": "install date",
+    "serial": "serial number",
+    "lifespan": "expected lifespan",
+    "maintenance": "maintenance record",
+}
 
 
 def _same_words(asked: str, tag: str) -> bool:
@@ -788,15 +930,16 @@ def invented_names(catalog: Catalog, args: Any) -> list[str]:
     sensor = args.get("sensor_name")
     if isinstance(sensor, str) and found:
         for asset in found:
-            if not catalog.has_sensor(canonical, asset, sensor) and not _prefixed_sensor(catalog, canonical, asset,
-                                                                                         sensor, found):
+            if not catalog.has_sensor(canonical, asset, sensor) and not _prefixed_sensor(
+                catalog, canonical, asset, sensor, found
+            ):
                 out.append(sensor)
                 break
     return out
 
 
 def _prefixed_sensor(catalog: Catalog, site: str, asset: str, sensor: str, assets: list[str]) -> bool:
-    """"Chiller 6 Tonnage" asked of Chiller 9 too: the part after any listed asset's name."""
+    """ "Chiller 6 Tonnage" asked of Chiller 9 too: the part after any listed asset's name."""
     for other in assets:
         m = re.match(re.escape(other) + r"[\s_]+(.+)$", sensor, re.I)
         if m and catalog.has_sensor(site, asset, m.group(1)):
@@ -812,8 +955,12 @@ def _reading(question: str, catalog: Catalog, links: Links | None) -> Reading:
     many = []
     for text in texts:
         part = links if len(texts) == 1 and links is not None else link(text, catalog)
-        many.append(len(part.assets) >= 2 or bool(part.asset_types) or _names_a_kind(text, catalog, part)
-                    or bool(_OF_THEM.search(text)))
+        many.append(
+            len(part.assets) >= 2
+            or bool(part.asset_types)
+            or _names_a_kind(text, catalog, part)
+            or bool(_OF_THEM.search(text))
+        )
     return read_question(question, many)
 
 
@@ -844,6 +991,12 @@ def _pins(reading: Reading) -> dict[str, Any]:
     part = next((p for p in reading.parts if p.ask in ANSWERED_BY), None)
     if part is None:
         return {}
-    pins = {"statistic": part.statistic, "order": part.order, "op": part.op, "direction": part.direction,
-            "limit": part.limit, "setpoint": part.setpoint}
+    pins = {
+        "statistic": part.statistic,
+        "order": part.order,
+        "op": part.op,
+        "direction": part.direction,
+        "limit": part.limit,
+        "setpoint": part.setpoint,
+    }
     return {k: v for k, v in pins.items() if v is not None}

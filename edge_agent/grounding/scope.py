@@ -58,8 +58,10 @@ class SiteScope:
         """This scope split so that every asset in a part has every sensor of the part."""
         if self.fixed_assets or not self.groups or len(self.groups) > MAX_GROUPS:
             return [self]
-        return [SiteScope(assets=a, sensors=s, types=self.types, power=self.power, setpoints=self.setpoints)
-                for a, s in self.groups]
+        return [
+            SiteScope(assets=a, sensors=s, types=self.types, power=self.power, setpoints=self.setpoints)
+            for a, s in self.groups
+        ]
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,16 @@ class Scope:
     named_sensors: tuple[str, ...] = ()  # the sensors the question names, in its order
 
     @classmethod
-    def from_links(cls, links: Links, catalog: Catalog, *, start: str | None = None, final: str | None = None,
-                   seen: frozenset[str] = frozenset(), pins: dict | None = None) -> Scope:
+    def from_links(
+        cls,
+        links: Links,
+        catalog: Catalog,
+        *,
+        start: str | None = None,
+        final: str | None = None,
+        seen: frozenset[str] = frozenset(),
+        pins: dict | None = None,
+    ) -> Scope:
         sites = links.sites or list(catalog.sites)
         named_missing = any(m.kind == "asset" for m in links.missing)
         out: dict[str, SiteScope] = {}
@@ -94,8 +104,11 @@ class Scope:
                 for s in catalog.sensors(site, asset):
                     shorts.setdefault(s.short, None)
             wanted = [s for s in links.sensors if s in shorts]
-            sensors = wanted if links.sensors else _measuring(catalog, site, kinds or assets, links.measures,
-                                                              list(shorts))[:MAX_NAMES]
+            sensors = (
+                wanted
+                if links.sensors
+                else _measuring(catalog, site, kinds or assets, links.measures, list(shorts))[:MAX_NAMES]
+            )
             if linked:  # a sensor every named asset has, where there is one
                 owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
                 common = [s for s in sensors if all(s in own for own in owned)]
@@ -107,29 +120,54 @@ class Scope:
             pool = kinds or assets
             power = tuple(dict.fromkeys(x.short for a in pool for x in catalog.sensors(site, a) if is_power(x.unit)))
             setpoints = _setpoints(list(units), links.sensors)
-            out[site] = SiteScope(assets=tuple(assets), sensors=tuple(sensors), fixed_assets=tuple(linked),
-                                  types=types, groups=_groups(catalog, site, assets, sensors), power=power,
-                                  setpoints=setpoints)
-        return cls(sites=out, start=start, final=final if final != start else None, period=start is not None,
-                   pins=dict(pins or {}), named_sensors=tuple(links.sensors))
+            out[site] = SiteScope(
+                assets=tuple(assets),
+                sensors=tuple(sensors),
+                fixed_assets=tuple(linked),
+                types=types,
+                groups=_groups(catalog, site, assets, sensors),
+                power=power,
+                setpoints=setpoints,
+            )
+        return cls(
+            sites=out,
+            start=start,
+            final=final if final != start else None,
+            period=start is not None,
+            pins=dict(pins or {}),
+            named_sensors=tuple(links.sensors),
+        )
 
     def signature(self) -> str:
-        return json.dumps([sorted((k, v.assets, v.sensors, v.fixed_assets, v.types, v.groups, v.power, v.setpoints)
-                                  for k, v in self.sites.items()),
-                           self.start, self.final, self.period, sorted(self.pins.items()), self.named_sensors])
+        return json.dumps(
+            [
+                sorted(
+                    (k, v.assets, v.sensors, v.fixed_assets, v.types, v.groups, v.power, v.setpoints)
+                    for k, v in self.sites.items()
+                ),
+                self.start,
+                self.final,
+                self.period,
+                sorted(self.pins.items()),
+                self.named_sensors,
+            ]
+        )
 
     def constrain(self, schema: dict) -> dict | None:
         """`schema` with its marked arguments limited to this scope; None when no call can be written
         (e.g. an asset argument and no asset in scope)."""
         props = schema.get("properties", {})
-        marks = {name: p.get("x-catalog") or p.get("x-period") or p.get("x-question") for name, p in props.items()
-                 if p.get("x-catalog") or p.get("x-period") or p.get("x-question")}
+        marks = {
+            name: p.get("x-catalog") or p.get("x-period") or p.get("x-question")
+            for name, p in props.items()
+            if p.get("x-catalog") or p.get("x-period") or p.get("x-question")
+        }
         if not marks:
             return schema
         needs_site = any(m in (SITE, ASSET, SENSOR, ASSET_TYPE) for m in marks.values())
         pairs = ASSET in marks.values() and SENSOR in marks.values()
         branches = []
-        for site, whole in (self.sites.items() if needs_site else [("", SiteScope((), ()))]):
+        for site, whole in self.sites.items() if needs_site else [("", SiteScope((), ()))]:
             for scope in whole.by_sensor_set() if pairs else [whole]:
                 branch = self._branch(schema, marks, site, scope)
                 if branch is not None:
@@ -175,8 +213,11 @@ class Scope:
                     return None
                 props[name] = {"enum": measured}
                 continue
-            if mark == SENSOR and pins.get("statistic") == "energy" and any(
-                    p.get("x-question") == "statistic" for p in schema["properties"].values()):
+            if (
+                mark == SENSOR
+                and pins.get("statistic") == "energy"
+                and any(p.get("x-question") == "statistic" for p in schema["properties"].values())
+            ):
                 if not scope.power:
                     return None
                 props[name] = {"enum": list(scope.power)}
@@ -206,8 +247,13 @@ class Scope:
                         required.append(name)
                     if scope.fixed_assets:
                         n = len(scope.fixed_assets)
-                        props[name] = {"type": "array", "prefixItems": [{"enum": [a]} for a in scope.fixed_assets],
-                                       "items": False, "minItems": n, "maxItems": n}
+                        props[name] = {
+                            "type": "array",
+                            "prefixItems": [{"enum": [a]} for a in scope.fixed_assets],
+                            "items": False,
+                            "minItems": n,
+                            "maxItems": n,
+                        }
                     else:
                         props[name] = {"type": "array", "items": {"enum": list(scope.assets)}, "minItems": 1}
                 else:
@@ -245,9 +291,15 @@ def _measuring(catalog: Catalog, site: str, assets: list[str], wanted: list[str]
     (the linking then says what is missing)."""
     if not wanted:
         return shorts
-    points = [s for a in assets for s in catalog.sensors(site, a)
-              if (m := point_measure(s)).quantity is not None and fits(wanted, m) and m.function != "setpoint"
-              and m.function != "command"]
+    points = [
+        s
+        for a in assets
+        for s in catalog.sensors(site, a)
+        if (m := point_measure(s)).quantity is not None
+        and fits(wanted, m)
+        and m.function != "setpoint"
+        and m.function != "command"
+    ]
     if "energy" in wanted and any("elec" in s.tags for s in points):  # energy asked: the electricity a thing uses,
         points = [s for s in points if "elec" in s.tags or "energy" in s.tags]  # not its cooling or heating output
     fitting = {s.short for s in points}
@@ -311,8 +363,13 @@ def _pinned(branch: dict, call: dict) -> dict:
     out = copy.deepcopy(branch)
     for name, value in call.items():
         if isinstance(value, list):
-            out["properties"][name] = {"type": "array", "prefixItems": [{"enum": [v]} for v in value],
-                                       "items": False, "minItems": len(value), "maxItems": len(value)}
+            out["properties"][name] = {
+                "type": "array",
+                "prefixItems": [{"enum": [v]} for v in value],
+                "items": False,
+                "minItems": len(value),
+                "maxItems": len(value),
+            }
         else:
             out["properties"][name] = {"enum": [value]}
     return out

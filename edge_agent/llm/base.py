@@ -118,21 +118,51 @@ class MeteredLLM:
         self.interrupt = interrupt
         self.calls: list[LLMCall] = []
 
-    def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
-                 max_tokens: int = 256, stop: Sequence[str] = (),
-                 interrupt: threading.Event | None = None) -> Completion:
+    def complete(
+        self,
+        prompt: Prompt,
+        *,
+        role: str,
+        constraint: Constraint | None = None,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+        interrupt: threading.Event | None = None,
+    ) -> Completion:
         started = time.time()
         name = constraint.name if constraint else None
         try:
-            out = self.inner.complete(prompt, role=role, constraint=constraint, max_tokens=max_tokens, stop=stop,
-                                      interrupt=interrupt or self.interrupt)
+            out = self.inner.complete(
+                prompt,
+                role=role,
+                constraint=constraint,
+                max_tokens=max_tokens,
+                stop=stop,
+                interrupt=interrupt or self.interrupt,
+            )
         except Interrupted as exc:
             spent = exc.usage if isinstance(exc.usage, Usage) else Usage()
-            self.calls.append(LLMCall(role=role, constraint=name, usage=spent, finish_reason="interrupted",
-                                      started_at=started, **_texts(prompt)))
+            self.calls.append(
+                LLMCall(
+                    role=role,
+                    constraint=name,
+                    usage=spent,
+                    finish_reason="interrupted",
+                    started_at=started,
+                    **_texts(prompt),
+                )
+            )
             raise
-        self.calls.append(LLMCall(role=role, constraint=name, usage=out.usage, finish_reason=out.finish_reason,
-                                  started_at=started, reply=out.text, **_texts(prompt)))
+        self.calls.append(
+            LLMCall(
+                role=role,
+                constraint=name,
+                usage=out.usage,
+                finish_reason=out.finish_reason,
+                started_at=started,
+                reply=out.text,
+                **_texts(prompt),
+            )
+        )
         return out
 
     def count_tokens(self, text: str) -> int:

@@ -71,8 +71,9 @@ class ChatFormat:
         return "template (system folded into user)" if self.fold_system else "template"
 
     def _render(self, messages: list[dict[str, str]]) -> str:
-        return self._template.render(messages=messages, add_generation_prompt=True,
-                                     bos_token=self.bos_token, eos_token=self.eos_token)
+        return self._template.render(
+            messages=messages, add_generation_prompt=True, bos_token=self.bos_token, eos_token=self.eos_token
+        )
 
     def _probe(self) -> None:
         """Decide once whether the template takes a system message."""
@@ -101,10 +102,15 @@ class ChatFormat:
         """The full prompt as template text and content, in order (empty pieces left out, but always one
         "user" segment: the stable prefix ends where it starts)."""
         if self.plain:
-            parts = [Segment(prompt.system, "system"), Segment("\n\n", "template"), Segment("", "user"),
-                     Segment("### Input\n", "template"), Segment(prompt.user, "user"),
-                     Segment("\n\n### Response\n", "template"),
-                     Segment(prompt.assistant_prefix, "assistant")]
+            parts = [
+                Segment(prompt.system, "system"),
+                Segment("\n\n", "template"),
+                Segment("", "user"),
+                Segment("### Input\n", "template"),
+                Segment(prompt.user, "user"),
+                Segment("\n\n### Response\n", "template"),
+                Segment(prompt.assistant_prefix, "assistant"),
+            ]
         else:
             if self.fold_system:
                 content = f"{_SYSTEM}\n\n{_MARK}" if prompt.system else _MARK
@@ -119,9 +125,14 @@ class ChatFormat:
             pre, found, between = before.partition(_SYSTEM)
             if not found:  # no system text to place (folded with an empty system)
                 pre, between = before, ""
-            parts = [Segment(pre, "template"), Segment(prompt.system if found else "", "system"),
-                     Segment(between, "template"), Segment(prompt.user, "user"), Segment(after, "template"),
-                     Segment(prompt.assistant_prefix, "assistant")]
+            parts = [
+                Segment(pre, "template"),
+                Segment(prompt.system if found else "", "system"),
+                Segment(between, "template"),
+                Segment(prompt.user, "user"),
+                Segment(after, "template"),
+                Segment(prompt.assistant_prefix, "assistant"),
+            ]
         return [seg for seg in parts if seg.text or seg.kind == "user"]
 
     def render(self, prompt: Prompt) -> str:

@@ -140,9 +140,12 @@ def json_constraint(model_cls: type[BaseModel], *, string_limit: int | None = No
     if string_limit is None:
         string_limit = min([400] + max_lengths(schema))
     string_limit = max(1, string_limit - 1)  # the first character of a min_length=1 string is not in the loop
-    return _CACHE.get_or_make(("json", model_cls, string_limit), lambda: StructuredConstraint(
-        name=f"json:{model_cls.__name__}",
-        regex=schema_regex(schema),
-        default_limit=string_limit,
-        validator=_json_validator(model_cls),
-    ))
+    return _CACHE.get_or_make(
+        ("json", model_cls, string_limit),
+        lambda: StructuredConstraint(
+            name=f"json:{model_cls.__name__}",
+            regex=schema_regex(schema),
+            default_limit=string_limit,
+            validator=_json_validator(model_cls),
+        ),
+    )

@@ -55,8 +55,9 @@ def _byte_vocabulary() -> Vocabulary:
 class ByteAutomaton:
     """The byte-level DFA of one regex: `table[state, byte] -> state` (`dead` where refused)."""
 
-    def __init__(self, regex: str, limits: Sequence[tuple[str, int]] = (), default_limit: int = 200,
-                 shared: Sequence[str] = ()):
+    def __init__(
+        self, regex: str, limits: Sequence[tuple[str, int]] = (), default_limit: int = 200, shared: Sequence[str] = ()
+    ):
         #: per model vocabulary (TokenTable), the token walk of each visited state (see TokenTable.state_info)
         self.token_states: weakref.WeakKeyDictionary[TokenTable, dict[int, StateInfo]] = weakref.WeakKeyDictionary()
         index = Index(regex, _byte_vocabulary())
@@ -233,15 +234,22 @@ def automaton_for(constraint: Constraint) -> ByteAutomaton:
     limits = tuple(getattr(constraint, "limits", ()))
     default_limit = int(getattr(constraint, "default_limit", 200))
     shared = tuple(getattr(constraint, "shared", ()))
-    return _AUTOMATA.get_or_make((constraint.regex, limits, default_limit, shared),
-                                 lambda: ByteAutomaton(constraint.regex, limits, default_limit, shared))
+    return _AUTOMATA.get_or_make(
+        (constraint.regex, limits, default_limit, shared),
+        lambda: ByteAutomaton(constraint.regex, limits, default_limit, shared),
+    )
 
 
 class TokenTable:
     """A model's vocabulary as bytes, ready to be walked through any automaton at once."""
 
-    def __init__(self, pieces: Sequence[bytes | None], eog_ids: Sequence[int], n_vocab: int,
-                 tokenize: Callable[[bytes], list[int]] | None = None):
+    def __init__(
+        self,
+        pieces: Sequence[bytes | None],
+        eog_ids: Sequence[int],
+        n_vocab: int,
+        tokenize: Callable[[bytes], list[int]] | None = None,
+    ):
         self.n_vocab = n_vocab
         self.pieces = list(pieces)
         self.eog_ids = np.array(sorted(set(eog_ids)), dtype=np.int32)
@@ -292,7 +300,7 @@ class TokenTable:
                     pos = end
                     break
             else:
-                raise ValueError(f"the vocabulary cannot spell {data[pos:pos + 8]!r}")
+                raise ValueError(f"the vocabulary cannot spell {data[pos : pos + 8]!r}")
         return out
 
     def state_info(self, auto: ByteAutomaton, state: int) -> StateInfo:
@@ -329,8 +337,15 @@ class TokenTable:
         mask = np.zeros(self.n_vocab, dtype=bool)
         mask[ids] = True
         need = auto.dist[nxt]
-        return StateInfo(ids=ids, next=nxt, cost=cost, mask=mask, max_cost=int(cost.max()) if len(cost) else 0,
-                         need=need, max_need=int(need.max()) if len(need) else 0)
+        return StateInfo(
+            ids=ids,
+            next=nxt,
+            cost=cost,
+            mask=mask,
+            max_cost=int(cost.max()) if len(cost) else 0,
+            need=need,
+            max_need=int(need.max()) if len(need) else 0,
+        )
 
 
 @dataclass
@@ -380,8 +395,15 @@ class _Picker:
         return best if ids is None else int(ids[best])
 
 
-def generate_free(target: DecodeTarget, table: TokenTable, *, max_tokens: int, temperature: float = 0.0,
-                  seed: int = 0, stop: Sequence[str] = ()) -> Generated:
+def generate_free(
+    target: DecodeTarget,
+    table: TokenTable,
+    *,
+    max_tokens: int,
+    temperature: float = 0.0,
+    seed: int = 0,
+    stop: Sequence[str] = (),
+) -> Generated:
     """Plain generation: until end-of-text, a stop string, or `max_tokens`."""
     picker = _Picker(temperature, seed)
     eog = set(table.eog_ids.tolist())
@@ -402,15 +424,22 @@ def generate_free(target: DecodeTarget, table: TokenTable, *, max_tokens: int, t
             hits = [window.find(s) for s in stops]
             hits = [h for h in hits if h >= 0]
             if hits:
-                del data[start + min(hits):]
+                del data[start + min(hits) :]
                 return Generated(out, data.decode("utf-8", "replace"), "stop")
         if len(out) < max_tokens:
             target.feed([tok])
     return Generated(out, data.decode("utf-8", "replace"), "length")
 
 
-def generate_constrained(target: DecodeTarget, table: TokenTable, auto: ByteAutomaton, *, max_tokens: int,
-                         temperature: float = 0.0, seed: int = 0) -> Generated:
+def generate_constrained(
+    target: DecodeTarget,
+    table: TokenTable,
+    auto: ByteAutomaton,
+    *,
+    max_tokens: int,
+    temperature: float = 0.0,
+    seed: int = 0,
+) -> Generated:
     """Generation inside the automaton's language (see module docstring)."""
     picker = _Picker(temperature, seed)
     eog = set(table.eog_ids.tolist())

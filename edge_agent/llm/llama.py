@@ -56,12 +56,25 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
 class LlamaRuntime:
     """A loaded GGUF model. Thread-safe (calls are serialised: one context)."""
 
-    def __init__(self, path: Path | str, *, model_name: str, sha256: str = "", n_ctx: int = 8192,
-                 n_batch: int = 512, n_ubatch: int | None = 256, threads: int | None = None, seed: int = 0,
-                 temperature: float = 0.0,
-                 chat_template: str | None = None, kv_cache_dir: Path | None = None,
-                 persist_prefix_cache: bool = True, flash_attn: bool = False, prefix_states_per_role: int = 8,
-                 interrupt_tokens: int = 64):
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        model_name: str,
+        sha256: str = "",
+        n_ctx: int = 8192,
+        n_batch: int = 512,
+        n_ubatch: int | None = 256,
+        threads: int | None = None,
+        seed: int = 0,
+        temperature: float = 0.0,
+        chat_template: str | None = None,
+        kv_cache_dir: Path | None = None,
+        persist_prefix_cache: bool = True,
+        flash_attn: bool = False,
+        prefix_states_per_role: int = 8,
+        interrupt_tokens: int = 64,
+    ):
         import llama_cpp
         from llama_cpp import llama_cpp as C
 
@@ -80,10 +93,18 @@ class LlamaRuntime:
             # so it is off by default and n_ubatch bounds the scores' buffer instead (n_ctx x n_ubatch x
             # heads x 4 bytes; bench/reports/2026-11-23-example-groups/restart-*.txt).
             # swa_full: Gemma 3's sliding-window cache keeps whole prefixes.
-            return llama_cpp.Llama(str(self.path), n_ctx=ctx, n_batch=min(n_batch, ctx),
-                                   n_ubatch=min(n_ubatch or n_batch, n_batch, ctx),
-                                   n_threads=threads, n_threads_batch=threads, seed=seed, verbose=False,
-                                   swa_full=True, flash_attn=flash_attn)
+            return llama_cpp.Llama(
+                str(self.path),
+                n_ctx=ctx,
+                n_batch=min(n_batch, ctx),
+                n_ubatch=min(n_ubatch or n_batch, n_batch, ctx),
+                n_threads=threads,
+                n_threads_batch=threads,
+                seed=seed,
+                verbose=False,
+                swa_full=True,
+                flash_attn=flash_attn,
+            )
 
         probe_ctx = max(512, n_ctx)
         self._llm = open_context(probe_ctx)
@@ -110,8 +131,9 @@ class LlamaRuntime:
         self._tokens: list[int] = []  # what the KV cache holds, position by position
         # a state holds the KV cells as this context lays them out (V transposed without flash attention)
         per_role = prefix_states_per_role if cache_dir else min(2, prefix_states_per_role)  # memory: at most 2
-        self.prefix_cache = PrefixCache(cache_dir, model_key=model_key if flash_attn else f"{model_key}-vt",
-                                        per_role=per_role)
+        self.prefix_cache = PrefixCache(
+            cache_dir, model_key=model_key if flash_attn else f"{model_key}-vt", per_role=per_role
+        )
         self.calls = 0
         self._state_ms = 0.0  # prefix state save/restore time of the current call
         self.interrupt_tokens = max(1, interrupt_tokens)
@@ -134,8 +156,9 @@ class LlamaRuntime:
             pieces, eog = self._vocab_pieces()
             if cached is not None:
                 save_vocab(cached, pieces, eog)
-        return TokenTable(pieces, eog, self.n_vocab,
-                          tokenize=lambda data: self._llm.tokenize(data, add_bos=False, special=False))
+        return TokenTable(
+            pieces, eog, self.n_vocab, tokenize=lambda data: self._llm.tokenize(data, add_bos=False, special=False)
+        )
 
     def _vocab_pieces(self) -> tuple[list[bytes | None], list[int]]:
         C, vocab = self._C, self._vocab
@@ -174,8 +197,8 @@ class LlamaRuntime:
         sys_at = next((i for i, seg in enumerate(head) if seg.kind == "system"), None)
         if prompt.shared and sys_at is not None:  # cut after the shared part of the system text
             text = head[sys_at].text
-            first = head[:sys_at] + [Segment(text[:prompt.shared], "system")]
-            second = [Segment(text[prompt.shared:], "system")] + head[sys_at + 1:]
+            first = head[:sys_at] + [Segment(text[: prompt.shared], "system")]
+            second = [Segment(text[prompt.shared :], "system")] + head[sys_at + 1 :]
             if any(seg.text for seg in second):
                 parts = [first, second]
         pieces = [self._segment_tokens(part) for part in parts]
@@ -185,12 +208,23 @@ class LlamaRuntime:
         return head_tokens + self._segment_tokens(rest), len(pieces[0]) if len(pieces) > 1 else 0, len(head_tokens)
 
     def _segment_tokens(self, segments: list[Segment]) -> list[int]:
-        return [t for seg in segments if seg.text
-                for t in self._llm.tokenize(seg.text.encode("utf-8"), add_bos=False, special=seg.kind == "template")]
+        return [
+            t
+            for seg in segments
+            if seg.text
+            for t in self._llm.tokenize(seg.text.encode("utf-8"), add_bos=False, special=seg.kind == "template")
+        ]
 
-    def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
-                 max_tokens: int = 256, stop: Sequence[str] = (),
-                 interrupt: threading.Event | None = None) -> Completion:
+    def complete(
+        self,
+        prompt: Prompt,
+        *,
+        role: str,
+        constraint: Constraint | None = None,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+        interrupt: threading.Event | None = None,
+    ) -> Completion:
         started = time.perf_counter()
         with self._lock:
             self._interrupt, self._fed, self._n_prompt, self._gen_from = interrupt, 0, 0, None
@@ -198,15 +232,26 @@ class LlamaRuntime:
                 return self._complete(prompt, role, constraint, max_tokens, stop, started)
             except Interrupted as exc:  # what the call spent until the stop, for the run's accounting
                 prompt_fed = self._fed if self._gen_from is None else self._gen_from
-                exc.usage = Usage(prompt_tokens=self._n_prompt, evaluated_tokens=prompt_fed,
-                                  generated_tokens=self._fed - prompt_fed, state_ms=self._state_ms,
-                                  ms=(time.perf_counter() - started) * 1000.0)
+                exc.usage = Usage(
+                    prompt_tokens=self._n_prompt,
+                    evaluated_tokens=prompt_fed,
+                    generated_tokens=self._fed - prompt_fed,
+                    state_ms=self._state_ms,
+                    ms=(time.perf_counter() - started) * 1000.0,
+                )
                 raise
             finally:
                 self._interrupt = None
 
-    def _complete(self, prompt: Prompt, role: str, constraint: Constraint | None, max_tokens: int,
-                  stop: Sequence[str], started: float) -> Completion:
+    def _complete(
+        self,
+        prompt: Prompt,
+        role: str,
+        constraint: Constraint | None,
+        max_tokens: int,
+        stop: Sequence[str],
+        started: float,
+    ) -> Completion:
         """`complete`'s work, under its lock."""
         tokens, n_shared, n_prefix = self._tokenize(prompt)
         if max_tokens == 0 and n_prefix:  # a warm-up: the role's stable prefix only, restored or evaluated
@@ -225,8 +270,9 @@ class LlamaRuntime:
             gen_tokens, text, reason = [], "", "length"
         elif constraint is not None:
             auto = automaton_for(constraint)
-            out = generate_constrained(self, self.table, auto, max_tokens=max_tokens,
-                                       temperature=self.temperature, seed=self.seed)
+            out = generate_constrained(
+                self, self.table, auto, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed
+            )
             gen_tokens, text, reason, forced = out.tokens, out.text, out.finish_reason, out.forced
             tail, tail_forced = out.tail, out.tail_forced
             if reason == "stop" and hasattr(constraint, "check"):
@@ -236,16 +282,25 @@ class LlamaRuntime:
                     log.error("constrained output failed validation: %s", exc)
                     reason = "constraint"
         else:
-            out = generate_free(self, self.table, max_tokens=max_tokens, temperature=self.temperature,
-                                seed=self.seed, stop=stop)
+            out = generate_free(
+                self, self.table, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed, stop=stop
+            )
             gen_tokens, text, reason = out.tokens, out.text, out.finish_reason
         gen_ms = (time.perf_counter() - gen_start) * 1000.0
         eval_ms = (gen_start - prepare_start) * 1000.0 - self._state_ms
         self.calls += 1
-        usage = Usage(prompt_tokens=len(tokens), evaluated_tokens=evaluated, generated_tokens=len(gen_tokens),
-                      forced_tokens=forced, tail_tokens=tail, tail_forced=tail_forced,
-                      ms=(time.perf_counter() - started) * 1000.0, eval_ms=max(0.0, eval_ms), gen_ms=gen_ms,
-                      state_ms=self._state_ms)
+        usage = Usage(
+            prompt_tokens=len(tokens),
+            evaluated_tokens=evaluated,
+            generated_tokens=len(gen_tokens),
+            forced_tokens=forced,
+            tail_tokens=tail,
+            tail_forced=tail_forced,
+            ms=(time.perf_counter() - started) * 1000.0,
+            eval_ms=max(0.0, eval_ms),
+            gen_ms=gen_ms,
+            state_ms=self._state_ms,
+        )
         return Completion(text=text, usage=usage, finish_reason=reason)
 
     # -- KV cache --------------------------------------------------------------------------
@@ -291,7 +346,7 @@ class LlamaRuntime:
         for start in range(0, len(tokens), step):
             if self._interrupt is not None and self._interrupt.is_set():
                 raise Interrupted()
-            chunk = tokens[start:start + step]
+            chunk = tokens[start : start + step]
             self._llm.n_tokens = len(self._tokens)
             try:
                 self._llm.eval(chunk)
@@ -388,7 +443,6 @@ def load_vocab(path: Path, n_vocab: int) -> tuple[list[bytes | None] | None, lis
         if n < 0:
             pieces.append(None)
         else:
-            pieces.append(blob[pos:pos + n] if n else None)
+            pieces.append(blob[pos : pos + n] if n else None)
             pos += n
     return pieces, eog
-

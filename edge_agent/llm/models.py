@@ -83,8 +83,9 @@ def models_dir(settings: Settings) -> Path:
 
 
 def load_catalog(path: Path) -> ModelCatalog:
-    return read_yaml_model(path, ModelCatalog, ModelError, "model catalog", "a mapping with a `models` list",
-                           prefix="invalid entry at ")
+    return read_yaml_model(
+        path, ModelCatalog, ModelError, "model catalog", "a mapping with a `models` list", prefix="invalid entry at "
+    )
 
 
 def save_catalog(path: Path, catalog: ModelCatalog) -> None:
@@ -123,8 +124,10 @@ def model_path(settings: Settings, entry: ModelEntry) -> Path:
         path = Path(entry.file)
         path = path if path.is_absolute() else models_dir(settings) / path
         if not path.is_file():
-            raise ModelError(f"model {entry.name}: file {path} is missing; place the GGUF there "
-                             f"(see models/README.md) or run `edge-agent models add {entry.name} FILE`")
+            raise ModelError(
+                f"model {entry.name}: file {path} is missing; place the GGUF there "
+                f"(see models/README.md) or run `edge-agent models add {entry.name} FILE`"
+            )
         return path
     if entry.parts:
         parts = _part_files(entry)
@@ -198,13 +201,17 @@ def verify(settings: Settings, entry: ModelEntry) -> Path:
     """The entry's file, after checking it against the pinned sha256 (once per file version)."""
     path = model_path(settings, entry)
     if not entry.sha256:
-        raise ModelError(f"model {entry.name}: no sha256 pinned in the catalog; run "
-                         f"`edge-agent models add {entry.name} {path}` to pin it")
+        raise ModelError(
+            f"model {entry.name}: no sha256 pinned in the catalog; run "
+            f"`edge-agent models add {entry.name} {path}` to pin it"
+        )
     digest, _ = checksum_cache(settings).sha256(path)
     if digest != entry.sha256:
-        raise ModelError(f"model {entry.name}: checksum mismatch for {path}: expected {entry.sha256}, "
-                         f"file has {digest}. Refusing to load it (replace the file, or pin the new one "
-                         f"with `edge-agent models add {entry.name} {path}`)")
+        raise ModelError(
+            f"model {entry.name}: checksum mismatch for {path}: expected {entry.sha256}, "
+            f"file has {digest}. Refusing to load it (replace the file, or pin the new one "
+            f"with `edge-agent models add {entry.name} {path}`)"
+        )
     return path
 
 
@@ -214,17 +221,34 @@ def load_model(settings: Settings, name: str | None = None) -> LlamaRuntime:
     path = verify(settings, entry)
     m = settings.model
     return LlamaRuntime(
-        path, model_name=entry.name, sha256=entry.sha256 or "", n_ctx=min(m.n_ctx, entry.n_ctx),
-        n_batch=m.n_batch, n_ubatch=m.n_ubatch, flash_attn=m.flash_attn, threads=m.threads, seed=m.seed,
+        path,
+        model_name=entry.name,
+        sha256=entry.sha256 or "",
+        n_ctx=min(m.n_ctx, entry.n_ctx),
+        n_batch=m.n_batch,
+        n_ubatch=m.n_ubatch,
+        flash_attn=m.flash_attn,
+        threads=m.threads,
+        seed=m.seed,
         temperature=m.temperature,
-        chat_template=entry.chat_template, kv_cache_dir=settings.kv_cache_dir,
-        persist_prefix_cache=m.persist_prefix_cache, prefix_states_per_role=m.prefix_states_per_role,
+        chat_template=entry.chat_template,
+        kv_cache_dir=settings.kv_cache_dir,
+        persist_prefix_cache=m.persist_prefix_cache,
+        prefix_states_per_role=m.prefix_states_per_role,
         interrupt_tokens=m.interrupt_tokens,
     )
 
 
-def add_model(settings: Settings, name: str, file: Path, *, n_ctx: int | None = None, source: str = "",
-              description: str = "", chat_template: str | None = None) -> ModelEntry:
+def add_model(
+    settings: Settings,
+    name: str,
+    file: Path,
+    *,
+    n_ctx: int | None = None,
+    source: str = "",
+    description: str = "",
+    chat_template: str | None = None,
+) -> ModelEntry:
     """Hash `file` and write (or replace) the catalog entry `name` pinning it."""
     file = Path(file).resolve()
     if not file.is_file():
@@ -239,7 +263,9 @@ def add_model(settings: Settings, name: str, file: Path, *, n_ctx: int | None = 
     catalog = load_catalog(path) if path.exists() else ModelCatalog(models=[])
     old = next((m for m in catalog.models if m.name == name), None)
     entry = ModelEntry(
-        name=name, file=stored, sha256=digest,
+        name=name,
+        file=stored,
+        sha256=digest,
         n_ctx=n_ctx or (old.n_ctx if old else 8192),
         source=source or (old.source if old else ""),
         description=description or (old.description if old else ""),

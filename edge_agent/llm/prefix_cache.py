@@ -87,8 +87,9 @@ class PrefixCache:
                     header = json.loads(fh.read(n))
                 if header.get("model") != self.model_key:
                     continue  # another model key that starts like this one
-                saved = SavedPrefix(role=header["role"], tokens=tuple(header["tokens"]), path=path,
-                                    used=path.stat().st_mtime)
+                saved = SavedPrefix(
+                    role=header["role"], tokens=tuple(header["tokens"]), path=path, used=path.stat().st_mtime
+                )
             except (OSError, ValueError, KeyError, struct.error) as exc:
                 log.warning("ignoring unreadable prefix state %s: %s", path, exc)
                 continue

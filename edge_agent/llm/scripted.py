@@ -27,16 +27,24 @@ class ScriptedLLM:
         self._replies = list(replies) if not callable(replies) else []
         self.prompts: list[tuple[str, Prompt, Constraint | None]] = []
 
-    def complete(self, prompt: Prompt, *, role: str, constraint: Constraint | None = None,
-                 max_tokens: int = 256, stop: Sequence[str] = (),
-                 interrupt: threading.Event | None = None) -> Completion:
+    def complete(
+        self,
+        prompt: Prompt,
+        *,
+        role: str,
+        constraint: Constraint | None = None,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+        interrupt: threading.Event | None = None,
+    ) -> Completion:
         if interrupt is not None and interrupt.is_set():  # as a runtime does before its first token
             raise Interrupted()
         self.prompts.append((role, prompt, constraint))
         n_prompt = self.count_tokens(prompt.system + prompt.user + prompt.assistant_prefix)
         if max_tokens == 0:  # a warm-up: the prompt is evaluated, nothing is generated, no reply is used
-            return Completion(text="", usage=Usage(prompt_tokens=n_prompt, evaluated_tokens=n_prompt),
-                              finish_reason="length")
+            return Completion(
+                text="", usage=Usage(prompt_tokens=n_prompt, evaluated_tokens=n_prompt), finish_reason="length"
+            )
         if self._fn is not None:
             text = self._fn(prompt, role, constraint)
         else:
@@ -44,8 +52,10 @@ class ScriptedLLM:
                 raise ScriptExhausted(f"no scripted reply left for a {role!r} call")
             reply = self._replies.pop(0)
             text = reply(prompt, role, constraint) if callable(reply) else reply
-        return Completion(text=text, usage=Usage(prompt_tokens=n_prompt, evaluated_tokens=n_prompt,
-                                                 generated_tokens=self.count_tokens(text)))
+        return Completion(
+            text=text,
+            usage=Usage(prompt_tokens=n_prompt, evaluated_tokens=n_prompt, generated_tokens=self.count_tokens(text)),
+        )
 
     def count_tokens(self, text: str) -> int:
         return max(1, len(text) // 4)

@@ -55,8 +55,15 @@ class MosquittoBroker:
 
     host = "127.0.0.1"
 
-    def __init__(self, workdir: Path | None = None, port: int | None = None, *, max_packet_size: int = 262144,
-                 binary: str | None = None, extra_conf: str = ""):
+    def __init__(
+        self,
+        workdir: Path | None = None,
+        port: int | None = None,
+        *,
+        max_packet_size: int = 262144,
+        binary: str | None = None,
+        extra_conf: str = "",
+    ):
         self.binary = binary or find_mosquitto()
         if self.binary is None:
             raise FileNotFoundError("mosquitto is not installed (Debian: apt-get install mosquitto)")
@@ -76,16 +83,21 @@ class MosquittoBroker:
 
     def write_conf(self) -> Path:
         (self.workdir / "data").mkdir(parents=True, exist_ok=True)
-        text = TEST_CONF.read_text().format(port=self.port, user=getpass.getuser(),
-                                            persistence_dir=self.workdir / "data",
-                                            max_packet_size=self.max_packet_size, log_file=self.log_path)
+        text = TEST_CONF.read_text().format(
+            port=self.port,
+            user=getpass.getuser(),
+            persistence_dir=self.workdir / "data",
+            max_packet_size=self.max_packet_size,
+            log_file=self.log_path,
+        )
         self.conf_path.write_text(text + self.extra_conf)
         return self.conf_path
 
-    def start(self, timeout: float = 10.0) -> "MosquittoBroker":
+    def start(self, timeout: float = 10.0) -> MosquittoBroker:
         self.write_conf()
-        self.proc = subprocess.Popen([self.binary, "-c", str(self.conf_path)], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [self.binary, "-c", str(self.conf_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         if not wait_port(self.port, timeout):
             self.stop()
             raise RuntimeError(f"mosquitto did not listen on {self.port}: {self.log_tail()}")
@@ -115,12 +127,12 @@ class MosquittoBroker:
             self.proc.wait()
         self.proc = None
 
-    def restart(self, *, crash: bool = False, down_s: float = 0.0) -> "MosquittoBroker":
+    def restart(self, *, crash: bool = False, down_s: float = 0.0) -> MosquittoBroker:
         self.kill() if crash else self.stop()
         time.sleep(down_s)
         return self.start()
 
-    def __enter__(self) -> "MosquittoBroker":
+    def __enter__(self) -> MosquittoBroker:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -158,7 +170,7 @@ class EmbeddedBroker:
         self.max_payload = max_payload
         self._broker = None
 
-    def start(self, timeout: float = 10.0) -> "EmbeddedBroker":
+    def start(self, timeout: float = 10.0) -> EmbeddedBroker:
         from iotcore import Broker
 
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -174,7 +186,7 @@ class EmbeddedBroker:
 
     kill = stop
 
-    def __enter__(self) -> "EmbeddedBroker":
+    def __enter__(self) -> EmbeddedBroker:
         return self.start()
 
     def __exit__(self, *exc) -> None:

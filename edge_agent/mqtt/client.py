@@ -21,9 +21,9 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -34,7 +34,13 @@ from edge_agent.config import Settings
 from edge_agent.filestore import NAME_RE
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.protocol import (
-    FileEntry, QuestionReply, Reply, ResultReply, Topics, is_final, parse_reply,
+    FileEntry,
+    QuestionReply,
+    Reply,
+    ResultReply,
+    Topics,
+    is_final,
+    parse_reply,
 )
 
 
@@ -51,9 +57,19 @@ class Outcome:
 
 
 class RequestClient:
-    def __init__(self, settings: Settings, *, client_id: str | None = None, host: str | None = None,
-                 port: int | None = None, persistent: bool = False, session_expiry_s: int = 3600,
-                 connect_timeout: float = 10.0, resend_after_s: float = 10.0, resends: int = 5):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        client_id: str | None = None,
+        host: str | None = None,
+        port: int | None = None,
+        persistent: bool = False,
+        session_expiry_s: int = 3600,
+        connect_timeout: float = 10.0,
+        resend_after_s: float = 10.0,
+        resends: int = 5,
+    ):
         self.settings = settings
         # a broker that binds client ids to user names (the shipped config) makes the user name the client id
         self.client_id = client_id or settings.mqtt.username or f"req-{uuid.uuid4().hex[:10]}"
@@ -83,11 +99,12 @@ class RequestClient:
         self._suback = -1
 
     # connection ------------------------------------------------------------------------------
-    def connect(self, timeout: float | None = None) -> "RequestClient":
+    def connect(self, timeout: float | None = None) -> RequestClient:
         timeout = self.connect_timeout if timeout is None else timeout
         props = connect_properties(self.session_expiry_s if self.persistent else 0)
-        self._client.connect_async(self.host, self.port, keepalive=30, clean_start=not self.persistent,
-                                   properties=props)
+        self._client.connect_async(
+            self.host, self.port, keepalive=30, clean_start=not self.persistent, properties=props
+        )
         self._client.loop_start()
         if not self.connected.wait(timeout):
             self._client.loop_stop()
@@ -98,7 +115,7 @@ class RequestClient:
         self._client.disconnect()
         self._client.loop_stop()
 
-    def __enter__(self) -> "RequestClient":
+    def __enter__(self) -> RequestClient:
         return self.connect()
 
     def __exit__(self, *exc) -> None:
@@ -109,8 +126,9 @@ class RequestClient:
             return
         honour_receive_maximum(client, self.settings.mqtt.max_inflight, properties)
         opts = SubscribeOptions(qos=1)
-        self._suback = client.subscribe([(self.prefix + "#", opts), (self.topics.base + "/status/#", opts),
-                                         (self.topics.status, opts)])[1]
+        self._suback = client.subscribe(
+            [(self.prefix + "#", opts), (self.topics.base + "/status/#", opts), (self.topics.status, opts)]
+        )[1]
 
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
         self._pubacks[mid] = reason_code
@@ -125,7 +143,7 @@ class RequestClient:
             self.status[topic] = msg.payload.decode(errors="replace")
             return
         if topic.startswith(self.prefix + "files/"):
-            parts = topic[len(self.prefix) + len("files/"):].split("/")
+            parts = topic[len(self.prefix) + len("files/") :].split("/")
             if len(parts) == 3 and parts[2].isdigit():
                 with self._cond:
                     self._chunks.setdefault((parts[0], parts[1]), {})[int(parts[2])] = bytes(msg.payload)
@@ -145,8 +163,9 @@ class RequestClient:
             self._cond.notify_all()
 
     # sending -------------------------------------------------------------------------------------
-    def _publish(self, topic: str, body: dict, correlation: bytes | None = None,
-                 response_topic: str | None = None) -> None:
+    def _publish(
+        self, topic: str, body: dict, correlation: bytes | None = None, response_topic: str | None = None
+    ) -> None:
         props = Properties(PacketTypes.PUBLISH)
         if response_topic:
             props.ResponseTopic = response_topic
@@ -166,12 +185,21 @@ class RequestClient:
                 return  # the connection dropped: paho sends it after the reconnect (and `wait` resends)
             rc = self._pubacks.pop(info.mid, None)
             if getattr(rc, "is_failure", False):
-                raise RequestError(f"the broker refused the message on {topic}: {rc} (is this user allowed to "
-                                   f"publish there? under the shipped ACL a requester's client id is its user name)")
+                raise RequestError(
+                    f"the broker refused the message on {topic}: {rc} (is this user allowed to "
+                    f"publish there? under the shipped ACL a requester's client id is its user name)"
+                )
 
-    def send(self, question: str, *, request_id: str | None = None, options: dict | None = None,
-             reply_topic: str | None = None, correlation: bytes | None = None,
-             on_behalf_of: str | None = None) -> str:
+    def send(
+        self,
+        question: str,
+        *,
+        request_id: str | None = None,
+        options: dict | None = None,
+        reply_topic: str | None = None,
+        correlation: bytes | None = None,
+        on_behalf_of: str | None = None,
+    ) -> str:
         request_id = request_id or uuid.uuid4().hex[:12]
         body = {"request_id": request_id, "question": question, "options": options or {}}
         if on_behalf_of is not None:  # a console naming its user (the daemon honours it from trusted consoles)
@@ -201,8 +229,14 @@ class RequestClient:
             if request_id in self._sent and self.resent.get(request_id, 0) < self.resends:
                 self.resend(request_id)
 
-    def send_raw(self, payload: bytes, *, topic: str | None = None, response_topic: str | None = None,
-                 correlation: bytes | None = None) -> None:
+    def send_raw(
+        self,
+        payload: bytes,
+        *,
+        topic: str | None = None,
+        response_topic: str | None = None,
+        correlation: bytes | None = None,
+    ) -> None:
         props = Properties(PacketTypes.PUBLISH)
         if response_topic:
             props.ResponseTopic = response_topic
@@ -236,20 +270,30 @@ class RequestClient:
                 self._cond.wait(min(left, 0.5))
             return True
 
-    def wait(self, request_id: str, *, timeout: float = 600.0, on_reply: Callable[[Reply], None] | None = None,
-             answer: Callable[[QuestionReply], str | None] | None = None, out_dir: Path | None = None,
-             fetch_files: bool = True) -> Outcome:
+    def wait(
+        self,
+        request_id: str,
+        *,
+        timeout: float = 600.0,
+        on_reply: Callable[[Reply], None] | None = None,
+        answer: Callable[[QuestionReply], str | None] | None = None,
+        out_dir: Path | None = None,
+        fetch_files: bool = True,
+    ) -> Outcome:
         """Follow one request to its final reply; optionally answer questions and write its files."""
         outcome = Outcome(request_id)
         seen = 0
         deadline = time.monotonic() + timeout
         if request_id in self._sent and not self.receipt(request_id, timeout):
             sent = 1 + self.resent.get(request_id, 0)
-            raise RequestError(f"no reply for {request_id} within {timeout:.0f} s (sent {sent} times): is the "
-                               f"gateway's daemon running?")
+            raise RequestError(
+                f"no reply for {request_id} within {timeout:.0f} s (sent {sent} times): is the "
+                f"gateway's daemon running?"
+            )
         while outcome.final is None:
-            if not self.wait_for(lambda: len(self._replies.get(request_id, [])) > seen,
-                                 max(0.0, deadline - time.monotonic())):
+            if not self.wait_for(
+                lambda: len(self._replies.get(request_id, [])) > seen, max(0.0, deadline - time.monotonic())
+            ):
                 raise RequestError(f"no final reply for {request_id} within {timeout:.0f} s")
             for reply in self.replies(request_id)[seen:]:
                 seen += 1

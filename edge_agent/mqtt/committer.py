@@ -17,7 +17,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from typing import Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,12 @@ class GroupCommitter(Generic[T]):
             self._stop = True
             self._cond.notify_all()
         self._thread.join(timeout)
-        log.info("group commit: %d message(s) in %d transaction(s), at most %d in one", self.messages,
-                 self.batches, self.largest)
+        log.info(
+            "group commit: %d message(s) in %d transaction(s), at most %d in one",
+            self.messages,
+            self.batches,
+            self.largest,
+        )
 
     def put(self, item: T) -> None:
         with self._cond:

@@ -12,17 +12,24 @@ from paho.mqtt.properties import Properties
 from edge_agent.config import Settings, resolve_secret
 
 
-def mqtt_client(settings: Settings, client_id: str, *, will: tuple[str, str] | None = None,
-                manual_ack: bool = False, username: str | None = None) -> mqtt.Client:
+def mqtt_client(
+    settings: Settings,
+    client_id: str,
+    *,
+    will: tuple[str, str] | None = None,
+    manual_ack: bool = False,
+    username: str | None = None,
+) -> mqtt.Client:
     """A paho MQTT v5 client configured from `settings.mqtt` (TLS, username, password credential);
     `username` logs in as another user with the same password (the daemon's reply connection)."""
     m = settings.mqtt
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5,
-                         manual_ack=manual_ack)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5, manual_ack=manual_ack)
     if m.tls.enabled:
-        client.tls_set(ca_certs=str(m.tls.ca_file) if m.tls.ca_file else None,
-                       certfile=str(m.tls.cert_file) if m.tls.cert_file else None,
-                       keyfile=str(m.tls.key_file) if m.tls.key_file else None)
+        client.tls_set(
+            ca_certs=str(m.tls.ca_file) if m.tls.ca_file else None,
+            certfile=str(m.tls.cert_file) if m.tls.cert_file else None,
+            keyfile=str(m.tls.key_file) if m.tls.key_file else None,
+        )
     if username or m.username:
         client.username_pw_set(username or m.username, resolve_secret(m.password, m.password_file, "mqtt-password"))
     if will:

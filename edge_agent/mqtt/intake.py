@@ -115,8 +115,9 @@ class Intake:
         self.gw.fleet.stored(stored)
         return stored
 
-    def _store_parsed(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]], *,
-                      alone: bool) -> list[mqtt.MQTTMessage]:
+    def _store_parsed(
+        self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]], *, alone: bool
+    ) -> list[mqtt.MQTTMessage]:
         """One transaction; `alone`: each message in its own savepoint, one that raises becomes a dead letter."""
         stored = []
         with self.gw.replying() as conn:
@@ -158,13 +159,17 @@ class Intake:
         where = self._error_topic(msg)
         if where is not None:
             kind, topic, correlation = where
-            err = ErrorReply(code="internal", request_id=_peek_request_id(msg.payload), final=kind == "request",
-                             message=f"the daemon failed on this message ({ascii(why)[1:-1][:200]}); it was kept "
-                                     f"for the administrator as dead letter {n}", reply_id=uuid.uuid4().hex)
+            err = ErrorReply(
+                code="internal",
+                request_id=_peek_request_id(msg.payload),
+                final=kind == "request",
+                message=f"the daemon failed on this message ({ascii(why)[1:-1][:200]}); it was kept "
+                f"for the administrator as dead letter {n}",
+                reply_id=uuid.uuid4().hex,
+            )
             self.gw.add(conn, topic, err, correlation)
 
-    def _refuse_unstored(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]],
-                         exc: Exception) -> None:
+    def _refuse_unstored(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]], exc: Exception) -> None:
         """The database failed: each message gets a `not_stored` error at once (not from the outbox, which is
         in that database); nothing of them was stored, so a request sent again later is new."""
         why = ascii(f"{type(exc).__name__}: {exc}")[1:-1][:200]
@@ -173,9 +178,13 @@ class Intake:
             if where is None:
                 continue
             kind, topic, correlation = where
-            err = ErrorReply(code="not_stored", request_id=_peek_request_id(msg.payload), final=kind == "request",
-                             message=f"the gateway could not store this message ({why}); nothing was queued: "
-                                     f"send it again later", reply_id=uuid.uuid4().hex)
+            err = ErrorReply(
+                code="not_stored",
+                request_id=_peek_request_id(msg.payload),
+                final=kind == "request",
+                message=f"the gateway could not store this message ({why}); nothing was queued: send it again later",
+                reply_id=uuid.uuid4().hex,
+            )
             try:
                 self.gw.publish_now(topic, err, correlation)
             except Exception:
@@ -201,8 +210,9 @@ class Intake:
         except Exception as exc:
             return exc
 
-    def _handle(self, conn, kind: str, client_id: str, parsed, raw: bytes, response_topic: str | None,
-                correlation: bytes | None) -> None:
+    def _handle(
+        self, conn, kind: str, client_id: str, parsed, raw: bytes, response_topic: str | None, correlation: bytes | None
+    ) -> None:
         if isinstance(parsed, ErrorReply):
             if kind == "answer" and self.gw.topics.shared_group:
                 return  # a forwarded message another member may own; nothing to say
@@ -220,25 +230,36 @@ class Intake:
         elif isinstance(parsed, Cancel):
             self._on_cancel(conn, client_id, parsed, correlation)
 
-    def _on_request(self, conn, client_id: str, req: Request, response_topic: str | None,
-                    correlation: bytes | None) -> None:
+    def _on_request(
+        self, conn, client_id: str, req: Request, response_topic: str | None, correlation: bytes | None
+    ) -> None:
         default = self.gw.topics.default_reply(client_id)
         # an empty Response Topic or reply_to is a reply topic outside the client's subtree: refused, not ignored
         reply_topic = next((t for t in (response_topic, req.reply_to) if t is not None), default)
         # both are checked (by what MQTT and Mosquitto take in a topic), each error naming its field
-        problem = (self.gw.topics.check_reply_topic(client_id, response_topic, "Response Topic (MQTT property)")
-                   or self.gw.topics.check_reply_topic(client_id, req.reply_to, "reply_to"))
+        problem = self.gw.topics.check_reply_topic(
+            client_id, response_topic, "Response Topic (MQTT property)"
+        ) or self.gw.topics.check_reply_topic(client_id, req.reply_to, "reply_to")
         if problem:
-            err = ErrorReply(code="bad_response_topic", request_id=req.request_id, correlation=req.correlation,
-                             message=f"refused: {problem}; this error is published on {default}",
-                             reply_id=uuid.uuid4().hex)
+            err = ErrorReply(
+                code="bad_response_topic",
+                request_id=req.request_id,
+                correlation=req.correlation,
+                message=f"refused: {problem}; this error is published on {default}",
+                reply_id=uuid.uuid4().hex,
+            )
             self.gw.add(conn, default, err, correlation)
             self.gw.fleet.request(conn, client_id, req, None, "refused: bad_response_topic")
             return
         if req.on_behalf_of is not None and client_id not in self.gw.m.trusted_consoles:
-            err = ErrorReply(code="invalid_field", request_id=req.request_id, correlation=req.correlation,
-                             message=f"on_behalf_of: only a trusted console may name the person it asks for "
-                                     f"({client_id!r} is not in mqtt.trusted_consoles)", reply_id=uuid.uuid4().hex)
+            err = ErrorReply(
+                code="invalid_field",
+                request_id=req.request_id,
+                correlation=req.correlation,
+                message=f"on_behalf_of: only a trusted console may name the person it asks for "
+                f"({client_id!r} is not in mqtt.trusted_consoles)",
+                reply_id=uuid.uuid4().hex,
+            )
             self.gw.add(conn, reply_topic, err, correlation)
             self.gw.fleet.request(conn, client_id, req, None, "refused: on_behalf_of_untrusted")
             return
@@ -248,38 +269,66 @@ class Intake:
             for topic, data in self.stored_chunks(job):  # a retry gets the files again too
                 self.gw.jobs.outbox_add(conn, topic, data, correlation)
         elif job is not None:
-            payload = AcceptedReply(request_id=req.request_id, state=job.state, position=self.gw.jobs.position(job),
-                                    duplicate=True, correlation=req.correlation,
-                                    reply_id=uuid.uuid4().hex).model_dump_json().encode()
+            payload = (
+                AcceptedReply(
+                    request_id=req.request_id,
+                    state=job.state,
+                    position=self.gw.jobs.position(job),
+                    duplicate=True,
+                    correlation=req.correlation,
+                    reply_id=uuid.uuid4().hex,
+                )
+                .model_dump_json()
+                .encode()
+            )
         if job is not None:
             self.gw.fleet.request(conn, client_id, req, job, "duplicate")
         else:
             quota = self.gw.m.max_queued_per_client
             if quota and self.gw.jobs.client_active(conn, client_id) >= quota:
-                err = ErrorReply(code="quota_exceeded", request_id=req.request_id, correlation=req.correlation,
-                                 message=f"{client_id} already has {quota} jobs queued or running (the gateway's "
-                                         f"mqtt.max_queued_per_client); nothing was queued: send it again once "
-                                         f"some have finished", reply_id=uuid.uuid4().hex)
+                err = ErrorReply(
+                    code="quota_exceeded",
+                    request_id=req.request_id,
+                    correlation=req.correlation,
+                    message=f"{client_id} already has {quota} jobs queued or running (the gateway's "
+                    f"mqtt.max_queued_per_client); nothing was queued: send it again once "
+                    f"some have finished",
+                    reply_id=uuid.uuid4().hex,
+                )
                 self.gw.add(conn, reply_topic, err, correlation)
                 self.gw.fleet.request(conn, client_id, req, None, "refused: quota_exceeded")
                 return
             position = self.gw.jobs.fair_position(conn, client_id)  # round-robin: see JobQueue.next_queued
-            job = self.gw.jobs.insert(conn, job_id=uuid.uuid4().hex[:16], client_id=client_id,
-                                   request_id=req.request_id, question=req.question,
-                                   options=req.options.model_dump(), reply_topic=reply_topic,
-                                   correlation=correlation, body_correlation=req.correlation,
-                                   on_behalf_of=req.on_behalf_of)
-            payload = AcceptedReply(request_id=req.request_id, position=position,
-                                    correlation=req.correlation,
-                                    reply_id=f"{job.job_id}.accepted").model_dump_json().encode()
+            job = self.gw.jobs.insert(
+                conn,
+                job_id=uuid.uuid4().hex[:16],
+                client_id=client_id,
+                request_id=req.request_id,
+                question=req.question,
+                options=req.options.model_dump(),
+                reply_topic=reply_topic,
+                correlation=correlation,
+                body_correlation=req.correlation,
+                on_behalf_of=req.on_behalf_of,
+            )
+            payload = (
+                AcceptedReply(
+                    request_id=req.request_id,
+                    position=position,
+                    correlation=req.correlation,
+                    reply_id=f"{job.job_id}.accepted",
+                )
+                .model_dump_json()
+                .encode()
+            )
             self.gw.fleet.request(conn, client_id, req, job, "accepted")
         self.gw.jobs.outbox_add(conn, reply_topic, payload, correlation)
 
-    def _on_answer(self, conn, kind: str, client_id: str, ans: Answer, raw: bytes,
-                   correlation: bytes | None) -> None:
+    def _on_answer(self, conn, kind: str, client_id: str, ans: Answer, raw: bytes, correlation: bytes | None) -> None:
         if ans.on_behalf_of is not None and client_id not in self.gw.m.trusted_consoles:
-            self.gw.fleet.answer(conn, client_id, ans.request_id, ans.answer, "refused: on_behalf_of_untrusted",
-                                 ans.on_behalf_of)
+            self.gw.fleet.answer(
+                conn, client_id, ans.request_id, ans.answer, "refused: on_behalf_of_untrusted", ans.on_behalf_of
+            )
             self._untrusted(conn, client_id, ans.request_id)
             return
         if self.gw.worker.deliver_answer(client_id, ans.request_id, ans.answer):
@@ -290,32 +339,51 @@ class Intake:
                 self.gw.client.publish(self.gw.topics.answer(client_id), raw, qos=1)
             return
         job = self.gw.jobs.get(client_id, ans.request_id)
-        self.gw.fleet.answer(conn, client_id, ans.request_id, ans.answer,
-                             "unknown_request" if job is None else "no_question_pending", ans.on_behalf_of)
+        self.gw.fleet.answer(
+            conn,
+            client_id,
+            ans.request_id,
+            ans.answer,
+            "unknown_request" if job is None else "no_question_pending",
+            ans.on_behalf_of,
+        )
         if job is None:
-            err = ErrorReply(code="unknown_request", request_id=ans.request_id, final=False,
-                             message=f"no request {ans.request_id!r} from {client_id} is known here",
-                             reply_id=uuid.uuid4().hex)
+            err = ErrorReply(
+                code="unknown_request",
+                request_id=ans.request_id,
+                final=False,
+                message=f"no request {ans.request_id!r} from {client_id} is known here",
+                reply_id=uuid.uuid4().hex,
+            )
             self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation)
         else:
-            err = ErrorReply(code="no_question_pending", request_id=ans.request_id, final=False,
-                             message="the job is not waiting for an answer (it timed out or never asked)",
-                             correlation=job.body_correlation, reply_id=uuid.uuid4().hex)
+            err = ErrorReply(
+                code="no_question_pending",
+                request_id=ans.request_id,
+                final=False,
+                message="the job is not waiting for an answer (it timed out or never asked)",
+                correlation=job.body_correlation,
+                reply_id=uuid.uuid4().hex,
+            )
             self.gw.add(conn, job.reply_topic, err, job.correlation)
 
     def _on_cancel(self, conn, client_id: str, c: Cancel, correlation: bytes | None) -> None:
         job = self.gw.jobs.get(client_id, c.request_id)
         if c.on_behalf_of is not None and client_id not in self.gw.m.trusted_consoles:
-            self.gw.fleet.cancel(conn, client_id, c.request_id, job, "refused: on_behalf_of_untrusted",
-                                 c.on_behalf_of)
+            self.gw.fleet.cancel(conn, client_id, c.request_id, job, "refused: on_behalf_of_untrusted", c.on_behalf_of)
             self._untrusted(conn, client_id, c.request_id)
             return
         by = self.gw.fleet.who(client_id, c.on_behalf_of)
-        self.gw.fleet.cancel(conn, client_id, c.request_id, job, "unknown_request" if job is None else job.state,
-                             c.on_behalf_of)
+        self.gw.fleet.cancel(
+            conn, client_id, c.request_id, job, "unknown_request" if job is None else job.state, c.on_behalf_of
+        )
         if job is not None and job.state == "queued":
-            reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
-                                   message=f"cancelled by {by} before it started", reply_id=f"{job.job_id}.final")
+            reply = CancelledReply(
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                message=f"cancelled by {by} before it started",
+                reply_id=f"{job.job_id}.final",
+            )
             payload = reply.model_dump_json()
             self.gw.jobs.finish(conn, job.job_id, "cancelled", payload)
             self.gw.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
@@ -325,18 +393,27 @@ class Intake:
             self.gw.jobs.outbox_add(conn, job.reply_topic, job.final_payload.encode(), job.correlation)
         if job is None:
             if not self.gw.topics.shared_group:  # in a group, another member may own it
-                err = ErrorReply(code="unknown_request", request_id=c.request_id, final=False,
-                                 message=f"no request {c.request_id!r} from {client_id} is known here",
-                                 reply_id=uuid.uuid4().hex)
+                err = ErrorReply(
+                    code="unknown_request",
+                    request_id=c.request_id,
+                    final=False,
+                    message=f"no request {c.request_id!r} from {client_id} is known here",
+                    reply_id=uuid.uuid4().hex,
+                )
                 self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation)
         elif job.state == "running":
             self.gw.worker.cancel(job.job_id, by)
 
     def _untrusted(self, conn, client_id: str, request_id: str) -> None:
         """A cancel or answer naming a person from a client that may not: refused, with a side error."""
-        err = ErrorReply(code="invalid_field", request_id=request_id, final=False, reply_id=uuid.uuid4().hex,
-                         message=f"on_behalf_of: only a trusted console may name the person it acts for "
-                                 f"({client_id!r} is not in mqtt.trusted_consoles)")
+        err = ErrorReply(
+            code="invalid_field",
+            request_id=request_id,
+            final=False,
+            reply_id=uuid.uuid4().hex,
+            message=f"on_behalf_of: only a trusted console may name the person it acts for "
+            f"({client_id!r} is not in mqtt.trusted_consoles)",
+        )
         self.gw.add(conn, self.gw.topics.default_reply(client_id), err, None)
 
     def stored_chunks(self, job: Job) -> list[tuple[str, bytes]]:
@@ -349,6 +426,5 @@ class Intake:
             if not entry.chunks or not entry.chunk_bytes or not path.is_file():
                 continue
             data, size = read_plain(path.parent, entry.name), entry.chunk_bytes
-            out += [(f"{entry.topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
+            out += [(f"{entry.topic}/{n}", data[n * size : (n + 1) * size]) for n in range(entry.chunks)]
         return out
-

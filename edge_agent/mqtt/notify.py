@@ -11,7 +11,7 @@ import logging
 import os
 import socket
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ an outage lasts, a job asks the SkySpark before it runs, so no model call is spe
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from edge_agent.failures import ExternalFailure
 

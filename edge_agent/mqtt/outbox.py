@@ -31,7 +31,7 @@ import logging
 import queue as stdqueue
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -60,8 +60,9 @@ def publish_packet_size(topic: str, payload: bytes, correlation: bytes | None = 
     properties (Correlation Data: identifier, length, data) and payload — what the broker's Maximum Packet
     Size counts."""
     props = 3 + len(correlation) if correlation else 0
-    remaining = 2 + len(topic.encode("utf-8", "surrogatepass")) + (2 if qos else 0) + _varint_len(props) + props \
-        + len(payload)
+    remaining = (
+        2 + len(topic.encode("utf-8", "surrogatepass")) + (2 if qos else 0) + _varint_len(props) + props + len(payload)
+    )
     return 1 + _varint_len(remaining) + remaining
 
 
@@ -72,8 +73,10 @@ def row_problem(row: OutboxRow, max_packet: int) -> str | None:
         return f"its topic {problem}"
     size = publish_packet_size(row.topic, row.payload, row.correlation)
     if size > max_packet:
-        return (f"as an MQTT packet it is {size} bytes (topic, Correlation Data {len(row.correlation or b'')} "
-                f"bytes, payload {len(row.payload)} bytes), over the broker's maximum packet size {max_packet}")
+        return (
+            f"as an MQTT packet it is {size} bytes (topic, Correlation Data {len(row.correlation or b'')} "
+            f"bytes, payload {len(row.payload)} bytes), over the broker's maximum packet size {max_packet}"
+        )
     return None
 
 
@@ -87,8 +90,17 @@ def correlation_props(correlation: bytes | None) -> Properties | None:
 
 
 class OutboxPublisher:
-    def __init__(self, jobs: JobQueue, client: mqtt.Client, max_packet: Callable[[], int], window: int = 200,
-                 *, attempts: int = 3, notice: Notice | None = None, on_dead: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        jobs: JobQueue,
+        client: mqtt.Client,
+        max_packet: Callable[[], int],
+        window: int = 200,
+        *,
+        attempts: int = 3,
+        notice: Notice | None = None,
+        on_dead: Callable[[], None] | None = None,
+    ):
         self.jobs = jobs
         self.client = client
         self.max_packet = max_packet
@@ -227,8 +239,9 @@ class OutboxPublisher:
             if suspect and self._handed:  # a suspect goes alone: wait until nothing else is in flight
                 self._blocked = True
                 break
-            info = self.client.publish(row.topic, row.payload, qos=1, retain=row.retain,
-                                       properties=correlation_props(row.correlation))
+            info = self.client.publish(
+                row.topic, row.payload, qos=1, retain=row.retain, properties=correlation_props(row.correlation)
+            )
             if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
                 self._blocked = True
                 break
@@ -335,8 +348,14 @@ class OutboxPublisher:
             told = self.notice(row, reason, n) if self.notice is not None else None
             if told is not None:
                 self.jobs.outbox_add(conn, *told)
-        log.error("outbox: a %d-byte reply on %s was not delivered (%s); kept as dead letter %d%s", len(row.payload),
-                  ascii(row.topic)[1:-1][:200], reason, n, f", its requester told on {told[0]}" if told else "")
+        log.error(
+            "outbox: a %d-byte reply on %s was not delivered (%s); kept as dead letter %d%s",
+            len(row.payload),
+            ascii(row.topic)[1:-1][:200],
+            reason,
+            n,
+            f", its requester told on {told[0]}" if told else "",
+        )
         if self.on_dead is not None:
             self.on_dead()
 
@@ -348,6 +367,6 @@ class OutboxPublisher:
         with self._lock:
             skip = self._handed | self._undeleted | set(self._doomed)
         rows = self.jobs.outbox_pending(exclude=skip, limit=room)  # not under `_lock`: a claimer holds the
-        with self._lock:                                            # database lock while it waits for ours
+        with self._lock:  # database lock while it waits for ours
             self._blocked = False
             self._publish_in_order(rows)

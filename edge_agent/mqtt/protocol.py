@@ -25,8 +25,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from edge_agent.agent.trajectory import RunMetrics
-from edge_agent.grounding.provenance import Claim
 from edge_agent.config import Strategy
+from edge_agent.grounding.provenance import Claim
 
 FilesMode = Literal["chunks", "manifest", "none"]
 
@@ -37,30 +37,30 @@ DEFAULT_REPLY_LEAF = "default"
 MAX_TOPIC_CHARS = 512
 
 ErrorCode = Literal[
-    "payload_too_large",   # the payload is over mqtt.max_payload_bytes
-    "bad_json",            # not UTF-8 JSON, or not a JSON object
-    "missing_field",       # a required field is absent
-    "unknown_field",       # a top-level field the protocol does not define
-    "unknown_option",      # an `options` key the daemon does not know
-    "invalid_field",       # a field has the wrong type or an out-of-range value
-    "question_empty",      # the question is empty or only whitespace
-    "question_too_long",   # the question is over mqtt.max_question_chars
+    "payload_too_large",  # the payload is over mqtt.max_payload_bytes
+    "bad_json",  # not UTF-8 JSON, or not a JSON object
+    "missing_field",  # a required field is absent
+    "unknown_field",  # a top-level field the protocol does not define
+    "unknown_option",  # an `options` key the daemon does not know
+    "invalid_field",  # a field has the wrong type or an out-of-range value
+    "question_empty",  # the question is empty or only whitespace
+    "question_too_long",  # the question is over mqtt.max_question_chars
     "bad_response_topic",  # the Response Topic / reply_to is outside B/response/<client_id>/, or holds a
-                           #   character MQTT brokers refuse in a topic (controls, noncharacters, ...)
-    "quota_exceeded",      # the requester already has mqtt.max_queued_per_client jobs queued or running
-    "not_delivered",       # a reply could not be delivered (the broker refused it or closed the connection on
-                           #   it, mqtt.reply_attempts times, or it is over the broker's packet size limit)
-    "not_stored",          # the daemon could not store the request (e.g. its disk is full); nothing was queued
-    "unknown_request",     # cancel/answer for a request_id this client never sent here
-    "no_question_pending", # an answer arrived while the job is not waiting for one
-    "agent_error",         # the agent failed while answering
+    #   character MQTT brokers refuse in a topic (controls, noncharacters, ...)
+    "quota_exceeded",  # the requester already has mqtt.max_queued_per_client jobs queued or running
+    "not_delivered",  # a reply could not be delivered (the broker refused it or closed the connection on
+    #   it, mqtt.reply_attempts times, or it is over the broker's packet size limit)
+    "not_stored",  # the daemon could not store the request (e.g. its disk is full); nothing was queued
+    "unknown_request",  # cancel/answer for a request_id this client never sent here
+    "no_question_pending",  # an answer arrived while the job is not waiting for one
+    "agent_error",  # the agent failed while answering
     "skyspark_unavailable",  # the SkySpark could not be reached (after waiting skyspark.outage_wait_s for it)
-    "skyspark_timeout",    # the SkySpark did not answer within skyspark.timeout_s (after waiting for it too)
-    "skyspark_auth",       # the SkySpark refused the gateway's login
-    "skyspark_tls",        # the TLS connection to the SkySpark failed
-    "skyspark_config",     # the SkySpark address, project or api_path is not a Haystack API
-    "disk_full",           # the gateway's disk is full (file store, run log or queue database)
-    "internal",            # the daemon itself failed while answering (a bug); final
+    "skyspark_timeout",  # the SkySpark did not answer within skyspark.timeout_s (after waiting for it too)
+    "skyspark_auth",  # the SkySpark refused the gateway's login
+    "skyspark_tls",  # the TLS connection to the SkySpark failed
+    "skyspark_config",  # the SkySpark address, project or api_path is not a Haystack API
+    "disk_full",  # the gateway's disk is full (file store, run log or queue database)
+    "internal",  # the daemon itself failed while answering (a bug); final
 ]
 
 
@@ -82,8 +82,10 @@ def text_problem(value: str) -> str | None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        return (f"holds a lone surrogate (U+{ord(value[exc.start]):04X}) at character {exc.start}, which is not "
-                f"Unicode text")
+        return (
+            f"holds a lone surrogate (U+{ord(value[exc.start]):04X}) at character {exc.start}, which is not "
+            f"Unicode text"
+        )
     if "\x00" in value:
         return f"holds a NUL character (U+0000) at character {value.index(chr(0))}"
     return None
@@ -92,9 +94,11 @@ def text_problem(value: str) -> str | None:
 #: characters Mosquitto (and the MQTT 5 spec, 1.5.4) refuse in a topic name (and in every UTF-8 string of a
 #: packet): C0 and C1 controls, U+007F, the noncharacters U+FDD0–U+FDEF and U+xFFFE/U+xFFFF of every plane.
 #: Mosquitto closes the connection of a client that publishes on such a topic ("malformed packet")
-_TOPIC_REFUSED = re.compile("[\x00-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff"
-                            + "".join(f"{chr(p * 0x10000 + 0xfffe)}{chr(p * 0x10000 + 0xffff)}" for p in range(1, 17))
-                            + "]")
+_TOPIC_REFUSED = re.compile(
+    "[\x00-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff"
+    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
+    + "]"
+)
 MAX_TOPIC_BYTES = 65535  # an MQTT UTF-8 string's length is two bytes
 
 
@@ -107,8 +111,10 @@ def topic_problem(topic: str) -> str | None:
         return problem
     m = _TOPIC_REFUSED.search(topic)
     if m:
-        return (f"holds U+{ord(m.group(0)):04X} at character {m.start()}, a character MQTT brokers refuse in a "
-                f"topic (controls U+0000-001F and U+007F-009F, noncharacters U+FDD0-FDEF and U+xFFFE/U+xFFFF)")
+        return (
+            f"holds U+{ord(m.group(0)):04X} at character {m.start()}, a character MQTT brokers refuse in a "
+            f"topic (controls U+0000-001F and U+007F-009F, noncharacters U+FDD0-FDEF and U+xFFFE/U+xFFFF)"
+        )
     if not topic:
         return "is empty"
     if "+" in topic or "#" in topic:
@@ -170,8 +176,10 @@ def first_bad_text(data: Any) -> tuple[str, str] | None:
 def _no_controls(value: str) -> str:
     m = _CONTROL.search(value)
     if m:
-        raise ValueError(f"holds the control character U+{ord(m.group(0)):04X} at character {m.start()} (only "
-                         f"tab and line breaks are allowed)")
+        raise ValueError(
+            f"holds the control character U+{ord(m.group(0)):04X} at character {m.start()} (only "
+            f"tab and line breaks are allowed)"
+        )
     return value
 
 
@@ -187,11 +195,15 @@ class RequestOptions(Payload):
     max_steps: StrictInt | None = Field(None, ge=1, le=100)
     distill: StrictBool | None = None
     now: str | None = Field(None, description="ISO 8601 instant the agent takes as 'now' (reproducible runs)")
-    files: FilesMode = Field("chunks", description="chunks: manifest + file chunks; manifest: manifest only; "
-                                                   "none: no file information")
+    files: FilesMode = Field(
+        "chunks", description="chunks: manifest + file chunks; manifest: manifest only; none: no file information"
+    )
     ask: StrictBool = Field(False, description="allow the agent to ask the requester one clarifying question")
-    plots: StrictBool = Field(True, description="an answered result carries an SVG plot of every series the answer "
-                                                "read (a file in the manifest); false: no plot")
+    plots: StrictBool = Field(
+        True,
+        description="an answered result carries an SVG plot of every series the answer "
+        "read (a file in the manifest); false: no plot",
+    )
 
     @field_validator("now")
     @classmethod
@@ -208,20 +220,29 @@ class RequestOptions(Payload):
 class Request(Payload):
     """A question. MQTT v5 clients set Response Topic/Correlation Data; 3.1.1 clients use the body."""
 
-    request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern,
-                            description="chosen by the client, unique per client; a resend gets the same answer")
-    question: str = Field(..., description="the question, in plain words (no control characters but tab and "
-                                            "line breaks)")
+    request_id: str = Field(
+        ...,
+        pattern=REQUEST_ID_RE.pattern,
+        description="chosen by the client, unique per client; a resend gets the same answer",
+    )
+    question: str = Field(
+        ..., description="the question, in plain words (no control characters but tab and line breaks)"
+    )
     # a factory, not a default instance that pydantic deep-copies for every request (a third of parsing)
-    options: RequestOptions = Field(default_factory=RequestOptions,
-                                    json_schema_extra={"default": RequestOptions().model_dump(mode="json")})
+    options: RequestOptions = Field(
+        default_factory=RequestOptions, json_schema_extra={"default": RequestOptions().model_dump(mode="json")}
+    )
     reply_to: str | None = Field(None, description="3.1.1 clients: the reply topic (v5: Response Topic)")
-    correlation: str | None = Field(None, max_length=256,
-                                    description="3.1.1 clients: echoed back in every reply (v5: Correlation Data)")
-    on_behalf_of: str | None = Field(None, pattern=ON_BEHALF_OF_RE.pattern,
-                                     description="the person a console asks for (kept with the request for the "
-                                                 "audit trail); honoured only from the broker users listed in "
-                                                 "mqtt.trusted_consoles, else refused (invalid_field)")
+    correlation: str | None = Field(
+        None, max_length=256, description="3.1.1 clients: echoed back in every reply (v5: Correlation Data)"
+    )
+    on_behalf_of: str | None = Field(
+        None,
+        pattern=ON_BEHALF_OF_RE.pattern,
+        description="the person a console asks for (kept with the request for the "
+        "audit trail); honoured only from the broker users listed in "
+        "mqtt.trusted_consoles, else refused (invalid_field)",
+    )
 
     @field_validator("question")
     @classmethod
@@ -234,8 +255,11 @@ class Answer(Payload):
 
     request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
     answer: str = Field(..., max_length=4000, description="no control characters but tab and line breaks")
-    on_behalf_of: str | None = Field(None, pattern=ON_BEHALF_OF_RE.pattern,
-                                     description="the person a console answers for (audit trail); trusted consoles only")
+    on_behalf_of: str | None = Field(
+        None,
+        pattern=ON_BEHALF_OF_RE.pattern,
+        description="the person a console answers for (audit trail); trusted consoles only",
+    )
 
     @field_validator("answer")
     @classmethod
@@ -247,9 +271,12 @@ class Cancel(Payload):
     """Sent to `B/cancel/<client_id>`: stops that client's queued or running request."""
 
     request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
-    on_behalf_of: str | None = Field(None, pattern=ON_BEHALF_OF_RE.pattern,
-                                     description="the person a console cancels for (audit trail, the cancelled "
-                                                 "reply's message); trusted consoles only, else refused")
+    on_behalf_of: str | None = Field(
+        None,
+        pattern=ON_BEHALF_OF_RE.pattern,
+        description="the person a console cancels for (audit trail, the cancelled "
+        "reply's message); trusted consoles only, else refused",
+    )
 
 
 # ----------------------------------------------------------------------------- replies
@@ -271,19 +298,27 @@ class AcceptedReply(Reply):
 class ProgressReply(Reply):
     kind: Literal["progress"] = "progress"
     event: Literal["distill", "trial_start", "step", "review", "reflect", "waiting"] = Field(
-        "step", description="waiting: the job waits for the SkySpark (or for disk space); `text` says what "
-                            "failed, `until` until when it waits")
+        "step",
+        description="waiting: the job waits for the SkySpark (or for disk space); `text` says what "
+        "failed, `until` until when it waits",
+    )
     attempt: int = Field(1, description="> 1 when the job resumed after a daemon restart")
     trial: int = 0
     step: int = 0
-    thought: str = Field("", description="the step's thought; a figure or name in it that no evidence held when it "
-                                         "was written is shown as [unverified]")
+    thought: str = Field(
+        "",
+        description="the step's thought; a figure or name in it that no evidence held when it "
+        "was written is shown as [unverified]",
+    )
     action: str = ""
     action_input: Any = None
     observation: str = ""
     ok: bool = True
-    by: Literal["model", "code"] = Field("model", description="who wrote the step: the model, or code (a Finish "
-                                                              "whose action and answer were left with no choice)")
+    by: Literal["model", "code"] = Field(
+        "model",
+        description="who wrote the step: the model, or code (a Finish "
+        "whose action and answer were left with no choice)",
+    )
     text: str = ""
     until: str | None = Field(None, description="event waiting: the time (ISO 8601) until which the job waits")
 
@@ -308,26 +343,35 @@ class ResultReply(Reply):
     kind: Literal["result"] = "result"
     status: Literal["answered", "partial", "refused", "gave_up", "cancelled", "error"] = Field(
         description="answered: every part answered from this run's evidence; partial: `answer` says what was "
-                    "established and what was not; refused: the gateway only reads (operating equipment, "
-                    "instructions, topics outside the data, forecasts); gave_up: see `reason`")
+        "established and what was not; refused: the gateway only reads (operating equipment, "
+        "instructions, topics outside the data, forecasts); gave_up: see `reason`"
+    )
     answer: str | None = None
     error: str | None = None
-    reason: str | None = Field(None, description="gave_up / partial: why (unverified: no evidence of this run "
-                               "supports the best answer; not_understood: words of the question the gateway could "
-                               "not place, named in `error`; partial: some parts could not be established)")
+    reason: str | None = Field(
+        None,
+        description="gave_up / partial: why (unverified: no evidence of this run "
+        "supports the best answer; not_understood: words of the question the gateway could "
+        "not place, named in `error`; partial: some parts could not be established)",
+    )
     metrics: RunMetrics = RunMetrics()
     files: list[FileEntry] = Field(default_factory=list)
     run_id: str = ""
-    provenance: list[Claim] = Field(default_factory=list, description="each figure and name of the answer with "
-                                    "the step (trial, step, tool) or fact it came from")
+    provenance: list[Claim] = Field(
+        default_factory=list,
+        description="each figure and name of the answer with the step (trial, step, tool) or fact it came from",
+    )
 
 
 class ErrorReply(Reply):
     kind: Literal["error"] = "error"
     code: ErrorCode
     message: str
-    final: bool = Field(True, description="false when the error concerns a side message (late answer, "
-                                          "cancel of an unknown request) and not the request's outcome")
+    final: bool = Field(
+        True,
+        description="false when the error concerns a side message (late answer, "
+        "cancel of an unknown request) and not the request's outcome",
+    )
 
 
 class CancelledReply(Reply):
@@ -335,8 +379,10 @@ class CancelledReply(Reply):
     message: str = Field("cancelled at the requester's request", description="says who cancelled")
 
 
-AnyReply = Annotated[Union[AcceptedReply, ProgressReply, QuestionReply, ResultReply, ErrorReply, CancelledReply],
-                     Field(discriminator="kind")]
+AnyReply = Annotated[
+    AcceptedReply | ProgressReply | QuestionReply | ResultReply | ErrorReply | CancelledReply,
+    Field(discriminator="kind"),
+]
 FINAL_KINDS = frozenset({"result", "error", "cancelled"})
 
 
@@ -402,7 +448,7 @@ class Topics:
         """`B/<kind>/<client_id>` → (kind, client_id) for kind in request/cancel/answer, else None."""
         if not topic.startswith(self.base + "/"):
             return None
-        parts = topic[len(self.base) + 1:].split("/")
+        parts = topic[len(self.base) + 1 :].split("/")
         if len(parts) != 2 or parts[0] not in ("request", "cancel", "answer"):
             return None
         return parts[0], parts[1]
@@ -420,7 +466,7 @@ class Topics:
         problem = topic_problem(topic)
         if problem:
             return f"{field}: the reply topic {problem}"
-        if topic[len(prefix):].startswith("files/"):
+        if topic[len(prefix) :].startswith("files/"):
             return f"{field}: {prefix}files/ is reserved for file chunks"
         return None
 
@@ -438,10 +484,16 @@ class Limits(BaseModel):
     max_question_chars: int = 4000
 
 
-def _error(code: str, message: str, request_id: str | None = None, final: bool = True,
-           correlation: str | None = None) -> ErrorReply:
-    return ErrorReply(code=code, message=message, request_id=request_id, final=final,  # type: ignore[arg-type]
-                      correlation=correlation)
+def _error(
+    code: str, message: str, request_id: str | None = None, final: bool = True, correlation: str | None = None
+) -> ErrorReply:
+    return ErrorReply(
+        code=code,
+        message=message,
+        request_id=request_id,
+        final=final,  # type: ignore[arg-type]
+        correlation=correlation,
+    )
 
 
 def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
@@ -466,21 +518,33 @@ def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
 Incoming = Union[Request, Answer, Cancel]
 
 
-def parse_incoming(payload: bytes, kind: Literal["request", "cancel", "answer"], limits: Limits,
-                   ) -> Incoming | ErrorReply:
+def parse_incoming(
+    payload: bytes,
+    kind: Literal["request", "cancel", "answer"],
+    limits: Limits,
+) -> Incoming | ErrorReply:
     """Validate one incoming payload. Never raises: bad input becomes an `ErrorReply`."""
     if len(payload) > limits.max_payload_bytes:
-        return _error("payload_too_large",
-                      f"the payload is {len(payload)} bytes; the limit is {limits.max_payload_bytes} bytes",
-                      peek_request_id(payload), final=kind == "request")
+        return _error(
+            "payload_too_large",
+            f"the payload is {len(payload)} bytes; the limit is {limits.max_payload_bytes} bytes",
+            peek_request_id(payload),
+            final=kind == "request",
+        )
     try:
         data = loads_strict(payload.decode("utf-8"))
     except DuplicateKey as exc:
-        return _error("invalid_field", f"{ascii(str(exc))[1:-1]}: the field appears twice in one object (send "
-                                       f"each field once)", peek_request_id(payload), final=kind == "request")
+        return _error(
+            "invalid_field",
+            f"{ascii(str(exc))[1:-1]}: the field appears twice in one object (send each field once)",
+            peek_request_id(payload),
+            final=kind == "request",
+        )
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return _error("bad_json", "the payload is not UTF-8 JSON; send a JSON object such as "
-                                  '{"request_id": "r1", "question": "..."}')
+        return _error(
+            "bad_json",
+            'the payload is not UTF-8 JSON; send a JSON object such as {"request_id": "r1", "question": "..."}',
+        )
     if not isinstance(data, dict):
         return _error("bad_json", f"the payload must be a JSON object, not {type(data).__name__}")
     rid = data.get("request_id")
@@ -505,8 +569,12 @@ def parse_incoming(payload: bytes, kind: Literal["request", "cancel", "answer"],
         if not msg.question.strip():
             return _error("question_empty", "the question is empty", msg.request_id, correlation=corr)
         if len(msg.question) > limits.max_question_chars:
-            return _error("question_too_long", f"the question has {len(msg.question)} characters; the limit is "
-                                               f"{limits.max_question_chars}", msg.request_id, correlation=corr)
+            return _error(
+                "question_too_long",
+                f"the question has {len(msg.question)} characters; the limit is {limits.max_question_chars}",
+                msg.request_id,
+                correlation=corr,
+            )
     return msg
 
 
@@ -524,8 +592,12 @@ def schemas() -> dict[str, dict]:
     out = {name: model.model_json_schema() for name, model in SCHEMA_MODELS.items() if name != "reply"}
     reply = ReplyEnvelope.model_json_schema()
     defs = reply.get("$defs", {})
-    out["reply"] = {"title": "Reply", "oneOf": reply["properties"]["reply"]["oneOf"],
-                    "discriminator": reply["properties"]["reply"].get("discriminator"), "$defs": defs}
+    out["reply"] = {
+        "title": "Reply",
+        "oneOf": reply["properties"]["reply"]["oneOf"],
+        "discriminator": reply["properties"]["reply"].get("discriminator"),
+        "$defs": defs,
+    }
     return out
 
 

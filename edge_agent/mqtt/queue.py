@@ -26,10 +26,10 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -95,12 +95,24 @@ class Job:
     on_behalf_of: str | None = None
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> "Job":
-        return cls(seq=row["seq"], job_id=row["job_id"], client_id=row["client_id"], request_id=row["request_id"],
-                   question=row["question"], options=json.loads(row["options"]), reply_topic=row["reply_topic"],
-                   correlation=row["correlation"], body_correlation=row["body_correlation"], state=row["state"],
-                   attempts=row["attempts"], created=row["created"], final_kind=row["final_kind"],
-                   final_payload=row["final_payload"], on_behalf_of=row["on_behalf_of"])
+    def from_row(cls, row: sqlite3.Row) -> Job:
+        return cls(
+            seq=row["seq"],
+            job_id=row["job_id"],
+            client_id=row["client_id"],
+            request_id=row["request_id"],
+            question=row["question"],
+            options=json.loads(row["options"]),
+            reply_topic=row["reply_topic"],
+            correlation=row["correlation"],
+            body_correlation=row["body_correlation"],
+            state=row["state"],
+            attempts=row["attempts"],
+            created=row["created"],
+            final_kind=row["final_kind"],
+            final_payload=row["final_payload"],
+            on_behalf_of=row["on_behalf_of"],
+        )
 
 
 @dataclass
@@ -201,24 +213,57 @@ class JobQueue:
         row = self._one("SELECT * FROM jobs WHERE job_id=?", (job_id,))
         return Job.from_row(row) if row else None
 
-    def insert(self, conn: sqlite3.Connection, *, job_id: str, client_id: str, request_id: str, question: str,
-               options: dict, reply_topic: str, correlation: bytes | None, body_correlation: str | None,
-               on_behalf_of: str | None = None) -> Job:
+    def insert(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        job_id: str,
+        client_id: str,
+        request_id: str,
+        question: str,
+        options: dict,
+        reply_topic: str,
+        correlation: bytes | None,
+        body_correlation: str | None,
+        on_behalf_of: str | None = None,
+    ) -> Job:
         """Insert a queued job inside `tx()`; the caller has checked that (client_id, request_id) is new."""
         created = time.time()
         cur = conn.execute(
             "INSERT INTO jobs (job_id, client_id, request_id, question, options, reply_topic, correlation,"
             " body_correlation, state, created, on_behalf_of) VALUES (?,?,?,?,?,?,?,?, 'queued', ?, ?)",
-            (job_id, client_id, request_id, question, json.dumps(options), reply_topic, correlation,
-             body_correlation, created, on_behalf_of))
+            (
+                job_id,
+                client_id,
+                request_id,
+                question,
+                json.dumps(options),
+                reply_topic,
+                correlation,
+                body_correlation,
+                created,
+                on_behalf_of,
+            ),
+        )
         if self._active is not None:
             self._active += 1
         if self._by_client is not None:
             self._by_client[client_id] = self._by_client.get(client_id, 0) + 1
-        return Job(seq=int(cur.lastrowid), job_id=job_id, client_id=client_id, request_id=request_id,
-                   question=question, options=options, reply_topic=reply_topic, correlation=correlation,
-                   body_correlation=body_correlation, state="queued", attempts=0, created=created,
-                   on_behalf_of=on_behalf_of)
+        return Job(
+            seq=int(cur.lastrowid),
+            job_id=job_id,
+            client_id=client_id,
+            request_id=request_id,
+            question=question,
+            options=options,
+            reply_topic=reply_topic,
+            correlation=correlation,
+            body_correlation=body_correlation,
+            state="queued",
+            attempts=0,
+            created=created,
+            on_behalf_of=on_behalf_of,
+        )
 
     def active(self, conn: sqlite3.Connection) -> int:
         """Inside `tx()`: the queued and running jobs, i.e. the position a job inserted now gets. Counted
@@ -233,8 +278,12 @@ class JobQueue:
     def client_active(self, conn: sqlite3.Connection, client_id: str) -> int:
         """Inside `tx()`: the requester's queued and running jobs (its quota's count), kept like `active`."""
         if self._by_client is None:
-            self._by_client = {row[0]: int(row[1]) for row in conn.execute(
-                "SELECT client_id, COUNT(*) FROM jobs WHERE state IN ('queued','running') GROUP BY client_id")}
+            self._by_client = {
+                row[0]: int(row[1])
+                for row in conn.execute(
+                    "SELECT client_id, COUNT(*) FROM jobs WHERE state IN ('queued','running') GROUP BY client_id"
+                )
+            }
         return self._by_client.get(client_id, 0)
 
     def fair_position(self, conn: sqlite3.Connection, client_id: str) -> int:
@@ -255,7 +304,8 @@ class JobQueue:
         (never, first; ties: the oldest job). Round-robin between requesters, in order within each."""
         with self._lock:
             heads = self._conn.execute(
-                "SELECT client_id, MIN(seq) FROM jobs WHERE state='queued' GROUP BY client_id").fetchall()
+                "SELECT client_id, MIN(seq) FROM jobs WHERE state='queued' GROUP BY client_id"
+            ).fetchall()
         if not heads:
             return None
         client_id, seq = min(heads, key=lambda h: (self._served.get(h[0], 0.0), h[1]))
@@ -266,8 +316,10 @@ class JobQueue:
     def mark_running(self, job_id: str) -> Job | None:
         """The worker takes a queued job (one more attempt); None when it is no longer queued (cancelled)."""
         with self.tx() as conn:
-            n = conn.execute("UPDATE jobs SET state='running', attempts=attempts+1, started=? "
-                             "WHERE job_id=? AND state='queued'", (time.time(), job_id)).rowcount
+            n = conn.execute(
+                "UPDATE jobs SET state='running', attempts=attempts+1, started=? WHERE job_id=? AND state='queued'",
+                (time.time(), job_id),
+            ).rowcount
         return self.by_id(job_id) if n else None
 
     def requeue(self, job_id: str) -> None:
@@ -283,8 +335,10 @@ class JobQueue:
     def finish(self, conn: sqlite3.Connection, job_id: str, kind: str, payload: str) -> None:
         """Record the final reply inside `tx()` (together with its outbox rows)."""
         self._active = self._by_client = None
-        conn.execute("UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
-                     (time.time(), kind, payload, job_id))
+        conn.execute(
+            "UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
+            (time.time(), kind, payload, job_id),
+        )
 
     def outage_since(self, job_id: str, now: float) -> float:
         """The start of the SkySpark outage this job waits out: recorded at its first failure (`now`), kept
@@ -313,8 +367,10 @@ class JobQueue:
         """Inside `tx()`: keep a message the daemon could not handle (a bug), for the administrator; its
         requester gets an error reply and the message is acknowledged, so it never holds the broker's in-flight
         window. The topic and error are stored as ASCII (whatever the message held), the payload as bytes."""
-        cur = conn.execute("INSERT INTO dead_letters (created, topic, payload, error) VALUES (?,?,?,?)",
-                           (time.time(), ascii(topic)[1:-1], bytes(payload), ascii(error)[1:-1]))
+        cur = conn.execute(
+            "INSERT INTO dead_letters (created, topic, payload, error) VALUES (?,?,?,?)",
+            (time.time(), ascii(topic)[1:-1], bytes(payload), ascii(error)[1:-1]),
+        )
         return int(cur.lastrowid)
 
     def dead_letters(self) -> list[dict]:
@@ -322,8 +378,14 @@ class JobQueue:
             return [dict(r) for r in self._conn.execute("SELECT * FROM dead_letters ORDER BY id").fetchall()]
 
     # outbox ------------------------------------------------------------------------------------
-    def outbox_add(self, conn: sqlite3.Connection, topic: str, payload: bytes, correlation: bytes | None = None,
-                   retain: bool = False) -> None:
+    def outbox_add(
+        self,
+        conn: sqlite3.Connection,
+        topic: str,
+        payload: bytes,
+        correlation: bytes | None = None,
+        retain: bool = False,
+    ) -> None:
         """Inside `tx()`: a reply to publish once the transaction commits (written with the others)."""
         if not conn.in_transaction:
             raise RuntimeError("outbox_add outside a transaction")
@@ -339,14 +401,18 @@ class JobQueue:
     def _write_added(self) -> None:
         """Write the rows added since the last call in multi-row INSERTs; ids are assigned in order
         (AUTOINCREMENT under the transaction's write lock), so sorted RETURNING ids match the rows."""
-        rows, now = self._added[self._written:], time.time()
+        rows, now = self._added[self._written :], time.time()
         for start in range(0, len(rows), OUTBOX_ROWS_PER_INSERT):
-            part = rows[start:start + OUTBOX_ROWS_PER_INSERT]
+            part = rows[start : start + OUTBOX_ROWS_PER_INSERT]
             values = ",".join(["(?,?,?,?,?)"] * len(part))
             args = [v for r in part for v in (r.topic, r.payload, r.correlation, int(r.retain), now)]
-            ids = sorted(row[0] for row in self._conn.execute(
-                f"INSERT INTO outbox (topic, payload, correlation, retain, created) VALUES {values} RETURNING id",
-                args).fetchall())
+            ids = sorted(
+                row[0]
+                for row in self._conn.execute(
+                    f"INSERT INTO outbox (topic, payload, correlation, retain, created) VALUES {values} RETURNING id",
+                    args,
+                ).fetchall()
+            )
             for row, row_id in zip(part, ids, strict=True):
                 row.id = row_id
         self._written = len(self._added)
@@ -354,19 +420,27 @@ class JobQueue:
     def outbox_pending(self, exclude: set[int] | frozenset[int] = frozenset(), limit: int = 500) -> list[OutboxRow]:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit + len(exclude),)).fetchall()
-        return [OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"])
-                for r in rows if r["id"] not in exclude][:limit]
+        return [
+            OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"])
+            for r in rows
+            if r["id"] not in exclude
+        ][:limit]
 
     def outbox_row(self, conn: sqlite3.Connection, row_id: int) -> OutboxRow | None:
         r = conn.execute("SELECT * FROM outbox WHERE id=?", (row_id,)).fetchone()
-        return OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"]) \
-            if r else None
+        return (
+            OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"])
+            if r
+            else None
+        )
 
     def outbox_failed(self, row_id: int, reason: str) -> int:
         """Count one delivery failure of a row (kept across restarts); returns its failures so far (0: gone)."""
         with self.tx() as conn:
-            row = conn.execute("UPDATE outbox SET attempts=attempts+1, error=? WHERE id=? RETURNING attempts",
-                               (ascii(reason)[1:-1][:500], row_id)).fetchone()
+            row = conn.execute(
+                "UPDATE outbox SET attempts=attempts+1, error=? WHERE id=? RETURNING attempts",
+                (ascii(reason)[1:-1][:500], row_id),
+            ).fetchone()
         return int(row[0]) if row else 0
 
     def outbox_delete(self, conn: sqlite3.Connection, row_ids: list[int] | set[int]) -> None:

@@ -16,8 +16,9 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Protocol
+from typing import Protocol
 
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult, StepRecord, Trial
 from edge_agent.app import EdgeAgent
@@ -36,8 +37,16 @@ AskRequester = Callable[[str], "str | None"]
 class Runner(Protocol):
     name: str
 
-    def run(self, question: str, options: RequestOptions, *, run_id: str, on_event: OnEvent,
-            cancel: threading.Event, ask_requester: AskRequester | None) -> RunResult: ...
+    def run(
+        self,
+        question: str,
+        options: RequestOptions,
+        *,
+        run_id: str,
+        on_event: OnEvent,
+        cancel: threading.Event,
+        ask_requester: AskRequester | None,
+    ) -> RunResult: ...
 
     def ping(self) -> None:
         """Raise the `ExternalFailure` a run would meet now (the daemon asks while it waits out an outage)."""
@@ -69,7 +78,7 @@ class AgentRunner:
             self._thread = threading.get_ident()
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "AgentRunner":
+    def from_settings(cls, settings: Settings) -> AgentRunner:
         return cls(EdgeAgent(settings))
 
     def warm(self, interrupt: threading.Event | None = None) -> dict:
@@ -83,9 +92,18 @@ class AgentRunner:
 
     def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
         self._adopt_thread()
-        return self.agent.ask(question, now=options.now, strategy=options.strategy, max_steps=options.max_steps,
-                              max_trials=options.max_trials, distill=options.distill, on_event=on_event,
-                              cancel=cancel, ask_requester=ask_requester if options.ask else None, run_id=run_id)
+        return self.agent.ask(
+            question,
+            now=options.now,
+            strategy=options.strategy,
+            max_steps=options.max_steps,
+            max_trials=options.max_trials,
+            distill=options.distill,
+            on_event=on_event,
+            cancel=cancel,
+            ask_requester=ask_requester if options.ask else None,
+            run_id=run_id,
+        )
 
 
 DIRECTIVES = re.compile(r"\[([a-z_]+=[^\]\s]+(?:\s+[a-z_]+=[^\]\s]+)*)\]")
@@ -125,8 +143,14 @@ class ScriptRunner:
         text, d = directives(question)
         steps, delay = int(d.get("steps", 2)), float(d.get("delay", 0.05))
         self._log(event="start", run_id=run_id, question=question, t=time.time())
-        result = RunResult(run_id=run_id, question=question, strategy=options.strategy or "script",
-                           model="script", now=options.now or "", status="answered")
+        result = RunResult(
+            run_id=run_id,
+            question=question,
+            strategy=options.strategy or "script",
+            model="script",
+            now=options.now or "",
+            status="answered",
+        )
         trial = Trial(number=1)
         on_event(AgentEvent(kind="trial_start", trial=1, text="trial 1"))
         reply_text = None
@@ -142,24 +166,38 @@ class ScriptRunner:
                     result.status, result.reason, result.error = "failed", exc.reason, str(exc)
                     trial.outcome = "failed"
                     break
-            step = StepRecord(index=i, thought=f"step {i} of {steps} for: {text[:60]}", action="sites",
-                              action_input={}, observation=observation)
+            step = StepRecord(
+                index=i,
+                thought=f"step {i} of {steps} for: {text[:60]}",
+                action="sites",
+                action_input={},
+                observation=observation,
+            )
             trial.steps.append(step)
             on_event(AgentEvent(kind="step", trial=1, step=step))
             if i == 1 and d.get("ask") == "1" and ask_requester is not None:
                 reply_text = ask_requester(f"Which site do you mean for: {text[:80]}?")
-                obs = f"the requester said: {reply_text}" if reply_text is not None else \
-                    "the requester did not reply in time; continue with your best assumption"
-                ask_step = StepRecord(index=i, thought="I need to ask the requester", action="agentask",
-                                      kind="ask_requester", observation=obs)
+                obs = (
+                    f"the requester said: {reply_text}"
+                    if reply_text is not None
+                    else "the requester did not reply in time; continue with your best assumption"
+                )
+                ask_step = StepRecord(
+                    index=i,
+                    thought="I need to ask the requester",
+                    action="agentask",
+                    kind="ask_requester",
+                    observation=obs,
+                )
                 trial.steps.append(ask_step)
                 on_event(AgentEvent(kind="step", trial=1, step=ask_step))
         if result.status not in ("cancelled", "failed"):
             if d.get("fail") == "1":
                 result.status, result.error = "error", "RuntimeError: scripted failure"
             else:
-                result.answer = f"script answer to: {text}" + (f" (requester said: {reply_text})"
-                                                                if reply_text is not None else "")
+                result.answer = f"script answer to: {text}" + (
+                    f" (requester said: {reply_text})" if reply_text is not None else ""
+                )
                 trial.answer = result.answer
             try:
                 self._write_files(result, question, d, run_id)
@@ -169,12 +207,15 @@ class ScriptRunner:
                     raise
                 result.status, result.reason, result.error, result.answer = "failed", "disk_full", str(full), None
         result.trials = [trial]
-        result.metrics = RunMetrics(trials=1, trajectory_length=len(trial.steps), completed_round1=
-                                    result.status == "answered", completed_final=result.status == "answered",
-                                    wall_s=round(time.monotonic() - started, 3))
+        result.metrics = RunMetrics(
+            trials=1,
+            trajectory_length=len(trial.steps),
+            completed_round1=result.status == "answered",
+            completed_final=result.status == "answered",
+            wall_s=round(time.monotonic() - started, 3),
+        )
         self._log(event="end", run_id=run_id, status=result.status, t=time.time())
         return result
-
 
     def _write_files(self, result: RunResult, question: str, d: dict[str, str], run_id: str) -> None:
         """`file=N` and `history=N`: the run's result files, in its file store."""
@@ -195,9 +236,17 @@ class ScriptRunner:
         """`history=N`: a file shaped like the histories tool's (N quarter-hour samples of one sensor, peak 37.5)."""
         store = FileStore(self.settings.files_dir / run_id)
         start = datetime(2024, 6, 1, tzinfo=timezone(timedelta(hours=-4)))
-        rows = [{"site_name": "POKMAIN", "asset_name": "Chiller 3", "sensor_name": "Supply Temp",
-                 "timestamp": (start + timedelta(minutes=15 * i)).isoformat(),
-                 "value": 37.5 if i == n // 2 else round(30 + 5 * ((i % 7) / 7), 2), "unit": "°F"} for i in range(n)]
+        rows = [
+            {
+                "site_name": "POKMAIN",
+                "asset_name": "Chiller 3",
+                "sensor_name": "Supply Temp",
+                "timestamp": (start + timedelta(minutes=15 * i)).isoformat(),
+                "value": 37.5 if i == n // 2 else round(30 + 5 * ((i % 7) / 7), 2),
+                "unit": "°F",
+            }
+            for i in range(n)
+        ]
         return store.info(store.write_json(rows, "history_Chiller_3_Supply_Temp"))
 
     def _read_sites(self) -> str:
@@ -214,4 +263,3 @@ def make_runner(kind: str, settings: Settings) -> Runner:
     if kind == "script":
         return ScriptRunner(settings)
     raise ValueError(f"unknown runner {kind!r}; use agent or script")
-

@@ -59,8 +59,9 @@ BACKLOG_NEAR = 0.8  # a session backlog at this share of mqtt.broker_queue_limit
 class GatewayService:
     """The daemon. `start()` returns at once; `stop()` is the clean stop (SIGTERM)."""
 
-    def __init__(self, settings: Settings, runner: Runner, *, client_id: str | None = None,
-                 shared_group: str | None = None):
+    def __init__(
+        self, settings: Settings, runner: Runner, *, client_id: str | None = None, shared_group: str | None = None
+    ):
         self.settings = settings
         self.m = settings.mqtt
         self.runner = runner
@@ -93,14 +94,32 @@ class GatewayService:
         self._up = {client: False for client in self._ids}
         self._up_lock = threading.Lock()
         self.replies.on_publish = lambda c, u, mid, rc, props: self.outbox.on_publish(mid, rc)
-        self.outbox = OutboxPublisher(self.jobs, self.replies, lambda: self.max_packet, attempts=self.m.reply_attempts,
-                                      notice=self.not_delivered, on_dead=lambda: self.fleet.dead_letter())
-        self.committer = GroupCommitter(self.intake.store, lambda msg: self.client.ack(msg.mid, msg.qos),
-                                        max_batch=self.m.group_commit_max) if self.m.group_commit else None
+        self.outbox = OutboxPublisher(
+            self.jobs,
+            self.replies,
+            lambda: self.max_packet,
+            attempts=self.m.reply_attempts,
+            notice=self.not_delivered,
+            on_dead=lambda: self.fleet.dead_letter(),
+        )
+        self.committer = (
+            GroupCommitter(
+                self.intake.store, lambda msg: self.client.ack(msg.mid, msg.qos), max_batch=self.m.group_commit_max
+            )
+            if self.m.group_commit
+            else None
+        )
         self.watchdog = Watchdog(self.healthy)
         # metrics, audit trail, Home Assistant (edge_agent/fleet/): each off unless configured
-        self.fleet = FleetHooks(settings, jobs=self.jobs, topics=self.topics, connected=self.connected.is_set,
-                                runner=runner, client_id=self.client_id, mqtt_client=mqtt_client)
+        self.fleet = FleetHooks(
+            settings,
+            jobs=self.jobs,
+            topics=self.topics,
+            connected=self.connected.is_set,
+            runner=runner,
+            client_id=self.client_id,
+            mqtt_client=mqtt_client,
+        )
         self.fleet.backlog = lambda: (self.intake.backlog, self.m.broker_queue_limit)
         self._watcher = threading.Thread(target=self._watch_backlog, name="session-watch", daemon=True)
 
@@ -122,8 +141,13 @@ class GatewayService:
         if self.replies is not self.client:  # no session to keep: the outbox holds every reply until its PUBACK
             self.replies.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive_s)
             self.replies.loop_start()
-        self.client.connect_async(self.m.host, self.m.port, keepalive=self.m.keepalive_s, clean_start=False,
-                                  properties=connect_properties(self.m.session_expiry_s))
+        self.client.connect_async(
+            self.m.host,
+            self.m.port,
+            keepalive=self.m.keepalive_s,
+            clean_start=False,
+            properties=connect_properties(self.m.session_expiry_s),
+        )
         self.client.loop_start()
 
     def request_stop(self, *_args) -> None:
@@ -178,11 +202,13 @@ class GatewayService:
             return
         inflight = honour_receive_maximum(client, self.m.max_inflight, properties)
         opts = SubscribeOptions(qos=1)
-        client.subscribe([(self.topics.request_filter, opts), (self.topics.cancel_filter, opts),
-                          (self.topics.answer_filter, opts)])
+        client.subscribe(
+            [(self.topics.request_filter, opts), (self.topics.cancel_filter, opts), (self.topics.answer_filter, opts)]
+        )
         client.publish(self.topics.status, self._status, qos=1, retain=True)
-        log.info("session up as %s (session present: %s, %d in flight)", self.client_id, flags.session_present,
-                 inflight)
+        log.info(
+            "session up as %s (session present: %s, %d in flight)", self.client_id, flags.session_present, inflight
+        )
         if self.replies is client:
             self._replies_up(client, properties, inflight)
         self._mark(client, True)
@@ -200,8 +226,7 @@ class GatewayService:
         size = getattr(properties, "MaximumPacketSize", None) if properties is not None else None
         self.max_packet = min(int(size), self.m.max_packet_bytes) if size else self.m.max_packet_bytes
         self.outbox.on_connect()
-        log.info("replies go out as %s (max packet %d, %d in flight)", self._ids[client], self.max_packet,
-                 inflight)
+        log.info("replies go out as %s (max packet %d, %d in flight)", self._ids[client], self.max_packet, inflight)
         self.outbox.wake()
 
     def _mark(self, client, up: bool) -> None:
@@ -242,7 +267,7 @@ class GatewayService:
         prefix = f"{self.topics.base}/response/"
         if not row.topic.startswith(prefix):
             return None
-        client_id = row.topic[len(prefix):].split("/", 1)[0]
+        client_id = row.topic[len(prefix) :].split("/", 1)[0]
         if not valid_client_id(client_id):
             return None
         topic = self.topics.default_reply(client_id)
@@ -252,18 +277,28 @@ class GatewayService:
             reply = None
         if isinstance(reply, ErrorReply) and reply.code == "not_delivered":
             return None  # never an error about an error: that could go on forever
-        parts = row.topic[len(self.topics.response_prefix(client_id)):].split("/")
-        request_id = reply.request_id if reply is not None else (parts[1] if parts[0] == "files" and len(parts) > 1
-                                                                 else None)
+        parts = row.topic[len(self.topics.response_prefix(client_id)) :].split("/")
+        request_id = (
+            reply.request_id if reply is not None else (parts[1] if parts[0] == "files" and len(parts) > 1 else None)
+        )
         final = reply is not None and is_final(reply)
         what = f"its {reply.kind} reply" if reply is not None else "a file chunk"
-        err = ErrorReply(code="not_delivered", request_id=request_id, final=final,
-                         correlation=reply.correlation if reply is not None else None, reply_id=f"dead-{dead_id}",
-                         message=f"{what} ({len(row.payload)} bytes on {ascii(row.topic)[1:-1][:160]}) could not be "
-                                 f"delivered: {ascii(reason)[1:-1][:300]}; it was kept for the administrator as dead "
-                                 f"letter {dead_id}" + ("; send the request again with the same request_id and "
-                                                        "a plain reply topic to get its stored final reply"
-                                                        if final else ""))
+        err = ErrorReply(
+            code="not_delivered",
+            request_id=request_id,
+            final=final,
+            correlation=reply.correlation if reply is not None else None,
+            reply_id=f"dead-{dead_id}",
+            message=f"{what} ({len(row.payload)} bytes on {ascii(row.topic)[1:-1][:160]}) could not be "
+            f"delivered: {ascii(reason)[1:-1][:300]}; it was kept for the administrator as dead "
+            f"letter {dead_id}"
+            + (
+                "; send the request again with the same request_id and "
+                "a plain reply topic to get its stored final reply"
+                if final
+                else ""
+            ),
+        )
         payload = err.model_dump_json().encode()
         correlation = row.correlation
         if correlation and publish_packet_size(topic, payload, correlation) > self.max_packet:
@@ -309,9 +344,12 @@ class GatewayService:
             if near != self._queue_near:
                 self._queue_near = near
                 if near:
-                    log.warning("session queue: %d requests delivered without a pause, near the broker's limit of "
-                                "%d (mqtt.broker_queue_limit): requests beyond it are dropped by the broker",
-                                self.intake.backlog, limit)
+                    log.warning(
+                        "session queue: %d requests delivered without a pause, near the broker's limit of "
+                        "%d (mqtt.broker_queue_limit): requests beyond it are dropped by the broker",
+                        self.intake.backlog,
+                        limit,
+                    )
                 self.set_status(self._outage_status)
 
     def set_status(self, status: str) -> None:
@@ -324,4 +362,3 @@ class GatewayService:
             self._status = status
             log.warning("status: %s", status) if status != ONLINE else log.info("status: %s", status)
             self.client.publish(self.topics.status, status, qos=1, retain=True)
-

@@ -73,9 +73,16 @@ def _waitable(result: RunResult | None) -> ExternalFailure | None:
 
 def _failed_result(job: Job, failure: ExternalFailure | None) -> RunResult:
     """The outcome of a job that never ran: the outage outlasted `skyspark.outage_wait_s` before it could."""
-    return RunResult(run_id=job.job_id, question=job.question, strategy="", model="", now="", status="failed",
-                     reason=failure.reason if failure else "skyspark_unavailable",
-                     error=str(failure) if failure else "the SkySpark could not be reached")
+    return RunResult(
+        run_id=job.job_id,
+        question=job.question,
+        strategy="",
+        model="",
+        now="",
+        status="failed",
+        reason=failure.reason if failure else "skyspark_unavailable",
+        error=str(failure) if failure else "the SkySpark could not be reached",
+    )
 
 
 class Worker:
@@ -107,8 +114,7 @@ class Worker:
         """Intake: the requester's answer to the current job's `question`; False when no job waits for it."""
         with self._lock:
             cur = self._current
-            if (cur is not None and cur.waiting and cur.job.client_id == client_id
-                    and cur.job.request_id == request_id):
+            if cur is not None and cur.waiting and cur.job.client_id == client_id and cur.job.request_id == request_id:
                 cur.answer = answer
                 cur.answer_event.set()
                 return True
@@ -156,8 +162,12 @@ class Worker:
         except Exception:
             log.exception("warming the model's prompt prefix failed; the first question will do it")
             return
-        log.info("warm: prompt prefix ready in %.2f s (%s tokens evaluated, %.0f ms restoring a saved state)",
-                 time.monotonic() - started, usage.get("evaluated_tokens", "?"), usage.get("state_ms", 0.0))
+        log.info(
+            "warm: prompt prefix ready in %.2f s (%s tokens evaluated, %.0f ms restoring a saved state)",
+            time.monotonic() - started,
+            usage.get("evaluated_tokens", "?"),
+            usage.get("state_ms", 0.0),
+        )
 
     def _work(self) -> None:
         self._warm()
@@ -199,8 +209,13 @@ class Worker:
 
     def _fail(self, cur: CurrentJob, why: str) -> None:
         job = cur.job
-        reply = ErrorReply(code="internal", request_id=job.request_id, correlation=job.body_correlation,
-                           message=f"the daemon failed while answering: {why}", reply_id=f"{job.job_id}.final")
+        reply = ErrorReply(
+            code="internal",
+            request_id=job.request_id,
+            correlation=job.body_correlation,
+            message=f"the daemon failed while answering: {why}",
+            reply_id=f"{job.job_id}.final",
+        )
         try:
             with self.gw.replying() as conn:
                 if self.gw.jobs.state_of(conn, job.job_id) in (None, "done"):
@@ -225,8 +240,9 @@ class Worker:
         files_dir = self.gw.settings.files_dir / job.job_id
         if job.attempts > 1:  # a resumed job starts from scratch
             shutil.rmtree(files_dir, ignore_errors=True)
-        log.info("job %s (%s/%s) attempt %d: %s", job.job_id, job.client_id, job.request_id, job.attempts,
-                 job.question[:80])
+        log.info(
+            "job %s (%s/%s) attempt %d: %s", job.job_id, job.client_id, job.request_id, job.attempts, job.question[:80]
+        )
 
         def on_event(event: AgentEvent) -> None:
             self._beat = time.monotonic()
@@ -248,8 +264,9 @@ class Worker:
                 shutil.rmtree(files_dir, ignore_errors=True)
                 continue
             if waited == "stop":  # the daemon stops: the job resumes at the next start (its wait counted so far)
-                log.info("job %s: the stop came while waiting for the SkySpark; it resumes at the next start",
-                         job.job_id)
+                log.info(
+                    "job %s: the stop came while waiting for the SkySpark; it resumes at the next start", job.job_id
+                )
                 return
             if waited == "deadline" and result is None:  # it never ran: its failure is the outage's
                 result = _failed_result(job, self.gw.outage.failure)
@@ -262,8 +279,14 @@ class Worker:
     def _run_agent(self, cur: CurrentJob, options: RequestOptions, on_event) -> tuple[RunResult | None, str | None]:
         job = cur.job
         try:
-            return self.gw.runner.run(job.question, options, run_id=job.job_id, on_event=on_event, cancel=cur.cancel,
-                                   ask_requester=lambda q: self._ask(cur, q)), None
+            return self.gw.runner.run(
+                job.question,
+                options,
+                run_id=job.job_id,
+                on_event=on_event,
+                cancel=cur.cancel,
+                ask_requester=lambda q: self._ask(cur, q),
+            ), None
         except Exception as exc:
             log.exception("runner failed on job %s", job.job_id)
             return None, f"{type(exc).__name__}: {exc}"
@@ -303,10 +326,18 @@ class Worker:
             failure = self.gw.outage.failure
             if str(failure) != sent:
                 until = datetime.fromtimestamp(self.gw.outage.deadline, UTC).astimezone()
-                self.gw.notify(job, ProgressReply(
-                    request_id=job.request_id, correlation=job.body_correlation, event="waiting",
-                    attempt=job.attempts, until=until.isoformat(timespec="seconds"), reply_id=uuid.uuid4().hex,
-                    text=f"waiting for the SkySpark until {until:%H:%M:%S}: {failure}"))
+                self.gw.notify(
+                    job,
+                    ProgressReply(
+                        request_id=job.request_id,
+                        correlation=job.body_correlation,
+                        event="waiting",
+                        attempt=job.attempts,
+                        until=until.isoformat(timespec="seconds"),
+                        reply_id=uuid.uuid4().hex,
+                        text=f"waiting for the SkySpark until {until:%H:%M:%S}: {failure}",
+                    ),
+                )
                 sent = str(failure)
             while not self.gw.outage.due() and not self.gw.outage.expired():
                 self._beat = time.monotonic()  # waiting is the worker's work: the watchdog keeps being fed
@@ -324,13 +355,22 @@ class Worker:
         action_input = step.action_input if step else None
         if action_input is not None and len(json.dumps(action_input, default=str)) > 500:
             action_input = json.dumps(action_input, default=str)[:500]
-        return ProgressReply(request_id=job.request_id, correlation=job.body_correlation, event=event.kind,
-                             attempt=job.attempts, trial=event.trial, step=step.index if step else 0,
-                             thought=step.shown_thought if step else "", action=step.action if step else "",
-                             action_input=action_input, ok=step.ok if step else True,
-                             by=step.by if step else "model",
-                             observation=obs if len(obs) <= OBSERVATION_CHARS else obs[:OBSERVATION_CHARS - 3] + "...",
-                             text=text, reply_id=uuid.uuid4().hex)
+        return ProgressReply(
+            request_id=job.request_id,
+            correlation=job.body_correlation,
+            event=event.kind,
+            attempt=job.attempts,
+            trial=event.trial,
+            step=step.index if step else 0,
+            thought=step.shown_thought if step else "",
+            action=step.action if step else "",
+            action_input=action_input,
+            ok=step.ok if step else True,
+            by=step.by if step else "model",
+            observation=obs if len(obs) <= OBSERVATION_CHARS else obs[: OBSERVATION_CHARS - 3] + "...",
+            text=text,
+            reply_id=uuid.uuid4().hex,
+        )
 
     def _ask(self, cur: CurrentJob, question: str) -> str | None:
         """The `agentask` tool: publish `kind=question`, wait for the requester's answer or the timeout."""
@@ -341,9 +381,17 @@ class Worker:
         with self._lock:
             cur.answer, cur.waiting = None, True
             cur.answer_event.clear()
-        self.gw.send(job.reply_topic, QuestionReply(request_id=job.request_id, correlation=job.body_correlation,
-                                                  question=question, timeout_s=timeout,
-                                                  reply_id=uuid.uuid4().hex), job.correlation)
+        self.gw.send(
+            job.reply_topic,
+            QuestionReply(
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                question=question,
+                timeout_s=timeout,
+                reply_id=uuid.uuid4().hex,
+            ),
+            job.correlation,
+        )
         deadline = time.monotonic() + timeout
         while not cur.answer_event.wait(0.2):
             self._beat = time.monotonic()
@@ -375,21 +423,40 @@ class Worker:
         final_id = f"{job.job_id}.final"
         chunks: list[tuple[str, bytes]] = []
         if cur.cancel_requested:
-            reply: Reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
-                                          reply_id=final_id,
-                                          message=f"cancelled by {cur.cancelled_by or job.client_id}")
+            reply: Reply = CancelledReply(
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                reply_id=final_id,
+                message=f"cancelled by {cur.cancelled_by or job.client_id}",
+            )
         elif result is None or result.status == "error":
-            reply = ErrorReply(code="agent_error", request_id=job.request_id, correlation=job.body_correlation,
-                               message=f"the agent failed: {failure or (result.error if result else '')}",
-                               reply_id=final_id)
+            reply = ErrorReply(
+                code="agent_error",
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                message=f"the agent failed: {failure or (result.error if result else '')}",
+                reply_id=final_id,
+            )
         elif result.status == "failed":  # something outside the gateway: its reason is the code
-            waited = f" (waited {self.gw.settings.skyspark.outage_wait_s:.0f} s for it to come back)" \
-                if result.reason in WAIT_OUT and self.gw.settings.skyspark.outage_wait_s else ""
-            reply = ErrorReply(code=result.reason or "agent_error", request_id=job.request_id,
-                               correlation=job.body_correlation, message=f"{result.error}{waited}", reply_id=final_id)
+            waited = (
+                f" (waited {self.gw.settings.skyspark.outage_wait_s:.0f} s for it to come back)"
+                if result.reason in WAIT_OUT and self.gw.settings.skyspark.outage_wait_s
+                else ""
+            )
+            reply = ErrorReply(
+                code=result.reason or "agent_error",
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                message=f"{result.error}{waited}",
+                reply_id=final_id,
+            )
         elif result.status == "cancelled":
-            reply = CancelledReply(request_id=job.request_id, correlation=job.body_correlation,
-                                   message="the agent stopped the run", reply_id=final_id)
+            reply = CancelledReply(
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                message="the agent stopped the run",
+                reply_id=final_id,
+            )
         else:
             if options.plots and result.status == "answered":
                 self._add_plot(job, result)
@@ -403,14 +470,24 @@ class Worker:
                         size = self._chunk_bytes(topic, job.correlation)
                         if size < 512:  # the Correlation Data leaves no room: the manifest only (stated in the entry)
                             size = 0
-                        entry.chunks, entry.chunk_bytes, entry.topic = (math.ceil(len(data) / size), size, topic) \
-                            if size else (0, 0, "")
-                        chunks += [(f"{topic}/{n}", data[n * size:(n + 1) * size]) for n in range(entry.chunks)]
+                        entry.chunks, entry.chunk_bytes, entry.topic = (
+                            (math.ceil(len(data) / size), size, topic) if size else (0, 0, "")
+                        )
+                        chunks += [(f"{topic}/{n}", data[n * size : (n + 1) * size]) for n in range(entry.chunks)]
                     entries.append(entry)
-            reply = ResultReply(request_id=job.request_id, correlation=job.body_correlation, status=result.status,
-                                answer=result.answer, error=result.error, reason=result.reason,
-                                metrics=result.metrics, files=entries,
-                                run_id=result.run_id, reply_id=final_id, provenance=result.provenance)
+            reply = ResultReply(
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                status=result.status,
+                answer=result.answer,
+                error=result.error,
+                reason=result.reason,
+                metrics=result.metrics,
+                files=entries,
+                run_id=result.run_id,
+                reply_id=final_id,
+                provenance=result.provenance,
+            )
         payload = reply.model_dump_json()
         status = final_status(reply.kind, result)
         told = False
@@ -421,22 +498,36 @@ class Worker:
                         self.gw.jobs.outbox_add(conn, topic, data, job.correlation)
                     self.gw.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
                     self.gw.jobs.finish(conn, job.job_id, reply.kind, payload)
-                    self.gw.fleet.final(conn, job, status, files=[e.name for e in getattr(reply, "files", [])],
-                                        cancelled_by=(cur.cancelled_by or job.client_id) if cur.cancel_requested
-                                        else None,
-                                     detail=getattr(reply, "message", None) or (result.error if result else None))
+                    self.gw.fleet.final(
+                        conn,
+                        job,
+                        status,
+                        files=[e.name for e in getattr(reply, "files", [])],
+                        cancelled_by=(cur.cancelled_by or job.client_id) if cur.cancel_requested else None,
+                        detail=getattr(reply, "message", None) or (result.error if result else None),
+                    )
                 break
             except Exception as exc:  # the queue database cannot take it: hold the reply until it can
                 full = disk_full(exc)
                 if full is None:
                     raise
                 if not told:
-                    log.error("job %s: its final reply cannot be stored (%s); holding it until there is space",
-                              job.job_id, full)
-                    self.gw.notify(job, ProgressReply(
-                        request_id=job.request_id, correlation=job.body_correlation, event="waiting",
-                        attempt=job.attempts, reply_id=uuid.uuid4().hex,
-                        text=f"{full}; the reply is sent once there is space again"))
+                    log.error(
+                        "job %s: its final reply cannot be stored (%s); holding it until there is space",
+                        job.job_id,
+                        full,
+                    )
+                    self.gw.notify(
+                        job,
+                        ProgressReply(
+                            request_id=job.request_id,
+                            correlation=job.body_correlation,
+                            event="waiting",
+                            attempt=job.attempts,
+                            reply_id=uuid.uuid4().hex,
+                            text=f"{full}; the reply is sent once there is space again",
+                        ),
+                    )
                     told = True
                 self._beat = time.monotonic()
                 if self.gw._stopping.wait(DISK_RETRY_S):  # it runs again at the next start

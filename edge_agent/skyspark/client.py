@@ -49,6 +49,7 @@ READ_CHUNK = 65536  # a body is read in pieces: the timeout bounds the whole ans
 
 # ── errors ────────────────────────────────────────────────────────────────────
 
+
 class SkySparkError(Exception):
     """Any SkySpark failure; the message is a sentence the model (and an operator) can act on."""
 
@@ -98,6 +99,7 @@ class UnknownName(SkySparkError):
 
 # ── rows ──────────────────────────────────────────────────────────────────────
 
+
 class Site(BaseModel):
     id: str
     name: str
@@ -136,12 +138,12 @@ class HistoryRow(BaseModel):
 
 # ── name resolution ───────────────────────────────────────────────────────────
 
+
 def normalise(name: str) -> str:
     return re.sub(r"[\s_]+", "", name).casefold()
 
 
-def resolve_name(wanted: str, items: Sequence[T], names: Callable[[T], Sequence[str]], what: str,
-                 where: str = "") -> T:
+def resolve_name(wanted: str, items: Sequence[T], names: Callable[[T], Sequence[str]], what: str, where: str = "") -> T:
     """The item whose name is `wanted`: exact, then case/space/underscore-insensitive; else UnknownName."""
     place = f" {where}" if where else ""
     if not isinstance(wanted, str) or not wanted.strip():
@@ -170,8 +172,9 @@ def resolve_name(wanted: str, items: Sequence[T], names: Callable[[T], Sequence[
     suggestions = list(dict.fromkeys(by_key[c] for c in close))[:5]
     if suggestions:
         raise UnknownName(f"no {what} named {wanted!r}{place}; closest: {_quote(suggestions)}", suggestions)
-    raise UnknownName(f"no {what} named {wanted!r}{place}; there are {len(primary)}, e.g. {_quote(primary[:5])}",
-                      primary[:5])
+    raise UnknownName(
+        f"no {what} named {wanted!r}{place}; there are {len(primary)}, e.g. {_quote(primary[:5])}", primary[:5]
+    )
 
 
 def _quote(names: Sequence[str]) -> str:
@@ -180,9 +183,33 @@ def _quote(names: Sequence[str]) -> str:
 
 #: markers every record of its type carries, which say nothing of what the thing is (Haystack's entity and
 #: data-handling markers): an equip's kind is every other marker it carries, whatever the SkySpark calls it
-STRUCTURAL_MARKERS = frozenset({"equip", "point", "site", "his", "cur", "writable", "aux", "hisCollectCov",
-                                "hisCollectInterval", "hisTotalized", "disabled", "trash", "axAnnotated", "connDup",
-                                "defx", "ext", "proj", "space", "floor", "room", "virtual", "enum", "hisMode"})
+STRUCTURAL_MARKERS = frozenset(
+    {
+        "equip",
+        "point",
+        "site",
+        "his",
+        "cur",
+        "writable",
+        "aux",
+        "hisCollectCov",
+        "hisCollectInterval",
+        "hisTotalized",
+        "disabled",
+        "trash",
+        "axAnnotated",
+        "connDup",
+        "defx",
+        "ext",
+        "proj",
+        "space",
+        "floor",
+        "room",
+        "virtual",
+        "enum",
+        "hisMode",
+    }
+)
 
 
 def markers(rec: dict) -> list[str]:
@@ -191,8 +218,28 @@ def markers(rec: dict) -> list[str]:
 
 
 #: tags every record has that say nothing of the thing itself (its identity, references, bookkeeping)
-_NOT_ATTRIBUTES = frozenset({"id", "dis", "navName", "name", "siteRef", "equipRef", "spaceRef", "floorRef", "tz", "mod",
-                             "disMacro", "kind", "unit", "curVal", "curStatus", "hisSize", "hisStart", "hisEnd"})
+_NOT_ATTRIBUTES = frozenset(
+    {
+        "id",
+        "dis",
+        "navName",
+        "name",
+        "siteRef",
+        "equipRef",
+        "spaceRef",
+        "floorRef",
+        "tz",
+        "mod",
+        "disMacro",
+        "kind",
+        "unit",
+        "curVal",
+        "curStatus",
+        "hisSize",
+        "hisStart",
+        "hisEnd",
+    }
+)
 
 
 def attributes(rec: dict) -> dict[str, str]:
@@ -217,6 +264,7 @@ def record_name(rec: dict) -> str:
 
 
 # ── the filters the client sends (values always as literals) ─────────────────
+
 
 def sites_filter() -> F.Node:
     return F.has("site")
@@ -244,6 +292,7 @@ def named_filter(marker: str, name: str, parent_tag: str | None = None, parent_i
 
 # ── transport over phable ─────────────────────────────────────────────────────
 
+
 class _Unauthorized(Exception):
     pass
 
@@ -263,8 +312,9 @@ class _Scram(ScramScheme):
         self._timeout = timeout
 
     def _ph_scram_get(self, url, headers, context=None):
-        req = urllib.request.Request(url, headers={**headers, "Content-Type": self._content_type,
-                                                   "User-Agent": _user_agent()}, method="GET")
+        req = urllib.request.Request(
+            url, headers={**headers, "Content-Type": self._content_type, "User-Agent": _user_agent()}, method="GET"
+        )
         try:
             with urllib.request.urlopen(req, timeout=self._timeout) as resp:
                 resp.read()
@@ -280,8 +330,15 @@ class _Scram(ScramScheme):
 class _Session(HaxallClient):
     """A logged-in phable client whose `call` uses our transport (timeout, error grids, re-login)."""
 
-    def __init__(self, uri: str, token: str, encoding: str, timeout: float, relogin: Callable[[], str],
-                 interrupt: threading.Event | None = None):
+    def __init__(
+        self,
+        uri: str,
+        token: str,
+        encoding: str,
+        timeout: float,
+        relogin: Callable[[], str],
+        interrupt: threading.Event | None = None,
+    ):
         super().__init__(uri, token, content_type=encoding)
         self._encoding = encoding
         self._timeout = timeout
@@ -303,9 +360,17 @@ class _Session(HaxallClient):
         # unpadded hex ("°" → "\ub0"), which no Zinc reader can decode, and ends with a blank line, which
         # shaystack refuses. Haystack JSON requests use phable's encoder (json.dumps escapes correctly).
         body = grid_to_zinc(data) if self._encoding == "zinc" else self._encoder(data)
-        req = urllib.request.Request(f"{self.uri}/{path}", data=body.encode("utf-8"), method=method, headers={
-            "Authorization": f"BEARER authToken={self._auth_token}", "Accept": self._content_type,
-            "Content-Type": self._content_type, "User-Agent": _user_agent()})
+        req = urllib.request.Request(
+            f"{self.uri}/{path}",
+            data=body.encode("utf-8"),
+            method=method,
+            headers={
+                "Authorization": f"BEARER authToken={self._auth_token}",
+                "Accept": self._content_type,
+                "Content-Type": self._content_type,
+                "User-Agent": _user_agent(),
+            },
+        )
         try:
             with urllib.request.urlopen(req, timeout=self._timeout) as resp:
                 text = read_body(resp, self._timeout, self._interrupt).decode("utf-8")
@@ -353,12 +418,26 @@ def read_body(resp, timeout: float, interrupt: threading.Event | None = None) ->
 
 # ── the client ────────────────────────────────────────────────────────────────
 
+
 class SkySparkClient:
     """Sites, assets, sensors and histories from one SkySpark project (or any Haystack server)."""
 
-    def __init__(self, url: str, project: str, username: str, password: str | None, *, timeout_s: float = 10.0,
-                 retries: int = 3, encoding: str = "json", api_path: str = "api/{project}", auth: str = "scram",
-                 point_lookback_days: int = 3, backoff_s: float = 0.25, observer: Observer = NO_OBSERVER):
+    def __init__(
+        self,
+        url: str,
+        project: str,
+        username: str,
+        password: str | None,
+        *,
+        timeout_s: float = 10.0,
+        retries: int = 3,
+        encoding: str = "json",
+        api_path: str = "api/{project}",
+        auth: str = "scram",
+        point_lookback_days: int = 3,
+        backoff_s: float = 0.25,
+        observer: Observer = NO_OBSERVER,
+    ):
         self.base_url = url.rstrip("/")
         self.project = project
         self.uri = f"{self.base_url}/{api_path.format(project=project).strip('/')}"
@@ -380,23 +459,37 @@ class SkySparkClient:
     @classmethod
     def from_settings(cls, settings: SkySparkSettings, *, observer: Observer = NO_OBSERVER) -> SkySparkClient:
         password = resolve_secret(settings.password, settings.password_file, "skyspark-password")
-        return cls(settings.url, settings.project, settings.username, password, timeout_s=settings.timeout_s,
-                   retries=settings.retries, encoding=settings.encoding, api_path=settings.api_path,
-                   auth=settings.auth, point_lookback_days=settings.point_lookback_days, observer=observer)
+        return cls(
+            settings.url,
+            settings.project,
+            settings.username,
+            password,
+            timeout_s=settings.timeout_s,
+            retries=settings.retries,
+            encoding=settings.encoding,
+            api_path=settings.api_path,
+            auth=settings.auth,
+            point_lookback_days=settings.point_lookback_days,
+            observer=observer,
+        )
 
     # connection
     def _login(self) -> str:
         if self.auth == "none":
             return "none"
         if not self._password:
-            raise SkySparkAuthError("no SkySpark password is configured: set EDGE_AGENT_SKYSPARK__PASSWORD, "
-                                    "skyspark.password_file, or the systemd credential skyspark-password")
+            raise SkySparkAuthError(
+                "no SkySpark password is configured: set EDGE_AGENT_SKYSPARK__PASSWORD, "
+                "skyspark.password_file, or the systemd credential skyspark-password"
+            )
         scram = _Scram(self.uri, self.username, self._password, PH_CODECS[self.encoding].media_type, self.timeout_s)
         try:
             return scram.get_auth_token()
         except AuthError:
-            raise SkySparkAuthError(f"SkySpark at {self.base_url} refused the login of user {self.username!r}: "
-                                    "check the username and password") from None
+            raise SkySparkAuthError(
+                f"SkySpark at {self.base_url} refused the login of user {self.username!r}: "
+                "check the username and password"
+            ) from None
         except (ScramServerResponseParsingError, ScramServerSignatureNotEqualError) as exc:
             raise SkySparkAuthError(f"the SkySpark login (SCRAM) with {self.uri} failed: {exc.help_msg}") from None
 
@@ -438,15 +531,18 @@ class SkySparkClient:
             except HTTPError as exc:
                 if exc.code not in _TRANSIENT_HTTP:
                     hint = " (check url, project and api_path)" if exc.code == 404 else ""
-                    raise SkySparkConfigError(f"SkySpark at {self.base_url} answered HTTP {exc.code} {exc.reason} "
-                                              f"to {what} at {exc.url}{hint}") from None
+                    raise SkySparkConfigError(
+                        f"SkySpark at {self.base_url} answered HTTP {exc.code} {exc.reason} "
+                        f"to {what} at {exc.url}{hint}"
+                    ) from None
                 reason, failure = f"HTTP {exc.code} {exc.reason}", SkySparkUnavailable
             except TimeoutError as exc:
                 reason, failure = f"no answer within {self.timeout_s:g} s ({exc})", SkySparkTimeout
             except URLError as exc:
                 if isinstance(exc.reason, ssl.SSLError):
-                    raise SkySparkTLSError(f"the TLS connection to SkySpark at {self.base_url} failed: "
-                                           f"{exc.reason}") from None
+                    raise SkySparkTLSError(
+                        f"the TLS connection to SkySpark at {self.base_url} failed: {exc.reason}"
+                    ) from None
                 if isinstance(exc.reason, (TimeoutError, socket.timeout)):
                     reason, failure = f"no answer within {self.timeout_s:g} s", SkySparkTimeout
                 else:
@@ -457,8 +553,9 @@ class SkySparkClient:
                 reason, failure = f"connection failed: {type(exc).__name__}: {exc}", SkySparkUnavailable
             except EncodingError as exc:
                 raise SkySparkError(f"SkySpark sent data that could not be read: {exc}") from None
-        raise failure(f"SkySpark at {self.base_url} is unavailable for {what}: {reason} "
-                      f"(after {self.retries + 1} attempts)")
+        raise failure(
+            f"SkySpark at {self.base_url} is unavailable for {what}: {reason} (after {self.retries + 1} attempts)"
+        )
 
     def _wait(self, seconds: float) -> bool:
         """Sleep between attempts; True when the run's cancel came meanwhile."""
@@ -543,8 +640,10 @@ class SkySparkClient:
 
     def _assets(self, site: Site) -> list[Asset]:
         recs = self._read(assets_filter, site.id)
-        return [Asset(id=r["id"].val, name=record_name(r), site_name=site.name, types=markers(r), attrs=attributes(r))
-                for r in recs]
+        return [
+            Asset(id=r["id"].val, name=record_name(r), site_name=site.name, types=markers(r), attrs=attributes(r))
+            for r in recs
+        ]
 
     def asset(self, site_name: str, asset_name: str) -> tuple[Site, Asset]:
         site = self.site(site_name)
@@ -571,11 +670,13 @@ class SkySparkClient:
     def sensor(self, site: Site, asset: Asset, sensor_name: str, sensors: list[Sensor] | None = None) -> Sensor:
         """A sensor by full name ("Chiller 6 Tonnage") or short name ("Tonnage")."""
         sensors = self._sensors(site, asset) if sensors is None else sensors
-        return resolve_name(sensor_name, sensors, lambda s: [s.name, s.short_name], "sensor",
-                            f"on {asset.name} at {site.name}")
+        return resolve_name(
+            sensor_name, sensors, lambda s: [s.name, s.short_name], "sensor", f"on {asset.name} at {site.name}"
+        )
 
-    def history(self, site_name: str, asset_names: Sequence[str], sensor_name: str, start: datetime,
-                end: datetime | None = None) -> list[HistoryRow]:
+    def history(
+        self, site_name: str, asset_names: Sequence[str], sensor_name: str, start: datetime, end: datetime | None = None
+    ) -> list[HistoryRow]:
         """Samples of one sensor on several assets, merged by time (ties in the order of `asset_names`).
 
         `end` None (or equal to `start`) is a point query: per asset the last sample at or before
@@ -617,7 +718,7 @@ class SkySparkClient:
                     m = re.match(r"(?i)" + r"[\s_]*".join(re.escape(ch) for ch in prefix), rest)
                     if m:
                         try:
-                            return self.sensor(site, asset, rest[m.end():].strip(" _"), sensors)
+                            return self.sensor(site, asset, rest[m.end() :].strip(" _"), sensors)
                         except UnknownName:
                             pass
             raise
@@ -627,10 +728,17 @@ def _sensor(r: dict, site: Site, asset: Asset) -> Sensor:
     name = record_name(r)
     short = r.get("navName") if isinstance(r.get("navName"), str) else name
     if short == name and name.startswith(asset.name + " "):
-        short = name[len(asset.name) + 1:]
-    return Sensor(id=r["id"].val, name=name, short_name=short, site_name=site.name, asset_name=asset.name,
-                  unit=r.get("unit") if isinstance(r.get("unit"), str) else None,
-                  kind=r.get("kind") if isinstance(r.get("kind"), str) else None, tags=markers(r))
+        short = name[len(asset.name) + 1 :]
+    return Sensor(
+        id=r["id"].val,
+        name=name,
+        short_name=short,
+        site_name=site.name,
+        asset_name=asset.name,
+        unit=r.get("unit") if isinstance(r.get("unit"), str) else None,
+        kind=r.get("kind") if isinstance(r.get("kind"), str) else None,
+        tags=markers(r),
+    )
 
 
 def _history_row(site: Site, asset: Asset, sensor: Sensor, ts: datetime, val: Any) -> HistoryRow:
@@ -643,5 +751,11 @@ def _history_row(site: Site, asset: Asset, sensor: Sensor, ts: datetime, val: An
         value = val
     else:
         value = None
-    return HistoryRow(site_name=site.name, asset_name=asset.name, sensor_name=sensor.name,
-                      timestamp=ts.isoformat(), value=value, unit=unit)
+    return HistoryRow(
+        site_name=site.name,
+        asset_name=asset.name,
+        sensor_name=sensor.name,
+        timestamp=ts.isoformat(),
+        value=value,
+        unit=unit,
+    )

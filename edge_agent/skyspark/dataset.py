@@ -86,6 +86,7 @@ def _clamp(x: float, lo: float = 0.0, hi: float = 1.0) -> float:
 
 # ── the plant's layout ────────────────────────────────────────────────────────
 
+
 @dataclass(frozen=True)
 class SiteSpec:
     name: str
@@ -104,37 +105,105 @@ class SiteSpec:
 
 
 SITES: tuple[SiteSpec, ...] = (
-    SiteSpec("POKMAIN", "America/New_York", "Poughkeepsie", "NY", "US", 50, 22, (3, 4, 6, 9, 12),
-             ("B705 AHU 1", "B705 AHU 2", "B705 AHU 3", "B002 AHU 2-1-1", "B002 AHU 2-1-2", "B002 AHU 2-2-1",
-              "B006 AHU 1", "B006 AHU 2"),
-             ("B012 SCWP 1", "B012 SCWP 2", "B012 PCWP 1", "B012 PCWP 2", "B020 CWP 1"),
-             ("B002_Total", "B012_Total", "B020_Total", "B705_Total", "B710_Total"),
-             ("B710", 1, 39), ("B706", 26)),
-    SiteSpec("RCHMAIN", "America/Chicago", "Rochester", "MN", "US", 45, 28, (1, 2, 5, 7),
-             ("B040 AHU 1", "B040 AHU 2", "B050 AHU 1-1", "B050 AHU 1-2", "B110 AHU 4"),
-             ("B040 SCWP 1", "B040 SCWP 2", "B040 CWP 1"),
-             ("B040_Total", "B050_Total", "B110_Total"),
-             ("B050", 2, 30), ("B110", 12)),
-    SiteSpec("HQ3SBY", "America/New_York", "Somers", "NY", "US", 51, 22, (1, 2, 3),
-             ("B001 AHU 1", "B001 AHU 2", "B003 AHU 1"),
-             ("B001 SCWP 1", "B001 SCWP 2"),
-             ("B001_Total", "B003_Total"),
-             ("B003", 1, 24), ("B001", 10)),
-    SiteSpec("HQ1ARM3", "America/New_York", "Armonk", "NY", "US", 51, 22, (1, 2),
-             ("B1 AHU 1", "B1 AHU 2", "B1 AHU 3"),
-             ("B1 SCWP 1",),
-             ("B1_Total",),
-             ("B1", 3, 20), ("B1", 8)),
-    SiteSpec("AUSWEST", "America/Chicago", "Austin", "TX", "US", 69, 16, (8, 10, 11),
-             ("B045 AHU 1", "B045 AHU 2", "B902 AHU 1-1"),
-             ("B045 SCWP 1", "B045 SCWP 2", "B045 CWP 1"),
-             ("B045_Total", "B902_Total"),
-             ("B902", 1, 28), ("B045", 12)),
-    SiteSpec("DUBMAIN", "Europe/Dublin", "Dublin", "", "IE", 50, 8, (1, 2),
-             ("B3 AHU 1", "B3 AHU 2"),
-             ("B3 SCWP 1",),
-             ("B3_Total",),
-             ("B3", 0, 16), ("B3", 6)),
+    SiteSpec(
+        "POKMAIN",
+        "America/New_York",
+        "Poughkeepsie",
+        "NY",
+        "US",
+        50,
+        22,
+        (3, 4, 6, 9, 12),
+        (
+            "B705 AHU 1",
+            "B705 AHU 2",
+            "B705 AHU 3",
+            "B002 AHU 2-1-1",
+            "B002 AHU 2-1-2",
+            "B002 AHU 2-2-1",
+            "B006 AHU 1",
+            "B006 AHU 2",
+        ),
+        ("B012 SCWP 1", "B012 SCWP 2", "B012 PCWP 1", "B012 PCWP 2", "B020 CWP 1"),
+        ("B002_Total", "B012_Total", "B020_Total", "B705_Total", "B710_Total"),
+        ("B710", 1, 39),
+        ("B706", 26),
+    ),
+    SiteSpec(
+        "RCHMAIN",
+        "America/Chicago",
+        "Rochester",
+        "MN",
+        "US",
+        45,
+        28,
+        (1, 2, 5, 7),
+        ("B040 AHU 1", "B040 AHU 2", "B050 AHU 1-1", "B050 AHU 1-2", "B110 AHU 4"),
+        ("B040 SCWP 1", "B040 SCWP 2", "B040 CWP 1"),
+        ("B040_Total", "B050_Total", "B110_Total"),
+        ("B050", 2, 30),
+        ("B110", 12),
+    ),
+    SiteSpec(
+        "HQ3SBY",
+        "America/New_York",
+        "Somers",
+        "NY",
+        "US",
+        51,
+        22,
+        (1, 2, 3),
+        ("B001 AHU 1", "B001 AHU 2", "B003 AHU 1"),
+        ("B001 SCWP 1", "B001 SCWP 2"),
+        ("B001_Total", "B003_Total"),
+        ("B003", 1, 24),
+        ("B001", 10),
+    ),
+    SiteSpec(
+        "HQ1ARM3",
+        "America/New_York",
+        "Armonk",
+        "NY",
+        "US",
+        51,
+        22,
+        (1, 2),
+        ("B1 AHU 1", "B1 AHU 2", "B1 AHU 3"),
+        ("B1 SCWP 1",),
+        ("B1_Total",),
+        ("B1", 3, 20),
+        ("B1", 8),
+    ),
+    SiteSpec(
+        "AUSWEST",
+        "America/Chicago",
+        "Austin",
+        "TX",
+        "US",
+        69,
+        16,
+        (8, 10, 11),
+        ("B045 AHU 1", "B045 AHU 2", "B902 AHU 1-1"),
+        ("B045 SCWP 1", "B045 SCWP 2", "B045 CWP 1"),
+        ("B045_Total", "B902_Total"),
+        ("B902", 1, 28),
+        ("B045", 12),
+    ),
+    SiteSpec(
+        "DUBMAIN",
+        "Europe/Dublin",
+        "Dublin",
+        "",
+        "IE",
+        50,
+        8,
+        (1, 2),
+        ("B3 AHU 1", "B3 AHU 2"),
+        ("B3 SCWP 1",),
+        ("B3_Total",),
+        ("B3", 0, 16),
+        ("B3", 6),
+    ),
 )
 
 
@@ -204,8 +273,14 @@ POINTS: dict[str, tuple[PointSpec, ...]] = {
         PointSpec("Light Level", "%", ("light", "level")),
     ),
 }
-EQUIP_TAGS = {"chiller": ("chiller",), "ahu": ("ahu", "airHandlingEquip"), "pump": ("pump", "chilled", "water"),
-              "meter": ("elec", "meter"), "fcu": ("fcu", "airTerminalUnit"), "lighting": ("lighting",)}
+EQUIP_TAGS = {
+    "chiller": ("chiller",),
+    "ahu": ("ahu", "airHandlingEquip"),
+    "pump": ("pump", "chilled", "water"),
+    "meter": ("elec", "meter"),
+    "fcu": ("fcu", "airTerminalUnit"),
+    "lighting": ("lighting",),
+}
 
 
 def equip_names(spec: SiteSpec) -> list[tuple[str, str]]:
@@ -222,6 +297,7 @@ def equip_names(spec: SiteSpec) -> list[tuple[str, str]]:
 
 
 # ── the model of the plant in time ────────────────────────────────────────────
+
 
 @dataclass
 class _Equip:
@@ -273,32 +349,50 @@ def _state(eq: _Equip, local: datetime, slot: int) -> dict[str, Any]:
         tons = eq.size * load
         kw = tons * (0.52 + 0.12 * (1 - load)) if on else 0.0
         chws = 44.0 + 1.5 * (1 - load) if on else 52.0 + 0.1 * (oat - 50)
-        return {"Run Status": on, "Tonnage": tons, "% Loaded": 100 * load, "Power": kw,
-                "Efficiency": kw / tons if on else 0.0, "Chilled Water Supply Temp": chws,
-                "Chilled Water Return Temp": chws + (10.0 * load if on else 0.5),
-                "Condenser Water Supply Temp": (68.0 + 16.0 * cool) if on else 60.0 + 0.2 * (oat - 50),
-                "Condenser Water Return Temp": (68.0 + 16.0 * cool + 9.5 * load) if on else 60.5 + 0.2 * (oat - 50),
-                "Chilled Water Flow": 2.4 * eq.size if on else 0.0, "Supply Temp Setpoint": 44.0}
+        return {
+            "Run Status": on,
+            "Tonnage": tons,
+            "% Loaded": 100 * load,
+            "Power": kw,
+            "Efficiency": kw / tons if on else 0.0,
+            "Chilled Water Supply Temp": chws,
+            "Chilled Water Return Temp": chws + (10.0 * load if on else 0.5),
+            "Condenser Water Supply Temp": (68.0 + 16.0 * cool) if on else 60.0 + 0.2 * (oat - 50),
+            "Condenser Water Return Temp": (68.0 + 16.0 * cool + 9.5 * load) if on else 60.5 + 0.2 * (oat - 50),
+            "Chilled Water Flow": 2.4 * eq.size if on else 0.0,
+            "Supply Temp Setpoint": 44.0,
+        }
     if t == "ahu":
         on = occ > 0.3 or (local.weekday() < 5 and 5 <= local.hour < 21)
         rat = 71.0 + 2.5 * cool + 1.0 * drift
         mat = 0.75 * rat + 0.25 * oat if on else rat
         fan = 35.0 + 50.0 * cool * occ + 5 * drift if on else 0.0
-        return {"Fan Run Status": on, "Supply Air Temp": 55.0 if on else rat - 1.0, "Return Air Temp": rat,
-                "Mixed Air Temp": mat, "Supply Air Temp Setpoint": 55.0, "Supply Fan Speed": fan,
-                "Duct Static Pressure": 1.5 * fan / 100.0,
-                "Cooling Valve": 100 * _clamp((mat - 55.0) / 25.0) if on else 0.0,
-                "Heating Valve": 100 * _clamp((50.0 - mat) / 20.0) if on else 0.0,
-                "Outside Air Damper": (20.0 + 60.0 * _clamp((65.0 - oat) / 15.0) * _clamp((oat - 45.0) / 10.0))
-                if on else 0.0,
-                "Supply Air Flow": eq.size * fan / 100.0}
+        return {
+            "Fan Run Status": on,
+            "Supply Air Temp": 55.0 if on else rat - 1.0,
+            "Return Air Temp": rat,
+            "Mixed Air Temp": mat,
+            "Supply Air Temp Setpoint": 55.0,
+            "Supply Fan Speed": fan,
+            "Duct Static Pressure": 1.5 * fan / 100.0,
+            "Cooling Valve": 100 * _clamp((mat - 55.0) / 25.0) if on else 0.0,
+            "Heating Valve": 100 * _clamp((50.0 - mat) / 20.0) if on else 0.0,
+            "Outside Air Damper": (20.0 + 60.0 * _clamp((65.0 - oat) / 15.0) * _clamp((oat - 45.0) / 10.0))
+            if on
+            else 0.0,
+            "Supply Air Flow": eq.size * fan / 100.0,
+        }
     if t == "pump":
         plant = _clamp(0.08 + 0.8 * cool * (0.65 + 0.35 * occ) + 0.06 * drift)
         on = plant > 0.05 + 0.1 * eq.rank
         speed = 30.0 + 60.0 * plant if on else 0.0
-        return {"Run Status": on, "Speed": speed, "Power": eq.size * (speed / 100.0) ** 3,
-                "Differential Pressure": 4.0 + 12.0 * (speed / 100.0) ** 2 if on else 0.0,
-                "Flow": 12.0 * eq.size * speed / 100.0}
+        return {
+            "Run Status": on,
+            "Speed": speed,
+            "Power": eq.size * (speed / 100.0) ** 3,
+            "Differential Pressure": 4.0 + 12.0 * (speed / 100.0) ** 2 if on else 0.0,
+            "Flow": 12.0 * eq.size * speed / 100.0,
+        }
     if t == "meter":
         kw = eq.size * (0.35 + 0.4 * occ + 0.25 * cool) * (1 + 0.05 * drift)
         return {"Power": kw, "Energy": kw * 0.25, "Power Factor": 0.86 + 0.06 * occ}
@@ -308,8 +402,13 @@ def _state(eq: _Equip, local: datetime, slot: int) -> dict[str, Any]:
         zone_t = sp - 1.0 + 2.5 * cool + 1.5 * drift
         fan = occupied or zone_t > sp + 1.0
         valve = 100 * _clamp((zone_t - sp + 1.0) / 3.0) if fan else 0.0
-        return {"Zone Temp": zone_t, "Zone Temp Setpoint": sp, "Fan Status": fan, "Valve Position": valve,
-                "Discharge Air Temp": 57.0 + (100 - valve) / 10.0 if fan else zone_t}
+        return {
+            "Zone Temp": zone_t,
+            "Zone Temp Setpoint": sp,
+            "Fan Status": fan,
+            "Valve Position": valve,
+            "Discharge Air Temp": 57.0 + (100 - valve) / 10.0 if fan else zone_t,
+        }
     if t == "lighting":
         occupied = occ > 0.5
         level = 70.0 + 10 * drift if occupied else 5.0
@@ -341,17 +440,31 @@ class SyntheticPlant:
         site_id = make_id(spec.name)
         tzname = haystack_tz_name(spec.tz)
         site_ref = Ref(site_id, spec.name)
-        self._add({"id": site_ref, "dis": spec.name, "site": M, "tz": tzname, "geoCity": spec.city,
-                   "geoState": spec.state, "geoCountry": spec.country,
-                   "area": Number(float(50000 + _seed(spec.name) % 20 * 25000), "ft²")})
+        self._add(
+            {
+                "id": site_ref,
+                "dis": spec.name,
+                "site": M,
+                "tz": tzname,
+                "geoCity": spec.city,
+                "geoState": spec.state,
+                "geoCountry": spec.country,
+                "area": Number(float(50000 + _seed(spec.name) % 20 * 25000), "ft²"),
+            }
+        )
         ranks: dict[str, int] = {}
         for name, etype in equip_names(spec):
             rank = ranks.get(etype, 0)
             ranks[etype] = rank + 1
             seed = _seed(spec.name, name)
-            size = {"chiller": 400.0 + 200.0 * (seed % 5), "ahu": 8000.0 + 2000.0 * (seed % 7),
-                    "pump": 15.0 + 5.0 * (seed % 6), "meter": 250.0 + 125.0 * (seed % 10),
-                    "fcu": 1.0, "lighting": 4.0 + (seed % 9)}[etype]
+            size = {
+                "chiller": 400.0 + 200.0 * (seed % 5),
+                "ahu": 8000.0 + 2000.0 * (seed % 7),
+                "pump": 15.0 + 5.0 * (seed % 6),
+                "meter": 250.0 + 125.0 * (seed % 10),
+                "fcu": 1.0,
+                "lighting": 4.0 + (seed % 9),
+            }[etype]
             eq = _Equip(make_id(spec.name, name), name, etype, spec, seed, rank, size)
             self._equips[eq.id] = eq
             eq_ref = Ref(eq.id, name)
@@ -363,9 +476,19 @@ class SyntheticPlant:
                 full = f"{name} {ps.nav}"
                 pid = make_id(spec.name, name, ps.nav)
                 self._points[pid] = _Point(pid, eq, ps, _seed(spec.name, name, ps.nav))
-                prec = {"id": Ref(pid, full), "dis": full, "navName": ps.nav, "point": M, "his": M,
-                        ps.role: M, "kind": ps.kind, "tz": tzname, "equipRef": eq_ref, "siteRef": site_ref,
-                        "hisInterval": Number(15.0, "min")}
+                prec = {
+                    "id": Ref(pid, full),
+                    "dis": full,
+                    "navName": ps.nav,
+                    "point": M,
+                    "his": M,
+                    ps.role: M,
+                    "kind": ps.kind,
+                    "tz": tzname,
+                    "equipRef": eq_ref,
+                    "siteRef": site_ref,
+                    "hisInterval": Number(15.0, "min"),
+                }
                 if ps.unit:
                     prec["unit"] = ps.unit
                 if ps.kind == "Bool":
@@ -455,20 +578,25 @@ def find_point(site_name: str, asset_name: str, point_name: str, ds: SyntheticPl
     """The id of a point by exact site, equip and (short or full) point name."""
     ds = ds or plant()
     for p in ds._points.values():
-        if (p.equip.site.name == site_name and p.equip.name == asset_name
-                and point_name in (p.spec.nav, f"{asset_name} {p.spec.nav}")):
+        if (
+            p.equip.site.name == site_name
+            and p.equip.name == asset_name
+            and point_name in (p.spec.nav, f"{asset_name} {p.spec.nav}")
+        ):
             return p.id
     raise KeyError(f"{site_name}/{asset_name}/{point_name}")
 
 
-def expected_history(site_name: str, asset_name: str, point_name: str, start: datetime, end: datetime,
-                     ds: SyntheticPlant | None = None) -> list[tuple[datetime, Any]]:
+def expected_history(
+    site_name: str, asset_name: str, point_name: str, start: datetime, end: datetime, ds: SyntheticPlant | None = None
+) -> list[tuple[datetime, Any]]:
     """What the simulator serves for one point over [start, end): for benchmarks computing answers."""
     ds = ds or plant()
     return ds.his(find_point(site_name, asset_name, point_name, ds), start, end)
 
 
 # ── an operator's own dataset ─────────────────────────────────────────────────
+
 
 @dataclass
 class FileDataset:
@@ -494,7 +622,7 @@ class FileDataset:
             raise KeyError(point_id)
         rows = self.series.get(point_id, [])
         times = [t for t, _ in rows]
-        return rows[bisect_left(times, start):bisect_left(times, end)]
+        return rows[bisect_left(times, start) : bisect_left(times, end)]
 
     @classmethod
     def load(cls, records_file: Path, histories_csv: Path | None = None) -> FileDataset:

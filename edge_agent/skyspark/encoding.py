@@ -26,6 +26,7 @@ class EncodingError(ValueError):
 
 # ── timezones ──────────────────────────────────────────────────────────────────
 
+
 def haystack_tz_name(tz: tzinfo | str) -> str:
     """Haystack names a timezone by its city: America/New_York → New_York; UTC → UTC."""
     name = tz if isinstance(tz, str) else str(getattr(tz, "key", tz))
@@ -63,8 +64,7 @@ def zone(name: str) -> ZoneInfo:
 
 REF_RE = re.compile(r"[A-Za-z0-9_:\-.~]+")
 TAG_RE = re.compile(r"[a-z][A-Za-z0-9_]*")
-_STR_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f",
-                "$": "\\$"}
+_STR_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "$": "\\$"}
 
 
 def encode_str(text: str) -> str:
@@ -196,13 +196,24 @@ def grid_to_zinc(grid: Grid) -> str:
 # ── Zinc: reading ──────────────────────────────────────────────────────────────
 
 _DATETIME_RE = re.compile(
-    r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:\d{2})(?: ([A-Z][A-Za-z0-9_+\-/]*))?")
+    r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:\d{2})(?: ([A-Z][A-Za-z0-9_+\-/]*))?"
+)
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}(?![\dT:])")
 _TIME_RE = re.compile(r"\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?")
 _NUMBER_RE = re.compile(r"-?\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?")
 _UNIT_RE = re.compile(r"[A-Za-z%_/$\u0080-\U0010ffff]+")
-_SIMPLE_ESC = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\", "$": "$", "`": "`",
-               "'": "'"}  # \' is not Zinc, but phable writes it
+_SIMPLE_ESC = {
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    '"': '"',
+    "\\": "\\",
+    "$": "$",
+    "`": "`",
+    "'": "'",
+}  # \' is not Zinc, but phable writes it
 
 
 class Scanner:
@@ -216,7 +227,7 @@ class Scanner:
         return EncodingError(f"{msg} at position {self.pos}")
 
     def peek(self, n: int = 1) -> str:
-        return self.text[self.pos:self.pos + n]
+        return self.text[self.pos : self.pos + n]
 
     def eof(self) -> bool:
         return self.pos >= len(self.text)
@@ -246,9 +257,9 @@ class Scanner:
             if ch == "\n":
                 raise self.error("newline inside a literal")
             if ch == "\\":
-                nxt = self.text[self.pos + 1:self.pos + 2]
+                nxt = self.text[self.pos + 1 : self.pos + 2]
                 if nxt == "u":
-                    hexa = self.text[self.pos + 2:self.pos + 6]
+                    hexa = self.text[self.pos + 2 : self.pos + 6]
                     if not re.fullmatch(r"[0-9a-fA-F]{4}", hexa):
                         raise self.error("bad \\u escape")
                     out.append(chr(int(hexa, 16)))
@@ -292,7 +303,7 @@ class Scanner:
                 raise self.error("bad ref")
             self.pos = m.end()
             dis = None
-            if not filter_mode and text[self.pos:self.pos + 2] == ' "':
+            if not filter_mode and text[self.pos : self.pos + 2] == ' "':
                 self.pos += 1
                 dis = self.quoted('"')
             return Ref(m.group(0), dis)
@@ -317,12 +328,17 @@ class Scanner:
             self.pos = m.end()
             return date.fromisoformat(m.group(0))
         m = _TIME_RE.match(text, pos)
-        if m and text[pos + 2:pos + 3] == ":":
+        if m and text[pos + 2 : pos + 3] == ":":
             self.pos = m.end()
             return time.fromisoformat(m.group(0))
-        for word, val in (("-INF", Number(float("-inf"))), ("INF", Number(float("inf"))),
-                          ("NaN", Number(float("nan")))):
-            if text.startswith(word, pos) and not re.match(r"[A-Za-z0-9_]", text[pos + len(word):pos + len(word) + 1]):
+        for word, val in (
+            ("-INF", Number(float("-inf"))),
+            ("INF", Number(float("inf"))),
+            ("NaN", Number(float("nan"))),
+        ):
+            if text.startswith(word, pos) and not re.match(
+                r"[A-Za-z0-9_]", text[pos + len(word) : pos + len(word) + 1]
+            ):
                 self.pos = pos + len(word)
                 return val
         m = _NUMBER_RE.match(text, pos)
@@ -337,8 +353,11 @@ class Scanner:
             return Number(num, unit)
         m = re.compile(r"[A-Za-z]+").match(text, pos)
         word = m.group(0) if m else ""
-        keywords = ({"true": True, "false": False} if filter_mode else
-                    {"T": True, "F": False, "N": None, "M": Marker(), "NA": NA(), "R": Remove()})
+        keywords = (
+            {"true": True, "false": False}
+            if filter_mode
+            else {"T": True, "F": False, "N": None, "M": Marker(), "NA": NA(), "R": Remove()}
+        )
         if m and word in keywords:
             self.pos = m.end()
             return keywords[word]
@@ -346,7 +365,7 @@ class Scanner:
             return self._list()
         if not filter_mode and ch == "{":
             return self._dict("}")
-        raise self.error(f"expected a value, found {text[pos:pos + 12]!r}")
+        raise self.error(f"expected a value, found {text[pos : pos + 12]!r}")
 
     def _list(self) -> list[Any]:
         self.pos += 1
@@ -438,6 +457,7 @@ def zinc_to_grid(text: str) -> Grid:
 
 
 # ── Haystack JSON (version 4) ──────────────────────────────────────────────────
+
 
 def _json_float(val: float) -> Any:
     if math.isnan(val):

@@ -74,6 +74,7 @@ _NAME_RE = re.compile(r"[a-z_][A-Za-z0-9_]*")
 
 # ── building (the only way the client makes filters) ──────────────────────────
 
+
 def _path(path: str | Path) -> Path:
     parts = tuple(path.split("->")) if isinstance(path, str) else tuple(path)
     for p in parts:
@@ -114,6 +115,7 @@ def or_(*terms: Node) -> Node:
 
 # ── rendering ──────────────────────────────────────────────────────────────────
 
+
 def render(node: Node) -> str:
     """Filter text for a node; values are literals from `encode_scalar`, composites are parenthesised."""
     if isinstance(node, Has):
@@ -133,6 +135,7 @@ def render(node: Node) -> str:
 
 
 # ── parsing ────────────────────────────────────────────────────────────────────
+
 
 class _Parser:
     def __init__(self, text: str):
@@ -164,7 +167,7 @@ class _Parser:
         node = self.or_()
         self.ws()
         if not self.sc.eof():
-            raise self.fail(f"unexpected {self.text[self.sc.pos:self.sc.pos + 10]!r}")
+            raise self.fail(f"unexpected {self.text[self.sc.pos : self.sc.pos + 10]!r}")
         return node
 
     def or_(self) -> Node:

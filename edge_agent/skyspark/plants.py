@@ -48,20 +48,46 @@ def _site(name: str, city: str, mean_f: float, swing_f: float) -> SiteSpec:
 
 
 RHINE_SITES: tuple[tuple[SiteSpec, tuple[tuple[str, str], ...]], ...] = (
-    (_site("FRA-OSTHAFEN", "Frankfurt am Main", 51, 16), (
-        ("Chiller 1", "chiller"), ("North Chiller 1", "chiller"), ("North Chiller 2", "chiller"),
-        ("Boiler-1", "boiler"), ("Boiler-2", "boiler"), ("Boiler-3", "boiler"),
-        ("HW-Pump-1", "pump"), ("HW-Pump-2", "pump"), ("CHW-Pump-1", "pump"), ("CHW-Pump-2", "pump"),
-        ("VAV-2-14", "vav"), ("VAV-2-15", "vav"), ("VAV-2-16", "vav"), ("VAV-3-01", "vav"), ("VAV-3-02", "vav"),
-        ("Main Meter", "meter"), ("Meter Hall-A", "meter"), ("Meter Hall-B", "meter"),
-    )),
-    (_site("BER-ADLERSHOF", "Berlin", 49, 18), (
-        ("Chiller A", "chiller"), ("Chiller B", "chiller"),
-        ("Boiler North", "boiler"), ("Boiler South", "boiler"),
-        ("HW-Pump-A", "pump"), ("HW-Pump-B", "pump"),
-        ("VAV-1-01", "vav"), ("VAV-1-02", "vav"), ("VAV-1-03", "vav"), ("VAV-1-04", "vav"),
-        ("Main Meter", "meter"), ("Lab Meter", "meter"),
-    )),
+    (
+        _site("FRA-OSTHAFEN", "Frankfurt am Main", 51, 16),
+        (
+            ("Chiller 1", "chiller"),
+            ("North Chiller 1", "chiller"),
+            ("North Chiller 2", "chiller"),
+            ("Boiler-1", "boiler"),
+            ("Boiler-2", "boiler"),
+            ("Boiler-3", "boiler"),
+            ("HW-Pump-1", "pump"),
+            ("HW-Pump-2", "pump"),
+            ("CHW-Pump-1", "pump"),
+            ("CHW-Pump-2", "pump"),
+            ("VAV-2-14", "vav"),
+            ("VAV-2-15", "vav"),
+            ("VAV-2-16", "vav"),
+            ("VAV-3-01", "vav"),
+            ("VAV-3-02", "vav"),
+            ("Main Meter", "meter"),
+            ("Meter Hall-A", "meter"),
+            ("Meter Hall-B", "meter"),
+        ),
+    ),
+    (
+        _site("BER-ADLERSHOF", "Berlin", 49, 18),
+        (
+            ("Chiller A", "chiller"),
+            ("Chiller B", "chiller"),
+            ("Boiler North", "boiler"),
+            ("Boiler South", "boiler"),
+            ("HW-Pump-A", "pump"),
+            ("HW-Pump-B", "pump"),
+            ("VAV-1-01", "vav"),
+            ("VAV-1-02", "vav"),
+            ("VAV-1-03", "vav"),
+            ("VAV-1-04", "vav"),
+            ("Main Meter", "meter"),
+            ("Lab Meter", "meter"),
+        ),
+    ),
 )
 
 RHINE_POINTS: dict[str, tuple[PointSpec, ...]] = {
@@ -98,8 +124,13 @@ RHINE_POINTS: dict[str, tuple[PointSpec, ...]] = {
         PointSpec("Power Factor", None, ("elec", "pf"), noise=0.005),
     ),
 }
-RHINE_TAGS = {"chiller": ("chiller",), "boiler": ("boiler", "hot", "water"), "pump": ("pump", "water"),
-              "vav": ("vav", "airTerminalUnit"), "meter": ("elec", "meter")}
+RHINE_TAGS = {
+    "chiller": ("chiller",),
+    "boiler": ("boiler", "hot", "water"),
+    "pump": ("pump", "water"),
+    "vav": ("vav", "airTerminalUnit"),
+    "meter": ("elec", "meter"),
+}
 
 
 def _state(etype: str, site: SiteSpec, local: datetime, slot: int, seed: int, rank: int, size: float) -> dict:
@@ -111,17 +142,28 @@ def _state(etype: str, site: SiteSpec, local: datetime, slot: int, seed: int, ra
         on = plant > 0.1 * rank
         load = _clamp(plant * (1.1 - 0.15 * rank), 0.2, 1.0) if on else 0.0
         lwt = 6.0 + 1.5 * (1 - load) if on else 12.0 + 0.05 * (oat - 50)
-        return {"Status": on, "Cooling Output": size * load, "Electrical Power": size * load / (3.2 + 0.8 * load) if on
-                else 0.0, "Leaving Water Temp": lwt, "Entering Water Temp": lwt + (5.5 * load if on else 0.3),
-                "Leaving Water Temp Setpoint": 6.0}
+        return {
+            "Status": on,
+            "Cooling Output": size * load,
+            "Electrical Power": size * load / (3.2 + 0.8 * load) if on else 0.0,
+            "Leaving Water Temp": lwt,
+            "Entering Water Temp": lwt + (5.5 * load if on else 0.3),
+            "Leaving Water Temp Setpoint": 6.0,
+        }
     if etype == "boiler":
         demand = _clamp(0.05 + 0.9 * heat * (0.7 + 0.3 * occ) + 0.06 * drift)
         on = demand > 0.12 * rank
         rate = 100 * _clamp(demand * (1.15 - 0.2 * rank), 0.15, 1.0) if on else 0.0
         sp = 55.0 + 20.0 * heat
         flow = sp - 1.0 + 2.0 * drift if on else 25.0
-        return {"Status": on, "Flow Temp": flow, "Return Temp": flow - (12.0 * rate / 100 if on else 1.0),
-                "Flow Temp Setpoint": sp, "Firing Rate": rate, "Gas Input": size * rate / 100}
+        return {
+            "Status": on,
+            "Flow Temp": flow,
+            "Return Temp": flow - (12.0 * rate / 100 if on else 1.0),
+            "Flow Temp Setpoint": sp,
+            "Firing Rate": rate,
+            "Gas Input": size * rate / 100,
+        }
     if etype == "pump":
         demand = max(heat, cool) * (0.6 + 0.4 * occ)
         on = demand > 0.05 + 0.08 * rank
@@ -132,17 +174,25 @@ def _state(etype: str, site: SiteSpec, local: datetime, slot: int, seed: int, ra
         sp = 21.0 if occupied else 17.0
         room = sp - 0.6 + 1.6 * cool + 1.2 * drift + (0.8 if not occupied and heat < 0.2 else 0.0)
         damper = 100 * _clamp((room - sp + 0.5) / 2.0) if occupied else 10.0
-        return {"Room Temp": room, "Room Temp Setpoint": sp, "Airflow": size * (0.2 + 0.8 * damper / 100),
-                "Damper Position": damper}
+        return {
+            "Room Temp": room,
+            "Room Temp Setpoint": sp,
+            "Airflow": size * (0.2 + 0.8 * damper / 100),
+            "Damper Position": damper,
+        }
     if etype == "meter":
         kw = size * (0.3 + 0.45 * occ + 0.15 * cool + 0.1 * heat) * (1 + 0.05 * drift)
         return {"Active Power": kw, "Power Factor": 0.88 + 0.06 * occ}
     raise ValueError(etype)
 
 
-_SIZE = {"chiller": lambda s: 600.0 + 150.0 * (s % 5), "boiler": lambda s: 400.0 + 100.0 * (s % 6),
-         "pump": lambda s: 5.0 + 2.5 * (s % 5), "vav": lambda s: 200.0 + 50.0 * (s % 5),
-         "meter": lambda s: 300.0 + 80.0 * (s % 9)}
+_SIZE = {
+    "chiller": lambda s: 600.0 + 150.0 * (s % 5),
+    "boiler": lambda s: 400.0 + 100.0 * (s % 6),
+    "pump": lambda s: 5.0 + 2.5 * (s % 5),
+    "vav": lambda s: 200.0 + 50.0 * (s % 5),
+    "meter": lambda s: 300.0 + 80.0 * (s % 9),
+}
 
 
 @dataclass
@@ -174,8 +224,17 @@ class RhinePlant:
     def _add_site(self, spec: SiteSpec, equips) -> None:
         tzname = haystack_tz_name(spec.tz)
         site_ref = Ref(make_id("rhine", spec.name), spec.name)
-        self._add({"id": site_ref, "dis": spec.name, "site": M, "tz": tzname, "geoCity": spec.city,
-                   "geoCountry": spec.country, "area": Number(float(12000 + _seed(spec.name) % 9 * 1500), "m²")})
+        self._add(
+            {
+                "id": site_ref,
+                "dis": spec.name,
+                "site": M,
+                "tz": tzname,
+                "geoCity": spec.city,
+                "geoCountry": spec.country,
+                "area": Number(float(12000 + _seed(spec.name) % 9 * 1500), "m²"),
+            }
+        )
         ranks: dict[str, int] = {}
         for name, etype in equips:
             rank = ranks.get(etype, 0)
@@ -187,11 +246,22 @@ class RhinePlant:
             self._add(rec)
             for pt in RHINE_POINTS[etype]:
                 pid = make_id("rhine", spec.name, name, pt.nav)
-                self._points[pid] = _P(pid, etype, spec, pt, seed, _seed("rhine", spec.name, name, pt.nav), rank,
-                                       _SIZE[etype](seed))
-                prec = {"id": Ref(pid, f"{name} {pt.nav}"), "dis": f"{name} {pt.nav}", "navName": pt.nav,
-                        "point": M, "his": M, pt.role: M, "kind": pt.kind, "tz": tzname, "equipRef": eq_ref,
-                        "siteRef": site_ref, "hisInterval": Number(15.0, "min")}
+                self._points[pid] = _P(
+                    pid, etype, spec, pt, seed, _seed("rhine", spec.name, name, pt.nav), rank, _SIZE[etype](seed)
+                )
+                prec = {
+                    "id": Ref(pid, f"{name} {pt.nav}"),
+                    "dis": f"{name} {pt.nav}",
+                    "navName": pt.nav,
+                    "point": M,
+                    "his": M,
+                    pt.role: M,
+                    "kind": pt.kind,
+                    "tz": tzname,
+                    "equipRef": eq_ref,
+                    "siteRef": site_ref,
+                    "hisInterval": Number(15.0, "min"),
+                }
                 if pt.unit:
                     prec["unit"] = pt.unit
                 if pt.kind == "Bool":

@@ -100,9 +100,18 @@ class SimulatorServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], *, project: str = "demo", users: dict[str, str] | None = None,
-                 dataset: Dataset | None = None, delay_s: float = 0.0, quiet: bool = True,
-                 now: datetime | None = None, trickle_bps: int = 0):
+    def __init__(
+        self,
+        address: tuple[str, int],
+        *,
+        project: str = "demo",
+        users: dict[str, str] | None = None,
+        dataset: Dataset | None = None,
+        delay_s: float = 0.0,
+        quiet: bool = True,
+        now: datetime | None = None,
+        trickle_bps: int = 0,
+    ):
         super().__init__(address, _Handler)
         self.project = project
         self.dataset = dataset if dataset is not None else plant()
@@ -179,8 +188,13 @@ class _Handler(BaseHTTPRequestHandler):
             super().log_message(fmt, *args)
 
     # plumbing
-    def _send(self, status: int, body: bytes = b"", content_type: str = "text/plain; charset=utf-8",
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes = b"",
+        content_type: str = "text/plain; charset=utf-8",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.send_response(status)
         for key, val in (headers or {}).items():
             self.send_header(key, val)
@@ -205,7 +219,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         piece = max(1, self.server.trickle_bps // 10)
         for at in range(0, len(body), piece):
-            self.wfile.write(body[at:at + piece])
+            self.wfile.write(body[at : at + piece])
             self.wfile.flush()
             _time.sleep(0.1)
 
@@ -293,13 +307,15 @@ class _Handler(BaseHTTPRequestHandler):
                 if hs.server.client_first_bare.split(",")[0] != "n=" + hs.username:
                     raise scramp.ScramException("username differs from the HELLO message")
                 first = hs.server.get_server_first()
-                self._send(401, headers={
-                    "WWW-Authenticate": f"SCRAM handshakeToken={token}, hash=SHA-256, data={b64(first)}"})
+                self._send(
+                    401, headers={"WWW-Authenticate": f"SCRAM handshakeToken={token}, hash=SHA-256, data={b64(first)}"}
+                )
                 return
             # phable (like SkyFoundry's own clients) sends the proof without base64 padding; RFC 5802
             # and scramp want it padded, and SkySpark accepts both.
-            message = re.sub(r"(,p=)([A-Za-z0-9+/]+)$",
-                             lambda m: m.group(1) + m.group(2) + "=" * (-len(m.group(2)) % 4), message)
+            message = re.sub(
+                r"(,p=)([A-Za-z0-9+/]+)$", lambda m: m.group(1) + m.group(2) + "=" * (-len(m.group(2)) % 4), message
+            )
             hs.server.set_client_final(message)
             final = hs.server.get_server_final()
         except scramp.ScramException:
@@ -312,20 +328,36 @@ class _Handler(BaseHTTPRequestHandler):
     # ops
     def op_about(self, req: Grid, token: str) -> Grid:
         now = self.server.now()
-        return make_grid([{
-            "haystackVersion": "4.0", "serverName": self.server.server_address[0], "serverTime": now,
-            "serverBootTime": self.server.boot, "productName": "SkySpark", "productUri": "https://skyfoundry.com/",
-            "productVersion": "3.1.10", "vendorName": "edge-agent simulator", "vendorUri": "https://example.invalid/",
-            "moduleName": "edge_agent.skyspark.simulator", "moduleVersion": __version__, "tz": "UTC",
-            "whoami": self.server.user_for(token) or "",
-        }])
+        return make_grid(
+            [
+                {
+                    "haystackVersion": "4.0",
+                    "serverName": self.server.server_address[0],
+                    "serverTime": now,
+                    "serverBootTime": self.server.boot,
+                    "productName": "SkySpark",
+                    "productUri": "https://skyfoundry.com/",
+                    "productVersion": "3.1.10",
+                    "vendorName": "edge-agent simulator",
+                    "vendorUri": "https://example.invalid/",
+                    "moduleName": "edge_agent.skyspark.simulator",
+                    "moduleVersion": __version__,
+                    "tz": "UTC",
+                    "whoami": self.server.user_for(token) or "",
+                }
+            ]
+        )
 
     def op_ops(self, req: Grid, token: str) -> Grid:
         return make_grid([{"name": op, "summary": op} for op in OPS])
 
     def op_formats(self, req: Grid, token: str) -> Grid:
-        return make_grid([{"mime": "text/zinc", "receive": Marker(), "send": Marker()},
-                          {"mime": "application/json", "receive": Marker(), "send": Marker()}])
+        return make_grid(
+            [
+                {"mime": "text/zinc", "receive": Marker(), "send": Marker()},
+                {"mime": "application/json", "receive": Marker(), "send": Marker()},
+            ]
+        )
 
     def op_close(self, req: Grid, token: str) -> Grid:
         self.server.drop_token(token)
@@ -389,15 +421,19 @@ class _Handler(BaseHTTPRequestHandler):
             rec = recs[0]
             unit = rec.get("unit")
             rows = [{"ts": ts, "val": _his_val(v, unit)} for ts, v in ds.his(ids[0], start, end)]
-            return Grid(meta={"ver": "3.0", "id": rec["id"], "hisStart": start, "hisEnd": end},
-                        cols=[GridCol("ts"), GridCol("val")], rows=rows)
+            return Grid(
+                meta={"ver": "3.0", "id": rec["id"], "hisStart": start, "hisEnd": end},
+                cols=[GridCol("ts"), GridCol("val")],
+                rows=rows,
+            )
         merged: dict[datetime, dict] = {}
         for i, (pid, rec) in enumerate(zip(ids, recs)):
             for ts, v in ds.his(pid, start, end):
                 merged.setdefault(ts, {"ts": ts})[f"v{i}"] = _his_val(v, rec.get("unit"))
         cols = [GridCol("ts")] + [GridCol(f"v{i}", {"id": rec["id"]}) for i, rec in enumerate(recs)]
-        return Grid(meta={"ver": "3.0", "hisStart": start, "hisEnd": end}, cols=cols,
-                    rows=[merged[k] for k in sorted(merged)])
+        return Grid(
+            meta={"ver": "3.0", "hisStart": start, "hisEnd": end}, cols=cols, rows=[merged[k] for k in sorted(merged)]
+        )
 
     def op_eval(self, req: Grid, token: str) -> Grid:
         if not req.rows or not isinstance(req.rows[0].get("expr"), str):
@@ -422,6 +458,7 @@ def _his_val(v: Any, unit: str | None) -> Any:
 
 
 # ── ranges ────────────────────────────────────────────────────────────────────
+
 
 def _midnight(d: date, tz: ZoneInfo) -> datetime:
     return datetime(d.year, d.month, d.day, tzinfo=tz)
@@ -467,6 +504,7 @@ def parse_range(text: str, tz: ZoneInfo, now: datetime) -> tuple[datetime, datet
 
 # ── the eval subset ───────────────────────────────────────────────────────────
 
+
 @dataclass
 class AxonCall:
     func: str  # read | readAll
@@ -479,7 +517,7 @@ def _balanced(text: str, start: int) -> int:
     depth, i = 0, start
     while i < len(text):
         ch = text[i]
-        if ch in "\"`":
+        if ch in '"`':
             j = i + 1
             while j < len(text) and text[j] != ch:
                 j += 2 if text[j] == "\\" else 1
@@ -500,19 +538,20 @@ def parse_axon(expr: str) -> AxonCall:
     text = expr.strip()
     m = re.match(r"(readAll|read)\s*\(", text)
     if not m:
-        raise OpError("the simulator evaluates only readAll(filter), read(filter) and "
-                      "read(filter).hisRead(range)", "EvalErr")
+        raise OpError(
+            "the simulator evaluates only readAll(filter), read(filter) and read(filter).hisRead(range)", "EvalErr"
+        )
     close = _balanced(text, m.end() - 1)
-    call = AxonCall(m.group(1), text[m.end():close].strip())
-    rest = text[close + 1:].strip()
+    call = AxonCall(m.group(1), text[m.end() : close].strip())
+    rest = text[close + 1 :].strip()
     if rest:
         h = re.match(r"\.\s*hisRead\s*\(", rest)
         if not h:
             raise OpError(f"unsupported expression after {m.group(1)}(...): {rest[:30]!r}", "EvalErr")
         hclose = _balanced(rest, h.end() - 1)
-        if rest[hclose + 1:].strip():
+        if rest[hclose + 1 :].strip():
             raise OpError("unsupported expression after hisRead(...)", "EvalErr")
-        call.his_range = rest[h.end():hclose].strip()
+        call.his_range = rest[h.end() : hclose].strip()
     return call
 
 
@@ -534,10 +573,10 @@ def axon_range(text: str, tz: ZoneInfo, now: datetime) -> tuple[datetime, dateti
 
 # ── running ───────────────────────────────────────────────────────────────────
 
+
 def serve(host: str = "127.0.0.1", port: int = 8911, **kwargs: Any) -> SimulatorServer:
     """A started server (in a background thread); call `.shutdown()` and `.server_close()` to stop it."""
     server = SimulatorServer((host, port), **kwargs)
-    thread = threading.Thread(target=server.serve_forever, name=f"skyspark-sim:{server.server_address[1]}",
-                              daemon=True)
+    thread = threading.Thread(target=server.serve_forever, name=f"skyspark-sim:{server.server_address[1]}", daemon=True)
     thread.start()
     return server

@@ -31,13 +31,15 @@ class Window(BaseModel):
 
 def parse_when(text: str, tz: ZoneInfo, what: str) -> datetime:
     if not isinstance(text, str) or not text.strip():
-        raise WindowError(f"{what} is empty; give an ISO 8601 date or date-time such as 2024-07-15 or "
-                          "2024-07-15T13:00:00")
+        raise WindowError(
+            f"{what} is empty; give an ISO 8601 date or date-time such as 2024-07-15 or 2024-07-15T13:00:00"
+        )
     try:
         return parse_instant(text.strip(), tz).astimezone(tz)
     except (ValueError, OverflowError):
-        raise WindowError(f"{what} {text.strip()!r} is not an ISO 8601 date or date-time; use e.g. 2024-07-15 or "
-                          "2024-07-15T13:00:00") from None
+        raise WindowError(
+            f"{what} {text.strip()!r} is not an ISO 8601 date or date-time; use e.g. 2024-07-15 or 2024-07-15T13:00:00"
+        ) from None
 
 
 def parse_window(start: str, final: str | None, tz: ZoneInfo, max_days: int) -> Window:
@@ -51,6 +53,8 @@ def parse_window(start: str, final: str | None, tz: ZoneInfo, max_days: int) -> 
         raise WindowError(f"start {begin.isoformat()} is after final {end.isoformat()}; swap them or fix the dates")
     if end - begin > timedelta(days=max_days):
         days = (end - begin) / timedelta(days=1)
-        raise WindowError(f"the range from {begin.date()} to {end.date()} is {days:.1f} days; at most {max_days} "
-                          "days may be read at once, so split it into shorter ranges")
+        raise WindowError(
+            f"the range from {begin.date()} to {end.date()} is {days:.1f} days; at most {max_days} "
+            "days may be read at once, so split it into shorter ranges"
+        )
     return Window(start=begin, end=end)

@@ -3,11 +3,9 @@ port, beside a daemon and a real Mosquitto; users made with the users file; an H
 
 from __future__ import annotations
 
-import asyncio
 import http.cookiejar
 import json
 import re
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -24,10 +22,17 @@ USERS = {"vera": "viewer", "otto": "operator", "ada": "admin"}
 
 
 def console_overrides(state_dir: Path, broker, **extra) -> dict:
-    return {"paths": {"state_dir": str(state_dir)},
-            "mqtt": {"host": broker.host, "port": broker.port, "keepalive_s": 5, "ask_timeout_s": 5.0,
-                     "trusted_consoles": ["edge-agent-console"]},
-            "console": {"host": "127.0.0.1", "port": 0, **extra}}
+    return {
+        "paths": {"state_dir": str(state_dir)},
+        "mqtt": {
+            "host": broker.host,
+            "port": broker.port,
+            "keepalive_s": 5,
+            "ask_timeout_s": 5.0,
+            "trusted_consoles": ["edge-agent-console"],
+        },
+        "console": {"host": "127.0.0.1", "port": 0, **extra},
+    }
 
 
 @pytest.fixture
@@ -77,8 +82,16 @@ class Browser:
         self.jar = http.cookiejar.CookieJar()
         self.csrf: str | None = None
 
-    def request(self, method: str, path: str, *, data: dict | None = None, json_body=None,
-                headers: dict | None = None, follow: bool = True) -> Response:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        data: dict | None = None,
+        json_body=None,
+        headers: dict | None = None,
+        follow: bool = True,
+    ) -> Response:
         body, hdrs = None, dict(headers or {})
         if json_body is not None:
             body, hdrs["Content-Type"] = json.dumps(json_body).encode(), "application/json"
@@ -115,8 +128,10 @@ def login(url: str, user: str, password: str = PASSWORD) -> tuple[Browser, Respo
 
 # ------------------------------------------------------------------------------ statuses, provenance, restarts
 #: the refusal the grounding writes in code for a control request (edge_agent/grounding/run.py)
-REFUSAL = ("This gateway only reads data; it cannot turn off Chiller 6 or change anything on the plant. "
-           "It can answer questions about the sites, equipment and sensor data on the SkySpark.")
+REFUSAL = (
+    "This gateway only reads data; it cannot turn off Chiller 6 or change anything on the plant. "
+    "It can answer questions about the sites, equipment and sensor data on the SkySpark."
+)
 
 
 def status_runner(settings):
@@ -145,8 +160,9 @@ def status_runner(settings):
                     e.step.unverified = ["Chiller 9"]
                 on_event(e)
 
-            result = super().run(question, options, run_id=run_id, on_event=event, cancel=cancel,
-                                 ask_requester=ask_requester)
+            result = super().run(
+                question, options, run_id=run_id, on_event=event, cancel=cancel, ask_requester=ask_requester
+            )
             if result.status == "answered":
                 if how == "refused":
                     result.distilled = Distilled(answered=REFUSAL)
@@ -162,7 +178,8 @@ def status_runner(settings):
                         Claim(text="Chiller 4", what="name", source="observation", trial=1, step=1, tool="sites"),
                         Claim(text="Chiller 12", what="name", source="observation", trial=1, step=2, tool="sites"),
                         Claim(text="POKMAIN", what="name", source="question"),
-                        Claim(text="2", what="number", source="observation", trial=1, step=2, tool="sites")]
+                        Claim(text="2", what="number", source="observation", trial=1, step=2, tool="sites"),
+                    ]
             RunLog(self.settings.db_path).record(result, [])
             return result
 
@@ -180,8 +197,9 @@ def console_env(tmp_path, mosquitto):
 
     class Env:
         def __init__(self, **console):
-            self.settings = load_settings(overrides=console_overrides(tmp_path / "state", mosquitto, **console),
-                                          environ={})
+            self.settings = load_settings(
+                overrides=console_overrides(tmp_path / "state", mosquitto, **console), environ={}
+            )
             store = UserStore(self.settings.state_dir / self.settings.console.users_file)
             for name, role in {**USERS, "olga": "operator"}.items():
                 store.add(name, PASSWORD, role)

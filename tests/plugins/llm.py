@@ -32,8 +32,9 @@ def smollm2_path() -> Path:
 def llm_settings(tmp_path_factory):
     """Settings for the real-model session: state (checksum cache, kv states) in a temporary dir."""
     state = tmp_path_factory.mktemp("llm-state")
-    return load_settings(overrides={"paths": {"state_dir": str(state)},
-                                    "model": {"threads": 2, "temperature": 0.0}}, environ={})
+    return load_settings(
+        overrides={"paths": {"state_dir": str(state)}, "model": {"threads": 2, "temperature": 0.0}}, environ={}
+    )
 
 
 @pytest.fixture(scope="session")

@@ -36,9 +36,17 @@ def mosquitto(tmp_path):
 
 
 def mqtt_overrides(state_dir: Path, broker, **mqtt) -> dict:
-    return {"paths": {"state_dir": str(state_dir)},
-            "mqtt": {"host": broker.host, "port": broker.port, "file_chunk_bytes": 262144, "ask_timeout_s": 3.0,
-                     "keepalive_s": 5, **mqtt}}
+    return {
+        "paths": {"state_dir": str(state_dir)},
+        "mqtt": {
+            "host": broker.host,
+            "port": broker.port,
+            "file_chunk_bytes": 262144,
+            "ask_timeout_s": 3.0,
+            "keepalive_s": 5,
+            **mqtt,
+        },
+    }
 
 
 #: the shipped ACL's daemon users for gateway gw1 (config/mosquitto.conf) and their password in the tests
@@ -52,10 +60,13 @@ def shipped_auth() -> tuple[str, str]:
     lines = SHIPPED_CONF.read_text().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("# --- authentication"))
     end = next(i for i, line in enumerate(lines) if i > start and line.startswith("# --- "))
-    directives = [line for line in lines[start:end] if line.strip() and not line.startswith("#")
-                  and line.split()[0] not in ("password_file", "acl_file")]
+    directives = [
+        line
+        for line in lines[start:end]
+        if line.strip() and not line.startswith("#") and line.split()[0] not in ("password_file", "acl_file")
+    ]
     cut = [i for i, line in enumerate(lines) if "---8<---" in line]
-    acl = "\n".join(line[2:] for line in lines[cut[0] + 1:cut[1]] if line.startswith("# "))
+    acl = "\n".join(line[2:] for line in lines[cut[0] + 1 : cut[1]] if line.startswith("# "))
     return "\n".join(directives) + "\n", acl + "\n"
 
 
@@ -97,11 +108,12 @@ def secured_broker(tmp_path, monkeypatch):
         broker.kill()
 
 
-def as_user(tmp_path: Path, broker, user: str, **mqtt) -> "object":
+def as_user(tmp_path: Path, broker, user: str, **mqtt) -> object:
     """Settings that log in to `broker` as `user` (password `<user>-pw`; the daemon's users: the credential)."""
     password = {} if user.startswith(DAEMON_USER) else {"password": f"{user}-pw"}
-    return load_settings(overrides=mqtt_overrides(tmp_path / user, broker, username=user, **password, **mqtt),
-                         environ={})
+    return load_settings(
+        overrides=mqtt_overrides(tmp_path / user, broker, username=user, **password, **mqtt), environ={}
+    )
 
 
 @pytest.fixture
@@ -166,14 +178,30 @@ class DaemonProcess:
     def log_path(self) -> Path:
         return self.workdir / f"daemon-{self.starts}.log"
 
-    def start(self) -> "DaemonProcess":
+    def start(self) -> DaemonProcess:
         self.starts += 1
         env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")}
         env.update({"PYTHONPATH": str(PROJECT_ROOT), **self.env})
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([sys.executable, "-m", "edge_agent", "serve", "--runner", "script",
-                                      "--config", str(self.config), "--log-level", "INFO", *self.args],
-                                     cwd=PROJECT_ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "edge_agent",
+                "serve",
+                "--runner",
+                "script",
+                "--config",
+                str(self.config),
+                "--log-level",
+                "INFO",
+                *self.args,
+            ],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
         return self
 
     def wait_log(self, text: str, timeout: float = 15.0) -> bool:
@@ -209,10 +237,12 @@ def daemon_process(tmp_path, mosquitto):
     """Factory: `daemon_process(name, **mqtt_overrides)` → a started DaemonProcess (script runner)."""
     made: list[DaemonProcess] = []
 
-    def make(name: str = "d1", args: list[str] | None = None, env: dict | None = None, start: bool = True,
-             **mqtt) -> DaemonProcess:
-        d = DaemonProcess(tmp_path / name, mqtt_overrides(tmp_path / name / "state", mosquitto, **mqtt),
-                          args or [], env)
+    def make(
+        name: str = "d1", args: list[str] | None = None, env: dict | None = None, start: bool = True, **mqtt
+    ) -> DaemonProcess:
+        d = DaemonProcess(
+            tmp_path / name, mqtt_overrides(tmp_path / name / "state", mosquitto, **mqtt), args or [], env
+        )
         made.append(d)
         if start:
             d.start()

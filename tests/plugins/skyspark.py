@@ -70,10 +70,23 @@ def start_simulator():
 
 
 def settings_for(sim: RunningSimulator, state_dir, **skyspark) -> object:
-    section = {"url": sim.url, "project": sim.project, "username": sim.username, "password": sim.password,
-               "timeout_s": 5, "retries": 1, **skyspark}
-    return load_settings(overrides={"paths": {"state_dir": str(state_dir)}, "skyspark": section,
-                                    "agent": {"timezone": "America/New_York"}}, environ={})
+    section = {
+        "url": sim.url,
+        "project": sim.project,
+        "username": sim.username,
+        "password": sim.password,
+        "timeout_s": 5,
+        "retries": 1,
+        **skyspark,
+    }
+    return load_settings(
+        overrides={
+            "paths": {"state_dir": str(state_dir)},
+            "skyspark": section,
+            "agent": {"timezone": "America/New_York"},
+        },
+        environ={},
+    )
 
 
 @pytest.fixture
@@ -98,8 +111,12 @@ def iot_ctx(skyspark_settings, skyspark_client, tmp_path):
     from edge_agent.filestore import FileStore
     from edge_agent.toolkit import ToolContext
 
-    return ToolContext(files=FileStore(tmp_path / "files"), clock=Clock("2024-07-15T12:00:00", "America/New_York"),
-                       settings=skyspark_settings, skyspark_factory=lambda: skyspark_client)
+    return ToolContext(
+        files=FileStore(tmp_path / "files"),
+        clock=Clock("2024-07-15T12:00:00", "America/New_York"),
+        settings=skyspark_settings,
+        skyspark_factory=lambda: skyspark_client,
+    )
 
 
 # ── a third-party Haystack server: shaystack (PyPI), in its own cached virtual environment ─────────
@@ -112,7 +129,8 @@ def _cache_dir():
     from pathlib import Path
 
     base = os.environ.get("EDGE_AGENT_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "edge-agent")
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "edge-agent"
+    )
     return Path(base)
 
 
@@ -133,9 +151,22 @@ def shaystack_venv():
         fcntl.flock(lock, fcntl.LOCK_EX)
         if ready.exists():
             return venv
-        steps = [[sys.executable, "-m", "venv", "--clear", str(venv)],
-                 [str(venv / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q",
-                  "--retries", "1", "--timeout", "20", *SHAYSTACK_REQUIREMENTS]]
+        steps = [
+            [sys.executable, "-m", "venv", "--clear", str(venv)],
+            [
+                str(venv / "bin" / "python"),
+                "-m",
+                "pip",
+                "install",
+                "--disable-pip-version-check",
+                "-q",
+                "--retries",
+                "1",
+                "--timeout",
+                "20",
+                *SHAYSTACK_REQUIREMENTS,
+            ],
+        ]
         for cmd in steps:
             try:
                 out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
@@ -144,8 +175,10 @@ def shaystack_venv():
             if out.returncode != 0:
                 lines = (out.stderr or out.stdout).strip().splitlines()
                 why = [ln for ln in lines if ln.startswith("ERROR")] or lines[-2:]
-                pytest.skip(f"shaystack could not be installed ({' '.join(cmd[1:4])} exited {out.returncode}): "
-                            f"{' '.join(why)[:400]}")
+                pytest.skip(
+                    f"shaystack could not be installed ({' '.join(cmd[1:4])} exited {out.returncode}): "
+                    f"{' '.join(why)[:400]}"
+                )
         ready.write_text("\n".join(SHAYSTACK_REQUIREMENTS) + "\n")
         return venv
 
@@ -173,19 +206,29 @@ def write_dataset(folder):
     recs = [{"id": site_ref, "dis": "POKMAIN", "site": Marker(), "tz": site["tz"], "geoCity": site["geoCity"]}]
     for equip, navs in SHAYSTACK_POINTS.items():
         e = next(r for r in p.records if r.get("dis") == equip and "equip" in r)
-        recs.append({"id": Ref(e["id"].val), "dis": equip, "equip": Marker(), "chiller": Marker(),
-                     "siteRef": site_ref})
+        recs.append({"id": Ref(e["id"].val), "dis": equip, "equip": Marker(), "chiller": Marker(), "siteRef": site_ref})
         for nav in navs:
             pid = find_point("POKMAIN", equip, nav)
             r = p.rec(pid)
-            rec = {"id": Ref(pid), "dis": r["dis"], "navName": nav, "point": Marker(), "his": Marker(),
-                   "kind": r["kind"], "tz": r["tz"], "equipRef": Ref(e["id"].val), "siteRef": site_ref,
-                   "hisURI": f"his_{pid}.zinc"}
+            rec = {
+                "id": Ref(pid),
+                "dis": r["dis"],
+                "navName": nav,
+                "point": Marker(),
+                "his": Marker(),
+                "kind": r["kind"],
+                "tz": r["tz"],
+                "equipRef": Ref(e["id"].val),
+                "siteRef": site_ref,
+                "hisURI": f"his_{pid}.zinc",
+            }
             if r.get("unit"):
                 rec["unit"] = r["unit"]
             recs.append(rec)
-            rows = [{"ts": ts, "val": v if isinstance(v, bool) else Number(v, r.get("unit"))}
-                    for ts, v in p.his(pid, start, start + timedelta(days=1))]
+            rows = [
+                {"ts": ts, "val": v if isinstance(v, bool) else Number(v, r.get("unit"))}
+                for ts, v in p.his(pid, start, start + timedelta(days=1))
+            ]
             (folder / rec["hisURI"]).write_text(grid_to_zinc(make_grid(rows)), encoding="utf-8")
     (folder / "plant.zinc").write_text(grid_to_zinc(make_grid(recs)), encoding="utf-8")
 
@@ -213,11 +256,19 @@ def shaystack_server(tmp_path_factory):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "HAYSTACK_PROVIDER": "shaystack.providers.url", "HAYSTACK_DB": str(data / "plant.zinc"),
-           "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "HAYSTACK_PROVIDER": "shaystack.providers.url",
+        "HAYSTACK_DB": str(data / "plant.zinc"),
+        "LOG_LEVEL": "WARNING",
+    }
     log = open(data / "server.log", "w")
-    proc = subprocess.Popen([str(venv / "bin" / "shaystack"), "-h", "127.0.0.1", "-p", str(port)], env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [str(venv / "bin" / "shaystack"), "-h", "127.0.0.1", "-p", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
