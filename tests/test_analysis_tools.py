@@ -1,10 +1,10 @@
-"""The analysis tools (rank, derive, excursions) against the real simulator, checked with the simulator's own data
+"""The analysis tools (rank, derive, excursions, compare_periods) against the real simulator, checked with the simulator's own data
 computed here by the rules of docs/analysis.md."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from statistics import fmean
 from zoneinfo import ZoneInfo
 
@@ -22,7 +22,9 @@ CHILLERS = ["Chiller 3", "Chiller 4", "Chiller 6", "Chiller 9", "Chiller 12"]
 
 @pytest.fixture(scope="module")
 def tools():
-    return ToolRegistry.from_dir(PROJECT_ROOT / "tools", builtins=False, only=["rank", "derive", "excursions"])
+    return ToolRegistry.from_dir(
+        PROJECT_ROOT / "tools", builtins=False, only=["rank", "derive", "excursions", "compare_periods"]
+    )
 
 
 def call(tools, ctx, name, **args):
@@ -222,3 +224,80 @@ def test_errors_are_observations(tools, iot_ctx):
         **DAY,
     )
     assert not out.ok and "at least two assets" in out.observation
+
+
+def _day_series(asset, sensor, day):
+    start = datetime(2020, 6, day, tzinfo=NY)
+    return [
+        (t, float(v))
+        for t, v in expected_history("POKMAIN", asset, sensor, start, start + timedelta(days=1))
+        if isinstance(v, (int, float)) and not isinstance(v, bool)
+    ]
+
+
+@pytest.mark.parametrize("by,order", [("max", "highest"), ("mean", "lowest"), ("energy", "highest")])
+def test_compare_periods_names_the_winning_period_first(tools, iot_ctx, by, order):
+    sensor = "Power" if by == "energy" else "Tonnage"
+    out = call(
+        tools,
+        iot_ctx,
+        "compare_periods",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name=sensor,
+        by=by,
+        order=order,
+        start="2020-06-03",
+        final="2020-06-04",
+        other_start="2020-06-04",
+        other_final="2020-06-05",
+    )
+    assert out.ok, out.observation
+
+    def score(day):
+        pts = _day_series("Chiller 6", sensor, day)
+        if by == "energy":
+            return sum((v1 + v2) / 2 * (t2 - t1).total_seconds() / 3600 for (t1, v1), (t2, v2) in zip(pts, pts[1:]))
+        return {"max": max, "mean": fmean}[by](v for _, v in pts)
+
+    a, b = score(3), score(4)
+    win, lose = ("3 June 2020", "4 June 2020") if (a > b) == (order == "highest") else ("4 June 2020", "3 June 2020")
+    assert out.answer.startswith(win), out.answer
+    assert out.answer.index(win) < out.answer.index(lose)
+    assert f"{round(max(a, b) if order == 'highest' else min(a, b), 4)!r}" in out.answer
+    data = file_of(iot_ctx, out.answer)
+    assert [p["start"][:10] for p in data["periods"]] == ["2020-06-03", "2020-06-04"]
+    assert data["periods"][0]["value"] == pytest.approx(a) and data["periods"][1]["value"] == pytest.approx(b)
+
+
+def test_compare_periods_refuses_one_period_twice_and_energy_of_a_non_power(tools, iot_ctx):
+    same = call(
+        tools,
+        iot_ctx,
+        "compare_periods",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Tonnage",
+        by="max",
+        order="highest",
+        start="2020-06-03",
+        final="2020-06-04",
+        other_start="2020-06-03",
+        other_final="2020-06-04",
+    )
+    assert not same.ok and "two different periods" in same.observation
+    energy = call(
+        tools,
+        iot_ctx,
+        "compare_periods",
+        site_name="POKMAIN",
+        asset_name="Chiller 6",
+        sensor_name="Tonnage",
+        by="energy",
+        order="highest",
+        start="2020-06-03",
+        final="2020-06-04",
+        other_start="2020-06-04",
+        other_final="2020-06-05",
+    )
+    assert not energy.ok and "only computed from power" in energy.observation

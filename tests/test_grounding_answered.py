@@ -3,13 +3,13 @@ clauses never; a question in several parts answered in part is `partial`, with w
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from edge_agent.grounding.catalog import Catalog
-from edge_agent.grounding.run import Grounding, well_formed
+from edge_agent.grounding.run import ANSWERED_BY, Grounding, well_formed
 
 CATALOG = Catalog.of(
     {
@@ -171,8 +171,14 @@ def test_words_nothing_places_are_named_and_never_make_a_site_yes():
 
 
 def test_two_periods_compared_are_never_answered_with_one_periods_figures():
-    g = Grounding.build("Was Freezer 1's Box Temp higher on Tuesday or on Wednesday at SITE-A?", CATALOG)
+    now = datetime(2020, 6, 5, 9, 0, tzinfo=UTC)
+    g = Grounding.build("Was Freezer 1's Box Temp higher on Tuesday or on Wednesday at SITE-A?", CATALOG, now)
     assert [p.ask for p in g.reading.parts] == ["periods"]
+    # both periods are pinned, in the question's order: the first as the call's period, the second as the other
+    assert (g.start, g.final) == ("2020-06-02T00:00:00", "2020-06-03T00:00:00")
+    assert g.other == ("2020-06-03T00:00:00", "2020-06-04T00:00:00")
+    assert g.scope().pins["other_start"] == "2020-06-03T00:00:00" and g.scope().pins["order"] == "highest"
+    assert "compare_periods" in ANSWERED_BY["periods"]
     g.observe(
         1,
         1,
@@ -183,6 +189,9 @@ def test_two_periods_compared_are_never_answered_with_one_periods_figures():
     )
     assert not g.answer_closed(1) and g.open_parts(1)
     assert g.unsupported(1, "The highest Freezer 1 Box Temp on 2 June 2020 was 3.5 °C, at 10:00", [])
+    head = "2 June 2020 had the higher maximum Box Temp of Freezer 1: 3.5 °C, against 3.1 °C on 3 June 2020"
+    g.observe(1, 2, "compare_periods", head + "; saved to periods_x.json", head=head, answers=True)
+    assert g.answer_closed(1) and not g.open_parts(1)
 
 
 def test_a_yes_no_question_answered_in_prose_must_say_yes_or_no():

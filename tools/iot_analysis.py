@@ -9,12 +9,13 @@ as a JSON file and states it in its head, so an answer starts with the winner or
   rank        one sensor across several assets (a named list, or every asset of a kind at a site) by an aggregate
   derive      two series aligned on timestamps → their difference, sum or ratio, and its statistics
   excursions  a series against a value or against another series (a setpoint): Yes/No, share, time, worst
+  compare_periods  one sensor of one asset over two periods by an aggregate: which period had the higher/lower
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
@@ -43,6 +44,8 @@ ORDER = {"x-question": "order"}
 OPERATION = {"x-question": "op"}
 DIRECTION = {"x-question": "direction"}
 LIMIT = {"x-question": "limit"}
+OTHER_START = {"x-question": "other_start"}  # the second period the question compares (`grounding.periods`)
+OTHER_FINAL = {"x-question": "other_final"}
 SHOWN = 3  # assets named after the winner in a ranking's head
 
 
@@ -107,6 +110,22 @@ class ExcursionArgs(ToolArgs):
         None,
         description="or a sensor of the asset to compare with (a setpoint)",
         json_schema_extra={**SENSOR_REF, "x-role": "setpoint"},
+    )
+
+
+class PeriodsArgs(ToolArgs):
+    site_name: str = Field(..., description="a site name", json_schema_extra=SITE_REF)
+    asset_name: str = Field(..., description="the asset", json_schema_extra=ASSET_REF)
+    sensor_name: str = Field(..., description="the sensor compared", json_schema_extra=SENSOR_REF)
+    by: Literal["max", "min", "mean", "energy"] = Field(
+        ..., description="the aggregate compared", json_schema_extra=STATISTIC
+    )
+    order: Literal["highest", "lowest"] = Field(..., description="which end wins", json_schema_extra=ORDER)
+    start: str = _start()
+    final: str = _final()
+    other_start: str = Field(..., description="ISO 8601 start of the other period", json_schema_extra=OTHER_START)
+    other_final: str = Field(
+        ..., description="ISO 8601 end of the other period (exclusive)", json_schema_extra=OTHER_FINAL
     )
 
 
@@ -375,5 +394,89 @@ def excursions(args: ExcursionArgs, ctx: ToolContext) -> Said:
             "samples": [{"timestamp": t.isoformat(), "excess": e} for t, e in found.crossing],
         },
         f"excursions_{args.asset_name}_{sensor}",
+    )
+    return Said(f"{head}; saved to {name}", answer=f"{head}; saved to {name}")
+
+
+# --- compare_periods ----------------------------------------------------------------------------
+
+
+def _period_words(window) -> str:
+    """A period in words, its first day first (what an operator and the checker read): "22 March 2026", "the week
+    from 23 March 2026 to 29 March 2026", "from 1 March 2026 06:00 to 1 March 2026 18:00"."""
+    start, end = window.start, window.end
+    day = lambda at: f"{at.day} {at:%B %Y}"  # noqa: E731
+    midnights = start.time() == end.time() == datetime.min.time()
+    if midnights:
+        last = end - timedelta(days=1)
+        days = (end.date() - start.date()).days
+        if days == 1:
+            return day(start)
+        return f"{'the week' if days == 7 else 'the period'} from {day(start)} to {day(last)}"
+    return f"from {day(start)} {start:%H:%M} to {day(end)} {end:%H:%M}"
+
+
+@tool(
+    "compare_periods",
+    "Compare one sensor of one asset over two periods (which had the higher or lower max, min, mean or energy).",
+    needs=("period",),
+    answers=True,
+)
+def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
+    client, first = _window(ctx, args.site_name, args.start, args.final)
+    _, second = _window(ctx, args.site_name, args.other_start, args.other_final)
+    if (first.start, first.end) == (second.start, second.end):
+        raise ToolError("compare_periods needs two different periods")
+    site = client.site(args.site_name).name
+    asset, sensor = args.asset_name, args.sensor_name
+    a_pts, unit, _ = _read(client, site, [asset], sensor, first)[asset]
+    b_pts, b_unit, _ = _read(client, site, [asset], sensor, second)[asset]
+    unit = unit or b_unit
+    if args.by == "energy" and not an.is_power(unit):
+        raise ToolError(f"energy is only computed from power (W, kW, MW); {sensor} is in {unit or 'no unit'}")
+    labels = {_period_words(first): a_pts, _period_words(second): b_pts}
+    ranked = an.rank(labels, args.by, args.order, unit)
+    missing = [name for name, v, _ in ranked.rows if v is None]
+    if missing:
+        raise ToolError(f"no numeric values of {sensor} on {asset} for {' and '.join(missing)}")
+    (win, v, t), (lose, w, u) = ranked.rows
+    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy"}[args.by]
+    where = f"{sensor} of {asset}"
+    if len(ranked.winners) > 1:
+        head = f"{win} and {lose} had the same {label} {where}: {an.fmt(v)}{_unit(unit, args.by)}"
+    else:
+        lead, other = win[:1].upper() + win[1:], f"{'on ' if lose[:1].isdigit() else ''}{lose}"
+        if args.by == "energy":
+            more = "more" if args.order == "highest" else "less"
+            head = f"{lead} used {more} energy ({where}): {an.fmt(v)} kWh, against {an.fmt(w)} kWh {other}"
+        else:
+            comparative = "higher" if args.order == "highest" else "lower"
+            head = (
+                f"{lead} had the {comparative} {label} {where}: {an.fmt(v)}{_unit(unit)}{_when(t)}, "
+                f"against {an.fmt(w)}{_unit(unit)}{_when(u)} {other}"
+            )
+    name = _save(
+        ctx,
+        {
+            "site_name": site,
+            "asset_name": asset,
+            "sensor_name": sensor,
+            "by": args.by,
+            "order": args.order,
+            "unit": "kWh" if args.by == "energy" else unit,
+            "periods": [
+                {
+                    "start": wd.start.isoformat(),
+                    "end": wd.end.isoformat(),
+                    "value": val,
+                    "at": at.isoformat() if at else None,
+                }
+                for wd, (_, val, at) in zip(
+                    (first, second), sorted(ranked.rows, key=lambda r: list(labels).index(r[0]))
+                )
+            ],
+            "winners": ranked.winners,
+        },
+        f"periods_{asset}_{sensor}",
     )
     return Said(f"{head}; saved to {name}", answer=f"{head}; saved to {name}")

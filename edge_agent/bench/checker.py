@@ -1069,7 +1069,7 @@ _CLAIMS = re.compile(
     rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
     re.I,
 )
-DATA_TOOLS = ("histories", "rank", "derive", "excursions")
+DATA_TOOLS = ("histories", "rank", "derive", "excursions", "compare_periods")
 
 
 def claims_action(answer: str) -> str:

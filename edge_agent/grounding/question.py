@@ -434,8 +434,8 @@ class Reading(BaseModel):
     @property
     def analysis(self) -> bool:
         """A part asks for a conclusion an analysis tool computes (a ranking, an excursion or its duration, a
-        derived series)."""
-        return any(p.ask in ("rank", "excursion", "derive", "duration") for p in self.parts)
+        derived series, two periods compared)."""
+        return any(p.ask in ("rank", "excursion", "derive", "duration", "periods") for p in self.parts)
 
     @property
     def by_parts(self) -> bool:
@@ -868,9 +868,10 @@ def read_question(question: str, many: list[bool] | None = None) -> Reading:
 
 def unplaced_words(question: str, reading: Reading, *placed: set[str] | frozenset[str]) -> list[str]:
     """The question's words that neither the reading nor the other placements given (the linking's entity words,
-    the dates' period words) placed, in the question's order."""
+    the dates' period words) placed, in the question's order; a slip the reading corrected ("befroe") is read as
+    its correction, as the reading read it."""
     done = set(reading.placed_words).union(*placed) if placed else set(reading.placed_words)
-    return list(dict.fromkeys(w for w in words(question) if w not in done))
+    return list(dict.fromkeys(w for w in words(spelled(question)) if w not in done))
 
 
 def asks_conclusion(question: str) -> bool:

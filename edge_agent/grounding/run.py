@@ -29,9 +29,10 @@ from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.linking import Links, link
 from edge_agent.grounding.measures import Measure, comparable, fits, kind_label, kind_names, point_measure
+from edge_agent.grounding.periods import two_periods
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import FUNCTION_WORDS as QUESTION_FUNCTION_WORDS
-from edge_agent.grounding.question import Part, Reading, outside_topic, read_question
+from edge_agent.grounding.question import Part, Reading, outside_topic, read_question, spelled
 from edge_agent.grounding.scope import Scope
 
 
@@ -55,9 +56,7 @@ ANSWERED_BY = {
     "excursion": ("excursions",),
     "derive": ("derive",),
     "duration": ("excursions",),
-    # two periods compared: no tool reads two periods in one call yet, so the part stays open and the
-    # run ends partial or gave_up, never answered with one period's figures
-    "periods": (),
+    "periods": ("compare_periods",),  # two periods compared (`grounding.periods` reads them)
 }
 ANALYSIS_TOOLS = frozenset(t for tools in ANSWERED_BY.values() for t in tools)
 #: words of building data: a question with one of them, or a linked name, is about the SkySpark
@@ -101,6 +100,9 @@ class Grounding:
     future: str = ""  # the question's period lies after the clock ("tomorrow", "next week"): its phrase
     unplaced: list[str] = field(default_factory=list)  # words of the question nothing could place (named in the run)
     period_phrase: str = ""  # the words the period was read from
+    other: tuple[str, str] | None = (
+        None  # a `periods` part: the second period compared (start, final); start/final the first
+    )
     _scope: Scope | None = None
     _names_words: set[str] | None = None
 
@@ -120,6 +122,10 @@ class Grounding:
         g.sources.append(Source(kind="question", text=question))
         if catalog is not None:
             g.reading = _reading(question, catalog, links)
+            if now is not None and any(p.ask == "periods" for p in g.reading.parts):
+                pair = two_periods(spelled(question), now)
+                if pair is not None:
+                    (g.start, g.final), g.other = pair[0].iso(), pair[1].iso()
             g._only_requests()
             g.unplaced = g._unplaced(period.phrase if period else "")
             g._unplaced_measure()
@@ -426,7 +432,7 @@ class Grounding:
             return None
         if self._scope is None:
             self._scope = Scope.from_links(
-                self.links, self.catalog, start=self.start, final=self.final, pins=_pins(self.reading)
+                self.links, self.catalog, start=self.start, final=self.final, pins=_pins(self.reading, self.other)
             )
         return self._scope
 
@@ -986,8 +992,9 @@ def _names_a_kind(text: str, catalog: Catalog, links: Links) -> bool:
     return False
 
 
-def _pins(reading: Reading) -> dict[str, Any]:
-    """The analysis arguments the question states (`x-question` marks): those of its first analysis part."""
+def _pins(reading: Reading, other: tuple[str, str] | None = None) -> dict[str, Any]:
+    """The analysis arguments the question states (`x-question` marks): those of its first analysis part (and the
+    second of two periods compared)."""
     part = next((p for p in reading.parts if p.ask in ANSWERED_BY), None)
     if part is None:
         return {}
@@ -998,5 +1005,7 @@ def _pins(reading: Reading) -> dict[str, Any]:
         "direction": part.direction,
         "limit": part.limit,
         "setpoint": part.setpoint,
+        "other_start": other[0] if other else None,
+        "other_final": other[1] if other else None,
     }
     return {k: v for k, v in pins.items() if v is not None}
