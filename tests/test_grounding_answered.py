@@ -240,3 +240,18 @@ def test_the_distill_models_own_goal_is_no_evidence_for_the_answers_words():
     g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
     answer = "The copbone of Freezer 1 is Box Temp"
     assert "copbone" in g.unsupported(1, answer, _claims(g, answer))
+
+
+def test_a_narrower_kind_the_skyspark_does_not_mark_is_placed_and_said():
+    cat = Catalog.of({"LAB": {"ef_1": ["Power"], "ef_2": ["Power"], "Exhaust Fan 3": ["Power"], "SF-1": ["Power"]}})
+    cat.site("LAB").types.update({a: ["fan"] for a in ("ef_1", "ef_2", "Exhaust Fan 3", "SF-1")})
+    g = Grounding.build("exhaust fans (LAB)?", cat)
+    # "exhaust" narrows the fans (Brick: an Exhaust_Fan is a Fan): placed; only the fans named so are listed
+    assert g.unplaced == [] and g.links.asset_types == ["fan"]
+    assert g.in_code == "Found 1 fan at LAB: Exhaust Fan 3"
+    only_marker = Catalog.of({"LAB": {"ef_1": ["Power"], "ef_2": ["Power"]}})
+    only_marker.site("LAB").types.update({a: ["fan"] for a in ("ef_1", "ef_2")})
+    said = Grounding.build("exhaust fans (LAB)?", only_marker).in_code
+    assert said.startswith("Found 2 fans at LAB: ef_1, ef_2") and "which are exhaust fans" in said
+    # a word that narrows nothing the field defines stays unplaced
+    assert "purple" in Grounding.build("purple fans (LAB)?", only_marker).unplaced

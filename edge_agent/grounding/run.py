@@ -100,9 +100,9 @@ class Grounding:
     future: str = ""  # the question's period lies after the clock ("tomorrow", "next week"): its phrase
     unplaced: list[str] = field(default_factory=list)  # words of the question nothing could place (named in the run)
     period_phrase: str = ""  # the words the period was read from
-    other: tuple[str, str] | None = (
-        None  # a `periods` part: the second period compared (start, final); start/final the first
-    )
+    qualified: dict[str, list[str]] = field(default_factory=dict)  # kind → the question's narrowing words
+    # a `periods` part: the second period compared (start, final); start/final are the first
+    other: tuple[str, str] | None = None
     _scope: Scope | None = None
     _names_words: set[str] | None = None
 
@@ -190,9 +190,19 @@ class Grounding:
             return ""
         site, kind = links.sites[0], links.asset_types[0]
         found = self.catalog.site(site).assets_of_type(kind)
+        words = self.qualified.get(kind, [])
+        named = [a for a in found if words and all(w.casefold() in a.casefold() for w in words)]
         if not found:
             return ""
-        return f"Found {len(found)} {kind_label(kind, len(found))} at {site}: {', '.join(found)}"
+        if words and named:  # "exhaust fans": the fans whose names say exhaust
+            found = named
+        said = f"Found {len(found)} {kind_label(kind, len(found))} at {site}: {', '.join(found)}"
+        if words and not named:  # said, so nobody takes every fan for an exhaust fan unawares
+            said += (
+                f" (the SkySpark marks them {kind}; neither a marker nor a name says which are "
+                f"{' '.join(words)} {kind_label(kind, 2)})"
+            )
+        return said
 
     def _attributes(self) -> str:
         """What the SkySpark records of an asset beyond its histories, for a question that asks for such a thing (a
@@ -271,11 +281,27 @@ class Grounding:
                 or fieldvocab.measure_words(w)
                 or fieldvocab.kinds_named(w)
                 or fieldvocab.quantity_of_unit(w) is not None
+                or self._qualifier(w)
                 or self._in_catalog(w)
             ):
                 continue
             left.append(w)
         return left
+
+    def _qualifier(self, w: str) -> bool:
+        """`w` qualifies a kind the question names into a narrower kind the field defines and the SkySpark does not
+        mark ("exhaust" in "exhaust fans" where the equip records say `fan`; Brick's Exhaust_Fan is a Fan): placed,
+        and remembered so the listing says what the SkySpark does and does not record (`qualified`)."""
+        for kind in self.links.asset_types:
+            label = " ".join(fieldvocab.marker_words(kind))
+            if not label or not re.search(
+                rf"\b{re.escape(w)}\W+(?:\w+\W+){{0,2}}?{re.escape(label.split()[0])}", self.question, re.I
+            ):
+                continue
+            if any(kind in fieldvocab.kind_parents(m) for m in fieldvocab.kinds_named(f"{w} {label}")):
+                self.qualified.setdefault(kind, []).append(w)
+                return True
+        return False
 
     def _unplaced_measure(self) -> None:
         """A question that names assets and asks for their data, but names no sensor of theirs and no measure, while a
