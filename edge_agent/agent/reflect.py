@@ -11,6 +11,8 @@ retry — then the code's diagnosis is used, so the next trial always gets some 
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.distill import render_distilled
@@ -81,7 +83,8 @@ def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: 
 
 def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> str:
     """The reflection for a failed trial (plain text), and a `reflect` event."""
-    text, why, attempts, by = "", "", 0, "code"
+    text, why, attempts = "", "", 0
+    by: Literal["model", "code"] = "code"
     if trial.outcome == "finished" and trial.review is not None:
         # only a finished trial's failure needs the model's diagnosis; for a loop stop, steps or tokens
         # used up or refused answers, code already knows why it failed

@@ -98,7 +98,7 @@ def wrong_measure(g: Grounding, tool: str, args: Any) -> str:
     assets = [a for n in names if isinstance(n, str) and (a := g.catalog.canonical_asset(site, n))]
     if not assets and isinstance(args.get("asset_type"), str):
         assets = g.catalog.site(site).assets_of_type(args["asset_type"])
-    first = _measure(g, site, assets, sensor)
+    first = _measure(g.catalog, site, assets, sensor)
     if first is None:
         return ""
     wanted = g.links.measures
@@ -117,22 +117,24 @@ def wrong_measure(g: Grounding, tool: str, args: Any) -> str:
     other = args.get("limit_sensor") or (args.get("other_sensor") if args.get("op") in ("difference", "sum") else None)
     if isinstance(other, str):
         owner = args.get("other_asset") if isinstance(args.get("other_asset"), str) else None
-        second = _measure(g, site, [g.catalog.canonical_asset(site, owner) or owner] if owner else assets, other)
+        second = _measure(
+            g.catalog, site, [g.catalog.canonical_asset(site, owner) or owner] if owner else assets, other
+        )
         if second is not None and not comparable(first, second):
             return (
                 f"{sensor} ({first.quantity or '?'}, {first.unit or 'no unit'}) and {other} "
                 f"({second.quantity or '?'}, {second.unit or 'no unit'}) are not one quantity in one unit: "
                 f"they cannot be subtracted, added or compared."
             )
-        if tool == "excursions" and first.setpoint and not second.setpoint:
+        if tool == "excursions" and first.setpoint and second is not None and not second.setpoint:
             return f"{sensor} is a setpoint: compare the measured series with it, not the other way round."
     return ""
 
 
-def _measure(g: Grounding, site: str, assets: list[str], sensor: str) -> Measure | None:
+def _measure(catalog: Catalog, site: str, assets: list[str], sensor: str) -> Measure | None:
     """The measure of `sensor` (full or short name) on the first of `assets` that has it."""
     for asset in assets:
-        for s in g.catalog.sensors(site, asset):
+        for s in catalog.sensors(site, asset):
             if key(sensor) in (key(s.short), key(s.name)):
                 return point_measure(s)
     return None

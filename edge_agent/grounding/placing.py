@@ -64,7 +64,7 @@ def _names_a_kind(text: str, catalog: Catalog, links: Links) -> bool:
     return False
 
 
-def only_requests(g: Grounding) -> None:
+def only_requests(g: Grounding, catalog: Catalog, links: Links) -> None:
     """A question whose only asking clause is a courtesy ("Sorry to bother you, please switch X on") is a request
     to operate, not a mixed one: nothing of the SkySpark is asked besides the refused pieces. With an instruction
     written into it, a question is answered only where it asks for something specific (a measure, a sensor, a
@@ -78,20 +78,20 @@ def only_requests(g: Grounding) -> None:
     specific = bool(
         fieldvocab.measure_words(rest)
         or period
-        or [m for m in g.links.mentions if m.text and m.kind == "sensor" and m.text in rest]
+        or [m for m in links.mentions if m.text and m.kind == "sensor" and m.text in rest]
     )
     if "injection" in r.also:  # with an instruction, only a question the reading can pin down is answered
         if not specific:
             g.reading = r.model_copy(update={"intent": "injection", "also": [], "also_spans": []})
         return
-    names = [m.text for m in g.links.mentions if m.text]
+    names = [m.text for m in links.mentions if m.text]
     if specific or any(n in rest for n in names):
         return
     verb = r.also[0].split(":", 1)[1].strip().split()[0] if ":" in r.also[0] else "operate"
     g.reading = r.model_copy(update={"intent": "control", "verb": verb, "also": [], "also_spans": []})
 
 
-def unplaced(g: Grounding, period: str) -> list[str]:
+def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[str]:
     """The question's words that neither the reading (form cues, function words, operating verbs), the linking
     (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
     nor a number placed."""
@@ -103,10 +103,10 @@ def unplaced(g: Grounding, period: str) -> list[str]:
         | {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
         | set(COURTESY_WORDS)
     )
-    for m in g.links.mentions:
+    for m in links.mentions:
         placed |= set(words(m.text))
-    for m in g.links.missing:
-        placed |= set(words(m.text))
+    for missing in links.missing:
+        placed |= set(words(missing.text))
     left = []
     for w in unplaced_words(g.question, g.reading, placed):
         if (
@@ -114,18 +114,18 @@ def unplaced(g: Grounding, period: str) -> list[str]:
             or fieldvocab.measure_words(w)
             or fieldvocab.kinds_named(w)
             or fieldvocab.quantity_of_unit(w) is not None
-            or _in_catalog(g, w)
+            or _in_catalog(g, catalog, links, w)
         ):
             continue
         left.append(w)
     return left
 
 
-def unplaced_measure(g: Grounding) -> None:
+def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
     """A question that names assets and asks for their data, but names no sensor of theirs and no measure, while a
     word of it stands unplaced ("max Level for Chiller B", where Chiller B has no level): that word is the
     measure asked for, and the assets do not have it. Said as a missing sensor, so no other series stands in."""
-    links, r = g.links, g.reading
+    r = g.reading
     if (
         not g.unplaced
         or not links.assets
@@ -150,23 +150,23 @@ def unplaced_measure(g: Grounding) -> None:
                 kind="sensor",
                 site=site,
                 asset=asset,
-                suggestions=[s.short for s in g.catalog.sensors(site, asset)][:8],
+                suggestions=[s.short for s in catalog.sensors(site, asset)][:8],
             )
         )
 
 
-def _in_catalog(g: Grounding, word: str) -> bool:
+def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool:
     """The word is part of a name on the SkySpark (a site, an asset or a sensor of the sites in play)."""
     if g._names_words is None:
-        names = set(g.catalog.sites)
-        linked = [(g.links.asset_sites[a], a) for a in g.links.assets]
-        for site in g.links.sites or (g.catalog.sites if len(g.catalog.sites) <= 12 else []):
-            for a in g.catalog.assets(site):
+        names = set(catalog.sites)
+        linked = [(links.asset_sites[a], a) for a in links.assets]
+        for site in links.sites or (catalog.sites if len(catalog.sites) <= 12 else []):
+            for a in catalog.assets(site):
                 names.add(a)
                 if not linked:  # with assets named, only their own sensors place a word
-                    names.update(s.short for s in g.catalog.sensors(site, a))
+                    names.update(s.short for s in catalog.sensors(site, a))
         for site, a in linked:
-            names.update(s.short for s in g.catalog.sensors(site, a))
+            names.update(s.short for s in catalog.sensors(site, a))
         g._names_words = {w for n in names for w in words(n)} | {
             w for n in names for w in fieldvocab.normalize(n).split()
         }

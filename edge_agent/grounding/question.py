@@ -31,6 +31,7 @@ nothing names a plant.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -41,6 +42,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Intent = Literal["read", "control", "injection", "outside"]
 Form = Literal["yes_no", "which", "value", "names", "count", "other"]
+#: a form as the table gives it: "yes_no|value" is yes_no where the clause asks yes or no, else value
+TableForm = Literal[Form, "yes_no|value", "yes_no|which"]
 Ask = Literal[
     "rank",
     "excursion",
@@ -72,7 +75,7 @@ class FormSpec(BaseModel):
     name: str
     ask: Ask
     precedence: int
-    form: Literal["yes_no", "which", "value", "names", "count", "other", "yes_no|value", "yes_no|which"]
+    form: TableForm
     cues: list[str] = Field(default_factory=list)
     needs: list[Need] = Field(default_factory=list)
     pins: list[Pin] | dict[str, str] = Field(default_factory=list)
@@ -664,7 +667,16 @@ def _periods(text: str) -> list[str]:
     return [m.group(0) for m in TABLE.period.finditer(text)]
 
 
-def _needs_hold(needs: list[str], text: str, many: bool) -> bool:
+def _form_of(spec: TableForm, yes_no: bool) -> Form:
+    """A form of the table as one clause takes it: "yes_no|value" is yes_no where the clause asks yes or no."""
+    if spec == "yes_no|value":
+        return "yes_no" if yes_no else "value"
+    if spec == "yes_no|which":
+        return "yes_no" if yes_no else "which"
+    return spec
+
+
+def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
     for need in needs:
         if need == "direction" and _argument("direction", text) is None:
             return False
@@ -693,9 +705,7 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
             continue
         if not _needs_hold(f.spec.needs, norm, plural_or_many):
             continue
-        form = f.spec.form
-        if "|" in form:
-            form = "yes_no" if yes_no else form.split("|")[1]
+        form = _form_of(f.spec.form, yes_no)
         part = Part(
             text=text, form=form, ask=f.spec.ask, cue=f.spec.name + (f": {hit[1].group(0).strip()}" if hit else "")
         )

@@ -89,20 +89,19 @@ class Grounding:
     def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:
         period = resolve_period(question, now) if now is not None else None
         start, final = period.iso() if period is not None else (None, None)
-        links = None
-        if catalog is not None:
-            links = link(question, catalog, exclude=period_span(question, period.phrase if period else ""))
+        phrase = period.phrase if period is not None else ""
+        links = link(question, catalog, exclude=period_span(question, phrase)) if catalog is not None else None
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
-        g.period_phrase = period.phrase if period is not None else ""
+        g.period_phrase = phrase
         if period is not None and now is not None and period.start > now:
             g.future = period.phrase
         g.sources.append(Source(kind="question", text=question))
-        if catalog is not None:
+        if catalog is not None and links is not None:
             g.reading = reading_of(question, catalog, links)
-            only_requests(g)
-            g.unplaced = unplaced(g, period.phrase if period else "")
-            unplaced_measure(g)
-            g.in_code = written_in_code(g)
+            only_requests(g, catalog, links)
+            g.unplaced = unplaced(g, catalog, links, phrase)
+            unplaced_measure(g, catalog, links)
+            g.in_code = written_in_code(g, catalog, links)
             if g.in_code:  # what code read from the catalog to write it is a fact of this run
                 g.sources.append(Source(kind="facts", text=g.in_code))
         return g

@@ -13,7 +13,8 @@ import re
 from typing import TYPE_CHECKING
 
 from edge_agent.grounding import fieldvocab
-from edge_agent.grounding.linking import Missing, _alike
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.linking import Links, Missing, _alike
 from edge_agent.grounding.measures import kind_label, kind_names
 from edge_agent.grounding.question import outside_topic
 
@@ -49,16 +50,16 @@ def _same_words(asked: str, tag: str) -> bool:
     return bool(a & t) and bool(a) and (a <= t or t <= a)
 
 
-def written_in_code(g: Grounding) -> str:
+def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
     """A refusal (operating equipment, an instruction in the question, a topic outside the data) or the
     yes/no of an existence question; '' where the agent has work to do."""
-    links, r = g.links, g.reading
-    intent = r.intent
+    r = g.reading
+    intent: str = r.intent
     if intent == "read" and (g.future or (r.parts and all(p.ask == "forecast" for p in r.parts))):
         intent = "forecast"  # before the outside topics: a plant's forecast is no weather question
-    if intent == "read" and _outside(g):
+    if intent == "read" and _outside(g, catalog, links):
         intent = "outside"
-    can = _can(g)
+    can = _can(g, catalog, links)
     if intent in ("control", "injection", "outside", "forecast"):
         g.refusal = intent
     if intent == "control":
@@ -79,16 +80,16 @@ def written_in_code(g: Grounding) -> str:
             f"sensor data on the SkySpark. {can}"
         )
     if len(r.parts) == 1 and r.parts[0].ask == "exists":
-        return _exists(g)
+        return _exists(g, catalog, links)
     if r.parts and all(p.ask == "attribute" for p in r.parts):
-        return _attributes(g)
-    return _kind_listing(g)
+        return _attributes(g, catalog, links)
+    return _kind_listing(g, catalog, links)
 
 
-def _kind_listing(g: Grounding) -> str:
+def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     """The assets of a kind at a site, for a question that asks for nothing else ("electricity meters at S?",
     "how many UPSs does DC1 have", "list the chillers at S"): read from the catalog, no model or tool call."""
-    links, r = g.links, g.reading
+    r = g.reading
     if (
         len(links.sites) != 1
         or len(links.asset_types) != 1
@@ -104,24 +105,24 @@ def _kind_listing(g: Grounding) -> str:
     if len(r.parts) != 1 or r.parts[0].ask not in ("names", "count", "data"):
         return ""
     site, kind = links.sites[0], links.asset_types[0]
-    found = g.catalog.site(site).assets_of_type(kind)
+    found = catalog.site(site).assets_of_type(kind)
     if not found:
         return ""
     return f"Found {len(found)} {kind_label(kind, len(found))} at {site}: {', '.join(found)}"
 
 
-def _attributes(g: Grounding) -> str:
+def _attributes(g: Grounding, catalog: Catalog, links: Links) -> str:
     """What the SkySpark records of an asset beyond its histories, for a question that asks for such a thing (a
     manufacturer, a model, a rating, an install date): the tag that holds it, where the asset has one; else that
     the SkySpark does not record it, and what it does hold."""
-    links, out = g.links, []
+    out = []
     assets = [(links.asset_sites[a], a) for a in links.assets] or [
-        (s, a) for s in links.sites for t in links.asset_types for a in g.catalog.site(s).assets_of_type(t)
+        (s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)
     ][:3]
     for part in g.reading.parts:
         asked = _ATTRIBUTE_NAMES.get(part.attribute or "", part.attribute or "that")
         for site, asset in assets or [("", "")]:
-            tags = g.catalog.site(site).attrs.get(asset, {}) if site else {}
+            tags = catalog.site(site).attrs.get(asset, {}) if site else {}
             held = next(((k, v) for k, v in tags.items() if _same_words(asked, k)), None)
             if held:
                 out.append(
@@ -132,7 +133,7 @@ def _attributes(g: Grounding) -> str:
                 out.append(f"The {asked}{what} is not recorded on the SkySpark")
     if not out:
         return ""
-    return "; ".join(dict.fromkeys(out)) + f". {_can(g)}"
+    return "; ".join(dict.fromkeys(out)) + f". {_can(g, catalog, links)}"
 
 
 def declined(g: Grounding) -> str:
@@ -148,19 +149,19 @@ def declined(g: Grounding) -> str:
     return "; ".join(dict.fromkeys(out))
 
 
-def _outside(g: Grounding) -> bool:
+def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     """Nothing the question says is on the SkySpark and it speaks of another topic (or of nothing of a
     building's data at all, and not of the time)."""
-    linked = [m for m in g.links.mentions if m.text]
+    linked = [m for m in links.mentions if m.text]
     rest = g.asked_text()  # the pieces refused already (an instruction, a request) are no topic
     for m in linked:
         rest = rest.replace(m.text, " ")
     if outside_topic(rest):
         return True
-    if linked or g.links.missing or g.start is not None or _TIME_QUESTION.search(g.question):
+    if linked or links.missing or g.start is not None or _TIME_QUESTION.search(g.question):
         return False
     words = {w.casefold() for w in re.findall(r"[\w%]+", g.question)}
-    vocabulary = {w.casefold() for t in g.catalog.kinds() for n in kind_names(t) for w in n.split()}
+    vocabulary = {w.casefold() for t in catalog.kinds() for n in kind_names(t) for w in n.split()}
     plural = {w[:-1] for w in words if w.endswith("s")}
     return not (
         _PLANT_WORDS.search(g.question)
@@ -170,9 +171,8 @@ def _outside(g: Grounding) -> bool:
     )
 
 
-def _can(g: Grounding) -> str:
+def _can(g: Grounding, catalog: Catalog, links: Links) -> str:
     """What the gateway can do instead, about what the question names."""
-    links, catalog = g.links, g.catalog
     if links.assets:
         asset = links.assets[0]
         shorts = [s.short for s in catalog.sensors(links.asset_sites[asset], asset)]
@@ -183,19 +183,18 @@ def _can(g: Grounding) -> str:
     return "It can list the sites, assets and sensors on the SkySpark and read their recorded values."
 
 
-def _exists(g: Grounding) -> str:
+def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
     """Yes or No to "is there an X at S?", from the linking alone; a name the question spells out ("an asset
     called Boiler East") must be an asset's name, not merely start with a kind of equipment."""
-    links = g.links
     called = _CALLED.search(g.question)
     if called and links.sites:
         site, name = links.sites[0], called.group(1).strip(" '\"")
-        found = g.catalog.canonical_asset(site, name)
+        found = catalog.canonical_asset(site, name)
         if found:
             return f"Yes: {found} is an asset at {site}"
         return (
             "No: "
-            + Missing(text=name, kind="asset", site=site, suggestions=_alike(name, g.catalog.assets(site))).sentence()
+            + Missing(text=name, kind="asset", site=site, suggestions=_alike(name, catalog.assets(site))).sentence()
         )
     missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
     if missing:
@@ -204,10 +203,10 @@ def _exists(g: Grounding) -> str:
         return "Yes: " + "; ".join(f"{a} is an asset at {links.asset_sites[a]}" for a in links.assets)
     if links.asset_types and links.sites:
         site = links.sites[0]
-        found = list(dict.fromkeys(a for t in links.asset_types for a in g.catalog.site(site).assets_of_type(t)))
-        if found:
-            label = kind_label(links.asset_types[0], len(found))
-            return f"Yes: {site} has {len(found)} {label}: {', '.join(found[:8])}"
+        of_kind = list(dict.fromkeys(a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)))
+        if of_kind:
+            label = kind_label(links.asset_types[0], len(of_kind))
+            return f"Yes: {site} has {len(of_kind)} {label}: {', '.join(of_kind[:8])}"
     if (
         [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets and not g.unplaced
     ):  # "does S have a Kessel?": a word nothing placed is no question about S
