@@ -125,7 +125,7 @@ def _step_constraint(
     answered (or when nothing else is left, or the question names what does not exist), and its answer
     may only state figures and codes this run has seen (`steps.step_constraint`, which caches them)."""
     g = rt.grounding
-    made: dict[str, list[dict]] = {}
+    made: dict[str, list[dict[str, Any]]] = {}
     for s in steps:
         if s.kind == "tool" and s.ok and isinstance(s.action_input, dict):
             made.setdefault(s.action, []).append(s.action_input)
@@ -412,7 +412,7 @@ class _Trial:
         g = self.rt.grounding
         claims = g.check(answer) if g is not None else []
         made_up = [c.text for c in claims if not c.grounded]
-        if made_up:
+        if made_up and g is not None:  # (claims, and so made-up ones, come only from a grounding)
             self.trial.ungrounded_answers += 1
             g.refuse(claims)
             if self.finish_only or self.trial.ungrounded_answers >= MAX_REFUSED:

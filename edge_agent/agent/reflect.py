@@ -22,6 +22,8 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.structured import ask_json
 from edge_agent.agent.trajectory import AgentEvent, Distilled, Trial
+from edge_agent.llm.base import Prompt
+from edge_agent.toolkit import ToolRegistry
 
 MAX_TOKENS = 160
 SCRATCHPAD_CHARS = 2400
@@ -70,7 +72,9 @@ def fallback_reflection(trial: Trial, max_steps: int) -> str:
     return one_line(f"Diagnosis: {ending} Plan: {plan}", REFLECTION_MAX_CHARS)
 
 
-def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: str = "", tools=None):
+def reflect_prompt(
+    question: str, trial: Trial, max_steps: int, distilled_text: str = "", tools: ToolRegistry | None = None
+) -> Prompt:
     steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
     known = f"\n{distilled_text}" if distilled_text else ""
     answer = f"\nFinal answer given: {trial.answer}" if trial.answer else ""

@@ -161,9 +161,9 @@ def _past_day(month: int, day: int, now: datetime) -> date:
     raise ValueError(f"no such day: {month}/{day}")
 
 
-def _find_day(text: str, now: datetime) -> tuple[date, re.Match] | None:
+def _find_day(text: str, now: datetime) -> tuple[date, re.Match[str]] | None:
     """The first explicit calendar day in `text`, with the match that named it."""
-    found: list[tuple[int, date, re.Match]] = []
+    found: list[tuple[int, date, re.Match[str]]] = []
     for pattern in _DAY_PATTERNS:
         for m in pattern.finditer(text):
             try:

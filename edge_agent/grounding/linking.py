@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Literal
 
 from pydantic import BaseModel, Field
 from rapidfuzz.distance import DamerauLevenshtein
 
 from edge_agent.grounding import fieldvocab, measures
-from edge_agent.grounding.catalog import Catalog, key
+from edge_agent.grounding.catalog import Catalog, SensorName, key
 from edge_agent.grounding.measures import kind_label, kind_names
 
 Kind = Literal["site", "asset", "sensor", "kind"]
@@ -134,7 +134,7 @@ class _Tokens:
                 self.items.append((tok, m.start(), m.start() + len(tok)))
         self.used = [False] * len(self.items)
 
-    def spans(self, longest: int):
+    def spans(self, longest: int) -> Iterator[tuple[int, int]]:
         """(i, j) spans of unused tokens, longest first, left to right."""
         for size in range(min(longest, len(self.items)), 0, -1):
             for i in range(0, len(self.items) - size + 1):
@@ -477,7 +477,7 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         return
 
 
-def _may_measure(wanted: measures.Asked, sensor) -> bool:
+def _may_measure(wanted: measures.Asked, sensor: SensorName) -> bool:
     """`sensor` may hold the measure asked: its quantity is that one, or unknown and its name has the word."""
     m = measures.point_measure(sensor)
     if m.setpoint:

@@ -210,7 +210,7 @@ def mask(text: str, made_up: Iterable[str]) -> str:
     for name in sorted(bad - tokens - code_set, key=len, reverse=True):
         text = re.sub(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])", UNVERIFIED, text)
 
-    def token(m: re.Match) -> str:
+    def token(m: re.Match[str]) -> str:
         whole = m.group(0)
         core = _clean(whole)
         if core not in tokens:

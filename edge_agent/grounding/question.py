@@ -164,14 +164,14 @@ class Cue:
     """A compiled cue: the expression, and the literal words it places where it matches."""
 
     source: str
-    regex: re.Pattern
+    regex: re.Pattern[str]
     words: frozenset[str]
     stems: tuple[str, ...]
 
-    def search(self, text: str) -> re.Match | None:
+    def search(self, text: str) -> re.Match[str] | None:
         return self.regex.search(text)
 
-    def placed(self, text: str, m: re.Match) -> set[str]:
+    def placed(self, text: str, m: re.Match[str]) -> set[str]:
         out = set()
         for w in words(text[m.start() : m.end()]):
             if w in self.words or any(w.startswith(s) for s in self.stems):
@@ -280,7 +280,7 @@ class _Form:
 @dataclass(frozen=True)
 class _Verb:
     spec: OperatingVerb
-    regex: re.Pattern  # at a clause's start, after request leads: the verb, its object, and what must follow
+    regex: re.Pattern[str]  # at a clause's start, after request leads: the verb, its object, and what must follow
     words: frozenset[str]
 
 
@@ -290,8 +290,8 @@ class _Table:
     yes_no: tuple[Cue, ...]
     arguments: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]]
     limit: tuple[Cue, ...]
-    part_start: re.Pattern
-    split: re.Pattern
+    part_start: re.Pattern[str]
+    split: re.Pattern[str]
     several: tuple[Cue, ...]
     single_file: tuple[Cue, ...]
     injection: tuple[Cue, ...]
@@ -304,8 +304,8 @@ class _Table:
     wish: tuple[Cue, ...]
     participles: dict[str, str]
     function_words: frozenset[str]
-    setpoint: re.Pattern
-    period: re.Pattern
+    setpoint: re.Pattern[str]
+    period: re.Pattern[str]
     verb_forms: frozenset[str]  # every form of the operating verbs: base, -s, -ing, participle
     data_words: frozenset[str]
 
@@ -638,7 +638,7 @@ def split_parts(question: str) -> list[str]:
 # -- one part's form --
 
 
-def _first(cues: tuple[Cue, ...], text: str) -> tuple[Cue, re.Match] | None:
+def _first(cues: tuple[Cue, ...], text: str) -> tuple[Cue, re.Match[str]] | None:
     for cue in cues:
         m = cue.search(text)
         if m:
@@ -814,7 +814,7 @@ def spelled(question: str) -> str:
     word of the same length, so character positions stay where they were (the refused pieces' spans point into the
     question as written). Names are never touched: a name with digits or capitals inside it is no plain word."""
 
-    def fix(m: re.Match) -> str:
+    def fix(m: re.Match[str]) -> str:
         w = m.group(0)
         low = w.casefold()
         first = not question[: m.start()].strip() or question[: m.start()].rstrip()[-1] in ".!?;:,"
