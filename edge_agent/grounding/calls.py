@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from edge_agent.grounding.catalog import Catalog, key
@@ -17,6 +18,7 @@ from edge_agent.grounding.dates import mentions_time
 from edge_agent.grounding.measures import Measure, comparable, fits, point_measure
 from edge_agent.grounding.question import Reading, wants_single_file
 from edge_agent.grounding.status import ANALYSIS_TOOLS, ANSWERED_BY, listed_asks, open_parts
+from edge_agent.toolkit import Tool
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -51,7 +53,7 @@ def known(g: Grounding) -> set[str]:
     return out
 
 
-def offered(g: Grounding, tools: Any, trial: int | None = None) -> list[str] | None:
+def offered(g: Grounding, tools: Iterable[Tool], trial: int | None = None) -> list[str] | None:
     """The tools worth offering (None: all): not one whose findings the grounding already has, nor one
     that needs what it lacks, nor an analysis tool no open part of the question asks for (and, while a part
     asking for a conclusion is open, not `histories`: its figures are not the conclusion). Finish is always

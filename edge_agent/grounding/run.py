@@ -23,10 +23,12 @@ and whether an answer may go out as answered, `prose` checks the words of an ans
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.dates import resolve_period
@@ -51,6 +53,7 @@ from edge_agent.grounding.status import (
     unsupported,
 )
 from edge_agent.grounding.written import declined, written_in_code
+from edge_agent.toolkit import Tool
 
 #: what callers import from here (the parts' names stay importable where they were)
 __all__ = [
@@ -173,6 +176,26 @@ class Grounding:
         facts = [declined(self)] + [m.sentence() for m in (self.links.missing if self.links is not None else [])]
         return "; ".join(f for f in facts if f)
 
+    def grounded_answer(self, trial: int | None = None) -> GroundedAnswer:
+        """What a Finish answer of `trial` may write: the evidence's figures and codes, code's start, whether that
+        start is the whole answer."""
+        return GroundedAnswer(
+            tokens=frozenset(self.answer_tokens()),
+            prefix=self.answer_prefix(trial),
+            closed=self.answer_closed(trial),
+        )
+
+    def for_step(self, tools: Iterable[Tool], trial: int | None = None) -> StepGrounding:
+        """What the next step of `trial` may write (`agent.steps.step_constraint` and the grounded answer)."""
+        offered = self.offered(tools, trial)
+        return StepGrounding(
+            scope=self.scope(),
+            answer=self.grounded_answer(trial),
+            offered=tuple(offered) if offered is not None else None,
+            hold_finish=self.holds_finish(trial),
+            all_found=self.links is not None and not self.links.missing,
+        )
+
     def answer_prefix(self, trial: int | None = None) -> str:
         """What the answer must start with: the facts of what the SkySpark lacks, and the heads of the calls."""
         return "; ".join(p for p in [self.missing_prefix(), *self.heads(trial)] if p)
@@ -216,7 +239,7 @@ class Grounding:
         """What the question's grounding already tells, in the words tools use for `provides`/`needs`."""
         return known(self)
 
-    def offered(self, tools: Any, trial: int | None = None) -> list[str] | None:
+    def offered(self, tools: Iterable[Tool], trial: int | None = None) -> list[str] | None:
         """The tools worth offering (None: all); Finish is always among them."""
         return offered(self, tools, trial)
 
