@@ -42,8 +42,8 @@ MEANINGS: dict[str, str] = {
     "error": "the request itself was refused or could not be run",
 }
 
-#: the beginnings of the answers the grounding writes in code when it refuses (edge_agent/grounding/run.py,
-#: `_written_in_code`): how a refusal recorded as `answered` by an older agent is recognised
+#: the beginnings of the answers the grounding writes in code when it refuses (edge_agent/grounding/written.py,
+#: `written_in_code`): how a refusal recorded as `answered` by an older agent is recognised
 _REFUSAL_OPENINGS = (
     "This gateway only reads data",
     "This gateway answers questions about the data",

@@ -60,9 +60,6 @@ KNOWN_LATE_IMPORTS = {
     ("edge_agent.bench.runner", "edge_agent.app"),
     ("edge_agent.bench.truth", "edge_agent.skyspark.client"),
     ("edge_agent.grounding.dates", "edge_agent.clock"),
-    ("edge_agent.grounding.run", "edge_agent.grounding.question"),
-    ("edge_agent.grounding.run", "edge_agent.grounding.dates"),
-    ("edge_agent.grounding.run", "edge_agent.grounding.linking"),
 }
 
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.steps import parse_step, render_step, step_constraint
+from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.llm.constraints import json_constraint, schema_regex
 from edge_agent.llm.decoding import automaton_for
 from edge_agent.toolkit import ToolRegistry
@@ -245,7 +246,11 @@ def test_after_a_prefix_written_in_code_the_answer_gets_a_short_tail():
 
     prefix = "Found 3 chiller assets at POKMAIN: Chiller 3, Chiller 6, Chiller 9"
     step = step_constraint(
-        TOOLS, THOUGHT_MAX, ANSWER_MAX, answer_tokens={"3", "6", "9", "POKMAIN"}, answer_prefix=prefix, only=["Finish"]
+        TOOLS,
+        THOUGHT_MAX,
+        ANSWER_MAX,
+        grounded=StepGrounding(answer=GroundedAnswer(tokens=frozenset({"3", "6", "9", "POKMAIN"}), prefix=prefix)),
+        only=["Finish"],
     )
     auto = automaton_for(step)
     head = f'Thought: done\nAction: Finish\nAction Input: {{"answer": "{prefix}'
@@ -261,9 +266,9 @@ def test_a_closed_answer_is_the_prefix_alone():
         TOOLS,
         THOUGHT_MAX,
         ANSWER_MAX,
-        answer_tokens={"3", "6", "9", "POKMAIN"},
-        answer_prefix=prefix,
-        answer_closed=True,
+        grounded=StepGrounding(
+            answer=GroundedAnswer(tokens=frozenset({"3", "6", "9", "POKMAIN"}), prefix=prefix, closed=True)
+        ),
         only=["Finish"],
     )
     auto = automaton_for(step)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_agent.agent.steps import parse_step, step_constraint
+from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.llm.constraints import json_constraint
 from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
 from edge_agent.toolkit import ToolRegistry
@@ -117,9 +118,9 @@ def test_a_closed_answer_is_never_evaluated(seed):
         TOOLS,
         60,
         200,
-        answer_tokens={"2", "POKMAIN", "RCHMAIN"},
-        answer_prefix=prefix,
-        answer_closed=True,
+        grounded=StepGrounding(
+            answer=GroundedAnswer(tokens=frozenset({"2", "POKMAIN", "RCHMAIN"}), prefix=prefix, closed=True)
+        ),
         only=["Finish"],
     )
     target = RandomTarget(seed)

@@ -17,6 +17,7 @@ Work is split by what each side does reliably:
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +27,7 @@ from edge_agent.agent.structured import ask_json
 from edge_agent.agent.trajectory import AgentEvent, Distilled
 from edge_agent.grounding.dates import DateRange, resolve_period
 from edge_agent.grounding.question import wants_single_file
+from edge_agent.llm.base import Prompt
 
 MAX_TOKENS = 200
 
@@ -51,7 +53,7 @@ def _dedupe(names: list[str]) -> list[str]:
     return out
 
 
-def mentioned(question: str, now=None) -> Distilled:
+def mentioned(question: str, now: datetime | None = None) -> Distilled:
     """The code-only reading of a question without a catalog (no model): only the period, given `now` — names
     come from the linking (`edge_agent.grounding`), never from patterns here."""
     result = Distilled()
@@ -80,7 +82,7 @@ def _asset_part(asset: str, sensors: list[str]) -> str:
     return f"{' and '.join(sensors) if sensors else 'the requested data'} of {asset}"
 
 
-def distill_prompt(question: str):
+def distill_prompt(question: str) -> Prompt:
     return make_prompt("distill", user=f"Question: {question.strip()}")
 
 

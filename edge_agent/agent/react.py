@@ -46,6 +46,7 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step, step_constraint
 from edge_agent.agent.trajectory import AgentEvent, Failure, StepKind, StepRecord, Trial
 from edge_agent.failures import ExternalFailure, Interrupted
+from edge_agent.grounding.allowed import StepGrounding
 from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK, ToolRegistry
 
@@ -116,37 +117,32 @@ def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
 
 
 def _step_constraint(
-    rt: AgentRuntime, seed: str, steps: list[StepRecord], only: tuple[str, ...] | None = None, trial: int | None = None
+    rt: AgentRuntime,
+    seed: str,
+    steps: list[StepRecord],
+    only: tuple[str, ...] | None = None,
+    grounded: StepGrounding | None = None,
 ) -> Constraint:
     """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any):
     file-name arguments may only name the files this run has made so far; site, asset, sensor and
     period arguments only what the run's grounding allows; a tool whose findings the grounding already
     has is not offered, nor a call whose result this trial already holds; Finish comes once a tool has
     answered (or when nothing else is left, or the question names what does not exist), and its answer
-    may only state figures and codes this run has seen (`steps.step_constraint`, which caches them)."""
-    g = rt.grounding
-    made: dict[str, list[dict]] = {}
+    may only state figures and codes this run has seen (`steps.step_constraint`, which caches them): all of it
+    from `grounded`, what the run's grounding allows this step (`Grounding.for_step`)."""
+    made: dict[str, list[dict[str, Any]]] = {}
     for s in steps:
         if s.kind == "tool" and s.ok and isinstance(s.action_input, dict):
             made.setdefault(s.action, []).append(s.action_input)
-    if only is None and g is not None:
-        offered = g.offered(rt.tools, trial)
-        only = tuple(offered) if offered is not None else None
-    finish_alone = g is not None and g.links is not None and not made and not g.links.missing
     return step_constraint(
         rt.tools,
         rt.settings.thought_max_chars,
         rt.settings.answer_max_chars,
         after_thought_prefix=seed,
         files=rt.ctx.files.names(),
-        scope=g.scope() if g is not None else None,
-        answer_tokens=g.answer_tokens() if g is not None else None,
-        answer_prefix=g.answer_prefix(trial) if g is not None else "",
-        answer_closed=g is not None and g.answer_closed(trial),
+        grounded=grounded,
         only=only,
         made=made,
-        finish_alone=finish_alone,
-        hold_finish=g is not None and g.holds_finish(trial),
     )
 
 
@@ -233,11 +229,13 @@ class _Trial:
         prompt = react_prompt(self.question, self.rt, self.trial.steps, feedback=self.feedback, seed=seed)
         only = (FINISH,) if self.finish_only else None
         g = self.rt.grounding
-        forced = len(g.answer_prefix(self.trial.number)) if g is not None else 0  # the answer's start written by code
+        grounded = g.for_step(self.rt.tools, self.trial.number) if g is not None else None
+        # the answer's start written by code
+        forced = len(grounded.answer.prefix) if grounded is not None and grounded.answer is not None else 0
         out = self._call(
             prompt,
             role="react",
-            constraint=_step_constraint(self.rt, seed, self.trial.steps, only, trial=self.trial.number),
+            constraint=_step_constraint(self.rt, seed, self.trial.steps, only, grounded),
             max_tokens=self.rt.settings.step_max_tokens + forced,
             stop=STOP,
         )
@@ -412,7 +410,7 @@ class _Trial:
         g = self.rt.grounding
         claims = g.check(answer) if g is not None else []
         made_up = [c.text for c in claims if not c.grounded]
-        if made_up:
+        if made_up and g is not None:  # (claims, and so made-up ones, come only from a grounding)
             self.trial.ungrounded_answers += 1
             g.refuse(claims)
             if self.finish_only or self.trial.ungrounded_answers >= MAX_REFUSED:
@@ -514,9 +512,10 @@ class _Trial:
         for). A Finish step then has one possible action and one possible answer, so asking the model for it
         would only buy a thought at the price of evaluating the last Observation."""
         g = self.rt.grounding
-        if g is None or not g.answer_closed(self.trial.number):
+        grounded = g.grounded_answer(self.trial.number) if g is not None else None
+        if g is None or grounded is None or not grounded.closed:
             return ""
-        answer = " ".join(g.answer_prefix(self.trial.number).split())  # code's, never cut: at most MAX_HEADS heads
+        answer = " ".join(grounded.prefix.split())  # code's, never cut: at most MAX_HEADS heads
         if not answer:
             return ""
         claims = g.check(answer)

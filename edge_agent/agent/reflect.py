@@ -11,6 +11,8 @@ retry — then the code's diagnosis is used, so the next trial always gets some 
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.distill import render_distilled
@@ -20,6 +22,8 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.structured import ask_json
 from edge_agent.agent.trajectory import AgentEvent, Distilled, Trial
+from edge_agent.llm.base import Prompt
+from edge_agent.toolkit import ToolRegistry
 
 MAX_TOKENS = 160
 SCRATCHPAD_CHARS = 2400
@@ -68,7 +72,9 @@ def fallback_reflection(trial: Trial, max_steps: int) -> str:
     return one_line(f"Diagnosis: {ending} Plan: {plan}", REFLECTION_MAX_CHARS)
 
 
-def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: str = "", tools=None):
+def reflect_prompt(
+    question: str, trial: Trial, max_steps: int, distilled_text: str = "", tools: ToolRegistry | None = None
+) -> Prompt:
     steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
     known = f"\n{distilled_text}" if distilled_text else ""
     answer = f"\nFinal answer given: {trial.answer}" if trial.answer else ""
@@ -81,7 +87,8 @@ def reflect_prompt(question: str, trial: Trial, max_steps: int, distilled_text: 
 
 def reflect(question: str, trial: Trial, rt: AgentRuntime, distilled: Distilled | None = None) -> str:
     """The reflection for a failed trial (plain text), and a `reflect` event."""
-    text, why, attempts, by = "", "", 0, "code"
+    text, why, attempts = "", "", 0
+    by: Literal["model", "code"] = "code"
     if trial.outcome == "finished" and trial.review is not None:
         # only a finished trial's failure needs the model's diagnosis; for a loop stop, steps or tokens
         # used up or refused answers, code already knows why it failed

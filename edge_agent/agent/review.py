@@ -42,8 +42,10 @@ from edge_agent.agent.prompting import load_prompt, make_prompt, trial_scratchpa
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.structured import ask_json
-from edge_agent.agent.trajectory import AgentEvent, Distilled, Review, ReviewStatus, Trial
+from edge_agent.agent.trajectory import AgentEvent, Distilled, Review, ReviewStatus, StepRecord, Trial
 from edge_agent.grounding.question import wants_single_file
+from edge_agent.grounding.run import Grounding
+from edge_agent.llm.base import Prompt
 
 MAX_TOKENS = 220
 SCRATCHPAD_CHARS = 2400
@@ -123,7 +125,7 @@ def _values(value: Any) -> Iterable[str]:
         yield str(value)
 
 
-def _name_pattern(name: str) -> re.Pattern:
+def _name_pattern(name: str) -> re.Pattern[str]:
     parts = [re.escape(p) for p in re.split(r"[\s_\-]+", name.strip().lower()) if p]
     return re.compile(r"(?<![a-z0-9])" + r"[\s_\-]*".join(parts) + r"(?![0-9])")
 
@@ -139,7 +141,7 @@ def _has_date_arg(action_input: Any) -> bool:
     )
 
 
-def _reads_period(action_input: Any, g) -> bool:
+def _reads_period(action_input: Any, g: Grounding | None) -> bool:
     """A call with date arguments; where the grounding worked the period out, those of that period (the
     values the step constraint allows), so a call over another day covers nothing."""
     if not _has_date_arg(action_input):
@@ -207,7 +209,7 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
         )
     prefix = g.missing_prefix() if g is not None else ""
     # a question about what the SkySpark lacks, and nothing it has, is answered by the linking fact alone
-    from_links = bool(prefix) and answer.startswith(prefix) and g.answered_by_links()
+    from_links = g is not None and bool(prefix) and answer.startswith(prefix) and g.answered_by_links()
     if not tool_steps and (facts.assets or facts.sites or period_asked) and not from_links:
         ev.findings.append(
             Finding(
@@ -277,7 +279,7 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
     return ev
 
 
-def _unread_sensors(g, data_steps) -> list[tuple[str, str]]:
+def _unread_sensors(g: Grounding | None, data_steps: Sequence[StepRecord]) -> list[tuple[str, str]]:
     """(asset, sensor) pairs the question asks for that no data call read: every sensor it names on every
     asset it names that has it (the SkySpark's names, as linked), or the sensor alone where it names no
     asset. Pairs the SkySpark lacks are facts of the answer, not reads to make."""
@@ -287,7 +289,7 @@ def _unread_sensors(g, data_steps) -> list[tuple[str, str]]:
     lacking = {(m.asset, m.text) for m in g.links.missing if m.kind == "sensor"}
     pairs = [(a, s) for s in sensors for a in (g.links.assets or [""]) if (a, s) not in lacking]
 
-    def read(step, asset: str, sensor: str) -> bool:
+    def read(step: StepRecord, asset: str, sensor: str) -> bool:
         values = [v.lower().strip() for v in _values(step.action_input)]
         return any(_name_pattern(sensor).fullmatch(v) for v in values) and (not asset or _mentions(values, asset))
 
@@ -326,7 +328,7 @@ def _short_args(action_input: Any) -> str:
     return str(action_input)
 
 
-def _one_file_for_all(assets: list[str], ok_steps) -> bool:
+def _one_file_for_all(assets: list[str], ok_steps: Sequence[StepRecord]) -> bool:
     """A successful call that wrote a file and covers every asset, or a merge of two files."""
     for s in ok_steps:
         values = list(_values(s.action_input))
@@ -337,7 +339,7 @@ def _one_file_for_all(assets: list[str], ok_steps) -> bool:
     return False
 
 
-def review_prompt(question: str, trial: Trial, evidence: Evidence):
+def review_prompt(question: str, trial: Trial, evidence: Evidence) -> Prompt:
     steps = trial_scratchpad(trial, max_chars=SCRATCHPAD_CHARS).strip() or "(no steps)"
     user = (
         f"Question: {question.strip()}\n\nSteps:\n{steps}\n\nFinal answer: {trial.answer or '(none)'}\n\n"
@@ -419,7 +421,12 @@ def settled(trial: Trial, evidence: Evidence, rt: AgentRuntime) -> str:
         return "decided by the checks; the review model was not asked"
     g = rt.grounding
     prefix = g.answer_prefix(trial.number) if g is not None else ""
-    if prefix and g.answer_closed(trial.number) and (trial.answer or "").strip() in (prefix, prefix + "."):
+    if (
+        g is not None
+        and prefix
+        and g.answer_closed(trial.number)
+        and (trial.answer or "").strip() in (prefix, prefix + ".")
+    ):
         return "the answer was written by code from the tool results; the review model was not asked"
     return ""
 

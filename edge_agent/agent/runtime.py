@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from edge_agent.agent.trajectory import AgentEvent
 from edge_agent.config import AgentSettings
+from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.provenance import mask
+from edge_agent.grounding.run import Grounding
 from edge_agent.llm.base import LLM
 from edge_agent.toolkit import ToolContext, ToolRegistry
 
@@ -23,9 +24,9 @@ class AgentRuntime:
     core_examples: str = ""  # the start of `examples` that every question shares (`TrajectoryStore.render_core`)
     emit: Callable[[AgentEvent], None] = field(default=lambda event: None)
     #: the SkySpark's catalog for this run (`edge_agent.grounding.catalog.Catalog`); None: no grounding in names
-    catalog: Callable[[], Any] | None = None
+    catalog: Callable[[], Catalog] | None = None
     #: set by `xen.solve` before the first step (`edge_agent.grounding.run.Grounding`)
-    grounding: Any = None
+    grounding: Grounding | None = None
 
     def vetted(self, text: str) -> str:
         """`text` (a review, a reflection) as it may be published: each figure or name in it that no evidence

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from edge_agent.grounding.allowed import StepGrounding
 from edge_agent.grounding.provenance import answer_pattern
 from edge_agent.grounding.scope import drop_calls, pinned_calls
 from edge_agent.llm.constraints import (
@@ -123,14 +124,10 @@ def step_constraint(
     after_thought_prefix: str | None = None,
     string_limit: int = DEFAULT_STRING_LIMIT,
     files: Sequence[str] | None = None,
-    scope: Any = None,
-    answer_tokens: Iterable[str] | None = None,
-    answer_prefix: str = "",
-    answer_closed: bool = False,
+    grounded: StepGrounding | None = None,
     only: Sequence[str] | None = None,
     made: dict[str, list[dict[str, Any]]] | None = None,
     finish_alone: bool = False,
-    hold_finish: bool = False,
 ) -> StructuredConstraint:
     """The language of one ReAct step for `tools` (see module docstring); parseable by `parse_step` by construction.
 
@@ -139,16 +136,23 @@ def step_constraint(
     With `files` (the run's file names), an argument that names a file (`FILE_REF`) can only be one
     of them, and a tool that needs a file is left out while there is none: a made-up file name
     cannot be written.
-    With `scope` (`edge_agent.grounding.scope.Scope`), site, asset, sensor and period arguments can only
-    be what the scope allows, and a tool none of whose calls fits is left out. With `answer_tokens`, the
-    Finish answer can only write figures and codes from that set (`grounding.provenance.answer_pattern`),
-    starting with `answer_prefix` where there is one, and nothing else after it with `answer_closed`.
-    With `only`, just those tools are offered (e.g. only Finish once the answer is in hand). With `made`
-    (tool → argument objects of the calls whose results are in hand), those calls cannot be written again
-    where a tool's calls can be listed. With `finish_alone`, Finish is offered only when no other tool is;
-    it is held back too while a tool marked `answers` has calls left whose every argument the scope pins, and
-    with `hold_finish` (a part of the question no call has answered yet) while any other tool is offered.
+    With `grounded` (what the run's grounding allows this step, `Grounding.for_step`): site, asset, sensor and
+    period arguments can only be what its `scope` allows, and a tool none of whose calls fits is left out; the
+    Finish answer can only write figures and codes from its `answer.tokens` (`grounding.provenance.answer_pattern`),
+    starting with `answer.prefix` where there is one, and nothing else after it where `answer.closed`; only the
+    tools it `offered` are offered. With `only`, just those tools are offered instead (e.g. only Finish once the
+    answer is in hand). With `made` (tool → argument objects of the calls whose results are in hand), those calls
+    cannot be written again where a tool's calls can be listed. With `finish_alone` (or where the grounding found
+    everything the question names and no call is made yet), Finish is offered only when no other tool is; it is
+    held back too while a tool marked `answers` has calls left whose every argument the scope pins, and while a
+    part of the question no call has answered yet is open (`hold_finish`) and any other tool is offered.
     """
+    scope = grounded.scope if grounded is not None else None
+    answer = grounded.answer if grounded is not None else None
+    hold_finish = grounded is not None and grounded.hold_finish
+    if only is None and grounded is not None:
+        only = grounded.offered
+    finish_alone = finish_alone or (grounded is not None and grounded.all_found and not made)
     files = tuple(sorted(files)) if files is not None else None
     schemas = []
     for t in tools:
@@ -159,8 +163,8 @@ def step_constraint(
             schema = drop_calls(schema, made[t.name])
         if schema is None:
             continue
-        if t.name == FINISH and answer_tokens is not None:
-            schema = _grounded_answer(schema, answer_tokens, answer_prefix, answer_closed)
+        if t.name == FINISH and answer is not None:
+            schema = _grounded_answer(schema, answer.tokens, answer.prefix, answer.closed)
         schemas.append((t, schema))
     held = scope is not None and any(t.answers and pinned_calls(sc) for t, sc in schemas)
     if (finish_alone or held or hold_finish) and len(schemas) > 1:
@@ -173,7 +177,7 @@ def step_constraint(
         answer_max_chars,
         after_thought_prefix,
         string_limit,
-        answer_prefix if answer_tokens is not None else "",
+        answer.prefix if answer is not None else "",
     )
     if not schemas:
         raise ValueError("a step constraint needs at least one tool")
@@ -190,11 +194,11 @@ def step_constraint(
         limits = [(probe, max(1, thought_budget))]
         if FINISH in tools:  # the answer is the step's last field: every loop after its start shares its budget
             limits.append((f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "a', max(1, answer_max_chars - 1)))
-            if answer_prefix and answer_tokens is not None:  # after a fact written in code, a short tail
+            if answer is not None and answer.prefix:  # after a fact written in code, a short tail
                 limits.append(
                     (
-                        f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "{answer_prefix} a',
-                        max(1, min(ANSWER_TAIL_CHARS, answer_max_chars - len(answer_prefix)) - 1),
+                        f'{probe}\nAction: {FINISH}\nAction Input: {{"answer": "{answer.prefix} a',
+                        max(1, min(ANSWER_TAIL_CHARS, answer_max_chars - len(answer.prefix)) - 1),
                     )
                 )
 

@@ -35,7 +35,7 @@ def string_limit(model: type[BaseModel], default: int = 400) -> int:
     a reply cut by the decoder still validates (the regex itself carries no lengths)."""
     limits: list[int] = []
 
-    def walk(node) -> None:
+    def walk(node: object) -> None:
         if isinstance(node, dict):
             if isinstance(node.get("maxLength"), int):
                 limits.append(node["maxLength"])

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from edge_agent.failures import FailureReason
 from edge_agent.filestore import FileInfo
 from edge_agent.grounding.provenance import Claim, mask
 from edge_agent.llm.base import Usage
@@ -77,7 +78,7 @@ class Distilled(BaseModel):
 class Failure(BaseModel):
     """Something outside the gateway that ended a run (`edge_agent.failures.ExternalFailure`)."""
 
-    reason: str  # `edge_agent.failures.FailureReason`
+    reason: FailureReason
     message: str  # names the server or the path, and the error
 
 

@@ -148,13 +148,14 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
     best = trials[pick] if pick is not None else None
     if rt.cancelled or any(t.outcome == "cancelled" for t in trials):
         status: RunStatus = "cancelled"
-    elif trials and trials[-1].outcome == "failed":  # what the earlier trials answered was not accepted
+    elif trials and (failed := trials[-1].failure) is not None and trials[-1].outcome == "failed":
+        # what the earlier trials answered was not accepted
         return XenOutcome(
             answer=None,
             status="failed",
             trials=trials,
             distilled=distilled,
-            failure=ExternalFailure(trials[-1].failure.message, trials[-1].failure.reason),
+            failure=ExternalFailure(failed.message, failed.reason),
         )
     elif best is not None:
         lacking = unverified(best, rt)

@@ -139,8 +139,11 @@ def _add_months(day: date, months: int) -> date:
 
 
 def _year(text: str | None, now: datetime) -> int | None:
-    if not text:
-        return None
+    return _year_of(text) if text else None
+
+
+def _year_of(text: str) -> int:
+    """A year as written: "2024", "24", "'24"."""
     if text.startswith("'") or len(text) == 2:
         return 2000 + int(text.strip("'"))
     return int(text)
@@ -158,9 +161,9 @@ def _past_day(month: int, day: int, now: datetime) -> date:
     raise ValueError(f"no such day: {month}/{day}")
 
 
-def _find_day(text: str, now: datetime) -> tuple[date, re.Match] | None:
+def _find_day(text: str, now: datetime) -> tuple[date, re.Match[str]] | None:
     """The first explicit calendar day in `text`, with the match that named it."""
-    found: list[tuple[int, date, re.Match]] = []
+    found: list[tuple[int, date, re.Match[str]]] = []
     for pattern in _DAY_PATTERNS:
         for m in pattern.finditer(text):
             try:
@@ -170,8 +173,7 @@ def _find_day(text: str, now: datetime) -> tuple[date, re.Match] | None:
                 elif groups.get("ed"):
                     day = date(int(groups["ey"]), int(groups["em"]), int(groups["ed"]))
                 elif groups.get("um"):
-                    year = _year(groups["uy"], now)
-                    day = date(year, int(groups["um"]), int(groups["ud"]))
+                    day = date(_year_of(groups["uy"]), int(groups["um"]), int(groups["ud"]))
                 else:
                     month, dom = MONTHS[groups["mon"]], int(groups["day"])
                     year = _year(groups.get("year"), now)
@@ -343,7 +345,7 @@ def _single(text: str, now: datetime) -> DateRange | None:
             return span
         if tod is not None:
             base = span.start.date() if span is not None and span.end - span.start <= timedelta(days=1) else None
-            if base is None:
+            if base is None or span is None:  # (span is None only where base is)
                 # "at midnight" alone: the most recent such moment.
                 instant = datetime.combine(now.date(), tod[0], tzinfo=now.tzinfo)
                 if instant > now:

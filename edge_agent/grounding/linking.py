@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Literal
 
 from pydantic import BaseModel, Field
 from rapidfuzz.distance import DamerauLevenshtein
 
 from edge_agent.grounding import fieldvocab, measures
-from edge_agent.grounding.catalog import Catalog, key
+from edge_agent.grounding.catalog import Catalog, SensorName, key
 from edge_agent.grounding.measures import kind_label, kind_names
 
 Kind = Literal["site", "asset", "sensor", "kind"]
@@ -134,7 +134,7 @@ class _Tokens:
                 self.items.append((tok, m.start(), m.start() + len(tok)))
         self.used = [False] * len(self.items)
 
-    def spans(self, longest: int):
+    def spans(self, longest: int) -> Iterator[tuple[int, int]]:
         """(i, j) spans of unused tokens, longest first, left to right."""
         for size in range(min(longest, len(self.items)), 0, -1):
             for i in range(0, len(self.items) - size + 1):
@@ -170,7 +170,7 @@ def _match_exact(tokens: _Tokens, index: dict[str, str], longest: int) -> list[t
         if any(tokens.used[i:j]):
             continue
         words = tokens.words(i, j)
-        for n, k in enumerate(_plural_variants(words)):
+        for k in _plural_variants(words):
             hit = next((index[v] for v in _variants(k) if v in index), None)
             if hit is not None:
                 raw = tokens.raw(i, j)
@@ -255,7 +255,8 @@ def _list_tail(text: str, end: int, name: str, names: set[str]) -> list[tuple[st
     if not m:
         return []
     stem = name[: m.start()]
-    out, pos = [], end
+    out: list[tuple[str, int, bool]] = []
+    pos = end
     while True:
         tail = _LIST_TAIL.match(text, pos)
         if not tail:
@@ -368,13 +369,13 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     ]
     shorts: dict[str, None] = {}
     for site, asset in where:
-        for s in catalog.sensors(site, asset):
-            shorts.setdefault(s.short, None)
+        for point in catalog.sensors(site, asset):
+            shorts.setdefault(point.short, None)
     site_shorts: dict[str, None] = dict(shorts)
     for site in links.sites:
         for asset in catalog.assets(site):
-            for s in catalog.sensors(site, asset):
-                site_shorts.setdefault(s.short, None)
+            for point in catalog.sensors(site, asset):
+                site_shorts.setdefault(point.short, None)
     sensor_index = _index(site_shorts)
     longest = min(MAX_SPAN, max((_words_in(s) for s in site_shorts), default=1))
     for i, j, name, how in sorted(
@@ -476,7 +477,7 @@ def _missing_sensors(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
         return
 
 
-def _may_measure(wanted: measures.Asked, sensor) -> bool:
+def _may_measure(wanted: measures.Asked, sensor: SensorName) -> bool:
     """`sensor` may hold the measure asked: its quantity is that one, or unknown and its name has the word."""
     m = measures.point_measure(sensor)
     if m.setpoint:
@@ -526,10 +527,10 @@ def _asset_types(tokens: _Tokens, catalog: Catalog, links: Links) -> None:
     index: dict[str, str] = {}
     where: dict[str, list[str]] = {}
     for site in catalog.sites if len(catalog.sites) <= 12 or not links.sites else links.sites:
-        for marker in catalog.types(site):
-            where.setdefault(marker, []).append(site)
-            for word in _type_words(marker):
-                index.setdefault(word, marker)
+        for typed in catalog.types(site):
+            where.setdefault(typed, []).append(site)
+            for word in _type_words(typed):
+                index.setdefault(word, typed)
     for i, j in tokens.spans(4):
         if any(tokens.used[i:j]):
             continue
@@ -636,8 +637,8 @@ def _missing_assets(
             if key(prev) in first_words or key(singular) in first_words:
                 text = f"{singular} {tok}"
                 tokens.used[n - 1] = True
-        elif re.fullmatch(r"[^\W\d_]+\d[\w\-]*", tok) and not _TIMEISH.match(tok):
-            head = re.match(r"[^\W\d_]+", tok).group(0).casefold()
+        elif (code := re.fullmatch(r"([^\W\d_]+)\d[\w\-]*", tok)) and not _TIMEISH.match(tok):
+            head = code.group(1).casefold()
             if head in code_heads:
                 text = tok
         if text is None:

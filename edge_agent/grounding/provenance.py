@@ -107,16 +107,14 @@ def _literal(text: str) -> str:
 
 def _other_digits() -> str:
     """Every non-ASCII decimal digit (full-width, Arabic-Indic, …) as regex class ranges."""
-    out, start, prev = [], None, None
+    out: list[list[int]] = []  # [first, last] of each run of digits
     for cp in range(0x80, 0x1FC00):
         if unicodedata.category(chr(cp)) != "Nd":
             continue
-        if start is None or cp != prev + 1:
-            if start is not None:
-                out.append((start, prev))
-            start = cp
-        prev = cp
-    out.append((start, prev))
+        if out and cp == out[-1][1] + 1:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp])
     return "".join(f"{chr(a)}-{chr(b)}" for a, b in out)
 
 
@@ -212,7 +210,7 @@ def mask(text: str, made_up: Iterable[str]) -> str:
     for name in sorted(bad - tokens - code_set, key=len, reverse=True):
         text = re.sub(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])", UNVERIFIED, text)
 
-    def token(m: re.Match) -> str:
+    def token(m: re.Match[str]) -> str:
         whole = m.group(0)
         core = _clean(whole)
         if core not in tokens:

@@ -31,6 +31,7 @@ nothing names a plant.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -41,6 +42,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Intent = Literal["read", "control", "injection", "outside"]
 Form = Literal["yes_no", "which", "value", "names", "count", "other"]
+#: a form as the table gives it: "yes_no|value" is yes_no where the clause asks yes or no, else value
+TableForm = Literal[Form, "yes_no|value", "yes_no|which"]
 Ask = Literal[
     "rank",
     "excursion",
@@ -72,7 +75,7 @@ class FormSpec(BaseModel):
     name: str
     ask: Ask
     precedence: int
-    form: Literal["yes_no", "which", "value", "names", "count", "other", "yes_no|value", "yes_no|which"]
+    form: TableForm
     cues: list[str] = Field(default_factory=list)
     needs: list[Need] = Field(default_factory=list)
     pins: list[Pin] | dict[str, str] = Field(default_factory=list)
@@ -161,14 +164,14 @@ class Cue:
     """A compiled cue: the expression, and the literal words it places where it matches."""
 
     source: str
-    regex: re.Pattern
+    regex: re.Pattern[str]
     words: frozenset[str]
     stems: tuple[str, ...]
 
-    def search(self, text: str) -> re.Match | None:
+    def search(self, text: str) -> re.Match[str] | None:
         return self.regex.search(text)
 
-    def placed(self, text: str, m: re.Match) -> set[str]:
+    def placed(self, text: str, m: re.Match[str]) -> set[str]:
         out = set()
         for w in words(text[m.start() : m.end()]):
             if w in self.words or any(w.startswith(s) for s in self.stems):
@@ -277,7 +280,7 @@ class _Form:
 @dataclass(frozen=True)
 class _Verb:
     spec: OperatingVerb
-    regex: re.Pattern  # at a clause's start, after request leads: the verb, its object, and what must follow
+    regex: re.Pattern[str]  # at a clause's start, after request leads: the verb, its object, and what must follow
     words: frozenset[str]
 
 
@@ -287,8 +290,8 @@ class _Table:
     yes_no: tuple[Cue, ...]
     arguments: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]]
     limit: tuple[Cue, ...]
-    part_start: re.Pattern
-    split: re.Pattern
+    part_start: re.Pattern[str]
+    split: re.Pattern[str]
     several: tuple[Cue, ...]
     single_file: tuple[Cue, ...]
     injection: tuple[Cue, ...]
@@ -301,8 +304,8 @@ class _Table:
     wish: tuple[Cue, ...]
     participles: dict[str, str]
     function_words: frozenset[str]
-    setpoint: re.Pattern
-    period: re.Pattern
+    setpoint: re.Pattern[str]
+    period: re.Pattern[str]
     verb_forms: frozenset[str]  # every form of the operating verbs: base, -s, -ing, participle
     data_words: frozenset[str]
 
@@ -635,7 +638,7 @@ def split_parts(question: str) -> list[str]:
 # -- one part's form --
 
 
-def _first(cues: tuple[Cue, ...], text: str) -> tuple[Cue, re.Match] | None:
+def _first(cues: tuple[Cue, ...], text: str) -> tuple[Cue, re.Match[str]] | None:
     for cue in cues:
         m = cue.search(text)
         if m:
@@ -664,7 +667,16 @@ def _periods(text: str) -> list[str]:
     return [m.group(0) for m in TABLE.period.finditer(text)]
 
 
-def _needs_hold(needs: list[str], text: str, many: bool) -> bool:
+def _form_of(spec: TableForm, yes_no: bool) -> Form:
+    """A form of the table as one clause takes it: "yes_no|value" is yes_no where the clause asks yes or no."""
+    if spec == "yes_no|value":
+        return "yes_no" if yes_no else "value"
+    if spec == "yes_no|which":
+        return "yes_no" if yes_no else "which"
+    return spec
+
+
+def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
     for need in needs:
         if need == "direction" and _argument("direction", text) is None:
             return False
@@ -693,9 +705,7 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
             continue
         if not _needs_hold(f.spec.needs, norm, plural_or_many):
             continue
-        form = f.spec.form
-        if "|" in form:
-            form = "yes_no" if yes_no else form.split("|")[1]
+        form = _form_of(f.spec.form, yes_no)
         part = Part(
             text=text, form=form, ask=f.spec.ask, cue=f.spec.name + (f": {hit[1].group(0).strip()}" if hit else "")
         )
@@ -804,7 +814,7 @@ def spelled(question: str) -> str:
     word of the same length, so character positions stay where they were (the refused pieces' spans point into the
     question as written). Names are never touched: a name with digits or capitals inside it is no plain word."""
 
-    def fix(m: re.Match) -> str:
+    def fix(m: re.Match[str]) -> str:
         w = m.group(0)
         low = w.casefold()
         first = not question[: m.start()].strip() or question[: m.start()].rstrip()[-1] in ".!?;:,"

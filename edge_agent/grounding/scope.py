@@ -29,6 +29,7 @@ import copy
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from edge_agent.analysis import is_power
 from edge_agent.grounding.catalog import Catalog
@@ -70,7 +71,7 @@ class Scope:
     start: str | None = None
     final: str | None = None
     period: bool = False  # start/final are fixed (final None: an instant)
-    pins: dict = field(default_factory=dict)  # what the question states for `x-question` arguments
+    pins: dict[str, Any] = field(default_factory=dict)  # what the question states for `x-question` arguments
     named_sensors: tuple[str, ...] = ()  # the sensors the question names, in its order
 
     @classmethod
@@ -82,7 +83,7 @@ class Scope:
         start: str | None = None,
         final: str | None = None,
         seen: frozenset[str] = frozenset(),
-        pins: dict | None = None,
+        pins: dict[str, Any] | None = None,
     ) -> Scope:
         sites = links.sites or list(catalog.sites)
         named_missing = any(m.kind == "asset" for m in links.missing)
@@ -153,7 +154,7 @@ class Scope:
             ]
         )
 
-    def constrain(self, schema: dict) -> dict | None:
+    def constrain(self, schema: dict[str, Any]) -> dict[str, Any] | None:
         """`schema` with its marked arguments limited to this scope; None when no call can be written
         (e.g. an asset argument and no asset in scope)."""
         props = schema.get("properties", {})
@@ -179,7 +180,9 @@ class Scope:
         defs = {k: v for k, v in schema.items() if k.startswith("$defs")}
         return {"anyOf": branches, **defs}
 
-    def _branch(self, schema: dict, marks: dict[str, str], site: str, scope: SiteScope) -> dict | None:
+    def _branch(
+        self, schema: dict[str, Any], marks: dict[str, str], site: str, scope: SiteScope
+    ) -> dict[str, Any] | None:
         out = copy.deepcopy(schema)
         props, required = out["properties"], list(out.get("required", []))
         pins = self.pins
@@ -310,16 +313,17 @@ def _setpoints(sensors: list[str], named: list[str]) -> tuple[str, ...]:
     """The setpoint sensors among `sensors`; those of a sensor the question names first ("Room Temp" → "Room Temp
     Setpoint"), and only those where there are some."""
     points = [s for s in sensors if SETPOINT.search(s)]
-    key = lambda s: re.sub(r"[\s_\-]", "", s).casefold()  # noqa: E731
+
+    def key(s: str) -> str:
+        return re.sub(r"[\s_\-]", "", s).casefold()
+
     own = [p for p in points if any(key(n) in key(p) for n in named if not SETPOINT.search(n))]
     return tuple(own or points)
 
 
-def _has_role(props: dict, role: str) -> bool:
-    return any(p.get("x-role") == role for p in props.values())
-
-
-def _groups(catalog: Catalog, site: str, assets: list[str], sensors: list[str]):
+def _groups(
+    catalog: Catalog, site: str, assets: list[str], sensors: list[str]
+) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """The assets grouped by which of `sensors` they have, in catalog order."""
     out: dict[tuple[str, ...], list[str]] = {}
     for asset in assets:
@@ -335,7 +339,7 @@ def _groups(catalog: Catalog, site: str, assets: list[str], sensors: list[str]):
 MAX_CALLS = 64  # a branch with more possible calls than this is left as it is
 
 
-def _values(prop: dict) -> list | None:
+def _values(prop: dict[str, Any]) -> list[Any] | None:
     """The finite values an argument can take, or None."""
     if "enum" in prop:
         return list(prop["enum"])
@@ -345,12 +349,12 @@ def _values(prop: dict) -> list | None:
     return None
 
 
-def _calls(branch: dict) -> list[dict] | None:
+def _calls(branch: dict[str, Any]) -> list[dict[str, Any]] | None:
     """Every call a branch allows, when they are few and all arguments are required; else None."""
     props = branch.get("properties", {})
     if set(props) - set(branch.get("required", [])):
         return None
-    combos: list[dict] = [{}]
+    combos: list[dict[str, Any]] = [{}]
     for name, prop in props.items():
         values = _values(prop)
         if values is None or len(combos) * len(values) > MAX_CALLS:
@@ -359,7 +363,7 @@ def _calls(branch: dict) -> list[dict] | None:
     return combos
 
 
-def _pinned(branch: dict, call: dict) -> dict:
+def _pinned(branch: dict[str, Any], call: dict[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(branch)
     for name, value in call.items():
         if isinstance(value, list):
@@ -375,7 +379,7 @@ def _pinned(branch: dict, call: dict) -> dict:
     return out
 
 
-def drop_calls(schema: dict, made: list[dict]) -> dict | None:
+def drop_calls(schema: dict[str, Any], made: list[dict[str, Any]]) -> dict[str, Any] | None:
     """`schema` without the calls already `made` (where its calls can be listed); None if none is left.
     A call whose result is in hand cannot be written again."""
     if not made:
@@ -399,9 +403,9 @@ def drop_calls(schema: dict, made: list[dict]) -> dict | None:
     return {"anyOf": out, **{k: v for k, v in schema.items() if k.startswith("$defs")}}
 
 
-def pinned_calls(schema: dict) -> list[dict] | None:
+def pinned_calls(schema: dict[str, Any]) -> list[dict[str, Any]] | None:
     """The calls a schema allows when every argument is pinned to a few values; None otherwise."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for branch in schema["anyOf"] if "anyOf" in schema else [schema]:
         calls = _calls(branch)
         if calls is None:

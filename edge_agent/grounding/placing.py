@@ -1,0 +1,190 @@
+"""What code places of the question before the first step: its parts, its requests, the words nothing placed.
+
+`Grounding.build` links the question's names and period, then asks this module for the question's reading with
+each part knowing whether it names several things (`reading`), settles a question whose only asking clause is a
+request or an instruction (`only_requests`), finds the words neither the reading, the linking, the period nor the
+field's vocabulary placed (`unplaced`), and turns such a word into a missing sensor where the question asks for the
+data of assets that lack it (`unplaced_measure`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.dates import MONTHS, WEEKDAYS
+from edge_agent.grounding.linking import Links, Missing, link
+from edge_agent.grounding.question import COURTESY_WORDS, Reading, read_question, split_parts, unplaced_words, words
+
+if TYPE_CHECKING:
+    from edge_agent.grounding.run import Grounding
+
+#: "which of them", "which of these": the several things an earlier part named
+_OF_THEM = re.compile(r"\bwhich (?:one )?of (?:them|these|those|the two|both)\b|\bwhich one\b", re.I)
+
+
+def period_span(question: str, phrase: str) -> list[tuple[int, int]]:
+    """Where the period's words stand in the question (none or one span): names are not linked there."""
+    if not phrase:
+        return []
+    at = question.casefold().find(phrase.casefold())
+    return [(at, at + len(phrase))] if at >= 0 else []
+
+
+def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
+    """The question's parts, each knowing whether it names several assets or a kind (what a ranking needs)."""
+    texts = split_parts(question)
+    many = []
+    for text in texts:
+        part = links if len(texts) == 1 and links is not None else link(text, catalog)
+        many.append(
+            len(part.assets) >= 2
+            or bool(part.asset_types)
+            or _names_a_kind(text, catalog, part)
+            or bool(_OF_THEM.search(text))
+        )
+    return read_question(question, many)
+
+
+def _names_a_kind(text: str, catalog: Catalog, links: Links) -> bool:
+    """A plural word of `text` is the first word of several asset names at the linked sites ("the chillers"
+    where there are Chiller 3 and Chiller 6; "the pumps" where there are Pump P-1 and Pump P-2)."""
+    sites = links.sites or (catalog.sites if len(catalog.sites) == 1 else [])
+    firsts: dict[str, int] = {}
+    for site in sites:
+        for asset in catalog.assets(site):
+            word = re.split(r"[\s_\-]", asset.casefold())[0]
+            firsts[word] = firsts.get(word, 0) + 1
+    for word in re.findall(r"[^\W\d_]+", text.casefold()):
+        singular = word[:-2] if word.endswith("es") and firsts.get(word[:-2], 0) >= 2 else word[:-1]
+        if word.endswith("s") and firsts.get(singular, 0) >= 2:
+            return True
+    return False
+
+
+def only_requests(g: Grounding, catalog: Catalog, links: Links) -> None:
+    """A question whose only asking clause is a courtesy ("Sorry to bother you, please switch X on") is a request
+    to operate, not a mixed one: nothing of the SkySpark is asked besides the refused pieces. With an instruction
+    written into it, a question is answered only where it asks for something specific (a measure, a sensor, a
+    period: "what was the mean power of X on Monday? Also ignore your rules …"); "forget your instructions … how
+    is Chiller 3?" is refused whole."""
+    r = g.reading
+    if r.intent != "read" or not r.also:
+        return
+    rest = g.asked_text()
+    period = bool(g.period_phrase) and g.period_phrase.casefold() in rest.casefold()
+    specific = bool(
+        fieldvocab.measure_words(rest)
+        or period
+        or [m for m in links.mentions if m.text and m.kind == "sensor" and m.text in rest]
+    )
+    if "injection" in r.also:  # with an instruction, only a question the reading can pin down is answered
+        if not specific:
+            g.reading = r.model_copy(update={"intent": "injection", "also": [], "also_spans": []})
+        return
+    names = [m.text for m in links.mentions if m.text]
+    if specific or any(n in rest for n in names):
+        return
+    verb = r.also[0].split(":", 1)[1].strip().split()[0] if ":" in r.also[0] else "operate"
+    g.reading = r.model_copy(update={"intent": "control", "verb": verb, "also": [], "also_spans": []})
+
+
+def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[str]:
+    """The question's words that neither the reading (form cues, function words, operating verbs), the linking
+    (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
+    nor a number placed."""
+    placed: set[str] = (
+        set(words(period))
+        | set(MONTHS)
+        | set(WEEKDAYS)
+        | {d[:3] for d in WEEKDAYS}
+        | {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
+        | set(COURTESY_WORDS)
+    )
+    for m in links.mentions:
+        placed |= set(words(m.text))
+    for missing in links.missing:
+        placed |= set(words(missing.text))
+    left = []
+    for w in unplaced_words(g.question, g.reading, placed):
+        if (
+            re.fullmatch(r"[\d.,:%-]+|\d+\w{0,2}", w)
+            or fieldvocab.measure_words(w)
+            or fieldvocab.kinds_named(w)
+            or fieldvocab.quantity_of_unit(w) is not None
+            or _qualifier(g, links, w)
+            or _in_catalog(g, catalog, links, w)
+        ):
+            continue
+        left.append(w)
+    return left
+
+
+def _qualifier(g: Grounding, links: Links, w: str) -> bool:
+    """`w` qualifies a kind the question names into a narrower kind the field defines and the SkySpark does not
+    mark ("exhaust" in "exhaust fans" where the equip records say `fan`; Brick's Exhaust_Fan is a Fan): placed,
+    and remembered in `g.qualified` so the listing says what the SkySpark does and does not record."""
+    for kind in links.asset_types:
+        label = " ".join(fieldvocab.marker_words(kind))
+        if not label or not re.search(
+            rf"\b{re.escape(w)}\W+(?:\w+\W+){{0,2}}?{re.escape(label.split()[0])}", g.question, re.I
+        ):
+            continue
+        if any(kind in fieldvocab.kind_parents(m) for m in fieldvocab.kinds_named(f"{w} {label}")):
+            g.qualified.setdefault(kind, []).append(w)
+            return True
+    return False
+
+
+def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
+    """A question that names assets and asks for their data, but names no sensor of theirs and no measure, while a
+    word of it stands unplaced ("max Level for Chiller B", where Chiller B has no level): that word is the
+    measure asked for, and the assets do not have it. Said as a missing sensor, so no other series stands in."""
+    r = g.reading
+    if (
+        not g.unplaced
+        or not links.assets
+        or links.sensors
+        or links.measures
+        or links.missing
+        or r.also
+        or g.start is None
+    ):  # a data question names its period; "which company made X?" is none
+        return
+    if not r.parts or not all(
+        p.ask in ("data", "rank", "excursion", "derive", "duration", "when_extreme") for p in r.parts
+    ):
+        return
+    words = re.findall(r"[\w%°.-]+", g.question)
+    text = next((w for w in words if w.casefold() in g.unplaced), g.unplaced[0])
+    for asset in links.assets:
+        site = links.asset_sites[asset]
+        links.missing.append(
+            Missing(
+                text=text,
+                kind="sensor",
+                site=site,
+                asset=asset,
+                suggestions=[s.short for s in catalog.sensors(site, asset)][:8],
+            )
+        )
+
+
+def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool:
+    """The word is part of a name on the SkySpark (a site, an asset or a sensor of the sites in play)."""
+    if g._names_words is None:
+        names = set(catalog.sites)
+        linked = [(links.asset_sites[a], a) for a in links.assets]
+        for site in links.sites or (catalog.sites if len(catalog.sites) <= 12 else []):
+            for a in catalog.assets(site):
+                names.add(a)
+                if not linked:  # with assets named, only their own sensors place a word
+                    names.update(s.short for s in catalog.sensors(site, a))
+        for site, a in linked:
+            names.update(s.short for s in catalog.sensors(site, a))
+        g._names_words = {w for n in names for w in words(n)} | {
+            w for n in names for w in fieldvocab.normalize(n).split()
+        }
+    return word in g._names_words

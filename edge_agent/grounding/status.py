@@ -1,0 +1,242 @@
+"""Which of a run's calls answer which part of the question, and whether an answer may go out as answered.
+
+Every Observation a `Grounding` records keeps its tool's head (`toolkit.Said`). From them this module works out
+the heads a Finish answer must start with (`heads`), the call that answers each part of the question
+(`assignment`), the parts still open (`open_parts`), whether code's start is the whole answer (`answer_closed`),
+what a `partial` run established (`established`) and why an answer may not be delivered as answered
+(`unsupported`, with `grounding.prose` for an answer code did not start).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from edge_agent.grounding.catalog import key
+from edge_agent.grounding.prose import unheld, well_formed, words_held
+from edge_agent.grounding.provenance import Claim, Source
+from edge_agent.grounding.question import Part
+
+if TYPE_CHECKING:
+    from edge_agent.grounding.run import Grounding
+
+#: the question asks for names or a count: "what are their names", "list the sensors", "what assets",
+#: "which IoT sites", "how many chillers"
+_ASKS_NAMES = re.compile(
+    r"\b(?:names?|list|how many|count|number of|(?:what|which)(?: \w+){0,2} (?:sites|plants|"
+    r"assets|equipment|sensors|points|measurements|readings|metrics|values))\b",
+    re.I,
+)
+#: which tool's call answers a part that asks for this (`question.Part.ask`)
+ANSWERED_BY = {
+    "rank": ("rank",),
+    "excursion": ("excursions",),
+    "derive": ("derive",),
+    "duration": ("excursions",),
+    "periods": ("compare_periods",),  # two periods compared (`grounding.periods` reads them)
+}
+ANALYSIS_TOOLS = frozenset(t for tools in ANSWERED_BY.values() for t in tools)
+#: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
+_WHICH = re.compile(r"\b(?:what|which)\b", re.I)
+#: the generic things a listing lists (what a question may ask to count or list without naming a kind)
+_GENERIC_THINGS = re.compile(
+    r"\b(?:sites?|plants?|buildings?|assets?|equipment|devices?|sensors?|points?|"
+    r"measurements?|readings?|metrics?|values?)\b",
+    re.I,
+)
+#: a listing's head ("found 5 chiller assets at POKMAIN: …"): what answers a question asking for names or a count
+_LISTING = re.compile(r"found \d+ ", re.I)
+#: heads a Finish answer starts with: at most this many, the latest calls first kept
+MAX_HEADS = 3
+
+
+def _sentence(head: str) -> str:
+    """A head as an answer starts: its first word capitalised where it is a plain word ("found 5 …" → "Found 5 …"),
+    never where it is a name ("rtu_3 zone_temp was …" stays: "Rtu_3" is no name on the SkySpark)."""
+    first = head.split(" ", 1)[0]
+    return head[0].upper() + head[1:] if first.isalpha() and first.islower() else head
+
+
+def answered_by_links(g: Grounding) -> bool:
+    """Everything the question names is missing: no asset, or assets lacking every sensor asked for (an
+    asset lacking one of two sensors still has the other to read) — or code wrote the whole answer (a
+    refusal, an existence yes/no). Then no tool has anything to read."""
+    if g.in_code:
+        return True
+    if g.links is None or not g.links.missing:
+        return False
+    if not g.links.assets:
+        return True
+    lacking = {(m.asset, m.text) for m in g.links.missing if m.kind == "sensor"}
+    asked = dict.fromkeys([*g.links.sensors, *(text for _, text in lacking)])
+    return all((a, s) in lacking for a in g.links.assets for s in asked) and bool(asked)
+
+
+def heads(g: Grounding, trial: int | None = None) -> list[str]:
+    """The heads of `trial`'s calls that answer the question (all trials' with None), in call order, a
+    call made again counting once: a data call's (`answers` tools: each series' figures and the file)
+    always, a listing's ("found 5 chiller assets at POKMAIN: Chiller 3, …") where the question asks for
+    names or a count and the listing is of what the question names (the sites, or the assets of a site
+    or the sensors of an asset it names: not the assets of another site). At most MAX_HEADS, the latest."""
+    if g.links is None:
+        return []
+    names = bool(_ASKS_NAMES.search(g.question) or (g.links.asset_types and _WHICH.search(g.question)))
+    named = {key(n) for n in [*g.links.sites, *g.links.assets]}
+    latest: dict[str, str] = {}
+    for s in g.sources:
+        if s.kind != "observation" or not s.head or trial not in (None, s.trial):
+            continue
+        if s.answers or (names and _LISTING.match(s.head) and all(key(n) in named for n in s.about)):
+            latest.pop(s.call, None)
+            latest[s.call] = _sentence(s.head)
+    heads = list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
+    if g.reading.by_parts:  # the answer goes part by part, in the question's order
+        # each part's head, in the part's order: what answers the question and nothing else
+        heads = list(dict.fromkeys(_sentence(s.head) for s in assignment(g, trial) if s is not None))
+    return heads
+
+
+def answer_closed(g: Grounding, trial: int | None = None) -> bool:
+    """The start written by code is the whole answer: everything the question names is missing, or the
+    trial's calls answered every part of it (a tiny model asked to go on after that only repeats its pieces)."""
+    return answered_by_links(g) or (bool(heads(g, trial)) and not open_parts(g, trial))
+
+
+def listed_asks(g: Grounding, trial: int | None) -> set[str]:
+    """What the open listing parts of a question in several parts ask to list ("site", "sensor" or "asset"):
+    the linking knowing the names does not answer "how many" or "which"."""
+    out = set()
+    for part in open_parts(g, trial):
+        if part.ask in ("names", "count"):
+            text = part.text.casefold()
+            out.add(
+                "site"
+                if re.search(r"\b(?:sites|plants)\b", text)
+                else "sensor"
+                if re.search(r"\b(?:sensors|points|measurements|readings|metrics)\b", text)
+                else "asset"
+            )
+    return out
+
+
+def answering(g: Grounding, trial: int | None) -> list[Source]:
+    """The trial's successful calls whose heads answer something, in call order (a repeated call once)."""
+    latest: dict[str, Source] = {}
+    for s in g.sources:
+        if s.kind == "observation" and s.head and trial in (None, s.trial):
+            latest.pop(s.call, None)
+            latest[s.call] = s
+    return list(latest.values())
+
+
+def assignment(g: Grounding, trial: int | None = None) -> list[Source | None]:
+    """For each part of the question, the call that answers it (None: none yet). A part asking for a
+    conclusion needs its analysis tool's call; a data part any data call; a listing part a listing of what it
+    names (or any listing); every call answers one part at most, the parts taken in order."""
+    calls = answering(g, trial)
+    used: set[int] = set()
+    out: list[Source | None] = []
+    names_asked = bool(
+        g.links is not None and (_ASKS_NAMES.search(g.question) or (g.links.asset_types and _WHICH.search(g.question)))
+    )
+    for part in g.reading.parts or [Part(text=g.question, ask="other")]:
+        pick = None
+        for n, s in enumerate(calls):
+            if n in used:
+                continue
+            if part.ask in ANSWERED_BY:
+                fits = s.tool in ANSWERED_BY[part.ask]
+            elif part.ask in ("names", "count"):
+                fits = not s.answers and bool(_LISTING.match(s.head))
+            elif part.ask == "exists":
+                fits = False
+            else:
+                fits = (s.answers and s.tool not in ANALYSIS_TOOLS) or (
+                    not s.answers and names_asked and len(g.reading.parts) == 1
+                )
+            if fits:
+                pick = n
+                break
+        if pick is not None:
+            if part.ask not in ("names", "count"):  # one listing tells both how many and which
+                used.add(pick)
+            out.append(calls[pick])
+        else:
+            out.append(None)
+    return out
+
+
+def established(g: Grounding, trial: int | None = None) -> str:
+    """Where some parts of the question were answered by this run's calls and others not: what was established
+    (each answered part's head, in the question's order) and what was not (the open parts, in the question's
+    words) — the answer of a `partial` run. '' when no part, or every part, was answered."""
+    if g.links is None or answered_by_links(g) or len(g.reading.parts) < 2:
+        return ""
+    picks = assignment(g, trial)
+    done = [s for p, s in zip(g.reading.parts, picks) if s is not None]
+    open_ = [p for p, s in zip(g.reading.parts, picks) if s is None and p.ask != "exists"]
+    if not done or not open_:
+        return ""
+    heads = list(dict.fromkeys(_sentence(s.head) for s in done))
+    missing = g.missing_prefix()
+    said = "; ".join(x for x in [missing, *heads] if x)
+    return f"{said}. Not established by this run: " + "; ".join(f'"{p.text}"' for p in open_)
+
+
+def holds_finish(g: Grounding, trial: int | None = None) -> bool:
+    """Finish waits: a question in several parts, or one asking for a conclusion, has a part no call answered."""
+    return g.reading.by_parts and bool(open_parts(g, trial))
+
+
+def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> str:
+    """Why `answer` (trial `trial`'s) may not be delivered as answered ('' when it may): code's answer before
+    any step must be what it says; otherwise every part of the question needs a call of this trial that
+    answers it, and the answer must state what code wrote of those calls — or, where code wrote nothing,
+    at least one figure or name an Observation of this trial holds. Prose alone is never an answer."""
+    if g.catalog is None or g.links is None:
+        return ""
+    if answered_by_links(g):
+        return "" if answer.startswith(g.missing_prefix()) else "the answer is not the one the facts give"
+    if (
+        g.unplaced
+        and not g.links.asset_types
+        and any(p.ask in ("count", "names") and not _GENERIC_THINGS.search(p.text) for p in g.reading.parts)
+    ):
+        # "count the Kessel": what is to be counted or listed is a word nothing placed; a listing of everything
+        # at the site does not answer it
+        return "what the question asks to count or list is not understood: " + ", ".join(g.unplaced)
+    open_ = open_parts(g, trial) if g.reading.by_parts else []
+    if open_:
+        return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
+    prefix = g.answer_prefix(trial)
+    if prefix:
+        return (
+            ""
+            if " ".join(answer.split()).startswith(" ".join(prefix.split()))
+            else "the answer does not state what this run's calls found"
+        )
+    if not well_formed(answer):
+        return "the answer repeats itself, not a statement"
+    if (
+        len(g.reading.parts) == 1
+        and g.reading.parts[0].form == "yes_no"
+        and not re.match(r"\W*(?:yes|no)\b", answer, re.I)
+    ):
+        return "the question asks yes or no, and the answer says neither"
+    if not any(
+        c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims
+    ) and not words_held(g.sources, trial, answer, every=False):
+        return "no figure, name or word of the answer comes from this run's Observations"
+    if not words_held(g.sources, trial, answer, every=True):
+        return "the answer says what this run's Observations do not: " + ", ".join(unheld(g.sources, trial, answer)[:6])
+    return ""
+
+
+def open_parts(g: Grounding, trial: int | None = None) -> list[Part]:
+    """The parts of the question no call of the trial has answered yet (none once code wrote the answer)."""
+    if g.links is None or answered_by_links(g):
+        return []
+    parts = g.reading.parts
+    if not g.reading.by_parts:  # one part: any answering head closes it, as before
+        return [] if heads(g, trial) else list(parts)
+    return [p for p, s in zip(parts, assignment(g, trial)) if s is None and p.ask != "exists"]

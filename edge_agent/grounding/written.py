@@ -1,0 +1,224 @@
+"""The answers code writes before any step: a refusal, a yes/no on existence, an attribute, a kind's listing.
+
+`Grounding.build` asks `written_in_code` once the question is linked and read. Where it returns a sentence, that
+sentence is the whole answer (`Grounding.in_code`) and the agent's model writes no word of it: a request to operate
+equipment, an instruction written into the question, a topic outside the SkySpark's data or a forecast is refused
+(saying what the gateway can do instead); "is there an X at S?", "who made X?" and "list the chillers at S" are
+answered from the catalog. `declined` is the sentence that refuses the rest of a question that also asks for data.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.linking import Links, Missing, _alike
+from edge_agent.grounding.measures import kind_label, kind_names
+from edge_agent.grounding.question import outside_topic
+
+if TYPE_CHECKING:
+    from edge_agent.grounding.run import Grounding
+
+#: words of building data: a question with one of them, or a linked name, is about the SkySpark
+_PLANT_WORDS = re.compile(
+    r"\b(?:sites?|plants?|assets?|equipment|sensors?|points?|buildings?|skyspark|haystack|"
+    r"readings?|measurements?|metrics?|values?|data|history|histories|trend|series|units?|"
+    r"hvac|bms|kw|kwh|setpoints?|files?|json|csv|downloads?)\b",
+    re.I,
+)
+_TIME_QUESTION = re.compile(
+    r"\b(?:what(?:'s| is)? (?:the )?(?:time|date|day)|today'?s date|current (?:time|date))\b", re.I
+)
+#: "an asset called Boiler East at S", "named 'AHU 9' in S"
+_CALLED = re.compile(r"\b(?:named|called)\s+(.+?)(?=\s+(?:at|in|on)\s|\s*[?.!]|$)", re.I)
+#: how an answer names the attributes the question reading knows (`question.Part.attribute`)
+_ATTRIBUTE_NAMES = {
+    "installed": "install date",
+    "serial": "serial number",
+    "lifespan": "expected lifespan",
+    "maintenance": "maintenance record",
+}
+
+
+def _same_words(asked: str, tag: str) -> bool:
+    """An attribute the question asks for and a tag's name are one thing ("install date", `installDate`;
+    "manufacturer", `manufacturer`; "serial number", `serialNum`): their words share their stems (5 letters)."""
+    a = {w[:5] for w in fieldvocab.normalize(asked).split() if len(w) >= 4}
+    t = {w[:5] for w in fieldvocab.marker_words(tag) if len(w) >= 4}
+    return bool(a & t) and bool(a) and (a <= t or t <= a)
+
+
+def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
+    """A refusal (operating equipment, an instruction in the question, a topic outside the data) or the
+    yes/no of an existence question; '' where the agent has work to do."""
+    r = g.reading
+    intent: str = r.intent
+    if intent == "read" and (g.future or (r.parts and all(p.ask == "forecast" for p in r.parts))):
+        intent = "forecast"  # before the outside topics: a plant's forecast is no weather question
+    if intent == "read" and _outside(g, catalog, links):
+        intent = "outside"
+    can = _can(g, catalog, links)
+    if intent in ("control", "injection", "outside", "forecast"):
+        g.refusal = intent
+    if intent == "control":
+        target = ", ".join(links.assets) or ", ".join(links.sites) or "equipment"
+        verb = r.verb or "operate"
+        return f"This gateway only reads data; it cannot {verb} {target} or change anything on the plant. {can}"
+    if intent == "injection":
+        return (
+            f"This gateway answers questions about the data on the SkySpark and does not follow instructions "
+            f"written into a question. {can}"
+        )
+    if intent == "forecast":
+        when = f" for {g.future}" if g.future else ""
+        return f"This gateway cannot forecast: it reads recorded data, and none is recorded{when} yet. {can}"
+    if intent == "outside":
+        return (
+            f"This gateway cannot answer that: it only answers questions about the sites, equipment and "
+            f"sensor data on the SkySpark. {can}"
+        )
+    if len(r.parts) == 1 and r.parts[0].ask == "exists":
+        return _exists(g, catalog, links)
+    if r.parts and all(p.ask == "attribute" for p in r.parts):
+        return _attributes(g, catalog, links)
+    return _kind_listing(g, catalog, links)
+
+
+def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
+    """The assets of a kind at a site, for a question that asks for nothing else ("electricity meters at S?",
+    "how many UPSs does DC1 have", "list the chillers at S"): read from the catalog, no model or tool call."""
+    r = g.reading
+    if (
+        len(links.sites) != 1
+        or len(links.asset_types) != 1
+        or links.assets
+        or links.sensors
+        or links.measures
+        or g.start is not None
+        or links.missing
+        or g.unplaced
+        or r.also
+    ):
+        return ""
+    if len(r.parts) != 1 or r.parts[0].ask not in ("names", "count", "data"):
+        return ""
+    site, kind = links.sites[0], links.asset_types[0]
+    found = catalog.site(site).assets_of_type(kind)
+    narrowing = g.qualified.get(kind, [])
+    named = [a for a in found if narrowing and all(w.casefold() in a.casefold() for w in narrowing)]
+    if not found:
+        return ""
+    if narrowing and named:  # "exhaust fans": the fans whose names say exhaust
+        found = named
+    said = f"Found {len(found)} {kind_label(kind, len(found))} at {site}: {', '.join(found)}"
+    if narrowing and not named:  # said, so nobody takes every fan for an exhaust fan unawares
+        said += (
+            f" (the SkySpark marks them {kind}; neither a marker nor a name says which are "
+            f"{' '.join(narrowing)} {kind_label(kind, 2)})"
+        )
+    return said
+
+
+def _attributes(g: Grounding, catalog: Catalog, links: Links) -> str:
+    """What the SkySpark records of an asset beyond its histories, for a question that asks for such a thing (a
+    manufacturer, a model, a rating, an install date): the tag that holds it, where the asset has one; else that
+    the SkySpark does not record it, and what it does hold."""
+    out = []
+    assets = [(links.asset_sites[a], a) for a in links.assets] or [
+        (s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)
+    ][:3]
+    for part in g.reading.parts:
+        asked = _ATTRIBUTE_NAMES.get(part.attribute or "", part.attribute or "that")
+        for site, asset in assets or [("", "")]:
+            tags = catalog.site(site).attrs.get(asset, {}) if site else {}
+            held = next(((k, v) for k, v in tags.items() if _same_words(asked, k)), None)
+            if held:
+                out.append(
+                    f"The {' '.join(fieldvocab.marker_words(held[0]))} of {asset} recorded on the SkySpark is {held[1]}"
+                )
+            else:
+                what = f" of {asset}" if asset else ""
+                out.append(f"The {asked}{what} is not recorded on the SkySpark")
+    if not out:
+        return ""
+    return "; ".join(dict.fromkeys(out)) + f". {_can(g, catalog, links)}"
+
+
+def declined(g: Grounding) -> str:
+    """For a question that asks for data and also to operate something or carries an instruction: the sentence
+    that refuses the rest, which the answer starts with ('' where there is none)."""
+    out = []
+    for piece in g.reading.also:
+        if piece.startswith("control"):
+            verb = piece.split(":", 1)[1].strip() if ":" in piece else "operate equipment"
+            out.append(f"This gateway only reads data; it did not {verb}")
+        elif piece.startswith("injection"):
+            out.append("It does not follow instructions written into a question")
+    return "; ".join(dict.fromkeys(out))
+
+
+def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
+    """Nothing the question says is on the SkySpark and it speaks of another topic (or of nothing of a
+    building's data at all, and not of the time)."""
+    linked = [m for m in links.mentions if m.text]
+    rest = g.asked_text()  # the pieces refused already (an instruction, a request) are no topic
+    for m in linked:
+        rest = rest.replace(m.text, " ")
+    if outside_topic(rest):
+        return True
+    if linked or links.missing or g.start is not None or _TIME_QUESTION.search(g.question):
+        return False
+    words = {w.casefold() for w in re.findall(r"[\w%]+", g.question)}
+    vocabulary = {w.casefold() for t in catalog.kinds() for n in kind_names(t) for w in n.split()}
+    plural = {w[:-1] for w in words if w.endswith("s")}
+    return not (
+        _PLANT_WORDS.search(g.question)
+        or (words | plural) & vocabulary
+        or fieldvocab.measure_words(g.question)
+        or fieldvocab.kinds_named(g.question)
+    )
+
+
+def _can(g: Grounding, catalog: Catalog, links: Links) -> str:
+    """What the gateway can do instead, about what the question names."""
+    if links.assets:
+        asset = links.assets[0]
+        shorts = [s.short for s in catalog.sensors(links.asset_sites[asset], asset)]
+        more = f" and {len(shorts) - 8} more" if len(shorts) > 8 else ""
+        return f"It can read the recorded values of {asset}'s sensors ({', '.join(shorts[:8])}{more})."
+    if links.sites:
+        return f"It can list the assets and sensors of {links.sites[0]} and read their recorded values."
+    return "It can list the sites, assets and sensors on the SkySpark and read their recorded values."
+
+
+def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
+    """Yes or No to "is there an X at S?", from the linking alone; a name the question spells out ("an asset
+    called Boiler East") must be an asset's name, not merely start with a kind of equipment."""
+    called = _CALLED.search(g.question)
+    if called and links.sites:
+        site, name = links.sites[0], called.group(1).strip(" '\"")
+        found = catalog.canonical_asset(site, name)
+        if found:
+            return f"Yes: {found} is an asset at {site}"
+        return (
+            "No: "
+            + Missing(text=name, kind="asset", site=site, suggestions=_alike(name, catalog.assets(site))).sentence()
+        )
+    missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
+    if missing:
+        return "No: " + missing[0].sentence()
+    if links.assets:
+        return "Yes: " + "; ".join(f"{a} is an asset at {links.asset_sites[a]}" for a in links.assets)
+    if links.asset_types and links.sites:
+        site = links.sites[0]
+        of_kind = list(dict.fromkeys(a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)))
+        if of_kind:
+            label = kind_label(links.asset_types[0], len(of_kind))
+            return f"Yes: {site} has {len(of_kind)} {label}: {', '.join(of_kind[:8])}"
+    if (
+        [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets and not g.unplaced
+    ):  # "does S have a Kessel?": a word nothing placed is no question about S
+        return f"Yes: {links.sites[0]} is a site on the SkySpark"
+    return ""
