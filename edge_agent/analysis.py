@@ -49,12 +49,12 @@ def numeric(value) -> float | None:
 
 def series(samples: Iterable[tuple[datetime, object]]) -> list[Point]:
     """The numeric samples in time order (a repeated timestamp keeps its first value)."""
-    out: dict[datetime, float] = {}
+    out: dict[float, Point] = {}  # keyed by instant: one ZoneInfo compares by wall clock (a DST change repeats an hour)
     for at, value in samples:
         v = numeric(value)
-        if v is not None and at not in out:
-            out[at] = v
-    return [Point(at, v) for at, v in sorted(out.items())]
+        if v is not None and at.timestamp() not in out:
+            out[at.timestamp()] = Point(at, v)
+    return [out[k] for k in sorted(out)]
 
 
 def spacing(points: Sequence[Point]) -> timedelta | None:

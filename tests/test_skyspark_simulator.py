@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 import urllib.request
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from urllib.error import HTTPError
 from zoneinfo import ZoneInfo
 
@@ -293,3 +293,33 @@ def test_simulate_command_refuses_without_password():
         timeout=60,
     )
     assert out.returncode == 2 and "needs a password" in out.stderr
+
+
+def test_the_hour_a_dst_change_repeats_is_served_and_computed_in_instant_order(tmp_path, start_simulator):
+    """Chicago's clocks go back on 3 Nov 2024: 01:00–02:00 happens twice (-05:00, then -06:00). One ZoneInfo compares
+    by wall clock, so a sort by datetime would interleave the two hours and break every integral over the day."""
+    from edge_agent import analysis as an
+    from edge_agent.bench.conclusions import clean
+
+    chicago = ZoneInfo("America/Chicago")
+    start = datetime(2024, 11, 3, tzinfo=chicago)
+    lines = ["id,ts,val"]
+    at, value = start, 0.0
+    while at < datetime(2024, 11, 4, tzinfo=chicago):
+        lines.append(f"@p-1,{at.isoformat()},{value}")
+        at, value = (at.astimezone(UTC) + timedelta(minutes=15)).astimezone(chicago), value + 1.0
+    (tmp_path / "plant.zinc").write_text(ZINC_RECORDS)
+    (tmp_path / "plant.csv").write_text("\n".join(lines[:1] + lines[:0:-1]) + "\n")  # written backwards
+    ds = FileDataset.load(tmp_path / "plant.zinc")
+    sim = start_simulator(dataset=ds)
+    c = SkySparkClient(sim.url, sim.project, sim.username, sim.password)
+    rows = c.history("Plant A", ["CH-1"], "Tonnage", start, datetime(2024, 11, 4, tzinfo=chicago))
+    assert len(rows) == 100  # a 25-hour day
+    values = [r.value for r in rows]
+    assert values == sorted(values)  # in instant order: the value rises by one every 15 minutes
+    stamps = [datetime.fromisoformat(r.timestamp) for r in rows]
+    points = an.series(stamps_and := list(zip(stamps, values)))
+    assert [p.value for p in points] == values
+    assert [v for _, v in clean(stamps_and)] == values
+    # power rising 1 kW per 15 min for 25 h: the trapezoid over 99 intervals of 0.25 h
+    assert an.energy_kwh(points, "kW").kwh == pytest.approx(sum((v + v + 1) / 2 * 0.25 for v in values[:-1]))

@@ -22,11 +22,11 @@ KW_PER = {"w": 0.001, "kw": 1.0, "mw": 1000.0}
 
 def clean(samples: Sequence[tuple[datetime, float | None]]) -> list[Pair]:
     """Numeric samples in time order, one per instant (the first kept)."""
-    out: dict[datetime, float] = {}
+    out: dict[float, Pair] = {}  # keyed by instant: one ZoneInfo compares by wall clock (DST repeats an hour)
     for at, value in samples:
-        if value is not None and not isinstance(value, bool) and value == value and at not in out:
-            out[at] = float(value)
-    return sorted(out.items())
+        if value is not None and not isinstance(value, bool) and value == value and at.timestamp() not in out:
+            out[at.timestamp()] = (at, float(value))
+    return [out[k] for k in sorted(out)]
 
 
 def spacing_s(series: Sequence[Pair]) -> float | None:

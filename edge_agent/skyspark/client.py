@@ -597,7 +597,7 @@ class SkySparkClient:
             if not isinstance(ts, datetime) or val is None:
                 continue
             out.append((ts.astimezone(tz), val))
-        out.sort(key=lambda tv: tv[0])
+        out.sort(key=lambda tv: tv[0].timestamp())  # by instant (one ZoneInfo compares by wall clock: DST)
         return out
 
     def lookup(self, marker: str, name: str, parent_tag: str | None = None, parent_id: str | None = None) -> list[dict]:
@@ -696,12 +696,12 @@ class SkySparkClient:
         for index, (asset, sensor) in enumerate(picked):
             if end is None or end == start:  # at one time: the last sample at or before it
                 samples = self.his_read(sensor.id, start - self.point_lookback, start + timedelta(seconds=1), tz)
-                samples = [s for s in samples if s[0] <= start][-1:]
+                samples = [s for s in samples if s[0].timestamp() <= start.timestamp()][-1:]
             else:
                 samples = self.his_read(sensor.id, start, end, tz)
             for ts, val in samples:
                 rows.append((ts, index, _history_row(site, asset, sensor, ts, val)))
-        rows.sort(key=lambda r: (r[0], r[1]))
+        rows.sort(key=lambda r: (r[0].timestamp(), r[1]))
         return [r[2] for r in rows]
 
     def _sensor_for(self, site: Site, asset: Asset, sensor_name: str, asset_names: Sequence[str]) -> Sensor:

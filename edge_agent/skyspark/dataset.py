@@ -612,7 +612,9 @@ class FileDataset:
                 raise EncodingError(f"every record needs an id ref; this one has none: {rec.get('dis', rec)!r}")
             self._by_id[rec["id"].val] = rec
         for pid in self.series:
-            self.series[pid].sort(key=lambda tv: tv[0])
+            # by instant: two aware datetimes of one ZoneInfo compare by wall clock, so the hour a DST change
+            # repeats would interleave (01:00-05:00, 01:00-06:00, 01:15-05:00, …)
+            self.series[pid].sort(key=lambda tv: tv[0].timestamp())
 
     def rec(self, rec_id: str) -> dict | None:
         return self._by_id.get(rec_id)
@@ -621,8 +623,8 @@ class FileDataset:
         if point_id not in self._by_id:
             raise KeyError(point_id)
         rows = self.series.get(point_id, [])
-        times = [t for t, _ in rows]
-        return rows[bisect_left(times, start) : bisect_left(times, end)]
+        times = [t.timestamp() for t, _ in rows]
+        return rows[bisect_left(times, start.timestamp()) : bisect_left(times, end.timestamp())]
 
     @classmethod
     def load(cls, records_file: Path, histories_csv: Path | None = None) -> FileDataset:

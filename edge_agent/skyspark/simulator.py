@@ -426,10 +426,10 @@ class _Handler(BaseHTTPRequestHandler):
                 cols=[GridCol("ts"), GridCol("val")],
                 rows=rows,
             )
-        merged: dict[datetime, dict] = {}
+        merged: dict[float, dict] = {}  # keyed by instant (DST: one ZoneInfo compares by wall clock)
         for i, (pid, rec) in enumerate(zip(ids, recs)):
             for ts, v in ds.his(pid, start, end):
-                merged.setdefault(ts, {"ts": ts})[f"v{i}"] = _his_val(v, rec.get("unit"))
+                merged.setdefault(ts.timestamp(), {"ts": ts})[f"v{i}"] = _his_val(v, rec.get("unit"))
         cols = [GridCol("ts")] + [GridCol(f"v{i}", {"id": rec["id"]}) for i, rec in enumerate(recs)]
         return Grid(
             meta={"ver": "3.0", "hisStart": start, "hisEnd": end}, cols=cols, rows=[merged[k] for k in sorted(merged)]
