@@ -577,3 +577,22 @@ def test_an_asset_named_by_a_distinctive_part_of_its_name_is_linked_when_only_on
         assert link(question, cat).assets == [asset], question
     for question in ("the deepfreeze hall temp", "which freezers at S", "top 2 readings at S"):
         assert link(question, cat).assets == [], question  # several fit, a kind word, a bare number
+
+
+def test_one_distinctive_word_names_a_site_or_an_asset():
+    cat = Catalog.of(
+        {
+            "Fresno Produce Hub": {"Well Water Meter": ["Flow"], "Ripening Rm 1": ["Air Temp"]},
+            "Botlek Cold Store": {"Grid Incomer M1": ["Power"], "FZ-A Deepfreeze Hall": ["Air Temp"]},
+        }
+    )
+    assert link("do we have a boiler at fresno?", cat).sites == ["Fresno Produce Hub"]
+    links = link("what was the incomer load yesterday", cat)
+    assert links.assets == ["Grid Incomer M1"] and links.asset_sites["Grid Incomer M1"] == "Botlek Cold Store"
+    # a word several names share, a function word, or a word before a kind of equipment names nothing by itself
+    assert link("the deepfreeze temp", cat).assets == ["FZ-A Deepfreeze Hall"]  # only one hall here
+    two = Catalog.of({"S": {"FZ-A Deepfreeze Hall": ["T"], "FZ-B Deepfreeze Hall": ["T"]}})
+    assert link("the deepfreeze temp", two).assets == []
+    assert link("how well did it run", cat).assets == []
+    fans = Catalog.of({"LAB": {"Exhaust Fan 3": ["Power"], "SF-1": ["Power"]}})
+    assert link("exhaust fans at LAB", fans).assets == []

@@ -699,3 +699,19 @@ def test_read_question_never_raises(text):
     q.asks_conclusion(text)
     q.wants_single_file(text)
     q.outside_topic(text)
+
+
+def test_a_sign_in_words_is_a_limit_below_zero_not_an_operation():
+    part = read_question("Did FZ-B go above minus 18 degrees C at any point last week?").parts[0]
+    assert (part.ask, part.direction, part.limit) == ("excursion", "above", -18.0)
+    assert read_question("supply temp minus return temp of AHU 1 yesterday").parts[0].op == "difference"
+
+
+def test_a_share_of_a_named_period_asks_for_a_duration():
+    part = read_question("what % of yesterday was ripening rm 1 above 61°F?").parts[0]
+    assert (part.ask, part.direction, part.limit) == ("duration", "above", 61.0)
+
+
+def test_the_words_of_the_higher_order_are_placed():
+    r = read_question("Was the incomer load higher Tuesday or Wednesday last week?")
+    assert r.parts[0].order == "highest" and "higher" in r.placed_words

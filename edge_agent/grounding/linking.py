@@ -23,6 +23,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from edge_agent.grounding import fieldvocab, measures
 from edge_agent.grounding.catalog import Catalog, SensorName, key
 from edge_agent.grounding.measures import kind_label, kind_names
+from edge_agent.grounding.question import FUNCTION_WORDS
 
 Kind = Literal["site", "asset", "sensor", "kind"]
 _TOKEN = re.compile(r"%|[^\W_][\w.\-/]*")
@@ -236,6 +237,48 @@ def _match_part(tokens: _Tokens, names: list[str]) -> list[tuple[int, int, str, 
     return found
 
 
+#: the least length of a single word that may name a site or an asset by itself ("fresno", "incomer")
+_WORD_MIN = 4
+
+
+def _match_word(tokens: _Tokens, names: list[str], common: set[str]) -> list[tuple[int, int, str, str]]:
+    """A site or an asset named by one distinctive word of its name, as operators write it: "fresno" for Fresno
+    Produce Hub, "the incomer" for Grid Incomer M1. A word of four letters or more that stands in exactly one of
+    `names` (loose keys) and is not `common`: a glue or function word, a word for a kind of equipment or a measure
+    (those are linked as such), a word of several names' (then it names none)."""
+    owners: dict[str, set[str]] = {}
+    for n in names:
+        for w in re.split(r"[\s_\-./]+", n):
+            k = key(w)
+            if len(k) >= _WORD_MIN and k.isalpha():
+                owners.setdefault(k, set()).add(n)
+    found = []
+    for i in range(len(tokens.items)):
+        if tokens.used[i]:
+            continue
+        raw = tokens.words(i, i + 1)[0]
+        k = key(raw)
+        fits = owners.get(k, set())
+        if len(fits) != 1 or k in common or k in _GLUE or _field_word(raw):
+            continue
+        after = tokens.words(i + 1, i + 2)[0] if i + 1 < len(tokens.items) else ""
+        if after and (key(after) in common or fieldvocab.kinds_named(f"{raw} {after}".casefold())):
+            continue  # it qualifies a kind ("exhaust fans"), it names no one thing
+        tokens.take(i, i + 1)
+        found.append((i, i + 1, next(iter(fits)), "part"))
+    return found
+
+
+def _plain_words(catalog: Catalog) -> set[str]:
+    """Words no single name owns in a question: the reading's function words and the catalog's kind words."""
+    return {key(w) for w in FUNCTION_WORDS} | {key(w) for w in _kind_words(catalog)}
+
+
+def _name_words(names: Iterable[str]) -> set[str]:
+    """The loose keys of the words of `names` (a site's words never name an asset by themselves)."""
+    return {key(w) for n in names for w in re.split(r"[\s_\-./]+", n) if key(w)}
+
+
 def _contains(name: list[str], span: list[str]) -> bool:
     """`span`'s words stand contiguously, in order, in `name`'s words."""
     return any(name[k : k + len(span)] == span for k in range(len(name) - len(span) + 1))
@@ -316,7 +359,9 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
 
     # sites
     site_index = _index(catalog.sites)
-    for i, j, name, how in _match_exact(tokens, site_index, 4) + _match_near(tokens, site_index, 2):
+    site_matches = _match_exact(tokens, site_index, 4) + _match_near(tokens, site_index, 2)
+    site_matches += _match_word(tokens, list(catalog.sites), _plain_words(catalog))
+    for i, j, name, how in site_matches:
         links.sites.append(name)
         links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="site", how=how))
     links.sites = list(dict.fromkeys(links.sites))
@@ -332,6 +377,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     matches = _match_exact(tokens, asset_index, longest)
     matches += _match_near(tokens, asset_index, longest, skip=frozenset(_kind_words(catalog)))
     matches += _match_part(tokens, list(owners))
+    matches += _match_word(tokens, list(owners), _plain_words(catalog) | _name_words(catalog.sites))
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]

@@ -823,7 +823,16 @@ def spelled(question: str) -> str:
         hit = next((c for c in _BY_LENGTH.get(len(low), ()) if _one_slip(low, c)), None)
         return w if hit is None else (hit.capitalize() if w.istitle() else hit)
 
-    return re.sub(r"(?<![\w.-])[A-Za-z]{5,}(?![\w.-])", fix, question)
+    return _signed(re.sub(r"(?<![\w.-])[A-Za-z]{5,}(?![\w.-])", fix, question))
+
+
+#: a number said with its sign in words: "minus 18", "negative 5.5" (a limit below zero, not an operation)
+_SIGN_WORD = re.compile(r"\b(?:minus|negative)(\s+)(?=\d)", re.I)
+
+
+def _signed(question: str) -> str:
+    """ "minus 18 degrees" read as "-18 degrees", the length kept (the word blanked before the sign)."""
+    return _SIGN_WORD.sub(lambda m: " " * (len(m.group(0)) - 1) + "-", question)
 
 
 COURTESY_WORDS = frozenset(
