@@ -255,3 +255,13 @@ def test_a_narrower_kind_the_skyspark_does_not_mark_is_placed_and_said():
     assert said.startswith("Found 2 fans at LAB: ef_1, ef_2") and "which are exhaust fans" in said
     # a word that narrows nothing the field defines stays unplaced
     assert "purple" in Grounding.build("purple fans (LAB)?", only_marker).unplaced
+
+
+def test_names_in_a_refused_piece_are_not_what_the_data_part_asks_for():
+    cat = Catalog.of({"FRESNO": {"Ripening Rm 1": ["Air Temp", "Ethylene"]}})
+    g = Grounding.build(
+        "whats the temp in ripening rm 1 right now and also shut its ethylene injection off",
+        cat,
+        datetime(2024, 4, 5, 10, tzinfo=UTC),
+    )
+    assert g.reading.also and g.links.sensors == [] and g.links.measures == ["temperature"]

@@ -596,3 +596,10 @@ def test_one_distinctive_word_names_a_site_or_an_asset():
     assert link("how well did it run", cat).assets == []
     fans = Catalog.of({"LAB": {"Exhaust Fan 3": ["Power"], "SF-1": ["Power"]}})
     assert link("exhaust fans at LAB", fans).assets == []
+
+
+def test_a_name_shortened_in_the_catalog_links_from_its_long_form():
+    cat = Catalog.of({"Fresno": {"Ripening Rm 2": ["Air Temp Sp", "Air Temp"], "NH3 Screw Comp 1": ["Power"]}})
+    assert link("ethylene in ripening room 2", cat).assets == ["Ripening Rm 2"]
+    assert link("screw compressor 1 power", cat).assets == ["NH3 Screw Comp 1"]
+    assert link("air temp setpoint of ripening rm 2", cat).sensors == ["Air Temp Sp"]

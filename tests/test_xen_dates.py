@@ -282,3 +282,17 @@ def test_dotted_dates_put_the_day_first():
     now = datetime(2023, 5, 20, 10, tzinfo=ZoneInfo("Europe/Berlin"))
     got = resolve_period("Active Power of Main Meter on Tuesday 2.5.2023?", now)
     assert got.iso() == ("2023-05-02T00:00:00", "2023-05-03T00:00:00")
+
+
+def test_a_day_of_the_month_alone_is_the_latest_such_day():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from edge_agent.grounding.dates import resolve_period
+
+    now = datetime(2024, 4, 5, 10, 0, tzinfo=ZoneInfo("America/Los_Angeles"))
+    assert resolve_period("on the 3rd", now).iso() == ("2024-04-03T00:00:00", "2024-04-04T00:00:00")
+    assert resolve_period("during the pump test on the 28th", now).iso()[0] == "2024-03-28T00:00:00"
+    assert resolve_period("on the 31st", now).iso()[0] == "2024-03-31T00:00:00"  # April has none yet: March's
+    assert resolve_period("the 6th", now).iso()[0] == "2024-03-06T00:00:00"  # not yet this month
+    assert resolve_period("the 3rd of april", now).iso()[0] == "2024-04-03T00:00:00"

@@ -82,6 +82,8 @@ _DAY_PATTERNS = [
     re.compile(r"\b(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4}|\d{2})\b"),
     # dots put the day first (the European custom: "Tuesday 2.5.2023" is 2 May 2023)
     re.compile(r"\b(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4})\b"),
+    # a day of the month alone, said as an ordinal ("on the 28th", "Sunday the 31st"): the latest such day
+    re.compile(r"\bthe\s+(?P<od>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?" + _MON + ")"),
 ]
 _ISO_INSTANT = re.compile(r"\b\d{4}-\d{2}-\d{2}[tT ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[zZ]|[+-]\d{2}:?\d{2})?")
 _TIME = re.compile(
@@ -172,6 +174,8 @@ def _find_day(text: str, now: datetime) -> tuple[date, re.Match[str]] | None:
                     day = date(int(groups["iso"]), int(groups["m"]), int(groups["d"]))
                 elif groups.get("ed"):
                     day = date(int(groups["ey"]), int(groups["em"]), int(groups["ed"]))
+                elif groups.get("od"):
+                    day = _latest_day_of_month(int(groups["od"]), now)
                 elif groups.get("um"):
                     day = date(_year_of(groups["uy"]), int(groups["um"]), int(groups["ud"]))
                 else:
@@ -185,6 +189,19 @@ def _find_day(text: str, now: datetime) -> tuple[date, re.Match[str]] | None:
         return None
     found.sort(key=lambda f: f[0])
     return found[0][1], found[0][2]
+
+
+def _latest_day_of_month(dom: int, now: datetime) -> date:
+    """The latest day numbered `dom` on or before today: this month's, else the month before's (ValueError: none)."""
+    year, month = now.year, now.month
+    for _ in range(12):
+        if dom <= now.day or (year, month) != (now.year, now.month):
+            try:
+                return date(year, month, dom)
+            except ValueError:
+                pass  # no such day this month ("the 31st" in April): the month before
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    raise ValueError(f"no day {dom} of a month")
 
 
 def _time_of_day(text: str) -> tuple[time, str] | None:

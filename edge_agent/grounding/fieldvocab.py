@@ -264,6 +264,9 @@ class _Vocab:
         points = load("point_tags.json")
         words = yaml.safe_load((directory / "words.yaml").read_text(encoding="utf-8")) or {}
 
+        self.short_forms: tuple[tuple[str, str], ...] = tuple(
+            (str(long), str(short)) for long, short in words.get("name_short_forms", [])
+        )
         self.summable_names: set[str] = {q for q, info in units["quantities"].items() if info["summable"]}
         self.quantities: dict[str, Quantity] = {q: Quantity(q, q in self.summable_names) for q in units["quantities"]}
 
@@ -347,6 +350,11 @@ def _v() -> _Vocab:
             if _VOCAB is None:
                 _VOCAB = _Vocab(VOCAB_DIR)
     return _VOCAB
+
+
+def short_forms() -> tuple[tuple[str, str], ...]:
+    """(long, short) spellings of a word in equipment and point names ("room" → "rm"), from words.yaml."""
+    return _v().short_forms
 
 
 # --------------------------------------------------------------------------------------------------- kinds

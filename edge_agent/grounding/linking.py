@@ -30,8 +30,6 @@ _TOKEN = re.compile(r"%|[^\W_][\w.\-/]*")
 _NUMBER = re.compile(r"\d+(?:[-.]\d+)*")
 #: words that join list items after a name: "Chiller 6, 7 and 9"
 _LIST_TAIL = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*(?:and\s+|&\s*)?(?P<n>\d+(?:[-.]\d+)*)(?![\w.])")
-#: generic spellings of the same word in point names
-_SYNONYMS = (("temperature", "temp"), ("percent", "%"), ("pct", "%"))
 #: upper-case words that are not site codes
 _NOT_CODES = frozenset(
     "JSON CSV HVAC ISO UTC GMT EST EDT CST CDT PST PDT KPI API IOT HTTP MQTT AHU AHUS FCU VAV RTU "
@@ -111,7 +109,7 @@ def _words_in(name: str) -> int:
 
 def _variants(k: str) -> set[str]:
     out = {k}
-    for long, short in _SYNONYMS:
+    for long, short in fieldvocab.short_forms():  # a word as names shorten it: "room" → "rm"
         out |= {v.replace(long, short) for v in list(out)}
     return out
 

@@ -105,6 +105,10 @@ class Grounding:
         g.sources.append(Source(kind="question", text=question))
         if catalog is not None and links is not None:
             g.reading = reading_of(question, catalog, links)
+            if g.reading.also_spans:  # the names in a refused piece ("… and shut its ethylene injection off") are
+                spans = [*period_span(question, phrase), *g.reading.also_spans]  # not what the data part asks for
+                g.links = links = link(question, catalog, exclude=spans)
+                g.reading = reading_of(question, catalog, links)
             if now is not None and any(p.ask == "periods" for p in g.reading.parts):
                 pair = two_periods(spelled(question), now)
                 if pair is not None:
