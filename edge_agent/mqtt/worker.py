@@ -42,6 +42,7 @@ from edge_agent.mqtt.queue import Job
 from edge_agent.plots import add_plot
 
 if TYPE_CHECKING:
+    from edge_agent.mqtt.runner import OnEvent
     from edge_agent.mqtt.service import GatewayService
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
@@ -276,7 +277,9 @@ class Worker:
             return
         self._finish(cur, options, result, error)
 
-    def _run_agent(self, cur: CurrentJob, options: RequestOptions, on_event) -> tuple[RunResult | None, str | None]:
+    def _run_agent(
+        self, cur: CurrentJob, options: RequestOptions, on_event: OnEvent
+    ) -> tuple[RunResult | None, str | None]:
         job = cur.job
         try:
             return self.gw.runner.run(
