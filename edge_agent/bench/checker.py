@@ -269,7 +269,10 @@ def expected_derived(spec: ValueCheck, truth: Truth) -> float:
             f"no aligned samples of {spec.a.asset} {spec.a.sensor} and {spec.b.asset} {spec.b.sensor} "
             f"from {spec.start} to {spec.end}"
         )
-    return cc.aggregate(derived, spec.aggregate)  # type: ignore[return-value]
+    value = cc.aggregate(derived, spec.aggregate)
+    if value is None:
+        raise TruthError(f"no {spec.aggregate} of the {spec.derive} from {spec.start} to {spec.end}")
+    return value
 
 
 def expected_energy(spec: EnergyCheck, truth: Truth) -> float:
@@ -327,7 +330,8 @@ def expected_excursion(spec: ExcursionSpec, truth: Truth) -> tuple[bool, int, in
         limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
         pairs = cc.align(series, limit)
     else:
-        pairs = [(at, v, float(spec.limit)) for at, v in series]  # type: ignore[arg-type]
+        assert spec.limit is not None  # a limit or a limit sensor (`LimitSpec`)
+        pairs = [(at, v, float(spec.limit)) for at, v in series]
     if not pairs:
         raise TruthError(f"no samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}")
     past = cc.crossed(pairs, spec.direction)
@@ -371,7 +375,7 @@ def expected_value(spec: ValueCheck, truth: Truth) -> float:
         assert spec.at is not None
         window = timedelta(minutes=spec.at_window_minutes)
         samples = [
-            s
+            s.value
             for s in truth.history(site, asset, sensor, spec.at - window, spec.at + timedelta(seconds=1))
             if s.value is not None and s.ts <= spec.at
         ]
@@ -379,7 +383,7 @@ def expected_value(spec: ValueCheck, truth: Truth) -> float:
             raise TruthError(
                 f"no sample of {asset} {sensor} at or within {spec.at_window_minutes} min before {spec.at}"
             )
-        return float(samples[-1].value)  # type: ignore[arg-type]
+        return float(samples[-1])
     assert spec.start is not None and spec.end is not None
     values = [float(s.value) for s in truth.history(site, asset, sensor, spec.start, spec.end) if s.value is not None]
     if not values:
@@ -822,7 +826,8 @@ def expected_duration(spec: DurationCheck, truth: Truth) -> tuple[float, float, 
         limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
         pairs = cc.align(series, limit)
     else:
-        pairs = [(at, v, float(spec.limit)) for at, v in series]  # type: ignore[arg-type]
+        assert spec.limit is not None  # a limit or a limit sensor (`LimitSpec`)
+        pairs = [(at, v, float(spec.limit)) for at, v in series]
     if len(pairs) < 2:
         raise TruthError(
             f"fewer than two samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}"
@@ -945,7 +950,9 @@ def expected_extreme(spec: TimeOfExtremeCheck, truth: Truth) -> tuple[list[datet
         raise TruthError(f"no values of {spec.asset} {spec.sensor} from {spec.start} to {spec.end}")
     tol = spec.tolerance_minutes if spec.tolerance_minutes is not None else (cc.spacing_s(series) or 0.0) / 60
     value = cc.aggregate(series, spec.extreme)
-    return instants, float(value), float(tol)  # type: ignore[arg-type]
+    if value is None:
+        raise TruthError(f"no values of {spec.asset} {spec.sensor} from {spec.start} to {spec.end}")
+    return instants, float(value), float(tol)
 
 
 def _check_time_of_extreme(spec: TimeOfExtremeCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:

@@ -91,7 +91,7 @@ class UserStore:
             raise UserError(f"no user {name!r}")
         data.users[name].hash = _hasher.hash(password)
         if role:
-            data.users[name].role = role  # type: ignore[assignment]
+            data.users[name].role = ROLES[ROLES.index(role)]  # the Role that `_check` found
         self.save(data)
 
     def verify(self, name: str, password: str) -> Role | None:

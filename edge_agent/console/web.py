@@ -165,7 +165,8 @@ async def login_page(request: web.Request) -> web.Response:
 async def login(request: web.Request) -> web.Response:
     console = _console(request)
     data = dict(await request.post())
-    if not same(request.cookies.get(LOGIN_COOKIE), data.get("csrf")):  # type: ignore[arg-type]
+    csrf = data.get("csrf")
+    if not same(request.cookies.get(LOGIN_COOKIE), csrf if isinstance(csrf, str) else None):
         raise web.HTTPForbidden(text="missing or wrong CSRF token: reload the login page")
     user, password = str(data.get("username", ""))[:64], str(data.get("password", ""))[:1024]
     address = request.remote or "?"
