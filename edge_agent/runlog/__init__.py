@@ -1,6 +1,9 @@
 """The run log: every run, trial, step and LLM call (with its prompt and reply text), in SQLite (sqlite-utils),
 for `edge-agent logs` and the console's history.
 
+`RunLog` writes it (one per process, migrating the schema on open); `reader.RunLogReader` is the one way to read
+it back (typed rows, read-only).
+
 The schema grows by numbered migrations (`m001_…`, `m002_…`, recorded in `_migrations`), so a run log written
 by any earlier version opens and is brought up to date; nothing is created "once" and then patched on write."""
 
@@ -18,6 +21,7 @@ import sqlite_utils
 
 from edge_agent.agent.trajectory import RunResult
 from edge_agent.llm.base import LLMCall
+from edge_agent.runlog.reader import RunLogReader
 
 
 def open_db(path: Path) -> sqlite_utils.Database:
@@ -177,7 +181,10 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
 
 
 class RunLog:
+    """The run log's writer: `record` one finished run (its reads: `reader`)."""
+
     def __init__(self, path: Path):
+        self.path = path
         self.db = open_db(path)
         self._lock = threading.Lock()
         self.applied = migrate(self.db)
@@ -283,21 +290,6 @@ class RunLog:
                 pk="id",
             )
 
-    def last_runs(self, n: int = 10) -> list[dict]:
-        return list(self.db.query("select * from runs order by created desc limit ?", [n]))
-
-    def steps(self, run_id: str) -> list[dict]:
-        return list(self.db.query("select * from steps where run_id = ? order by trial, idx", [run_id]))
-
-    def calls(self, run_id: str) -> list[dict]:
-        return list(self.db.query("select * from llm_calls where run_id = ? order by id", [run_id]))
-
-    def calls_with_text(self, run_id: str) -> list[dict]:
-        """The run's LLM calls with their whole prompt (`prompt_system` joined back in) and reply."""
-        return list(
-            self.db.query(
-                "select c.*, s.text as prompt_system from llm_calls c left join prompt_systems s "
-                "on s.sha256 = c.system_sha256 where c.run_id = ? order by c.id",
-                [run_id],
-            )
-        )
+    @property
+    def reader(self) -> RunLogReader:
+        return RunLogReader(self.path)
