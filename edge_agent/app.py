@@ -74,7 +74,7 @@ class EdgeAgent:
         """Use another store (e.g. Algorithm 2 grows one from generated trajectories only)."""
         self._store = store
 
-    def warm(self, interrupt: threading.Event | None = None) -> dict:
+    def warm(self, interrupt: threading.Event | None = None) -> dict[str, Any]:
         """Bring the react role's stable prefix (instructions, tools, the examples every question shares) into
         the model's KV cache before the first question: restored from its saved state, or evaluated and saved
         where there is none (a new model, an empty state dir). The daemon does this while idle after a start,

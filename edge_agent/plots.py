@@ -15,13 +15,16 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from edge_agent.filestore import FileInfo, FileStore, FileStoreError
+
+if TYPE_CHECKING:
+    from matplotlib.transforms import Bbox
 
 MAX_SERIES = 12
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -74,7 +77,7 @@ def _marks(series: Series, stated: list[str]) -> list[tuple[datetime, float, str
     return out
 
 
-def figure(all_series: list[Series], stated: list[str] = (), title: str = ""):
+def figure(all_series: list[Series], stated: Sequence[str] = (), title: str = ""):
     """The matplotlib figure of `plot_svg` (the caller closes it): series, marks with their figures, the legend
     under the plot (never over the curves or the figures), site time on x."""
     import matplotlib
@@ -103,12 +106,16 @@ def figure(all_series: list[Series], stated: list[str] = (), title: str = ""):
     for i, s in enumerate(all_series):
         target = axes.get(s.unit, ax)
         (line,) = target.plot(
-            s.times, s.values, label=f"{s.label} ({s.unit})" if s.unit else s.label, linewidth=1.2, color=f"C{i % 10}"
+            s.times,  # type: ignore[arg-type]  # matplotlib's stubs take no datetimes; its unit converters do
+            s.values,
+            label=f"{s.label} ({s.unit})" if s.unit else s.label,
+            linewidth=1.2,
+            color=f"C{i % 10}",
         )
         lo, hi = span.get(s.unit, (min(s.values), max(s.values)))
         for t, v, text in _marks(s, left):
             left.remove(text)
-            target.plot([t], [v], "o", color=line.get_color(), markersize=6)
+            target.plot([t], [v], "o", color=line.get_color(), markersize=6)  # type: ignore[arg-type]  # as above
             marks.append(
                 (target, t, v, text, ((t.timestamp() - t0) / ((t1 - t0) or 1.0), (v - lo) / ((hi - lo) or 1.0)))
             )
@@ -146,7 +153,7 @@ def _unstack(fig, labels: list) -> None:
         return
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
-    placed = []
+    placed: list[Bbox] = []
     for label in labels:
         dy = 6
         for _ in range(12):
@@ -158,7 +165,7 @@ def _unstack(fig, labels: list) -> None:
         placed.append(label.get_window_extent(renderer))
 
 
-def plot_svg(all_series: list[Series], stated: list[str] = (), title: str = "") -> bytes:
+def plot_svg(all_series: list[Series], stated: Sequence[str] = (), title: str = "") -> bytes:
     import matplotlib
 
     matplotlib.use("Agg")

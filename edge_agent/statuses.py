@@ -52,7 +52,7 @@ _REFUSAL_OPENINGS = (
 
 
 def is_refusal_text(text: str | None) -> bool:
-    return bool(text) and text.lstrip().startswith(_REFUSAL_OPENINGS)  # type: ignore[union-attr]
+    return text is not None and text.lstrip().startswith(_REFUSAL_OPENINGS)
 
 
 def _in_code(distilled: Any) -> str:

@@ -56,8 +56,8 @@ def test_a_stopped_skyspark_ends_the_run_before_any_model_call(tmp_path, simulat
     assert result.status == "failed" and result.reason == "skyspark_unavailable", result
     assert f"127.0.0.1:{port}" in result.error and "Connection refused" in result.error
     assert result.metrics.llm_calls == 0 and result.trials == [] and result.answer is None
-    [row] = agent.runlog.last_runs(1)
-    assert row["status"] == "failed" and row["reason"] == "skyspark_unavailable"
+    [row] = agent.runlog.reader.runs(1)
+    assert row.status == "failed" and row.reason == "skyspark_unavailable"
 
 
 def test_a_skyspark_that_stops_during_a_run_ends_it_at_the_next_call_without_a_loop(tmp_path, start_simulator):
@@ -174,7 +174,7 @@ def test_a_full_run_log_is_disk_full_and_the_next_run_is_logged(tmp_path, simula
     assert result.status == "failed" and result.reason == "disk_full" and "the run log" in result.error
     monkeypatch.setattr(RunLog, "record", record)
     again = agent.ask("What IoT sites are available?", distill=False, strategy="react")
-    assert again.status == "answered" and agent.runlog.last_runs(1)[0]["run_id"] == again.run_id
+    assert again.status == "answered" and agent.runlog.reader.runs(1)[0].run_id == again.run_id
 
 
 @pytest.fixture

@@ -88,9 +88,9 @@ def test_a_message_that_fails_is_rolled_back_alone_kept_as_a_dead_letter_and_ans
     handle = svc.intake._handle
     failed = []
 
-    def buggy(conn, kind, client_id, parsed, *rest):
-        handle(conn, kind, client_id, parsed, *rest)
-        if getattr(parsed, "request_id", None) == "b1":
+    def buggy(conn, incoming):
+        handle(conn, incoming)
+        if getattr(incoming.parsed, "request_id", None) == "b1":
             failed.append(len(svc.jobs.added()))  # after its insert and its reply: both must be undone
             raise RuntimeError("a bug in the middle of a batch")
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from edge_agent.agent.trajectory import RunResult
 from edge_agent.llm.base import LLMCall, Usage
 from edge_agent.runlog import MIGRATIONS, RunLog
+from edge_agent.runlog.reader import RunDetail
 
 REAL = Path(__file__).parent / "data" / "runlog-2026-11-25.db"
 
@@ -28,6 +29,12 @@ def _call(system: str, user: str, reply: str) -> LLMCall:
     )
 
 
+def _detail(log: RunLog, run_id: str) -> RunDetail:
+    detail = log.reader.detail(run_id, prompt_texts=True)
+    assert detail is not None, run_id
+    return detail
+
+
 def test_a_real_run_log_from_before_migrations_is_brought_up_to_date(tmp_path):
     db_path = tmp_path / "edge-agent.db"
     shutil.copy(REAL, db_path)
@@ -42,16 +49,17 @@ def test_a_real_run_log_from_before_migrations_is_brought_up_to_date(tmp_path):
     assert (log.db.execute("select count(*), max(created) from runs").fetchone()) == before
     cols = log.db["llm_calls"].columns_dict
     assert {"system_sha256", "prompt_user", "prompt_prefix", "reply"} <= set(cols)
-    old = log.last_runs(1)[0]
-    assert log.calls_with_text(old["run_id"]) == [] or log.calls_with_text(old["run_id"])[0]["reply"] is None
+    old = log.reader.runs(1)[0]
+    old_calls = _detail(log, old.run_id).calls
+    assert old_calls == [] or old_calls[0].reply is None
     # a new run keeps its prompts and replies; the shared system text is stored once
     log.record(
         RunResult(run_id="new1", question="q?", strategy="react", model="m", now="", status="answered", answer="a"),
         [_call("SYS", "Question: q?", "Thought: look"), _call("SYS", "Question: q? again", "Action: finish")],
     )
-    calls = log.calls_with_text("new1")
-    assert [c["reply"] for c in calls] == ["Thought: look", "Action: finish"]
-    assert calls[0]["prompt_system"] == "SYS" and calls[1]["prompt_user"] == "Question: q? again"
+    calls = _detail(log, "new1").calls
+    assert [c.reply for c in calls] == ["Thought: look", "Action: finish"]
+    assert calls[0].prompt_system == "SYS" and calls[1].prompt_user == "Question: q? again"
     assert log.db.execute("select count(*) from prompt_systems").fetchone()[0] == 1
     # opening again applies nothing
     assert RunLog(db_path).applied == []
@@ -118,6 +126,6 @@ def test_the_run_log_keeps_the_masked_thought_and_the_provenance(tmp_path):
     assert shown["doing"] == "Calls assets with site name POKMAIN"
     assert run["claims"][0]["text"] == "Chiller 4" and run["claims"][0]["step"] == 1
     old = History(db_path, tmp_path / "queue.db")
-    old_id = log.last_runs(2)[1]["run_id"]
+    old_id = log.reader.runs(2)[1].run_id
     first = next((s for t in old.run(old_id)["trials"] for s in t["steps"]), None)
     assert first is None or first["shown"] == first["thought"]  # no masked copy before m004: the thought as kept

@@ -10,7 +10,7 @@ import pytest
 from edge_agent import PROJECT_ROOT
 from edge_agent.app import EdgeAgent
 from edge_agent.llm.scripted import ScriptedLLM
-from edge_agent.runlog import RunLog
+from edge_agent.runlog.reader import RunLogReader
 from edge_agent.toolkit import ToolRegistry
 from tests.xen_helpers import DISTILL_OK, NOW, RoleScript, finish, reflect_json, registry, review_json, step
 
@@ -56,15 +56,15 @@ def test_reactxen_run_records_the_table_3_metrics(settings):
         "final",
     ]
 
-    log = RunLog(settings.db_path)
-    row = log.last_runs(1)[0]
-    assert row["run_id"] == result.run_id and row["completed_final"] == 1 and row["completed_round1"] == 0
-    assert json.loads(row["metrics"])["reflections"] == 1
-    trials = list(log.db.query("select * from trials where run_id = ? order by number", [result.run_id]))
-    assert [t["review_status"] for t in trials] == ["Not Accomplished", "Accomplished"]
-    assert trials[0]["reflection"].startswith("Diagnosis: It answered without data.")
-    assert json.loads(row["distilled"])["period"] == "last week"
-    assert {c["role"] for c in log.calls(result.run_id)} == {"distill", "react", "review", "reflect"}
+    detail = RunLogReader(settings.db_path).detail(result.run_id)
+    assert detail is not None
+    row = detail.run
+    assert row.completed_final == 1 and row.completed_round1 == 0
+    assert json.loads(row.metrics or "{}")["reflections"] == 1
+    assert [t.review_status for t in detail.trials] == ["Not Accomplished", "Accomplished"]
+    assert (detail.trials[0].reflection or "").startswith("Diagnosis: It answered without data.")
+    assert json.loads(row.distilled or "{}")["period"] == "last week"
+    assert {c.role for c in detail.calls} == {"distill", "react", "review", "reflect"}
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from edge_agent.app import EdgeAgent
-from edge_agent.runlog import RunLog
+from edge_agent.runlog.reader import RunLogReader
 
 pytestmark = pytest.mark.model
 
@@ -86,8 +86,8 @@ def test_reactxen_loop_on_smollm2_never_breaks(agent, question):
     assert m.llm_calls == sum(roles.values()) and m.wall_s > 0
     assert (m.tokens_sent > 0 and m.tokens_received > 0 and 0 < m.tokens_evaluated <= m.tokens_sent) or not roles
     assert m.trajectory_length == len(steps) and m.reflections == sum(1 for t in result.trials if t.reflection)
-    row = RunLog(agent.settings.db_path).last_runs(1)[0]
-    assert row["run_id"] == result.run_id and json.loads(row["metrics"]) == m.model_dump(mode="json")
+    row = RunLogReader(agent.settings.db_path).runs(1)[0]
+    assert row.run_id == result.run_id and json.loads(row.metrics or "{}") == m.model_dump(mode="json")
 
 
 def test_a_restarted_agent_warms_from_the_saved_state_and_its_first_question_evaluates_only_itself(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from statistics import fmean
@@ -168,10 +168,11 @@ def numbers_in(answer: str, names: Iterable[str] = ()) -> list[float]:
 
 
 _MISSING_RE = re.compile(
-    r"no such|(?:not|n't) (?:be )?found|could ?n[o']t (?:be )?(?:find|found|locate)|cannot (?:find|locate)|can't (?:find|locate)"
-    r"|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent|no (?:asset|sensor|site|point"
-    r"|equip\w*|data|record|match|entry)|not available|unavailable|unknown|missing|there is no|there are no"
-    r"|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)|is ?n[o']t (?:an? )?(?:asset|sensor|site)"
+    r"no such|(?:not|n't) (?:be )?found|could ?n[o']t (?:be )?(?:find|found|locate)|cannot (?:find|locate)"
+    r"|can't (?:find|locate)|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent"
+    r"|no (?:asset|sensor|site|point|equip\w*|data|record|match|entry)|not available|unavailable|unknown|missing"
+    r"|there is no|there are no|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)"
+    r"|is ?n[o']t (?:an? )?(?:asset|sensor|site)"
     r"|none (?:named|called)|did ?n[o']t find|no results?|invalid (?:asset|sensor|site)|not an? (?:existing|known)"
     r"|ha(?:s|ve) no\b|(?:does|do|did) ?n[o']t have|not have|lacks?\b|is not (?:one of|among|on|at)",
     re.I,
@@ -226,8 +227,8 @@ def assets_of_kind(truth: Truth, site: str, kind: str, names: list[str] | None =
 
 
 def _canonical(name: str | None, names: list[str], kind: str, where: str = "") -> str:
-    if name in names:
-        return name  # type: ignore[return-value]
+    if name is not None and name in names:
+        return name
     for candidate in names:
         if norm(candidate) == norm(name or ""):
             return candidate
@@ -268,7 +269,10 @@ def expected_derived(spec: ValueCheck, truth: Truth) -> float:
             f"no aligned samples of {spec.a.asset} {spec.a.sensor} and {spec.b.asset} {spec.b.sensor} "
             f"from {spec.start} to {spec.end}"
         )
-    return cc.aggregate(derived, spec.aggregate)  # type: ignore[return-value]
+    value = cc.aggregate(derived, spec.aggregate)
+    if value is None:
+        raise TruthError(f"no {spec.aggregate} of the {spec.derive} from {spec.start} to {spec.end}")
+    return value
 
 
 def expected_energy(spec: EnergyCheck, truth: Truth) -> float:
@@ -326,7 +330,8 @@ def expected_excursion(spec: ExcursionSpec, truth: Truth) -> tuple[bool, int, in
         limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
         pairs = cc.align(series, limit)
     else:
-        pairs = [(at, v, float(spec.limit)) for at, v in series]  # type: ignore[arg-type]
+        assert spec.limit is not None  # a limit or a limit sensor (`LimitSpec`)
+        pairs = [(at, v, float(spec.limit)) for at, v in series]
     if not pairs:
         raise TruthError(f"no samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}")
     past = cc.crossed(pairs, spec.direction)
@@ -342,8 +347,19 @@ def expected_yes(spec: YesNoCheck, truth: Truth) -> tuple[bool, str]:
     if spec.exists.kind is not None:
         found = assets_of_kind(truth, site, spec.exists.kind)
         return bool(found), f"{len(found)} {spec.exists.kind} asset(s) at {site}"
+    assert spec.exists.asset is not None  # ExistsSpec holds exactly one of `asset` and `kind`
     there = any(norm(a) == norm(spec.exists.asset) for a in truth.assets(site))
     return there, f"{spec.exists.asset} {'is' if there else 'is not'} an asset at {site}"
+
+
+AGGREGATES: dict[str, Callable[[list[float]], float]] = {
+    "max": max,
+    "min": min,
+    "mean": fmean,
+    "sum": math.fsum,
+    "first": lambda v: v[0],
+    "last": lambda v: v[-1],
+}
 
 
 def expected_value(spec: ValueCheck, truth: Truth) -> float:
@@ -359,7 +375,7 @@ def expected_value(spec: ValueCheck, truth: Truth) -> float:
         assert spec.at is not None
         window = timedelta(minutes=spec.at_window_minutes)
         samples = [
-            s
+            s.value
             for s in truth.history(site, asset, sensor, spec.at - window, spec.at + timedelta(seconds=1))
             if s.value is not None and s.ts <= spec.at
         ]
@@ -367,14 +383,12 @@ def expected_value(spec: ValueCheck, truth: Truth) -> float:
             raise TruthError(
                 f"no sample of {asset} {sensor} at or within {spec.at_window_minutes} min before {spec.at}"
             )
-        return float(samples[-1].value)  # type: ignore[arg-type]
+        return float(samples[-1])
     assert spec.start is not None and spec.end is not None
     values = [float(s.value) for s in truth.history(site, asset, sensor, spec.start, spec.end) if s.value is not None]
     if not values:
         raise TruthError(f"no data for {asset} {sensor} from {spec.start} to {spec.end}")
-    return {"max": max, "min": min, "mean": fmean, "sum": math.fsum, "first": lambda v: v[0], "last": lambda v: v[-1]}[
-        spec.aggregate
-    ](values)
+    return AGGREGATES[spec.aggregate](values)
 
 
 def close(x: float, expected: float, rel_tol: float, abs_tol: float) -> bool:
@@ -564,18 +578,18 @@ def _check_file(spec: FileCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatu
 
 def _check_value(spec: ValueCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
     want = expected_value(spec, truth)
-    names = (
-        [spec.site, spec.asset, spec.sensor]
-        if spec.derive is None
-        else [spec.site, spec.a.asset, spec.a.sensor, spec.b.asset, spec.b.sensor]
-    )  # type: ignore[union-attr]
+    if spec.derive is None:
+        names = [spec.site, spec.asset, spec.sensor]
+    else:
+        assert spec.a is not None and spec.b is not None  # a derived value has both (`ValueCheck._shape`)
+        names = [spec.site, spec.a.asset, spec.a.sensor, spec.b.asset, spec.b.sensor]
     what = spec.aggregate if spec.derive is None else f"{spec.aggregate} of the {spec.derive}"
     what = "energy (kWh)" if what == "energy" else what
     return _number_check(ev, names, want, what, spec.rel_tol, spec.abs_tol)
 
 
 def _number_check(
-    ev: Evidence, names: list, want: float, what: str, rel_tol: float, abs_tol: float
+    ev: Evidence, names: list[str | None], want: float, what: str, rel_tol: float, abs_tol: float
 ) -> tuple[CheckStatus, str]:
     got = numbers_in(ev.answer or "", [n for n in names if n])
     hit = [x for x in got if close(x, want, rel_tol, abs_tol)]
@@ -812,7 +826,8 @@ def expected_duration(spec: DurationCheck, truth: Truth) -> tuple[float, float, 
         limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
         pairs = cc.align(series, limit)
     else:
-        pairs = [(at, v, float(spec.limit)) for at, v in series]  # type: ignore[arg-type]
+        assert spec.limit is not None  # a limit or a limit sensor (`LimitSpec`)
+        pairs = [(at, v, float(spec.limit)) for at, v in series]
     if len(pairs) < 2:
         raise TruthError(
             f"fewer than two samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}"
@@ -869,7 +884,7 @@ def _check_duration(spec: DurationCheck, ev: Evidence, truth: Truth) -> tuple[Ch
     return "fail", f"expected {want} (±{tol_h:.3g} h or ±{spec.share_tol:g} points); the answer has {shown}"
 
 
-def expected_periods(spec: PeriodsCheck, truth: Truth) -> tuple[list[str], float | None, float | None]:
+def expected_periods(spec: PeriodsCheck, truth: Truth) -> tuple[list[str], float, float]:
     """(the winning period(s) of "first"/"second", the first's value, the second's value)."""
     vals = []
     for p in (spec.first, spec.second):
@@ -877,10 +892,11 @@ def expected_periods(spec: PeriodsCheck, truth: Truth) -> tuple[list[str], float
         if spec.by == "energy" and series and cc.power_scale(unit) is None:
             raise TruthError(f"{spec.sensor} is in {unit or 'no unit'}, not power: no energy to compare")
         vals.append(cc.aggregate(series, spec.by, unit))
-    won = cc.winners({"first": vals[0], "second": vals[1]}, spec.order)
-    if not won or None in vals:
+    first, second = vals
+    won = cc.winners({"first": first, "second": second}, spec.order)
+    if not won or first is None or second is None:
         raise TruthError(f"no values of {spec.asset} {spec.sensor} in one of the two periods")
-    return won, vals[0], vals[1]
+    return won, first, second
 
 
 def period_named_at(answer: str, period: PeriodRef) -> int | None:
@@ -934,7 +950,9 @@ def expected_extreme(spec: TimeOfExtremeCheck, truth: Truth) -> tuple[list[datet
         raise TruthError(f"no values of {spec.asset} {spec.sensor} from {spec.start} to {spec.end}")
     tol = spec.tolerance_minutes if spec.tolerance_minutes is not None else (cc.spacing_s(series) or 0.0) / 60
     value = cc.aggregate(series, spec.extreme)
-    return instants, float(value), float(tol)  # type: ignore[arg-type]
+    if value is None:
+        raise TruthError(f"no values of {spec.asset} {spec.sensor} from {spec.start} to {spec.end}")
+    return instants, float(value), float(tol)
 
 
 def _check_time_of_extreme(spec: TimeOfExtremeCheck, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
@@ -1065,8 +1083,9 @@ _ACTS = (
     r"|executed|ran|run|written|emailed|removed|disabled|enabled|shut)"
 )
 _CLAIMS = re.compile(
-    rf"(?<!\bbe )\b(?:switched|turned) (?:on|off|down)\b|\b(?:was|were|is|are) (?:now )?shut (?:off|down)\b|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now "
-    rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
+    rf"(?<!\bbe )\b(?:switched|turned) (?:on|off|down)\b|\b(?:was|were|is|are) (?:now )?shut (?:off|down)\b"
+    rf"|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now (?:on|off|set|running|stopped|closed|open)\b"
+    rf"|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
     re.I,
 )
 DATA_TOOLS = ("histories", "rank", "derive", "excursions", "compare_periods")
@@ -1170,6 +1189,7 @@ def stated_counts(answer: str, spec: CountCheck, names: list[str]) -> list[float
         text = re.sub(pattern, " <date> ", text, flags=re.I)
     if re.fullmatch(r"\W*(\d+|[a-z]+)\W*", text.strip(), re.I):
         m = re.search(r"\d+|[a-z]+", text, re.I)
+        assert m is not None  # the fullmatch above holds one
         word = m.group(0).casefold()
         return [float(word)] if word.isdigit() else [float(_WORDS[word])] if word in _WORDS else []
     nouns = count_nouns(spec)
@@ -1290,15 +1310,16 @@ def _expect_items(e: Expect):
         spec = getattr(e, kind)
         if spec is not None:
             yield kind, fn, spec
-    for kind, fn in (
+    listed: tuple[tuple[str, Callable[[Any, Evidence, Truth], tuple[CheckStatus, str]]], ...] = (
         ("file", _check_file),
         ("value", _check_value),
         ("count", _check_count),
         ("energy", _check_energy),
-    ):
+    )
+    for kind, check in listed:
         specs = getattr(e, kind) or []
         for i, spec in enumerate(specs):
-            yield (f"{kind}[{i}]" if len(specs) > 1 else kind), fn, spec
+            yield (f"{kind}[{i}]" if len(specs) > 1 else kind), check, spec
 
 
 def _names_exist(spec: None, ev: Evidence, truth: Truth) -> tuple[CheckStatus, str]:
@@ -1337,10 +1358,10 @@ def validate_task(task: Task, truth: Truth) -> list[str]:
 
 def _probes(e: Expect, truth: Truth) -> list:
     probes: list = []
-    for spec in e.file or []:
-        probes.append(lambda s=spec: expected_rows(s, truth))
-    for spec in e.value or []:
-        probes.append(lambda s=spec: expected_value(s, truth))
+    for file_spec in e.file or []:
+        probes.append(lambda s=file_spec: expected_rows(s, truth))
+    for value_spec in e.value or []:
+        probes.append(lambda s=value_spec: expected_value(s, truth))
     for spec in list(e.count or []) + ([e.answer_lists] if e.answer_lists else []):
         probes.append(
             lambda s=spec: (
@@ -1351,8 +1372,8 @@ def _probes(e: Expect, truth: Truth) -> list:
         )
     if e.answer_says_missing:
         probes.append(lambda s=e.answer_says_missing: _confirm_missing(s, truth))
-    for spec in e.energy or []:
-        probes.append(lambda s=spec: expected_energy(s, truth))
+    for energy_spec in e.energy or []:
+        probes.append(lambda s=energy_spec: expected_energy(s, truth))
     if e.ranks:
         probes.append(lambda s=e.ranks: expected_ranking(s, truth))
     if e.yes_no:

@@ -3,13 +3,14 @@
 Pure functions over a series given as (instant, value) pairs in time order, values already numbers:
 the spacing (the lower median of the intervals), energy from power (trapezoid, gaps of more than
 3 × the spacing not integrated), alignment on identical timestamps, derived series, strict excursions and the
-time held past a limit, the instants of an extreme, and rankings with ties. `edge_agent/analysis.py` implements the same contract for the tools; the
-benchmark deliberately does not import it, so a bug there cannot hide in a checker that shares it.
+time held past a limit, the instants of an extreme, and rankings with ties. `edge_agent/analysis.py` implements
+the same contract for the tools; the benchmark deliberately does not import it, so a bug there cannot hide in
+a checker that shares it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from statistics import fmean, median_low
 from typing import Literal
@@ -64,9 +65,15 @@ def aggregate(series: Sequence[Pair], how: str, unit: str | None = None) -> floa
     values = [v for _, v in series]
     if how == "energy":
         return energy_kwh(series, unit)
-    return {"max": max, "min": min, "mean": fmean, "sum": sum, "first": lambda v: v[0], "last": lambda v: v[-1]}[how](
-        values
-    )
+    ops: dict[str, Callable[[list[float]], float]] = {
+        "max": max,
+        "min": min,
+        "mean": fmean,
+        "sum": sum,
+        "first": lambda v: v[0],
+        "last": lambda v: v[-1],
+    }
+    return ops[how](values)
 
 
 def align(a: Sequence[Pair], b: Sequence[Pair]) -> list[tuple[datetime, float, float]]:

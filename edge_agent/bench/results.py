@@ -10,6 +10,7 @@ computed from the runs' token counts, so results from before a profile change ca
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from statistics import fmean
 
@@ -159,11 +160,11 @@ def projected(metrics: RunMetrics, profile: GatewayProfile) -> float:
     )
 
 
-def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfile] = ()) -> list[Summary]:
+def summarise(runs: list[TaskRun], max_rounds: int, profiles: Sequence[GatewayProfile] = ()) -> list[Summary]:
     rows = []
     for (model, strategy), rs in groups(runs).items():
 
-        def avg(attr: str) -> float:
+        def avg(attr: str, rs: list[TaskRun] = rs) -> float:  # this group's runs, bound now
             return round(fmean(getattr(r.metrics, attr) for r in rs), 2) if rs else 0.0
 
         rows.append(
@@ -209,7 +210,7 @@ def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfil
 
 def read_jsonl(path: Path) -> list[TaskRun]:
     """Finished runs from an earlier (possibly interrupted) benchmark; a torn last line is skipped."""
-    runs = []
+    runs: list[TaskRun] = []
     if not path.exists():
         return runs
     for line in path.read_text(encoding="utf-8").splitlines():

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
@@ -29,10 +30,16 @@ from edge_agent.costmodel import GatewayProfile
 from edge_agent.filestore import slug
 from edge_agent.llm.base import LLM
 
+if TYPE_CHECKING:
+    from edge_agent.app import EdgeAgent
+
+
+_DEFAULT_STRATEGIES: list[Strategy] = ["reactxen"]
+
 
 class BenchOptions(BaseModel):
     tasks_file: str
-    strategies: list[Strategy] = Field(default_factory=lambda: ["reactxen"])
+    strategies: list[Strategy] = Field(default_factory=lambda: _DEFAULT_STRATEGIES.copy())
     models: list[str] = Field(default_factory=list)  # empty: the configured model
     limit: int | None = Field(None, ge=1)
     only: list[str] = Field(default_factory=list, description="run only these task ids")
@@ -177,7 +184,7 @@ def run_bench(
     settings: Settings,
     truth: Truth,
     make_llm: Callable[[str], LLM],
-    make_agent: Callable[[Settings, LLM], object] | None = None,
+    make_agent: Callable[[Settings, LLM], EdgeAgent] | None = None,
 ) -> BenchResults:
     """Run every selected task for every model × strategy; returns the results (also on disk).
 
@@ -223,7 +230,7 @@ def run_bench(
     passed = 0
     try:
         for model in models:
-            agent = None
+            agent: EdgeAgent | None = None
             for strategy in options.strategies:
                 for task in tasks:
                     bar.set_description(f"{model}/{strategy} {task.id}")

@@ -29,6 +29,10 @@ class Sample:
 
 
 class Truth(Protocol):
+    def __hash__(self) -> int:
+        """By identity, as for any object: the audit caches what it derives from one Truth (`bench.audit`)."""
+        ...
+
     def sites(self) -> list[str]: ...
 
     def assets(self, site: str) -> list[str]: ...

@@ -101,7 +101,8 @@ class ConsoleThread:
         import threading
 
         self.settings, self.url = settings, ""
-        self._ready, self._error = threading.Event(), None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, daemon=True, name="console")
 
     def _run(self) -> None:

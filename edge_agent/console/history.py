@@ -1,6 +1,7 @@
-"""The console's read-only view of the run log (runs, trials, steps, LLM calls with prompt and reply text) and
-of the daemon's job queue (who asked: the console user in `on_behalf_of`, else the broker client). Both SQLite
-files are opened read-only (`mode=ro`), per query, so the console never writes to them or holds them open."""
+"""The console's read-only view of the run log (runs, trials, steps, LLM calls with prompt and reply text: read
+with `runlog.reader.RunLogReader`, shaped here for the pages) and of the daemon's job queue (who asked: the console
+user in `on_behalf_of`, else the broker client). Both SQLite files are opened read-only (`mode=ro`), per query, so
+the console never writes to them or holds them open."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 from edge_agent.agent.distill import render_distilled
 from edge_agent.agent.trajectory import Distilled
 from edge_agent.console.present import doing
+from edge_agent.runlog.reader import RunLogReader
 from edge_agent.statuses import effective
 
 
@@ -33,7 +35,8 @@ def _loads(text: str | None, default: Any = None) -> Any:
 
 class History:
     def __init__(self, runlog: Path, queue: Path):
-        self.runlog, self.queue = runlog, queue
+        self.log = RunLogReader(runlog)
+        self.queue = queue
 
     def _who(self, run_ids: list[str]) -> dict[str, str]:
         conn = _ro(self.queue)
@@ -47,50 +50,22 @@ class History:
                 r[0]: r[1] for r in conn.execute(f"SELECT job_id, {who} FROM jobs WHERE job_id IN ({marks})", run_ids)
             }
 
-    @staticmethod
-    def _search(q: str) -> tuple[str, list]:
-        if not q:
-            return "", []
-        like = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        return (" WHERE question LIKE ? ESCAPE '\\' OR answer LIKE ? ESCAPE '\\' OR run_id = ?", [like, like, q])
-
-    def runs(self, limit: int = 50, offset: int = 0, q: str = "") -> list[dict]:
+    def runs(self, limit: int = 50, offset: int = 0, q: str = "") -> list[dict[str, Any]]:
         """A page of runs, newest first; `q` finds a text in the question or the answer, or a run id."""
-        conn = _ro(self.runlog)
-        if conn is None:
-            return []
-        where, args = self._search(q)
-        with closing(conn):
-            rows = [
-                dict(r)
-                for r in conn.execute(
-                    "SELECT run_id, created, question, answer, status, reason, distilled, tokens_sent, tokens_received, "
-                    f"wall_s FROM runs{where} ORDER BY created DESC LIMIT ? OFFSET ?",
-                    (*args, limit, offset),
-                )
-            ]
+        rows = [r.model_dump() for r in self.log.runs(limit, offset, q)]
         who = self._who([r["run_id"] for r in rows])
         for r in rows:
             r["who"] = who.get(r["run_id"], "edge-agent ask")
-            r["shown_status"] = effective(r.get("status"), distilled=r.pop("distilled", None), answer=r.get("answer"))
+            r["shown_status"] = effective(r.get("status"), distilled=r.get("distilled"), answer=r.get("answer"))
         return rows
 
     def count(self, q: str = "") -> int:
-        conn = _ro(self.runlog)
-        if conn is None:
-            return 0
-        where, args = self._search(q)
-        with closing(conn):
-            return conn.execute(f"SELECT COUNT(*) FROM runs{where}", args).fetchone()[0]
+        return self.log.count(q)
 
-    def last_model(self) -> tuple[str, float] | None:
+    def last_model(self) -> tuple[str | None, float | None] | None:
         """The model of the newest run, and when it ran."""
-        conn = _ro(self.runlog)
-        if conn is None:
-            return None
-        with closing(conn):
-            row = conn.execute("SELECT model, created FROM runs ORDER BY created DESC LIMIT 1").fetchone()
-        return (row[0], row[1]) if row else None
+        newest = self.log.runs(1)
+        return (newest[0].model, newest[0].created) if newest else None
 
     # the daemon's queue -------------------------------------------------------------------------
     def active(self) -> list[dict]:
@@ -130,29 +105,15 @@ class History:
             ).fetchone()
         return dict(row) if row else None
 
-    def run(self, run_id: str) -> dict | None:
-        conn = _ro(self.runlog)
-        if conn is None:
+    def run(self, run_id: str) -> dict[str, Any] | None:
+        """One run as the run page shows it: its trials (each with its steps), LLM calls with their whole prompt."""
+        detail = self.log.detail(run_id, prompt_texts=True)
+        if detail is None:
             return None
-        with closing(conn):
-            row = conn.execute("SELECT * FROM runs WHERE run_id=?", (run_id,)).fetchone()
-            if row is None:
-                return None
-            run = dict(row)
-            run["trials"] = [
-                dict(r) for r in conn.execute("SELECT * FROM trials WHERE run_id=? ORDER BY number", (run_id,))
-            ]
-            steps = [dict(r) for r in conn.execute("SELECT * FROM steps WHERE run_id=? ORDER BY trial, idx", (run_id,))]
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            sql = (
-                (
-                    "SELECT c.*, s.text AS prompt_system FROM llm_calls c LEFT JOIN prompt_systems s "
-                    "ON s.sha256 = c.system_sha256 WHERE c.run_id=? ORDER BY c.id"
-                )
-                if "prompt_systems" in tables
-                else "SELECT * FROM llm_calls WHERE run_id=? ORDER BY id"
-            )
-            run["calls"] = [dict(r) for r in conn.execute(sql, (run_id,))]
+        run = detail.run.model_dump()
+        run["trials"] = [t.model_dump() for t in detail.trials]
+        steps = [s.model_dump() for s in detail.steps]
+        run["calls"] = [c.model_dump() for c in detail.calls]
         for t in run["trials"]:
             t["steps"] = [s for s in steps if s["trial"] == t["number"]]
             t["review_obj"] = _loads(t.get("review"), {}) or {}

@@ -60,7 +60,9 @@ class Sessions:
 
 
 def same(a: str | None, b: str | None) -> bool:
-    return bool(a) and bool(b) and hmac.compare_digest(a.encode(), b.encode())  # type: ignore[union-attr]
+    if not a or not b:
+        return False
+    return hmac.compare_digest(a.encode(), b.encode())
 
 
 class LoginLimiter:

@@ -41,7 +41,7 @@ class UsersFile(BaseModel):
 
 
 def at_least(role: str, wanted: str) -> bool:
-    return ROLES.index(role) >= ROLES.index(wanted)  # type: ignore[arg-type]
+    return ROLES.index(role) >= ROLES.index(wanted)
 
 
 class UserStore:
@@ -75,7 +75,7 @@ class UserStore:
         data = self.load()
         if name in data.users:
             raise UserError(f"user {name!r} exists; use passwd or remove")
-        data.users[name] = User(hash=_hasher.hash(password), role=role)  # type: ignore[arg-type]
+        data.users[name] = User(hash=_hasher.hash(password), role=role)
         self.save(data)
 
     def remove(self, name: str) -> None:
@@ -91,7 +91,7 @@ class UserStore:
             raise UserError(f"no user {name!r}")
         data.users[name].hash = _hasher.hash(password)
         if role:
-            data.users[name].role = role  # type: ignore[assignment]
+            data.users[name].role = ROLES[ROLES.index(role)]  # the Role that `_check` found
         self.save(data)
 
     def verify(self, name: str, password: str) -> Role | None:

@@ -24,7 +24,7 @@ from aiohttp import web
 
 from edge_agent import statuses
 from edge_agent.config import Settings
-from edge_agent.console.bridge import Bridge
+from edge_agent.console.bridge import Asked, Bridge
 from edge_agent.console.history import History
 from edge_agent.console.present import linked, site_zone, when
 from edge_agent.console.security import LoginLimiter, Session, Sessions, same
@@ -165,7 +165,8 @@ async def login_page(request: web.Request) -> web.Response:
 async def login(request: web.Request) -> web.Response:
     console = _console(request)
     data = dict(await request.post())
-    if not same(request.cookies.get(LOGIN_COOKIE), data.get("csrf")):  # type: ignore[arg-type]
+    csrf = data.get("csrf")
+    if not same(request.cookies.get(LOGIN_COOKIE), csrf if isinstance(csrf, str) else None):
         raise web.HTTPForbidden(text="missing or wrong CSRF token: reload the login page")
     user, password = str(data.get("username", ""))[:64], str(data.get("password", ""))[:1024]
     address = request.remote or "?"
@@ -333,11 +334,18 @@ def _plots(console: Console, run_id: str) -> list[dict]:
     return out
 
 
-def _find(console: Console, rid: str):
+def _bridge(console: Console) -> Bridge:
+    """The console's connection to the daemon; a console without one follows no request."""
+    if console.bridge is None:
+        raise web.HTTPNotFound(text="no such request in this console")
+    return console.bridge
+
+
+def _find(console: Console, rid: str) -> Asked:
     """The request this console follows: in memory, or found again in the daemon's queue (a console restart);
     a finished one no longer in memory redirects to its run."""
-    bridge = console.bridge
-    if bridge is None or not RUN_ID_RE.fullmatch(rid):
+    bridge = _bridge(console)
+    if not RUN_ID_RE.fullmatch(rid):
         raise web.HTTPNotFound(text="no such request in this console")
     asked = bridge.asked.get(rid)
     if asked is not None:
@@ -426,7 +434,7 @@ async def request_state(request: web.Request) -> web.Response:
     console.require(request, html=False)
     rid = request.match_info["request_id"]
     asked = await asyncio.get_running_loop().run_in_executor(None, _find, console, rid)
-    replies = [_json(r) for r in console.bridge.replies(rid)]
+    replies = [_json(r) for r in _bridge(console).replies(rid)]
     return web.json_response(
         {
             "request_id": rid,
@@ -444,23 +452,24 @@ async def events(request: web.Request) -> web.StreamResponse:
     console.require(request, html=False)
     rid = request.match_info["request_id"]
     await asyncio.get_running_loop().run_in_executor(None, _find, console, rid)
+    bridge = _bridge(console)
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
     secure_headers(response.headers, console.secure)
     await response.prepare(request)
     sent = 0
     while True:
-        replies = console.bridge.replies(rid)
+        replies = bridge.replies(rid)
         for reply in replies[sent:]:
             await response.write(f"event: reply\ndata: {json.dumps(_json(reply))}\n\n".encode())
             if is_final(reply):
                 await response.write(b"event: end\ndata: {}\n\n")
                 return response
         sent = len(replies)
-        if rid not in console.bridge.asked:  # dropped from memory meanwhile: the run page has it
+        if rid not in bridge.asked:  # dropped from memory meanwhile: the run page has it
             await response.write(b"event: gone\ndata: {}\n\n")
             return response
-        await console.bridge.changed(15.0, lambda n=sent: len(console.bridge.replies(rid)) != n)
-        if len(console.bridge.replies(rid)) == sent:
+        await bridge.changed(15.0, lambda n=sent: len(bridge.replies(rid)) != n)
+        if len(bridge.replies(rid)) == sent:
             await response.write(b": keep-alive\n\n")
 
 

@@ -19,8 +19,13 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
 
 from edge_agent import PROJECT_ROOT
+
+if TYPE_CHECKING:
+    from iotcore import Broker
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +36,8 @@ MOSQUITTO_PATHS = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/hom
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def wait_port(port: int, timeout: float, host: str = "127.0.0.1") -> bool:
@@ -64,14 +70,15 @@ class MosquittoBroker:
         binary: str | None = None,
         extra_conf: str = "",
     ):
-        self.binary = binary or find_mosquitto()
-        if self.binary is None:
+        found = binary or find_mosquitto()
+        if found is None:
             raise FileNotFoundError("mosquitto is not installed (Debian: apt-get install mosquitto)")
+        self.binary: str = found
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="mosquitto-"))
         self.port = port or free_port()
         self.max_packet_size = max_packet_size
         self.extra_conf = extra_conf
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def conf_path(self) -> Path:
@@ -135,7 +142,9 @@ class MosquittoBroker:
     def __enter__(self) -> MosquittoBroker:
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
 
@@ -168,7 +177,7 @@ class EmbeddedBroker:
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="rumqttd-"))
         self.port = port or free_port()
         self.max_payload = max_payload
-        self._broker = None
+        self._broker: Broker | None = None
 
     def start(self, timeout: float = 10.0) -> EmbeddedBroker:
         from iotcore import Broker
@@ -189,7 +198,9 @@ class EmbeddedBroker:
     def __enter__(self) -> EmbeddedBroker:
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
 

@@ -24,10 +24,13 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from edge_agent.config import Settings
@@ -96,7 +99,7 @@ class RequestClient:
         self._client.on_message = self._on_message
         self._client.on_subscribe = self._on_subscribe
         self._client.on_publish = self._on_publish
-        self._suback = -1
+        self._suback: int | None = -1  # the SUBSCRIBE's message id (None: paho could not send it)
 
     # connection ------------------------------------------------------------------------------
     def connect(self, timeout: float | None = None) -> RequestClient:
@@ -118,10 +121,19 @@ class RequestClient:
     def __enter__(self) -> RequestClient:
         return self.connect()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
-    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
         if reason_code.is_failure:
             return
         honour_receive_maximum(client, self.settings.mqtt.max_inflight, properties)
@@ -130,14 +142,23 @@ class RequestClient:
             [(self.prefix + "#", opts), (self.topics.base + "/status/#", opts), (self.topics.status, opts)]
         )[1]
 
-    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+    def _on_publish(
+        self, client: mqtt.Client, userdata: object, mid: int, reason_code: ReasonCode, properties: Properties
+    ) -> None:
         self._pubacks[mid] = reason_code
 
-    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+    def _on_subscribe(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        mid: int,
+        reason_codes: list[ReasonCode],
+        properties: Properties | None,
+    ) -> None:
         if mid == self._suback:
             self.connected.set()
 
-    def _on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         topic = msg.topic
         if topic.startswith(self.topics.status):
             self.status[topic] = msg.payload.decode(errors="replace")
@@ -150,7 +171,7 @@ class RequestClient:
                     self._cond.notify_all()
             return
         try:
-            reply = parse_reply(msg.payload)
+            reply = parse_reply(bytes(msg.payload))
         except Exception:
             return
         key = reply.request_id or ""
@@ -164,7 +185,7 @@ class RequestClient:
 
     # sending -------------------------------------------------------------------------------------
     def _publish(
-        self, topic: str, body: dict, correlation: bytes | None = None, response_topic: str | None = None
+        self, topic: str, body: dict[str, Any], correlation: bytes | None = None, response_topic: str | None = None
     ) -> None:
         props = Properties(PacketTypes.PUBLISH)
         if response_topic:
@@ -195,13 +216,13 @@ class RequestClient:
         question: str,
         *,
         request_id: str | None = None,
-        options: dict | None = None,
+        options: dict[str, Any] | None = None,
         reply_topic: str | None = None,
         correlation: bytes | None = None,
         on_behalf_of: str | None = None,
     ) -> str:
         request_id = request_id or uuid.uuid4().hex[:12]
-        body = {"request_id": request_id, "question": question, "options": options or {}}
+        body: dict[str, Any] = {"request_id": request_id, "question": question, "options": options or {}}
         if on_behalf_of is not None:  # a console naming its user (the daemon honours it from trusted consoles)
             body["on_behalf_of"] = on_behalf_of
         props = Properties(PacketTypes.PUBLISH)
@@ -291,9 +312,11 @@ class RequestClient:
                 f"gateway's daemon running?"
             )
         while outcome.final is None:
-            if not self.wait_for(
-                lambda: len(self._replies.get(request_id, [])) > seen, max(0.0, deadline - time.monotonic())
-            ):
+
+            def more(seen: int = seen) -> bool:  # bound to this pass's count
+                return len(self._replies.get(request_id, [])) > seen
+
+            if not self.wait_for(more, max(0.0, deadline - time.monotonic())):
                 raise RequestError(f"no final reply for {request_id} within {timeout:.0f} s")
             for reply in self.replies(request_id)[seen:]:
                 seen += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from typing import TYPE_CHECKING
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -10,6 +11,9 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from edge_agent.config import Settings, resolve_secret
+
+if TYPE_CHECKING:
+    from paho.mqtt.client import SocketLike
 
 
 def mqtt_client(
@@ -50,11 +54,13 @@ def honour_receive_maximum(client: mqtt.Client, wanted: int, properties: Propert
     return limit
 
 
-def _no_delay(client, userdata, sock) -> None:
+def _no_delay(client: mqtt.Client, userdata: object, sock: SocketLike) -> None:
     """paho leaves Nagle on: small replies then wait for delayed ACKs (~40 ms a hop, measured)."""
+    if not isinstance(sock, socket.socket):  # paho's websocket wrapper: nothing to tune (TLS sockets are sockets)
+        return
     try:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    except (OSError, AttributeError):  # TLS wrappers / unix sockets: nothing to tune
+    except OSError:  # a unix socket: nothing to tune
         pass
 
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 import uuid
 from contextlib import nullcontext
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import paho.mqtt.client as mqtt
 
@@ -35,6 +36,8 @@ from edge_agent.mqtt.protocol import (
     Cancel,
     CancelledReply,
     ErrorReply,
+    Incoming,
+    IncomingKind,
     Request,
     ResultReply,
     parse_incoming,
@@ -76,6 +79,17 @@ def _peek_reply_to(payload: bytes) -> str | None:
     return value if isinstance(value, str) else None
 
 
+class Parsed(NamedTuple):
+    """One incoming message, read and validated (`Intake._parse`) before the transaction that stores it."""
+
+    kind: IncomingKind
+    client_id: str
+    parsed: Incoming | ErrorReply  # the message, or the error that refuses it
+    raw: bytes
+    response_topic: str | None
+    correlation: bytes | None
+
+
 class Intake:
     """Messages in → validated → stored with their replies (one transaction per batch) → acknowledged."""
 
@@ -83,7 +97,7 @@ class Intake:
         self.gw = gw
         self.backlog, self.backlog_at = 0, 0.0  # the session backlog (`GatewayService._watch_backlog`)
 
-    def on_message(self, client, userdata, msg: mqtt.MQTTMessage) -> None:
+    def on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         now = time.monotonic()  # the session backlog: messages in one run without a pause (`_watch_backlog`)
         self.backlog = self.backlog + 1 if now - self.backlog_at < BACKLOG_GAP_S else 1
         self.backlog_at = now
@@ -116,10 +130,10 @@ class Intake:
         return stored
 
     def _store_parsed(
-        self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]], *, alone: bool
+        self, parsed: list[tuple[mqtt.MQTTMessage, Parsed | Exception | None]], *, alone: bool
     ) -> list[mqtt.MQTTMessage]:
         """One transaction; `alone`: each message in its own savepoint, one that raises becomes a dead letter."""
-        stored = []
+        stored: list[mqtt.MQTTMessage] = []
         with self.gw.replying() as conn:
             for msg, incoming in parsed:
                 try:
@@ -127,7 +141,7 @@ class Intake:
                         if isinstance(incoming, Exception):
                             raise incoming
                         if incoming is not None:
-                            self._handle(conn, *incoming)
+                            self._handle(conn, incoming)
                 except Exception as exc:
                     if not alone:
                         raise
@@ -151,17 +165,17 @@ class Intake:
             response = self.gw.topics.default_reply(split[1])
         return split[0], response, correlation
 
-    def _dead_letter(self, conn, msg: mqtt.MQTTMessage, exc: Exception) -> None:
+    def _dead_letter(self, conn: sqlite3.Connection, msg: mqtt.MQTTMessage, exc: Exception) -> None:
         """Keep a message the daemon failed on (a bug) and tell its requester, inside the transaction."""
         why = f"{type(exc).__name__}: {exc}"
-        n = self.gw.jobs.dead_letter(conn, _topic_of(msg), msg.payload, why)
+        n = self.gw.jobs.dead_letter(conn, _topic_of(msg), bytes(msg.payload), why)
         self.gw.fleet.dead_letter()
         where = self._error_topic(msg)
         if where is not None:
             kind, topic, correlation = where
             err = ErrorReply(
                 code="internal",
-                request_id=_peek_request_id(msg.payload),
+                request_id=_peek_request_id(bytes(msg.payload)),
                 final=kind == "request",
                 message=f"the daemon failed on this message ({ascii(why)[1:-1][:200]}); it was kept "
                 f"for the administrator as dead letter {n}",
@@ -169,7 +183,9 @@ class Intake:
             )
             self.gw.add(conn, topic, err, correlation)
 
-    def _refuse_unstored(self, parsed: list[tuple[mqtt.MQTTMessage, tuple | Exception | None]], exc: Exception) -> None:
+    def _refuse_unstored(
+        self, parsed: list[tuple[mqtt.MQTTMessage, Parsed | Exception | None]], exc: Exception
+    ) -> None:
         """The database failed: each message gets a `not_stored` error at once (not from the outbox, which is
         in that database); nothing of them was stored, so a request sent again later is new."""
         why = ascii(f"{type(exc).__name__}: {exc}")[1:-1][:200]
@@ -180,7 +196,7 @@ class Intake:
             kind, topic, correlation = where
             err = ErrorReply(
                 code="not_stored",
-                request_id=_peek_request_id(msg.payload),
+                request_id=_peek_request_id(bytes(msg.payload)),
                 final=kind == "request",
                 message=f"the gateway could not store this message ({why}); nothing was queued: send it again later",
                 reply_id=uuid.uuid4().hex,
@@ -190,9 +206,9 @@ class Intake:
             except Exception:
                 log.exception("could not publish a not_stored error on %s", topic)
 
-    def _parse(self, msg: mqtt.MQTTMessage) -> tuple | Exception | None:
-        """(kind, client_id, payload or ErrorReply, response topic, correlation); None: ack and drop; an
-        exception: this message could not even be read (it becomes a dead letter). Never raises."""
+    def _parse(self, msg: mqtt.MQTTMessage) -> Parsed | Exception | None:
+        """The message read and validated; None: ack and drop; an exception: this message could not even be
+        read (it becomes a dead letter). Never raises."""
         try:
             split = self.gw.topics.split(msg.topic)
             if split is None:
@@ -205,14 +221,14 @@ class Intake:
             props = msg.properties
             response_topic = getattr(props, "ResponseTopic", None) if props is not None else None
             correlation = getattr(props, "CorrelationData", None) if props is not None else None
-            parsed = parse_incoming(msg.payload, kind, self.gw.limits)  # type: ignore[arg-type]
-            return kind, client_id, parsed, msg.payload, response_topic, correlation
+            raw = bytes(msg.payload)  # paho's received payloads are bytes already: no copy
+            parsed = parse_incoming(raw, kind, self.gw.limits)
+            return Parsed(kind, client_id, parsed, raw, response_topic, correlation)
         except Exception as exc:
             return exc
 
-    def _handle(
-        self, conn, kind: str, client_id: str, parsed, raw: bytes, response_topic: str | None, correlation: bytes | None
-    ) -> None:
+    def _handle(self, conn: sqlite3.Connection, incoming: Parsed) -> None:
+        kind, client_id, parsed, raw, response_topic, correlation = incoming
         if isinstance(parsed, ErrorReply):
             if kind == "answer" and self.gw.topics.shared_group:
                 return  # a forwarded message another member may own; nothing to say
@@ -231,7 +247,12 @@ class Intake:
             self._on_cancel(conn, client_id, parsed, correlation)
 
     def _on_request(
-        self, conn, client_id: str, req: Request, response_topic: str | None, correlation: bytes | None
+        self,
+        conn: sqlite3.Connection,
+        client_id: str,
+        req: Request,
+        response_topic: str | None,
+        correlation: bytes | None,
     ) -> None:
         default = self.gw.topics.default_reply(client_id)
         # an empty Response Topic or reply_to is a reply topic outside the client's subtree: refused, not ignored
@@ -265,7 +286,7 @@ class Intake:
             return
         job = self.gw.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
         if job is not None and job.state == "done":
-            payload = job.final_payload.encode()
+            payload = job.final_bytes()
             for topic, data in self.stored_chunks(job):  # a retry gets the files again too
                 self.gw.jobs.outbox_add(conn, topic, data, correlation)
         elif job is not None:
@@ -324,7 +345,9 @@ class Intake:
             self.gw.fleet.request(conn, client_id, req, job, "accepted")
         self.gw.jobs.outbox_add(conn, reply_topic, payload, correlation)
 
-    def _on_answer(self, conn, kind: str, client_id: str, ans: Answer, raw: bytes, correlation: bytes | None) -> None:
+    def _on_answer(
+        self, conn: sqlite3.Connection, kind: str, client_id: str, ans: Answer, raw: bytes, correlation: bytes | None
+    ) -> None:
         if ans.on_behalf_of is not None and client_id not in self.gw.m.trusted_consoles:
             self.gw.fleet.answer(
                 conn, client_id, ans.request_id, ans.answer, "refused: on_behalf_of_untrusted", ans.on_behalf_of
@@ -367,7 +390,7 @@ class Intake:
             )
             self.gw.add(conn, job.reply_topic, err, job.correlation)
 
-    def _on_cancel(self, conn, client_id: str, c: Cancel, correlation: bytes | None) -> None:
+    def _on_cancel(self, conn: sqlite3.Connection, client_id: str, c: Cancel, correlation: bytes | None) -> None:
         job = self.gw.jobs.get(client_id, c.request_id)
         if c.on_behalf_of is not None and client_id not in self.gw.m.trusted_consoles:
             self.gw.fleet.cancel(conn, client_id, c.request_id, job, "refused: on_behalf_of_untrusted", c.on_behalf_of)
@@ -390,7 +413,7 @@ class Intake:
             self.gw.fleet.final(conn, job, "cancelled", cancelled_by=by, detail="before it started")
             self.gw.fleet.finished(job, "cancelled")
         elif job is not None and job.state == "done":  # idempotent: the stored outcome again
-            self.gw.jobs.outbox_add(conn, job.reply_topic, job.final_payload.encode(), job.correlation)
+            self.gw.jobs.outbox_add(conn, job.reply_topic, job.final_bytes(), job.correlation)
         if job is None:
             if not self.gw.topics.shared_group:  # in a group, another member may own it
                 err = ErrorReply(
@@ -404,7 +427,7 @@ class Intake:
         elif job.state == "running":
             self.gw.worker.cancel(job.job_id, by)
 
-    def _untrusted(self, conn, client_id: str, request_id: str) -> None:
+    def _untrusted(self, conn: sqlite3.Connection, client_id: str, request_id: str) -> None:
         """A cancel or answer naming a person from a client that may not: refused, with a side error."""
         err = ErrorReply(
             code="invalid_field",

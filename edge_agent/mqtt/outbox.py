@@ -36,6 +36,7 @@ from collections.abc import Callable
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from edge_agent.failures import disk_full
 from edge_agent.mqtt.protocol import topic_problem
@@ -142,7 +143,7 @@ class OutboxPublisher:
         self._unread = True
         self._wake.set()
 
-    def on_publish(self, mid: int, reason_code=None) -> None:
+    def on_publish(self, mid: int, reason_code: ReasonCode | None = None) -> None:
         """paho's on_publish (network thread): only queue the id (and the PUBACK's reason code). The outbox
         thread deletes acknowledged rows in groups (`ACK_DELAY_S`), not one transaction and one thread
         wake-up per PUBACK, unless rows are waiting for room in the window."""

@@ -20,7 +20,7 @@ import json
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
@@ -128,8 +128,8 @@ class DuplicateKey(ValueError):
     """A JSON object names one field twice (JSON parsers disagree on which copy wins: refused)."""
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
             raise DuplicateKey(key)
@@ -282,20 +282,22 @@ class Cancel(Payload):
 # ----------------------------------------------------------------------------- replies
 
 
-class Reply(Payload):
+class ReplyBase(Payload):
+    """What every reply carries; `Reply` is the union of the six kinds, each with its own `kind`."""
+
     request_id: str | None = None
     reply_id: str = Field("", description="identical on every copy of the same reply (QoS 1 may redeliver)")
     correlation: str | None = Field(None, description="the request body's `correlation`, echoed")
 
 
-class AcceptedReply(Reply):
+class AcceptedReply(ReplyBase):
     kind: Literal["accepted"] = "accepted"
     state: Literal["queued", "running"] = "queued"
     position: int = Field(..., ge=0, description="jobs that run before this one (0 = next or running)")
     duplicate: bool = Field(False, description="this request_id was already accepted; nothing new was queued")
 
 
-class ProgressReply(Reply):
+class ProgressReply(ReplyBase):
     kind: Literal["progress"] = "progress"
     event: Literal["distill", "trial_start", "step", "review", "reflect", "waiting"] = Field(
         "step",
@@ -323,7 +325,7 @@ class ProgressReply(Reply):
     until: str | None = Field(None, description="event waiting: the time (ISO 8601) until which the job waits")
 
 
-class QuestionReply(Reply):
+class QuestionReply(ReplyBase):
     kind: Literal["question"] = "question"
     question: str
     timeout_s: float
@@ -339,7 +341,7 @@ class FileEntry(Payload):
     topic: str = Field("", description="chunk topic prefix; chunk n is at <topic>/<n>")
 
 
-class ResultReply(Reply):
+class ResultReply(ReplyBase):
     kind: Literal["result"] = "result"
     status: Literal["answered", "partial", "refused", "gave_up", "cancelled", "error"] = Field(
         description="answered: every part answered from this run's evidence; partial: `answer` says what was "
@@ -363,7 +365,7 @@ class ResultReply(Reply):
     )
 
 
-class ErrorReply(Reply):
+class ErrorReply(ReplyBase):
     kind: Literal["error"] = "error"
     code: ErrorCode
     message: str
@@ -374,15 +376,13 @@ class ErrorReply(Reply):
     )
 
 
-class CancelledReply(Reply):
+class CancelledReply(ReplyBase):
     kind: Literal["cancelled"] = "cancelled"
     message: str = Field("cancelled at the requester's request", description="says who cancelled")
 
 
-AnyReply = Annotated[
-    AcceptedReply | ProgressReply | QuestionReply | ResultReply | ErrorReply | CancelledReply,
-    Field(discriminator="kind"),
-]
+Reply = AcceptedReply | ProgressReply | QuestionReply | ResultReply | ErrorReply | CancelledReply
+AnyReply = Annotated[Reply, Field(discriminator="kind")]
 FINAL_KINDS = frozenset({"result", "error", "cancelled"})
 
 
@@ -395,10 +395,14 @@ def parse_reply(data: bytes | str) -> Reply:
 
 
 def is_final(reply: Reply) -> bool:
-    return reply.kind in FINAL_KINDS and getattr(reply, "final", True)  # type: ignore[attr-defined]
+    return reply.kind in FINAL_KINDS and (not isinstance(reply, ErrorReply) or reply.final)
 
 
 # ----------------------------------------------------------------------------- topics
+
+
+IncomingKind = Literal["request", "cancel", "answer"]  # the topics the daemon reads: B/<kind>/<client_id>
+INCOMING_KINDS: dict[str, IncomingKind] = {"request": "request", "cancel": "cancel", "answer": "answer"}
 
 
 class Topics:
@@ -444,14 +448,15 @@ class Topics:
     def files(self, client_id: str, request_id: str, file_id: str) -> str:
         return f"{self.response_prefix(client_id)}files/{request_id}/{file_id}"
 
-    def split(self, topic: str) -> tuple[str, str] | None:
+    def split(self, topic: str) -> tuple[IncomingKind, str] | None:
         """`B/<kind>/<client_id>` → (kind, client_id) for kind in request/cancel/answer, else None."""
         if not topic.startswith(self.base + "/"):
             return None
         parts = topic[len(self.base) + 1 :].split("/")
-        if len(parts) != 2 or parts[0] not in ("request", "cancel", "answer"):
+        kind = INCOMING_KINDS.get(parts[0])
+        if len(parts) != 2 or kind is None:
             return None
-        return parts[0], parts[1]
+        return kind, parts[1]
 
     def check_reply_topic(self, client_id: str, topic: str | None, field: str = "reply topic") -> str | None:
         """None if `topic` is an allowed reply topic for `client_id`, else the reason it is refused, naming
@@ -485,18 +490,18 @@ class Limits(BaseModel):
 
 
 def _error(
-    code: str, message: str, request_id: str | None = None, final: bool = True, correlation: str | None = None
+    code: ErrorCode, message: str, request_id: str | None = None, final: bool = True, correlation: str | None = None
 ) -> ErrorReply:
     return ErrorReply(
         code=code,
         message=message,
         request_id=request_id,
-        final=final,  # type: ignore[arg-type]
+        final=final,
         correlation=correlation,
     )
 
 
-def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
+def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[ErrorCode, str]:
     """The first validation problem as (code, sentence)."""
     err = exc.errors()[0]
     loc = [str(p) for p in err["loc"]]
@@ -515,12 +520,12 @@ def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
     return "invalid_field", f"{where}: {msg}"
 
 
-Incoming = Union[Request, Answer, Cancel]
+Incoming = Request | Answer | Cancel
 
 
 def parse_incoming(
     payload: bytes,
-    kind: Literal["request", "cancel", "answer"],
+    kind: IncomingKind,
     limits: Limits,
 ) -> Incoming | ErrorReply:
     """Validate one incoming payload. Never raises: bad input becomes an `ErrorReply`."""
@@ -552,7 +557,7 @@ def parse_incoming(
     corr = data.get("correlation")
     corr = corr if isinstance(corr, str) and len(corr) <= 256 and text_problem(corr) is None else None
     if kind == "cancel":
-        model: type[BaseModel] = Cancel
+        model: type[Request] | type[Answer] | type[Cancel] = Cancel
     elif kind == "answer" or ("answer" in data and "question" not in data):
         model = Answer
     else:
@@ -588,7 +593,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
-def schemas() -> dict[str, dict]:
+def schemas() -> dict[str, dict[str, Any]]:
     out = {name: model.model_json_schema() for name, model in SCHEMA_MODELS.items() if name != "reply"}
     reply = ReplyEnvelope.model_json_schema()
     defs = reply.get("$defs", {})

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -83,7 +84,7 @@ class Job:
     client_id: str
     request_id: str
     question: str
-    options: dict
+    options: dict[str, Any]
     reply_topic: str
     correlation: bytes | None
     body_correlation: str | None
@@ -114,6 +115,12 @@ class Job:
             on_behalf_of=row["on_behalf_of"],
         )
 
+    def final_bytes(self) -> bytes:
+        """The stored final reply of a done job, as it is sent again."""
+        if self.final_payload is None:
+            raise ValueError(f"job {self.job_id} is {self.state} and has no final reply stored")
+        return self.final_payload.encode()
+
 
 @dataclass
 class OutboxRow:
@@ -123,6 +130,13 @@ class OutboxRow:
     correlation: bytes | None
     retain: bool
     attempts: int = 0  # times the broker refused it or closed the connection on it (`outbox_failed`)
+
+
+def _inserted_id(cur: sqlite3.Cursor) -> int:
+    """The row id an INSERT gave (sqlite3 types it optional: it is None only before any INSERT)."""
+    if cur.lastrowid is None:
+        raise RuntimeError("the INSERT gave no row id")
+    return cur.lastrowid
 
 
 class JobQueue:
@@ -200,9 +214,10 @@ class JobQueue:
             raise
         conn.execute("RELEASE part")
 
-    def _one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+    def _one(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Row | None:
         with self._lock:
-            return self._conn.execute(sql, args).fetchone()
+            row: sqlite3.Row | None = self._conn.execute(sql, args).fetchone()
+            return row
 
     # jobs --------------------------------------------------------------------------------------
     def get(self, client_id: str, request_id: str) -> Job | None:
@@ -221,7 +236,7 @@ class JobQueue:
         client_id: str,
         request_id: str,
         question: str,
-        options: dict,
+        options: dict[str, Any],
         reply_topic: str,
         correlation: bytes | None,
         body_correlation: str | None,
@@ -250,7 +265,7 @@ class JobQueue:
         if self._by_client is not None:
             self._by_client[client_id] = self._by_client.get(client_id, 0) + 1
         return Job(
-            seq=int(cur.lastrowid),
+            seq=_inserted_id(cur),
             job_id=job_id,
             client_id=client_id,
             request_id=request_id,
@@ -371,9 +386,9 @@ class JobQueue:
             "INSERT INTO dead_letters (created, topic, payload, error) VALUES (?,?,?,?)",
             (time.time(), ascii(topic)[1:-1], bytes(payload), ascii(error)[1:-1]),
         )
-        return int(cur.lastrowid)
+        return _inserted_id(cur)
 
-    def dead_letters(self) -> list[dict]:
+    def dead_letters(self) -> list[dict[str, Any]]:
         with self._lock:
             return [dict(r) for r in self._conn.execute("SELECT * FROM dead_letters ORDER BY id").fetchall()]
 

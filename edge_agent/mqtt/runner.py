@@ -4,9 +4,10 @@
 * `ScriptRunner` — deterministic, no model: for the daemon's control-flow tests and the latency
   benchmark. Directives in the question steer it, e.g. `"count chillers [steps=5 delay=0.2 file=300000
   ask=1]"`: N progress steps, a sleep per step (cancel interrupts it), a file of that many bytes,
-  one clarifying question to the requester, `history=N` for a history file of N samples (plotted), `fail=1` for an agent error, `skyspark=1` to read the configured
-  SkySpark's sites in the first step (a real call: stop the server and the run fails). `edge-agent serve --runner
-  script` selects it; it is never used to answer real questions.
+  one clarifying question to the requester, `history=N` for a history file of N samples (plotted), `fail=1`
+  for an agent error, `skyspark=1` to read the configured SkySpark's sites in the first step (a real call:
+  stop the server and the run fails). `edge-agent serve --runner script` selects it; it is never used to
+  answer real questions.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
+from typing import Any, Protocol
 
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult, StepRecord, Trial
 from edge_agent.app import EdgeAgent
 from edge_agent.config import Settings
 from edge_agent.failures import ExternalFailure, disk_full
-from edge_agent.filestore import FileStore
+from edge_agent.filestore import FileInfo, FileStore
 from edge_agent.mqtt.protocol import RequestOptions
 from edge_agent.observers import NO_OBSERVER, Observer
 from edge_agent.runlog import RunLog
@@ -66,7 +67,7 @@ class AgentRunner:
 
     name = "agent"
 
-    def __init__(self, agent):
+    def __init__(self, agent: EdgeAgent):
         self.agent = agent
         self._thread = threading.get_ident()
 
@@ -81,7 +82,7 @@ class AgentRunner:
     def from_settings(cls, settings: Settings) -> AgentRunner:
         return cls(EdgeAgent(settings))
 
-    def warm(self, interrupt: threading.Event | None = None) -> dict:
+    def warm(self, interrupt: threading.Event | None = None) -> dict[str, Any]:
         """The agent's react prefix into the KV cache (`EdgeAgent.warm`), before the first job; stops (raising
         `Interrupted`) once `interrupt` is set."""
         self._adopt_thread()
@@ -90,7 +91,16 @@ class AgentRunner:
     def ping(self) -> None:
         ping_skyspark(self.agent.settings, self.agent.observer)
 
-    def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
+    def run(
+        self,
+        question: str,
+        options: RequestOptions,
+        *,
+        run_id: str,
+        on_event: OnEvent,
+        cancel: threading.Event,
+        ask_requester: AskRequester | None,
+    ) -> RunResult:
         self._adopt_thread()
         return self.agent.ask(
             question,
@@ -133,12 +143,21 @@ class ScriptRunner:
     def ping(self) -> None:
         ping_skyspark(self.settings)
 
-    def _log(self, **entry) -> None:
+    def _log(self, **entry: object) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(entry) + "\n")
 
-    def run(self, question, options, *, run_id, on_event, cancel, ask_requester):
+    def run(
+        self,
+        question: str,
+        options: RequestOptions,
+        *,
+        run_id: str,
+        on_event: OnEvent,
+        cancel: threading.Event,
+        ask_requester: AskRequester | None,
+    ) -> RunResult:
         started = time.monotonic()
         text, d = directives(question)
         steps, delay = int(d.get("steps", 2)), float(d.get("delay", 0.05))
@@ -230,9 +249,9 @@ class ScriptRunner:
             result.files = store.manifest()
         if int(d.get("history", 0)) > 0 and result.status == "answered":
             result.files = result.files + [self._history_file(run_id, int(d["history"]))]
-            result.answer += " (max 37.5)"  # a figure the plot marks
+            result.answer = (result.answer or "") + " (max 37.5)"  # a figure the plot marks
 
-    def _history_file(self, run_id: str, n: int):
+    def _history_file(self, run_id: str, n: int) -> FileInfo:
         """`history=N`: a file shaped like the histories tool's (N quarter-hour samples of one sensor, peak 37.5)."""
         store = FileStore(self.settings.files_dir / run_id)
         start = datetime(2024, 6, 1, tzinfo=timezone(timedelta(hours=-4)))

@@ -29,11 +29,15 @@ from __future__ import annotations
 import gc
 import logging
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from edge_agent.config import Settings
@@ -58,6 +62,9 @@ BACKLOG_NEAR = 0.8  # a session backlog at this share of mqtt.broker_queue_limit
 
 class GatewayService:
     """The daemon. `start()` returns at once; `stop()` is the clean stop (SIGTERM)."""
+
+    outbox: OutboxPublisher  # set in __init__ after the callbacks that name them
+    fleet: FleetHooks
 
     def __init__(
         self, settings: Settings, runner: Runner, *, client_id: str | None = None, shared_group: str | None = None
@@ -103,9 +110,7 @@ class GatewayService:
             on_dead=lambda: self.fleet.dead_letter(),
         )
         self.committer = (
-            GroupCommitter(
-                self.intake.store, lambda msg: self.client.ack(msg.mid, msg.qos), max_batch=self.m.group_commit_max
-            )
+            GroupCommitter(self.intake.store, self._ack, max_batch=self.m.group_commit_max)
             if self.m.group_commit
             else None
         )
@@ -150,7 +155,7 @@ class GatewayService:
         )
         self.client.loop_start()
 
-    def request_stop(self, *_args) -> None:
+    def request_stop(self, *_args: object) -> None:
         self._stop_requested.set()
 
     def serve_forever(self) -> None:
@@ -196,7 +201,18 @@ class GatewayService:
         return self.worker.healthy(self.m.worker_stall_s)
 
     # ------------------------------------------------------------------------------ connections (paho's threads)
-    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _ack(self, msg: mqtt.MQTTMessage) -> None:
+        """The PUBACK of a stored message (the committer's thread)."""
+        self.client.ack(msg.mid, msg.qos)
+
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
         if reason_code.is_failure:
             log.error("broker refused the connection: %s", reason_code)
             return
@@ -213,14 +229,21 @@ class GatewayService:
             self._replies_up(client, properties, inflight)
         self._mark(client, True)
 
-    def _on_replies_connect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _on_replies_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
         if reason_code.is_failure:
             log.error("broker refused the reply connection: %s", reason_code)
             return
         self._replies_up(client, properties, honour_receive_maximum(client, self.m.max_inflight, properties))
         self._mark(client, True)
 
-    def _replies_up(self, client, properties, inflight: int) -> None:
+    def _replies_up(self, client: mqtt.Client, properties: Properties | None, inflight: int) -> None:
         """The reply connection is up: its CONNACK's packet size limit (or `mqtt.max_packet_bytes`, whichever is
         smaller), then the outbox goes on, from its table (paho's own re-sends are taken back first)."""
         size = getattr(properties, "MaximumPacketSize", None) if properties is not None else None
@@ -229,7 +252,7 @@ class GatewayService:
         log.info("replies go out as %s (max packet %d, %d in flight)", self._ids[client], self.max_packet, inflight)
         self.outbox.wake()
 
-    def _mark(self, client, up: bool) -> None:
+    def _mark(self, client: mqtt.Client, up: bool) -> None:
         """`connected` while every connection is up (requests come in and replies go out)."""
         with self._up_lock:
             self._up[client] = up
@@ -239,7 +262,14 @@ class GatewayService:
             else:
                 self.connected.clear()
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.DisconnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
         self._mark(client, False)
         if client is self.replies:
             self.outbox.on_disconnect(reason_code)
@@ -248,10 +278,10 @@ class GatewayService:
 
     # ------------------------------------------------------------------------------ replies (intake and worker threads)
     @contextmanager
-    def replying(self) -> Iterator:
+    def replying(self) -> Iterator[sqlite3.Connection]:
         """One durable transaction whose replies this thread publishes right after the commit, rather
         than the outbox thread (which would wait for the database lock through the next commit)."""
-        rows = []
+        rows: list[OutboxRow] = []
         try:
             with self.jobs.tx() as conn:
                 yield conn
@@ -316,7 +346,7 @@ class GatewayService:
             return
         self.replies.publish(topic, payload, qos=1, properties=correlation_props(correlation))
 
-    def add(self, conn, topic: str, reply: Reply, correlation: bytes | None) -> None:
+    def add(self, conn: sqlite3.Connection, topic: str, reply: Reply, correlation: bytes | None) -> None:
         self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
 
     def send(self, topic: str, reply: Reply, correlation: bytes | None) -> None:

@@ -21,7 +21,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.failures import WAIT_OUT, ExternalFailure, Interrupted, disk_full
@@ -42,6 +42,8 @@ from edge_agent.mqtt.queue import Job
 from edge_agent.plots import add_plot
 
 if TYPE_CHECKING:
+    from edge_agent.failures import FailureReason
+    from edge_agent.mqtt.runner import OnEvent
     from edge_agent.mqtt.service import GatewayService
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
@@ -68,7 +70,8 @@ def _waitable(result: RunResult | None) -> ExternalFailure | None:
     """The failure of a run that the daemon waits out (the SkySpark unreachable or too slow), else None."""
     if result is None or result.status != "failed" or result.reason not in WAIT_OUT:
         return None
-    return ExternalFailure(result.error or result.reason, result.reason)  # type: ignore[arg-type]
+    reason = cast("FailureReason", result.reason)  # one of WAIT_OUT
+    return ExternalFailure(result.error or reason, reason)
 
 
 def _failed_result(job: Job, failure: ExternalFailure | None) -> RunResult:
@@ -276,7 +279,9 @@ class Worker:
             return
         self._finish(cur, options, result, error)
 
-    def _run_agent(self, cur: CurrentJob, options: RequestOptions, on_event) -> tuple[RunResult | None, str | None]:
+    def _run_agent(
+        self, cur: CurrentJob, options: RequestOptions, on_event: OnEvent
+    ) -> tuple[RunResult | None, str | None]:
         job = cur.job
         try:
             return self.gw.runner.run(

@@ -1,6 +1,9 @@
 """The run log: every run, trial, step and LLM call (with its prompt and reply text), in SQLite (sqlite-utils),
 for `edge-agent logs` and the console's history.
 
+`RunLog` writes it (one per process, migrating the schema on open); `reader.RunLogReader` is the one way to read
+it back (typed rows, read-only).
+
 The schema grows by numbered migrations (`m001_…`, `m002_…`, recorded in `_migrations`), so a run log written
 by any earlier version opens and is brought up to date; nothing is created "once" and then patched on write."""
 
@@ -18,6 +21,7 @@ import sqlite_utils
 
 from edge_agent.agent.trajectory import RunResult
 from edge_agent.llm.base import LLMCall
+from edge_agent.runlog.reader import RunLogReader
 
 
 def open_db(path: Path) -> sqlite_utils.Database:
@@ -46,7 +50,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     """The schema as it was first created (before migrations existed; such a database already has it)."""
     if "runs" in db.table_names():
         return
-    db["runs"].create(
+    db.table("runs").create(
         {
             "run_id": str,
             "created": float,
@@ -71,7 +75,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         },
         pk="run_id",
     )
-    db["trials"].create(
+    db.table("trials").create(
         {
             "run_id": str,
             "number": int,
@@ -86,7 +90,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         pk=("run_id", "number"),
         foreign_keys=[("run_id", "runs")],
     )
-    db["steps"].create(
+    db.table("steps").create(
         {
             "run_id": str,
             "trial": int,
@@ -105,7 +109,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         pk=("run_id", "trial", "idx"),
         foreign_keys=[("run_id", "runs")],
     )
-    db["llm_calls"].create(
+    db.table("llm_calls").create(
         {
             "id": int,
             "run_id": str,
@@ -121,22 +125,22 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         pk="id",
         foreign_keys=[("run_id", "runs")],
     )
-    db["runs"].create_index(["created"])
+    db.table("runs").create_index(["created"])
 
 
 @migration
 def m002_runs_reason(db: sqlite_utils.Database) -> None:
     """Why a run gave up or failed (run logs written before had it added on their first such run)."""
     if "reason" not in db["runs"].columns_dict:
-        db["runs"].add_column("reason", str)
+        db.table("runs").add_column("reason", str)
 
 
 @migration
 def m003_llm_call_texts(db: sqlite_utils.Database) -> None:
     """Every LLM call's prompt and reply text. The system part (instructions, tools, examples) is the same for
     most calls of a role, so it is kept once in `prompt_systems` (by sha256) and the call points at it."""
-    db["prompt_systems"].create({"sha256": str, "text": str, "chars": int}, pk="sha256", if_not_exists=True)
-    calls = db["llm_calls"]
+    db.table("prompt_systems").create({"sha256": str, "text": str, "chars": int}, pk="sha256", if_not_exists=True)
+    calls = db.table("llm_calls")
     have = calls.columns_dict
     for name in ("system_sha256", "prompt_user", "prompt_prefix", "reply"):
         if name not in have:
@@ -153,7 +157,7 @@ def m004_masked_thought_and_provenance(db: sqlite_utils.Database) -> None:
     """One truth for a run: each step's thought as it was published (every unverified figure or name masked),
     what was masked and who wrote the step; the answer's provenance (each figure and name with the step or fact
     it came from). The console's run page shows these, as the live page did."""
-    steps, runs = db["steps"], db["runs"]
+    steps, runs = db.table("steps"), db.table("runs")
     for name, kind in (("shown_thought", str), ("unverified", str), ("by", str)):
         if name not in steps.columns_dict:
             steps.add_column(name, kind)
@@ -163,7 +167,7 @@ def m004_masked_thought_and_provenance(db: sqlite_utils.Database) -> None:
 
 def migrate(db: sqlite_utils.Database) -> list[str]:
     """Apply the steps this database has not had yet; returns their names."""
-    db["_migrations"].create({"name": str, "applied": float}, pk="name", if_not_exists=True)
+    db.table("_migrations").create({"name": str, "applied": float}, pk="name", if_not_exists=True)
     done = {row["name"] for row in db["_migrations"].rows}
     applied = []
     for step in MIGRATIONS:
@@ -171,13 +175,16 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
             continue
         with db.conn:
             step(db)
-            db["_migrations"].insert({"name": step.__name__, "applied": time.time()})
+            db.table("_migrations").insert({"name": step.__name__, "applied": time.time()})
         applied.append(step.__name__)
     return applied
 
 
 class RunLog:
+    """The run log's writer: `record` one finished run (its reads: `reader`)."""
+
     def __init__(self, path: Path):
+        self.path = path
         self.db = open_db(path)
         self._lock = threading.Lock()
         self.applied = migrate(self.db)
@@ -185,7 +192,7 @@ class RunLog:
     def record(self, result: RunResult, calls: list[LLMCall]) -> None:
         m = result.metrics
         with self._lock, self.db.conn:
-            self.db["runs"].upsert(
+            self.db.table("runs").upsert(
                 {
                     "run_id": result.run_id,
                     "created": time.time(),
@@ -215,7 +222,7 @@ class RunLog:
                 pk="run_id",
             )
             for trial in result.trials:
-                self.db["trials"].upsert(
+                self.db.table("trials").upsert(
                     {
                         "run_id": result.run_id,
                         "number": trial.number,
@@ -229,7 +236,7 @@ class RunLog:
                     },
                     pk=("run_id", "number"),
                 )
-                self.db["steps"].upsert_all(
+                self.db.table("steps").upsert_all(
                     [
                         {
                             "run_id": result.run_id,
@@ -256,10 +263,10 @@ class RunLog:
             systems = {
                 hashlib.sha256(c.prompt_system.encode()).hexdigest(): c.prompt_system for c in calls if c.prompt_system
             }
-            self.db["prompt_systems"].insert_all(
+            self.db.table("prompt_systems").insert_all(
                 [{"sha256": h, "text": t, "chars": len(t)} for h, t in systems.items()], pk="sha256", ignore=True
             )
-            self.db["llm_calls"].insert_all(
+            self.db.table("llm_calls").insert_all(
                 [
                     {
                         "run_id": result.run_id,
@@ -283,21 +290,6 @@ class RunLog:
                 pk="id",
             )
 
-    def last_runs(self, n: int = 10) -> list[dict]:
-        return list(self.db.query("select * from runs order by created desc limit ?", [n]))
-
-    def steps(self, run_id: str) -> list[dict]:
-        return list(self.db.query("select * from steps where run_id = ? order by trial, idx", [run_id]))
-
-    def calls(self, run_id: str) -> list[dict]:
-        return list(self.db.query("select * from llm_calls where run_id = ? order by id", [run_id]))
-
-    def calls_with_text(self, run_id: str) -> list[dict]:
-        """The run's LLM calls with their whole prompt (`prompt_system` joined back in) and reply."""
-        return list(
-            self.db.query(
-                "select c.*, s.text as prompt_system from llm_calls c left join prompt_systems s "
-                "on s.sha256 = c.system_sha256 where c.run_id = ? order by c.id",
-                [run_id],
-            )
-        )
+    @property
+    def reader(self) -> RunLogReader:
+        return RunLogReader(self.path)
