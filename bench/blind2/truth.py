@@ -320,6 +320,10 @@ def main():
         "every ranking here has its runner-up ≥ 3 % away.",
         "- **Two periods**: the same statistic over each; every pair here differs by ≥ 3 %.",
         "",
+        "**Served order.** On the fall-back days the simulator serves the repeated hour sorted by wall-clock time, "
+        "not by instant (`check_served.py`; README). The answers here are computed in time order, as a real SkySpark "
+        "serves them.",
+        "",
         "## The plant",
         "",
         "Three sites, 12 Oct 2026 00:00 → 2 Nov 2026 00:00 site-local, 15-minute samples; 4-hour gaps on "
