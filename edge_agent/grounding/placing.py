@@ -17,7 +17,8 @@ from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.clauses import split_parts
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
 from edge_agent.grounding.forms import words
-from edge_agent.grounding.linking import Links, Missing, link
+from edge_agent.grounding.linking import link
+from edge_agent.grounding.links import Links, Missing
 from edge_agent.grounding.question import COURTESY_WORDS, Reading, read_question, unplaced_words
 
 if TYPE_CHECKING:

@@ -32,7 +32,8 @@ from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.dates import resolve_period
-from edge_agent.grounding.linking import Links, link
+from edge_agent.grounding.linking import link
+from edge_agent.grounding.links import Links
 from edge_agent.grounding.placing import only_requests, period_span, reading_of, unplaced, unplaced_measure
 from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
