@@ -409,11 +409,11 @@ class _Trial:
         pass on it (every named asset and sensor read over the period asked, one file where one was asked
         for). A Finish step then has one possible action and one possible answer, so asking the model for it
         would only buy a thought at the price of evaluating the last Observation."""
+        # (not `grounded_answer`: its tokens are not needed here, and cost a pass over the evidence)
         g = self.rt.grounding
-        grounded = g.grounded_answer(self.trial.number) if g is not None else None
-        if g is None or grounded is None or not grounded.closed:
+        if g is None or not g.answer_closed(self.trial.number):
             return ""
-        answer = " ".join(grounded.prefix.split())  # code's, never cut: at most MAX_HEADS heads
+        answer = " ".join(g.answer_prefix(self.trial.number).split())  # code's, never cut: at most MAX_HEADS heads
         if not answer:
             return ""
         claims = g.check(answer)
