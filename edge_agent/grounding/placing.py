@@ -160,7 +160,7 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
 
 def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool:
     """The word is part of a name on the SkySpark (a site, an asset or a sensor of the sites in play)."""
-    if g._names_words is None:
+    if g.names_words is None:
         names = set(catalog.sites)
         linked = [(links.asset_sites[a], a) for a in links.assets]
         for site in links.sites or (catalog.sites if len(catalog.sites) <= 12 else []):
@@ -170,7 +170,7 @@ def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool
                     names.update(s.short for s in catalog.sensors(site, a))
         for site, a in linked:
             names.update(s.short for s in catalog.sensors(site, a))
-        g._names_words = {w for n in names for w in words(n)} | {
+        g.names_words = {w for n in names for w in words(n)} | {
             w for n in names for w in fieldvocab.normalize(n).split()
         }
-    return word in g._names_words
+    return word in g.names_words

@@ -87,7 +87,7 @@ class Grounding:
     unplaced: list[str] = field(default_factory=list)  # words of the question nothing could place (named in the run)
     period_phrase: str = ""  # the words the period was read from
     _scope: Scope | None = None
-    _names_words: set[str] | None = None
+    names_words: set[str] | None = None  # the words of the names in play: a cache of `placing.unplaced`
 
     @classmethod
     def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:
