@@ -52,14 +52,13 @@ LAYERS = (
 #: where a function may import the project's own modules: the CLI, so `edge-agent --help` starts fast
 LATE_IMPORTS_ALLOWED = ("edge_agent.commands", "edge_agent.cli")
 
-#: late imports still in modules other branches of issue 32 are rewriting (grounding/: the lead's; mqtt/ and
-#: bench/: their helpers'); each is to go, and this list with it — an entry that no longer occurs fails too
+#: late imports still in modules other branches of issue 32 are rewriting (mqtt/ and bench/: their helpers'); each
+#: is to go, and this list with it — an entry that no longer occurs fails too
 KNOWN_LATE_IMPORTS = {
     ("edge_agent.bench.audit", "edge_agent.agent.distill"),
     ("edge_agent.bench.checker", "edge_agent.bench.audit"),
     ("edge_agent.bench.runner", "edge_agent.app"),
     ("edge_agent.bench.truth", "edge_agent.skyspark.client"),
-    ("edge_agent.grounding.dates", "edge_agent.clock"),
 }
 
 

@@ -20,52 +20,56 @@
   disk) ends the trial at once with outcome "failed": no model can work around it, and asking the model again
   would only make it call the same tool (it once looped on `sites` while the SkySpark was down);
 - `trial_start` and `step` events are emitted as they happen.
+
+What a step sends the model and how its reply is read back are in `agent.stepio`. The executor (`_Trial`) stays one
+piece: every branch of a step reads and updates the same trial state (the loop detector, the token budget, the
+refused answers, the grounding's evidence), so splitting it would pass that state around rather than simplify it.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from edge_agent.agent.evidence import gather_evidence
 from edge_agent.agent.loops import LoopDetector
 from edge_agent.agent.prompting import (
-    PromptParts,
-    load_prompt,
-    question_block,
-    render_scratchpad,
-    stable_system,
     summarise_observation,
     trial_scratchpad,
 )
-from edge_agent.agent.review import gather_evidence
 from edge_agent.agent.runtime import AgentRuntime
-from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step, step_constraint
+from edge_agent.agent.stepio import (
+    SEED_THOUGHT,
+    STOP,
+    THOUGHT_OPEN,
+    is_step_shaped,
+    react_prompt,
+    react_system,
+    reply_field,
+    scratchpad,
+    self_ask_prompt,
+    step_grammar,
+    trim_reply,
+)
+from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, StepParseError, one_line, parse_step
 from edge_agent.agent.trajectory import AgentEvent, Failure, StepKind, StepRecord, Trial
 from edge_agent.failures import ExternalFailure, Interrupted
-from edge_agent.grounding.allowed import StepGrounding
 from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
-from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK, ToolRegistry
+from edge_agent.toolkit import ASK_REQUESTER, FINISH, SELF_ASK
 
-#: the thought a retry after an unusable reply starts with
-SEED_THOUGHT = "I need to"
-#: the assistant prefix of every step ends here; the model continues with " <thought>"
-THOUGHT_OPEN = THOUGHT.rstrip()
 SELF_ASK_MAX_TOKENS = 80
 SELF_ASK_MAX_CHARS = 300
 SELF_ASK_STOP = ("\n\n", "\nSub-question", "\nTask:", "\nThought:", "\nObservation:")
 #: refused (ungrounded) answers after which the trial ends
 MAX_REFUSED = 3
-#: a reply is cut here: the model never writes Observations, and one reply holds one step
-STOP = ("\nObservation:", "\nObservation", "\nThought:")
 #: the thought of a Finish step written by code: the answer is in hand and every check of it passes
 ANSWER_IN_HAND = "The Observations above answer every part of the question."
 
 __all__ = [
     "run_trial",
+    "react_system",
     "react_prompt",
     "self_ask_prompt",
     "scratchpad",
@@ -73,112 +77,6 @@ __all__ = [
     "SEED_THOUGHT",
     "THOUGHT_OPEN",
 ]
-
-
-# --- prompts ------------------------------------------------------------------------------------
-
-
-def react_system(tools: ToolRegistry, examples: str = "") -> str:
-    """The react role's stable prefix: instructions, tool descriptions, examples."""
-    return stable_system(load_prompt("react_system"), tools, examples)
-
-
-def react_prompt(
-    question: str, rt: AgentRuntime | PromptParts, steps: list[StepRecord], *, feedback: str = "", seed: str = ""
-) -> Prompt:
-    """The prompt for the next step: the scratchpad, then the open "Thought:" the model continues.
-
-    The prefix ends in "Thought:" without the blank, so the model writes the blank together with
-    its first word (" The", " I"), as its tokenizer would; a forced lone " " token makes a small
-    model's thought degenerate. `seed` (a retry) is put after "Thought: " for the model to continue.
-    """
-    prefix = render_scratchpad(steps) + THOUGHT_OPEN
-    if seed:
-        prefix += f" {seed}"
-    system = react_system(rt.tools, rt.examples)
-    return Prompt(
-        system=system,
-        user=question_block(question, feedback),
-        assistant_prefix=prefix,
-        shared=len(os.path.commonprefix([system, react_system(rt.tools, rt.core_examples)])),
-    )
-
-
-def self_ask_prompt(question: str, sub_question: str, steps: list[StepRecord]) -> Prompt:
-    """The self-ask role's prompt: stable instructions; the task, the work so far and the sub-question."""
-    work = render_scratchpad(steps, max_chars=3000).strip() or "(nothing yet)"
-    user = f"Task: {question.strip()}\n\nWork so far:\n{work}\n\nSub-question: {sub_question.strip()}"
-    return Prompt(system=stable_system(load_prompt("self_ask")), user=user, assistant_prefix="Answer: ")
-
-
-def scratchpad(trial: Trial, *, max_chars: int | None = None) -> str:
-    """The Thought / Action / Action Input / Observation text of a trial (for review and reflect)."""
-    return trial_scratchpad(trial, max_chars=max_chars)
-
-
-def _step_constraint(
-    rt: AgentRuntime,
-    seed: str,
-    steps: list[StepRecord],
-    only: tuple[str, ...] | None = None,
-    grounded: StepGrounding | None = None,
-) -> Constraint:
-    """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any):
-    file-name arguments may only name the files this run has made so far; site, asset, sensor and
-    period arguments only what the run's grounding allows; a tool whose findings the grounding already
-    has is not offered, nor a call whose result this trial already holds; Finish comes once a tool has
-    answered (or when nothing else is left, or the question names what does not exist), and its answer
-    may only state figures and codes this run has seen (`steps.step_constraint`, which caches them): all of it
-    from `grounded`, what the run's grounding allows this step (`Grounding.for_step`)."""
-    made: dict[str, list[dict[str, Any]]] = {}
-    for s in steps:
-        if s.kind == "tool" and s.ok and isinstance(s.action_input, dict):
-            made.setdefault(s.action, []).append(s.action_input)
-    return step_constraint(
-        rt.tools,
-        rt.settings.thought_max_chars,
-        rt.settings.answer_max_chars,
-        after_thought_prefix=seed,
-        files=rt.ctx.files.names(),
-        grounded=grounded,
-        only=only,
-        made=made,
-    )
-
-
-# --- parsing ------------------------------------------------------------------------------------
-
-_LINE = {name: re.compile(rf"^\s*{name}:[ \t]*(.*)$", re.M) for name in ("Thought", "Action")}
-
-
-def _trim(text: str) -> str:
-    """One step only: drop any preamble before "Thought:" and anything after the Action Input's JSON."""
-    start = text.find(THOUGHT.strip())
-    if start > 0:
-        text = text[start:]
-    for stop in STOP:
-        cut = text.find(stop, 1)
-        if cut >= 0:
-            text = text[:cut]
-    pos = text.find(ACTION_INPUT)
-    if pos >= 0:
-        rest = text[pos + len(ACTION_INPUT) :]
-        stripped = rest.lstrip()
-        try:
-            _, end = json.JSONDecoder().raw_decode(stripped)
-            text = text[: pos + len(ACTION_INPUT)] + stripped[:end]
-        except json.JSONDecodeError:
-            pass
-    return text.strip()
-
-
-def _is_step_shaped(text: str) -> bool:
-    return bool(_LINE["Thought"].search(text) and _LINE["Action"].search(text) and ACTION_INPUT in text)
-
-
-def _field(name: str, text: str) -> str:
-    m = _LINE[name].search(text)
-    return m.group(1).strip() if m else ""
 
 
 # --- the executor -------------------------------------------------------------------------------
@@ -235,7 +133,7 @@ class _Trial:
         out = self._call(
             prompt,
             role="react",
-            constraint=_step_constraint(self.rt, seed, self.trial.steps, only, grounded),
+            constraint=step_grammar(self.rt, seed, self.trial.steps, only, grounded),
             max_tokens=self.rt.settings.step_max_tokens + forced,
             stop=STOP,
         )
@@ -255,14 +153,14 @@ class _Trial:
         usage = Usage()
         out = self._generate(seeded=False)
         usage = usage + out.usage
-        text = _trim(out.text)
-        if not _is_step_shaped(text):
+        text = trim_reply(out.text)
+        if not is_step_shaped(text):
             # empty or unusable: retry once with a seeded thought
             self.trial.parse_failures += 1
             out = self._generate(seeded=True)
             usage = usage + out.usage
-            text = _trim(out.text)
-            if not _is_step_shaped(text):
+            text = trim_reply(out.text)
+            if not is_step_shaped(text):
                 self.trial.parse_failures += 1
                 shown = one_line(out.text, 80) or "an empty reply"
                 return self._record(
@@ -282,7 +180,7 @@ class _Trial:
             parsed = parse_step(text, self.rt.tools)
         except StepParseError as exc:
             self.trial.parse_failures += 1
-            action = _field("Action", text)
+            action = reply_field("Action", text)
             raw_input = text.split(ACTION_INPUT, 1)[1].strip() if ACTION_INPUT in text else ""
             try:
                 action_input: Any = json.loads(raw_input) if raw_input else {}
@@ -292,7 +190,7 @@ class _Trial:
                 index,
                 started,
                 usage,
-                Call(_field("Thought", text), action, action_input),
+                Call(reply_field("Thought", text), action, action_input),
                 Outcome("invalid", False, f"Error: {exc}. Nothing was run; correct the step."),
             )
 
@@ -511,11 +409,11 @@ class _Trial:
         pass on it (every named asset and sensor read over the period asked, one file where one was asked
         for). A Finish step then has one possible action and one possible answer, so asking the model for it
         would only buy a thought at the price of evaluating the last Observation."""
+        # (not `grounded_answer`: its tokens are not needed here, and cost a pass over the evidence)
         g = self.rt.grounding
-        grounded = g.grounded_answer(self.trial.number) if g is not None else None
-        if g is None or grounded is None or not grounded.closed:
+        if g is None or not g.answer_closed(self.trial.number):
             return ""
-        answer = " ".join(grounded.prefix.split())  # code's, never cut: at most MAX_HEADS heads
+        answer = " ".join(g.answer_prefix(self.trial.number).split())  # code's, never cut: at most MAX_HEADS heads
         if not answer:
             return ""
         claims = g.check(answer)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, TypeVar
 
 from edge_agent.grounding.measures import equip_kinds
 
@@ -24,6 +24,50 @@ DEFAULT_TTL_S = 300.0
 def key(name: str) -> str:
     """The loose spelling of a name: lower case, without spaces, underscores and hyphens."""
     return re.sub(r"[\s_\-]+", "", str(name)).casefold()
+
+
+# -- what the catalog reads from a SkySpark client (`skyspark.client.SkySparkClient`; grounding does not import it) --
+
+
+class SiteRow(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def tz(self) -> str: ...
+
+
+class AssetRow(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def types(self) -> Sequence[str]: ...
+    @property
+    def attrs(self) -> Mapping[str, str]: ...
+
+
+class PointRow(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def short_name(self) -> str: ...
+    @property
+    def unit(self) -> str | None: ...
+    @property
+    def tags(self) -> Sequence[str]: ...
+
+
+S = TypeVar("S", bound=SiteRow)
+A = TypeVar("A", bound=AssetRow)
+
+
+class CatalogSource(Protocol[S, A]):
+    """The reads `Catalog.from_client` makes: the sites, a site's assets, and their points (per site, or per asset
+    where the server cannot read a site's points at once)."""
+
+    def sites(self) -> Sequence[S]: ...
+    def _assets(self, site: S) -> Sequence[A]: ...
+    def _sensors(self, site: S, asset: A) -> Sequence[PointRow]: ...
+    def site_sensors(self, site: S, assets: Sequence[A]) -> Mapping[str, Sequence[PointRow]]: ...
 
 
 @dataclass
@@ -61,7 +105,7 @@ class Catalog:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def from_client(cls, client: Any) -> Catalog:
+    def from_client(cls, client: CatalogSource[S, A]) -> Catalog:
         """Read the sites now; each site's assets and points when first asked for."""
         sites = client.sites()
         by_name = {s.name: s for s in sites}
@@ -162,7 +206,7 @@ class CatalogCache:
         self._at = 0.0
         self._lock = threading.Lock()
 
-    def get(self, client_factory: Callable[[], Any]) -> Catalog:
+    def get(self, client_factory: Callable[[], CatalogSource[S, A]]) -> Catalog:
         with self._lock:
             if self._catalog is None or time.monotonic() - self._at > self.ttl_s:
                 self._catalog = Catalog.from_client(client_factory())

@@ -22,6 +22,8 @@ from datetime import date, datetime, time, timedelta
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from edge_agent.clock import parse_instant
+
 MONTHS = {
     "jan": 1,
     "january": 1,
@@ -344,8 +346,6 @@ def _single(text: str, now: datetime) -> DateRange | None:
     """One period (no 'from … to …'): an instant, a day (optionally at a time), a month, or a relative phrase."""
     m = _ISO_INSTANT.search(text)
     if m:
-        from edge_agent.clock import parse_instant
-
         try:
             instant = parse_instant(m.group(0).upper().replace(" ", "T"), now.tzinfo)
             given = bool(re.search(r"(?:[zZ]|[+-]\d{2}:?\d{2})$", m.group(0)))

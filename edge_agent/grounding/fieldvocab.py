@@ -30,7 +30,10 @@ API (all pure; strings in, frozen dataclasses or plain values out):
 - `quantity(name) -> Quantity | None`, `summable(quantity) -> bool` (energy, volume, mass, cost add up over time;
   temperature, power, tonnage, % do not: a power integrates to an energy).
 - `STRUCTURAL_TAGS`: markers on equip records that are not kinds (`equip`, `his`, `point`, `site`, `cur`, …).
-- Text helpers shared with the generator: `marker_words`, `plural`, `singular`, `normalize`.
+- Text helpers shared with the generator: `marker_words`, `plural`, `singular`, `normalize` (`grounding.fieldtext`).
+
+The rest is one piece: every function reads the one lazily loaded vocabulary (`_Vocab`), and callers reach the
+field's words through this one API.
 """
 
 from __future__ import annotations
@@ -45,168 +48,48 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from edge_agent.grounding.fieldtext import marker_words, match_keys, name_keys, normalize, plural, singular
+
+#: the API (with the text helpers of `grounding.fieldtext`)
+__all__ = [
+    "STRUCTURAL_TAGS",
+    "VOCAB_DIR",
+    "KindLabel",
+    "MeasureWord",
+    "Quantity",
+    "kind_label",
+    "kind_parents",
+    "kinds_named",
+    "kinds_of",
+    "known_markers",
+    "marker_words",
+    "marker_words_join",
+    "measure_words",
+    "normalize",
+    "plural",
+    "point_function",
+    "quantities_named",
+    "quantity",
+    "quantity_names",
+    "quantity_of_point",
+    "quantity_of_tags",
+    "quantity_of_unit",
+    "singular",
+    "summable",
+]
+
 VOCAB_DIR = Path(__file__).with_name("vocab")
 
 #: Markers an equip (or point) record carries that are not an equipment kind: entity types, capabilities,
 #: references, the point function, and the substance/section words that qualify a kind without being one.
 STRUCTURAL_TAGS: frozenset[str] = frozenset(
-    {
-        "equip",
-        "point",
-        "site",
-        "space",
-        "floor",
-        "room",
-        "zone",
-        "device",
-        "entity",
-        "id",
-        "dis",
-        "navName",
-        "his",
-        "cur",
-        "writable",
-        "sensor",
-        "sp",
-        "cmd",
-        "synthetic",
-        "computed",
-        "sim",
-        "ml",
-        "siteRef",
-        "equipRef",
-        "spaceRef",
-        "floorRef",
-        "systemRef",
-        "deviceRef",
-        "hisTotalized",
-        "hisInterpolate",
-        "tz",
-        "unit",
-        "kind",
-        "mod",
-        "aux",
-        "disabled",
-        "virtual",
-        "tagOn",
-        "geoAddr",
-        "geoCoord",
-        "area",
-        "hisMode",
-        "hisCollectCov",
-        "hisCollectInterval",
-        "curVal",
-        "curStatus",
-        "writeVal",
-        "writeLevel",
-        "connRef",
-        "connStatus",
-        "connErr",
-        "ahuRef",
-        "meterRef",
-        "elecMeterRef",
-        "parentRef",
-    }
+    """equip point site space floor room zone device entity id dis navName his cur writable sensor sp cmd synthetic
+    computed sim ml siteRef equipRef spaceRef floorRef systemRef deviceRef hisTotalized hisInterpolate tz unit kind mod
+    aux disabled virtual tagOn geoAddr geoCoord area hisMode hisCollectCov hisCollectInterval curVal curStatus writeVal
+    writeLevel connRef connStatus connErr ahuRef meterRef elecMeterRef parentRef""".split()
 )
 
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", "01234567890123456789")
-_WORD = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-
-
-# --------------------------------------------------------------------------------------------------- text helpers
-def marker_words(marker: str) -> tuple[str, ...]:
-    """A marker or class name split into lower-case words: `evCharger` → ("ev", "charger"), `Supply_Air_Temp`,
-    `cold-room`, `AHU_2` → ("ahu", "2")."""
-    words: list[str] = []
-    for part in re.split(r"[\s_\-./]+", marker.strip()):
-        words.extend(w.lower() for w in _CAMEL.findall(part))
-    return tuple(words)
-
-
-_IRREGULAR = {
-    "person": "people",
-    "child": "children",
-    "man": "men",
-    "foot": "feet",
-    "chassis": "chassis",
-    "equipment": "equipment",
-    "series": "series",
-    "staff": "staff",
-    "lighting": "lighting",
-    "shading": "shading",
-}
-_IRREGULAR_BACK = {v: k for k, v in _IRREGULAR.items()}
-
-
-def _plural_word(w: str) -> str:
-    if w in _IRREGULAR:
-        return _IRREGULAR[w]
-    if not w or w[-1].isdigit():
-        return w
-    if w.isupper():  # an abbreviation: AHU → AHUs
-        return w + "s"
-    if re.search(r"[^aeiou]y$", w):
-        return w[:-1] + "ies"
-    if re.search(r"(s|x|z|ch|sh)$", w):
-        return w + "es"
-    return w + "s"
-
-
-def plural(phrase: str) -> str:
-    """English plural of a noun phrase (its last word): "heat pump" → "heat pumps", "battery" → "batteries",
-    "switch" → "switches", "AHU" → "AHUs"."""
-    head, _, last = phrase.rpartition(" ")
-    return (head + " " if head else "") + _plural_word(last)
-
-
-def _singular_word(w: str) -> str:
-    if w in _IRREGULAR_BACK:
-        return _IRREGULAR_BACK[w]
-    if len(w) <= 3 or w.endswith(("ss", "us", "is")):
-        return w
-    if w.endswith("ies"):
-        return w[:-3] + "y"
-    if re.search(r"(sses|xes|zes|ches|shes)$", w):  # glasses, boxes, switches
-        return w[:-2]
-    if w.endswith("s"):
-        return w[:-1]
-    return w
-
-
-def singular(phrase: str) -> str:
-    """The singular of a noun phrase (its last word); words that are not plurals are kept."""
-    head, _, last = phrase.rpartition(" ")
-    return (head + " " if head else "") + _singular_word(last)
-
-
-def normalize(text: str) -> str:
-    """Lower-case words of a phrase joined by one space: accents folded, camelCase and punctuation split."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    out: list[str] = []
-    for tok in re.split(r"[^A-Za-z0-9]+", text):
-        if tok.isupper():  # AHU, UPS: one word
-            out.append(tok.lower())
-        elif re.fullmatch(r"[A-Z]{2,}s", tok):  # AHUs, UPSs, CRACs: the abbreviation, singular
-            out.append(tok[:-1].lower())
-        elif tok:
-            out.extend(marker_words(tok))
-    return " ".join(out)
-
-
-def _keys(phrase: str) -> set[str]:
-    """Match keys of a phrase: its normalized words, singular, and both without spaces ("roof top" = "rooftop")."""
-    n = normalize(phrase)
-    if not n:
-        return set()
-    s = singular(n)
-    return {n, s, n.replace(" ", ""), s.replace(" ", "")}
-
-
-def _name_keys(name: str) -> set[str]:
-    """Match keys of a kind's name, singular and plural."""
-    return _keys(name) | _keys(plural(normalize(name)))
 
 
 # --------------------------------------------------------------------------------------------------- data types
@@ -311,7 +194,7 @@ class _Vocab:
                 *k.get("markers", []),
             ]
             for name in names:
-                for key in _name_keys(name):
+                for key in name_keys(name):
                     self.kind_keys.setdefault(key, set()).add(marker)
 
         # point tags
@@ -414,7 +297,7 @@ def kinds_of(markers: Iterable[str]) -> list[str]:
 def _names_markers(phrase: str) -> set[str]:
     v = _v()
     found: set[str] = set()
-    for key in _keys(phrase):
+    for key in match_keys(phrase):
         found |= v.kind_keys.get(key, set())
     return found
 
@@ -428,7 +311,7 @@ def kinds_named(phrase: str, available: Iterable[str] | None = None, *, subkinds
     v = _v()
     named = _names_markers(phrase)
     named |= {alt for alt, p in v.alias.items() if p in named}
-    keys = _keys(phrase)
+    keys = match_keys(phrase)
     if available is None:
         return sorted(named)
     avail = set(available)
@@ -436,7 +319,7 @@ def kinds_named(phrase: str, available: Iterable[str] | None = None, *, subkinds
     for m in avail:
         p = _primary(m)
         named_here = p in named or m in named  # by the files' words for the kind
-        by_own_words = bool(keys & _name_keys(" ".join(marker_words(m))))  # a marker the files may not know
+        by_own_words = bool(keys & name_keys(" ".join(marker_words(m))))  # a marker the files may not know
         by_parent = subkinds and bool(named & set(kind_parents(m)))  # a subkind of the named kind
         if named_here or by_own_words or by_parent:
             hits.add(m)

@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.clauses import split_parts
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
-from edge_agent.grounding.linking import Links, Missing, link
-from edge_agent.grounding.question import COURTESY_WORDS, Reading, read_question, split_parts, unplaced_words, words
+from edge_agent.grounding.forms import words
+from edge_agent.grounding.linking import link
+from edge_agent.grounding.links import Links, Missing
+from edge_agent.grounding.question import COURTESY_WORDS, Reading, read_question, unplaced_words
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -174,7 +177,7 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
 
 def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool:
     """The word is part of a name on the SkySpark (a site, an asset or a sensor of the sites in play)."""
-    if g._names_words is None:
+    if g.names_words is None:
         names = set(catalog.sites)
         linked = [(links.asset_sites[a], a) for a in links.assets]
         for site in links.sites or (catalog.sites if len(catalog.sites) <= 12 else []):
@@ -184,7 +187,7 @@ def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool
                     names.update(s.short for s in catalog.sensors(site, a))
         for site, a in linked:
             names.update(s.short for s in catalog.sensors(site, a))
-        g._names_words = {w for n in names for w in words(n)} | {
+        g.names_words = {w for n in names for w in words(n)} | {
             w for n in names for w in fieldvocab.normalize(n).split()
         }
-    return word in g._names_words
+    return word in g.names_words

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from edge_agent.grounding.forms import FUNCTION_WORDS as QUESTION_FUNCTION_WORDS
 from edge_agent.grounding.provenance import Source
-from edge_agent.grounding.question import FUNCTION_WORDS as QUESTION_FUNCTION_WORDS
 
 #: the words an answer uses besides the reading's English function words (`question.FUNCTION_WORDS`): they say how a
 #: figure stands, not what it is

@@ -32,7 +32,8 @@ from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.dates import resolve_period
-from edge_agent.grounding.linking import Links, link
+from edge_agent.grounding.linking import link
+from edge_agent.grounding.links import Links
 from edge_agent.grounding.periods import two_periods
 from edge_agent.grounding.placing import only_requests, period_span, reading_of, unplaced, unplaced_measure
 from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
@@ -90,7 +91,7 @@ class Grounding:
     # a `periods` part: the second period compared (start, final); start/final are the first
     other: tuple[str, str] | None = None
     _scope: Scope | None = None
-    _names_words: set[str] | None = None
+    names_words: set[str] | None = None  # the words of the names in play: a cache of `placing.unplaced`
 
     @classmethod
     def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:

@@ -33,7 +33,7 @@ from typing import Any
 
 from edge_agent.analysis import is_power
 from edge_agent.grounding.catalog import Catalog
-from edge_agent.grounding.linking import Links
+from edge_agent.grounding.links import Links
 from edge_agent.grounding.measures import fits, point_measure
 
 MAX_NAMES = 400

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
-from edge_agent.grounding.linking import Links, Missing, _alike
+from edge_agent.grounding.links import Links, Missing, alike
 from edge_agent.grounding.measures import kind_label, kind_names
 from edge_agent.grounding.question import outside_topic
 
@@ -204,7 +204,7 @@ def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
             return f"Yes: {found} is an asset at {site}"
         return (
             "No: "
-            + Missing(text=name, kind="asset", site=site, suggestions=_alike(name, catalog.assets(site))).sentence()
+            + Missing(text=name, kind="asset", site=site, suggestions=alike(name, catalog.assets(site))).sentence()
         )
     missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
     if missing:

@@ -1,0 +1,388 @@
+"""The question forms table (`vocab/forms.yaml`) as the reading uses it: its schema, its cues compiled to regular
+expressions, and the words it knows.
+
+The file is a boundary: `FormsTable` validates it at import, so a bad entry is a clear error naming it. Its cues are
+word sequences with optional words, gaps and slots (see the file's header), compiled once by `_Compiler` into `Cue`s;
+`TABLE` holds the compiled table, `CUE_WORDS` every literal word of its cues, `FUNCTION_WORDS` the English function
+words it lists, and `words` splits a text into words as the reading counts them. `grounding.question` reads a
+question with it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Intent = Literal["read", "control", "injection", "outside"]
+Form = Literal["yes_no", "which", "value", "names", "count", "other"]
+#: a form as the table gives it: "yes_no|value" is yes_no where the clause asks yes or no, else value
+TableForm = Literal[Form, "yes_no|value", "yes_no|which"]
+Ask = Literal[
+    "rank",
+    "excursion",
+    "derive",
+    "exists",
+    "names",
+    "count",
+    "data",
+    "duration",
+    "periods",
+    "when_extreme",
+    "attribute",
+    "forecast",
+    "other",
+]
+Need = Literal["direction", "limit_or_setpoint", "many"]
+Pin = Literal["statistic", "rank_statistic", "order", "op", "direction", "limit", "setpoint", "attribute", "periods"]
+
+FORMS_FILE = Path(__file__).with_name("vocab") / "forms.yaml"
+
+
+# -- the table's schema (the file is a boundary: a bad entry is a clear error at import) --
+
+
+class FormSpec(BaseModel):
+    """One question form: its cues, precedence, the tool family that answers it and the arguments it pins."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    ask: Ask
+    precedence: int
+    form: TableForm
+    cues: list[str] = Field(default_factory=list)
+    needs: list[Need] = Field(default_factory=list)
+    pins: list[Pin] | dict[str, str] = Field(default_factory=list)
+
+
+class OperatingVerb(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    verb: str
+    then: str = ""  # a cue that must follow the object ("turn … off"); '' where the verb operates alone
+    done: str  # its participle, for a wish ("I want it turned off")
+
+
+class FormsTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    slots: dict[str, list[str]]
+    yes_no: list[str]
+    forms: list[FormSpec]
+    arguments: dict[str, dict[str, list[str]] | list[str]]
+    part_start: list[str]
+    several: list[str]
+    single_file: list[str]
+    injection: list[str]
+    outside: list[str]
+    request_lead: list[str]
+    operating_verbs: list[OperatingVerb]
+    not_operated: list[str]
+    not_after_verb: list[str]
+    statement_start: list[str]
+    past_question: list[str]
+    wish: list[str]
+    function_words: str
+    data_words: str
+
+    @field_validator("forms")
+    @classmethod
+    def _ordered(cls, forms: list[FormSpec]) -> list[FormSpec]:
+        names = [f.name for f in forms]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a form is defined twice: {names}")
+        return sorted(forms, key=lambda f: -f.precedence)
+
+
+# -- cues: word sequences compiled to regular expressions --
+
+_SEP = r"[^\w.?!;]+"  # between two words: spaces, commas, quotes, dashes (not a sentence's end)
+_GAPWORD = r"\w+(?:\.\d+)?"  # a word in a gap (its dashes and quotes are separators: no two ways to read it)
+_LEAD = r"^\W*(?:(?:and|so|also|then|but|tell\s+me|please|now|ok|okay|hey|well)\W+)*"
+_UNITS = r"°\s*[CF]|degrees?|deg|%|percent|kw|kwh|tons?|tonref|psi|pa|cfm|gpm|ppm|[a-z]{0,6}"
+_BUILTIN = {
+    "num": r"(?<![\w.])\d+(?:\.\d+)?(?!\w)",
+    "ordinal": r"\d+(?:st|nd|rd|th)(?!\w)",
+    "isodate": r"\d{4}-\d{2}-\d{2}(?:[T ][\d:]+)?",
+    "year": r"(?:19|20)\d\d(?!\w)",
+    "coded": r"[^\W\d_]*\d[\w-]*",
+    "limit": rf"(?<![\w.:/-])(?P<limit>-?\d+(?:\.\d+)?)\s*(?P<unit>{_UNITS})?(?![\w:/-])",
+}
+#: unit words a limit may carry that the reading places with the number
+_UNIT_WORDS = frozenset("c f degree degrees deg percent kw kwh ton tons tonref psi pa cfm gpm ppm".split())
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+#: English function words and generic question words (the table's `function_words`): placed in every question,
+#: never reported unplaced. Set when the table loads.
+FUNCTION_WORDS: frozenset[str] = frozenset()
+
+
+def words(text: str) -> list[str]:
+    """The words of a text as the reading counts them: lower-case letters-and-digits runs; a possessive "'s" is
+    dropped ("chiller's" is "chiller"), a contraction that is a function word kept ("it's", "let's")."""
+    out = []
+    for w in _TOKEN.findall(_normal(text).casefold()):
+        if "'" in w and w not in FUNCTION_WORDS:
+            head, tail = w.split("'", 1)
+            out.append(head) if tail == "s" else out.extend([head, tail])
+        else:
+            out.append(w)
+    return out
+
+
+def _normal(text: str) -> str:
+    return text.replace("\u2019", "'").replace("\u2018", "'")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A compiled cue: the expression, and the literal words it places where it matches."""
+
+    source: str
+    regex: re.Pattern[str]
+    words: frozenset[str]
+    stems: tuple[str, ...]
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.regex.search(text)
+
+    def placed(self, text: str, m: re.Match[str]) -> set[str]:
+        out = set()
+        for w in words(text[m.start() : m.end()]):
+            if w in self.words or any(w.startswith(s) for s in self.stems):
+                out.add(w)
+        if "limit" in self.regex.groupindex and m.group("limit"):
+            out.add(m.group("limit").lstrip("-"))
+            unit = (m.group("unit") or "").casefold()
+            out |= {u for u in words(unit) if u in _UNIT_WORDS}
+        return out
+
+
+class _Compiler:
+    def __init__(self, slots: dict[str, list[str]], refs: dict[str, list[str]]):
+        self.slots, self.refs = slots, refs
+        self._slot_cache: dict[str, tuple[str, set[str], set[str]]] = {}
+
+    def slot(self, name: str) -> tuple[str, set[str], set[str]]:
+        if name in _BUILTIN:
+            return _BUILTIN[name], set(), set()
+        if name not in self.slots:
+            raise ValueError(f"forms table: unknown slot <{name}>")
+        if name not in self._slot_cache:
+            bodies, ws, ss = [], set(), set()
+            for pattern in self.slots[name]:
+                body, w, s = self.body(pattern)
+                bodies.append(body)
+                ws |= w
+                ss |= s
+            self._slot_cache[name] = ("(?:" + "|".join(bodies) + ")" if bodies else "(?!)", ws, ss)
+        return self._slot_cache[name]
+
+    def alternatives(self, element: str) -> tuple[str, set[str], set[str]]:
+        alts, ws, ss = [], set(), set()
+        for alt in element.split("|"):
+            if alt.startswith("<") and alt.endswith(">"):
+                body, w, s = self.slot(alt[1:-1])
+                alts.append(body)
+                ws |= w
+                ss |= s
+                continue
+            pieces = []
+            for word in alt.split("_"):
+                if word.endswith("*") and len(word) > 1:
+                    pieces.append(re.escape(word[:-1]) + r"[\w'-]*")
+                    ss.add(word[:-1].casefold())
+                else:
+                    pieces.append(re.escape(word))
+                    ws |= set(words(word))
+            alts.append(_SEP.join(pieces))
+        return "(?:" + "|".join(alts) + ")", ws, ss
+
+    def body(self, pattern: str) -> tuple[str, set[str], set[str]]:
+        """The expression of a cue (without its outer word boundaries) and its literal words and stems."""
+        out, ws, ss = "", set(), set()
+        first = True  # no separator is needed before the next element
+        for element in pattern.split():
+            if element == "^":
+                out += _LEAD
+                continue
+            if element.startswith("re:"):
+                expr = element[3:]
+                out += expr if first else _SEP + expr
+                first = False
+                continue
+            m = re.fullmatch(r"~(\d+)", element)
+            if m:
+                n = int(m.group(1))
+                out += f"(?:{_GAPWORD}{_SEP}){{0,{n}}}" if first else f"(?:{_SEP}{_GAPWORD}){{0,{n}}}"
+                continue
+            if element.startswith("!"):
+                alt, _, _ = self.alternatives(element[1:])
+                out += f"(?!{alt}(?!\\w))" if first else f"(?!{_SEP}{alt}(?!\\w))"
+                continue
+            optional = element.endswith("?") and len(element) > 1
+            alt, w, s = self.alternatives(element[:-1] if optional else element)
+            ws |= w
+            ss |= s
+            if optional:
+                out += f"(?:{alt}{_SEP})?" if first else f"(?:{_SEP}{alt})?"
+            else:
+                out += alt if first else _SEP + alt
+                first = False
+        return out, ws, ss
+
+    def cue(self, pattern: str) -> list[Cue]:
+        if pattern.startswith("@"):
+            return [c for p in self.refs[pattern[1:]] for c in self.cue(p)]
+        if pattern.startswith("re:"):
+            return [Cue(pattern, re.compile(pattern[3:], re.I), frozenset(), ())]
+        body, ws, ss = self.body(pattern)
+        # a cue's words are whole words, not the start or end of a hyphenated name ("Plant-North", "AHU-2")
+        return [
+            Cue(pattern, re.compile(rf"(?<!\w)(?<!\w-){body}(?!\w)(?!-\w)", re.I), frozenset(ws), tuple(sorted(ss)))
+        ]
+
+    def cues(self, patterns: list[str]) -> tuple[Cue, ...]:
+        return tuple(c for p in patterns for c in self.cue(p))
+
+
+@dataclass(frozen=True)
+class _Form:
+    spec: FormSpec
+    cues: tuple[Cue, ...]
+
+
+@dataclass(frozen=True)
+class _Verb:
+    spec: OperatingVerb
+    regex: re.Pattern[str]  # at a clause's start, after request leads: the verb, its object, and what must follow
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Table:
+    forms: tuple[_Form, ...]
+    yes_no: tuple[Cue, ...]
+    arguments: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]]
+    limit: tuple[Cue, ...]
+    part_start: re.Pattern[str]
+    split: re.Pattern[str]
+    several: tuple[Cue, ...]
+    single_file: tuple[Cue, ...]
+    injection: tuple[Cue, ...]
+    outside: tuple[Cue, ...]
+    lead: Cue
+    verbs: tuple[_Verb, ...]
+    not_operated: frozenset[str]
+    statement_start: frozenset[str]
+    past_question: Cue
+    wish: tuple[Cue, ...]
+    participles: dict[str, str]
+    function_words: frozenset[str]
+    setpoint: re.Pattern[str]
+    period: re.Pattern[str]
+    verb_forms: frozenset[str]  # every form of the operating verbs: base, -s, -ing, participle
+    data_words: frozenset[str]
+
+
+def _load(path: Path = FORMS_FILE) -> _Table:
+    global FUNCTION_WORDS
+    raw = FormsTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    FUNCTION_WORDS = frozenset(raw.function_words.split())  # before any cue: `words` keeps their contractions
+    slots = dict(raw.slots)
+    slots["done"] = [v.done for v in raw.operating_verbs]
+    op, limit = raw.arguments["op"], raw.arguments["limit"]
+    if not isinstance(op, dict) or not isinstance(limit, list):
+        raise ValueError("forms table: `arguments.op` maps each operation to its cues; `arguments.limit` lists cues")
+    op_cues = [c for cues in op.values() for c in cues]
+    comp = _Compiler(slots, {"yes_no": raw.yes_no, "op": op_cues})
+    args: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]] = {}
+    for name, values in raw.arguments.items():
+        if isinstance(values, dict):
+            args[name] = tuple((value, comp.cues(cues)) for value, cues in values.items())
+    starts = "|".join(re.escape(w) for w in raw.part_start if not w.startswith("the "))
+    # a noun phrase ("the number of …", "the highest …") starts a part only after a comma: "the number of AHUs,
+    # and the highest fan speed" is two; "the highest and the lowest temperature" is one
+    phrases = "|".join(re.escape(w) for w in raw.part_start if w.startswith("the "))
+    part_start = re.compile(rf"(?:{starts}{'|' + phrases if phrases else ''})\b", re.I)
+    split = re.compile(
+        rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{starts})\b)"
+        + (rf"|,\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{phrases})\b))" if phrases else ")"),
+        re.I,
+    )
+    lead_alts = [comp.body(p)[0] for p in raw.request_lead]
+    lead_words = {w for p in raw.request_lead for w in comp.body(p)[1]}
+    lead = Cue(
+        "request_lead", re.compile(rf"^\W*(?:(?:{'|'.join(lead_alts)})(?:\W+|$))*", re.I), frozenset(lead_words), ()
+    )
+    not_after = "|".join(re.escape(w) for w in raw.not_after_verb)
+    verbs = []
+    for v in raw.operating_verbs:
+        then = ""
+        then_words: set[str] = set()
+        if v.then:
+            body, then_words, _ = comp.body(v.then)
+            then = rf"(?P<then>(?:{_SEP}{_GAPWORD}){{0,8}}?{_SEP}{body})(?!\w)"
+        particles = {w for w in then_words}
+        excluded = "|".join(re.escape(w) for w in raw.not_after_verb if w not in particles) or not_after
+        regex = re.compile(rf"(?P<verb>{re.escape(v.verb)})(?!\w)(?!{_SEP}(?:{excluded})(?!\w)){then}", re.I)
+        verbs.append(_Verb(v, regex, frozenset(words(v.verb)) | frozenset(then_words)))
+    function_words = FUNCTION_WORDS
+    past = comp.cue("^ " + "|".join(raw.past_question))[0]
+    return _Table(
+        forms=tuple(_Form(f, comp.cues(f.cues)) for f in raw.forms),
+        yes_no=comp.cues(raw.yes_no),
+        arguments=args,
+        limit=comp.cues(limit),
+        part_start=part_start,
+        split=split,
+        several=comp.cues(raw.several),
+        single_file=comp.cues(raw.single_file),
+        injection=comp.cues(raw.injection),
+        outside=comp.cues(raw.outside),
+        lead=lead,
+        verbs=tuple(verbs),
+        not_operated=frozenset(raw.not_operated),
+        statement_start=frozenset(raw.statement_start),
+        past_question=past,
+        wish=comp.cues(raw.wish),
+        participles={v.done: v.verb for v in raw.operating_verbs},
+        function_words=function_words,
+        setpoint=re.compile(rf"(?<!\w){comp.slot('setpoint')[0]}(?!\w)", re.I),
+        period=re.compile(rf"(?<!\w){comp.slot('period')[0]}(?!\w)", re.I),
+        data_words=frozenset(raw.data_words.split()),
+        verb_forms=frozenset(f for v in raw.operating_verbs for f in _inflections(v.verb, v.done)),
+    )
+
+
+def _inflections(verb: str, done: str) -> set[str]:
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return {
+        w for form in (verb, done, verb + "s", verb + "es", stem + "ing", verb + verb[-1] + "ing") for w in words(form)
+    }
+
+
+TABLE = _load()
+#: every literal word of the table's cues (a generated entity name should avoid them)
+CUE_WORDS: frozenset[str] = (
+    frozenset(
+        w
+        for cues in [
+            *(f.cues for f in TABLE.forms),
+            TABLE.yes_no,
+            TABLE.limit,
+            TABLE.several,
+            TABLE.injection,
+            TABLE.outside,
+            TABLE.wish,
+            *(c for vals in TABLE.arguments.values() for _, c in vals),
+        ]
+        for c in cues
+        for w in c.words
+    )
+    | {w for v in TABLE.verbs for w in v.words}
+    | TABLE.lead.words
+)

@@ -1,0 +1,340 @@
+"""The linking passes after the names: kinds of equipment, measures asked for, and what the SkySpark lacks.
+
+`grounding.linking.link` matches the question's tokens to the catalog's names first; then these passes read the
+tokens left: the kinds of equipment named in the plural (`asset_kinds`) and those a site does not have
+(`_absent_kinds`), the quantity kinds asked for (`asked_measures`, with an energy question read from a power series:
+`energy_from_power`), and the names shaped like the catalog's but not in it — sensors (`missing_sensors`), assets
+(`missing_assets`) and site codes (`missing_sites`), each reported with the names that do exist.
+"""
+
+from __future__ import annotations
+
+import re
+
+from edge_agent.grounding import fieldvocab, measures
+from edge_agent.grounding.catalog import Catalog, SensorName, key
+from edge_agent.grounding.links import (
+    ENERGY_WORDS,
+    GLUE,
+    MAX_SPAN,
+    NOT_CODES,
+    NUMBER,
+    SUGGEST,
+    TIMEISH,
+    Links,
+    Mention,
+    Missing,
+    Tokens,
+    alike,
+    key_variants,
+    name_shape,
+    words_in,
+)
+from edge_agent.grounding.measures import kind_label, kind_names
+
+
+def energy_from_power(catalog: Catalog, links: Links) -> None:
+    """ "The chillers' energy": where the assets of the kinds the question names have no energy sensor but measure
+    power, the energy is computed from their power — the word is no sensor of theirs (docs/analysis.md)."""
+    if links.assets or not links.asset_types:
+        return
+    pool = [(s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)]
+    for sensor in [s for s in links.sensors if ENERGY_WORDS.search(s)]:
+        if (
+            pool
+            and not any(catalog.has_sensor(s, a, sensor) for s, a in pool)
+            and any(has_power(catalog, s, a) for s, a in pool)
+        ):
+            links.sensors.remove(sensor)
+            links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
+
+
+def has_power(catalog: Catalog, site: str, asset: str) -> bool:
+    return any((s.unit or "").strip().casefold() in ("w", "kw", "mw") for s in catalog.sensors(site, asset))
+
+
+def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
+    """A measure the question asks of its assets that none of them holds: a quantity kind the question's unlinked
+    words name (`measures.asked`: "humidity", "how humid", "electricity used") where it names assets that exist
+    but no sensor, and no sensor of theirs measures it (an energy is computed from a power sensor; a point whose
+    quantity the field's vocabulary cannot tell is not ruled out)."""
+    if not links.assets or links.sensors:
+        return
+    on = [(links.asset_sites[a], a) for a in links.assets]
+    free = [n for n in range(len(tokens.items)) if not tokens.used[n]]
+    rest = " ".join(tokens.items[n][0] for n in free)
+    for wanted in measures.asked(rest):
+        lacking = [
+            (site, asset)
+            for site, asset in on
+            if not any(_may_measure(wanted, s) for s in catalog.sensors(site, asset))
+        ]
+        if not lacking or len(lacking) < len(on):
+            continue
+        hits = [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
+        text = tokens.raw(hits[0], hits[-1] + 1) if hits else wanted.phrase
+        for n in hits:  # the phrase's words are placed: they named this measure
+            tokens.used[n] = True
+        for site, asset in lacking:
+            links.missing.append(
+                Missing(
+                    text=text,
+                    kind="sensor",
+                    site=site,
+                    asset=asset,
+                    suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST],
+                )
+            )
+        return
+
+
+def _may_measure(wanted: measures.Asked, sensor: SensorName) -> bool:
+    """`sensor` may hold the measure asked: its quantity is that one, or unknown and its name has the word."""
+    m = measures.point_measure(sensor)
+    if m.setpoint:
+        return False
+    if m.quantity is not None:
+        return measures.fits([wanted.quantity], m)
+    return bool(set(wanted.phrase.split()) & set(fieldvocab.normalize(sensor.short).split()))
+
+
+def asked_measures(tokens: Tokens, catalog: Catalog, links: Links) -> None:
+    """The quantity kinds the question asks for: those of the sensors it names, else those its words name
+    ("how humid", "electricity consumed", "temperature")."""
+    named = [
+        s
+        for site in links.sites
+        for a in catalog.assets(site)
+        for s in catalog.sensors(site, a)
+        if s.short in links.sensors
+    ]
+    out = [m.quantity for m in map(measures.point_measure, named) if m.quantity]
+    if not out:
+        rest = " ".join(t for n, (t, _, _) in enumerate(tokens.items) if not tokens.used[n])
+        out = [w.quantity for w in measures.asked(rest)]
+    links.measures = list(dict.fromkeys(out))
+
+
+def _word_variants(text: str) -> set[str]:
+    """The loose spellings of each word of `text` ("Supply_Air Temp" → supply, air, temp and their plurals)."""
+    return {v for part in re.findall(r"[^\W_]+", text.casefold()) for v in key_variants(part)}
+
+
+def _type_words(marker: str) -> set[str]:
+    """How a question writes an equip marker: its own words ("coolingTower" → "cooling tower(s)"), and the field's
+    names for it (`measures.kind_names`: "ahu" → "air handling unit(s)", "AHU(s)"; "crac" → "computer room air
+    conditioner(s)")."""
+    out = set()
+    for name in kind_names(marker):
+        out |= {key(name), key(name) + "s", key(name) + "es"}
+    return out
+
+
+def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
+    """Kinds of equipment the question names ("the chillers", "AHUs", "computer room AC units"), from the markers on
+    the SkySpark's equip records — of every site, so a kind resolves without a named site where the catalog makes it
+    unique (that site is then linked). A kind the named site does not have is a missing kind ("There is no boiler
+    at S"), with the kinds it has."""
+    index: dict[str, str] = {}
+    where: dict[str, list[str]] = {}
+    for site in catalog.sites if len(catalog.sites) <= 12 or not links.sites else links.sites:
+        for typed in catalog.types(site):
+            where.setdefault(typed, []).append(site)
+            for word in _type_words(typed):
+                index.setdefault(word, typed)
+    for i, j in tokens.spans(4):
+        if any(tokens.used[i:j]):
+            continue
+        marker = index.get(key("".join(tokens.words(i, j))))
+        if marker is None:
+            continue
+        tokens.take(i, j)
+        text = tokens.raw(i, j)
+        if links.sites and not set(links.sites) & set(where[marker]):
+            site = links.sites[0]
+            kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
+            links.missing.append(Missing(text=_as_written(text, marker), kind="kind", site=site, suggestions=kinds))
+            continue
+        if not links.sites and len(where[marker]) == 1:  # the only site that has this kind
+            links.sites = [where[marker][0]]
+            links.mentions.append(Mention(text="", name=links.sites[0], kind="site", how="only"))
+        if marker not in links.asset_types:
+            links.asset_types.append(marker)
+            links.mentions.append(Mention(text=text, name=marker, kind="asset", how="exact"))
+    _absent_kinds(tokens, catalog, links, set(where))
+
+
+#: words that may follow a kind named as a thing ("any boilers at S", "is there a boiler in S", "generators are …")
+_AFTER_KIND = GLUE | frozenset("are is were was does do did have has there exist exists that which here".split())
+#: words before a kind named as a thing that may or may not be there ("is there a boiler", "any generators")
+_KIND_BEFORE = frozenset("a an any no some the".split())
+
+
+def _as_written(text: str, marker: str) -> str:
+    """A kind as the question wrote it and as the field names it: "VAV (variable air volume terminal unit)"."""
+    label = kind_label(marker)
+    written = fieldvocab.singular(text.strip()) if text.strip().casefold() != label.casefold() else label
+    return label if key(written) in (key(label), key(label) + "s") else f"{written} ({label})"
+
+
+def _absent_kinds(tokens: Tokens, catalog: Catalog, links: Links, present: set[str]) -> None:
+    """A kind of equipment the field defines that no site of the SkySpark has ("Is there a boiler at S?", "how many
+    generators …" where none exists): a missing kind at the named site. Read only where the words stand as a thing —
+    in the plural, or after "a"/"an"/"any"/"no"/"the" — and not before a measure word ("the fan speed" is a
+    measurement, not a fan)."""
+    words = [t.casefold() for t, _, _ in tokens.items]
+    for i, j in list(tokens.spans(4)):
+        if any(tokens.used[i:j]) or not links.sites:
+            continue
+        raw = tokens.raw(i, j)
+        if not re.fullmatch(r"[^\W\d_][\w\s-]*", raw):
+            continue
+        named = fieldvocab.kinds_named(raw.casefold())
+        if not named or set(named) & present:
+            continue
+        plural = raw.casefold().endswith("s") and fieldvocab.singular(raw.casefold()) != raw.casefold()
+        before = words[i - 1] if i > 0 else ""
+        if not (plural or before in _KIND_BEFORE):
+            continue
+        if before and before not in _KIND_BEFORE and before not in GLUE and before not in ("many", "all", "list"):
+            continue  # "computer room AC units": the words before make it another kind's name
+
+        if j < len(words) and words[j] not in _AFTER_KIND:  # "the fan speed": the kind word qualifies a measure
+            continue
+        site = links.sites[0]
+        if not catalog.types(site):  # a catalog without markers cannot say a kind is absent
+            continue
+        label = {w for n in named for w in kind_names(n)}
+        if any(
+            key(a).startswith(key(w)) or key(w) in key(a)
+            for a in catalog.assets(site)
+            for w in label
+            if len(key(w)) >= 4
+        ):  # "Chiller 3" is a chiller, whatever its markers say
+            continue
+        tokens.take(i, j)
+        kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
+        links.missing.append(Missing(text=_as_written(raw, named[0]), kind="kind", site=site, suggestions=kinds))
+
+
+def missing_assets(
+    tokens: Tokens, catalog: Catalog, links: Links, scope: list[str], owners: dict[str, list[str]]
+) -> None:
+    """Names shaped like the catalog's asset names that are not on it: a span with the shape of an
+    asset name (its digits aside: "CH-07" where there is CH-01, "Pump P-4" where there is Pump P-3),
+    "<word> <number>" where asset names start with that word, and letter+digit codes whose letters
+    start some asset name ("B020" where there is B020_Total)."""
+    shapes = {name_shape(a) for a in owners if "#" in name_shape(a) and sum(c.isalpha() for c in name_shape(a)) >= 2}
+    longest = min(MAX_SPAN, max((words_in(a) for a in owners), default=1))
+    site = links.sites[0] if links.sites else (scope[0] if len(scope) == 1 else "")
+    pool = catalog.assets(site) if site else list(owners)
+    for i, j in list(tokens.spans(longest)):
+        if any(tokens.used[i:j]):
+            continue
+        raw = tokens.raw(i, j)
+        if name_shape(raw) in shapes and raw not in owners:
+            tokens.take(i, j)
+            links.missing.append(Missing(text=raw, kind="asset", site=site, suggestions=alike(raw, pool)))
+    first_words = {key(a.split()[0]) for a in owners if " " in a}
+    code_heads = {m.group(1).casefold() for a in owners for m in [re.match(r"([^\W\d_]+)\d", a)] if m}
+    items = tokens.items
+    for n, (tok, _, _) in enumerate(items):
+        if tokens.used[n]:
+            continue
+        text = None
+        if NUMBER.fullmatch(tok) and n > 0 and not tokens.used[n - 1]:
+            prev = items[n - 1][0]
+            singular = prev[:-1] if prev.endswith("s") and len(prev) > 3 else prev
+            if key(prev) in first_words or key(singular) in first_words:
+                text = f"{singular} {tok}"
+                tokens.used[n - 1] = True
+        elif (code := re.fullmatch(r"([^\W\d_]+)\d[\w\-]*", tok)) and not TIMEISH.match(tok):
+            head = code.group(1).casefold()
+            if head in code_heads:
+                text = tok
+        if text is None:
+            continue
+        tokens.used[n] = True
+        links.missing.append(Missing(text=text, kind="asset", site=site, suggestions=alike(text, pool)))
+
+
+def _site_skeleton(name: str) -> tuple[str, ...] | None:
+    """A multi-part site name's first part, separators and the case of each later part's first
+    letter: "Plant-North" → ("plant", "-", "U"). None for a one-part name."""
+    parts = re.split(r"([\s_\-]+)", name)
+    if len(parts) < 3:
+        return None
+    rest = tuple(
+        x if n % 2 else ("U" if x[:1].isupper() else "l" if x[:1].isalpha() else "#")
+        for n, x in enumerate(parts[1:], start=1)
+    )
+    return (parts[0].casefold(),) + rest
+
+
+#: words before a site's name ("at POKMAIN", "for the RCHMAIN site") and after it ("POKMAIN site")
+_SITE_BEFORE = frozenset("at in on for from of to within across site plant campus building facility".split())
+_SITE_AFTER = frozenset("site sites plant plants campus building buildings facility".split())
+
+
+def kind_words(catalog: Catalog) -> set[str]:
+    """Every way a question may write a kind of equipment or a measurement (never a site's name): the catalog's
+    equip markers and the generic vocabularies, singular and plural."""
+    markers = {t for site in catalog.sites for t in catalog.types(site)}
+    out = {w for m in markers for w in _type_words(m)}
+    return out | {w + "s" for w in out}
+
+
+def field_word(word: str) -> bool:
+    """The word names a kind of equipment or a measure in the field's vocabulary ("BOILERS", "HUMIDITY")."""
+    return bool(fieldvocab.kinds_named(word.casefold()) or fieldvocab.measure_words(word.casefold()))
+
+
+def _site_position(tokens: Tokens, n: int) -> bool:
+    """The token stands where a site's name stands: after "at"/"in"/"for"… (an article between), or before
+    "site"/"plant"."""
+    words = [t.casefold() for t, _, _ in tokens.items]
+    before = [w for w in words[max(0, n - 2) : n] if w not in ("the", "a", "an")]
+    after = words[n + 1] if n + 1 < len(words) else ""
+    return bool(before and before[-1] in _SITE_BEFORE) or after in _SITE_AFTER
+
+
+def _code_shape(name: str) -> tuple[str, str] | None:
+    """A short site code's letters and the shape of its digits ("DC1" → ("DC", "#")); None for other names."""
+    m = re.fullmatch(r"([A-Z]{1,4})(\d{1,3})", name)
+    return (m.group(1), "#" * len(m.group(2))) if m else None
+
+
+def missing_sites(tokens: Tokens, catalog: Catalog, links: Links) -> None:
+    """Names that look like the SkySpark's site names but are none: upper-case codes (4+ characters,
+    3+ letters), and names with the same first part and separators as a site ("Plant-South" where
+    there is Plant-North) — in a site's position ("at X", "X site"), and never a word for a kind of equipment
+    or a measurement ("Which of the BOILERS …" names a kind, not a site)."""
+    skeletons = {s for s in map(_site_skeleton, catalog.sites) if s}
+    kinds = kind_words(catalog)
+    coded = {_code_shape(s) for s in catalog.sites if _code_shape(s)}
+    for n, (tok, _, _) in enumerate(tokens.items):
+        if tokens.used[n] or tok in NOT_CODES or key(tok) in kinds or field_word(tok):
+            continue
+        if _code_shape(tok) in coded and tok not in catalog.sites:  # "DC3" where there are DC1 and DC2: anywhere
+            tokens.used[n] = True
+            links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
+            continue
+        code = (
+            re.fullmatch(r"[A-Z][A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,})*", tok)
+            and len(tok) >= 4
+            and sum(c.isalpha() for c in tok) >= 3
+        )  # "POKMAN", "MUC-FREIMANN"
+        if _site_skeleton(tok) in skeletons and re.search(r"[^\W_][_-][^\W_]", tok) and tok not in catalog.sites:
+            tokens.used[n] = True  # "campus_east" where there is campus_west: a name's shape, wherever it stands
+            links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
+            continue
+        if not code and _site_skeleton(tok) not in skeletons:
+            pair = f"{tok} {tokens.items[n + 1][0]}" if n + 1 < len(tokens.items) and not tokens.used[n + 1] else ""
+            if pair and _site_skeleton(pair) in skeletons and pair not in catalog.sites and _site_position(tokens, n):
+                tokens.used[n] = tokens.used[n + 1] = True  # "Harbour North" where there is Harbour Point
+                links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
+            continue
+        if not _site_position(tokens, n):
+            continue
+        tokens.used[n] = True
+        links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
