@@ -307,7 +307,9 @@ def test_a_burst_of_1000_from_one_requester_delays_another_by_at_most_one_job(
     lengths = [j.finished - j.started for j in _done(svc, "flood")]
     length = statistics.median(lengths)
     waits = [svc.jobs._one("SELECT started - created FROM jobs WHERE client_id=?", (u,))[0] for u in ("b", "c")]
-    assert max(waits) <= 2 * length, (waits, length)
+    # before the fair share another requester waited ~956 job lengths; round-robin lets it in after the running job
+    # and at most one more (measured 1.5–1.9): 4 leaves room for a loaded 2-core machine and still fails the old way
+    assert max(waits) <= 4 * length, (waits, length)
     flood.close()
 
 
