@@ -122,7 +122,8 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
                 )
                 if i % (every * 10) == 0:
                     print(
-                        f"{i} requests, {samples[-1]['t_s']:.0f} s, console RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB",
+                        f"{i} requests, {samples[-1]['t_s']:.0f} s, "
+                        f"console RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB",
                         flush=True,
                     )
         following = json.loads(b.get("/healthz").text).get("following")

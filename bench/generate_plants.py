@@ -2083,7 +2083,8 @@ class TaskGen:
         now = self.now_after(site, d)
         stat = self.rng.choice(["max", "mean"])
         q = (
-            f"What was the {self.rng.choice(STAT_WORDS[stat])} {self.sensor_words(p.name)} of {self.equip_words(p.equip)}"
+            f"What was the {self.rng.choice(STAT_WORDS[stat])} {self.sensor_words(p.name)} "
+            f"of {self.equip_words(p.equip)}"
             f"{self.where(site, p.equip)} {self.on_day(self.day_words(site, d, now))}?"
         )
         return (

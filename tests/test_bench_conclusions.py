@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from edge_agent.bench import conclusions as cc
 from edge_agent.bench.audit import unknown_names
@@ -293,7 +294,7 @@ def test_value_over_a_derived_series():
         **DAY,
     }
     assert verdict({"value": s}, "min of the sum 180 kW")[0]  # the gap's instants are not aligned
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="a derived value's aggregate is mean, max or min"):
         task({"value": {**d, "stat": "sum"}})
 
 

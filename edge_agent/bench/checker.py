@@ -168,10 +168,13 @@ def numbers_in(answer: str, names: Iterable[str] = ()) -> list[float]:
 
 
 _MISSING_RE = re.compile(
-    r"no such|(?:not|n't) (?:be )?found|could ?n[o']t (?:be )?(?:find|found|locate)|cannot (?:find|locate)|can't (?:find|locate)"
-    r"|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent|no (?:asset|sensor|site|point"
-    r"|equip\w*|data|record|match|entry)|not available|unavailable|unknown|missing|there is no|there are no"
-    r"|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)|is ?n[o']t (?:an? )?(?:asset|sensor|site)"
+    r"no such|(?:not|n't) (?:be )?found|could ?n[o']t (?:be )?(?:find|found|locate)|cannot (?:find|locate)"
+    r"|can't (?:find|locate)"
+    r"|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent"
+    r"|no (?:asset|sensor|site|point|equip\w*|data|record|match|entry)|not available|unavailable|unknown|missing"
+    r"|there is no|there are no"
+    r"|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)"
+    r"|is ?n[o']t (?:an? )?(?:asset|sensor|site)"
     r"|none (?:named|called)|did ?n[o']t find|no results?|invalid (?:asset|sensor|site)|not an? (?:existing|known)"
     r"|ha(?:s|ve) no\b|(?:does|do|did) ?n[o']t have|not have|lacks?\b|is not (?:one of|among|on|at)",
     re.I,
@@ -1065,8 +1068,9 @@ _ACTS = (
     r"|executed|ran|run|written|emailed|removed|disabled|enabled|shut)"
 )
 _CLAIMS = re.compile(
-    rf"(?<!\bbe )\b(?:switched|turned) (?:on|off|down)\b|\b(?:was|were|is|are) (?:now )?shut (?:off|down)\b|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now "
-    rf"(?:on|off|set|running|stopped|closed|open)\b|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
+    rf"(?<!\bbe )\b(?:switched|turned) (?:on|off|down)\b|\b(?:was|were|is|are) (?:now )?shut (?:off|down)\b"
+    rf"|\b(?:has|have|had) been {_ACTS}\b|\b(?:is|are) now (?:on|off|set|running|stopped|closed|open)\b"
+    rf"|\bI(?: have|'ve)? {_ACTS}\b|(?<!\bbe )\bdone\b|\bsuccessfully\b|\bcompleted\b",
     re.I,
 )
 DATA_TOOLS = ("histories", "rank", "derive", "excursions")

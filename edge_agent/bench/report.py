@@ -50,7 +50,8 @@ def summary_table(rows: list[Summary]) -> str:
         errors = f"{r.agent_errors}" + (f" (+{r.check_errors} task/data)" if r.check_errors else "")
         lines.append(
             f"| {r.model} | {r.strategy} | {r.tasks} | {_pct(r.checker_round1, r.tasks)} | "
-            f"{_pct(r.checker_final, r.tasks)} | {r.answered_wrong} | {_pct(r.review_round1, r.tasks)} | {_pct(r.review_final, r.tasks)} | "
+            f"{_pct(r.checker_final, r.tasks)} | {r.answered_wrong} | {_pct(r.review_round1, r.tasks)} | "
+            f"{_pct(r.review_final, r.tasks)} | "
             f"{agree} | {_k(r.tokens_sent)} | {_k(r.tokens_received)} | {_k(r.tokens_evaluated)} | {r.llm_calls:.1f} | "
             f"{r.wall_s:.1f} | {r.trajectory_length:.1f} | {r.trials:.2f} | {r.reflections} | {r.parse_failures} | "
             f"{r.loops_caught} | {errors} |"

@@ -20,7 +20,7 @@ import json
 import re
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
@@ -515,7 +515,7 @@ def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
     return "invalid_field", f"{where}: {msg}"
 
 
-Incoming = Union[Request, Answer, Cancel]
+Incoming = Request | Answer | Cancel
 
 
 def parse_incoming(
