@@ -23,7 +23,7 @@ import jinja2
 from aiohttp import web
 
 from edge_agent import statuses
-from edge_agent.config import Settings
+from edge_agent.config import STRATEGIES, Settings
 from edge_agent.console.bridge import Bridge
 from edge_agent.console.history import History
 from edge_agent.console.present import linked, site_zone, when
@@ -264,12 +264,11 @@ async def home(request: web.Request) -> web.Response:
         )
         for job in status["active"]
     ]
-    strategies = ["reactxen", "react-review", "react"]
     return console.page(
         "home.html",
         request,
         runs=runs,
-        strategies=strategies,
+        strategies=STRATEGIES,
         q=q,
         page=page,
         pages=max(1, -(-total // size)),
@@ -366,7 +365,9 @@ async def request_page(request: web.Request) -> web.Response:
 def _options(data: dict) -> dict:
     options: dict = {"files": "manifest", "plots": True}
     strategy = data.get("strategy")
-    if strategy in ("react", "react-review", "reactxen"):
+    if strategy not in (None, ""):
+        if strategy not in STRATEGIES:
+            raise web.HTTPBadRequest(text=f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
         options["strategy"] = strategy
     for key in ("max_steps", "max_trials"):
         value = data.get(key)
