@@ -16,7 +16,6 @@ broker's ACL) raises `RequestError` at once instead of waiting out the timeout.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import threading
@@ -258,10 +257,6 @@ class RequestClient:
                 return [r for rs in self._replies.values() for r in rs]
             return list(self._replies.get(request_id, []))
 
-    def _has_more_replies(self, request_id: str, seen: int) -> bool:
-        """Whether more than `seen` replies to request_id have come (called under self._cond)."""
-        return len(self._replies.get(request_id, [])) > seen
-
     def finals(self, request_id: str) -> list[Reply]:
         return [r for r in self.replies(request_id) if is_final(r)]
 
@@ -296,9 +291,11 @@ class RequestClient:
                 f"gateway's daemon running?"
             )
         while outcome.final is None:
-            if not self.wait_for(
-                functools.partial(self._has_more_replies, request_id, seen), max(0.0, deadline - time.monotonic())
-            ):
+
+            def more(seen: int = seen) -> bool:  # bound to this pass's count
+                return len(self._replies.get(request_id, [])) > seen
+
+            if not self.wait_for(more, max(0.0, deadline - time.monotonic())):
                 raise RequestError(f"no final reply for {request_id} within {timeout:.0f} s")
             for reply in self.replies(request_id)[seen:]:
                 seen += 1

@@ -5,8 +5,8 @@
   benchmark. Directives in the question steer it, e.g. `"count chillers [steps=5 delay=0.2 file=300000
   ask=1]"`: N progress steps, a sleep per step (cancel interrupts it), a file of that many bytes,
   one clarifying question to the requester, `history=N` for a history file of N samples (plotted), `fail=1`
-  for an agent error, `skyspark=1` to read the configured SkySpark's sites in the first step (a real call: stop
-  the server and the run fails). `edge-agent serve --runner script` selects it; it is never used to
+  for an agent error, `skyspark=1` to read the configured SkySpark's sites in the first step (a real call:
+  stop the server and the run fails). `edge-agent serve --runner script` selects it; it is never used to
   answer real questions.
 """
 
