@@ -19,9 +19,9 @@ from phable.io.ph_json import ph_from_json
 from phable.io.ph_zinc import ph_from_zinc
 
 from edge_agent import PROJECT_ROOT
+from edge_agent.skyspark.axon import OpError, axon_range, parse_axon, parse_range
 from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.skyspark.dataset import FileDataset, find_point, plant
-from edge_agent.skyspark.simulator import OpError, axon_range, parse_axon, parse_range
 
 NY = ZoneInfo("America/New_York")
 
