@@ -19,12 +19,11 @@ from edge_agent.skyspark.encoding import (
     Scanner,
     encode_ref,
     encode_str,
-    grid_to_json,
     grid_to_zinc,
-    json_to_grid,
     make_grid,
     zinc_to_grid,
 )
+from edge_agent.skyspark.haystack_json import grid_to_json, json_to_grid
 
 ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 NASTY = st.sampled_from(

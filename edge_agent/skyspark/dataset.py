@@ -32,7 +32,8 @@ from zoneinfo import ZoneInfo
 
 from phable.kinds import Grid, Marker, Number, Ref
 
-from edge_agent.skyspark.encoding import EncodingError, Scanner, haystack_tz_name, json_to_grid, zinc_to_grid, zone
+from edge_agent.skyspark.encoding import EncodingError, Scanner, haystack_tz_name, zinc_to_grid, zone
+from edge_agent.skyspark.haystack_json import json_to_grid
 
 STEP = timedelta(minutes=15)
 STEP_S = 900

@@ -40,13 +40,12 @@ from edge_agent.skyspark.dataset import Dataset, plant
 from edge_agent.skyspark.encoding import (
     EncodingError,
     Scanner,
-    grid_to_json,
     grid_to_zinc,
-    json_to_grid,
     make_grid,
     zinc_to_grid,
     zone,
 )
+from edge_agent.skyspark.haystack_json import grid_to_json, json_to_grid
 
 ITERATIONS = 10000
 MECH = scramp.ScramMechanism("SCRAM-SHA-256")
