@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from phable import Marker, Number, Ref
 
 from edge_agent.skyspark import filters as F
-from edge_agent.skyspark.client import assets_filter, named_filter, sensors_filter, sites_filter
 from edge_agent.skyspark.encoding import (
     REF_RE,
     EncodingError,
@@ -24,6 +23,7 @@ from edge_agent.skyspark.encoding import (
     zinc_to_grid,
 )
 from edge_agent.skyspark.haystack_json import grid_to_json, json_to_grid
+from edge_agent.skyspark.records import assets_filter, named_filter, sensors_filter, sites_filter
 
 ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 NASTY = st.sampled_from(

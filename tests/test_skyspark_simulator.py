@@ -111,9 +111,9 @@ def test_error_grids(simulator, token):
 def test_read_by_ids_returns_empty_rows_for_unknown(simulator, token):
     from phable import UnknownRecError
 
-    from edge_agent.skyspark.client import _Session
+    from edge_agent.skyspark.transport import HaystackSession
 
-    s = _Session(f"{simulator.url}/api/{simulator.project}", token, "zinc", 5, lambda: token)
+    s = HaystackSession(f"{simulator.url}/api/{simulator.project}", token, "zinc", 5, lambda: token)
     pid = find_point("POKMAIN", "Chiller 6", "Tonnage")
     assert s.read_by_id(Ref(pid))["dis"] == "Chiller 6 Tonnage"
     with pytest.raises(UnknownRecError):
@@ -123,9 +123,9 @@ def test_read_by_ids_returns_empty_rows_for_unknown(simulator, token):
 def test_batch_his_read(simulator, token):
     from phable import DateTimeRange
 
-    from edge_agent.skyspark.client import _Session
+    from edge_agent.skyspark.transport import HaystackSession
 
-    s = _Session(f"{simulator.url}/api/{simulator.project}", token, "json", 5, lambda: token)
+    s = HaystackSession(f"{simulator.url}/api/{simulator.project}", token, "json", 5, lambda: token)
     ids = [Ref(find_point("POKMAIN", n, "Tonnage")) for n in ("Chiller 6", "Chiller 9")]
     grid = s.his_read_by_ids(
         ids, DateTimeRange(datetime(2024, 7, 15, 12, tzinfo=NY), datetime(2024, 7, 15, 13, tzinfo=NY))
