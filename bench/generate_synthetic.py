@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import taskgen  # noqa: E402
 
-from edge_agent.skyspark.dataset import POINTS, SITES, equip_names, expected_history  # noqa: E402
+from edge_agent.skyspark.dataset import expected_history  # noqa: E402
+from edge_agent.skyspark.plant_layout import POINTS, SITES, equip_names  # noqa: E402
 
 DEFAULT_SEED = 20250611
 DEFAULT_OUT = ROOT / "bench" / "tasks" / "synthetic.yaml"

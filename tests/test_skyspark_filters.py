@@ -275,6 +275,6 @@ def test_any_name_is_only_ever_a_literal_on_the_wire(http_clients, name):
 def test_exact_names_are_found_on_the_wire(http_clients):
     for client in http_clients.values():
         assert [r["dis"] for r in client.lookup("equip", "B710 FCU 1-39")] == ["B710 FCU 1-39"]
-        from edge_agent.skyspark.dataset import SITES
+        from edge_agent.skyspark.plant_layout import SITES
 
         assert len(client.lookup("point", "Duct Static Pressure")) == sum(len(s.ahus) for s in SITES)  # one per AHU

@@ -21,7 +21,8 @@ from phable.io.ph_zinc import ph_from_zinc
 from edge_agent import PROJECT_ROOT
 from edge_agent.skyspark.axon import OpError, axon_range, parse_axon, parse_range
 from edge_agent.skyspark.client import SkySparkClient
-from edge_agent.skyspark.dataset import FileDataset, find_point, plant
+from edge_agent.skyspark.dataset import find_point, plant
+from edge_agent.skyspark.filedataset import FileDataset
 
 NY = ZoneInfo("America/New_York")
 
