@@ -6,9 +6,9 @@ the checker reads), so it audits runs of any version of the agent, old reports i
 - `unknown_names(text, truth, allowed)`: the sites and assets an answer names that the SkySpark does
   not have. A name is recognised by the shape of the plant's own names, never by a list written for a
   task file: a *site-shaped code* (an upper-case token with the characters and length of this plant's
-  site codes, e.g. "DUBMAIN" beside POKMAIN and RCHMAIN; a short one, of four characters or fewer, only in the
-  exact letter/digit shape of a code: "DC3" beside "DC1", never "AHU" or "UTC"), and an *asset-shaped name*: the
-  stem of an existing asset name followed by an id ("Chiller 5" where the plant has "Chiller 6", "AHU-7" beside
+  site codes, e.g. "DUBMAIN" beside POKMAIN and RCHMAIN; a short one, of four characters or fewer, only in
+  the exact letter/digit shape of a code: "DC3" beside "DC1", never "AHU" or "UTC"), and an *asset-shaped name*:
+  the stem of an existing asset name followed by an id ("Chiller 5" where the plant has "Chiller 6", "AHU-7" beside
   "AHU-1"). Names the question itself wrote are allowed (an answer may say "there is no Chiller 7").
 - `audit_run(result, truth)`: per run, tool calls naming a site, asset or sensor that does not exist;
   whether the final answer states a figure, code or name that neither the question, the worked-out

@@ -169,11 +169,9 @@ def numbers_in(answer: str, names: Iterable[str] = ()) -> list[float]:
 
 _MISSING_RE = re.compile(
     r"no such|(?:not|n't) (?:be )?found|could ?n[o']t (?:be )?(?:find|found|locate)|cannot (?:find|locate)"
-    r"|can't (?:find|locate)"
-    r"|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent"
+    r"|can't (?:find|locate)|unable to (?:find|locate)|does ?n[o']t exist|do ?n[o']t exist|not exist|non-?existent"
     r"|no (?:asset|sensor|site|point|equip\w*|data|record|match|entry)|not available|unavailable|unknown|missing"
-    r"|there is no|there are no"
-    r"|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)"
+    r"|there is no|there are no|not (?:present|listed|part of|among|one of|a valid|recogni[sz]ed|in the list)"
     r"|is ?n[o']t (?:an? )?(?:asset|sensor|site)"
     r"|none (?:named|called)|did ?n[o']t find|no results?|invalid (?:asset|sensor|site)|not an? (?:existing|known)"
     r"|ha(?:s|ve) no\b|(?:does|do|did) ?n[o']t have|not have|lacks?\b|is not (?:one of|among|on|at)",

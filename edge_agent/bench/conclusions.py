@@ -4,8 +4,8 @@ Pure functions over a series given as (instant, value) pairs in time order, valu
 the spacing (the lower median of the intervals), energy from power (trapezoid, gaps of more than
 3 × the spacing not integrated), alignment on identical timestamps, derived series, strict excursions and the
 time held past a limit, the instants of an extreme, and rankings with ties. `edge_agent/analysis.py` implements
-the same contract for the tools; the benchmark deliberately does not import it, so a bug there cannot hide in a
-checker that shares it.
+the same contract for the tools; the benchmark deliberately does not import it, so a bug there cannot hide in
+a checker that shares it.
 """
 
 from __future__ import annotations

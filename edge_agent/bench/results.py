@@ -9,7 +9,6 @@ computed from the runs' token counts, so results from before a profile change ca
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
@@ -160,15 +159,13 @@ def projected(metrics: RunMetrics, profile: GatewayProfile) -> float:
     )
 
 
-def _mean_metric(runs: list[TaskRun], attr: str) -> float:
-    """The mean of one metric over runs, rounded to 2 places (0.0 for no runs)."""
-    return round(fmean(getattr(r.metrics, attr) for r in runs), 2) if runs else 0.0
-
-
 def summarise(runs: list[TaskRun], max_rounds: int, profiles: list[GatewayProfile] = ()) -> list[Summary]:
     rows = []
     for (model, strategy), rs in groups(runs).items():
-        avg = functools.partial(_mean_metric, rs)
+
+        def avg(attr: str, rs: list[TaskRun] = rs) -> float:  # this group's runs, bound now
+            return round(fmean(getattr(r.metrics, attr) for r in rs), 2) if rs else 0.0
+
         rows.append(
             Summary(
                 model=model,

@@ -22,8 +22,8 @@ from pathlib import Path
 import jinja2
 from aiohttp import web
 
-from edge_agent import statuses
-from edge_agent.config import STRATEGIES, Settings
+from edge_agent import config, statuses
+from edge_agent.config import Settings
 from edge_agent.console.bridge import Bridge
 from edge_agent.console.history import History
 from edge_agent.console.present import linked, site_zone, when
@@ -268,7 +268,7 @@ async def home(request: web.Request) -> web.Response:
         "home.html",
         request,
         runs=runs,
-        strategies=STRATEGIES,
+        strategies=config.STRATEGIES,
         q=q,
         page=page,
         pages=max(1, -(-total // size)),
@@ -366,8 +366,8 @@ def _options(data: dict) -> dict:
     options: dict = {"files": "manifest", "plots": True}
     strategy = data.get("strategy")
     if strategy not in (None, ""):
-        if strategy not in STRATEGIES:
-            raise web.HTTPBadRequest(text=f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+        if strategy not in config.STRATEGIES:
+            raise web.HTTPBadRequest(text=f"strategy must be one of {', '.join(config.STRATEGIES)}, not {strategy!r}")
         options["strategy"] = strategy
     for key in ("max_steps", "max_trials"):
         value = data.get(key)
