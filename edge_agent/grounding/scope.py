@@ -315,6 +315,10 @@ def _setpoints(sensors: list[str], named: list[str]) -> tuple[str, ...]:
     return tuple(own or points)
 
 
+def _has_role(props: dict, role: str) -> bool:
+    return any(p.get("x-role") == role for p in props.values())
+
+
 def _groups(catalog: Catalog, site: str, assets: list[str], sensors: list[str]):
     """The assets grouped by which of `sensors` they have, in catalog order."""
     out: dict[tuple[str, ...], list[str]] = {}
