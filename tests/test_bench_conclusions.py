@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from edge_agent.bench import conclusions as cc
+from edge_agent.bench.answer_text import mention_at, mentions
 from edge_agent.bench.audit import unknown_names
-from edge_agent.bench.checker import Evidence, check_task, first_word, mention_at, mentions, validate_task
+from edge_agent.bench.checker import Evidence, check_task, first_word, validate_task
 from edge_agent.bench.tasks import Task
 from edge_agent.bench.truth import Sample
 
