@@ -9,6 +9,11 @@ task names is reported with status "error" (the task does not fit this dataset),
 A check reads the answer the way its reader would: a count is a number bound to what is counted (not a digit
 inside a name), a yes/no is about the series and window asked, a ranking names the statistic it ranks by (or the
 winner's figure), a time is the site-local time stated. Nothing here imports the agent's analysis or tools.
+
+How an answer's words, numbers, dates and times and a result file's rows are read lives beside it (`answer_text`,
+`answer_times`, `filerows`). The rest stays one module though it is long: each kind of check is a pair, the
+expected value computed from the truth and the reading of the answer against it, dispatched from one table
+(`_expect_items`), and a reader checks a kind by reading its pair side by side.
 """
 
 from __future__ import annotations
