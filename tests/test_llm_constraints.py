@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.steps import parse_step, render_step, step_constraint
+from edge_agent.llm.automaton import automaton_for
 from edge_agent.llm.constraints import json_constraint, schema_regex
-from edge_agent.llm.decoding import automaton_for
 from edge_agent.toolkit import ToolRegistry
 
 TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
@@ -219,13 +219,13 @@ def test_tools_that_need_a_file_are_left_out_while_there_is_none():
 
 
 def test_constraint_caches_stay_bounded_however_many_runs():
-    from edge_agent.llm import constraints, decoding
+    from edge_agent.llm import automaton, constraints
 
     for n in range(100):
         step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, files=[f"sites-{n:08x}.json"])
         automaton_for(step)
     assert len(constraints._CACHE) <= constraints._CACHE.size
-    assert len(decoding._AUTOMATA) <= decoding._AUTOMATA.size
+    assert len(automaton._AUTOMATA) <= automaton._AUTOMATA.size
 
 
 def test_lru_evicts_the_least_recently_used():
