@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from edge_agent.agent.steps import parse_step, render_step, step_constraint
-from edge_agent.llm.automaton import automaton_for
 from edge_agent.llm.constraints import json_constraint, schema_regex
+from edge_agent.llm.decoding import automaton_for
 from edge_agent.toolkit import ToolRegistry
 
 TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")

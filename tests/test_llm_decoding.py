@@ -14,9 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_agent.agent.steps import parse_step, step_constraint
-from edge_agent.llm.automaton import TokenTable, automaton_for
 from edge_agent.llm.constraints import json_constraint
-from edge_agent.llm.decoding import generate_constrained, generate_free
+from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
 from edge_agent.toolkit import ToolRegistry
 from tests.test_llm_constraints import Review
 

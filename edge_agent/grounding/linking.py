@@ -170,7 +170,7 @@ def _match_exact(tokens: _Tokens, index: dict[str, str], longest: int) -> list[t
         if any(tokens.used[i:j]):
             continue
         words = tokens.words(i, j)
-        for k in _plural_variants(words):
+        for n, k in enumerate(_plural_variants(words)):
             hit = next((index[v] for v in _variants(k) if v in index), None)
             if hit is not None:
                 raw = tokens.raw(i, j)

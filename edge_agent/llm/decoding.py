@@ -32,7 +32,10 @@ from typing import Protocol
 
 import numpy as np
 
-from edge_agent.llm.automaton import ByteAutomaton, TokenTable
+from edge_agent.llm.automaton import ByteAutomaton, TokenTable, automaton_for
+
+#: the decode loops, and the automaton's entry points their callers need with them
+__all__ = ["DecodeTarget", "Generated", "TokenTable", "automaton_for", "generate_constrained", "generate_free"]
 
 
 class DecodeTarget(Protocol):
