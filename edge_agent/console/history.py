@@ -64,8 +64,8 @@ class History:
             rows = [
                 dict(r)
                 for r in conn.execute(
-                    "SELECT run_id, created, question, answer, status, reason, distilled, tokens_sent, "
-                    f"tokens_received, wall_s FROM runs{where} ORDER BY created DESC LIMIT ? OFFSET ?",
+                    "SELECT run_id, created, question, answer, status, reason, distilled, tokens_sent, tokens_received, "
+                    f"wall_s FROM runs{where} ORDER BY created DESC LIMIT ? OFFSET ?",
                     (*args, limit, offset),
                 )
             ]
