@@ -8,6 +8,10 @@ users). Everything the page shows that came from a person or the model is escape
 as DOM text by console.js, never parsed as HTML. Responses carry a strict Content-Security-Policy (scripts and
 styles from the console itself only), `Cache-Control: no-store` (pages and files hold answers), HSTS over TLS, and
 a Server header without a version; no text from the address bar is ever shown back (the login page takes codes).
+
+It stays one module though it is long: the routes, their role and CSRF checks and the pages they render are one
+aiohttp application, read route by route; what stands alone is beside it (security, users, bridge, history,
+present).
 """
 
 from __future__ import annotations
