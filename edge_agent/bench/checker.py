@@ -68,7 +68,9 @@ class CheckResult(BaseModel):
         return self.status == "pass"
 
 
-class Verdict(BaseModel):
+class TaskVerdict(BaseModel):
+    """What the checker decided about one run of a task: every check's result, and whether all passed."""
+
     passed: bool
     checks: list[CheckResult]
 
@@ -1034,7 +1036,7 @@ def _names_exist(spec: None, ev: Evidence, truth: Truth) -> tuple[CheckStatus, s
     return ("fail", f"names what the SkySpark does not have: {', '.join(unknown[:5])}") if unknown else ("pass", "")
 
 
-def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bool = True) -> Verdict:
+def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bool = True) -> TaskVerdict:
     """Run every check of `task`; the task passes only if all of them pass. With `strict_names` (the
     default) an answer that names a site or asset the SkySpark does not have fails too (`names_exist`,
     see `bench.audit.unknown_names`); names the question wrote are allowed."""
@@ -1042,11 +1044,11 @@ def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bo
         results = [
             CheckResult(check=label, status="fail", detail="no answer and no file") for label, _, _ in _items(task)
         ]
-        return Verdict(passed=False, checks=results)
+        return TaskVerdict(passed=False, checks=results)
     results = [_run(label, fn, spec, evidence, truth) for label, fn, spec in _items(task)]
     if strict_names and (evidence.answer or "").strip():
         results.append(_run("names_exist", _names_exist, None, evidence, truth))
-    return Verdict(passed=all(r.passed for r in results), checks=results)
+    return TaskVerdict(passed=all(r.passed for r in results), checks=results)
 
 
 def validate_task(task: Task, truth: Truth) -> list[str]:
