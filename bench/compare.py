@@ -7,8 +7,8 @@ Each argument is LABEL=FOLDER, a folder holding a `results.json` written by `edg
 it prints: strict-checker completion, answers delivered as `answered` while the checker fails them (answered but
 wrong), the grounding columns (tool calls naming what does not exist,
 final answers stating what no evidence held), review agreement with the checker, and the cost per task
-(tokens sent, evaluated — and evaluated / sent — and generated, LLM calls, projected seconds on each reference gateway from
-`bench/gateways.yaml`). Writes `compare.md` and `compare.json` into `--out`.
+(tokens sent, evaluated — and evaluated / sent — and generated, LLM calls, projected seconds on each reference
+gateway from `bench/gateways.yaml`). Writes `compare.md` and `compare.json` into `--out`.
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ def render(rows: list[dict], names: list[str], command: str) -> str:
         proj = " | ".join(f"{r['projected_s'].get(n, 0):.0f}" for n in names)
         lines.append(
             f"| {r['label']} | {r['model']} | {r['strategy']} | {r['checker_final']}/{r['tasks']} | "
-            f"{r.get('answered_wrong', 0)} | {r['invented_calls']} ({r['runs_inventing']} runs) | {r['ungrounded_answers']}/{r['tasks']} | "
+            f"{r.get('answered_wrong', 0)} | {r['invented_calls']} ({r['runs_inventing']} runs) | "
+            f"{r['ungrounded_answers']}/{r['tasks']} | "
             f"{r['unverified_thoughts']}/{r['steps']} | "
             f"{agree} | {r['tokens_sent']:.0f} | {r['tokens_evaluated']:.0f} | "
             f"{r['tokens_evaluated'] / max(r['tokens_sent'], 1):.3f} | "

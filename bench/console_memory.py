@@ -16,13 +16,17 @@ side-by-side curve (its own answer_timeout_s setting is ignored by code that has
 from __future__ import annotations
 
 import argparse
+import http.cookiejar
 import json
 import os
 import platform
+import re
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -33,9 +37,44 @@ import yaml  # noqa: E402
 
 from edge_agent.console.users import UserStore  # noqa: E402
 from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
-from tests.plugins.console import login  # noqa: E402
 
 GW = "memgw"
+
+
+class ConsoleSession:
+    """An operator's logged-in session on the console (stdlib: a cookie jar and the session's CSRF token), as a
+    form-posting browser holds it; the benchmark's own client, so it imports nothing from tests/."""
+
+    def __init__(self, url: str, user: str, password: str):
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        form = self.get("/login")
+        token = re.search(r'name="csrf" value="([^"]+)"', form).group(1)
+        body = urllib.parse.urlencode({"username": user, "password": password, "csrf": token}).encode()
+        self.opener.open(urllib.request.Request(url + "/login", data=body, method="POST"), timeout=30).read()
+        found = re.search(r'name="csrf-token" content="([^"]+)"', self.get("/"))
+        if found is None:
+            raise SystemExit(f"could not log in to the console at {url} as {user}")
+        self.csrf = found.group(1)
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.url + path, timeout=30) as r:
+            return r.read().decode()
+
+    def post_json(self, path: str, body: dict) -> tuple[int, str]:
+        """POST a JSON body with the session's CSRF token: (status, response text), errors included."""
+        req = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "X-CSRF-Token": self.csrf},
+            method="POST",
+        )
+        try:
+            with self.opener.open(req, timeout=30) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode("utf-8", "replace")
 
 
 def _free_port() -> int:
@@ -99,21 +138,16 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
     url = f"http://127.0.0.1:{web_port}"
     samples = []
     try:
-        b, _ = login(url, "bench", "bench-password")
+        b = ConsoleSession(url, "bench", "bench-password")
         time.sleep(1.0)
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(b.jar))
         started = time.monotonic()
         samples.append({"requests": 0, "t_s": 0.0, "rss_kib": rss_kib(console.pid)})
         for i in range(1, n + 1):
-            r = b.post(
-                "/ask",
-                json_body={"question": f"how many chillers, number {i} [steps=1 delay=0]"},
-                headers={"X-CSRF-Token": b.csrf},
-            )
-            if r.status_code != 200:
-                raise SystemExit(f"ask {i}: {r.status_code} {r.text[:200]}")
-            rid = r.json()["request_id"]
-            with opener.open(f"{url}/api/requests/{rid}/events", timeout=120) as stream:
+            status, text = b.post_json("/ask", {"question": f"how many chillers, number {i} [steps=1 delay=0]"})
+            if status != 200:
+                raise SystemExit(f"ask {i}: {status} {text[:200]}")
+            rid = json.loads(text)["request_id"]
+            with b.opener.open(f"{url}/api/requests/{rid}/events", timeout=120) as stream:
                 while stream.readline():  # the stream ends after the final reply
                     pass
             if i % every == 0:
@@ -122,10 +156,11 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
                 )
                 if i % (every * 10) == 0:
                     print(
-                        f"{i} requests, {samples[-1]['t_s']:.0f} s, console RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB",
+                        f"{i} requests, {samples[-1]['t_s']:.0f} s, "
+                        f"console RSS {samples[-1]['rss_kib'] / 1024:.1f} MiB",
                         flush=True,
                     )
-        following = json.loads(b.get("/healthz").text).get("following")
+        following = json.loads(b.get("/healthz")).get("following")
     finally:
         for proc in (console, daemon):
             proc.terminate()

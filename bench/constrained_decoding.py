@@ -106,7 +106,8 @@ def main() -> int:
     sc = step_constraint(tools, thought_max_chars=240, answer_max_chars=600)
     N = args.tokens
 
-    from edge_agent.llm.decoding import automaton_for, generate_constrained, generate_free
+    from edge_agent.llm.automaton import automaton_for
+    from edge_agent.llm.decoding import generate_constrained, generate_free
 
     compile_ms = {}
     for name, c in (("json", jc), ("step", sc)):

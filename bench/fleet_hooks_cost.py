@@ -1,7 +1,7 @@
 """What the fleet features (audit trail + metrics) add to the daemon's store path, in-process, without a broker.
 
-The same code the daemon runs for a burst (`Intake.store` of `GatewayService.intake`: validate, insert the jobs and their
-`accepted` replies in one transaction, commit with fsync, audit rows and metrics included when on), timed for
+The same code the daemon runs for a burst (`Intake.store` of `GatewayService.intake`: validate, insert the jobs
+and their `accepted` replies in one transaction, commit with fsync, audit rows and metrics included when on), timed for
 bursts of N requests, alternating a daemon with the fleet features off and one with them on, R rounds. The
 broker is not involved (its noise dominates bench/mqtt_latency.py on a shared 2-core machine), so this is the
 daemon's own added cost. Prints and writes JSON (--out).

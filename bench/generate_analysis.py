@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import taskgen  # noqa: E402
 
-from edge_agent.skyspark.dataset import SITES, equip_names, expected_history  # noqa: E402
+from edge_agent.skyspark.dataset import expected_history  # noqa: E402
+from edge_agent.skyspark.plant_layout import SITES, equip_names  # noqa: E402
 
 DEFAULT_SEED = 20261125
 DEFAULT_OUT = ROOT / "bench" / "tasks" / "analysis.yaml"

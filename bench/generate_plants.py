@@ -57,7 +57,8 @@ from phable.kinds import Marker, Number, Ref  # noqa: E402
 from edge_agent.bench import checker as ck  # noqa: E402
 from edge_agent.bench.tasks import parse_tasks  # noqa: E402
 from edge_agent.bench.truth import STRUCTURAL, Sample  # noqa: E402
-from edge_agent.skyspark.encoding import grid_to_json, haystack_tz_name, make_grid  # noqa: E402
+from edge_agent.skyspark.encoding import haystack_tz_name, make_grid  # noqa: E402
+from edge_agent.skyspark.haystack_json import grid_to_json  # noqa: E402
 
 DEFAULT_SEED = 20261129
 PLANTS_DIR = ROOT / "bench" / "plants"
@@ -2083,7 +2084,8 @@ class TaskGen:
         now = self.now_after(site, d)
         stat = self.rng.choice(["max", "mean"])
         q = (
-            f"What was the {self.rng.choice(STAT_WORDS[stat])} {self.sensor_words(p.name)} of {self.equip_words(p.equip)}"
+            f"What was the {self.rng.choice(STAT_WORDS[stat])} {self.sensor_words(p.name)} "
+            f"of {self.equip_words(p.equip)}"
             f"{self.where(site, p.equip)} {self.on_day(self.day_words(site, d, now))}?"
         )
         return (

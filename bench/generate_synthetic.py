@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import taskgen  # noqa: E402
 
-from edge_agent.skyspark.dataset import POINTS, SITES, equip_names, expected_history  # noqa: E402
+from edge_agent.skyspark.dataset import expected_history  # noqa: E402
+from edge_agent.skyspark.plant_layout import POINTS, SITES, equip_names  # noqa: E402
 
 DEFAULT_SEED = 20250611
 DEFAULT_OUT = ROOT / "bench" / "tasks" / "synthetic.yaml"
@@ -501,7 +502,8 @@ class Gen:
         q = self.pick(
             [
                 f"I'm {role} at the {spec.city} campus ({site}). Pull the {s1} of {a1} and {a2} for {bare} into one "
-                f"file so I can compare them, and also tell me the highest {s2} that {a1} reached over the same period.",
+                f"file so I can compare them, and also tell me the highest {s2} that {a1} reached over the same "
+                "period.",
                 f"For our {spec.city} site, {site}, we are reviewing {KIND_WORDS[etype][1]}: put {a1} and {a2} {s1} "
                 f"data from {bare} in a single file, then report the peak {s2} of {a1} in that period.",
                 f"As {role} for {site} ({spec.city}, {spec.state or spec.country}), I need two things: one file with "

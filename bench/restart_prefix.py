@@ -17,9 +17,9 @@ step constraint), timed to the moment that step is recorded, in two ways, altern
 Per process it records the time from spawn to the end of the warm-up (the daemon answers at its
 steady-state speed from then on) and to the first step's completion (a question already waiting at the
 restart), its phases (interpreter, imports, model load, agent start, warm-up, then the first step with its
-LLM call's prompt-eval / generation / state split) and RSS after each phase, and its peak RSS (VmHWM) against the model file + the KV cache
-(n_ctx x n_layer x (n_embd_k_gqa + n_embd_v_gqa) x 2 bytes, f16). It prints the ratios and writes JSON
-to `bench/results/` (or `--out`). No timed assertions: a benchmark reports.
+LLM call's prompt-eval / generation / state split) and RSS after each phase, and its peak RSS (VmHWM) against
+the model file + the KV cache (n_ctx x n_layer x (n_embd_k_gqa + n_embd_v_gqa) x 2 bytes, f16). It prints the
+ratios and writes JSON to `bench/results/` (or `--out`). No timed assertions: a benchmark reports.
 """
 
 from __future__ import annotations

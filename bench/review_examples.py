@@ -30,11 +30,11 @@ sys.path.insert(0, str(ROOT))
 
 from edge_agent.agent.echo import copies_example  # noqa: E402
 from edge_agent.agent.prompting import load_prompt, stable_system  # noqa: E402
-from edge_agent.agent.review import (
+from edge_agent.agent.review import (  # noqa: E402
     ReviewReply,
     code_verdict,
     combine,
-    gather_evidence,  # noqa: E402
+    gather_evidence,
     review_prompt,
 )
 from edge_agent.agent.trajectory import Trial  # noqa: E402

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from edge_agent.grounding.fieldvocab import marker_words, plural
+from edge_agent.grounding.fieldvocab import marker_words, plural  # noqa: E402  (after the sys.path line above)
 
 OUT = ROOT / "edge_agent" / "grounding" / "vocab"
 BRICK_VERSION = "1.5"

@@ -1,5 +1,5 @@
-"""The analysis tools (rank, derive, excursions, compare_periods) against the real simulator, checked with the simulator's own data
-computed here by the rules of docs/analysis.md."""
+"""The analysis tools (rank, derive, excursions, compare_periods) against the real simulator, checked with the
+simulator's own data computed here by the rules of docs/analysis.md."""
 
 from __future__ import annotations
 

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edge_agent.bench.checker import Evidence, check_task, mentions, numbers_in, says_missing, validate_task
+from edge_agent.bench.answer_text import mentions, numbers_in
+from edge_agent.bench.checker import Evidence, check_task, says_missing, validate_task
 from edge_agent.bench.tasks import Task, TaskFileError, parse_tasks
 from edge_agent.bench.truth import CachedTruth, Sample
 from tests.plants import NamesOnly
@@ -413,7 +414,6 @@ def test_a_number_inside_a_name_is_never_a_count(n, stem, k):
 
 
 def test_day_first_dates_are_no_numbers():
-    from edge_agent.bench.checker import numbers_in
 
     text = "The highest Chiller 6 Tonnage on 1 June 2020 was 265.22 tonref, at 16:15; from 1 Jun 2020 to 7 June 2020"
     assert numbers_in(text, ["Chiller 6", "Tonnage"]) == [265.22]

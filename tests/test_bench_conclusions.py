@@ -9,10 +9,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from edge_agent.bench import conclusions as cc
+from edge_agent.bench.answer_text import mention_at, mentions
 from edge_agent.bench.audit import unknown_names
-from edge_agent.bench.checker import Evidence, check_task, first_word, mention_at, mentions, validate_task
+from edge_agent.bench.checker import Evidence, check_task, first_word, validate_task
 from edge_agent.bench.tasks import Task
 from edge_agent.bench.truth import Sample
 
@@ -293,7 +295,7 @@ def test_value_over_a_derived_series():
         **DAY,
     }
     assert verdict({"value": s}, "min of the sum 180 kW")[0]  # the gap's instants are not aligned
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="a derived value's aggregate is mean, max or min"):
         task({"value": {**d, "stat": "sum"}})
 
 

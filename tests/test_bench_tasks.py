@@ -12,7 +12,7 @@ from edge_agent import PROJECT_ROOT
 from edge_agent.bench.checker import validate_task
 from edge_agent.bench.tasks import load_tasks
 from edge_agent.bench.truth import CachedTruth, SkySparkTruth
-from edge_agent.skyspark.dataset import SITES
+from edge_agent.skyspark.plant_layout import SITES
 
 TASKS = PROJECT_ROOT / "bench" / "tasks"
 SITE_TZ = {s.name: ZoneInfo(s.tz) for s in SITES}

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugins.console import PASSWORD, ConsoleThread, console_env, console_overrides  # noqa: F401
+from tests.plugins.console import PASSWORD, ConsoleThread, console_overrides
 
 CHROMIUM, DRIVER = (
     shutil.which("chromium") or "/usr/bin/chromium",
@@ -184,7 +184,7 @@ def test_browser_ask_watch_answer_plot_and_download(script_console, browser):
     browser.execute_script("arguments[0].scrollIntoView()", img)
     shot("2-answer-with-plot-script-runner")
     links = browser.find_elements(By.CSS_SELECTOR, "#files a.download")
-    assert {l.text.rsplit(".", 1)[1] for l in links} == {"json", "svg"}
+    assert {link.text.rsplit(".", 1)[1] for link in links} == {"json", "svg"}
     for link in links:
         data = _download(browser, link)
         assert hashlib.sha256(data).hexdigest() == link.get_attribute("data-sha256")

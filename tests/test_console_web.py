@@ -142,6 +142,15 @@ def test_a_very_long_question_gets_the_same_error_as_over_mqtt(console_stack):
     assert _wait_final(b, out["request_id"])["final"]["code"] == "question_too_long"
 
 
+def test_an_unknown_strategy_is_refused_naming_the_known_ones(console_stack):
+    b, _ = login(console_stack.url, "otto")
+    before = console_stack.daemon.jobs.counts()
+    r = b.post("/ask", json_body={"question": "how many chillers", "strategy": "tot"}, headers={"X-CSRF-Token": b.csrf})
+    assert r.status_code == 400
+    assert r.text == "strategy must be one of react, react-review, reactxen, not 'tot'"
+    assert console_stack.daemon.jobs.counts() == before  # nothing was sent to the daemon
+
+
 def test_ask_follow_events_answer_plot_and_files_over_http(console_stack):
     b, _ = login(console_stack.url, "otto")
     out = _ask(b, "supply temp of chiller 3 [steps=2 delay=0.05 history=48]", strategy="react", max_steps="3")

@@ -100,7 +100,8 @@ def test_a_trickled_answer_is_bounded_by_the_timeout_and_a_cancel_stops_it(tmp_p
     """A server that sends its answers a few bytes at a time: the socket's own timeout never fires (each read
     gets a little), the client's whole-answer timeout does; and a cancel interrupts a trickled hisRead at once
     (the run ends cancelled, not after the transfer)."""
-    from edge_agent.skyspark.client import SkySparkClient, SkySparkTimeout
+    from edge_agent.skyspark.client import SkySparkClient
+    from edge_agent.skyspark.errors import SkySparkTimeout
 
     slow = start_simulator(trickle_bps=200)
     client = SkySparkClient(slow.url, slow.project, slow.username, slow.password, timeout_s=1.0, retries=0)

@@ -433,7 +433,7 @@ def test_a_listing_of_what_the_question_does_not_name_is_not_the_answer(plant: P
     assert g.answer_prefix(1) == found[0].upper() + found[1:]
 
 
-# --- the domain's words (grounding.vocabulary) -------------------------------------------------------------
+# --- the field's words (grounding.fieldvocab) --------------------------------------------------------------
 
 
 def _typed(plant: Plant) -> Catalog:

@@ -354,7 +354,7 @@ def test_skyspark_down_ends_the_run_and_no_skyspark_is_an_observation(tools, set
     Observation."""
     from edge_agent.clock import Clock
     from edge_agent.filestore import FileStore
-    from edge_agent.skyspark.client import SkySparkUnavailable
+    from edge_agent.skyspark.errors import SkySparkUnavailable
     from edge_agent.toolkit import ToolContext
 
     with socket.socket() as s:
@@ -375,7 +375,7 @@ def test_skyspark_down_ends_the_run_and_no_skyspark_is_an_observation(tools, set
 def test_a_refused_login_ends_the_run(tools, simulator, settings, tmp_path):
     from edge_agent.clock import Clock
     from edge_agent.filestore import FileStore
-    from edge_agent.skyspark.client import SkySparkAuthError
+    from edge_agent.skyspark.errors import SkySparkAuthError
     from edge_agent.toolkit import ToolContext
 
     client = SkySparkClient(simulator.url, simulator.project, simulator.username, "wrong", retries=0)

@@ -220,13 +220,13 @@ def test_tools_that_need_a_file_are_left_out_while_there_is_none():
 
 
 def test_constraint_caches_stay_bounded_however_many_runs():
-    from edge_agent.llm import constraints, decoding
+    from edge_agent.llm import automaton, constraints
 
     for n in range(100):
         step = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX, files=[f"sites-{n:08x}.json"])
         automaton_for(step)
     assert len(constraints._CACHE) <= constraints._CACHE.size
-    assert len(decoding._AUTOMATA) <= decoding._AUTOMATA.size
+    assert len(automaton._AUTOMATA) <= automaton._AUTOMATA.size
 
 
 def test_lru_evicts_the_least_recently_used():

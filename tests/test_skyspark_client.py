@@ -9,15 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from edge_agent.skyspark.client import (
-    HistoryRow,
-    SkySparkAuthError,
-    SkySparkCallError,
-    SkySparkClient,
-    SkySparkUnavailable,
-    UnknownName,
-)
+from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.skyspark.dataset import expected_history
+from edge_agent.skyspark.errors import SkySparkAuthError, SkySparkCallError, SkySparkUnavailable, UnknownName
+from edge_agent.skyspark.records import HistoryRow
 
 NY = ZoneInfo("America/New_York")
 

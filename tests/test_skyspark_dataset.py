@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_agent.skyspark.dataset import SITES, SyntheticPlant, expected_history, find_point, plant
+from edge_agent.skyspark.dataset import SyntheticPlant, expected_history, find_point, plant
+from edge_agent.skyspark.plant_layout import SITES
 
 NY = ZoneInfo("America/New_York")
 

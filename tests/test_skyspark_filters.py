@@ -12,19 +12,18 @@ from hypothesis import strategies as st
 from phable import Marker, Number, Ref
 
 from edge_agent.skyspark import filters as F
-from edge_agent.skyspark.client import assets_filter, named_filter, sensors_filter, sites_filter
 from edge_agent.skyspark.encoding import (
     REF_RE,
     EncodingError,
     Scanner,
     encode_ref,
     encode_str,
-    grid_to_json,
     grid_to_zinc,
-    json_to_grid,
     make_grid,
     zinc_to_grid,
 )
+from edge_agent.skyspark.haystack_json import grid_to_json, json_to_grid
+from edge_agent.skyspark.records import assets_filter, named_filter, sensors_filter, sites_filter
 
 ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 NASTY = st.sampled_from(
@@ -276,6 +275,6 @@ def test_any_name_is_only_ever_a_literal_on_the_wire(http_clients, name):
 def test_exact_names_are_found_on_the_wire(http_clients):
     for client in http_clients.values():
         assert [r["dis"] for r in client.lookup("equip", "B710 FCU 1-39")] == ["B710 FCU 1-39"]
-        from edge_agent.skyspark.dataset import SITES
+        from edge_agent.skyspark.plant_layout import SITES
 
         assert len(client.lookup("point", "Duct Static Pressure")) == sum(len(s.ahus) for s in SITES)  # one per AHU

@@ -19,9 +19,10 @@ from phable.io.ph_json import ph_from_json
 from phable.io.ph_zinc import ph_from_zinc
 
 from edge_agent import PROJECT_ROOT
+from edge_agent.skyspark.axon import OpError, axon_range, parse_axon, parse_range
 from edge_agent.skyspark.client import SkySparkClient
-from edge_agent.skyspark.dataset import FileDataset, find_point, plant
-from edge_agent.skyspark.simulator import OpError, axon_range, parse_axon, parse_range
+from edge_agent.skyspark.dataset import find_point, plant
+from edge_agent.skyspark.filedataset import FileDataset
 
 NY = ZoneInfo("America/New_York")
 
@@ -111,9 +112,9 @@ def test_error_grids(simulator, token):
 def test_read_by_ids_returns_empty_rows_for_unknown(simulator, token):
     from phable import UnknownRecError
 
-    from edge_agent.skyspark.client import _Session
+    from edge_agent.skyspark.transport import HaystackSession
 
-    s = _Session(f"{simulator.url}/api/{simulator.project}", token, "zinc", 5, lambda: token)
+    s = HaystackSession(f"{simulator.url}/api/{simulator.project}", token, "zinc", 5, lambda: token)
     pid = find_point("POKMAIN", "Chiller 6", "Tonnage")
     assert s.read_by_id(Ref(pid))["dis"] == "Chiller 6 Tonnage"
     with pytest.raises(UnknownRecError):
@@ -123,9 +124,9 @@ def test_read_by_ids_returns_empty_rows_for_unknown(simulator, token):
 def test_batch_his_read(simulator, token):
     from phable import DateTimeRange
 
-    from edge_agent.skyspark.client import _Session
+    from edge_agent.skyspark.transport import HaystackSession
 
-    s = _Session(f"{simulator.url}/api/{simulator.project}", token, "json", 5, lambda: token)
+    s = HaystackSession(f"{simulator.url}/api/{simulator.project}", token, "json", 5, lambda: token)
     ids = [Ref(find_point("POKMAIN", n, "Tonnage")) for n in ("Chiller 6", "Chiller 9")]
     grid = s.his_read_by_ids(
         ids, DateTimeRange(datetime(2024, 7, 15, 12, tzinfo=NY), datetime(2024, 7, 15, 13, tzinfo=NY))
@@ -219,7 +220,8 @@ CSV_HISTORY = """id,ts,val
 
 
 def test_file_dataset_zinc_and_json(tmp_path, start_simulator):
-    from edge_agent.skyspark.encoding import grid_to_json, zinc_to_grid
+    from edge_agent.skyspark.encoding import zinc_to_grid
+    from edge_agent.skyspark.haystack_json import grid_to_json
 
     zinc = tmp_path / "plant.zinc"
     zinc.write_text(ZINC_RECORDS)

@@ -14,8 +14,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from edge_agent.skyspark.client import SkySparkCallError, SkySparkClient, UnknownName
+from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.skyspark.dataset import expected_history
+from edge_agent.skyspark.errors import SkySparkCallError, UnknownName
 
 NY = ZoneInfo("America/New_York")
 

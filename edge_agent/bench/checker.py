@@ -9,6 +9,11 @@ task names is reported with status "error" (the task does not fit this dataset),
 A check reads the answer the way its reader would: a count is a number bound to what is counted (not a digit
 inside a name), a yes/no is about the series and window asked, a ranking names the statistic it ranks by (or the
 winner's figure), a time is the site-local time stated. Nothing here imports the agent's analysis or tools.
+
+How an answer's words, numbers, dates and times and a result file's rows are read lives beside it (`answer_text`,
+`answer_times`, `filerows`). The rest stays one module though it is long: each kind of check is a pair, the
+expected value computed from the truth and the reading of the answer against it, dispatched from one table
+(`_expect_items`), and a reader checks a kind by reading its pair side by side.
 """
 
 from __future__ import annotations
@@ -16,15 +21,18 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta
 from statistics import fmean
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from edge_agent.bench import conclusions as cc
+from edge_agent.bench.answer_text import NOT_NUMBERS, NUMBER_WORDS, mention_at, mentions, norm, numbers_in
+from edge_agent.bench.answer_times import ISO_DATETIME, dates_in, dates_outside, times_in
+from edge_agent.bench.filerows import FileDiff, RowKey, diff_file, file_rows, sensor_key
 from edge_agent.bench.tasks import (
     CountCheck,
     DurationCheck,
@@ -61,7 +69,9 @@ class CheckResult(BaseModel):
         return self.status == "pass"
 
 
-class Verdict(BaseModel):
+class TaskVerdict(BaseModel):
+    """What the checker decided about one run of a task: every check's result, and whether all passed."""
+
     passed: bool
     checks: list[CheckResult]
 
@@ -88,83 +98,6 @@ class Evidence:
 
 class TruthError(Exception):
     """The SkySpark does not hold what the task names (the task does not fit this dataset)."""
-
-
-# --------------------------------------------------------------------------------------- text
-def norm(text: str) -> str:
-    """Case-folded, with runs of spaces, underscores and hyphens made one space."""
-    return re.sub(r"[\s_\-]+", " ", str(text).casefold()).strip()
-
-
-def _spans(text_norm: str, needle: str) -> list[tuple[int, int]]:
-    return [m.span() for m in re.finditer(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])", text_norm)]
-
-
-def mention_at(answer: str, name: str, others: Iterable[str] = ()) -> int | None:
-    """Where `answer` first names `name` as a whole name, or None. An occurrence inside an occurrence of a
-    longer name among `others` (the catalog's names) is not a mention: "North Chiller 1" does not name
-    "Chiller 1", and "Chiller 6" is not found in "Chiller 60"."""
-    needle = norm(name)
-    if not needle:
-        return None
-    text = norm(answer)
-    found = _spans(text, needle)
-    if not found:
-        return None
-    covers = [
-        span
-        for other in {norm(o) for o in others}
-        if len(other) > len(needle) and needle in other
-        for span in _spans(text, other)
-    ]
-    for start, end in found:
-        if not any(a <= start and end <= b for a, b in covers):
-            return start
-    return None
-
-
-def mentions(answer: str, name: str, others: Iterable[str] = ()) -> bool:
-    """`name` occurs in `answer` as a whole name, not only inside a longer name of `others`."""
-    return mention_at(answer, name, others) is not None
-
-
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_NOT_NUMBERS = [
-    r"\d{4}-\d{1,2}-\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",  # ISO dates
-    r"\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[ap]\.?m\.?)?",  # times of day
-    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b",  # 6/14/16
-    # day first before month first: in "1 June 2020" the month-first form would take "June 20" and leave "20"
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?:,?\s+'?\d{{2,4}})?",  # 13 January 2023
-    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+'?\d{{2,4}})?(?!\d)",  # jan 13 '23, June 1, 2020
-    r"\b[\w.-]+\.json\b",  # file names
-    r"UTC\s*[+-]\d{1,4}",
-]
-_NUMBER = re.compile(
-    r"(?:(?<![\w.])-)?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?!\d)"
-    r"|(?:(?<![\w.])-)?(?<![\w\d])\.\d+"
-)
-_WORDS = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    )
-}
-
-
-def numbers_in(answer: str, names: Iterable[str] = ()) -> list[float]:
-    """The numbers an answer states, leaving out dates, times, file names and the given entity names
-    (so "Chiller 6" or "B020_Total" do not count as the number 6 or 20)."""
-    text = str(answer)
-    for name in sorted(set(names), key=len, reverse=True):
-        if name:
-            pattern = r"[\s_\-]+".join(re.escape(part) for part in re.split(r"[\s_\-]+", name.strip()))
-            text = re.sub(pattern, " ", text, flags=re.I)
-    for pattern in _NOT_NUMBERS:
-        text = re.sub(pattern, " ", text, flags=re.I)
-    out = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(text)]
-    out += [float(_WORDS[w]) for w in re.findall(r"[a-z]+", text.casefold()) if w in _WORDS]
-    return out
 
 
 _MISSING_RE = re.compile(
@@ -396,114 +329,6 @@ def close(x: float, expected: float, rel_tol: float, abs_tol: float) -> bool:
 
 
 # --------------------------------------------------------------------------------------- file rows
-_ASSET_KEYS = ("asset_name", "asset", "equip_name", "equip", "equipName")
-_SENSOR_KEYS = ("sensor_name", "sensor", "point_name", "point", "pointName")
-_TS_KEYS = ("timestamp", "ts", "time", "datetime", "date_time")
-_VALUE_KEYS = ("value", "val", "v")
-_ISO_PREFIX = re.compile(r"^\s*(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)")
-
-RowKey = tuple[str, str, datetime]
-
-
-def _pick(row: dict, keys: tuple[str, ...]) -> Any:
-    for key in keys:
-        if key in row:
-            return row[key]
-    return None
-
-
-def sensor_key(asset: str, sensor: str) -> str:
-    """A sensor's short name, normalised: "Chiller 6 Tonnage" of Chiller 6 and "Tonnage" are one key."""
-    a, s = norm(asset), norm(sensor)
-    return s[len(a) + 1 :] if s.startswith(a + " ") and len(s) > len(a) + 1 else s
-
-
-def parse_ts(value: Any, tz: tzinfo | None) -> datetime | None:
-    if isinstance(value, datetime):
-        ts = value
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        seconds = value / 1000 if value > 1e11 else value
-        return datetime.fromtimestamp(seconds, UTC)
-    elif isinstance(value, str):
-        m = _ISO_PREFIX.match(value)
-        if not m:
-            return None
-        try:
-            ts = datetime.fromisoformat(m.group(1).replace("Z", "+00:00").replace(" ", "T"))
-        except ValueError:
-            return None
-    else:
-        return None
-    if ts.tzinfo is None:
-        ts = ts.replace(tzinfo=tz or UTC)
-    return ts.astimezone(UTC)
-
-
-def parse_value(value: Any) -> float | None:
-    if isinstance(value, dict):
-        value = value.get("val", value.get("value"))
-    if value is None or isinstance(value, bool):
-        return None if value is None else float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
-    m = re.match(r"^\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)", str(value))
-    return float(m.group(1)) if m else None
-
-
-def file_rows(data: Any, spec: FileCheck) -> Counter | None:
-    """The rows of a result file as a multiset of (asset, sensor, instant) → value, or None if the file
-    is not an array of history rows."""
-    if isinstance(data, dict):
-        lists = [v for v in data.values() if isinstance(v, list)]
-        data = lists[0] if len(lists) == 1 else None
-    if not isinstance(data, list) or not data or not all(isinstance(r, dict) for r in data):
-        return None
-    tz = spec.start.tzinfo
-    only_asset = spec.assets[0] if len(spec.assets) == 1 else None
-    only_sensor = spec.sensors[0] if len(spec.sensors) == 1 else None
-    rows: Counter = Counter()
-    for row in data:
-        ts = parse_ts(_pick(row, _TS_KEYS), tz)
-        asset = _pick(row, _ASSET_KEYS) or only_asset
-        sensor = _pick(row, _SENSOR_KEYS) or only_sensor
-        if ts is None or asset is None or sensor is None:
-            return None
-        value = parse_value(_pick(row, _VALUE_KEYS))
-        rows[
-            (norm(str(asset)), sensor_key(str(asset), str(sensor)), ts, None if value is None else round(value, 6))
-        ] += 1
-    return rows
-
-
-@dataclass
-class FileDiff:
-    name: str
-    missing: int = 0
-    extra: int = 0
-    wrong_value: int = 0
-    example: str = ""
-
-    @property
-    def exact(self) -> bool:
-        return self.missing == self.extra == self.wrong_value == 0
-
-    @property
-    def score(self) -> int:
-        return self.missing + self.extra + self.wrong_value
-
-    def describe(self) -> str:
-        parts = [
-            f"{n} {what}"
-            for n, what in (
-                (self.missing, "missing rows"),
-                (self.extra, "extra rows"),
-                (self.wrong_value, "rows with a wrong value"),
-            )
-            if n
-        ]
-        return f"{self.name}: " + (", ".join(parts) or "exact") + (f" (e.g. {self.example})" if self.example else "")
-
-
 def expected_rows(spec: FileCheck, truth: Truth) -> dict[RowKey, float | None]:
     out: dict[RowKey, float | None] = {}
     for asset in spec.assets:
@@ -514,32 +339,6 @@ def expected_rows(spec: FileCheck, truth: Truth) -> dict[RowKey, float | None]:
     if not out:
         raise TruthError(f"no data for {spec.assets} {spec.sensors} from {spec.start} to {spec.end}")
     return out
-
-
-def diff_file(name: str, rows: Counter, expected: dict[RowKey, float | None], tol: float) -> FileDiff:
-    diff = FileDiff(name)
-    seen: Counter = Counter()
-    for (asset, sensor, ts, value), n in rows.items():
-        key = (asset, sensor, ts)
-        seen[key] += n
-        if key not in expected:
-            diff.extra += n
-            diff.example = diff.example or f"unexpected {asset} {sensor} {ts.isoformat()}"
-            continue
-        want = expected[key]
-        if (want is None) != (value is None) or (want is not None and abs(value - want) > tol):
-            diff.wrong_value += n
-            diff.example = diff.example or f"{asset} {sensor} {ts.isoformat()}: {value} instead of {want}"
-    for key, n in seen.items():
-        if key in expected and n > 1:
-            diff.extra += n - 1  # duplicated rows are not "exactly the rows"
-            diff.example = diff.example or f"duplicate row {key[0]} {key[2].isoformat()}"
-    missing = [k for k in expected if k not in seen]
-    diff.missing = len(missing)
-    if missing and not diff.example:
-        assets = sorted({k[0] for k in missing})
-        diff.example = f"missing {', '.join(assets)} from {min(k[2] for k in missing).isoformat()}"
-    return diff
 
 
 # --------------------------------------------------------------------------------------- checks
@@ -746,78 +545,6 @@ def noun_named(text: str, noun: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text.casefold()) is not None
 
 
-# --------------------------------------------------------------------------------------- dates and times
-_MONTHS = {m: i + 1 for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split())}
-_MONTH_NAME = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_DATE_FORMS = [
-    (re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)"), lambda m: (int(m[1]), int(m[2]), int(m[3]))),
-    (
-        re.compile(rf"\b{_MONTH_NAME}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
-        lambda m: (m[3], _MONTHS[m[1][:3].casefold()], int(m[2])),
-    ),
-    (
-        re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_NAME}(?:,?\s+'?(\d{{4}}|\d{{2}})\b)?", re.I),
-        lambda m: (m[3], _MONTHS[m[2][:3].casefold()], int(m[1])),
-    ),
-]
-
-
-def dates_in(text: str, year: int) -> list[tuple[int, date]]:
-    """The calendar dates `text` states (ISO, "June 1, 2020", "1 June 2020", "1st of June"), with their
-    positions; a date without a year is in `year`."""
-    out = []
-    for pattern, parts in _DATE_FORMS:
-        for m in pattern.finditer(text):
-            y, mo, d = parts(m)
-            y = year if y is None else int(y) if len(str(y)) == 4 else 2000 + int(y)
-            try:
-                out.append((m.start(), date(int(y), mo, d)))
-            except ValueError:
-                continue
-    return sorted(set(out))
-
-
-def dates_outside(answer: str, start: datetime, end: datetime) -> list[date]:
-    """Dates the answer states that lie outside [start's date, end's date] (each in its own offset)."""
-    lo, hi = start.date(), end.date()
-    return [d for _, d in dates_in(answer, start.year) if not lo <= d <= hi]
-
-
-_ISO_DT = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?")
-_CLOCK = re.compile(
-    r"(?<![\d:])(\d{1,2})(?::(\d{2}))(?::\d{2})?\s*(?:([ap])\.?\s?m\.?\b)?|(?<![\d:])(\d{1,2})\s*([ap])\.?\s?m\b\.?"
-    r"|\b(noon|midday|midnight)\b",
-    re.I,
-)
-
-
-def times_in(text: str) -> tuple[list[datetime], list[int]]:
-    """The instants `text` states: ISO date-times (naive = site-local wall time; with an offset: aware) and
-    clock times without a date (minutes after midnight: "16:15", "4:15 pm", "4 pm", "noon")."""
-    instants = []
-    for m in _ISO_DT.finditer(text):
-        stamp = f"{m[1]}T{int(m[2]):02d}:{m[3]}" + ((m[4].replace("Z", "+00:00")) if m[4] else "")
-        try:
-            instants.append(datetime.fromisoformat(stamp))
-        except ValueError:
-            continue
-    rest = _ISO_DT.sub(" ", text)
-    clocks = []
-    for m in _CLOCK.finditer(rest):
-        if m[6]:
-            clocks.append(0 if m[6].casefold() == "midnight" else 720)
-            continue
-        h = int(m[1] or m[4])
-        minute = int(m[2] or 0)
-        half = (m[3] or m[5] or "").casefold()
-        if h > 23 or minute > 59 or (half and not 1 <= h <= 12):
-            continue
-        if half:
-            h = h % 12 + (12 if half == "p" else 0)
-        clocks.append(h * 60 + minute)
-    return instants, clocks
-
-
 # --------------------------------------------------------------------------------------- the new kinds
 def expected_duration(spec: DurationCheck, truth: Truth) -> tuple[float, float, int, int, float]:
     """(hours past the limit, share in %, samples past, samples compared, spacing in hours)."""
@@ -844,7 +571,7 @@ _NEVER = re.compile(r"\b(?:never|not once|at no (?:time|point)|no time|none of t
 def durations_in(answer: str) -> tuple[list[float], list[float]]:
     """(hours, shares in %) an answer states: "3 h 15 min", "3.25 hours", "195 minutes", "12.5 %", "13 of 96
     samples"."""
-    text = re.sub(_ISO_DT, " ", answer)
+    text = re.sub(ISO_DATETIME, " ", answer)
     hours, shares = [], []
     spans = []
     for m in re.finditer(
@@ -1185,18 +912,18 @@ def stated_counts(answer: str, spec: CountCheck, names: list[str]) -> list[float
     for name in sorted(set(n for n in names if n), key=len, reverse=True):
         pattern = r"[\s_\-]*".join(re.escape(part) for part in re.split(r"[\s_\-]+", name.strip()) if part)
         text = re.sub(rf"(?<![A-Za-z0-9]){pattern}(?![A-Za-z0-9])", " <name> ", text, flags=re.I)
-    for pattern in _NOT_NUMBERS:
+    for pattern in NOT_NUMBERS:
         text = re.sub(pattern, " <date> ", text, flags=re.I)
     if re.fullmatch(r"\W*(\d+|[a-z]+)\W*", text.strip(), re.I):
         m = re.search(r"\d+|[a-z]+", text, re.I)
         assert m is not None  # the fullmatch above holds one
         word = m.group(0).casefold()
-        return [float(word)] if word.isdigit() else [float(_WORDS[word])] if word in _WORDS else []
+        return [float(word)] if word.isdigit() else [float(NUMBER_WORDS[word])] if word in NUMBER_WORDS else []
     nouns = count_nouns(spec)
     out = []
-    number = re.compile(r"(?<![\w.<])(\d+)(?![\w.]\d|\d)(?!\.\d)|\b(" + "|".join(_WORDS) + r")\b", re.I)
+    number = re.compile(r"(?<![\w.<])(\d+)(?![\w.]\d|\d)(?!\.\d)|\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
     for m in number.finditer(text):
-        value = float(m[1]) if m[1] else float(_WORDS[m[2].casefold()])
+        value = float(m[1]) if m[1] else float(NUMBER_WORDS[m[2].casefold()])
         before, after = text[: m.start()], text[m.end() :]
         if before.rstrip().endswith("<name>") or after.lstrip().startswith("<name>") and not _noun_after(after, nouns):
             continue
@@ -1329,7 +1056,7 @@ def _names_exist(spec: None, ev: Evidence, truth: Truth) -> tuple[CheckStatus, s
     return ("fail", f"names what the SkySpark does not have: {', '.join(unknown[:5])}") if unknown else ("pass", "")
 
 
-def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bool = True) -> Verdict:
+def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bool = True) -> TaskVerdict:
     """Run every check of `task`; the task passes only if all of them pass. With `strict_names` (the
     default) an answer that names a site or asset the SkySpark does not have fails too (`names_exist`,
     see `bench.audit.unknown_names`); names the question wrote are allowed."""
@@ -1337,11 +1064,11 @@ def check_task(task: Task, evidence: Evidence, truth: Truth, *, strict_names: bo
         results = [
             CheckResult(check=label, status="fail", detail="no answer and no file") for label, _, _ in _items(task)
         ]
-        return Verdict(passed=False, checks=results)
+        return TaskVerdict(passed=False, checks=results)
     results = [_run(label, fn, spec, evidence, truth) for label, fn, spec in _items(task)]
     if strict_names and (evidence.answer or "").strip():
         results.append(_run("names_exist", _names_exist, None, evidence, truth))
-    return Verdict(passed=all(r.passed for r in results), checks=results)
+    return TaskVerdict(passed=all(r.passed for r in results), checks=results)
 
 
 def validate_task(task: Task, truth: Truth) -> list[str]:

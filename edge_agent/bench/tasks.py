@@ -5,6 +5,9 @@ machine-checkable expectations. Expected rows, values and counts are never writt
 file; the checker computes them from the SkySpark the run used (see `checker.py`), so one task
 file works on the simulator, an operator's dataset or a real SkySpark. Every check listed in a
 task must pass for the task to count as completed.
+
+It stays one module though it is long: it is one schema whose models refer to each other (`Expect` holds every
+kind of check), read top to bottom by a task file's author as the file's reference.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from typing import Protocol
 
 from phable.kinds import Marker
 
+from edge_agent.skyspark.records import assets_filter
+
 #: marker tags that say what a record is, not what kind of equipment: never a kind
 STRUCTURAL = frozenset(
     {"equip", "point", "site", "his", "cur", "writable", "aux", "disMacro", "navName", "space", "floor", "building"}
@@ -90,8 +92,6 @@ class SkySparkTruth:
 
     def _equip_records(self, site: str) -> dict[str, dict]:
         """The site's equip records by asset name, read with the client's own filter (every tag kept)."""
-        from edge_agent.skyspark.client import assets_filter
-
         site_rec = next(s for s in self.client.sites() if s.name == site)
         by_id = {r["id"].val: r for r in self.client.read_all(assets_filter(site_rec.id)) if "id" in r}
         return {a.name: by_id.get(a.id, {}) for a in self.client.assets(site)}

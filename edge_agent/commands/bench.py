@@ -209,7 +209,7 @@ def _run(
     from edge_agent.bench.results import summarise
     from edge_agent.bench.runner import BenchOptions, run_bench, select_tasks
     from edge_agent.bench.truth import skyspark_truth
-    from edge_agent.skyspark.client import SkySparkError
+    from edge_agent.skyspark.errors import SkySparkError
 
     truth = skyspark_truth(settings)
     try:

@@ -44,8 +44,8 @@ from edge_agent.config import ConfigError, load_settings, resolve_secret
 @click.option("-v", "--verbose", is_flag=True, help="log every request")
 def simulate(dataset, histories, host, port, project, username, password, delay, config, verbose) -> None:
     """Serve the Haystack API as SkySpark does, with SCRAM login, until interrupted."""
-    from edge_agent.skyspark.dataset import FileDataset
     from edge_agent.skyspark.encoding import EncodingError
+    from edge_agent.skyspark.filedataset import FileDataset
     from edge_agent.skyspark.plants import open_dataset
     from edge_agent.skyspark.simulator import SimulatorServer
 

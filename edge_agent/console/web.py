@@ -8,6 +8,10 @@ users). Everything the page shows that came from a person or the model is escape
 as DOM text by console.js, never parsed as HTML. Responses carry a strict Content-Security-Policy (scripts and
 styles from the console itself only), `Cache-Control: no-store` (pages and files hold answers), HSTS over TLS, and
 a Server header without a version; no text from the address bar is ever shown back (the login page takes codes).
+
+It stays one module though it is long: the routes, their role and CSRF checks and the pages they render are one
+aiohttp application, read route by route; what stands alone is beside it (security, users, bridge, history,
+present).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 import jinja2
 from aiohttp import web
 
-from edge_agent import statuses
+from edge_agent import config, statuses
 from edge_agent.config import Settings
 from edge_agent.console.bridge import Asked, Bridge
 from edge_agent.console.history import History
@@ -265,12 +269,11 @@ async def home(request: web.Request) -> web.Response:
         )
         for job in status["active"]
     ]
-    strategies = ["reactxen", "react-review", "react"]
     return console.page(
         "home.html",
         request,
         runs=runs,
-        strategies=strategies,
+        strategies=config.STRATEGIES,
         q=q,
         page=page,
         pages=max(1, -(-total // size)),
@@ -374,7 +377,9 @@ async def request_page(request: web.Request) -> web.Response:
 def _options(data: dict) -> dict:
     options: dict = {"files": "manifest", "plots": True}
     strategy = data.get("strategy")
-    if strategy in ("react", "react-review", "reactxen"):
+    if strategy not in (None, ""):
+        if strategy not in config.STRATEGIES:
+            raise web.HTTPBadRequest(text=f"strategy must be one of {', '.join(config.STRATEGIES)}, not {strategy!r}")
         options["strategy"] = strategy
     for key in ("max_steps", "max_trials"):
         value = data.get(key)

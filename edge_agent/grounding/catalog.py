@@ -170,9 +170,6 @@ class Catalog:
         return self.site(site).sensors.get(asset, []) if site in self.sites else []
 
     # existence, as the tools resolve names (exact or loosely spelled)
-    def has_site(self, name: str) -> bool:
-        return any(key(s) == key(name) for s in self.sites)
-
     def canonical_site(self, name: str) -> str | None:
         return next((s for s in self.sites if s == name), None) or next(
             (s for s in self.sites if key(s) == key(name)), None

@@ -26,9 +26,10 @@ from typing import Any, TypeVar
 import numpy as np
 
 from edge_agent.failures import Interrupted
+from edge_agent.llm.automaton import TokenTable, automaton_for
 from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 from edge_agent.llm.chat import ChatFormat, Segment
-from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrained, generate_free
+from edge_agent.llm.decoding import generate_constrained, generate_free
 from edge_agent.llm.prefix_cache import PrefixCache, SavedPrefix
 
 log = logging.getLogger(__name__)

@@ -52,7 +52,10 @@ class RequestError(RuntimeError):
 
 
 @dataclass
-class Outcome:
+class RequestOutcome:
+    """What one request came to, as `RequestClient.wait` followed it: its final reply, every distinct reply, and
+    the files it wrote (named apart from the agent's `react.Outcome`, a run's end)."""
+
     request_id: str
     final: Reply | None = None
     replies: list[Reply] = field(default_factory=list)  # distinct replies in arrival order
@@ -300,9 +303,9 @@ class RequestClient:
         answer: Callable[[QuestionReply], str | None] | None = None,
         out_dir: Path | None = None,
         fetch_files: bool = True,
-    ) -> Outcome:
+    ) -> RequestOutcome:
         """Follow one request to its final reply; optionally answer questions and write its files."""
-        outcome = Outcome(request_id)
+        outcome = RequestOutcome(request_id)
         seen = 0
         deadline = time.monotonic() + timeout
         if request_id in self._sent and not self.receipt(request_id, timeout):

@@ -12,6 +12,9 @@ With `B = edge-agent/<gateway_id>`:
 `parse_incoming` turns raw bytes into a validated message or an `ErrorReply` with a code and a
 sentence; it never raises. Every payload is a pydantic model; `export_schemas` writes their JSON
 schemas to `docs/schemas/`.
+
+It stays one module though it is long: it is the wire contract, every payload and reply beside the topics they
+travel on, read by a client's author as one specification; `export_schemas` writes docs/schemas/ from this set.
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ the requester (`kind=question`; the answer comes back through the intake), waits
 `degraded: skyspark`), and finally stores the file chunks + `result` / `error` / `cancelled` with the job in
 one transaction (`GatewayService.replying`). A job the worker itself fails on still gets one final `internal`
 error; a full disk holds the final reply until there is space.
+
+It stays one module though it is long: it is one thread's code, and its steps share the current job, its cancel
+event and the outage wait under one lock, which a split would spread across files.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from edge_agent.failures import ExternalFailure
-from edge_agent.skyspark.client import SkySparkError
+from edge_agent.skyspark.errors import SkySparkError
 from edge_agent.skyspark.window import WindowError
 from edge_agent.toolkit import ToolContext, ToolError
 

@@ -1,419 +1,71 @@
 """The SkySpark client the IoT tools and the benchmark checker use: sites, assets, sensors, histories.
 
-Over phable 0.1.29: its SCRAM-SHA-256 exchange (`ScramScheme`), its `HaxallClient` methods
-(`read_all`, `his_read_by_id`, `eval`) and its Zinc / Haystack-JSON codecs. Two things are our own:
-the HTTP transport (phable's has no timeout; ours has one, reads error grids from 4xx/5xx bodies,
-and re-authenticates once when a token has expired) and retries with backoff for timeouts and
-transient failures. Every failure becomes a `SkySparkError` whose message is fit for the model.
+Over phable 0.1.29: its SCRAM-SHA-256 exchange, its `HaxallClient` methods (`read_all`, `his_read_by_id`, `eval`)
+and its Zinc / Haystack-JSON codecs, under our own transport (`skyspark.transport`: a timeout on the whole answer,
+error grids from 4xx/5xx bodies, one re-login when a token has expired). This module adds retries with backoff
+for timeouts and transient failures, and turns every failure into a `SkySparkError` (`skyspark.errors`) whose
+message is fit for the model.
 
-Filters are built from `filters` AST nodes, so names and ids are always Haystack literals. Names
-the model supplies are never sent to the server at all: they are resolved here against the lists
-the server returned — exactly, then ignoring case, spaces and underscores, else an `UnknownName`
-error that lists the closest names.
+Filters are built from `filters` AST nodes, so names and ids are always Haystack literals. Names the model
+supplies are never sent to the server at all: they are resolved against the lists the server returned
+(`skyspark.records.resolve_name`: exactly, then ignoring case, spaces and underscores, else an `UnknownName`
+error that lists the closest names).
 """
 
 from __future__ import annotations
 
-import difflib
 import http.client
-import importlib.metadata
 import re
 import socket
 import ssl
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 from urllib.error import HTTPError, URLError
 from zoneinfo import ZoneInfo
 
-from phable import CallError, HaxallClient, UnknownRecError
-from phable.auth.scram import AuthError, ScramScheme, ScramServerResponseParsingError, ScramServerSignatureNotEqualError
+from phable import CallError, UnknownRecError
+from phable.auth.scram import AuthError, ScramServerResponseParsingError, ScramServerSignatureNotEqualError
 from phable.io.ph_codecs import PH_CODECS
-from phable.kinds import DateTimeRange, Grid, GridCol, Marker, Number, Ref
-from pydantic import BaseModel
+from phable.kinds import DateTimeRange, Grid, Number, Ref
 
 from edge_agent.config import SkySparkSettings, resolve_secret
-from edge_agent.failures import ExternalFailure, Interrupted
+from edge_agent.failures import Interrupted
 from edge_agent.observers import NO_OBSERVER, Observer, notify
 from edge_agent.skyspark import filters as F
-from edge_agent.skyspark.encoding import EncodingError, grid_to_zinc, zone
+from edge_agent.skyspark.encoding import EncodingError, zone
+from edge_agent.skyspark.errors import (
+    SkySparkAuthError,
+    SkySparkCallError,
+    SkySparkConfigError,
+    SkySparkError,
+    SkySparkTimeout,
+    SkySparkTLSError,
+    SkySparkUnavailable,
+    UnknownName,
+)
+from edge_agent.skyspark.records import (
+    Asset,
+    HistoryRow,
+    Sensor,
+    Site,
+    assets_filter,
+    attributes,
+    markers,
+    named_filter,
+    normalise,
+    record_name,
+    resolve_name,
+    sensors_filter,
+    site_points_filter,
+    sites_filter,
+)
+from edge_agent.skyspark.transport import HaystackSession, ScramLogin
 
 T = TypeVar("T")
-EMPTY_GRID = Grid(meta={"ver": "3.0"}, cols=[GridCol("empty")], rows=[])
 _TRANSIENT_HTTP = {408, 429, 500, 502, 503, 504}
-READ_CHUNK = 65536  # a body is read in pieces: the timeout bounds the whole answer, and a cancel stops it
-
-
-# ── errors ────────────────────────────────────────────────────────────────────
-
-
-class SkySparkError(Exception):
-    """Any SkySpark failure; the message is a sentence the model (and an operator) can act on."""
-
-
-class SkySparkUnavailable(SkySparkError, ExternalFailure):
-    """The server could not be reached or kept failing after the retries (`reason` skyspark_unavailable), or
-    answered too slowly (skyspark_timeout). The run ends at once; the daemon waits it out."""
-
-    reason = "skyspark_unavailable"
-
-
-class SkySparkTimeout(SkySparkUnavailable):
-    """No complete answer within the timeout, after the retries."""
-
-    reason = "skyspark_timeout"
-
-
-class SkySparkAuthError(SkySparkError, ExternalFailure):
-    """The login was refused or could not be completed."""
-
-    reason = "skyspark_auth"
-
-
-class SkySparkTLSError(SkySparkError, ExternalFailure):
-    """The TLS handshake or the server's certificate failed."""
-
-    reason = "skyspark_tls"
-
-
-class SkySparkConfigError(SkySparkError, ExternalFailure):
-    """The server answered, but not as a Haystack API at the configured url, project and api_path."""
-
-    reason = "skyspark_config"
-
-
-class SkySparkCallError(SkySparkError):
-    """The server answered with an error grid (bad filter, unknown id, …)."""
-
-
-class UnknownName(SkySparkError):
-    """A site, asset or sensor name matched nothing; `suggestions` are the closest existing names."""
-
-    def __init__(self, msg: str, suggestions: list[str]):
-        super().__init__(msg)
-        self.suggestions = suggestions
-
-
-# ── rows ──────────────────────────────────────────────────────────────────────
-
-
-class Site(BaseModel):
-    id: str
-    name: str
-    tz: str  # IANA name, e.g. America/New_York
-
-
-class Asset(BaseModel):
-    id: str
-    name: str
-    site_name: str
-    types: list[str] = []  # every marker on the equip record that says what it is (chiller, ahu, crac, evCharger…)
-    attrs: dict[str, str] = {}  # its other tags with a value (manufacturer, model, installDate…), as text
-
-
-class Sensor(BaseModel):
-    id: str
-    name: str  # the full point name, e.g. "Chiller 6 Tonnage"
-    short_name: str  # the navName, e.g. "Tonnage"
-    site_name: str
-    asset_name: str
-    unit: str | None = None
-    kind: str | None = None
-    tags: list[str] = []  # the point's marker tags (temp, power, sp, sensor, air, discharge…)
-
-
-class HistoryRow(BaseModel):
-    """One sample; the histories tool writes these rows, and the benchmark compares them exactly."""
-
-    site_name: str
-    asset_name: str
-    sensor_name: str
-    timestamp: str  # ISO 8601 in the site's timezone, with its UTC offset
-    value: float | bool | str | None
-    unit: str | None = None
-
-
-# ── name resolution ───────────────────────────────────────────────────────────
-
-
-def normalise(name: str) -> str:
-    return re.sub(r"[\s_]+", "", name).casefold()
-
-
-def resolve_name(wanted: str, items: Sequence[T], names: Callable[[T], Sequence[str]], what: str, where: str = "") -> T:
-    """The item whose name is `wanted`: exact, then case/space/underscore-insensitive; else UnknownName."""
-    place = f" {where}" if where else ""
-    if not isinstance(wanted, str) or not wanted.strip():
-        raise UnknownName(f"the {what} name is empty", [])
-    wanted = wanted.strip()
-    for rank in range(max((len(names(i)) for i in items), default=0)):
-        exact = [i for i in items if len(names(i)) > rank and names(i)[rank] == wanted]
-        if len(exact) == 1:
-            return exact[0]
-    key = normalise(wanted)
-    for rank in range(max((len(names(i)) for i in items), default=0)):
-        loose = [i for i in items if len(names(i)) > rank and normalise(names(i)[rank]) == key]
-        if len(loose) == 1:
-            return loose[0]
-        if len(loose) > 1:
-            options = [names(i)[0] for i in loose]
-            raise UnknownName(f"{what} {wanted!r}{place} is ambiguous: it could be {_quote(options)}", options)
-    primary = [names(i)[0] for i in items]
-    if not primary:
-        raise UnknownName(f"there is no {what}{place}", [])
-    by_key: dict[str, str] = {}
-    for item in items:
-        for n in names(item):
-            by_key.setdefault(normalise(n), names(item)[0])
-    close = difflib.get_close_matches(key, list(by_key), n=8, cutoff=0.6)
-    suggestions = list(dict.fromkeys(by_key[c] for c in close))[:5]
-    if suggestions:
-        raise UnknownName(f"no {what} named {wanted!r}{place}; closest: {_quote(suggestions)}", suggestions)
-    raise UnknownName(
-        f"no {what} named {wanted!r}{place}; there are {len(primary)}, e.g. {_quote(primary[:5])}", primary[:5]
-    )
-
-
-def _quote(names: Sequence[str]) -> str:
-    return ", ".join(f"'{n}'" for n in names)
-
-
-#: markers every record of its type carries, which say nothing of what the thing is (Haystack's entity and
-#: data-handling markers): an equip's kind is every other marker it carries, whatever the SkySpark calls it
-STRUCTURAL_MARKERS = frozenset(
-    {
-        "equip",
-        "point",
-        "site",
-        "his",
-        "cur",
-        "writable",
-        "aux",
-        "hisCollectCov",
-        "hisCollectInterval",
-        "hisTotalized",
-        "disabled",
-        "trash",
-        "axAnnotated",
-        "connDup",
-        "defx",
-        "ext",
-        "proj",
-        "space",
-        "floor",
-        "room",
-        "virtual",
-        "enum",
-        "hisMode",
-    }
-)
-
-
-def markers(rec: dict) -> list[str]:
-    """The record's marker tags, less the structural ones, in the record's order."""
-    return [k for k, v in rec.items() if isinstance(v, Marker) and k not in STRUCTURAL_MARKERS]
-
-
-#: tags every record has that say nothing of the thing itself (its identity, references, bookkeeping)
-_NOT_ATTRIBUTES = frozenset(
-    {
-        "id",
-        "dis",
-        "navName",
-        "name",
-        "siteRef",
-        "equipRef",
-        "spaceRef",
-        "floorRef",
-        "tz",
-        "mod",
-        "disMacro",
-        "kind",
-        "unit",
-        "curVal",
-        "curStatus",
-        "hisSize",
-        "hisStart",
-        "hisEnd",
-    }
-)
-
-
-def attributes(rec: dict) -> dict[str, str]:
-    """The record's tags that hold a value (a string, a number, a date), as text: what a SkySpark records of an
-    asset beyond its histories (a manufacturer, a model, an install date), where it records any."""
-    out = {}
-    for k, v in rec.items():
-        if k in _NOT_ATTRIBUTES or k.endswith("Ref") or isinstance(v, (Marker, Ref, Grid, dict, list)) or v is None:
-            continue
-        out[k] = str(v.val) + (f" {v.unit}" if getattr(v, "unit", None) else "") if isinstance(v, Number) else str(v)
-    return out
-
-
-def record_name(rec: dict) -> str:
-    for key in ("dis", "navName", "name"):
-        if isinstance(rec.get(key), str) and rec[key]:
-            return rec[key]
-    ref = rec.get("id")
-    if isinstance(ref, Ref):
-        return ref.dis or ref.val
-    return "?"
-
-
-# ── the filters the client sends (values always as literals) ─────────────────
-
-
-def sites_filter() -> F.Node:
-    return F.has("site")
-
-
-def assets_filter(site_id: str) -> F.Node:
-    return F.and_(F.has("equip"), F.eq("siteRef", Ref(site_id)))
-
-
-def sensors_filter(asset_id: str) -> F.Node:
-    return F.and_(F.has("point"), F.eq("equipRef", Ref(asset_id)))
-
-
-def site_points_filter(site_id: str) -> F.Node:
-    return F.and_(F.has("point"), F.eq("siteRef", Ref(site_id)))
-
-
-def named_filter(marker: str, name: str, parent_tag: str | None = None, parent_id: str | None = None) -> F.Node:
-    """`<marker> and (dis == "<name>" or navName == "<name>") [and <parent_tag> == @<parent_id>]`."""
-    terms: list[F.Node] = [F.has(marker), F.or_(F.eq("dis", name), F.eq("navName", name))]
-    if parent_tag and parent_id:
-        terms.append(F.eq(parent_tag, Ref(parent_id)))
-    return F.and_(*terms)
-
-
-# ── transport over phable ─────────────────────────────────────────────────────
-
-
-class _Unauthorized(Exception):
-    pass
-
-
-def _user_agent() -> str:
-    try:
-        return f"edge-agent phable/{importlib.metadata.version('phable')}"
-    except importlib.metadata.PackageNotFoundError:
-        return "edge-agent"
-
-
-class _Scram(ScramScheme):
-    """phable's SCRAM exchange with a timeout, the real media type, and clear HTTP failures."""
-
-    def __init__(self, uri: str, username: str, password: str, media_type: str, timeout: float):
-        super().__init__(uri, username, password, media_type)
-        self._timeout = timeout
-
-    def _ph_scram_get(self, url, headers, context=None):
-        req = urllib.request.Request(
-            url, headers={**headers, "Content-Type": self._content_type, "User-Agent": _user_agent()}, method="GET"
-        )
-        try:
-            with urllib.request.urlopen(req, timeout=self._timeout) as resp:
-                resp.read()
-                return resp.headers
-        except HTTPError as exc:
-            if exc.code == 403:
-                raise AuthError("Unable to authenticate with the server using the credentials provided.") from None
-            if exc.code == 401:
-                return exc.headers
-            raise
-
-
-class _Session(HaxallClient):
-    """A logged-in phable client whose `call` uses our transport (timeout, error grids, re-login)."""
-
-    def __init__(
-        self,
-        uri: str,
-        token: str,
-        encoding: str,
-        timeout: float,
-        relogin: Callable[[], str],
-        interrupt: threading.Event | None = None,
-    ):
-        super().__init__(uri, token, content_type=encoding)
-        self._encoding = encoding
-        self._timeout = timeout
-        self._relogin = relogin
-        self._interrupt = interrupt
-
-    def call(self, path: str, data: Grid = EMPTY_GRID, method: str = "POST") -> Grid:
-        try:
-            return self._call_once(path, data, method)
-        except _Unauthorized:
-            self._auth_token = self._relogin()
-        try:
-            return self._call_once(path, data, method)
-        except _Unauthorized:
-            raise SkySparkAuthError("SkySpark refused the session even after logging in again") from None
-
-    def _call_once(self, path: str, data: Grid, method: str) -> Grid:
-        # Zinc requests are written by our encoder: phable 0.1.29's writes non-ASCII characters as "\u" plus
-        # unpadded hex ("°" → "\ub0"), which no Zinc reader can decode, and ends with a blank line, which
-        # shaystack refuses. Haystack JSON requests use phable's encoder (json.dumps escapes correctly).
-        body = grid_to_zinc(data) if self._encoding == "zinc" else self._encoder(data)
-        req = urllib.request.Request(
-            f"{self.uri}/{path}",
-            data=body.encode("utf-8"),
-            method=method,
-            headers={
-                "Authorization": f"BEARER authToken={self._auth_token}",
-                "Accept": self._content_type,
-                "Content-Type": self._content_type,
-                "User-Agent": _user_agent(),
-            },
-        )
-        try:
-            with urllib.request.urlopen(req, timeout=self._timeout) as resp:
-                text = read_body(resp, self._timeout, self._interrupt).decode("utf-8")
-        except HTTPError as exc:
-            if exc.code in (401, 403):
-                raise _Unauthorized() from None
-            text = exc.read().decode("utf-8", "replace")
-            grid = self._try_decode(text)
-            if grid is not None and "err" in grid.meta:
-                raise CallError(grid) from None
-            raise
-        grid = self._try_decode(text)
-        if grid is None:
-            raise SkySparkCallError(f"SkySpark sent a reply that is not a Haystack grid: {text[:120]!r}")
-        if "err" in grid.meta:
-            raise CallError(grid)
-        return grid
-
-    def _try_decode(self, text: str) -> Grid | None:
-        try:
-            value = self._decoder(text)
-        except Exception:
-            return None
-        if isinstance(value, dict):
-            value = Grid.to_grid(rows=value)
-        return value if isinstance(value, Grid) else None
-
-
-def read_body(resp, timeout: float, interrupt: threading.Event | None = None) -> bytes:
-    """A response's body, whole within `timeout` seconds of the first byte asked for: the socket's own timeout
-    bounds each read only, so a server that trickles a large answer would otherwise hold a run forever. A set
-    `interrupt` (the request's cancel) stops it between pieces (`Interrupted`)."""
-    deadline = time.monotonic() + timeout
-    parts: list[bytes] = []
-    while True:
-        if interrupt is not None and interrupt.is_set():
-            raise Interrupted()
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"the answer did not arrive whole within {timeout:g} s")
-        part = resp.read1(READ_CHUNK)
-        if not part:
-            return b"".join(parts)
-        parts.append(part)
 
 
 # ── the client ────────────────────────────────────────────────────────────────
@@ -454,7 +106,7 @@ class SkySparkClient:
         self.interrupt: threading.Event | None = None
         #: told of every Haystack operation, retries included (`edge_agent.observers`: the daemon's metrics)
         self.observer = observer
-        self._session: _Session | None = None
+        self._session: HaystackSession | None = None
 
     @classmethod
     def from_settings(cls, settings: SkySparkSettings, *, observer: Observer = NO_OBSERVER) -> SkySparkClient:
@@ -482,7 +134,7 @@ class SkySparkClient:
                 "no SkySpark password is configured: set EDGE_AGENT_SKYSPARK__PASSWORD, "
                 "skyspark.password_file, or the systemd credential skyspark-password"
             )
-        scram = _Scram(self.uri, self.username, self._password, PH_CODECS[self.encoding].media_type, self.timeout_s)
+        scram = ScramLogin(self.uri, self.username, self._password, PH_CODECS[self.encoding].media_type, self.timeout_s)
         try:
             return scram.get_auth_token()
         except AuthError:
@@ -493,10 +145,10 @@ class SkySparkClient:
         except (ScramServerResponseParsingError, ScramServerSignatureNotEqualError) as exc:
             raise SkySparkAuthError(f"the SkySpark login (SCRAM) with {self.uri} failed: {exc.help_msg}") from None
 
-    def _connect(self) -> _Session:
-        return _Session(self.uri, self._login(), self.encoding, self.timeout_s, self._login, self.interrupt)
+    def _connect(self) -> HaystackSession:
+        return HaystackSession(self.uri, self._login(), self.encoding, self.timeout_s, self._login, self.interrupt)
 
-    def _run(self, what: str, fn: Callable[[_Session], T]) -> T:
+    def _run(self, what: str, fn: Callable[[HaystackSession], T]) -> T:
         """One Haystack operation (`_attempts`), timed and told to the observer, failed or not."""
         started = time.perf_counter()
         try:
@@ -507,7 +159,7 @@ class SkySparkClient:
         notify(self.observer.skyspark_call, what, time.perf_counter() - started, None)
         return out
 
-    def _attempts(self, what: str, fn: Callable[[_Session], T]) -> T:
+    def _attempts(self, what: str, fn: Callable[[HaystackSession], T]) -> T:
         """Run `fn` on a session: retry timeouts and transient failures with backoff, map every error. What
         cannot be worked around ends the run (`ExternalFailure`): the server unreachable or too slow after the
         retries, the login refused, TLS failing, an address that is no Haystack API."""

@@ -1,4 +1,4 @@
-"""The deterministic synthetic plant the simulator serves, and datasets loaded from an operator's files.
+"""The deterministic synthetic plant the simulator serves by default.
 
 Six sites (POKMAIN, RCHMAIN, HQ3SBY, HQ1ARM3, AUSWEST, DUBMAIN), each with its own timezone and
 climate, hold chillers, AHUs, pumps, meters, FCUs and lighting controllers (~300 equips, ~2000
@@ -12,27 +12,23 @@ and hash-seeded noise (splitmix64 of the point's seed and the slot number; no gl
 0.3 % of 4-hour blocks per equip are missing (gaps). Nothing is stored, so a benchmark can compute
 any expected answer exactly with `expected_history`.
 
-`FileDataset` loads an operator's own records (a Haystack JSON or Zinc grid) with histories from a
-CSV file (`id,ts,val`, or the same gzip-compressed: `.csv.gz`), for `edge-agent simulate --dataset F`.
+An operator's own records and histories are `skyspark.filedataset.FileDataset`.
 """
 
 from __future__ import annotations
 
-import csv
-import gzip
 import hashlib
 import math
-from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from phable.kinds import Grid, Marker, Number, Ref
+from phable.kinds import Marker, Number, Ref
 
-from edge_agent.skyspark.encoding import EncodingError, Scanner, haystack_tz_name, json_to_grid, zinc_to_grid, zone
+from edge_agent.skyspark.encoding import haystack_tz_name
+from edge_agent.skyspark.plant_layout import EQUIP_TAGS, POINTS, SITES, PointSpec, SiteSpec, equip_names
 
 STEP = timedelta(minutes=15)
 STEP_S = 900
@@ -82,218 +78,6 @@ def make_id(*parts: str) -> str:
 
 def _clamp(x: float, lo: float = 0.0, hi: float = 1.0) -> float:
     return lo if x < lo else hi if x > hi else x
-
-
-# ── the plant's layout ────────────────────────────────────────────────────────
-
-
-@dataclass(frozen=True)
-class SiteSpec:
-    name: str
-    tz: str
-    city: str
-    state: str
-    country: str
-    mean_f: float  # annual mean outside temperature, °F
-    swing_f: float  # seasonal half-range, °F
-    chillers: tuple[int, ...]
-    ahus: tuple[str, ...]
-    pumps: tuple[str, ...]
-    meters: tuple[str, ...]
-    fcus: tuple[str, int, int]  # building, floor, count
-    lcs: tuple[str, int]  # building, count
-
-
-SITES: tuple[SiteSpec, ...] = (
-    SiteSpec(
-        "POKMAIN",
-        "America/New_York",
-        "Poughkeepsie",
-        "NY",
-        "US",
-        50,
-        22,
-        (3, 4, 6, 9, 12),
-        (
-            "B705 AHU 1",
-            "B705 AHU 2",
-            "B705 AHU 3",
-            "B002 AHU 2-1-1",
-            "B002 AHU 2-1-2",
-            "B002 AHU 2-2-1",
-            "B006 AHU 1",
-            "B006 AHU 2",
-        ),
-        ("B012 SCWP 1", "B012 SCWP 2", "B012 PCWP 1", "B012 PCWP 2", "B020 CWP 1"),
-        ("B002_Total", "B012_Total", "B020_Total", "B705_Total", "B710_Total"),
-        ("B710", 1, 39),
-        ("B706", 26),
-    ),
-    SiteSpec(
-        "RCHMAIN",
-        "America/Chicago",
-        "Rochester",
-        "MN",
-        "US",
-        45,
-        28,
-        (1, 2, 5, 7),
-        ("B040 AHU 1", "B040 AHU 2", "B050 AHU 1-1", "B050 AHU 1-2", "B110 AHU 4"),
-        ("B040 SCWP 1", "B040 SCWP 2", "B040 CWP 1"),
-        ("B040_Total", "B050_Total", "B110_Total"),
-        ("B050", 2, 30),
-        ("B110", 12),
-    ),
-    SiteSpec(
-        "HQ3SBY",
-        "America/New_York",
-        "Somers",
-        "NY",
-        "US",
-        51,
-        22,
-        (1, 2, 3),
-        ("B001 AHU 1", "B001 AHU 2", "B003 AHU 1"),
-        ("B001 SCWP 1", "B001 SCWP 2"),
-        ("B001_Total", "B003_Total"),
-        ("B003", 1, 24),
-        ("B001", 10),
-    ),
-    SiteSpec(
-        "HQ1ARM3",
-        "America/New_York",
-        "Armonk",
-        "NY",
-        "US",
-        51,
-        22,
-        (1, 2),
-        ("B1 AHU 1", "B1 AHU 2", "B1 AHU 3"),
-        ("B1 SCWP 1",),
-        ("B1_Total",),
-        ("B1", 3, 20),
-        ("B1", 8),
-    ),
-    SiteSpec(
-        "AUSWEST",
-        "America/Chicago",
-        "Austin",
-        "TX",
-        "US",
-        69,
-        16,
-        (8, 10, 11),
-        ("B045 AHU 1", "B045 AHU 2", "B902 AHU 1-1"),
-        ("B045 SCWP 1", "B045 SCWP 2", "B045 CWP 1"),
-        ("B045_Total", "B902_Total"),
-        ("B902", 1, 28),
-        ("B045", 12),
-    ),
-    SiteSpec(
-        "DUBMAIN",
-        "Europe/Dublin",
-        "Dublin",
-        "",
-        "IE",
-        50,
-        8,
-        (1, 2),
-        ("B3 AHU 1", "B3 AHU 2"),
-        ("B3 SCWP 1",),
-        ("B3_Total",),
-        ("B3", 0, 16),
-        ("B3", 6),
-    ),
-)
-
-
-@dataclass(frozen=True)
-class PointSpec:
-    """One point of an equipment kind, in every plant (this one's `POINTS`, `plants.RHINE_POINTS`): its navName,
-    unit, marker tags, Haystack kind, role (sensor, sp, cmd) and relative noise (temperatures: absolute °C; the
-    Rhine plant's model reads it, this one's has its own)."""
-
-    nav: str
-    unit: str | None
-    tags: tuple[str, ...]
-    kind: str = "Number"
-    role: str = "sensor"
-    noise: float = 0.01
-
-
-POINTS: dict[str, tuple[PointSpec, ...]] = {
-    "chiller": (
-        PointSpec("Run Status", None, ("run",), "Bool"),
-        PointSpec("Tonnage", "tonref", ("cool", "capacity")),
-        PointSpec("% Loaded", "%", ("load",)),
-        PointSpec("Power", "kW", ("elec", "power")),
-        PointSpec("Efficiency", "kW/tonref", ("efficiency",)),
-        PointSpec("Chilled Water Supply Temp", "°F", ("chilled", "water", "leaving", "temp")),
-        PointSpec("Chilled Water Return Temp", "°F", ("chilled", "water", "entering", "temp")),
-        PointSpec("Condenser Water Supply Temp", "°F", ("condenser", "water", "entering", "temp")),
-        PointSpec("Condenser Water Return Temp", "°F", ("condenser", "water", "leaving", "temp")),
-        PointSpec("Chilled Water Flow", "gal/min", ("chilled", "water", "flow")),
-        PointSpec("Supply Temp Setpoint", "°F", ("chilled", "water", "leaving", "temp"), role="sp"),
-    ),
-    "ahu": (
-        PointSpec("Fan Run Status", None, ("fan", "run"), "Bool"),
-        PointSpec("Supply Air Temp", "°F", ("discharge", "air", "temp")),
-        PointSpec("Return Air Temp", "°F", ("return", "air", "temp")),
-        PointSpec("Mixed Air Temp", "°F", ("mixed", "air", "temp")),
-        PointSpec("Supply Air Temp Setpoint", "°F", ("discharge", "air", "temp"), role="sp"),
-        PointSpec("Supply Fan Speed", "%", ("fan", "speed")),
-        PointSpec("Duct Static Pressure", "inH₂O", ("duct", "air", "pressure")),
-        PointSpec("Cooling Valve", "%", ("cool", "valve"), role="cmd"),
-        PointSpec("Heating Valve", "%", ("heat", "valve"), role="cmd"),
-        PointSpec("Outside Air Damper", "%", ("outside", "damper"), role="cmd"),
-        PointSpec("Supply Air Flow", "cfm", ("discharge", "air", "flow")),
-    ),
-    "pump": (
-        PointSpec("Run Status", None, ("run",), "Bool"),
-        PointSpec("Speed", "%", ("speed",)),
-        PointSpec("Power", "kW", ("elec", "power")),
-        PointSpec("Differential Pressure", "psi", ("water", "pressure")),
-        PointSpec("Flow", "gal/min", ("water", "flow")),
-    ),
-    "meter": (
-        PointSpec("Power", "kW", ("elec", "power")),
-        PointSpec("Energy", "kWh", ("elec", "energy")),
-        PointSpec("Power Factor", None, ("elec", "pf")),
-    ),
-    "fcu": (
-        PointSpec("Zone Temp", "°F", ("zone", "air", "temp")),
-        PointSpec("Zone Temp Setpoint", "°F", ("zone", "air", "temp"), role="sp"),
-        PointSpec("Fan Status", None, ("fan", "run"), "Bool"),
-        PointSpec("Valve Position", "%", ("valve",), role="cmd"),
-        PointSpec("Discharge Air Temp", "°F", ("discharge", "air", "temp")),
-    ),
-    "lighting": (
-        PointSpec("Lighting Power", "kW", ("elec", "power", "light")),
-        PointSpec("Occupancy Status", None, ("occupied",), "Bool"),
-        PointSpec("Light Level", "%", ("light", "level")),
-    ),
-}
-EQUIP_TAGS = {
-    "chiller": ("chiller",),
-    "ahu": ("ahu", "airHandlingEquip"),
-    "pump": ("pump", "chilled", "water"),
-    "meter": ("elec", "meter"),
-    "fcu": ("fcu", "airTerminalUnit"),
-    "lighting": ("lighting",),
-}
-
-
-def equip_names(spec: SiteSpec) -> list[tuple[str, str]]:
-    """(equip name, equip type) for one site, in a stable order."""
-    out = [(f"Chiller {n}", "chiller") for n in spec.chillers]
-    out += [(n, "ahu") for n in spec.ahus]
-    out += [(n, "pump") for n in spec.pumps]
-    out += [(n, "meter") for n in spec.meters]
-    bldg, floor, count = spec.fcus
-    out += [(f"{bldg} FCU {floor}-{i}", "fcu") for i in range(1, count + 1)]
-    lbldg, lcount = spec.lcs
-    out += [(f"{lbldg}_LC{i}", "lighting") for i in range(1, lcount + 1)]
-    return out
 
 
 # ── the model of the plant in time ────────────────────────────────────────────
@@ -593,89 +377,3 @@ def expected_history(
     """What the simulator serves for one point over [start, end): for benchmarks computing answers."""
     ds = ds or plant()
     return ds.his(find_point(site_name, asset_name, point_name, ds), start, end)
-
-
-# ── an operator's own dataset ─────────────────────────────────────────────────
-
-
-@dataclass
-class FileDataset:
-    """Records from a Haystack JSON/Zinc grid file and histories from a CSV file (`id,ts,val`)."""
-
-    records: list[dict]
-    series: dict[str, list[tuple[datetime, Any]]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self._by_id = {}
-        for rec in self.records:
-            if not isinstance(rec.get("id"), Ref):
-                raise EncodingError(f"every record needs an id ref; this one has none: {rec.get('dis', rec)!r}")
-            self._by_id[rec["id"].val] = rec
-        for pid in self.series:
-            # by instant: two aware datetimes of one ZoneInfo compare by wall clock, so the hour a DST change
-            # repeats would interleave (01:00-05:00, 01:00-06:00, 01:15-05:00, …)
-            self.series[pid].sort(key=lambda tv: tv[0].timestamp())
-
-    def rec(self, rec_id: str) -> dict | None:
-        return self._by_id.get(rec_id)
-
-    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
-        if point_id not in self._by_id:
-            raise KeyError(point_id)
-        rows = self.series.get(point_id, [])
-        times = [t.timestamp() for t, _ in rows]
-        return rows[bisect_left(times, start.timestamp()) : bisect_left(times, end.timestamp())]
-
-    @classmethod
-    def load(cls, records_file: Path, histories_csv: Path | None = None) -> FileDataset:
-        records_file = Path(records_file)
-        text = records_file.read_text(encoding="utf-8")
-        grid: Grid = json_to_grid(text) if text.lstrip().startswith("{") else zinc_to_grid(text)
-        records = [dict(r) for r in grid.rows]
-        if histories_csv is None:
-            candidates = [records_file.with_suffix(".csv"), records_file.with_suffix(".csv.gz")]
-            histories_csv = next((c for c in candidates if c.exists()), None)
-        series: dict[str, list[tuple[datetime, Any]]] = {}
-        if histories_csv is not None:
-            by_id = {r["id"].val: r for r in records if isinstance(r.get("id"), Ref)}
-            opener = gzip.open if str(histories_csv).endswith(".gz") else open
-            with opener(histories_csv, "rt", newline="", encoding="utf-8") as fh:
-                for lineno, row in enumerate(csv.DictReader(fh), start=2):
-                    try:
-                        pid = row["id"].lstrip("@")
-                        rec = by_id.get(pid)
-                        if rec is None:
-                            raise EncodingError(f"unknown point id @{pid}")
-                        ts = datetime.fromisoformat(row["ts"].replace("Z", "+00:00"))
-                        tz = zone(rec.get("tz", "UTC")) if isinstance(rec.get("tz"), str) else UTC
-                        ts = ts.replace(tzinfo=tz) if ts.tzinfo is None else ts.astimezone(tz)
-                        series.setdefault(pid, []).append((ts, _csv_value(row["val"], rec)))
-                    except (KeyError, ValueError) as exc:
-                        raise EncodingError(f"{histories_csv}:{lineno}: {exc}") from None
-        return cls(records, series)
-
-
-def _csv_value(text: str, rec: dict) -> Any:
-    text = text.strip()
-    if rec.get("kind") == "Bool":
-        if text.lower() in ("true", "t", "1", "on"):
-            return True
-        if text.lower() in ("false", "f", "0", "off"):
-            return False
-        raise ValueError(f"not a boolean: {text!r}")
-    if rec.get("kind") == "Str":
-        return text
-    val = Scanner(text).literal() if not _is_float(text) else float(text)
-    if isinstance(val, Number):
-        return val.val
-    if isinstance(val, float):
-        return val
-    raise ValueError(f"not a number: {text!r}")
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-        return True
-    except ValueError:
-        return False

@@ -29,10 +29,7 @@ from edge_agent.skyspark.dataset import (
     GAP_BLOCK_SLOTS,
     GAP_RATE,
     STEP_S,
-    FileDataset,
     M,
-    PointSpec,
-    SiteSpec,
     _clamp,
     _features,
     _seed,
@@ -41,6 +38,8 @@ from edge_agent.skyspark.dataset import (
     plant,
 )
 from edge_agent.skyspark.encoding import haystack_tz_name
+from edge_agent.skyspark.filedataset import FileDataset
+from edge_agent.skyspark.plant_layout import PointSpec, SiteSpec
 
 
 def _site(name: str, city: str, mean_f: float, swing_f: float) -> SiteSpec:

@@ -262,7 +262,7 @@ def test_the_benchmark_periods_are_resolved_exactly(task_id, question, now, site
     """Cross-check with the benchmark's hand-written expectations, read in the site's timezone as the
     histories tool reads a naive date-time."""
     from edge_agent.clock import Clock, parse_instant
-    from edge_agent.skyspark.dataset import SITES
+    from edge_agent.skyspark.plant_layout import SITES
     from edge_agent.skyspark.plants import RHINE_SITES
 
     zones = {s.name: s.tz for s in SITES} | {spec.name: spec.tz for spec, _ in RHINE_SITES} | ZONES
