@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding.forms import FUNCTION_WORDS
+from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS
 from edge_agent.grounding.lacking import (
     asked_measures,
     asset_kinds,
@@ -103,12 +103,12 @@ def _match_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, s
     "screw comp 1" for NH3 Screw Comp 1, "the blast freezer" for FZ-C Blast Freezer. A span of up to four words that
     holds a code or a number, or is two words or more, and whose words stand in that order (loosely spelled) in
     exactly one asset's name at the sites in play; never a span of glue words, never one that fits several names."""
-    words = {n: [key(w) for w in re.split(r"[\s_]+", n) if key(w)] for n in names}
+    words = {n: [_short(key(w)) for w in re.split(r"[\s_]+", n) if key(w)] for n in names}
     found = []
     for i, j in tokens.spans(4):
         if any(tokens.used[i:j]):
             continue
-        span = [key(w) for w in tokens.words(i, j)]
+        span = [_short(key(w)) for w in tokens.words(i, j)]
         raw = tokens.words(i, j)
         if not all(span) or span[0] in GLUE or span[-1] in GLUE:
             continue
@@ -124,19 +124,27 @@ def _match_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, s
     return found
 
 
+def _short(word: str) -> str:
+    """A name's word as names shorten it ("compressor" → "comp", "room" → "rm"; words.yaml), else itself."""
+    return next((short for long, short in fieldvocab.short_forms() if word == long), word)
+
+
 #: the least length of a single word that may name a site or an asset by itself ("fresno", "incomer")
 _WORD_MIN = 4
 
 
-def _match_word(tokens: Tokens, names: list[str], common: set[str]) -> list[tuple[int, int, str, str]]:
+def _match_word(
+    tokens: Tokens, names: list[str], common: set[str], *, first_only: bool = False
+) -> list[tuple[int, int, str, str]]:
     """A site or an asset named by one distinctive word of its name, as operators write it: "fresno" for Fresno
     Produce Hub, "the incomer" for Grid Incomer M1. A word of four letters or more that stands in exactly one of
     `names` (loose keys) and is not `common`: a glue or function word, a word for a kind of equipment or a measure
     (those are linked as such), a word of several names' (then it names none), nor a word before a kind it
-    qualifies ("exhaust fans")."""
+    qualifies ("exhaust fans"). `first_only`: only a name's first word (a site's place name: "Fresno Produce Hub";
+    its later words are often plain ones: "Harbour Point", "at any point")."""
     owners: dict[str, set[str]] = {}
     for n in names:
-        for w in re.split(r"[\s_\-./]+", n):
+        for w in re.split(r"[\s_\-./]+", n)[: 1 if first_only else None]:
             k = key(w)
             if len(k) >= _WORD_MIN and k.isalpha():
                 owners.setdefault(k, set()).add(n)
@@ -150,16 +158,19 @@ def _match_word(tokens: Tokens, names: list[str], common: set[str]) -> list[tupl
         if len(fits) != 1 or k in common or k in GLUE or field_word(raw):
             continue
         after = tokens.words(i + 1, i + 2)[0] if i + 1 < len(tokens.items) else ""
-        if after and (key(after) in common or fieldvocab.kinds_named(f"{raw} {after}".casefold())):
+        if after and (fieldvocab.kinds_named(after.casefold()) or fieldvocab.kinds_named(f"{raw} {after}".casefold())):
             continue  # it qualifies a kind ("exhaust fans"), it names no one thing
+        owner = next(iter(fits))
+        if after[:1].isupper() and key(after) not in _name_words([owner]):
+            continue  # "Harbour North" where there is Harbour Point: another name, one this catalog may lack
         tokens.take(i, i + 1)
-        found.append((i, i + 1, next(iter(fits)), "part"))
+        found.append((i, i + 1, owner, "part"))
     return found
 
 
 def _plain_words(catalog: Catalog) -> set[str]:
     """Words no single name owns in a question: the reading's function words and the catalog's kind words."""
-    return {key(w) for w in FUNCTION_WORDS} | {key(w) for w in kind_words(catalog)}
+    return {key(w) for w in FUNCTION_WORDS | CUE_WORDS} | {key(w) for w in kind_words(catalog)}
 
 
 def _name_words(names: Iterable[str]) -> set[str]:
@@ -226,7 +237,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     # sites
     site_index = name_index(catalog.sites)
     site_matches = _match_exact(tokens, site_index, 4) + _match_near(tokens, site_index, 2)
-    site_matches += _match_word(tokens, list(catalog.sites), _plain_words(catalog))
+    site_matches += _match_word(tokens, list(catalog.sites), _plain_words(catalog), first_only=True)
     for i, j, name, how in site_matches:
         links.sites.append(name)
         links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="site", how=how))
@@ -243,7 +254,10 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     matches = _match_exact(tokens, asset_index, longest)
     matches += _match_near(tokens, asset_index, longest, skip=frozenset(kind_words(catalog)))
     matches += _match_part(tokens, list(owners))
-    matches += _match_word(tokens, list(owners), _plain_words(catalog) | _name_words(catalog.sites))
+    sensor_words = _name_words(
+        x.short for site in scope for a in catalog.assets(site) for x in catalog.sensors(site, a)
+    )
+    matches += _match_word(tokens, list(owners), _plain_words(catalog) | _name_words(catalog.sites) | sensor_words)
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]

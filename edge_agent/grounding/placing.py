@@ -18,7 +18,7 @@ from edge_agent.grounding.clauses import split_parts
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
 from edge_agent.grounding.forms import words
 from edge_agent.grounding.linking import link
-from edge_agent.grounding.links import Links, Missing
+from edge_agent.grounding.links import ENERGY_WORDS, GLUE, Links, Missing
 from edge_agent.grounding.question import COURTESY_WORDS, Reading, read_question, unplaced_words
 
 if TYPE_CHECKING:
@@ -160,8 +160,13 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
         p.ask in ("data", "rank", "excursion", "derive", "duration", "when_extreme") for p in r.parts
     ):
         return
+    if ENERGY_WORDS.search(g.question) or any(p.statistic == "energy" for p in r.parts):
+        return  # energy is asked: it is computed from power where no energy sensor is (no word stands for it)
     words = re.findall(r"[\w%°.-]+", g.question)
-    text = next((w for w in words if w.casefold() in g.unplaced), g.unplaced[0])
+    near = _near_assets(g.question, links)
+    text = next((w for w in words if w.casefold() in g.unplaced and w.casefold() in near), "")
+    if not text:  # only a word beside an asset's name is read as its measure ("max Level for Chiller B")
+        return
     for asset in links.assets:
         site = links.asset_sites[asset]
         links.missing.append(
@@ -173,6 +178,20 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
                 suggestions=[s.short for s in catalog.sensors(site, asset)][:8],
             )
         )
+
+
+def _near_assets(question: str, links: Links, reach: int = 2) -> set[str]:
+    """The question's words (case-folded) within `reach` words of where it names an asset, glue words skipped."""
+    tokens = [(m.group(0).casefold(), m.start(), m.end()) for m in re.finditer(r"[\w%°.-]+", question)]
+    out: set[str] = set()
+    for mention in (m for m in links.mentions if m.kind == "asset" and m.text):
+        at = question.casefold().find(mention.text.casefold())
+        if at < 0:
+            continue
+        before = [t for t, _, e in tokens if e <= at and t not in GLUE]
+        after = [t for t, s, _ in tokens if s >= at + len(mention.text) and t not in GLUE]
+        out |= set(before[-reach:]) | set(after[:reach])
+    return out
 
 
 def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool:
