@@ -296,3 +296,16 @@ def test_a_day_of_the_month_alone_is_the_latest_such_day():
     assert resolve_period("on the 31st", now).iso()[0] == "2024-03-31T00:00:00"  # April has none yet: March's
     assert resolve_period("the 6th", now).iso()[0] == "2024-03-06T00:00:00"  # not yet this month
     assert resolve_period("the 3rd of april", now).iso()[0] == "2024-04-03T00:00:00"
+
+
+def test_two_days_of_one_month_written_once():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from edge_agent.grounding.dates import resolve_period
+
+    now = datetime(2024, 4, 5, 10, 0, tzinfo=ZoneInfo("America/Los_Angeles"))
+    got = resolve_period("export ripening rm 1 ethylene, 25th to 27th march inclusive", now)
+    assert got.iso() == ("2024-03-25T00:00:00", "2024-03-28T00:00:00")
+    assert resolve_period("from 3 - 5 april 2024", now).iso() == ("2024-04-03T00:00:00", "2024-04-06T00:00:00")
+    assert resolve_period("Chiller 6 to 9 march", now).iso() == ("2024-03-09T00:00:00", "2024-03-10T00:00:00")

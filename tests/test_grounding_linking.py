@@ -603,3 +603,13 @@ def test_a_name_shortened_in_the_catalog_links_from_its_long_form():
     assert link("ethylene in ripening room 2", cat).assets == ["Ripening Rm 2"]
     assert link("screw compressor 1 power", cat).assets == ["NH3 Screw Comp 1"]
     assert link("air temp setpoint of ripening rm 2", cat).sensors == ["Air Temp Sp"]
+
+
+def test_a_sensor_named_by_words_of_its_name_and_not_its_setpoint():
+    cat = Catalog.of({"F": {"Office RTU": ["Discharge Air Temp", "Return Air Temp", "Discharge Air Temp Sp"]}})
+    assert link("What time was the office RTU discharge air coldest", cat).sensors == ["Discharge Air Temp"]
+    assert link("return air and discharge air of the office RTU", cat).sensors == [
+        "Return Air Temp",
+        "Discharge Air Temp",
+    ]
+    assert link("office RTU discharge air setpoint", cat).sensors == ["Discharge Air Temp Sp"]

@@ -410,3 +410,17 @@ def test_invented_names(catalog, site, loose_site, asset, loose_asset, asset2, s
     assert invented_names(catalog, {**ok, "sensor_name": "Vibration"}) == ["Vibration"]
     assert invented_names(catalog, {"asset_name": "Made Up 7"}) == []  # no site: nothing to check against
     assert invented_names(catalog, ["not", "a", "dict"]) == []
+
+
+def test_a_sites_energy_is_read_from_its_electricity_meters():
+    from edge_agent.grounding.catalog import Catalog
+    from edge_agent.grounding.linking import link
+    from edge_agent.grounding.scope import Scope
+
+    cat = Catalog.of({"Fresno": {"Utility Meter": ["Power", "Energy"], "Pre-Cool Tunnel": ["Fan Power", "Air Temp"]}})
+    cat.site("Fresno").types.update({"Utility Meter": ["meter", "elecMeter"], "Pre-Cool Tunnel": ["coldRoom"]})
+    q = "did Fresno use more electricity last week than the week before?"
+    scope = Scope.from_links(link(q, cat), cat)
+    assert scope.sites["Fresno"].assets == ("Utility Meter",)
+    # a named asset, or a question about something else, keeps its own scope
+    assert "Pre-Cool Tunnel" in Scope.from_links(link("air temp at Fresno yesterday", cat), cat).sites["Fresno"].assets

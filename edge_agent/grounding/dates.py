@@ -97,6 +97,13 @@ _MONTH_YEAR = re.compile(
     + _MON
     + r"(?:\s+(?:of\s+)?(?P<year>\d{4}))\b"
 )
+#: two days of one month, the month (and year) written once: "25th to 27th march", "from 3 - 5 april 2024" (a bare
+#: first number only after from/between: "Chiller 6 to 9 March" is no range)
+_DAYS_OF_ONE_MONTH = re.compile(
+    r"\b(?:(?:from|between)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<o1>\d{1,2})(?:st|nd|rd|th))"
+    r"\s*(?:to|until|till|through|-|–|and)\s*"
+    r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"
+)
 _RANGE = re.compile(
     r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+"
     r"(?P<b>.+?)(?=$|[?.!;]|\s+(?:at|for|in|on|of)\s)"
@@ -388,9 +395,29 @@ def _single(text: str, now: datetime) -> DateRange | None:
     return _day_range(day, now, match.group(0))
 
 
+def _days_of_one_month(lowered: str, now: datetime) -> DateRange | None:
+    """ "25th to 27th march (inclusive)": the month and year written once, after the second day."""
+    m = _DAYS_OF_ONE_MONTH.search(lowered)
+    if m is None:
+        return None
+    try:
+        month, year = MONTHS[m["mon"]], _year(m["year"], now)
+        d1 = int(m["d1"] or m["o1"])  # "from 3 …" or "3rd …": a bare number may be a name's ("Chiller 6")
+        first = date(year, month, d1) if year else _past_day(month, d1, now)
+        last = date(first.year, month, int(m["d2"]))
+    except (ValueError, KeyError):
+        return None  # no such day: read on as if nothing matched
+    if first > last:
+        return None
+    return DateRange(_midnight(first, now), _midnight(last + timedelta(days=1), now), m.group(0))
+
+
 def resolve_period(text: str, now: datetime) -> DateRange | None:
     """The period a question talks about, resolved against `now` (aware), or None if it names none."""
     lowered = " ".join(text.lower().split())
+    days = _days_of_one_month(lowered, now)
+    if days is not None:
+        return days
     m = _RANGE.search(lowered)
     if m:
         # A year written once at the end applies to both ends ("from jan 1 to jan 5 2021").

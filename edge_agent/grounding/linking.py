@@ -124,6 +124,31 @@ def _match_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, s
     return found
 
 
+_SETPOINT_WORDS = frozenset({"sp", "setpoint", "setpt", "stpt"})
+
+
+def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
+    """A sensor of the assets in play named by two or more words of its name, in order ("the RTU discharge air" for
+    Discharge Air Temp): where exactly one sensor's name holds them — a setpoint only where the question says
+    setpoint ("discharge air" is the Discharge Air Temp, not its Sp)."""
+    words = {n: [_short(key(w)) for w in re.split(r"[\s_]+", n) if key(w)] for n in names}
+    found = []
+    for i, j in tokens.spans(4):
+        if j - i < 2 or any(tokens.used[i:j]):
+            continue
+        span = [_short(key(w)) for w in tokens.words(i, j)]
+        if not all(span) or span[0] in GLUE or span[-1] in GLUE:
+            continue
+        fits = [n for n, ws in words.items() if _contains(ws, span)]
+        beside = {_short(key(w)) for w in tokens.words(j, min(j + 2, len(tokens.items)))}
+        said_setpoint = bool((set(span) | beside) & _SETPOINT_WORDS)  # "discharge air (temp) setpoint"
+        fits = [n for n in fits if bool(set(words[n]) & _SETPOINT_WORDS) == said_setpoint] or fits
+        if len(fits) == 1:
+            tokens.take(i, j)
+            found.append((i, j, fits[0], "part"))
+    return found
+
+
 def _short(word: str) -> str:
     """A name's word as names shorten it ("compressor" → "comp", "room" → "rm"; words.yaml), else itself."""
     return next((short for long, short in fieldvocab.short_forms() if word == long), word)
@@ -304,9 +329,9 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                 site_shorts.setdefault(point.short, None)
     sensor_index = name_index(site_shorts)
     longest = min(MAX_SPAN, max((words_in(s) for s in site_shorts), default=1))
-    for i, j, name, how in sorted(
-        _match_exact(tokens, sensor_index, longest) + _match_near(tokens, sensor_index, longest)
-    ):
+    sensor_matches = _match_exact(tokens, sensor_index, longest) + _match_near(tokens, sensor_index, longest)
+    sensor_matches += _match_sensor_part(tokens, list(shorts))
+    for i, j, name, how in sorted(sensor_matches):
         if name not in links.sensors:
             links.sensors.append(name)
             links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="sensor", how=how))

@@ -95,6 +95,8 @@ class Scope:
                 assets = linked
             elif links.assets or named_missing:
                 assets = []  # the question names assets elsewhere, or only ones that do not exist
+            elif site_meters := _site_meters(catalog, site, links):
+                assets = site_meters  # "did fresno use more electricity": the site's electricity meters
             elif len(every) <= MAX_NAMES:
                 assets = every
             else:
@@ -286,6 +288,14 @@ class Scope:
         out["required"] = [r for r in list(props) if r in required]
         out["additionalProperties"] = False
         return out
+
+
+def _site_meters(catalog: Catalog, site: str, links: Links) -> list[str]:
+    """A site's electricity meters (Haystack `elecMeter`), where the question asks a site's energy or power and names
+    no asset and no kind of equipment: what a site uses is what its meters measure, not one machine's series."""
+    if links.assets or links.asset_types or not {"energy", "power"} & set(links.measures):
+        return []
+    return catalog.site(site).assets_of_type("elecMeter")
 
 
 def _measuring(catalog: Catalog, site: str, assets: list[str], wanted: list[str], shorts: list[str]) -> list[str]:
