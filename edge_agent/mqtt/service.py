@@ -90,6 +90,8 @@ class GatewayService:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self.intake.on_message
+        self.client.on_subscribe = self._on_subscribe
+        self._suback: int | None = None  # the request connection's SUBSCRIBE: up once the broker acknowledged it
         self.replies = self.client  # the connection replies go out on (see the module's docstring)
         self._ids = {self.client: self.client_id}
         if self.m.reply_connection:
@@ -218,15 +220,32 @@ class GatewayService:
             return
         inflight = honour_receive_maximum(client, self.m.max_inflight, properties)
         opts = SubscribeOptions(qos=1)
-        client.subscribe(
+        self._suback = client.subscribe(
             [(self.topics.request_filter, opts), (self.topics.cancel_filter, opts), (self.topics.answer_filter, opts)]
-        )
+        )[1]
         client.publish(self.topics.status, self._status, qos=1, retain=True)
         log.info(
             "session up as %s (session present: %s, %d in flight)", self.client_id, flags.session_present, inflight
         )
         if self.replies is client:
             self._replies_up(client, properties, inflight)
+
+    def _on_subscribe(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        mid: int,
+        reason_codes: list[ReasonCode],
+        properties: Properties | None,
+    ) -> None:
+        """The broker took the request subscriptions: only now is the gateway up (a request published between
+        CONNACK and SUBACK on a first, clean session would reach no subscriber and be lost)."""
+        if mid != self._suback:
+            return
+        refused = [str(rc) for rc in reason_codes if rc.is_failure]
+        if refused:
+            log.error("broker refused the request subscriptions: %s", ", ".join(refused))
+            return
         self._mark(client, True)
 
     def _on_replies_connect(
