@@ -265,3 +265,22 @@ def test_names_in_a_refused_piece_are_not_what_the_data_part_asks_for():
         datetime(2024, 4, 5, 10, tzinfo=UTC),
     )
     assert g.reading.also and g.links.sensors == [] and g.links.measures == ["temperature"]
+
+
+def test_a_yes_no_question_is_not_answered_with_figures_alone():
+    cat = Catalog.of({"DEPOT": {"HP.L2.05": ["LeavingWaterTemp", "LeavingWaterTempSetpoint"]}})
+    q = "HP.L2.05 at DEPOT: LeavingWaterTemp below leavingwatertempsetpoint on 2026-03-30, yes or no?"
+    g = Grounding.build(q, cat, datetime(2026, 3, 31, 8, tzinfo=UTC))
+    part = g.reading.parts[0]
+    assert (part.ask, part.form, part.direction, part.setpoint) == ("excursion", "yes_no", "below", True)
+    head = "The highest HP.L2.05 LeavingWaterTemp on 30 March 2026 was 43.33 °C, at 12:00"
+    g.observe(1, 1, "histories", head + "; saved to h.json", head=head, answers=True)
+    assert g.unsupported(1, head, [])  # figures say neither yes nor no
+
+
+def test_assets_a_word_of_their_names_groups_are_counted_from_the_catalog():
+    cat = Catalog.of({"Werk Nord": {"Kessel 1": ["T"], "Kessel 2": ["T"], "Pumpe P-03": ["Q"]}})
+    cat.site("Werk Nord").types.update({"Kessel 1": ["boiler"], "Kessel 2": ["boiler"], "Pumpe P-03": ["pump"]})
+    g = Grounding.build("Hello there, count the Kessel (Werk Nord). Thanks!", cat)
+    assert g.in_code == "Found 2 boilers named Kessel at Werk Nord: Kessel 1, Kessel 2"
+    assert Grounding.build("count the Pumpe (Werk Nord)", cat).in_code == ""  # one name is no group

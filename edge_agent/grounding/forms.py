@@ -152,7 +152,7 @@ class Cue:
     def placed(self, text: str, m: re.Match[str]) -> set[str]:
         out = set()
         for w in words(text[m.start() : m.end()]):
-            if w in self.words or any(w.startswith(s) for s in self.stems):
+            if w in self.words or any(w.startswith(s) or (s[:1] == "*" and s[1:] in w) for s in self.stems):
                 out.add(w)
         if "limit" in self.regex.groupindex and m.group("limit"):
             out.add(m.group("limit").lstrip("-"))
@@ -192,7 +192,13 @@ class _Compiler:
                 continue
             pieces = []
             for word in alt.split("_"):
-                if word.endswith("*") and len(word) > 1:
+                if (
+                    word.startswith("*") and len(word) > 1
+                ):  # "*setpoint*": a word holding it ("leavingwatertempsetpoint")
+                    core = word.strip("*")
+                    pieces.append(r"[\w'-]*" + re.escape(core) + (r"[\w'-]*" if word.endswith("*") else ""))
+                    ss.add("*" + core.casefold())
+                elif word.endswith("*") and len(word) > 1:
                     pieces.append(re.escape(word[:-1]) + r"[\w'-]*")
                     ss.add(word[:-1].casefold())
                 else:

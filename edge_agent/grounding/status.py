@@ -188,6 +188,11 @@ def holds_finish(g: Grounding, trial: int | None = None) -> bool:
     return g.reading.by_parts and bool(open_parts(g, trial))
 
 
+def _asks_yes_no(g: Grounding) -> bool:
+    """The question is one yes/no question (its answer must start with Yes or No)."""
+    return len(g.reading.parts) == 1 and g.reading.parts[0].form == "yes_no"
+
+
 def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> str:
     """Why `answer` (trial `trial`'s) may not be delivered as answered ('' when it may): code's answer before
     any step must be what it says; otherwise every part of the question needs a call of this trial that
@@ -210,6 +215,8 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
     prefix = g.answer_prefix(trial)
     if prefix:
+        if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", prefix, re.I):
+            return "the question asks yes or no; this run's calls found figures, which say neither"
         return (
             ""
             if " ".join(answer.split()).startswith(" ".join(prefix.split()))
@@ -217,11 +224,7 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         )
     if not well_formed(answer):
         return "the answer repeats itself, not a statement"
-    if (
-        len(g.reading.parts) == 1
-        and g.reading.parts[0].form == "yes_no"
-        and not re.match(r"\W*(?:yes|no)\b", answer, re.I)
-    ):
+    if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", answer, re.I):
         return "the question asks yes or no, and the answer says neither"
     if not any(
         c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims

@@ -83,7 +83,7 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
         return _exists(g, catalog, links)
     if r.parts and all(p.ask == "attribute" for p in r.parts):
         return _attributes(g, catalog, links)
-    return _kind_listing(g, catalog, links)
+    return _kind_listing(g, catalog, links) or _name_listing(g, catalog, links)
 
 
 def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
@@ -119,6 +119,40 @@ def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
             f"{' '.join(narrowing)} {kind_label(kind, 2)})"
         )
     return said
+
+
+def _name_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
+    """The assets a word of their names groups, for a question that counts or lists them by it ("count the Kessel"
+    where Kessel 1 and Kessel 2 are the site's boilers): read from the catalog, no model or tool call. Only where the
+    word begins two names or more and nothing else of the question is left to read."""
+    r = g.reading
+    if (
+        len(links.sites) != 1
+        or links.asset_types
+        or links.assets
+        or links.sensors
+        or links.measures
+        or g.start is not None
+        or links.missing
+        or g.unplaced
+        or r.also
+        or len(r.parts) != 1
+        or r.parts[0].ask not in ("names", "count")
+    ):
+        return ""
+    site = links.sites[0]
+    every = catalog.assets(site)
+    for w in re.findall(r"[^\W\d_]{3,}", r.parts[0].text):
+        if w.casefold() in r.placed_words and w.casefold() not in {x.casefold() for x in site.split()}:
+            continue  # a word of the question's form ("count", "list"), not of the names
+        group = [a for a in every if re.split(r"[\s_\-.]+", a)[0].casefold() == w.casefold()]
+        if len(group) < 2:
+            continue
+        kinds = set.intersection(*(set(catalog.site(site).types.get(a, [])) for a in group))
+        kind = next((k for k in catalog.site(site).types.get(group[0], []) if k in kinds), None)
+        label = kind_label(kind, len(group)) if kind else "assets"
+        return f"Found {len(group)} {label} named {w} at {site}: {', '.join(group)}"
+    return ""
 
 
 def _attributes(g: Grounding, catalog: Catalog, links: Links) -> str:
