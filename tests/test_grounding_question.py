@@ -717,3 +717,8 @@ def test_a_share_of_a_named_period_asks_for_a_duration():
 def test_the_words_of_the_higher_order_are_placed():
     r = read_question("Was the incomer load higher Tuesday or Wednesday last week?")
     assert r.parts[0].order == "highest" and "higher" in r.placed_words
+
+
+def test_words_typed_in_a_hurry_read_as_the_words():
+    r = read_question("wat sensors r on the office rtu")
+    assert r.parts[0].ask == "names" and {"wat", "r"} <= r.placed_words

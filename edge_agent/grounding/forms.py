@@ -86,6 +86,7 @@ class FormsTable(BaseModel):
     wish: list[str]
     function_words: str
     data_words: str
+    informal: dict[str, list[str]] = {}  # a word as operators type it in a hurry ("wat", "r"): read as the word
 
     @field_validator("forms")
     @classmethod
@@ -162,8 +163,10 @@ class Cue:
 
 
 class _Compiler:
-    def __init__(self, slots: dict[str, list[str]], refs: dict[str, list[str]]):
-        self.slots, self.refs = slots, refs
+    def __init__(
+        self, slots: dict[str, list[str]], refs: dict[str, list[str]], informal: dict[str, list[str]] | None = None
+    ):
+        self.slots, self.refs, self.informal = slots, refs, informal or {}
         self._slot_cache: dict[str, tuple[str, set[str], set[str]]] = {}
 
     def slot(self, name: str) -> tuple[str, set[str], set[str]]:
@@ -202,8 +205,11 @@ class _Compiler:
                     pieces.append(re.escape(word[:-1]) + r"[\w'-]*")
                     ss.add(word[:-1].casefold())
                 else:
-                    pieces.append(re.escape(word))
-                    ws |= set(words(word))
+                    typed = self.informal.get(word.casefold(), [])
+                    pieces.append(
+                        "(?:" + "|".join(re.escape(w) for w in [word, *typed]) + ")" if typed else re.escape(word)
+                    )
+                    ws |= set(words(word)) | set(typed)
             alts.append(_SEP.join(pieces))
         return "(?:" + "|".join(alts) + ")", ws, ss
 
@@ -298,13 +304,14 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     global FUNCTION_WORDS
     raw = FormsTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
     FUNCTION_WORDS = frozenset(raw.function_words.split())  # before any cue: `words` keeps their contractions
+    FUNCTION_WORDS |= {t for w, typed in raw.informal.items() if w in FUNCTION_WORDS for t in typed}
     slots = dict(raw.slots)
     slots["done"] = [v.done for v in raw.operating_verbs]
     op, limit = raw.arguments["op"], raw.arguments["limit"]
     if not isinstance(op, dict) or not isinstance(limit, list):
         raise ValueError("forms table: `arguments.op` maps each operation to its cues; `arguments.limit` lists cues")
     op_cues = [c for cues in op.values() for c in cues]
-    comp = _Compiler(slots, {"yes_no": raw.yes_no, "op": op_cues})
+    comp = _Compiler(slots, {"yes_no": raw.yes_no, "op": op_cues}, raw.informal)
     args: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]] = {}
     for name, values in raw.arguments.items():
         if isinstance(values, dict):
