@@ -129,3 +129,31 @@ def test_comparable_is_symmetric_and_needs_one_unit(qa, ua, qb, ub):
 def test_a_measure_no_named_asset_holds_is_missing(question):
     g = Grounding.build(question, CAT)
     assert [m.kind for m in g.links.missing] and all(m.kind == "sensor" for m in g.links.missing)
+
+
+def test_an_energy_reading_at_an_instant_reads_the_energy_sensor_not_power():
+    from datetime import UTC, datetime
+
+    from edge_agent.grounding.catalog import Catalog, SensorName
+    from edge_agent.grounding.run import Grounding
+
+    cat = Catalog.of({"B": {"Grid Incomer M1": ["Power", "Energy"]}})
+    cat.site("B").sensors["Grid Incomer M1"] = [
+        SensorName("Grid Incomer M1 Power", "Power", "kW", ("power", "sensor")),
+        SensorName("Grid Incomer M1 Energy", "Energy", "kWh", ("energy", "sensor")),
+    ]
+    g = Grounding.build(
+        "What did the M1 incomer kWh register read at midnight going into 1 April?",
+        cat,
+        datetime(2024, 4, 8, tzinfo=UTC),
+    )
+    call = {
+        "site_name": "B",
+        "asset_names": ["Grid Incomer M1"],
+        "sensor_name": "Power",
+        "start": "2024-04-01T00:00:00",
+    }
+    assert "energy sensor: Energy" in g.wrong_measure("histories", call)
+    assert g.wrong_measure("histories", {**call, "sensor_name": "Energy"}) == ""
+    # over a period, energy is integrated from power: allowed
+    assert g.wrong_measure("histories", {**call, "final": "2024-04-02T00:00:00"}) == ""

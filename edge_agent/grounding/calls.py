@@ -116,6 +116,14 @@ def wrong_measure(g: Grounding, tool: str, args: Any) -> str:
             f"{sensor} measures {first.quantity or 'something else'}, and the question asks for "
             f"{' or '.join(wanted)}{offer}."
         )
+    if wanted == ["energy"] and first.quantity == "power" and not args.get("final") and assets:
+        # a reading at one instant ("what did the kWh register read at midnight"): a power sample is no energy
+        registers = [s.short for s in g.catalog.sensors(site, assets[0]) if point_measure(s).quantity == "energy"]
+        if registers:
+            return (
+                f"{sensor} measures power; an energy reading at one instant is read from the energy sensor: "
+                f"{', '.join(registers[:4])}."
+            )
     other = args.get("limit_sensor") or (args.get("other_sensor") if args.get("op") in ("difference", "sum") else None)
     if isinstance(other, str):
         owner = args.get("other_asset") if isinstance(args.get("other_asset"), str) else None
