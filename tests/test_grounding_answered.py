@@ -284,3 +284,11 @@ def test_assets_a_word_of_their_names_groups_are_counted_from_the_catalog():
     g = Grounding.build("Hello there, count the Kessel (Werk Nord). Thanks!", cat)
     assert g.in_code == "Found 2 boilers named Kessel at Werk Nord: Kessel 1, Kessel 2"
     assert Grounding.build("count the Pumpe (Werk Nord)", cat).in_code == ""  # one name is no group
+
+
+def test_every_attribute_a_clause_asks_for_is_answered():
+    cat = Catalog.of({"B": {"Comp 1": ["Power"], "Comp 2": ["Power"]}})
+    cat.site("B").types.update({"Comp 1": ["compressor"], "Comp 2": ["compressor"]})
+    said = Grounding.build("who's the manufacturer of the compressors at B, and their install date?", cat).in_code
+    assert said.startswith("The manufacturer of Comp 1 and Comp 2 is not recorded on the SkySpark; ")
+    assert "The install date of Comp 1 and Comp 2 is not recorded" in said

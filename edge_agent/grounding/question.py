@@ -358,3 +358,10 @@ def asks_conclusion(question: str) -> bool:
 def wants_single_file(question: str) -> bool:
     """The question asks for everything in one file ("in a single file", "in one JSON file")."""
     return _first(TABLE.single_file, _normal(question)) is not None
+
+
+def attributes_asked(text: str) -> list[str]:
+    """Every attribute (manufacturer, model, rating, install date, …) whose cue the text holds, in the table's order:
+    one clause may ask for several ("the manufacturer of the compressors, and their install date")."""
+    normal = _normal(text)
+    return [value for value, cues in TABLE.arguments.get("attribute", ()) if any(c.search(normal) for c in cues)]

@@ -16,7 +16,7 @@ from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.links import Links, Missing, alike
 from edge_agent.grounding.measures import kind_label, kind_names
-from edge_agent.grounding.question import outside_topic
+from edge_agent.grounding.question import attributes_asked, outside_topic
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -163,8 +163,10 @@ def _attributes(g: Grounding, catalog: Catalog, links: Links) -> str:
     assets = [(links.asset_sites[a], a) for a in links.assets] or [
         (s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)
     ][:3]
-    for part in g.reading.parts:
-        asked = _ATTRIBUTE_NAMES.get(part.attribute or "", part.attribute or "that")
+    wanted = [a for part in g.reading.parts for a in attributes_asked(part.text) or [part.attribute or "that"]]
+    for attribute in dict.fromkeys(wanted):  # "the manufacturer …, and their install date": both
+        asked = _ATTRIBUTE_NAMES.get(attribute, attribute)
+        unrecorded = []
         for site, asset in assets or [("", "")]:
             tags = catalog.site(site).attrs.get(asset, {}) if site else {}
             held = next(((k, v) for k, v in tags.items() if _same_words(asked, k)), None)
@@ -173,8 +175,13 @@ def _attributes(g: Grounding, catalog: Catalog, links: Links) -> str:
                     f"The {' '.join(fieldvocab.marker_words(held[0]))} of {asset} recorded on the SkySpark is {held[1]}"
                 )
             else:
-                what = f" of {asset}" if asset else ""
-                out.append(f"The {asked}{what} is not recorded on the SkySpark")
+                unrecorded.append(asset)
+        if unrecorded:
+            names = [a for a in unrecorded if a]
+            what = (
+                f" of {', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else f" of {names[0]}" if names else ""
+            )
+            out.append(f"The {asked}{what} is not recorded on the SkySpark")
     if not out:
         return ""
     return "; ".join(dict.fromkeys(out)) + f". {_can(g, catalog, links)}"
