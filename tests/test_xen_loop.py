@@ -154,9 +154,9 @@ def test_max_trials_reached_returns_best_answer_without_a_last_reflection(tmp_pa
             react=[
                 HIST6,
                 finish("first"),
-                HIST6.replace("Get the data.", "Again."),
+                HIST6.replace("Get the data.", "Again.").replace("Chiller 6", "Chiller 9"),  # a new call each trial
                 finish("second"),
-                HIST6.replace("Get the data.", "Once more."),
+                HIST6.replace("Get the data.", "Once more.").replace("Chiller 6", "Chiller 3"),
                 finish("third"),
             ],
             review=[
@@ -342,3 +342,20 @@ def test_feedback_keeps_only_recent_attempts():
     ]
     text = feedback_from(trials, 8)
     assert "Attempt 1" not in text and "Attempt 2" in text and "Attempt 3" in text and "d3" in text
+
+
+def test_a_trial_that_repeats_the_earlier_calls_ends_the_retries(tmp_path):
+    # trial 2 makes the same call as trial 1 after the reflection: a third trial would repeat it again, so none runs
+    h = harness(
+        tmp_path,
+        RoleScript(
+            distill=[DISTILL_OK],
+            react=[HIST6, finish("Part done."), HIST6, finish("Part done again.")],
+            review=[review_json("Partially Accomplished", "half of it", "add the rest")] * 2,
+            reflect=[reflect_json("It stopped after one part.", "Finish only after every part.")],
+        ),
+        max_trials=3,
+    )
+    out = solve(Q, h.rt)
+    assert len(out.trials) == 2 and out.trials[1].reflection is None
+    assert h.roles() == ["distill", "react", "react", "review", "reflect", "react", "react", "review"]

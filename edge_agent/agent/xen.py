@@ -27,6 +27,7 @@ the last trial (nothing would read it). Cancellation is checked before every rol
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from edge_agent.agent.distill import render_distilled, run_distill
@@ -99,9 +100,28 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
             trial.review = review(question, trial, rt, distilled)
             if trial.review.status == "Accomplished":
                 break
+        if nothing_new(trial, trials[:-1]):  # the reflection changed no call: another trial would repeat these
+            break
         if plan.reflect and number < plan.max_trials and not rt.cancelled:
             trial.reflection = reflect(question, trial, rt, distilled)
     return conclude(trials, distilled, rt)
+
+
+def nothing_new(trial: Trial, earlier: list[Trial]) -> bool:
+    """`trial` (not the first) made only tool calls an earlier trial made, with the same arguments, and none at all
+    is no news either: after a reflection, the model went the same way again."""
+    if not earlier:
+        return False
+
+    def calls(t: Trial) -> set[str]:
+        return {
+            f"{s.action} {json.dumps(s.action_input, sort_keys=True, default=str)}"
+            for s in t.steps
+            if s.kind == "tool" and s.action not in ("Finish", "Self-Ask")
+        }
+
+    before = set().union(*(calls(t) for t in earlier))
+    return calls(trial) <= before
 
 
 def ground(question: str, rt: AgentRuntime) -> Grounding:
