@@ -613,3 +613,10 @@ def test_a_sensor_named_by_words_of_its_name_and_not_its_setpoint():
         "Discharge Air Temp",
     ]
     assert link("office RTU discharge air setpoint", cat).sensors == ["Discharge Air Temp Sp"]
+
+
+def test_a_code_like_the_first_word_of_names_that_is_none_is_missing():
+    cat = Catalog.of({"B": {"FZ-A Deepfreeze Hall": ["Air Temp"], "FZ-B Deepfreeze Hall": ["Air Temp"]}})
+    links = link("show me the temps for FZ-D yesterday", cat)
+    assert [(m.kind, m.text) for m in links.missing] == [("asset", "FZ-D")] and links.assets == []
+    assert link("FZ-B air temp", cat).assets == ["FZ-B Deepfreeze Hall"] and not link("FZ-B air temp", cat).missing

@@ -217,6 +217,10 @@ def _absent_kinds(tokens: Tokens, catalog: Catalog, links: Links, present: set[s
         links.missing.append(Missing(text=_as_written(raw, named[0]), kind="kind", site=site, suggestions=kinds))
 
 
+#: a code of letters, a hyphen and one more letter or digit group ("FZ-A", "CR-2"), as some names start
+_LETTER_CODE = re.compile(r"([^\W\d_]{1,4})-[^\W_]{1,3}")
+
+
 def missing_assets(
     tokens: Tokens, catalog: Catalog, links: Links, scope: list[str], owners: dict[str, list[str]]
 ) -> None:
@@ -237,6 +241,8 @@ def missing_assets(
             links.missing.append(Missing(text=raw, kind="asset", site=site, suggestions=alike(raw, pool)))
     first_words = {key(a.split()[0]) for a in owners if " " in a}
     code_heads = {m.group(1).casefold() for a in owners for m in [re.match(r"([^\W\d_]+)\d", a)] if m}
+    # "FZ-D" where the names start with the codes FZ-A, FZ-B, FZ-C: the same letters before the hyphen
+    lettered = {c.group(1).casefold() for a in owners if (c := _LETTER_CODE.fullmatch(a.split()[0]))}
     items = tokens.items
     for n, (tok, _, _) in enumerate(items):
         if tokens.used[n]:
@@ -252,6 +258,8 @@ def missing_assets(
             head = code.group(1).casefold()
             if head in code_heads:
                 text = tok
+        elif (c := _LETTER_CODE.fullmatch(tok)) and c.group(1).casefold() in lettered and key(tok) not in first_words:
+            text = tok
         if text is None:
             continue
         tokens.used[n] = True
