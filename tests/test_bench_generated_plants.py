@@ -297,3 +297,43 @@ def test_the_energy_in_a_plant_is_a_power_series_in_kw(plants):
 def _span(p):
     start = GEN.FIRST_DT(p.site)
     return start, start + timedelta(days=2)
+
+
+#: words of generated questions the reading leaves unplaced on purpose (their tags say why: an outside topic, a typing
+#: slip the reader does not correct — it corrects swapped letters of its own words only —, a name the plant lacks)
+MEANT_UNKNOWN = ("outside", "typo", "missing-site", "missing-asset", "missing-sensor")
+#: the known gaps of the vocabulary, each with why it stays: a test that fails when one is fixed or a new one appears
+KNOWN_GAPS = {
+    "dc-east-031": ["tower"],  # "a tower" alone: a building's tower as much as a cooling tower
+    "nordwerk-029": ["kühltürme"],  # German plurals are not derived (the field's files are English)
+    "nordwerk-032": ["kessel"],  # Werk Süd has no asset named Kessel to learn the word from; the files are English
+    "nordwerk-044": ["alarm"],  # inside an injection the whole question is refused; no word of it is read
+}
+
+
+def test_every_generated_question_is_read_with_no_unplaced_content_word():
+    """Issue 29 (h): every generated question's words are placed (an entity, a period, a measure, a form cue, a
+    function word), apart from words meant to be unknown and the known gaps listed above."""
+    from edge_agent.grounding.catalog import Catalog
+    from edge_agent.grounding.run import Grounding
+    from tests.plugins.skyspark import _start
+
+    gaps, read = {}, 0
+    for name in NAMES:
+        tf = load_tasks(TASKS / f"generated-{name}.yaml")
+        sim = _start(dataset=open_dataset(tf.dataset))
+        client = SkySparkClient(sim.url, sim.project, sim.username, sim.password)
+        try:
+            catalog = Catalog.from_client(client)
+            for t in tf.tasks:
+                if set(t.tags) & set(MEANT_UNKNOWN):
+                    continue
+                read += 1
+                unplaced = Grounding.build(t.question, catalog, t.now).unplaced
+                if unplaced:
+                    gaps[t.id] = unplaced
+        finally:
+            client.close()
+            sim.stop()
+    assert read >= 160  # of 225: the rest are meant to hold unknown words
+    assert gaps == KNOWN_GAPS

@@ -101,8 +101,12 @@ def words_in(name: str) -> int:
     return max(len(_TOKEN.findall(name)), len([w for w in re.split(r"[\s_\-]+", name) if w]))
 
 
+#: letters a keyboard without them writes as two ("Waermepumpe" for Wärmepumpe, "Kuehlturm" for Kühlturm)
+_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe", "å": "aa"})
+
+
 def key_variants(k: str) -> set[str]:
-    out = {k}
+    out = {k, k.translate(_SPELLED_OUT)}
     for long, short in fieldvocab.short_forms():  # a word as names shorten it: "room" → "rm"
         out |= {v.replace(long, short) for v in list(out)}
     return out

@@ -94,6 +94,14 @@ def only_requests(g: Grounding, catalog: Catalog, links: Links) -> None:
     g.reading = r.model_copy(update={"intent": "control", "verb": verb, "also": [], "also_spans": []})
 
 
+#: the general nouns for the things a catalog lists ("chiller units", "which devices"), never a name or a kind
+GENERIC_THINGS = frozenset(
+    "site sites plant plants building buildings asset assets equipment equipments device devices unit units "
+    "machine machines system systems sensor sensors point points measurement measurements reading readings "
+    "metric metrics value values data".split()
+)
+
+
 def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[str]:
     """The question's words that neither the reading (form cues, function words, operating verbs), the linking
     (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
@@ -105,6 +113,7 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | {d[:3] for d in WEEKDAYS}
         | {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
         | set(COURTESY_WORDS)
+        | GENERIC_THINGS  # "chiller units", "the devices": what a kind's assets are called in general
     )
     for m in links.mentions:
         placed |= set(words(m.text))

@@ -292,7 +292,7 @@ def _signed(question: str) -> str:
 
 COURTESY_WORDS = frozenset(
     "hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
-    "team folks all please thanks thank cheers ok okay so".split()
+    "team folks all please thanks thank cheers ok okay so much lot appreciated ps regards kind best".split()
 )
 
 
