@@ -70,6 +70,7 @@ class FormsTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     slots: dict[str, list[str]]
     yes_no: list[str]
+    not_yes_no: list[str] = []  # an auxiliary that opens a request, not a yes/no question ("could you tell me …")
     forms: list[FormSpec]
     arguments: dict[str, dict[str, list[str]] | list[str]]
     part_start: list[str]
@@ -278,6 +279,7 @@ class _Verb:
 class _Table:
     forms: tuple[_Form, ...]
     yes_no: tuple[Cue, ...]
+    not_yes_no: tuple[Cue, ...]
     arguments: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]]
     limit: tuple[Cue, ...]
     part_start: re.Pattern[str]
@@ -348,6 +350,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     return _Table(
         forms=tuple(_Form(f, comp.cues(f.cues)) for f in raw.forms),
         yes_no=comp.cues(raw.yes_no),
+        not_yes_no=comp.cues(raw.not_yes_no),
         arguments=args,
         limit=comp.cues(limit),
         part_start=part_start,

@@ -153,7 +153,9 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
     hold. `plural_or_many`: the clause names several assets or a kind of equipment (a ranking needs something to
     rank)."""
     norm = _symbols(_normal(text))
-    yes_no = _first(TABLE.yes_no, norm) is not None
+    yes_no = _first(TABLE.yes_no, norm) is not None and (
+        _first(TABLE.not_yes_no, norm) is None or re.search(r"\b(?:whether|if)\b", norm, re.I) is not None
+    )
     for f in TABLE.forms:
         hit = _first(f.cues, norm)
         if f.spec.cues and hit is None:

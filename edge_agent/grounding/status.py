@@ -80,7 +80,7 @@ def heads(g: Grounding, trial: int | None = None) -> list[str]:
     or the sensors of an asset it names: not the assets of another site). At most MAX_HEADS, the latest."""
     if g.links is None:
         return []
-    names = bool(_ASKS_NAMES.search(g.question) or (g.links.asset_types and _WHICH.search(g.question)))
+    names = bool(_asks_names(g) or (g.links.asset_types and _WHICH.search(g.question)))
     named = {key(n) for n in [*g.links.sites, *g.links.assets]}
     latest: dict[str, str] = {}
     for s in g.sources:
@@ -136,9 +136,7 @@ def assignment(g: Grounding, trial: int | None = None) -> list[Source | None]:
     calls = answering(g, trial)
     used: set[int] = set()
     out: list[Source | None] = []
-    names_asked = bool(
-        g.links is not None and (_ASKS_NAMES.search(g.question) or (g.links.asset_types and _WHICH.search(g.question)))
-    )
+    names_asked = bool(g.links is not None and (_asks_names(g) or (g.links.asset_types and _WHICH.search(g.question))))
     for part in g.reading.parts or [Part(text=g.question, ask="other")]:
         pick = None
         for n, s in enumerate(calls):
@@ -188,9 +186,16 @@ def holds_finish(g: Grounding, trial: int | None = None) -> bool:
     return g.reading.by_parts and bool(open_parts(g, trial))
 
 
+def _asks_names(g: Grounding) -> bool:
+    """The question asks for names or a count: in its words, or as the reading read it (a slip corrected: "what data
+    pionts")."""
+    return bool(_ASKS_NAMES.search(g.question)) or any(p.ask in ("names", "count") for p in g.reading.parts)
+
+
 def _asks_yes_no(g: Grounding) -> bool:
-    """The question is one yes/no question (its answer must start with Yes or No)."""
-    return len(g.reading.parts) == 1 and g.reading.parts[0].form == "yes_no"
+    """The question is one yes/no question (its answer must start with Yes or No); two periods compared ("more on
+    Monday or on Tuesday?", "more than the week before?") are answered by naming the period that wins."""
+    return len(g.reading.parts) == 1 and g.reading.parts[0].form == "yes_no" and g.reading.parts[0].ask != "periods"
 
 
 def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> str:
