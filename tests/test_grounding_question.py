@@ -725,7 +725,8 @@ def test_words_typed_in_a_hurry_read_as_the_words():
 
 
 def test_a_request_opened_by_an_auxiliary_is_no_yes_no_question():
-    assert read_question("could you find the lowest Return Air Temp for CRAC-02 on 2026-04-04?").parts[0].form == "value"
+    q = "could you find the lowest Return Air Temp for CRAC-02 on 2026-04-04?"
+    assert read_question(q).parts[0].form == "value"
     assert read_question("Could you tell me what RLT-01's temp read at 09:15?").parts[0].form == "value"
     assert read_question("can you tell me whether AHU 1 was above 60 yesterday?").parts[0].form == "yes_no"
     assert read_question("Is there a UPS at DC1?").parts[0].form == "yes_no"
