@@ -14,10 +14,12 @@ def truths(path: Path) -> dict[str, tuple[str, str]]:
     """id → (question, the correct answer) from the blind writer's truth.md."""
     out, text = {}, path.read_text()
     for block in re.split(r"^### ", text, flags=re.M)[1:]:
-        tid = block.split("\n", 1)[0].strip()
-        q = re.search(r"\*\*Q\*\*\s*\([^)]*\):\s*(.+)", block)
-        a = re.search(r"\*\*Answer:\*\*\s*(.+)", block)
-        out[tid] = (q.group(1).strip() if q else "", a.group(1).strip() if a else "")
+        tid = block.split("\n", 1)[0].strip().split()[0]  # "bl-01-x" or "b2-01 — tags"
+        # the first blind set writes **Q** (now): … and **Answer:** …; the second "> question" and "in words: …"
+        q = re.search(r"\*\*Q\*\*\s*\([^)]*\):\s*(.+)", block) or re.search(r"^>\s*(.+)", block, re.M)
+        a = re.search(r"\*\*Answer:\*\*\s*(.+)", block) or re.search(r"^in words:\s*(.+)", block, re.M)
+        if q:
+            out[tid] = (q.group(1).strip(), a.group(1).strip() if a else "")
     return out
 
 
