@@ -89,20 +89,7 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
 def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     """The assets of a kind at a site, for a question that asks for nothing else ("electricity meters at S?",
     "how many UPSs does DC1 have", "list the chillers at S"): read from the catalog, no model or tool call."""
-    r = g.reading
-    if (
-        len(links.sites) != 1
-        or len(links.asset_types) != 1
-        or links.assets
-        or links.sensors
-        or links.measures
-        or g.start is not None
-        or links.missing
-        or g.unplaced
-        or r.also
-    ):
-        return ""
-    if len(r.parts) != 1 or r.parts[0].ask not in ("names", "count", "data"):
+    if not _only_a_listing(g, links, ("names", "count", "data")) or len(links.asset_types) != 1:
         return ""
     site, kind = links.sites[0], links.asset_types[0]
     found = catalog.site(site).assets_of_type(kind)
@@ -121,24 +108,25 @@ def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     return said
 
 
+def _only_a_listing(g: Grounding, links: Links, asks: tuple[str, ...]) -> bool:
+    """The question asks for one listing at one site and nothing else: no asset, sensor, measure or period named,
+    nothing missing, no word left unplaced, no refused piece; its one part asks one of `asks`."""
+    r = g.reading
+    return (
+        len(links.sites) == 1
+        and not (links.assets or links.sensors or links.measures or links.missing or g.unplaced or r.also)
+        and g.start is None
+        and len(r.parts) == 1
+        and r.parts[0].ask in asks
+    )
+
+
 def _name_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     """The assets a word of their names groups, for a question that counts or lists them by it ("count the Kessel"
     where Kessel 1 and Kessel 2 are the site's boilers): read from the catalog, no model or tool call. Only where the
     word begins two names or more and nothing else of the question is left to read."""
     r = g.reading
-    if (
-        len(links.sites) != 1
-        or links.asset_types
-        or links.assets
-        or links.sensors
-        or links.measures
-        or g.start is not None
-        or links.missing
-        or g.unplaced
-        or r.also
-        or len(r.parts) != 1
-        or r.parts[0].ask not in ("names", "count")
-    ):
+    if not _only_a_listing(g, links, ("names", "count")) or links.asset_types:
         return ""
     site = links.sites[0]
     every = catalog.assets(site)
