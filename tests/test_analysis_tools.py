@@ -235,23 +235,17 @@ def _day_series(asset, sensor, day):
     ]
 
 
+def compare(tools, ctx, **over):
+    """compare_periods on Chiller 6 at POKMAIN, 3 June 2020 against 4 June (Tonnage, max, highest) unless `over`."""
+    args = dict(site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage", by="max", order="highest")
+    args.update(start="2020-06-03", final="2020-06-04", other_start="2020-06-04", other_final="2020-06-05")
+    return call(tools, ctx, "compare_periods", **{**args, **over})
+
+
 @pytest.mark.parametrize("by,order", [("max", "highest"), ("mean", "lowest"), ("energy", "highest")])
 def test_compare_periods_names_the_winning_period_first(tools, iot_ctx, by, order):
     sensor = "Power" if by == "energy" else "Tonnage"
-    out = call(
-        tools,
-        iot_ctx,
-        "compare_periods",
-        site_name="POKMAIN",
-        asset_name="Chiller 6",
-        sensor_name=sensor,
-        by=by,
-        order=order,
-        start="2020-06-03",
-        final="2020-06-04",
-        other_start="2020-06-04",
-        other_final="2020-06-05",
-    )
+    out = compare(tools, iot_ctx, sensor_name=sensor, by=by, order=order)
     assert out.ok, out.observation
 
     def score(day):
@@ -271,33 +265,7 @@ def test_compare_periods_names_the_winning_period_first(tools, iot_ctx, by, orde
 
 
 def test_compare_periods_refuses_one_period_twice_and_energy_of_a_non_power(tools, iot_ctx):
-    same = call(
-        tools,
-        iot_ctx,
-        "compare_periods",
-        site_name="POKMAIN",
-        asset_name="Chiller 6",
-        sensor_name="Tonnage",
-        by="max",
-        order="highest",
-        start="2020-06-03",
-        final="2020-06-04",
-        other_start="2020-06-03",
-        other_final="2020-06-04",
-    )
+    same = compare(tools, iot_ctx, other_start="2020-06-03", other_final="2020-06-04")
     assert not same.ok and "two different periods" in same.observation
-    energy = call(
-        tools,
-        iot_ctx,
-        "compare_periods",
-        site_name="POKMAIN",
-        asset_name="Chiller 6",
-        sensor_name="Tonnage",
-        by="energy",
-        order="highest",
-        start="2020-06-03",
-        final="2020-06-04",
-        other_start="2020-06-04",
-        other_final="2020-06-05",
-    )
+    energy = compare(tools, iot_ctx, by="energy")
     assert not energy.ok and "only computed from power" in energy.observation
