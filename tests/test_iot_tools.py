@@ -470,3 +470,19 @@ def test_each_call_says_what_an_answer_states_of_it(tools, iot_ctx):
         {"site_name": "POKMAIN", "asset_names": ["Chiller 6"], "sensor_name": "Tonnage", "start": "yesterday"}, iot_ctx
     )
     assert not bad.ok and bad.answer == ""
+
+
+def test_a_meter_register_is_used_by_its_rise_never_summed():
+    """A running total (an energy meter's register) never falls: its use over a period is the rise from the first to
+    the last reading; readings per interval go up and down and are summed."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    spec = importlib.util.spec_from_file_location("iot_tools_module", PROJECT_ROOT / "tools" / "iot.py")
+    iot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(iot)
+    row = lambda v: SimpleNamespace(value=v, unit="kWh", timestamp="2026-10-27T00:00:00-05:00")  # noqa: E731
+    register = [row(v) for v in (3280101.0, 3280500.5, 3281002.0, 3290295.0)]
+    assert iot._total(register, register).startswith("consumption 10194.0 kWh (the register's rise")
+    interval = [row(v) for v in (162.07, 162.28, 161.08, 157.87)]
+    assert iot._total(interval, interval) == "total 643.3 kWh"

@@ -256,6 +256,8 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
         energy = an.energy_kwh(points, samples[0].unit)
         gaps = f" over {energy.gaps} gap{'s' if energy.gaps > 1 else ''}" if energy.gaps else ""
         said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
+    elif _adds_up(samples[0].unit) and _is_register(numbers):  # a running total: its rise, not a sum
+        said["sum"] = f"rise {_fmt(float(numbers[-1].value) - float(numbers[0].value))} (a register: first to last)"
     elif not _adds_up(samples[0].unit):  # a sum of temperatures, tonnages or percentages means nothing
         order = tuple(s for s in order if s != "sum")
     return (
@@ -318,9 +320,22 @@ def _total(samples: list, numbers: list) -> str:
     if an.is_power(unit):
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
         return f"energy {_fmt(an.energy_kwh(points, unit).kwh)} kWh" if len(points) > 1 else ""
+    if _adds_up(unit) and _is_register(numbers):
+        used = float(numbers[-1].value) - float(numbers[0].value)
+        return (
+            f"consumption {_fmt(used)}{_unit(unit)} (the register's rise from {_fmt(numbers[0].value)} to "
+            f"{_fmt(numbers[-1].value)}, first to last reading)"
+        )
     if _adds_up(unit):
         return f"total {_fmt(math.fsum(float(r.value) for r in numbers))}{_unit(unit)}"
     return ""
+
+
+def _is_register(numbers: list) -> bool:
+    """The series is a meter's register (a running total: it never falls), whose use over a period is its rise; a
+    sum of its readings means nothing. Readings per interval go up and down."""
+    values = [float(r.value) for r in numbers]
+    return len(values) >= 3 and values[-1] > values[0] and all(b >= a for a, b in zip(values, values[1:]))
 
 
 def _day_of(window):
