@@ -620,3 +620,10 @@ def test_a_code_like_the_first_word_of_names_that_is_none_is_missing():
     links = link("show me the temps for FZ-D yesterday", cat)
     assert [(m.kind, m.text) for m in links.missing] == [("asset", "FZ-D")] and links.assets == []
     assert link("FZ-B air temp", cat).assets == ["FZ-B Deepfreeze Hall"] and not link("FZ-B air temp", cat).missing
+
+
+def test_a_site_named_like_one_by_its_last_word_that_is_none_is_missing():
+    cat = Catalog.of({"Millbrook WRF": {"IPS-P1": ["Power"]}, "Hopwell Brewery": {"FV-01": ["Temp"]}})
+    links = link("list the pumps at Eastside WRF", cat)
+    assert [(m.kind, m.text) for m in links.missing] == [("site", "Eastside WRF")] and links.sites == []
+    assert link("list the pumps at Millbrook WRF", cat).sites == ["Millbrook WRF"]

@@ -730,3 +730,8 @@ def test_a_request_opened_by_an_auxiliary_is_no_yes_no_question():
     assert read_question("Could you tell me what RLT-01's temp read at 09:15?").parts[0].form == "value"
     assert read_question("can you tell me whether AHU 1 was above 60 yesterday?").parts[0].form == "yes_no"
     assert read_question("Is there a UPS at DC1?").parts[0].form == "yes_no"
+
+
+def test_putting_a_setpoint_to_a_value_is_an_operation_and_putting_data_in_a_file_is_not():
+    assert read_question("pls put FV-02 setpoint to 4 deg, we crash it now").intent == "control"
+    assert read_question("put the FV-01 and FV-02 temps in one file").intent == "read"

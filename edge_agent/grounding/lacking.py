@@ -341,6 +341,11 @@ def missing_sites(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             if pair and _site_skeleton(pair) in skeletons and pair not in catalog.sites and _site_position(tokens, n):
                 tokens.used[n] = tokens.used[n + 1] = True  # "Harbour North" where there is Harbour Point
                 links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
+            elif pair and tok[:1].isupper() and _site_position(tokens, n) and pair not in catalog.sites:
+                last = tokens.items[n + 1][0]
+                if any(len(s.split()) == 2 and s.split()[1] == last for s in catalog.sites):
+                    tokens.used[n] = tokens.used[n + 1] = True  # "Eastside WRF" where there is Millbrook WRF
+                    links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
             continue
         if not _site_position(tokens, n):
             continue
