@@ -292,3 +292,11 @@ def test_every_attribute_a_clause_asks_for_is_answered():
     said = Grounding.build("who's the manufacturer of the compressors at B, and their install date?", cat).in_code
     assert said.startswith("The manufacturer of Comp 1 and Comp 2 is not recorded on the SkySpark; ")
     assert "The install date of Comp 1 and Comp 2 is not recorded" in said
+
+
+def test_prose_never_answers_a_question_with_words_nothing_placed():
+    g = Grounding.build("hey can u tell me what measurments we log on Freezer 1 at SITE-A", CATALOG)
+    assert "measurments" in g.unplaced
+    g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
+    answer = "The 2 sensors on Freezer 1 are Box Temp and Compressor Power."
+    assert "could not place" in g.unsupported(1, answer, _claims(g, answer))

@@ -231,6 +231,8 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         return "the answer repeats itself, not a statement"
     if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", answer, re.I):
         return "the question asks yes or no, and the answer says neither"
+    if g.unplaced:  # what the model writes about a question code could not read whole is no answer
+        return "the question has words this gateway could not place (" + ", ".join(g.unplaced) + "); prose is no answer"
     if not any(
         c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims
     ) and not words_held(g.sources, trial, answer, every=False):
