@@ -627,3 +627,9 @@ def test_a_site_named_like_one_by_its_last_word_that_is_none_is_missing():
     links = link("list the pumps at Eastside WRF", cat)
     assert [(m.kind, m.text) for m in links.missing] == [("site", "Eastside WRF")] and links.sites == []
     assert link("list the pumps at Millbrook WRF", cat).sites == ["Millbrook WRF"]
+
+
+def test_a_capital_letter_ends_a_part_of_a_name():
+    cat = Catalog.of({"M": {"Aeration Basin A": ["DO"], "Aeration Basin B": ["DO"]}})
+    assert link("what % of the time was basin A DO under 0.8 mg/l", cat).assets == ["Aeration Basin A"]
+    assert link("is there a basin at M", cat).assets == []

@@ -110,8 +110,8 @@ def _match_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, s
             continue
         span = [_short(key(w)) for w in tokens.words(i, j)]
         raw = tokens.words(i, j)
-        if not all(span) or span[0] in GLUE or span[-1] in GLUE:
-            continue
+        if not all(span) or span[0] in GLUE or (span[-1] in GLUE and not re.fullmatch(r"[A-Z]", raw[-1])):
+            continue  # a glue word never ends a name, but a capital letter does ("basin A")
         coded = any(re.search(r"\d", w) or re.fullmatch(r"[A-Z]{1,4}-?[A-Z0-9]+", w) for w in raw)
         if len(span) < 2 and not (coded and re.search(r"[^\W\d_]", raw[0])):
             continue  # one word: only a code with letters in it ("FZ-B", "CR-2"), never a bare number
