@@ -735,3 +735,10 @@ def test_a_request_opened_by_an_auxiliary_is_no_yes_no_question():
 def test_putting_a_setpoint_to_a_value_is_an_operation_and_putting_data_in_a_file_is_not():
     assert read_question("pls put FV-02 setpoint to 4 deg, we crash it now").intent == "control"
     assert read_question("put the FV-01 and FV-02 temps in one file").intent == "read"
+
+
+def test_the_statistic_after_the_order_word_is_the_criterion_not_the_order():
+    part = read_question("Which packaged unit (lab_bldg_b) had the highest minimum power on April 3, 2026?").parts[0]
+    assert (part.ask, part.order, part.statistic) == ("rank", "highest", "min")
+    part = read_question("which chiller had the lowest peak tonnage yesterday?").parts[0]
+    assert (part.order, part.statistic) == ("lowest", "max")

@@ -187,6 +187,13 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.op = _argument("op", text)
     if "order" in pins:  # "rank them by minimum speed": the aggregate after "by" is the criterion, not the order
         criterion = re.sub(r"\bby\s+(?:the\s+)?(?:min(?:imum)?|max(?:imum)?|lowest|highest)\b", "by", text, flags=re.I)
+        # "the highest minimum power": the statistic right after the order word is the criterion, not the order
+        criterion = re.sub(
+            r"\b(highest|lowest|most|least|largest|smallest|greatest|top|bottom)\s+(?:min(?:imum)?|max(?:imum)?|peak)\b",
+            r"\1",
+            criterion,
+            flags=re.I,
+        )
         part.order = _argument("order", criterion) or "highest"
     if "rank_statistic" in pins:  # the aggregate after "by" is the criterion ("by minimum X … which one is top")
         by = re.search(r"\bby\s+(?:the\s+)?(\w+)", text, re.I)
