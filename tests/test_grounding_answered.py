@@ -300,3 +300,11 @@ def test_prose_never_answers_a_question_with_words_nothing_placed():
     g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
     answer = "The 2 sensors on Freezer 1 are Box Temp and Compressor Power."
     assert "could not place" in g.unsupported(1, answer, _claims(g, answer))
+
+
+def test_a_count_of_a_word_nothing_placed_is_not_answered_by_a_listing_of_sites():
+    g = Grounding.build("hi, quick one - how many aeration blowers have we got at the SITE-A plant?", CATALOG)
+    assert "blowers" in g.unplaced
+    head = "Found 2 sites: SITE-A, SITE-B"
+    g.observe(1, 1, "sites", head + "; saved to sites.json", head=head)
+    assert "not understood" in g.unsupported(1, head, [])

@@ -186,6 +186,20 @@ def holds_finish(g: Grounding, trial: int | None = None) -> bool:
     return g.reading.by_parts and bool(open_parts(g, trial))
 
 
+#: what a count or a listing counts: the words after "how many", "number of", "count", "list", "which", "what"
+_COUNTED = re.compile(
+    r"\b(?:how\s+many|number\s+of|count(?:\s+the)?|list(?:\s+(?:all|the))*|which|what)\s+((?:\S+\s*){1,3})", re.I
+)
+
+
+def _counted_unplaced(g: Grounding, text: str) -> bool:
+    """What a count or a listing counts is a word nothing placed ("how many aeration blowers …", "count the
+    Kessel"), or the part names nothing general to count (no "sites", "assets", "sensors" …) while a word is left."""
+    m = _COUNTED.search(text)
+    counted = {w.casefold().strip("?,.!") for w in m.group(1).split()} if m else set()
+    return bool(counted & set(g.unplaced)) or not _GENERIC_THINGS.search(text)
+
+
 def _asks_names(g: Grounding) -> bool:
     """The question asks for names or a count: in its words, or as the reading read it (a slip corrected: "what data
     pionts")."""
@@ -210,7 +224,7 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     if (
         g.unplaced
         and not g.links.asset_types
-        and any(p.ask in ("count", "names") and not _GENERIC_THINGS.search(p.text) for p in g.reading.parts)
+        and any(p.ask in ("count", "names") and _counted_unplaced(g, p.text) for p in g.reading.parts)
     ):
         # "count the Kessel": what is to be counted or listed is a word nothing placed; a listing of everything
         # at the site does not answer it
