@@ -56,3 +56,19 @@ def test_a_named_asset_is_not_read_as_a_kind(skyspark_settings):
     catalog = _catalog(skyspark_settings)
     links = link("What was the Tonnage of Chiller 7 at POKMAIN yesterday?", catalog)
     assert links.asset_types == [] and [m.text for m in links.missing] == ["Chiller 7"]
+
+
+def test_a_sites_own_marker_beside_a_field_kind_is_a_kind_and_one_noun_names_one_kind():
+    from edge_agent.grounding.measures import equip_kinds
+    from edge_agent.grounding.run import Grounding
+
+    # "blower" is no kind the field's files define; beside "motor" it is the site's own name for its blowers
+    assert equip_kinds(["equip", "blower", "motor", "air"]) == ["motor", "blower"]
+    cat = Catalog.of({"M": {"Blower 1": ["Power"], "Blower 2": ["Power"], "IPS-P1": ["Power"]}})
+    cat.site("M").types.update({"Blower 1": ["motor", "blower"], "Blower 2": ["motor", "blower"], "IPS-P1": ["pump"]})
+    g = Grounding.build("how many blowers have we got at M?", cat)
+    assert g.in_code == "Found 2 blowers at M: Blower 1, Blower 2"
+    # two kinds side by side ("glycol pumps") where one's assets are the other's: one kind, the noun's head
+    cat2 = Catalog.of({"F": {"GP-1": ["Flow"], "GP-2": ["Flow"], "Office RTU": ["Temp"]}})
+    cat2.site("F").types.update({"GP-1": ["pump", "glycol"], "GP-2": ["pump", "glycol"], "Office RTU": ["rtu"]})
+    assert link("how many glycol pumps does F have", cat2).asset_types == ["pump"]

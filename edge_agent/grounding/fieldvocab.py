@@ -62,6 +62,7 @@ __all__ = [
     "kinds_named",
     "kinds_of",
     "known_markers",
+    "is_tag",
     "marker_words",
     "marker_words_join",
     "measure_words",
@@ -453,6 +454,12 @@ def quantities_named(phrase: str) -> list[Quantity]:
     for mw in measure_words(phrase):
         out.setdefault(mw.quantity, None)
     return list(out)
+
+
+def is_tag(marker: str) -> bool:
+    """The field defines `marker` as a tag that qualifies (air, water, elec, hot, …), not as a kind of equipment."""
+    v = _v()
+    return marker in v.not_kinds and marker not in v.kinds and marker not in v.alias
 
 
 def known_markers() -> frozenset[str]:

@@ -142,6 +142,7 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             where.setdefault(typed, []).append(site)
             for word in _type_words(typed):
                 index.setdefault(word, typed)
+    spans: list[tuple[int, int, str]] = []  # where each kind stands (`_one_noun`)
     for i, j in tokens.spans(4):
         if any(tokens.used[i:j]):
             continue
@@ -161,7 +162,22 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         if marker not in links.asset_types:
             links.asset_types.append(marker)
             links.mentions.append(Mention(text=text, name=marker, kind="asset", how="exact"))
+        spans.append((i, j, marker))
+    _one_noun(catalog, links, spans)
     _absent_kinds(tokens, catalog, links, set(where))
+
+
+def _one_noun(catalog: Catalog, links: Links, spans: list[tuple[int, int, str]]) -> None:
+    """Two kinds named side by side as one noun ("glycol pumps", "aeration blowers") where one kind's assets are
+    among the other's: one kind, the narrower (the noun's head where both hold the same assets)."""
+    for (_, j1, first), (i2, _, second) in zip(spans, spans[1:]):
+        if j1 != i2 or first == second or first not in links.asset_types or second not in links.asset_types:
+            continue
+        a = {(s, x) for s in catalog.sites for x in catalog.site(s).assets_of_type(first)}
+        b = {(s, x) for s in catalog.sites for x in catalog.site(s).assets_of_type(second)}
+        drop = first if a >= b else second if b > a else None
+        if drop is not None:  # its words stay placed (its mention stays): they named the one kind with the other
+            links.asset_types.remove(drop)
 
 
 #: words that may follow a kind named as a thing ("any boilers at S", "is there a boiler in S", "generators are …")

@@ -58,7 +58,10 @@ def equip_kinds(markers: Iterable[str]) -> list[str]:
     own = [m for m in markers if m not in fieldvocab.STRUCTURAL_TAGS]
     known = fieldvocab.known_markers()
     kinds = [m for m in own if m in known]
-    return kinds or own
+    # a marker the field's files do not define is the site's own name for a kind ("blower" beside "motor",
+    # "fermenter" beside "tank"), unless the field defines it as a tag that qualifies (air, water, …)
+    own_kinds = [m for m in own if m not in known and not fieldvocab.is_tag(m)]
+    return kinds + own_kinds if kinds else own
 
 
 def point_measure(sensor: PointLike) -> Measure:
