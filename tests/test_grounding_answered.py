@@ -308,3 +308,10 @@ def test_a_count_of_a_word_nothing_placed_is_not_answered_by_a_listing_of_sites(
     head = "Found 2 sites: SITE-A, SITE-B"
     g.observe(1, 1, "sites", head + "; saved to sites.json", head=head)
     assert "not understood" in g.unsupported(1, head, [])
+
+
+def test_a_listing_of_a_general_thing_is_understood_whatever_word_qualifies_it():
+    g = Grounding.build("What IoT sites are available?", CATALOG)
+    head = "Found 2 sites: SITE-A, SITE-B"
+    g.observe(1, 1, "sites", head + "; saved to sites.json", head=head)
+    assert "not understood" not in g.unsupported(1, head, [])

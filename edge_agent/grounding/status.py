@@ -197,6 +197,8 @@ def _counted_unplaced(g: Grounding, text: str) -> bool:
     Kessel"), or the part names nothing general to count (no "sites", "assets", "sensors" …) while a word is left."""
     m = _COUNTED.search(text)
     counted = {w.casefold().strip("?,.!") for w in m.group(1).split()} if m else set()
+    if _GENERIC_THINGS.search(" ".join(counted)):
+        return False  # "what IoT sites": the sites are counted, whatever word stands before them
     return bool(counted & set(g.unplaced)) or not _GENERIC_THINGS.search(text)
 
 
