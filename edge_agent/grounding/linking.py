@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS
+from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS, TABLE
 from edge_agent.grounding.lacking import (
     asked_measures,
     asset_kinds,
@@ -124,9 +124,6 @@ def _match_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, s
     return found
 
 
-_SETPOINT_WORDS = frozenset({"sp", "setpoint", "setpt", "stpt"})
-
-
 def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
     """A sensor of the assets in play named by two or more words of its name, in order ("the RTU discharge air" for
     Discharge Air Temp): where exactly one sensor's name holds them — a setpoint only where the question says
@@ -140,9 +137,10 @@ def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int,
         if not all(span) or span[0] in GLUE or span[-1] in GLUE:
             continue
         fits = [n for n, ws in words.items() if _contains(ws, span)]
-        beside = {_short(key(w)) for w in tokens.words(j, min(j + 2, len(tokens.items)))}
-        said_setpoint = bool((set(span) | beside) & _SETPOINT_WORDS)  # "discharge air (temp) setpoint"
-        fits = [n for n in fits if bool(set(words[n]) & _SETPOINT_WORDS) == said_setpoint] or fits
+        # a setpoint as the field's vocabulary reads a point name, and as the forms table reads the question's words
+        said = " ".join(tokens.words(i, min(j + 2, len(tokens.items))))  # "discharge air (temp) setpoint"
+        said_setpoint = TABLE.setpoint.search(said) is not None
+        fits = [n for n in fits if (fieldvocab.point_function((), n) == "setpoint") == said_setpoint] or fits
         if len(fits) == 1:
             tokens.take(i, j)
             found.append((i, j, fits[0], "part"))
@@ -262,7 +260,8 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     # sites
     site_index = name_index(catalog.sites)
     site_matches = _match_exact(tokens, site_index, 4) + _match_near(tokens, site_index, 2)
-    site_matches += _match_word(tokens, list(catalog.sites), _plain_words(catalog), first_only=True)
+    plain = _plain_words(catalog)
+    site_matches += _match_word(tokens, list(catalog.sites), plain, first_only=True)
     for i, j, name, how in site_matches:
         links.sites.append(name)
         links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="site", how=how))
@@ -282,7 +281,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     sensor_words = _name_words(
         x.short for site in scope for a in catalog.assets(site) for x in catalog.sensors(site, a)
     )
-    matches += _match_word(tokens, list(owners), _plain_words(catalog) | _name_words(catalog.sites) | sensor_words)
+    matches += _match_word(tokens, list(owners), plain | _name_words(catalog.sites) | sensor_words)
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]

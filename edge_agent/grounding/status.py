@@ -38,7 +38,8 @@ ANSWERED_BY = {
 ANALYSIS_TOOLS = frozenset(t for tools in ANSWERED_BY.values() for t in tools)
 #: with a kind of equipment linked ("air handling units"), "which"/"what" asks for names too
 _WHICH = re.compile(r"\b(?:what|which)\b", re.I)
-#: the generic things a listing lists (what a question may ask to count or list without naming a kind)
+#: the general things a listing answers for (narrower than `placing.GENERIC_THINGS`, the general nouns a question may
+#: use: "units", "machines", "data" are understood there, but a listing of everything does not answer for them)
 _GENERIC_THINGS = re.compile(
     r"\b(?:sites?|plants?|buildings?|assets?|equipment|devices?|sensors?|points?|"
     r"measurements?|readings?|metrics?|values?)\b",
