@@ -37,8 +37,8 @@ def ref(val: str, dis: str) -> dict:
 class Site:
     def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str):
         self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.timezone.utc)
-        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.timezone.utc)
+        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
+        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.UTC)
         n = int((t1 - t0) / STEP)
         self.utc = [t0 + i * STEP for i in range(n)]
         self.local = [t.astimezone(self.tz) for t in self.utc]
@@ -146,10 +146,20 @@ for code, name, base in (("e04", "EVAP-F1A", -28.0), ("e05", "EVAP-F2A", -29.5))
 
 rack_a_kw = 86 + daily(s, 14) + noise(s, 3)
 rack_b_kw = 61 + daily(s, 10) + noise(s, 3)
-for code, name, suct, kw, g in (("e06", "Comp Rack A", 108, rack_a_kw, None),
-                                ("e07", "Comp Rack B", 116, rack_b_kw, gap(s, D(2026, 10, 2), 9.0))):
+for code, name, suct, kw, g in (
+    ("e06", "Comp Rack A", 108, rack_a_kw, None),
+    ("e07", "Comp Rack B", 116, rack_b_kw, gap(s, D(2026, 10, 2), 9.0)),
+):
     cp = equip(s, code, name, ["compressor", "refrig"])
-    point(cp, "Suction Pressure", "Number", "kPa", ["suction", "pressure", "sensor"], suct + daily(s, -4) + noise(s, 1.5), g)
+    point(
+        cp,
+        "Suction Pressure",
+        "Number",
+        "kPa",
+        ["suction", "pressure", "sensor"],
+        suct + daily(s, -4) + noise(s, 1.5),
+        g,
+    )
     run = np.ones(s.n, bool)
     if name == "Comp Rack B":
         run &= ~s.mask(D(2026, 9, 24), 1.0, 2.5)
@@ -170,16 +180,20 @@ point(msb, "Energy Register", "Number", "kWh", ["elec", "energy", "sensor"], reg
 
 wm = equip(s, "e10", "Town Water", ["waterMeter", "meter", "water"])
 week2 = np.array([D(2026, 9, 28) <= d < D(2026, 10, 5) for d in s.date])
-flow = np.clip(0.9 + np.where((s.hour >= 6) & (s.hour < 18), 1.4, 0.0) + np.where(week2, 0.35, 0.0) + noise(s, 0.12), 0, None)
+flow = np.clip(
+    0.9 + np.where((s.hour >= 6) & (s.hour < 18), 1.4, 0.0) + np.where(week2, 0.35, 0.0) + noise(s, 0.12), 0, None
+)
 point(wm, "Flow", "Number", "L/s", ["water", "flow", "sensor"], flow)
 vol = 8_412.0 + np.concatenate([[0.0], np.cumsum((flow[1:] + flow[:-1]) / 2 * np.diff(secs) / 1000)])
 point(wm, "Total Volume", "Number", "m³", ["water", "volume", "sensor"], vol)
 
 # ----- Lakeview Aquatic Center (US units) ------------------------------------------------------------------------
 s = aq
-for code, name, p0, q0, marks, g in (("e01", "Pool Filter 1", 13.5, 420, ["poolFilter", "filter"], None),
-                                     ("e02", "Pool Filter 2", 12.0, 381, ["poolFilter", "filter"], gap(s, D(2026, 10, 1), 2.0)),
-                                     ("e03", "Spa Filter", 9.5, 96, ["poolFilter", "filter"], None)):
+for code, name, p0, q0, marks, g in (
+    ("e01", "Pool Filter 1", 13.5, 420, ["poolFilter", "filter"], None),
+    ("e02", "Pool Filter 2", 12.0, 381, ["poolFilter", "filter"], gap(s, D(2026, 10, 1), 2.0)),
+    ("e03", "Spa Filter", 9.5, 96, ["poolFilter", "filter"], None),
+):
     f = equip(s, code, name, marks)
     days = np.array([(d - START).days for d in s.date]) + s.hour / 24
     clog = (days % 7) * (0.9 if name == "Pool Filter 1" else 0.45)  # backwash every Monday
@@ -208,7 +222,9 @@ point(nat, "Supply Airflow", "Number", "cfm", ["discharge", "air", "flow", "sens
 lob = equip(s, "e06", "AHU-2 Lobby", ["ahu"])
 point(lob, "Space Temp", "Number", "°F", ["zone", "air", "temp", "sensor"], 71.2 + daily(s, 1.5) + noise(s, 0.3))
 point(lob, "Space Temp Setpoint", "Number", "°F", ["zone", "air", "temp", "sp"], np.full(s.n, 72.0))
-point(lob, "Supply Airflow", "Number", "cfm", ["discharge", "air", "flow", "sensor"], 6200 + daily(s, 900) + noise(s, 120))
+point(
+    lob, "Supply Airflow", "Number", "cfm", ["discharge", "air", "flow", "sensor"], 6200 + daily(s, 900) + noise(s, 120)
+)
 
 ch = equip(s, "e07", "Chiller 1", ["chiller"])
 load = np.clip(70 + daily(s, 30) + noise(s, 4), 0, None)
@@ -256,7 +272,14 @@ fuel = 96.0 - np.cumsum(grun) * 0.35 + noise(s, 0.1)
 point(gen, "Fuel Level", "Number", "%", ["fuel", "level", "sensor"], fuel)
 
 ct = equip(s, "e09", "CT-1", ["coolingTower"])
-point(ct, "Leaving Water Temp", "Number", "°C", ["condenser", "water", "leaving", "temp", "sensor"], 27.5 + daily(s, 1.8) + noise(s, 0.3))
+point(
+    ct,
+    "Leaving Water Temp",
+    "Number",
+    "°C",
+    ["condenser", "water", "leaving", "temp", "sensor"],
+    27.5 + daily(s, 1.8) + noise(s, 0.3),
+)
 point(ct, "Fan Speed", "Number", "%", ["fan", "speed", "sensor"], np.clip(55 + daily(s, 15) + noise(s, 3), 0, 100))
 
 inc = equip(s, "e10", "DC Incomer", ["elecMeter", "meter", "elec"])
@@ -298,9 +321,18 @@ def build() -> tuple[bytes, bytes]:
         n = counts.get(eid, 0)
         counts[eid] = n + 1
         pid = f"{eid}.p{n}"
-        r = {"id": ref(pid, f"{edis} {nav}"), "dis": f"{edis} {nav}", "navName": nav, "point": M, "his": M,
-             "kind": kind, "equipRef": ref(eid, edis), "siteRef": ref(st.key, st.dis), "tz": st.hs_tz,
-             "hisInterval": {"_kind": "number", "val": 15, "unit": "min"}}
+        r = {
+            "id": ref(pid, f"{edis} {nav}"),
+            "dis": f"{edis} {nav}",
+            "navName": nav,
+            "point": M,
+            "his": M,
+            "kind": kind,
+            "equipRef": ref(eid, edis),
+            "siteRef": ref(st.key, st.dis),
+            "tz": st.hs_tz,
+            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
+        }
         if unit:
             r["unit"] = unit
         for t in tags:

@@ -10,9 +10,21 @@ import datetime as dt
 import sys
 
 import yaml
-
-from truthlib import (HERE, Plant, aggregate, at, compared, duration, energy, extreme_instants, gaps, local, norm,
-                      past, spacing)
+from truthlib import (
+    HERE,
+    Plant,
+    aggregate,
+    at,
+    compared,
+    duration,
+    energy,
+    extreme_instants,
+    gaps,
+    local,
+    norm,
+    past,
+    spacing,
+)
 
 P = Plant()
 TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
@@ -20,22 +32,48 @@ TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
 # What each question's words mean, written independently of the expect blocks: relative dates resolved below from
 # the task's `now` in site time, then compared with the expect's windows.
 INTENT = {
-    "b3-04": {"at": ("today", "06:30")}, "b3-05": {"win": "date:2026-10-04"}, "b3-06": {"win": "last week"},
-    "b3-07": {"win": "yesterday"}, "b3-08": {"win": "yesterday"}, "b3-09": {"win": "weekday:1"},
-    "b3-10": {"win": "last week"}, "b3-11": {"win": "yesterday", "yes": True},
-    "b3-12": {"win": "last week", "yes": False}, "b3-13": {"win": "yesterday", "yes": False},
-    "b3-14": {"yes": False}, "b3-17": {"at": ("today", "now")}, "b3-18": {"win": "yesterday"},
-    "b3-19": {"at": ("yesterday", "14:00")}, "b3-20": {"win": "yesterday"}, "b3-21": {"win": "last week", "yes": True},
-    "b3-23": {"win": "weekday:1"}, "b3-24": {"periods": ("last week", "week before last")},
-    "b3-25": {"yes": True}, "b3-30": {"win": "yesterday"}, "b3-34": {"win": "last week"},
-    "b3-35": {"win": "date:2026-09-27"}, "b3-36": {"win": "yesterday"}, "b3-37": {"win": "yesterday"},
-    "b3-38": {"win": "yesterday"}, "b3-39": {"win": "date:2026-10-01"},
-    "b3-40": {"periods": ("last week", "week before last")}, "b3-45": {"win": "yesterday"},
+    "b3-04": {"at": ("today", "06:30")},
+    "b3-05": {"win": "date:2026-10-04"},
+    "b3-06": {"win": "last week"},
+    "b3-07": {"win": "yesterday"},
+    "b3-08": {"win": "yesterday"},
+    "b3-09": {"win": "weekday:1"},
+    "b3-10": {"win": "last week"},
+    "b3-11": {"win": "yesterday", "yes": True},
+    "b3-12": {"win": "last week", "yes": False},
+    "b3-13": {"win": "yesterday", "yes": False},
+    "b3-14": {"yes": False},
+    "b3-17": {"at": ("today", "now")},
+    "b3-18": {"win": "yesterday"},
+    "b3-19": {"at": ("yesterday", "14:00")},
+    "b3-20": {"win": "yesterday"},
+    "b3-21": {"win": "last week", "yes": True},
+    "b3-23": {"win": "weekday:1"},
+    "b3-24": {"periods": ("last week", "week before last")},
+    "b3-25": {"yes": True},
+    "b3-30": {"win": "yesterday"},
+    "b3-34": {"win": "last week"},
+    "b3-35": {"win": "date:2026-09-27"},
+    "b3-36": {"win": "yesterday"},
+    "b3-37": {"win": "yesterday"},
+    "b3-38": {"win": "yesterday"},
+    "b3-39": {"win": "date:2026-10-01"},
+    "b3-40": {"periods": ("last week", "week before last")},
+    "b3-45": {"win": "yesterday"},
 }
 EXPECTED_ANSWER = {  # the intended answers, to catch a plant that drifted from its design
-    "b3-02": 2, "b3-31": 3, "b3-32": 3, "b3-33": 3, "b3-10": "Comp Rack A", "b3-37": "CRAC-02",
-    "b3-07": "2026-10-07 15:15", "b3-34": "2026-10-01 14:30", "b3-23": 5.0, "b3-39": 25.0,
-    "b3-24": "first", "b3-40": "first",
+    "b3-02": 2,
+    "b3-31": 3,
+    "b3-32": 3,
+    "b3-33": 3,
+    "b3-10": "Comp Rack A",
+    "b3-37": "CRAC-02",
+    "b3-07": "2026-10-07 15:15",
+    "b3-34": "2026-10-01 14:30",
+    "b3-23": 5.0,
+    "b3-39": 25.0,
+    "b3-24": "first",
+    "b3-40": "first",
 }
 
 problems: list[str] = []
@@ -121,9 +159,15 @@ def do_check(tid: str, kind: str, c, task) -> None:
             intent = INTENT.get(tid, {}).get("at")
             if intent:
                 day, clock = intent
-                want = now if clock == "now" else dt.datetime.combine(
-                    now.astimezone(tz).date() - dt.timedelta(days=day == "yesterday"),
-                    dt.time.fromisoformat(clock), tz)
+                want = (
+                    now
+                    if clock == "now"
+                    else dt.datetime.combine(
+                        now.astimezone(tz).date() - dt.timedelta(days=day == "yesterday"),
+                        dt.time.fromisoformat(clock),
+                        tz,
+                    )
+                )
                 if not same(inst, want):
                     bad(tid, f"instant {inst} is not the asked {want}")
             hit = at(p, inst, c.get("at_window_minutes", 60))
@@ -136,8 +180,10 @@ def do_check(tid: str, kind: str, c, task) -> None:
         check_window(tid, c, c["start"], c["end"], now, tz)
         agg = c["aggregate"]
         v = aggregate(ser, agg)
-        out.append(f"- value: {agg} of {c['asset']} {c['sensor']} in [{local(T(c['start']), tz)}, "
-                   f"{local(T(c['end']), tz)}) = **{fmtv(v)} {p.unit}** ({len(ser)} samples)")
+        out.append(
+            f"- value: {agg} of {c['asset']} {c['sensor']} in [{local(T(c['start']), tz)}, "
+            f"{local(T(c['end']), tz)}) = **{fmtv(v)} {p.unit}** ({len(ser)} samples)"
+        )
         if agg in ("max", "min"):
             _, inst = extreme_instants(ser, agg)
             out.append(f"  (at {', '.join(local(t, tz) for t in inst)})")
@@ -151,9 +197,11 @@ def do_check(tid: str, kind: str, c, task) -> None:
             return
         kwh = energy(ser, p.unit)
         span = (T(c["end"]) - T(c["start"])).total_seconds() / 3600
-        out.append(f"- energy: {c['asset']} {c['sensor']} ({p.unit}) in [{local(T(c['start']), tz)}, "
-                   f"{local(T(c['end']), tz)}) ({span:g} h, {len(ser)} samples) = **{fmtv(kwh)} kWh** "
-                   f"(tolerance {c.get('rel_tol', 0.005) * 100:g} %)")
+        out.append(
+            f"- energy: {c['asset']} {c['sensor']} ({p.unit}) in [{local(T(c['start']), tz)}, "
+            f"{local(T(c['end']), tz)}) ({span:g} h, {len(ser)} samples) = **{fmtv(kwh)} kWh** "
+            f"(tolerance {c.get('rel_tol', 0.005) * 100:g} %)"
+        )
         no_gaps(tid, ser, "energy")
         if tid == "b3-09":
             reg = P.point(c["site"], c["asset"], "Energy Register")
@@ -162,9 +210,11 @@ def do_check(tid: str, kind: str, c, task) -> None:
             r_last = at(reg, T(c["end"]) - dt.timedelta(minutes=15), 0)
             full = r1[1] - r0[1]
             inwin = r_last[1] - r0[1]
-            out.append(f"  register: {fmtv(r0[1])} kWh at {local(r0[0], tz)}, {fmtv(r_last[1])} at "
-                       f"{local(r_last[0], tz)}, {fmtv(r1[1])} at {local(r1[0], tz)}: midnight to midnight "
-                       f"**{fmtv(full)} kWh**, 00:00 to 23:45 {fmtv(inwin)} kWh")
+            out.append(
+                f"  register: {fmtv(r0[1])} kWh at {local(r0[0], tz)}, {fmtv(r_last[1])} at "
+                f"{local(r_last[0], tz)}, {fmtv(r1[1])} at {local(r1[0], tz)}: midnight to midnight "
+                f"**{fmtv(full)} kWh**, 00:00 to 23:45 {fmtv(inwin)} kWh"
+            )
             for lab, val in (("midnight-to-midnight register", full), ("00:00-23:45 register", inwin)):
                 if abs(val - kwh) > c["rel_tol"] * kwh:
                     bad(tid, f"{lab} {val:.1f} outside the tolerance of {kwh:.1f}")
@@ -174,8 +224,11 @@ def do_check(tid: str, kind: str, c, task) -> None:
         if "assets" in c:
             names = c["assets"]
         else:
-            names = [e.dis for e in site.equips.values() if c["kind"] in e.markers
-                     and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())]
+            names = [
+                e.dis
+                for e in site.equips.values()
+                if c["kind"] in e.markers and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
+            ]
         vals = {}
         for n in names:
             ser = P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
@@ -184,8 +237,11 @@ def do_check(tid: str, kind: str, c, task) -> None:
         order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
         best, second = vals[order[0]], vals[order[1]]
         rel = abs(best - second) / abs(best)
-        out.append(f"- ranks by {c['by']} ({c['order']}): " + ", ".join(f"{n} {fmtv(vals[n])}" for n in order)
-                   + f" → **{order[0]}** (runner-up {rel * 100:.1f} % away)")
+        out.append(
+            f"- ranks by {c['by']} ({c['order']}): "
+            + ", ".join(f"{n} {fmtv(vals[n])}" for n in order)
+            + f" → **{order[0]}** (runner-up {rel * 100:.1f} % away)"
+        )
         if rel < 0.03:
             bad(tid, f"runner-up only {rel * 100:.2f} % away")
         if EXPECTED_ANSWER.get(tid) not in (None, order[0]):
@@ -197,8 +253,11 @@ def do_check(tid: str, kind: str, c, task) -> None:
             tz = P.site(x["site"]).tz
             check_window(tid, x, x["start"], x["end"], now, tz)
             ser = P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-            lim_ser = (P.series(x["site"], x["asset"], x["limit_sensor"], T(x["start"]), T(x["end"]))
-                       if "limit_sensor" in x else None)
+            lim_ser = (
+                P.series(x["site"], x["asset"], x["limit_sensor"], T(x["start"]), T(x["end"]))
+                if "limit_sensor" in x
+                else None
+            )
             comp = compared(ser, x.get("limit"), lim_ser)
             hits = [(t, v, lim) for t, v, lim in comp if past(v, lim, x["direction"])]
             ans = bool(hits)
@@ -212,9 +271,11 @@ def do_check(tid: str, kind: str, c, task) -> None:
             no_gaps(tid, ser, "excursion")
             ext = max if x["direction"] == "above" else min
             peak = ext(comp, key=lambda r: r[1])
-            out.append(f"- excursion {x['direction']} {lim_txt}: **{'Yes' if ans else 'No'}** — {len(hits)} of "
-                       f"{len(comp)} compared samples past it; extreme {fmtv(peak[1])} (limit {fmtv(peak[2])}) at "
-                       f"{local(peak[0], tz)}; closest sample to the limit {m:.3f} away")
+            out.append(
+                f"- excursion {x['direction']} {lim_txt}: **{'Yes' if ans else 'No'}** — {len(hits)} of "
+                f"{len(comp)} compared samples past it; extreme {fmtv(peak[1])} (limit {fmtv(peak[2])}) at "
+                f"{local(peak[0], tz)}; closest sample to the limit {m:.3f} away"
+            )
             if hits:
                 out.append(f"  first {local(hits[0][0], tz)}, last {local(hits[-1][0], tz)}")
         else:
@@ -222,11 +283,17 @@ def do_check(tid: str, kind: str, c, task) -> None:
             s = P.site(x["site"])
             if "kind" in x:
                 have = [e.dis for e in s.equips.values() if x["kind"] in e.markers]
-                elsewhere = [f"{e.dis} ({t.dis})" for t in P.sites.values() for e in t.equips.values()
-                             if x["kind"] in e.markers and t is not s]
+                elsewhere = [
+                    f"{e.dis} ({t.dis})"
+                    for t in P.sites.values()
+                    for e in t.equips.values()
+                    if x["kind"] in e.markers and t is not s
+                ]
                 ans = bool(have)
-                out.append(f"- exists {x['kind']} at {s.dis}: **{'Yes' if ans else 'No'}** "
-                           f"({', '.join(have) or 'none'}; elsewhere: {', '.join(elsewhere) or 'none'})")
+                out.append(
+                    f"- exists {x['kind']} at {s.dis}: **{'Yes' if ans else 'No'}** "
+                    f"({', '.join(have) or 'none'}; elsewhere: {', '.join(elsewhere) or 'none'})"
+                )
             else:
                 ans = P.equip(x["site"], x["asset"]) is not None
                 out.append(f"- exists asset {x['asset']} at {s.dis}: **{'Yes' if ans else 'No'}**")
@@ -237,17 +304,22 @@ def do_check(tid: str, kind: str, c, task) -> None:
     if kind == "duration":
         check_window(tid, c, c["start"], c["end"], now, tz)
         ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        lim_ser = (P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
-                   if "limit_sensor" in c else None)
+        lim_ser = (
+            P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
+            if "limit_sensor" in c
+            else None
+        )
         comp = compared(ser, c.get("limit"), lim_ser)
         tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
         m = margin(tid, comp, "duration", 0.05)
         no_gaps(tid, ser, "duration")
         pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
         h = tot.total_seconds() / 3600
-        out.append(f"- duration {c['direction']} {c.get('limit', c.get('limit_sensor'))}: **{hours(tot)}** "
-                   f"({n_past} of {n} samples, **{n_past / n * 100:.2f} %**), from {local(pts[0], tz)} to "
-                   f"the sample at {local(pts[-1], tz)}; spacing {spacing(ser)}; closest sample {m:.3f} from the limit")
+        out.append(
+            f"- duration {c['direction']} {c.get('limit', c.get('limit_sensor'))}: **{hours(tot)}** "
+            f"({n_past} of {n} samples, **{n_past / n * 100:.2f} %**), from {local(pts[0], tz)} to "
+            f"the sample at {local(pts[-1], tz)}; spacing {spacing(ser)}; closest sample {m:.3f} from the limit"
+        )
         want = EXPECTED_ANSWER.get(tid)
         if tid == "b3-39" and abs(n_past / n * 100 - want) > 1e-9:
             bad(tid, f"share {n_past / n * 100} is not {want}")
@@ -272,11 +344,13 @@ def do_check(tid: str, kind: str, c, task) -> None:
         win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
         rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
         u = "kWh" if c["by"] == "energy" else unit
-        out.append(f"- periods by {c['by']}: {', '.join(c['first']['labels'])} "
-                   f"[{local(T(c['first']['start']), tz)}, {local(T(c['first']['end']), tz)}) = "
-                   f"{fmtv(vals['first'])} {u}; {', '.join(c['second']['labels'])} "
-                   f"[{local(T(c['second']['start']), tz)}, {local(T(c['second']['end']), tz)}) = "
-                   f"{fmtv(vals['second'])} {u} → **{c[win]['labels'][0]}** is {c['order']} ({rel * 100:.1f} % apart)")
+        out.append(
+            f"- periods by {c['by']}: {', '.join(c['first']['labels'])} "
+            f"[{local(T(c['first']['start']), tz)}, {local(T(c['first']['end']), tz)}) = "
+            f"{fmtv(vals['first'])} {u}; {', '.join(c['second']['labels'])} "
+            f"[{local(T(c['second']['start']), tz)}, {local(T(c['second']['end']), tz)}) = "
+            f"{fmtv(vals['second'])} {u} → **{c[win]['labels'][0]}** is {c['order']} ({rel * 100:.1f} % apart)"
+        )
         if rel < 0.03:
             bad(tid, f"periods only {rel * 100:.2f} % apart")
         if EXPECTED_ANSWER.get(tid) not in (None, win):
@@ -289,8 +363,10 @@ def do_check(tid: str, kind: str, c, task) -> None:
         rest = sorted((v for _, v in ser), reverse=c["extreme"] == "max")
         runner = next(v for v in rest if v != best)
         unit = P.point(c["site"], c["asset"], c["sensor"]).unit
-        out.append(f"- {c['extreme']} {fmtv(best)} {unit} at **{', '.join(local(t, tz) for t in inst)}** "
-                   f"(next best value {fmtv(runner)})")
+        out.append(
+            f"- {c['extreme']} {fmtv(best)} {unit} at **{', '.join(local(t, tz) for t in inst)}** "
+            f"(next best value {fmtv(runner)})"
+        )
         if len(inst) != 1:
             bad(tid, "extreme at more than one instant")
         if abs(best - runner) < max(0.05, 0.005 * abs(best)) * (1 if unit != "MW" else 0.1):
@@ -328,8 +404,9 @@ def do_check(tid: str, kind: str, c, task) -> None:
             e = P.equip(c["site"], c["asset"])
             missing = all(norm(p.nav) != norm(c["name"]) for p in e.points.values())
             near = list(e.points)
-        out.append(f"- missing {k} '{c['name']}': **{'missing' if missing else 'EXISTS'}** (what there is: "
-                   f"{', '.join(near)})")
+        out.append(
+            f"- missing {k} '{c['name']}': **{'missing' if missing else 'EXISTS'}** (what there is: {', '.join(near)})"
+        )
         if not missing:
             bad(tid, "the 'missing' thing exists")
         return
@@ -338,8 +415,10 @@ def do_check(tid: str, kind: str, c, task) -> None:
             e = P.equip(x["site"], x["asset"])
             attr_tags = set(x.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating"}
             have = attr_tags & set(e.record)
-            out.append(f"- not recorded: {x['attribute']} of {e.dis}: the record holds only "
-                       f"{', '.join(sorted(e.record))} → **not recorded**")
+            out.append(
+                f"- not recorded: {x['attribute']} of {e.dis}: the record holds only "
+                f"{', '.join(sorted(e.record))} → **not recorded**"
+            )
             if have:
                 bad(tid, f"record holds {have}")
         return
@@ -369,11 +448,18 @@ def plant_tables() -> list[str]:
     lines += ["| site | tz | equips | points | samples per point |", "|---|---|---|---|---|"]
     for s in P.sites.values():
         pts = [p for e in s.equips.values() for p in e.points.values()]
-        lines.append(f"| {s.dis} | {s.tz.key} | {len(s.equips)} | {len(pts)} | "
-                     f"{min(len(p.ts) for p in pts)}–{max(len(p.ts) for p in pts)} |")
+        lines.append(
+            f"| {s.dis} | {s.tz.key} | {len(s.equips)} | {len(pts)} | "
+            f"{min(len(p.ts) for p in pts)}–{max(len(p.ts) for p in pts)} |"
+        )
     for s in P.sites.values():
-        lines += ["", f"### {s.dis} ({s.tz.key})", "", "| equip | markers | points (unit, kind) | gaps |",
-                  "|---|---|---|---|"]
+        lines += [
+            "",
+            f"### {s.dis} ({s.tz.key})",
+            "",
+            "| equip | markers | points (unit, kind) | gaps |",
+            "|---|---|---|---|",
+        ]
         for e in s.equips.values():
             pts = ", ".join(f"{p.nav} ({p.unit or p.kind})" for p in e.points.values())
             gp = []
@@ -386,10 +472,13 @@ def plant_tables() -> list[str]:
 
 def main() -> int:
     head = [
-        "# Blind set 3: the true answers", "",
+        "# Blind set 3: the true answers",
+        "",
         "Written by `python bench/blind3/truth.py` from `plant.json` and `plant.csv.gz` alone (never the agent's",
-        "code or the checker). Times are site-local unless an offset is shown.", "",
-        "## Definitions", "",
+        "code or the checker). Times are site-local unless an offset is shown.",
+        "",
+        "## Definitions",
+        "",
         "- Windows are [start, end): a day is [00:00, next 00:00) in site time, a week starts on Monday; "
         "'yesterday', 'last week', 'the week before last', 'on Tuesday' (the most recent Tuesday before today) "
         "resolve from the task's `now` in the site's zone.",
@@ -407,7 +496,8 @@ def main() -> int:
         "an extreme at a single instant with the next value clearly lower; no compared sample within 0.05 of "
         "an excursion or duration limit and no gap in those windows; a value-at instant holding a sample "
         "(never the skipped hour); 'missing' things missing; 'not recorded' assets existing and without the "
-        "attribute's tags.", "",
+        "attribute's tags.",
+        "",
     ]
     body: list[str] = ["## Questions and answers", ""]
     for task in TASKS:

@@ -137,8 +137,14 @@ def gaps(ser) -> list[tuple[dt.datetime, dt.datetime]]:
 
 def aggregate(ser, how: str) -> float:
     v = [x for _, x in ser]
-    return {"max": max, "min": min, "mean": lambda a: sum(a) / len(a), "sum": sum,
-            "first": lambda a: a[0], "last": lambda a: a[-1]}[how](v)
+    return {
+        "max": max,
+        "min": min,
+        "mean": lambda a: sum(a) / len(a),
+        "sum": sum,
+        "first": lambda a: a[0],
+        "last": lambda a: a[-1],
+    }[how](v)
 
 
 def at(point: Point, instant: dt.datetime, window_min: int = 60):
