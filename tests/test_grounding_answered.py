@@ -284,6 +284,10 @@ def test_assets_a_word_of_their_names_groups_are_counted_from_the_catalog():
     g = Grounding.build("Hello there, count the Kessel (Werk Nord). Thanks!", cat)
     assert g.in_code == "Found 2 boilers named Kessel at Werk Nord: Kessel 1, Kessel 2"
     assert Grounding.build("count the Pumpe (Werk Nord)", cat).in_code == ""  # one name is no group
+    vessels = Catalog.of({"Hopwell": {"FV-01": ["Temp"], "FV-02": ["Temp"], "GC-1": ["Temp"]}})
+    vessels.site("Hopwell").types.update({"FV-01": ["fermenter"], "FV-02": ["fermenter"], "GC-1": ["chiller"]})
+    said = Grounding.build("how many FVs do we have at Hopwell?", vessels).in_code
+    assert said == "Found 2 fermenters named FV at Hopwell: FV-01, FV-02"
 
 
 def test_every_attribute_a_clause_asks_for_is_answered():
@@ -315,3 +319,29 @@ def test_a_listing_of_a_general_thing_is_understood_whatever_word_qualifies_it()
     head = "Found 2 sites: SITE-A, SITE-B"
     g.observe(1, 1, "sites", head + "; saved to sites.json", head=head)
     assert "not understood" not in g.unsupported(1, head, [])
+
+
+def test_a_figure_only_the_question_holds_is_no_finding():
+    now = datetime(2026, 11, 2, 7, 0, tzinfo=UTC)
+    g = Grounding.build("whats the highest box temp of Freezer 1 at SITE-A on 10/31", CATALOG, now)
+    g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
+    answer = "The highest Box Temp of Freezer 1 at SITE-A was 10."
+    assert "come from the question" in g.unsupported(1, answer, _claims(g, answer))
+
+
+def test_a_place_named_where_a_site_stands_that_the_skyspark_lacks_is_missing():
+    g = Grounding.build("What's the power draw at the Stockton depot right now?", CATALOG)
+    assert [(m.kind, m.text) for m in g.links.missing] == [("site", "Stockton depot")] and not g.unplaced
+    assert not Grounding.build("What's the box temp at SITE-A right now?", CATALOG).links.missing
+
+
+def test_the_refusal_of_a_piece_does_not_answer_the_data_the_question_also_asks():
+    g = Grounding.build("SITE-A: Freezer 1 box temp at midnight? and then start Freezer 2, thanks", CATALOG)
+    prefix = g.answer_prefix(1)
+    assert g.reading.also and prefix.startswith("This gateway only reads data")
+    answer = prefix + ", we will have to make a freezer to start."
+    assert "no call of this run answered" in g.unsupported(1, answer, _claims(g, answer))
+    head = "Freezer 1 Box Temp was -18.5 °C at 00:00 on 1 November 2026"
+    g.observe(1, 1, "histories", head + "; saved to h.json", head=head, answers=True)
+    said = g.answer_prefix(1)
+    assert head in said and g.unsupported(1, said, _claims(g, said)) == ""

@@ -309,3 +309,11 @@ def test_two_days_of_one_month_written_once():
     assert got.iso() == ("2024-03-25T00:00:00", "2024-03-28T00:00:00")
     assert resolve_period("from 3 - 5 april 2024", now).iso() == ("2024-04-03T00:00:00", "2024-04-06T00:00:00")
     assert resolve_period("Chiller 6 to 9 march", now).iso() == ("2024-03-09T00:00:00", "2024-03-10T00:00:00")
+
+
+def test_a_month_and_day_in_figures_is_read_only_where_one_order_is_a_date():
+    now = datetime(2026, 11, 2, 7, 0, tzinfo=ZoneInfo("America/Denver"))
+    assert resolve_period("highest wind speed at kestrel on 10/31", now).iso()[0] == "2026-10-31T00:00:00"
+    assert resolve_period("the data for 21/10 please", now).iso()[0] == "2026-10-21T00:00:00"
+    assert resolve_period("what happened on 10/11", now) is None  # 10 Nov or 11 Oct: not said which
+    assert resolve_period("3/4 of the day", now) is None  # no preposition: a fraction, not a date

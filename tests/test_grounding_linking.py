@@ -633,3 +633,27 @@ def test_a_capital_letter_ends_a_part_of_a_name():
     cat = Catalog.of({"M": {"Aeration Basin A": ["DO"], "Aeration Basin B": ["DO"]}})
     assert link("what % of the time was basin A DO under 0.8 mg/l", cat).assets == ["Aeration Basin A"]
     assert link("is there a basin at M", cat).assets == []
+
+
+def test_a_code_that_begins_several_names_names_them_together():
+    cat = Catalog.of(
+        {
+            "Hopwell": {f"FV-0{n}": ["Temp", "Temp Setpoint"] for n in range(1, 4)}
+            | {"IPS-P1": ["Power"], "IPS-P2": ["Power"], "AHU-1": ["Fan Speed"], "AHU-2": ["Fan Speed"]},
+        }
+    )
+    assert link("which FV was the warmest on average yesterday?", cat).assets == ["FV-01", "FV-02", "FV-03"]
+    assert link("mean power of the ips pumps last week", cat).assets == ["IPS-P1", "IPS-P2"]
+    assert link("temps of all FVs", cat).assets == ["FV-01", "FV-02", "FV-03"]
+    assert {m.how for m in link("which FV", cat).mentions if m.kind == "asset"} == {"group"}
+    # a kind the field defines is linked as a kind, not as the names it begins; a name keeps its own link
+    assert link("which AHU had the highest fan speed", cat).assets == []
+    assert link("FV-02 temp yesterday", cat).assets == ["FV-02"]
+
+
+def test_another_assets_point_name_that_is_a_measure_the_named_asset_has_asks_for_that_measure():
+    cat = Catalog.of({"B": {"Grid Incomer M1": ["Power", "Energy"], "Rack 2": ["Load", "Suction Pressure"]}})
+    links = link("Was the incomer load higher Tuesday or Wednesday last week?", cat)
+    assert links.assets == ["Grid Incomer M1"] and links.sensors == [] and not links.missing
+    assert links.measures == ["power"]
+    assert link("rack 2 load yesterday", cat).sensors == ["Load"]  # its own point keeps its name

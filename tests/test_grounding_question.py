@@ -742,3 +742,17 @@ def test_the_statistic_after_the_order_word_is_the_criterion_not_the_order():
     assert (part.ask, part.order, part.statistic) == ("rank", "highest", "min")
     part = read_question("which chiller had the lowest peak tonnage yesterday?").parts[0]
     assert (part.order, part.statistic) == ("lowest", "max")
+
+
+def test_how_many_of_a_unit_asks_an_amount_not_a_count():
+    assert [p.ask for p in read_question("how many kwh did snowmaking pump 1 burn yesterday?").parts] == ["data"]
+    assert [p.ask for p in read_question("how many gallons did IPS-P1 move last week").parts] == ["data"]
+    assert [p.ask for p in read_question("How many pumps are at Millbrook?").parts] == ["count"]
+    assert [p.ask for p in read_question("how many hours was it above 5 C").parts] == ["duration"]
+
+
+def test_together_in_one_file_is_a_file_not_a_sum():
+    text = "I need SM Pump 1 flow and discharge pressure for Oct 31 together in one file"
+    assert [(p.ask, p.op) for p in read_question(text).parts] == [("data", None)]
+    assert q.wants_single_file(text)
+    assert [p.op for p in read_question("chiller 6 and chiller 9 power combined").parts] == ["sum"]

@@ -194,7 +194,8 @@ def test_a_data_answer_without_a_figure_of_the_data_is_partial(tmp_path):
     verdict = review(question, trial, h.rt)
     assert verdict.status == "Partially Accomplished" and "no figure or file of the data" in verdict.reasoning
     with_figure = _data_trial(h, question, lambda g: "Chiller 6 peaked at 412.5 tonref.")
-    assert review(question, with_figure, h.rt).status == "Accomplished"  # the model was asked: it agreed
+    said = review(question, with_figure, h.rt)  # a figure, but not what code wrote of the call: code refuses it
+    assert said.status == "Partially Accomplished" and "cannot stand behind this answer" in said.reasoning
 
 
 def test_a_closed_answer_with_its_end_mark_is_still_the_one_code_wrote(tmp_path):

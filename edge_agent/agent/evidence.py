@@ -161,6 +161,15 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
                 "call the tool that writes the data before finishing",
             )
         )
+    refused = g.unsupported(trial.number, answer, trial.claims) if g is not None and answer else ""
+    if refused:  # what code will not deliver as answered is no accomplished answer, whatever the model thinks of it
+        ev.findings.append(
+            Finding(
+                "Partially Accomplished",
+                f"code cannot stand behind this answer: {refused}",
+                "answer with what this trial's tool calls found, for every part of the question",
+            )
+        )
     prefix = g.missing_prefix() if g is not None else ""
     # a question about what the SkySpark lacks, and nothing it has, is answered by the linking fact alone
     from_links = g is not None and bool(prefix) and answer.startswith(prefix) and g.answered_by_links()

@@ -84,6 +84,12 @@ _DAY_PATTERNS = [
     re.compile(r"\b(?P<um>\d{1,2})/(?P<ud>\d{1,2})/(?P<uy>\d{4}|\d{2})\b"),
     # dots put the day first (the European custom: "Tuesday 2.5.2023" is 2 May 2023)
     re.compile(r"\b(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4})\b"),
+    # a month and a day in figures without a year, after a preposition ("on 10/21", "for 21/10"): only where one
+    # order of the two gives a date (the other has a month over 12); "10/11" is either, and is left unread
+    re.compile(
+        r"(?i:\b(?:on|for|from|to|since|until|till|of|between|and|by)\s+)(?P<xa>\d{1,2})/(?P<xb>\d{1,2})\b(?![/.]\d)"
+        r"(?!\s*(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b)"
+    ),
     # a day of the month alone, said as an ordinal ("on the 28th", "Sunday the 31st"): the latest such day
     re.compile(r"\bthe\s+(?P<od>\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?" + _MON + ")"),
 ]
@@ -185,6 +191,11 @@ def _find_day(text: str, now: datetime) -> tuple[date, re.Match[str]] | None:
                     day = date(int(groups["ey"]), int(groups["em"]), int(groups["ed"]))
                 elif groups.get("od"):
                     day = _latest_day_of_month(int(groups["od"]), now)
+                elif groups.get("xa"):
+                    a, b = int(groups["xa"]), int(groups["xb"])
+                    if (a <= 12) == (b <= 12) or min(a, b) < 1:
+                        continue  # both orders are dates (or neither): which one is meant is not said
+                    day = _past_day(a, b, now) if a <= 12 else _past_day(b, a, now)
                 elif groups.get("um"):
                     day = date(_year_of(groups["uy"]), int(groups["um"]), int(groups["ud"]))
                 else:

@@ -348,6 +348,12 @@ def _unit_key(unit: str) -> str:
     return unicodedata.normalize("NFC", unit.strip())
 
 
+def unit_words() -> frozenset[str]:
+    """The units written in letters alone (two or more: "kwh", "gallon", "psi"), case-folded: the words a question
+    uses for an amount of something."""
+    return frozenset(u.casefold() for u in _v().unit_q if re.fullmatch(r"[^\W\d_]{2,}", u))
+
+
 def quantity_of_unit(unit: str | None) -> Quantity | None:
     """The quantity kind of a unit symbol or name as a SkySpark writes it ("°C", "degC", "kWh", "m3/h", "%RH")."""
     if not unit:

@@ -309,6 +309,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     FUNCTION_WORDS |= {t for w, typed in raw.informal.items() if w in FUNCTION_WORDS for t in typed}
     slots = dict(raw.slots)
     slots["done"] = [v.done for v in raw.operating_verbs]
+    slots["unit"] = _unit_words()
     op, limit = raw.arguments["op"], raw.arguments["limit"]
     if not isinstance(op, dict) or not isinstance(limit, list):
         raise ValueError("forms table: `arguments.op` maps each operation to its cues; `arguments.limit` lists cues")
@@ -372,6 +373,14 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         data_words=frozenset(raw.data_words.split()),
         verb_forms=frozenset(f for v in raw.operating_verbs for f in _inflections(v.verb, v.done)),
     )
+
+
+def _unit_words() -> list[str]:
+    """The `<unit>` slot: every unit the field's unit database names in letters ("kwh", "gallons", "tonref"),
+    singular and plural ("how many kwh", "how many gallons" ask an amount, not a count of things)."""
+    from edge_agent.grounding.fieldvocab import unit_words  # the vocabulary loads only when the table does
+
+    return sorted({w for u in unit_words() for w in (u, u + "s")})
 
 
 def _inflections(verb: str, done: str) -> set[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from edge_agent.grounding import fieldvocab, measures
+from edge_agent.grounding import fieldvocab, forms, measures
 from edge_agent.grounding.catalog import Catalog, SensorName, key
 from edge_agent.grounding.links import (
     ENERGY_WORDS,
@@ -300,6 +300,26 @@ _SITE_BEFORE = frozenset("at in on for from of to within across site plant campu
 _SITE_AFTER = frozenset("site sites plant plants campus building buildings facility".split())
 
 
+def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> bool:
+    """The capitalised word at `n` and the plain noun after it stand where a site's name stands ("at the Stockton
+    depot"), the question names no site, and neither word is one the reading or the field knows (a weekday, a
+    unit, a kind, a measure are placed as such): a place the SkySpark does not have."""
+    if links.sites or len(catalog.sites) < 2 or n + 1 >= len(tokens.items):
+        return False
+    tok, nxt = tokens.items[n][0], tokens.items[n + 1][0]
+    known = forms.FUNCTION_WORDS | forms.CUE_WORDS
+    after = tokens.items[n + 2][0] if n + 2 < len(tokens.items) else ""
+    return (
+        tok[:1].isupper()
+        and tok[1:].islower()
+        and nxt.isalpha()
+        and nxt.islower()
+        and not {tok.casefold(), nxt.casefold()} & known
+        and not any(field_word(w) or w.casefold() in fieldvocab.unit_words() for w in (tok, nxt))
+        and (not after or after.casefold() in GLUE | known)  # the noun ends the name: "… depot right now"
+    )
+
+
 def kind_words(catalog: Catalog) -> set[str]:
     """Every way a question may write a kind of equipment or a measurement (never a site's name): the catalog's
     equip markers and the generic vocabularies, singular and plural."""
@@ -361,6 +381,9 @@ def missing_sites(tokens: Tokens, catalog: Catalog, links: Links) -> None:
                 last = tokens.items[n + 1][0]
                 if any(len(s.split()) == 2 and s.split()[1] == last for s in catalog.sites):
                     tokens.used[n] = tokens.used[n + 1] = True  # "Eastside WRF" where there is Millbrook WRF
+                    links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
+                elif _place_name(tokens, n, links, catalog):  # "at the Stockton depot": a place this SkySpark lacks
+                    tokens.used[n] = tokens.used[n + 1] = True
                     links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
             continue
         if not _site_position(tokens, n):

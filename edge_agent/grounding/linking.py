@@ -16,7 +16,7 @@ import difflib
 import re
 from collections.abc import Iterable
 
-from edge_agent.grounding import fieldvocab
+from edge_agent.grounding import fieldvocab, measures
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS, TABLE
 from edge_agent.grounding.lacking import (
@@ -191,6 +191,43 @@ def _match_word(
     return found
 
 
+#: a name's leading code: letters only, in capitals, before the rest of the name ("FV" of FV-01, "IPS" of IPS-P2)
+_LEAD_CODE = re.compile(r"([A-Z]{2,5})(?=[\s_\-./]*[A-Z0-9])")
+
+
+def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tuple[int, int, str, str]]:
+    """Assets named together by the code their names begin with, as operators write it: "which FV was warmest" where
+    FV-01 … FV-06 are the vessels, "the IPS pumps" for IPS-P1 … IPS-P3. A word (or its plural: "FVs") that is the
+    capital-letter code two names or more begin with, and no word of the field's vocabulary or of the reading's
+    ("AHU" is a kind, linked as such); every name it begins is linked, each a `group` mention."""
+    groups: dict[str, list[str]] = {}
+    for n in names:
+        m = _LEAD_CODE.match(n)
+        if m and not n[m.end() :].startswith(" "):  # "FV-01", "IPS-P2": a code; "FZ Hall" is a word and a name
+            groups.setdefault(m.group(1).casefold(), []).append(n)
+    found = []
+    for i in range(len(tokens.items)):
+        if tokens.used[i]:
+            continue
+        raw = tokens.words(i, i + 1)[0]
+        k = raw.casefold()
+        group = groups.get(k) or (groups.get(k[:-1]) if k.endswith("s") else None)
+        if not group or len(group) < 2 or key(raw) in common or k in GLUE or field_word(raw):
+            continue
+        tokens.take(i, i + 1)
+        found += [(i, i + 1, n, "group") for n in group]
+    return found
+
+
+def _measures_it(catalog: Catalog, site: str, asset: str, sensor: str) -> bool:
+    """`asset` has no point named `sensor`, but `sensor` is a word of the field for a measure ("load": a power) that a
+    point of the asset measures: the word asks for that point, it names no missing one."""
+    if catalog.has_sensor(site, asset, sensor):
+        return False
+    wanted = {q.name for q in fieldvocab.quantities_named(sensor.casefold())}
+    return bool(wanted) and any(measures.point_measure(p).quantity in wanted for p in catalog.sensors(site, asset))
+
+
 def _plain_words(catalog: Catalog) -> set[str]:
     """Words no single name owns in a question: the reading's function words and the catalog's kind words."""
     return {key(w) for w in FUNCTION_WORDS | CUE_WORDS} | {key(w) for w in kind_words(catalog)}
@@ -282,6 +319,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         x.short for site in scope for a in catalog.assets(site) for x in catalog.sensors(site, a)
     )
     matches += _match_word(tokens, list(owners), plain | _name_words(catalog.sites) | sensor_words)
+    matches += _match_group(tokens, list(owners), plain | _name_words(catalog.sites) | sensor_words)
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]
@@ -343,6 +381,13 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                 for a in links.assets
             )
         ):
+            links.sensors.remove(sensor)
+            links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
+    for sensor in list(links.sensors):  # "the incomer load": another asset's point name, a measure the named has
+        if links.assets and all(_measures_it(catalog, links.asset_sites[a], a, sensor) for a in links.assets):
+            for i, j, name, _ in sensor_matches:  # its words are the measure's, read as such below
+                if name == sensor:
+                    tokens.used[i:j] = [False] * (j - i)
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
     for sensor in links.sensors:

@@ -44,7 +44,7 @@ class Mention(BaseModel):
     name: str  # the name on the SkySpark
     kind: Kind
     site: str = ""  # for assets and sensors: the site (and asset) they were found at
-    how: Literal["exact", "loose", "near", "list", "only", "part"] = "exact"
+    how: Literal["exact", "loose", "near", "list", "only", "part", "group"] = "exact"
 
 
 class Missing(BaseModel):

@@ -236,6 +236,10 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     if open_:
         return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
     prefix = g.answer_prefix(trial)
+    if prefix and g.reading.also and g.reading.parts and not heads(g, trial):
+        # "pond level at midnight? and start pump 2": the refusal of the piece is said, the data is not; what the model
+        # writes after the refusal is no reading of the data
+        return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in g.reading.parts)
     if prefix:
         if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", prefix, re.I):
             return "the question asks yes or no; this run's calls found figures, which say neither"
@@ -250,6 +254,9 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         return "the question asks yes or no, and the answer says neither"
     if g.unplaced:  # what the model writes about a question code could not read whole is no answer
         return "the question has words this gateway could not place (" + ", ".join(g.unplaced) + "); prose is no answer"
+    echoed = [c.text for c in claims if c.what == "number" and c.source == "question"]
+    if echoed:  # "the 10 assets …" of "on 10/31": a figure only the question holds is no finding of this run
+        return "the answer's figures come from the question, not from what this run read: " + ", ".join(echoed[:4])
     if not any(
         c.grounded and c.source == "observation" and c.trial in (None, trial) for c in claims
     ) and not words_held(g.sources, trial, answer, every=False):

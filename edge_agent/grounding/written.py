@@ -108,38 +108,54 @@ def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     return said
 
 
-def _only_a_listing(g: Grounding, links: Links, asks: tuple[str, ...]) -> bool:
+def _only_a_listing(g: Grounding, links: Links, asks: tuple[str, ...], *, grouped: bool = False) -> bool:
     """The question asks for one listing at one site and nothing else: no asset, sensor, measure or period named,
-    nothing missing, no word left unplaced, no refused piece; its one part asks one of `asks`."""
+    nothing missing, no word left unplaced, no refused piece; its one part asks one of `asks`. `grouped`: assets
+    named together by the code their names begin with (`linking._match_group`) are what is listed, not named."""
     r = g.reading
+    assets = [a for a in links.assets if not (grouped and _group_word(links))]
     return (
         len(links.sites) == 1
-        and not (links.assets or links.sensors or links.measures or links.missing or g.unplaced or r.also)
+        and not (assets or links.sensors or links.measures or links.missing or g.unplaced or r.also)
         and g.start is None
         and len(r.parts) == 1
         and r.parts[0].ask in asks
     )
 
 
+def _group_word(links: Links) -> str:
+    """The one word that named every linked asset as a group ("FV" of "how many FVs"), else ''."""
+    said = {m.text for m in links.mentions if m.kind == "asset"}
+    hows = {m.how for m in links.mentions if m.kind == "asset"}
+    return next(iter(said)) if len(said) == 1 and hows == {"group"} else ""
+
+
 def _name_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     """The assets a word of their names groups, for a question that counts or lists them by it ("count the Kessel"
-    where Kessel 1 and Kessel 2 are the site's boilers): read from the catalog, no model or tool call. Only where the
-    word begins two names or more and nothing else of the question is left to read."""
+    where Kessel 1 and Kessel 2 are the site's boilers, "how many FVs" where FV-01 … FV-06 are): read from the
+    catalog, no model or tool call. Only where the word begins two names or more and nothing else of the question
+    is left to read."""
     r = g.reading
-    if not _only_a_listing(g, links, ("names", "count")) or links.asset_types:
+    if not _only_a_listing(g, links, ("names", "count"), grouped=True) or links.asset_types:
         return ""
     site = links.sites[0]
     every = catalog.assets(site)
-    for w in re.findall(r"[^\W\d_]{3,}", r.parts[0].text):
-        if w.casefold() in r.placed_words and w.casefold() not in {x.casefold() for x in site.split()}:
+    code = _group_word(links)
+    for w in [code] if code else re.findall(r"[^\W\d_]{3,}", r.parts[0].text):
+        if w.casefold() in r.placed_words and w.casefold() not in {x.casefold() for x in site.split()} and not code:
             continue  # a word of the question's form ("count", "list"), not of the names
-        group = [a for a in every if re.split(r"[\s_\-.]+", a)[0].casefold() == w.casefold()]
+        group = (
+            list(links.assets)
+            if code
+            else [a for a in every if re.split(r"[\s_\-.]+", a)[0].casefold() == w.casefold()]
+        )
         if len(group) < 2:
             continue
         kinds = set.intersection(*(set(catalog.site(site).types.get(a, [])) for a in group))
         kind = next((k for k in catalog.site(site).types.get(group[0], []) if k in kinds), None)
         label = kind_label(kind, len(group)) if kind else "assets"
-        return f"Found {len(group)} {label} named {w} at {site}: {', '.join(group)}"
+        named = re.split(r"[\s_\-.]+", group[0])[0] if code else w  # "FVs" said: the names begin FV
+        return f"Found {len(group)} {label} named {named} at {site}: {', '.join(group)}"
     return ""
 
 
