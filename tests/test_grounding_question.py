@@ -748,6 +748,7 @@ def test_how_many_of_a_unit_asks_an_amount_not_a_count():
     assert [p.ask for p in read_question("how many kwh did snowmaking pump 1 burn yesterday?").parts] == ["data"]
     assert [p.ask for p in read_question("how many gallons did IPS-P1 move last week").parts] == ["data"]
     assert [p.ask for p in read_question("How many pumps are at Millbrook?").parts] == ["count"]
+    assert [p.ask for p in read_question("how many meters does S have").parts] == ["count"]  # a kind, not a length
     assert [p.ask for p in read_question("how many hours was it above 5 C").parts] == ["duration"]
 
 

@@ -380,7 +380,10 @@ def _unit_words() -> list[str]:
     singular and plural ("how many kwh", "how many gallons" ask an amount, not a count of things)."""
     from edge_agent.grounding.fieldvocab import unit_words  # the vocabulary loads only when the table does
 
-    return sorted({w for u in unit_words() for w in (u, u + "s")})
+    from edge_agent.grounding.fieldvocab import kinds_named
+
+    # a unit that is also a kind of equipment is the equipment after "how many": "how many meters does S have"
+    return sorted({w for u in unit_words() for w in (u, u + "s") if not kinds_named(w)})
 
 
 def _inflections(verb: str, done: str) -> set[str]:
