@@ -3,6 +3,7 @@ clauses never; a question in several parts answered in part is `partial`, with w
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from hypothesis import given
@@ -345,3 +346,22 @@ def test_the_refusal_of_a_piece_does_not_answer_the_data_the_question_also_asks(
     g.observe(1, 1, "histories", head + "; saved to h.json", head=head, answers=True)
     said = g.answer_prefix(1)
     assert head in said and g.unsupported(1, said, _claims(g, said)) == ""
+
+
+def test_a_listing_does_not_answer_how_many_of_a_unit():
+    g = Grounding.build("how many kwh did Freezer 1 at SITE-A burn yesterday?", CATALOG)
+    head = "found 2 sensors on Freezer 1: Box Temp, Compressor Power"
+    g.observe(1, 1, "sensors", head + "; saved to s.json", head=head)
+    assert g.answer_prefix(1) == ""  # a listing is no amount of energy
+
+
+def test_two_sensors_asked_need_both_read():
+    g = Grounding.build("Freezer 1 box temp and compressor power yesterday at SITE-A in one file", CATALOG)
+    assert g.links.sensors == ["Box Temp", "Compressor Power"]
+    head = "The highest Freezer 1 Box Temp on 1 November 2026 was -17.0 °C, at 02:45"
+    args = {"site_name": "SITE-A", "asset_name": "Freezer 1", "sensor_name": "Box Temp"}
+    g.observe(
+        1, 1, "histories", head + "; saved to h.json", head=head, answers=True, call="histories " + json.dumps(args)
+    )
+    answer = g.answer_prefix(1)
+    assert g.unsupported(1, answer, _claims(g, answer)) == "no call of this run read Compressor Power"

@@ -317,3 +317,11 @@ def test_a_month_and_day_in_figures_is_read_only_where_one_order_is_a_date():
     assert resolve_period("the data for 21/10 please", now).iso()[0] == "2026-10-21T00:00:00"
     assert resolve_period("what happened on 10/11", now) is None  # 10 Nov or 11 Oct: not said which
     assert resolve_period("3/4 of the day", now) is None  # no preposition: a fraction, not a date
+
+
+def test_a_weekday_of_a_named_week_is_that_day_of_that_week():
+    now = datetime(2024, 4, 9, 10, 0, tzinfo=ZoneInfo("Europe/Amsterdam"))  # a Tuesday
+    assert resolve_period("wednesday last week", now).iso()[0] == "2024-04-03T00:00:00"
+    assert resolve_period("last week's tuesday", now).iso()[0] == "2024-04-02T00:00:00"
+    assert resolve_period("friday of last week", now).iso() == ("2024-04-05T00:00:00", "2024-04-06T00:00:00")
+    assert resolve_period("last week", now).iso() == ("2024-04-01T00:00:00", "2024-04-08T00:00:00")

@@ -34,6 +34,7 @@ def iso(pair):
         ("was yesterday's mean higher than the same day last week?", "2026-04-05", "2026-03-29"),
         ("How did the Power of Pump 3 on April 2 compare with April 3?", "2026-04-02", "2026-04-03"),
         ("less energy this month than the previous month?", "2026-04-01", "2026-03-01"),
+        ("Was the incomer load higher Tuesday or Wednesday last week?", "2026-03-31", "2026-04-01"),
     ],
 )
 def test_two_periods_in_the_question_order(question, first, second):

@@ -359,3 +359,23 @@ def test_a_trial_that_repeats_the_earlier_calls_ends_the_retries(tmp_path):
     out = solve(Q, h.rt)
     assert len(out.trials) == 2 and out.trials[1].reflection is None
     assert h.roles() == ["distill", "react", "react", "review", "reflect", "react", "react", "review"]
+
+
+def test_an_answer_refused_for_words_nothing_placed_is_not_retried():
+    """Code refuses prose about a question with words it could not place; a second trial would read the same words,
+    so the loop does not pay for one (`unplaceable`); a refusal for another reason is worth a retry."""
+    from types import SimpleNamespace
+
+    from edge_agent.agent.trajectory import Trial
+    from edge_agent.agent.xen import unplaceable
+    from edge_agent.grounding.run import Grounding
+
+    g = Grounding.build("what measurments do we log on Chiller 6 at POKMAIN", POK)
+    assert "measurments" in g.unplaced
+    g.observe(1, 1, "sensors", "found 2 sensors on Chiller 6: Tonnage, Power")
+    prose = Trial(number=1, answer="Chiller 6 has Tonnage and Power.")
+    prose.claims = g.check(prose.answer)
+    assert unplaceable(prose, SimpleNamespace(grounding=g))
+    placed = Grounding.build("what sensors do we log on Chiller 6 at POKMAIN", POK)
+    placed.observe(1, 1, "sensors", "found 2 sensors on Chiller 6: Tonnage, Power")
+    assert not unplaceable(prose, SimpleNamespace(grounding=placed))

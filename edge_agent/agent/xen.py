@@ -98,13 +98,20 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
             break
         if plan.review and trial.outcome == "finished" and trial.answer:
             trial.review = review(question, trial, rt, distilled)
-            if trial.review.status == "Accomplished":
+            if trial.review.status == "Accomplished" or unplaceable(trial, rt):
                 break
         if nothing_new(trial, trials[:-1]):  # the reflection changed no call: another trial would repeat these
             break
         if plan.reflect and number < plan.max_trials and not rt.cancelled:
             trial.reflection = reflect(question, trial, rt, distilled)
     return conclude(trials, distilled, rt)
+
+
+def unplaceable(trial: Trial, rt: AgentRuntime) -> bool:
+    """Code refused the trial's answer and the question has words nothing placed: another trial reads the same
+    words (a Reflect cannot place them), so it would pay for a second trial to be refused the same way."""
+    g = rt.grounding
+    return bool(g is not None and g.unplaced and g.unsupported(trial.number, trial.answer or "", trial.claims))
 
 
 def nothing_new(trial: Trial, earlier: list[Trial]) -> bool:

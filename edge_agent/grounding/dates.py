@@ -286,6 +286,17 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     m = re.search(r"\b(?:past|last)\s+(?:week|7\s+days)\b", text)
     if m and m.group(0).startswith("past"):
         return DateRange(_midnight(today - timedelta(days=7), now), _midnight(today, now), m.group(0))
+    wd = "|".join(WEEKDAYS)
+    m = re.search(
+        rf"\b(?:on\s+)?(?P<wd>{wd})\s+(?:of\s+)?(?P<w>last|previous|prior|this)\s+week\b"
+        rf"|\b(?P<w2>last|previous|prior|this)\s+week(?:'s)?\s+(?:on\s+)?(?P<wd2>{wd})\b",
+        text,
+    )
+    if m:  # "Wednesday last week", "last week's Tuesday": that day of that week
+        week = monday - timedelta(days=0 if (m["w"] or m["w2"]) == "this" else 7)
+        day = week + timedelta(days=WEEKDAYS[m["wd"] or m["wd2"]])
+        if day <= today:
+            return _day_range(day, now, m.group(0))
     m = re.search(r"\b(?:last|previous|prior)\s+week\b", text)
     if m:
         return DateRange(_midnight(monday - timedelta(days=7), now), _midnight(monday, now), m.group(0))

@@ -300,6 +300,7 @@ class _Table:
     period: re.Pattern[str]
     verb_forms: frozenset[str]  # every form of the operating verbs: base, -s, -ing, participle
     data_words: frozenset[str]
+    amount: Cue  # "how many kwh", "how many gallons": an amount in a unit, not a count of things
 
 
 def _load(path: Path = FORMS_FILE) -> _Table:
@@ -371,6 +372,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         setpoint=re.compile(rf"(?<!\w){comp.slot('setpoint')[0]}(?!\w)", re.I),
         period=re.compile(rf"(?<!\w){comp.slot('period')[0]}(?!\w)", re.I),
         data_words=frozenset(raw.data_words.split()),
+        amount=comp.cue("how many <unit>")[0],
         verb_forms=frozenset(f for v in raw.operating_verbs for f in _inflections(v.verb, v.done)),
     )
 
@@ -378,9 +380,10 @@ def _load(path: Path = FORMS_FILE) -> _Table:
 def _unit_words() -> list[str]:
     """The `<unit>` slot: every unit the field's unit database names in letters ("kwh", "gallons", "tonref"),
     singular and plural ("how many kwh", "how many gallons" ask an amount, not a count of things)."""
-    from edge_agent.grounding.fieldvocab import unit_words  # the vocabulary loads only when the table does
-
-    from edge_agent.grounding.fieldvocab import kinds_named
+    from edge_agent.grounding.fieldvocab import (
+        kinds_named,
+        unit_words,  # the vocabulary loads only when the table does
+    )
 
     # a unit that is also a kind of equipment is the equipment after "how many": "how many meters does S have"
     return sorted({w for u in unit_words() for w in (u, u + "s") if not kinds_named(w)})

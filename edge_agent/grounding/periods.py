@@ -14,10 +14,12 @@ import calendar
 import re
 from datetime import datetime, timedelta
 
-from edge_agent.grounding.dates import DateRange, resolve_period
+from edge_agent.grounding.dates import WEEKDAYS, DateRange, resolve_period
 
 #: the words that set one period against another
 _VERSUS = re.compile(r"\b(?:or|vs\.?|versus|against|than|compared?\s+(?:to|with)|and)\b")
+#: the week a day named after a first day belongs to ("tuesday or wednesday last week": both of last week)
+_WEEK = re.compile(r"\b(?:last|previous|prior|this)\s+week\b")
 #: a second period stated relative to the first
 _RELATIVE = re.compile(
     r"^\W*(?:\w+\W+){0,3}?(?:the\s+)?(?:"
@@ -65,6 +67,9 @@ def two_periods(text: str, now: datetime) -> tuple[DateRange, DateRange] | None:
             continue
         left, right = lowered[: m.start()], lowered[m.end() :]
         first = resolve_period(left, now)
+        week = _WEEK.search(right)
+        if week and re.search(rf"\b(?:{'|'.join(WEEKDAYS)})\W*$", left):  # "tuesday or wednesday last week": one week
+            first = resolve_period(f"{left.rstrip()} {week.group(0)}", now)
         if first is None or first.point:
             continue
         second = _relative(right, first) or resolve_period(right, now)

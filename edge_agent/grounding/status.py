@@ -9,10 +9,12 @@ what a `partial` run established (`established`) and why an answer may not be de
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING
 
 from edge_agent.grounding.catalog import key
+from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.prose import unheld, well_formed, words_held
 from edge_agent.grounding.provenance import Claim, Source
 from edge_agent.grounding.question import Part
@@ -206,7 +208,9 @@ def _counted_unplaced(g: Grounding, text: str) -> bool:
 def _asks_names(g: Grounding) -> bool:
     """The question asks for names or a count: in its words, or as the reading read it (a slip corrected: "what data
     pionts")."""
-    return bool(_ASKS_NAMES.search(g.question)) or any(p.ask in ("names", "count") for p in g.reading.parts)
+    if any(p.ask in ("names", "count") for p in g.reading.parts):
+        return True
+    return bool(_ASKS_NAMES.search(g.question)) and not TABLE.amount.search(g.question)  # not "how many kwh"
 
 
 def _asks_yes_no(g: Grounding) -> bool:
@@ -235,6 +239,9 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     open_ = open_parts(g, trial) if g.reading.by_parts else []
     if open_:
         return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
+    unread = _unread_sensors(g, trial)
+    if unread:  # "SM Pump 1 flow and discharge pressure … in one file": the flow alone answers half of it
+        return "no call of this run read " + ", ".join(unread)
     prefix = g.answer_prefix(trial)
     if prefix and g.reading.also and g.reading.parts and not heads(g, trial):
         # "pond level at midnight? and start pump 2": the refusal of the piece is said, the data is not; what the model
@@ -264,6 +271,18 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     if not words_held(g.sources, trial, answer, every=True):
         return "the answer says what this run's Observations do not: " + ", ".join(unheld(g.sources, trial, answer)[:6])
     return ""
+
+
+def _unread_sensors(g: Grounding, trial: int) -> list[str]:
+    """The sensors a question names two or more of that no data call of the trial read (a sensor every named asset
+    lacks is a fact of the answer, not a read to make)."""
+    if g.links is None or len(g.links.sensors) < 2:
+        return []
+    lacking = {m.text for m in g.links.missing if m.kind == "sensor"}
+    calls = [s.call for s in g.sources if s.kind == "observation" and s.answers and s.trial == trial]
+    if not calls:
+        return []  # nothing read at all: the other checks say so
+    return [n for n in g.links.sensors if n not in lacking and not any(json.dumps(n) in c for c in calls)]
 
 
 def open_parts(g: Grounding, trial: int | None = None) -> list[Part]:
