@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_agent.grounding.catalog import Catalog, key
+from edge_agent.grounding.catalog import Catalog, SensorName, key
 from edge_agent.grounding.linking import link
 from tests.plants import OTHER, OTHER_SENSORS, POK
 
@@ -652,8 +652,36 @@ def test_a_code_that_begins_several_names_names_them_together():
 
 
 def test_another_assets_point_name_that_is_a_measure_the_named_asset_has_asks_for_that_measure():
-    cat = Catalog.of({"B": {"Grid Incomer M1": ["Power", "Energy"], "Rack 2": ["Load", "Suction Pressure"]}})
-    links = link("Was the incomer load higher Tuesday or Wednesday last week?", cat)
+    units = {"Power": "kW", "Energy": "kWh", "Load": "%", "Suction Pressure": "bar", "Tonnage": "tonref"}
+
+    def catalog(plant):
+        cat = Catalog.of(plant)
+        for site in plant:
+            sc = cat.site(site)
+            sc.sensors = {
+                a: [SensorName(p.name, p.short, units.get(p.short)) for p in ps] for a, ps in sc.sensors.items()
+            }
+        return cat
+
+    cat = catalog({"B": {"Grid Incomer M1": ["Power", "Energy"], "Dock UPS": ["Load", "Suction Pressure"]}})
+    links = link("Was the incomer load higher Tuesday or Wednesday last week?", cat)  # the UPS's Load is a share
     assert links.assets == ["Grid Incomer M1"] and links.sensors == [] and not links.missing
     assert links.measures == ["power"]
-    assert link("rack 2 load yesterday", cat).sensors == ["Load"]  # its own point keeps its name
+    assert link("dock ups load yesterday", cat).sensors == ["Load"]  # its own point keeps its name
+    chillers = catalog({"B": {"Grid Incomer M1": ["Power"], "Chiller 1": ["Tonnage", "Power"]}})
+    links = link("what was the tonnage of Grid Incomer M1 yesterday", chillers)  # tonref is not read from kW
+    assert links.sensors == ["Tonnage"] and [(m.kind, m.text) for m in links.missing] == [("sensor", "Tonnage")]
+
+
+def test_a_sensor_only_one_asset_of_the_site_has_names_that_asset():
+    cat = Catalog.of(
+        {
+            "Kestrel Ridge": {"Weather Station": ["Wind Speed", "Outside Air Temp"], "SM Pump 1": ["Flow", "Power"]},
+            "Hopwell": {"Weather Mast": ["Wind Speed"]},
+        }
+    )
+    links = link("whats the highest wind sped at kestrel on 10/31", cat)
+    assert links.sensors == ["Wind Speed"] and links.assets == ["Weather Station"]
+    assert [m.how for m in links.mentions if m.kind == "asset"] == ["only"]
+    two = Catalog.of({"K": {"Pump 1": ["Flow"], "Pump 2": ["Flow"]}, "L": {"X": ["Y"]}})
+    assert link("max flow at K yesterday", two).assets == []  # two assets have it: the model asks or ranks

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 
 from edge_agent.grounding import fieldvocab, measures
-from edge_agent.grounding.catalog import Catalog, key
+from edge_agent.grounding.catalog import Catalog, SensorName, key
 from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS, TABLE
 from edge_agent.grounding.lacking import (
     asked_measures,
@@ -221,11 +221,25 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
 
 def _measures_it(catalog: Catalog, site: str, asset: str, sensor: str) -> bool:
     """`asset` has no point named `sensor`, but `sensor` is a word of the field for a measure ("load": a power) that a
-    point of the asset measures: the word asks for that point, it names no missing one."""
+    point of the asset measures: the word asks for that point. Where the site's points named `sensor` measure that
+    quantity themselves, only in their unit, where it is known (a "Load" in kW elsewhere, a "Power" in kW here; never a
+    "Tonnage" in tonref read from a power in kW); where they measure another ("Load" in %), the word is the field's."""
     if catalog.has_sensor(site, asset, sensor):
         return False
     wanted = {q.name for q in fieldvocab.quantities_named(sensor.casefold())}
-    return bool(wanted) and any(measures.point_measure(p).quantity in wanted for p in catalog.sensors(site, asset))
+    named = [p for a in catalog.assets(site) for p in catalog.sensors(site, a) if key(p.short) == key(sensor)]
+    alike = [p for p in named if _quantity(p) in wanted]  # the site's points so named measure the same quantity
+    units = {(p.unit or "").casefold() for p in alike} - {""}
+    return bool(wanted) and any(
+        measures.point_measure(p).quantity in wanted and (not alike or (p.unit or "").casefold() in units)
+        for p in catalog.sensors(site, asset)
+    )
+
+
+def _quantity(point: SensorName) -> str | None:
+    """What a point measures by its unit where it has one (a "Load" in % is a share, whatever its name says)."""
+    q = fieldvocab.quantity_of_unit(point.unit)
+    return q.name if q is not None else measures.point_measure(point).quantity
 
 
 def _plain_words(catalog: Catalog) -> set[str]:
@@ -383,6 +397,13 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         ):
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
+    if links.sensors and not links.assets and len(links.sites) == 1:  # "the wind speed at Kestrel": one asset has it
+        site = links.sites[0]
+        holders = [a for a in catalog.assets(site) if all(catalog.has_sensor(site, a, n) for n in links.sensors)]
+        if len(holders) == 1 and not any(m.kind == "kind" for m in links.mentions):
+            links.assets.append(holders[0])
+            links.asset_sites[holders[0]] = site
+            links.mentions.append(Mention(text="", name=holders[0], kind="asset", site=site, how="only"))
     for sensor in list(links.sensors):  # "the incomer load": another asset's point name, a measure the named has
         if links.assets and all(_measures_it(catalog, links.asset_sites[a], a, sensor) for a in links.assets):
             for i, j, name, _ in sensor_matches:  # its words are the measure's, read as such below
