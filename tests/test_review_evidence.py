@@ -87,10 +87,10 @@ def test_two_files_without_a_merge_are_partial_and_a_merge_fixes_it(tmp_path):
     g = h.rt.grounding
     for step in (s1, s2, s3):  # what the executor records of each call, so the answer's file has its source
         g.observe(1, step.index, step.action, step.observation, args=step.action_input)
-    trial = _trial([s1, s2, s3], f"All in {merged}")
+    trial = _trial([s1, s2, s3], f"{g.answer_prefix(1)}; all in {merged}")  # code's heads lead, as the runtime has it
     trial.claims = g.check(trial.answer)
     verdict = review(TWO, trial, h.rt)
-    assert verdict.status == "Accomplished"
+    assert verdict.status == "Accomplished", verdict.reasoning
 
 
 def test_reporting_a_missing_asset_is_accomplished(tmp_path):

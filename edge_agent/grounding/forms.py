@@ -18,6 +18,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from edge_agent.grounding.fieldvocab import kinds_named, unit_words
+
 Intent = Literal["read", "control", "injection", "outside"]
 Form = Literal["yes_no", "which", "value", "names", "count", "other"]
 #: a form as the table gives it: "yes_no|value" is yes_no where the clause asks yes or no, else value
@@ -380,11 +382,6 @@ def _load(path: Path = FORMS_FILE) -> _Table:
 def _unit_words() -> list[str]:
     """The `<unit>` slot: every unit the field's unit database names in letters ("kwh", "gallons", "tonref"),
     singular and plural ("how many kwh", "how many gallons" ask an amount, not a count of things)."""
-    from edge_agent.grounding.fieldvocab import (
-        kinds_named,
-        unit_words,  # the vocabulary loads only when the table does
-    )
-
     # a unit that is also a kind of equipment is the equipment after "how many": "how many meters does S have"
     return sorted({w for u in unit_words() for w in (u, u + "s") if not kinds_named(w)})
 
