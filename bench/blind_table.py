@@ -18,8 +18,10 @@ def truths(path: Path) -> dict[str, tuple[str, str]]:
         # the first blind set writes **Q** (now): … and **Answer:** …; the second "> question" and "in words: …"
         q = re.search(r"\*\*Q\*\*\s*\([^)]*\):\s*(.+)", block) or re.search(r"^>\s*(.+)", block, re.M)
         a = re.search(r"\*\*Answer:\*\*\s*(.+)", block) or re.search(r"^in words:\s*(.+)", block, re.M)
+        # the third writes each expected fact as a bullet ("- count: **2** (EVAP-F1A, EVAP-F2A)")
+        bullets = " ".join(m.group(1).strip() for m in re.finditer(r"^- (.+)", block, re.M))
         if q:
-            out[tid] = (q.group(1).strip(), a.group(1).strip() if a else "")
+            out[tid] = (q.group(1).strip(), a.group(1).strip() if a else bullets)
     return out
 
 
