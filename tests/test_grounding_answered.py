@@ -365,3 +365,11 @@ def test_two_sensors_asked_need_both_read():
     )
     answer = g.answer_prefix(1)
     assert g.unsupported(1, answer, _claims(g, answer)) == "no call of this run read Compressor Power"
+
+
+def test_a_call_about_nothing_the_question_named_does_not_answer_a_word_nothing_placed():
+    g = Grounding.build("For how many hours was the pool heater below its supply temp setpoint on Tuesday?", CATALOG)
+    assert "heater" in g.unplaced and not (g.links.sites or g.links.assets)
+    head = "Yes: Box Temp of Freezer 1 was below its setpoint in 28 of 96 samples (7.0 h)"
+    g.observe(1, 1, "excursions", head + "; saved to e.json", head=head, answers=True)
+    assert "not understood: " in g.unsupported(1, head, []) and "heater" in g.unsupported(1, head, [])

@@ -685,3 +685,18 @@ def test_a_sensor_only_one_asset_of_the_site_has_names_that_asset():
     assert [m.how for m in links.mentions if m.kind == "asset"] == ["only"]
     two = Catalog.of({"K": {"Pump 1": ["Flow"], "Pump 2": ["Flow"]}, "L": {"X": ["Y"]}})
     assert link("max flow at K yesterday", two).assets == []  # two assets have it: the model asks or ranks
+
+
+def test_a_word_after_a_name_that_no_like_series_has_names_a_series_the_asset_lacks():
+    cat = Catalog.of({"L": {"Chiller 1": ["Cooling Load", "Leaving Water Temp"]}, "M": {"X": ["Y"]}})
+    links = link("Chiller 1 condenser water temp yesterday? L", cat)
+    assert links.sensors == [] and [(m.kind, m.text) for m in links.missing] == [("sensor", "condenser water temp")]
+    assert link("Chiller 1 leaving water temp yesterday at L", cat).sensors == ["Leaving Water Temp"]
+    assert link("max water temp of Chiller 1 at L", cat).missing == []
+    assert link("Chiller 1 water temp at L", cat).missing == []
+
+
+def test_a_run_of_capitalised_words_where_a_site_stands_is_a_site_the_skyspark_lacks():
+    cat = Catalog.of({"Kestrel Cold Store": {"Pump 1": ["Flow"]}, "Tamaki DC2": {"UPS A": ["Load"]}})
+    links = link("list all pumps at Riverside Ice Rink", cat)
+    assert [(m.kind, m.text) for m in links.missing] == [("site", "Riverside Ice Rink")]

@@ -157,3 +157,13 @@ def test_an_energy_reading_at_an_instant_reads_the_energy_sensor_not_power():
     assert g.wrong_measure("histories", {**call, "sensor_name": "Energy"}) == ""
     # over a period, energy is integrated from power: allowed
     assert g.wrong_measure("histories", {**call, "final": "2024-04-02T00:00:00"}) == ""
+
+
+def test_a_setpoint_is_read_only_where_the_question_asks_for_one():
+    args = {"site_name": "DEPOT", "asset_names": ["Freezer 1"]}
+    g = Grounding.build("whats freezer 1 at right now at DEPOT, and drop its setpoint by 2 degrees", CAT)
+    said = g.wrong_measure("histories", {**args, "sensor_name": "Box Temp SP"})
+    assert "is a setpoint" in said and "Box Temp" in said.split("measured series:")[1]
+    assert g.wrong_measure("histories", {**args, "sensor_name": "Box Temp"}) == ""
+    asked = Grounding.build("freezer 1 box temp setpoint at DEPOT yesterday", CAT)
+    assert asked.wrong_measure("histories", {**args, "sensor_name": "Box Temp SP"}) == ""

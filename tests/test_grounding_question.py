@@ -757,3 +757,12 @@ def test_together_in_one_file_is_a_file_not_a_sum():
     assert [(p.ask, p.op) for p in read_question(text).parts] == [("data", None)]
     assert q.wants_single_file(text)
     assert [p.op for p in read_question("chiller 6 and chiller 9 power combined").parts] == ["sum"]
+
+
+def test_two_periods_compared_with_no_aggregate_said_are_compared_by_their_means():
+    from edge_agent.grounding.calls import pins
+
+    said = pins(read_question("Was the humidity in the natatorium higher last week or the week before?"))
+    assert said["statistic"] == "mean" and said["order"] == "highest"
+    assert pins(read_question("Was the peak tonnage of Chiller 6 higher this week or last week?"))["statistic"] == "max"
+    assert pins(read_question("did it draw more energy last week than the week before last?"))["statistic"] == "energy"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.dates import mentions_time
+from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.measures import Measure, comparable, fits, point_measure
 from edge_agent.grounding.question import Reading, wants_single_file
 from edge_agent.grounding.status import ANALYSIS_TOOLS, ANSWERED_BY, listed_asks, open_parts
@@ -103,6 +104,16 @@ def wrong_measure(g: Grounding, tool: str, args: Any) -> str:
     first = _measure(g.catalog, site, assets, sensor)
     if first is None:
         return ""
+    if first.setpoint and sensor not in g.links.sensors and not TABLE.setpoint.search(g.asked_text()):
+        # "what's freezer room 2 at right now" (the setpoint said only in a refused piece): the measured value
+        measured = [
+            s.short
+            for a in assets[:1]
+            for s in g.catalog.sensors(site, a)
+            if not (m := point_measure(s)).setpoint and m.quantity == first.quantity
+        ]
+        offer = f"; the measured series: {', '.join(measured[:8])}" if measured else ""
+        return f"{sensor} is a setpoint, and the question does not ask for a setpoint{offer}."
     wanted = g.links.measures
     if wanted and not fits(wanted, first):
         good = [
@@ -212,8 +223,11 @@ def pins(reading: Reading, other: tuple[str, str] | None = None) -> dict[str, An
     part = next((p for p in reading.parts if p.ask in ANSWERED_BY), None)
     if part is None:
         return {}
+    # two periods compared with no aggregate said ("was the humidity higher last week or the week before") are
+    # compared by their means: what "higher" of a whole period says; a maximum or minimum is said when meant
+    statistic = part.statistic or ("mean" if part.ask == "periods" else None)
     stated = {
-        "statistic": part.statistic,
+        "statistic": statistic,
         "order": part.order,
         "op": part.op,
         "direction": part.direction,

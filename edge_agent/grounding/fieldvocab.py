@@ -348,6 +348,11 @@ def _unit_key(unit: str) -> str:
     return unicodedata.normalize("NFC", unit.strip())
 
 
+def measure_vocabulary() -> frozenset[str]:
+    """Every one-word phrase operators use for a measure (words.yaml `measures`): "energy", "humidity", "load"."""
+    return frozenset(w for w in _v().measure if " " not in w)
+
+
 def unit_words() -> frozenset[str]:
     """The units written in letters alone (two or more: "kwh", "gallon", "psi"), case-folded: the words a question
     uses for an amount of something."""

@@ -26,6 +26,7 @@ from edge_agent.grounding.links import (
     Missing,
     Tokens,
     alike,
+    is_typo,
     key_variants,
     name_shape,
     words_in,
@@ -70,8 +71,14 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             if not any(_may_measure(wanted, s) for s in catalog.sensors(site, asset))
         ]
         if not lacking or len(lacking) < len(on):
-            continue
-        hits = [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
+            qualified = _qualified_lacking(tokens, catalog, on, wanted, free)
+            if qualified:
+                lacking, hits = on, qualified  # "condenser water temp" where the water temps are leaving ones
+            else:
+                continue
+        else:
+            hits = []
+        hits = hits or [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
         text = tokens.raw(hits[0], hits[-1] + 1) if hits else wanted.phrase
         for n in hits:  # the phrase's words are placed: they named this measure
             tokens.used[n] = True
@@ -86,6 +93,43 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
                 )
             )
         return
+
+
+def _qualified_lacking(
+    tokens: Tokens, catalog: Catalog, on: list[tuple[str, str]], wanted: measures.Asked, free: list[int]
+) -> list[int]:
+    """The tokens of a measure asked with words before it that say which series ("condenser water temp"), where one
+    of those words (four letters or more) is in the name of no series of the named assets that measures it: the
+    measure is one they lack. [] where there is no such word."""
+    hits = [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
+    if not hits:
+        return []
+    names = {
+        key(w)
+        for site, asset in on
+        for s in catalog.sensors(site, asset)
+        if _may_measure(wanted, s)
+        for w in s.short.split()
+    }
+    run: list[int] = []
+    n = hits[0] - 1
+    while n >= 0 and n in free:  # the plain words right before the measure: "condenser water" of "… water temp"
+        raw = tokens.items[n][0]
+        if not raw.isalpha() or key(raw) in GLUE or raw.casefold() in forms.FUNCTION_WORDS | forms.CUE_WORDS:
+            break
+        run.insert(0, n)
+        n -= 1
+    if not run or run[0] == 0 or not tokens.used[run[0] - 1]:
+        return []  # after a name ("Chiller 1 condenser water temp"), not a verb's subject ("the data centre draw")
+    measure_words = fieldvocab.measure_vocabulary()
+    odd = [
+        m
+        for m in run
+        if len(w := key(tokens.items[m][0])) >= 4
+        and w not in names
+        and not any(is_typo(w, v) for v in measure_words)  # "enregy consumption": a measure word misspelt
+    ]
+    return [*run, *hits] if odd else []
 
 
 def _may_measure(wanted: measures.Asked, sensor: SensorName) -> bool:
@@ -300,24 +344,34 @@ _SITE_BEFORE = frozenset("at in on for from of to within across site plant campu
 _SITE_AFTER = frozenset("site sites plant plants campus building buildings facility".split())
 
 
-def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> bool:
-    """The capitalised word at `n` and the plain noun after it stand where a site's name stands ("at the Stockton
-    depot"), the question names no site, and neither word is one the reading or the field knows (a weekday, a
-    unit, a kind, a measure are placed as such): a place the SkySpark does not have."""
+def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> int:
+    """How many words from `n` name a place the SkySpark does not have (0: none): a capitalised word and the plain
+    noun after it ("at the Stockton depot"), or a run of capitalised words ("at Riverside Ice Rink"), standing where a
+    site's name stands and ending the phrase, where the question names no site and no word is one the reading or
+    the field knows (a weekday, a unit, a kind, a measure are placed as such)."""
     if links.sites or len(catalog.sites) < 2 or n + 1 >= len(tokens.items):
-        return False
-    tok, nxt = tokens.items[n][0], tokens.items[n + 1][0]
+        return 0
     known = forms.FUNCTION_WORDS | forms.CUE_WORDS
-    after = tokens.items[n + 2][0] if n + 2 < len(tokens.items) else ""
-    return (
-        tok[:1].isupper()
-        and tok[1:].islower()
-        and nxt.isalpha()
-        and nxt.islower()
-        and not {tok.casefold(), nxt.casefold()} & known
-        and not any(field_word(w) or w.casefold() in fieldvocab.unit_words() for w in (tok, nxt))
-        and (not after or after.casefold() in GLUE | known)  # the noun ends the name: "… depot right now"
-    )
+
+    def plain(w: str) -> bool:
+        return (
+            w.isalpha()
+            and w.casefold() not in known
+            and not field_word(w)
+            and w.casefold() not in fieldvocab.unit_words()
+        )
+
+    words = [t for t, _, _ in tokens.items]
+    if not (words[n][:1].isupper() and words[n][1:].islower() and plain(words[n])):
+        return 0
+    end = n + 1
+    while end < len(words) and not tokens.used[end] and words[end].istitle() and plain(words[end]):
+        end += 1  # "Riverside Ice Rink"
+    if end == n + 1 and words[end].islower() and plain(words[end]):
+        end += 1  # "Stockton depot"
+    after = words[end] if end < len(words) else ""
+    ends = not after or after.casefold() in GLUE | known  # the name ends the phrase: "… depot right now"
+    return end - n if end - n >= 2 and ends else 0
 
 
 def kind_words(catalog: Catalog) -> set[str]:
@@ -382,9 +436,11 @@ def missing_sites(tokens: Tokens, catalog: Catalog, links: Links) -> None:
                 if any(len(s.split()) == 2 and s.split()[1] == last for s in catalog.sites):
                     tokens.used[n] = tokens.used[n + 1] = True  # "Eastside WRF" where there is Millbrook WRF
                     links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
-                elif _place_name(tokens, n, links, catalog):  # "at the Stockton depot": a place this SkySpark lacks
-                    tokens.used[n] = tokens.used[n + 1] = True
-                    links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))
+                elif size := _place_name(tokens, n, links, catalog):  # "at the Stockton depot": a place it lacks
+                    tokens.used[n : n + size] = [True] * size
+                    links.missing.append(
+                        Missing(text=tokens.raw(n, n + size), kind="site", suggestions=catalog.sites[:SUGGEST])
+                    )
             continue
         if not _site_position(tokens, n):
             continue

@@ -137,6 +137,9 @@ def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int,
         if not all(span) or span[0] in GLUE or span[-1] in GLUE:
             continue
         fits = [n for n, ws in words.items() if _contains(ws, span)]
+        before = _qualifier(tokens, i)
+        if before and not any(before in ws for n, ws in words.items() if n in fits):
+            continue  # "condenser water temp" is not the Leaving Water Temp: the word before says which water
         # a setpoint as the field's vocabulary reads a point name, and as the forms table reads the question's words
         said = " ".join(tokens.words(i, min(j + 2, len(tokens.items))))  # "discharge air (temp) setpoint"
         said_setpoint = TABLE.setpoint.search(said) is not None
@@ -145,6 +148,19 @@ def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int,
             tokens.take(i, j)
             found.append((i, j, fits[0], "part"))
     return found
+
+
+def _qualifier(tokens: Tokens, i: int) -> str:
+    """The plain word just before token `i`, right after a name, that nothing placed and that may say which of several
+    like series is meant ("condenser" of "Chiller 1 condenser water temp"): four letters or more, no function, form
+    or glue word; its short form ('' where there is none)."""
+    if i < 2 or tokens.used[i - 1] or not tokens.used[i - 2]:
+        return ""  # only right after a name: "Chiller 1 condenser water temp"
+    raw = tokens.words(i - 1, i)[0]
+    k = key(raw)
+    if len(k) < 4 or not k.isalpha() or k in GLUE or raw.casefold() in FUNCTION_WORDS | CUE_WORDS:
+        return ""
+    return _short(k)
 
 
 def _short(word: str) -> str:

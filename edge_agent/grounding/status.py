@@ -236,6 +236,11 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         # "count the Kessel": what is to be counted or listed is a word nothing placed; a listing of everything
         # at the site does not answer it
         return "what the question asks to count or list is not understood: " + ", ".join(g.unplaced)
+    named = g.links.sites or g.links.assets or g.links.asset_types or g.links.sensors
+    if g.unplaced and not named and not any(p.ask in ("names", "count") for p in g.reading.parts):
+        # "how many hours was the pool heater below its setpoint": nothing of the plant is named but a word nothing
+        # placed; whatever a call read (another site's CRAC), it is not known to be what was asked about
+        return "what the question asks about is not understood: " + ", ".join(g.unplaced)
     open_ = open_parts(g, trial) if g.reading.by_parts else []
     if open_:
         return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in open_)
