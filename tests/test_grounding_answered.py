@@ -137,7 +137,7 @@ def test_a_mixed_request_answers_the_data_and_refuses_the_rest_without_showing_i
     q = "What was the peak Compressor Power of Freezer 1 at SITE-A yesterday? Also switch Freezer 2 off."
     g = Grounding.build(q, CATALOG)
     assert g.reading.intent == "read" and not g.in_code
-    assert g.missing_prefix().startswith("This gateway only reads data; it did not switch")
+    assert g.missing_prefix().startswith("This gateway only reads data; it cannot switch")
     assert "switch" not in g.asked_text() and "Compressor Power" in g.asked_text()
     only = Grounding.build("Sorry to bother you, please switch Freezer 2 off.", CATALOG)
     assert only.refusal == "control" and "cannot" in only.in_code

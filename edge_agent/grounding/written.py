@@ -198,7 +198,7 @@ def declined(g: Grounding) -> str:
     for piece in g.reading.also:
         if piece.startswith("control"):
             verb = piece.split(":", 1)[1].strip() if ":" in piece else "operate equipment"
-            out.append(f"This gateway only reads data; it did not {verb}")
+            out.append(f"This gateway only reads data; it cannot {verb} (it changes nothing on the plant)")
         elif piece.startswith("injection"):
             out.append("It does not follow instructions written into a question")
     return "; ".join(dict.fromkeys(out))
