@@ -373,3 +373,21 @@ def test_a_call_about_nothing_the_question_named_does_not_answer_a_word_nothing_
     head = "Yes: Box Temp of Freezer 1 was below its setpoint in 28 of 96 samples (7.0 h)"
     g.observe(1, 1, "excursions", head + "; saved to e.json", head=head, answers=True)
     assert "not understood: " in g.unsupported(1, head, []) and "heater" in g.unsupported(1, head, [])
+
+
+def test_one_file_asked_for_is_not_answered_by_two():
+    g = Grounding.build("Freezer 1 and Freezer 2 box temp yesterday at SITE-A, in one file please", CATALOG)
+    for n, asset in enumerate(["Freezer 1", "Freezer 2"], 1):
+        head = f"The highest {asset} Box Temp on 1 November 2026 was -17.0 °C; saved to h{n}.json"
+        args = {"site_name": "SITE-A", "asset_names": [asset], "sensor_name": "Box Temp"}
+        g.observe(1, n, "histories", head, head=head, answers=True, call="histories " + json.dumps(args))
+    answer = g.answer_prefix(1)
+    assert (
+        g.unsupported(1, answer, _claims(g, answer))
+        == "one file was asked for, and this run's data is in 2: h1.json, h2.json"
+    )
+    merge = {"file_name_1": "h1.json", "file_name_2": "h2.json"}
+    head = "the 192 rows of h1.json and h2.json are saved in one file, merged-1.json"
+    g.observe(1, 3, "jsonmerge", head, head=head, answers=True, call="jsonmerge " + json.dumps(merge))
+    answer = g.answer_prefix(1)
+    assert "merged-1.json" in answer and "one file was asked for" not in g.unsupported(1, answer, _claims(g, answer))

@@ -17,7 +17,7 @@ from edge_agent.grounding.catalog import key
 from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.prose import unheld, well_formed, words_held
 from edge_agent.grounding.provenance import Claim, Source
-from edge_agent.grounding.question import Part
+from edge_agent.grounding.question import Part, wants_single_file
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -252,6 +252,9 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         # "pond level at midnight? and start pump 2": the refusal of the piece is said, the data is not; what the model
         # writes after the refusal is no reading of the data
         return "no call of this run answered: " + "; ".join(f'"{p.text}"' for p in g.reading.parts)
+    scattered = _files_apart(g, trial, prefix)
+    if scattered:  # "… together in one file": two files are not one
+        return f"one file was asked for, and this run's data is in {len(scattered)}: " + ", ".join(scattered)
     if prefix:
         if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", prefix, re.I):
             return "the question asks yes or no; this run's calls found figures, which say neither"
@@ -276,6 +279,25 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     if not words_held(g.sources, trial, answer, every=True):
         return "the answer says what this run's Observations do not: " + ", ".join(unheld(g.sources, trial, answer)[:6])
     return ""
+
+
+def _files_apart(g: Grounding, trial: int, prefix: str) -> list[str]:
+    """Where the question asks for one file: the files the answer's heads name that no merge of this trial joined,
+    when they are two or more ([] otherwise)."""
+    if not prefix or not wants_single_file(g.question):
+        return []
+    merged: set[str] = set()
+    for s in g.sources:
+        if s.kind == "observation" and s.tool == "jsonmerge" and s.trial == trial:
+            try:
+                args = json.loads(s.call.split(" ", 1)[1])
+            except (IndexError, ValueError):
+                continue
+            merged |= (
+                {str(v) for k, v in args.items() if k.startswith("file_name")} if isinstance(args, dict) else set()
+            )
+    files = [f for f in dict.fromkeys(re.findall(r"[\w.\-]+\.json\b", prefix)) if f not in merged]
+    return files if len(files) > 1 else []
 
 
 def _unread_sensors(g: Grounding, trial: int) -> list[str]:
