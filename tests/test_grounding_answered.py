@@ -391,3 +391,15 @@ def test_one_file_asked_for_is_not_answered_by_two():
     g.observe(1, 3, "jsonmerge", head, head=head, answers=True, call="jsonmerge " + json.dumps(merge))
     answer = g.answer_prefix(1)
     assert "merged-1.json" in answer and "one file was asked for" not in g.unsupported(1, answer, _claims(g, answer))
+
+
+def test_a_sensor_named_inside_another_is_not_asked_apart():
+    cat = Catalog.of({"B": {"Main Meter": ["Active Power", "Power"], "Lab Meter": ["Active Power", "Power"]}})
+    g = Grounding.build("Freezer? no: Main Meter Active Power and Power yesterday at B", cat)
+    assert set(g.links.sensors) == {"Active Power", "Power"}
+    args = {"site_name": "B", "asset_names": ["Main Meter"], "sensor_name": "Active Power"}
+    head = "The highest Main Meter Active Power on 1 November 2026 was 4.0 kW"
+    g.observe(
+        1, 1, "histories", head + "; saved to h.json", head=head, answers=True, call="histories " + json.dumps(args)
+    )
+    assert "no call of this run read" not in g.unsupported(1, g.answer_prefix(1), [])

@@ -700,3 +700,11 @@ def test_a_run_of_capitalised_words_where_a_site_stands_is_a_site_the_skyspark_l
     cat = Catalog.of({"Kestrel Cold Store": {"Pump 1": ["Flow"]}, "Tamaki DC2": {"UPS A": ["Load"]}})
     links = link("list all pumps at Riverside Ice Rink", cat)
     assert [(m.kind, m.text) for m in links.missing] == [("site", "Riverside Ice Rink")]
+
+
+def test_a_sensor_one_asset_has_does_not_name_it_where_the_question_names_a_kind():
+    cat = Catalog.of({"D": {"B3_Total": ["Energy", "Power"], "LC1": ["Lighting Power"], "LC2": ["Lighting Power"]}})
+    for site in ("D",):
+        cat.site(site).types.update({"B3_Total": ["meter"], "LC1": ["lighting"], "LC2": ["lighting"]})
+    links = link("Which lighting controller at D drew the most energy (kWh) yesterday?", cat)
+    assert links.assets == [] and links.asset_types == ["lighting"]

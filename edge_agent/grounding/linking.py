@@ -416,7 +416,13 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     if links.sensors and not links.assets and len(links.sites) == 1:  # "the wind speed at Kestrel": one asset has it
         site = links.sites[0]
         holders = [a for a in catalog.assets(site) if all(catalog.has_sensor(site, a, n) for n in links.sensors)]
-        if len(holders) == 1 and not any(m.kind == "kind" for m in links.mentions):
+        kinds = kind_words(catalog)
+        kind_named = any(  # "which lighting controller drew the most energy": a kind's assets, not one asset
+            key(t) in kinds or key(t).rstrip("s") in kinds or fieldvocab.kinds_named(t.casefold())
+            for n, (t, _, _) in enumerate(tokens.items)
+            if not tokens.used[n]
+        )
+        if len(holders) == 1 and not kind_named:
             links.assets.append(holders[0])
             links.asset_sites[holders[0]] = site
             links.mentions.append(Mention(text="", name=holders[0], kind="asset", site=site, how="only"))

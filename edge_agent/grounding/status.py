@@ -303,9 +303,12 @@ def _files_apart(g: Grounding, trial: int, prefix: str) -> list[str]:
 def _unread_sensors(g: Grounding, trial: int) -> list[str]:
     """The sensors a question names two or more of that no data call of the trial read (a sensor every named asset
     lacks is a fact of the answer, not a read to make)."""
-    if g.links is None or len(g.links.sensors) < 2:
-        return []
+    if g.links is None or len(g.links.sensors) < 2 or any(p.ask in ANSWERED_BY for p in g.reading.parts):
+        return []  # an analysis reads the series it compares itself
     lacking = {m.text for m in g.links.missing if m.kind == "sensor"}
+    words = {n: set(key(w) for w in n.split()) for n in g.links.sensors}
+    within = {n for n in words for o in words if o != n and words[n] < words[o]}  # "Power" of "Active Power"
+    lacking |= within
     calls = [s.call for s in g.sources if s.kind == "observation" and s.answers and s.trial == trial]
     if not calls:
         return []  # nothing read at all: the other checks say so
