@@ -327,7 +327,7 @@ def test_a_figure_only_the_question_holds_is_no_finding():
     g = Grounding.build("whats the highest box temp of Freezer 1 at SITE-A on 10/31", CATALOG, now)
     g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
     answer = "The highest Box Temp of Freezer 1 at SITE-A was 10."
-    assert "come from the question" in g.unsupported(1, answer, _claims(g, answer))
+    assert g.unsupported(1, answer, _claims(g, answer))  # no data call's head; and its "10" is the question's
 
 
 def test_a_place_named_where_a_site_stands_that_the_skyspark_lacks_is_missing():
@@ -403,3 +403,14 @@ def test_a_sensor_named_inside_another_is_not_asked_apart():
         1, 1, "histories", head + "; saved to h.json", head=head, answers=True, call="histories " + json.dumps(args)
     )
     assert "no call of this run read" not in g.unsupported(1, g.answer_prefix(1), [])
+
+
+def test_two_listings_merged_are_no_data_in_one_file():
+    g = Grounding.build("download Freezer 1 and Freezer 2 box temps for yesterday at SITE-A into one file", CATALOG)
+    for n, site in enumerate(["SITE-A", "SITE-B"], 1):
+        head = f"found 2 assets at {site}"
+        g.observe(1, n, "assets", head + f"; saved to a{n}.json", head=head, call=f"assets {n}")
+    merge = {"file_name_1": "a1.json", "file_name_2": "a2.json"}
+    head = "the 4 rows of a1.json and a2.json are saved in one file, merged-1.json"
+    g.observe(1, 3, "jsonmerge", head, head=head, answers=True, call="jsonmerge " + json.dumps(merge))
+    assert g.answer_prefix(1) == "" and g.unsupported(1, head, _claims(g, head)) != ""

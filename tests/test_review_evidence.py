@@ -16,9 +16,13 @@ def _tools() -> ToolRegistry:
     return ToolRegistry([fake_sites, fake_histories, *load_tools_from_file(PROJECT_ROOT / "tools" / "jsonfiles.py")])
 
 
+HEADS: dict[str, str] = {}  # observation -> what the tool wrote of the call for an answer (its head)
+
+
 def _run(h, action: str, args: dict, index: int) -> StepRecord:
     """Really run a tool (so the file store holds what it wrote) and record the step."""
     result = h.rt.tools.get(action).run(args, h.rt.ctx)
+    HEADS[result.observation] = result.answer
     return StepRecord(
         index=index, thought="t", action=action, action_input=args, observation=result.observation, ok=result.ok
     )
@@ -86,7 +90,16 @@ def test_two_files_without_a_merge_are_partial_and_a_merge_fixes_it(tmp_path):
     merged = s3.observation.split(" into ")[1].split(" ")[0]
     g = h.rt.grounding
     for step in (s1, s2, s3):  # what the executor records of each call, so the answer's file has its source
-        g.observe(1, step.index, step.action, step.observation, args=step.action_input)
+        tool = h.rt.tools.get(step.action)
+        g.observe(
+            1,
+            step.index,
+            step.action,
+            step.observation,
+            head=HEADS[step.observation],
+            answers=tool.answers,
+            args=step.action_input,
+        )
     trial = _trial([s1, s2, s3], f"{g.answer_prefix(1)}; all in {merged}")  # code's heads lead, as the runtime has it
     trial.claims = g.check(trial.answer)
     verdict = review(TWO, trial, h.rt)

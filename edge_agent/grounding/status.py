@@ -89,6 +89,8 @@ def heads(g: Grounding, trial: int | None = None) -> list[str]:
     for s in g.sources:
         if s.kind != "observation" or not s.head or trial not in (None, s.trial):
             continue
+        if s.tool == "jsonmerge" and not _merges_data(g, s):
+            continue  # two listings merged are no data in one file
         if s.answers or (names and _LISTING.match(s.head) and all(key(n) in named for n in s.about)):
             latest.pop(s.call, None)
             latest[s.call] = _sentence(s.head)
@@ -263,6 +265,9 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
             if " ".join(answer.split()).startswith(" ".join(prefix.split()))
             else "the answer does not state what this run's calls found"
         )
+    if g.start is not None and (g.links.sensors or g.links.measures) and all(p.ask == "data" for p in g.reading.parts):
+        # a series asked over a period: its figures or its file come from a data call's head, never from prose
+        return "no data call of this run read what the question asks for"
     if not well_formed(answer):
         return "the answer repeats itself, not a statement"
     if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", answer, re.I):
@@ -281,6 +286,27 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     return ""
 
 
+def _merged_inputs(source: Source) -> set[str]:
+    """The files a jsonmerge call joined (its `file_name_*` arguments)."""
+    try:
+        args = json.loads(source.call.split(" ", 1)[1])
+    except (IndexError, ValueError):
+        return set()
+    return {str(v) for k, v in args.items() if k.startswith("file_name")} if isinstance(args, dict) else set()
+
+
+def _merges_data(g: Grounding, merge: Source) -> bool:
+    """A merge joins data files, not the files of listings (sites, assets, sensors) of its trial."""
+    listed = {
+        f
+        for s in g.sources
+        if s.kind == "observation" and s.trial == merge.trial and s.head and _LISTING.match(s.head)
+        for f in re.findall(r"[\w.\-]+\.json\b", s.text)
+    }
+    inputs = _merged_inputs(merge)
+    return bool(inputs) and not inputs & listed
+
+
 def _files_apart(g: Grounding, trial: int, prefix: str) -> list[str]:
     """Where the question asks for one file: the files the answer's heads name that no merge of this trial joined,
     when they are two or more ([] otherwise)."""
@@ -289,13 +315,7 @@ def _files_apart(g: Grounding, trial: int, prefix: str) -> list[str]:
     merged: set[str] = set()
     for s in g.sources:
         if s.kind == "observation" and s.tool == "jsonmerge" and s.trial == trial:
-            try:
-                args = json.loads(s.call.split(" ", 1)[1])
-            except (IndexError, ValueError):
-                continue
-            merged |= (
-                {str(v) for k, v in args.items() if k.startswith("file_name")} if isinstance(args, dict) else set()
-            )
+            merged |= _merged_inputs(s)
     files = [f for f in dict.fromkeys(re.findall(r"[\w.\-]+\.json\b", prefix)) if f not in merged]
     return files if len(files) > 1 else []
 
