@@ -167,3 +167,10 @@ def test_a_setpoint_is_read_only_where_the_question_asks_for_one():
     assert g.wrong_measure("histories", {**args, "sensor_name": "Box Temp"}) == ""
     asked = Grounding.build("freezer 1 box temp setpoint at DEPOT yesterday", CAT)
     assert asked.wrong_measure("histories", {**args, "sensor_name": "Box Temp SP"}) == ""
+
+
+def test_the_sensors_offered_leave_the_setpoints_out_where_the_question_says_none():
+    g = Grounding.build("whats freezer 1 at right now at DEPOT, and drop its setpoint by 2 degrees", CAT)
+    assert "Box Temp SP" not in g.scope().sites["DEPOT"].sensors and "Box Temp" in g.scope().sites["DEPOT"].sensors
+    asked = Grounding.build("freezer 1 setpoint at DEPOT right now", CAT)
+    assert "Box Temp SP" in asked.scope().sites["DEPOT"].sensors

@@ -32,6 +32,7 @@ from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.dates import resolve_period
+from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import Links
 from edge_agent.grounding.periods import two_periods
@@ -141,7 +142,12 @@ class Grounding:
             return None
         if self._scope is None:
             self._scope = Scope.from_links(
-                self.links, self.catalog, start=self.start, final=self.final, pins=pins(self.reading, self.other)
+                self.links,
+                self.catalog,
+                start=self.start,
+                final=self.final,
+                pins=pins(self.reading, self.other),
+                setpoint_said=bool(TABLE.setpoint.search(self.asked_text())),
             )
         return self._scope
 

@@ -84,6 +84,7 @@ class Scope:
         final: str | None = None,
         seen: frozenset[str] = frozenset(),
         pins: dict[str, Any] | None = None,
+        setpoint_said: bool = True,
     ) -> Scope:
         sites = links.sites or list(catalog.sites)
         named_missing = any(m.kind == "asset" for m in links.missing)
@@ -112,6 +113,9 @@ class Scope:
                 if links.sensors
                 else _measuring(catalog, site, kinds or assets, links.measures, list(shorts))[:MAX_NAMES]
             )
+            if not links.sensors and not setpoint_said:  # "what's freezer room 2 at": its measured series
+                measured = [x for x in sensors if not _is_setpoint(catalog, site, kinds or assets, x)]
+                sensors = measured or sensors
             if linked:  # a sensor every named asset has, where there is one
                 owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
                 common = [s for s in sensors if all(s in own for own in owned)]
@@ -317,6 +321,11 @@ def _measuring(catalog: Catalog, site: str, assets: list[str], wanted: list[str]
         points = [s for s in points if "elec" in s.tags or "energy" in s.tags]  # not its cooling or heating output
     fitting = {s.short for s in points}
     return [s for s in shorts if s in fitting] or shorts
+
+
+def _is_setpoint(catalog: Catalog, site: str, assets: list[str], short: str) -> bool:
+    """The point `short` of `assets` is a setpoint (by its tags or its name, as the field's vocabulary reads it)."""
+    return any(point_measure(x).setpoint for a in assets for x in catalog.sensors(site, a) if x.short == short)
 
 
 def _setpoints(sensors: list[str], named: list[str]) -> tuple[str, ...]:
