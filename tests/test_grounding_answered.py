@@ -414,3 +414,5 @@ def test_two_listings_merged_are_no_data_in_one_file():
     head = "the 4 rows of a1.json and a2.json are saved in one file, merged-1.json"
     g.observe(1, 3, "jsonmerge", head, head=head, answers=True, call="jsonmerge " + json.dumps(merge))
     assert g.answer_prefix(1) == "" and g.unsupported(1, head, _claims(g, head)) != ""
+    g.observe(2, 1, "jsonmerge", head, head=head, answers=True, call="jsonmerge " + json.dumps(merge))
+    assert g.answer_prefix(2) == ""  # a later trial merging what an earlier one listed

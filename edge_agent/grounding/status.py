@@ -296,11 +296,12 @@ def _merged_inputs(source: Source) -> set[str]:
 
 
 def _merges_data(g: Grounding, merge: Source) -> bool:
-    """A merge joins data files, not the files of listings (sites, assets, sensors) of its trial."""
+    """A merge joins data files, not the files of listings (sites, assets, sensors) of the run (a later trial may
+    merge what an earlier one listed)."""
     listed = {
         f
         for s in g.sources
-        if s.kind == "observation" and s.trial == merge.trial and s.head and _LISTING.match(s.head)
+        if s.kind == "observation" and s.head and _LISTING.match(s.head)
         for f in re.findall(r"[\w.\-]+\.json\b", s.text)
     }
     inputs = _merged_inputs(merge)
