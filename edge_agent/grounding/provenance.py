@@ -31,6 +31,13 @@ _DIGIT_TOKEN = re.compile(r"[A-Za-z0-9_.:+\-/]*\d[A-Za-z0-9_.:+\-/]*")
 _CODE = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]{2,}(?![A-Za-z0-9])")
 _TRAIL = ".:-/+_"
 _FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*\.json\b")
+
+
+def file_names(text: str) -> list[str]:
+    """The result files a text names ("history_Chiller_6_Tonnage-1a2b.json"), in order, each once."""
+    return list(dict.fromkeys(_FILE.findall(text)))
+
+
 _PARTS = re.compile(r"[_/\s]|(?<=\d)T(?=\d)")  # "2021-03-01T22:00" → "2021-03-01", "22:00"
 
 

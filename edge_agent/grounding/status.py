@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from edge_agent.grounding.catalog import key
 from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.prose import unheld, well_formed, words_held
-from edge_agent.grounding.provenance import Claim, Source
+from edge_agent.grounding.provenance import Claim, Source, file_names
 from edge_agent.grounding.question import Part, wants_single_file
 
 if TYPE_CHECKING:
@@ -302,7 +302,7 @@ def _merges_data(g: Grounding, merge: Source) -> bool:
         f
         for s in g.sources
         if s.kind == "observation" and s.head and _LISTING.match(s.head)
-        for f in re.findall(r"[\w.\-]+\.json\b", s.text)
+        for f in file_names(s.text)
     }
     inputs = _merged_inputs(merge)
     return bool(inputs) and not inputs & listed
@@ -317,7 +317,7 @@ def _files_apart(g: Grounding, trial: int, prefix: str) -> list[str]:
     for s in g.sources:
         if s.kind == "observation" and s.tool == "jsonmerge" and s.trial == trial:
             merged |= _merged_inputs(s)
-    files = [f for f in dict.fromkeys(re.findall(r"[\w.\-]+\.json\b", prefix)) if f not in merged]
+    files = [f for f in file_names(prefix) if f not in merged]
     return files if len(files) > 1 else []
 
 
