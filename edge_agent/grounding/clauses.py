@@ -115,7 +115,22 @@ def _asks(text: str) -> bool:
         return False  # request words only ("go ahead")
     if text.rstrip().endswith("?"):
         return True
-    return rest[0] not in TABLE.statement_start
+    return rest[0] not in TABLE.statement_start and not _states(text[lead.end() :] if lead else text)
+
+
+#: English's question words (a closed class)
+_WH_WORDS = frozenset("how what which who whom whose when where why whether".split())
+
+
+def _states(text: str) -> bool:
+    """The clause is a statement about something ("Pool Filter 2 needs a backwash", "AHU-2 is running hot"): it opens
+    with no question word or request verb and a copula or auxiliary follows its subject, which holds no question
+    word ("at what time was …" asks)."""
+    if TABLE.part_start.match(text.lstrip()):
+        return False
+    ws = words(text)
+    verb = next((i for i, w in enumerate(ws) if w in TABLE.statement_verb), 0)
+    return verb > 0 and not _WH_WORDS.intersection(ws[:verb])
 
 
 def _opens_part(text: str) -> bool:

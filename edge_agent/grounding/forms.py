@@ -85,6 +85,7 @@ class FormsTable(BaseModel):
     not_operated: list[str]
     not_after_verb: list[str]
     statement_start: list[str]
+    statement_verb: list[str]
     past_question: list[str]
     wish: list[str]
     function_words: str
@@ -294,6 +295,7 @@ class _Table:
     verbs: tuple[_Verb, ...]
     not_operated: frozenset[str]
     statement_start: frozenset[str]
+    statement_verb: frozenset[str]
     past_question: Cue
     wish: tuple[Cue, ...]
     participles: dict[str, str]
@@ -367,6 +369,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         verbs=tuple(verbs),
         not_operated=frozenset(raw.not_operated),
         statement_start=frozenset(raw.statement_start),
+        statement_verb=frozenset(raw.statement_verb),
         past_question=past,
         wish=comp.cues(raw.wish),
         participles={v.done: v.verb for v in raw.operating_verbs},
