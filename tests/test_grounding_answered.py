@@ -300,8 +300,8 @@ def test_every_attribute_a_clause_asks_for_is_answered():
 
 
 def test_prose_never_answers_a_question_with_words_nothing_placed():
-    g = Grounding.build("hey can u tell me what measurments we log on Freezer 1 at SITE-A", CATALOG)
-    assert "measurments" in g.unplaced
+    g = Grounding.build("hey can u tell me what gubbins we log on Freezer 1 at SITE-A", CATALOG)
+    assert "gubbins" in g.unplaced
     g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
     answer = "The 2 sensors on Freezer 1 are Box Temp and Compressor Power."
     assert "could not place" in g.unsupported(1, answer, _claims(g, answer))
@@ -416,3 +416,36 @@ def test_two_listings_merged_are_no_data_in_one_file():
     assert g.answer_prefix(1) == "" and g.unsupported(1, head, _claims(g, head)) != ""
     g.observe(2, 1, "jsonmerge", head, head=head, answers=True, call="jsonmerge " + json.dumps(merge))
     assert g.answer_prefix(2) == ""  # a later trial merging what an earlier one listed
+
+
+def test_a_misspelt_word_of_the_catalog_or_the_field_is_read_as_that_word():
+    cat = Catalog.of({"W": {"North Clarifier": ["Sludge Blanket"], "FST-3": ["Sludge Blanket"]}, "X": {"P": ["Flow"]}})
+    for site in ("W",):
+        cat.site(site).types.update({"North Clarifier": ["clarifier"], "FST-3": ["clarifier"]})
+    g = Grounding.build("How many clarifers are there at W?", cat)
+    assert g.respelt == {"clarifers": "clarifiers"} and not g.unplaced
+    assert g.in_code.startswith("Found 2 clarifiers at W")
+    # a changed letter is often another real word: "heater" is not "heated", "letter" not "wetter"
+    assert Grounding.build("write a cover letter for the heater", cat).respelt == {}
+
+
+def test_a_place_the_skyspark_lacks_is_a_missing_site_even_with_a_word_of_another_topic():
+    cat = Catalog.of({"A": {"Boiler 1": ["Flow Temp"]}, "B": {"Boiler 2": ["Flow Temp"]}})
+    for site, asset in (("A", "Boiler 1"), ("B", "Boiler 2")):
+        cat.site(site).types.update({asset: ["boiler"]})
+    g = Grounding.build("how many boilers does the Eastgate Hotel have?", cat)
+    assert [(m.kind, m.text) for m in g.links.missing] == [("site", "Eastgate Hotel")] and g.in_code == ""
+    assert g.refusal == ""
+
+
+def test_a_total_asked_is_answered_only_by_a_head_that_states_one():
+    cat = Catalog.of({"K": {"Weather Station": ["Rainfall", "Outside Temp"]}})
+    now = datetime(2026, 11, 7, 10, 0, tzinfo=UTC)
+    g = Grounding.build("How many mm of rain fell at K yesterday in total?", cat, now)
+    head = "The highest Weather Station Rainfall on 6 November 2026 was 1.3 mm, at 03:30; mean 0.24 mm; 96 values"
+    g.observe(1, 1, "history", head + "; saved to h.json", head=head, answers=True, call='history {"a": 1}')
+    assert "asks for a total" in g.unsupported(1, head, [])
+    g = Grounding.build("How much energy did the Weather Station use yesterday?", cat, now)
+    head = "The energy Weather Station Power on 6 November 2026 was 12.5 kWh; 96 values"
+    g.observe(1, 1, "history", head + "; saved to h.json", head=head, answers=True, call='history {"a": 1}')
+    assert "total" not in g.unsupported(1, head, [])

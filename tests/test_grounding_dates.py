@@ -325,3 +325,21 @@ def test_a_weekday_of_a_named_week_is_that_day_of_that_week():
     assert resolve_period("last week's tuesday", now).iso()[0] == "2024-04-02T00:00:00"
     assert resolve_period("friday of last week", now).iso() == ("2024-04-05T00:00:00", "2024-04-06T00:00:00")
     assert resolve_period("last week", now).iso() == ("2024-04-01T00:00:00", "2024-04-08T00:00:00")
+
+
+@pytest.mark.parametrize(
+    "question,at",
+    [
+        ("DO in aeration lane 2 at 7 this morning?", datetime(2020, 6, 8, 7, 0)),
+        ("pump flow at 3 yesterday afternoon", datetime(2020, 6, 7, 15, 0)),
+        ("pump flow at 8:30 yesterday evening", datetime(2020, 6, 7, 20, 30)),
+    ],
+)
+def test_a_bare_hour_takes_am_or_pm_from_the_part_of_the_day(question, at):
+    p = resolve_period(question, NOW)
+    assert p is not None and p.start.replace(tzinfo=None) == at == p.end.replace(tzinfo=None)
+
+
+def test_a_bare_hour_with_no_part_of_the_day_is_no_time():
+    p = resolve_period("pump 2 at 7 yesterday", NOW)
+    assert p is not None and p.start.time() == time(0)  # the day, not a guessed hour

@@ -708,3 +708,54 @@ def test_a_sensor_one_asset_has_does_not_name_it_where_the_question_names_a_kind
         cat.site(site).types.update({"B3_Total": ["meter"], "LC1": ["lighting"], "LC2": ["lighting"]})
     links = link("Which lighting controller at D drew the most energy (kWh) yesterday?", cat)
     assert links.assets == [] and links.asset_types == ["lighting"]
+
+
+def _with_units(plant: dict[str, dict[str, list[str]]], units: dict[str, str]) -> Catalog:
+    cat = Catalog.of(plant)
+    for site in plant:
+        sc = cat.site(site)
+        sc.sensors = {a: [SensorName(p.name, p.short, units.get(p.short)) for p in ps] for a, ps in sc.sensors.items()}
+    return cat
+
+
+def test_a_measure_word_within_the_named_assets_point_name_is_that_point():
+    # "inlet flow": the Inlet Works' Flow to Treatment in L/s, though other assets' "Flow" is in m³/h
+    cat = _with_units(
+        {"W": {"Inlet Works": ["Flow to Treatment", "pH"], "RAS Pump 1": ["Flow", "Speed"]}},
+        {"Flow to Treatment": "L/s", "Flow": "m³/h", "Speed": "rpm"},
+    )
+    links = link("What was the average inlet flow at W yesterday?", cat)
+    assert links.assets == ["Inlet Works"] and links.sensors == ["Flow to Treatment"] and not links.missing
+
+
+def test_a_sensor_named_by_its_initials_in_capitals():
+    cat = Catalog.of({"W": {"Aeration Lane 1": ["Dissolved Oxygen", "DO Setpoint", "MLSS"]}})
+    assert link("how long was lane 1 DO under 1 mg/l on monday", cat).sensors == ["Dissolved Oxygen"]
+    assert link("MLSS of lane 1", cat).sensors == ["MLSS"]
+    assert link("HOW LONG WAS LANE 1 DO UNDER 1", cat).sensors == []  # a question in capitals has no initials
+    assert link("do lane 1 readings look ok", cat).sensors == []  # the lower-case verb is no name
+
+
+def test_one_word_that_is_a_whole_point_name_is_the_point_not_part_of_an_asset_name():
+    cat = Catalog.of({"K": {"Bay B": ["CO2", "Air Temp"], "CO2 Doser": ["Dosing Rate"]}})
+    links = link("CO2 in Bay B at noon on the 5th?", cat)
+    assert links.assets == ["Bay B"] and links.sensors == ["CO2"]
+
+
+def test_words_before_a_measure_and_a_name_that_no_series_has_name_a_missing_sensor():
+    cat = _with_units({"K": {"Bay A": ["Humidity", "Air Temp"]}}, {"Humidity": "%RH", "Air Temp": "°C"})
+    links = link("soil moisture in bay A right now?", cat)
+    assert [(m.kind, m.text, m.asset) for m in links.missing] == [("sensor", "soil moisture", "Bay A")]
+    assert not link("humidity in bay A right now?", cat).missing
+
+
+def test_a_sensor_name_of_several_words_links_without_a_site_named():
+    cat = Catalog.of({"Brewery": {"Glycol Chiller": ["Glycol Supply Temp", "Power"]}, "Works": {"Blower 1": ["Power"]}})
+    links = link("lowest glycol supply temp on monday?", cat)
+    assert (links.sites, links.assets, links.sensors) == (["Brewery"], ["Glycol Chiller"], ["Glycol Supply Temp"])
+    assert link("average power on monday?", cat).sensors == []  # one word is every site's: nothing to link
+
+
+def test_a_plural_last_word_names_the_sensor_not_a_longer_one():
+    cat = Catalog.of({"B": {"FV-101": ["Beer Temp", "Beer Temp Setpoint"], "FV-102": ["Beer Temp"]}})
+    assert link("FV-101 and FV-102 beer temps from yesterday", cat).sensors == ["Beer Temp"]

@@ -483,6 +483,6 @@ def test_a_meter_register_is_used_by_its_rise_never_summed():
     spec.loader.exec_module(iot)
     row = lambda v: SimpleNamespace(value=v, unit="kWh", timestamp="2026-10-27T00:00:00-05:00")  # noqa: E731
     register = [row(v) for v in (3280101.0, 3280500.5, 3281002.0, 3290295.0)]
-    assert iot._total(register, register).startswith("consumption 10194.0 kWh (the register's rise")
+    assert iot._total(register, register).startswith("rise 10194.0 kWh (the register from 3280101.0")
     interval = [row(v) for v in (162.07, 162.28, 161.08, 157.87)]
     assert iot._total(interval, interval) == "total 643.3 kWh"

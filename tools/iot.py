@@ -19,7 +19,6 @@ one it cannot (the server unreachable, the login refused: `edge_agent.failures`)
 from __future__ import annotations
 
 import math
-import re
 from datetime import datetime
 from statistics import fmean
 from zoneinfo import ZoneInfo
@@ -28,6 +27,7 @@ from pydantic import Field, field_validator
 
 from edge_agent import analysis as an
 from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.question import stated_first
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
 from edge_agent.toolkit import (
@@ -210,22 +210,14 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
     )
 
 
-#: words of a question that ask for one statistic, which a range's Observation then states first
-_ASKS = (
-    ("max", r"\b(?:max(?:imum)?|highest|peak|most|top|largest)\b"),
-    ("min", r"\b(?:min(?:imum)?|lowest|least|smallest)\b"),
-    ("mean", r"\b(?:average|mean|typical)\b"),
-    ("sum", r"\b(?:total|sum|in all|altogether|consum\w*|used)\b"),
-)
 _STATS = ("max", "min", "mean", "sum")
 
 
 def _asked_first(question: str) -> tuple[str, ...]:
-    """The statistics in the order to state them: the one the question asks for first."""
-    for stat, pattern in _ASKS:
-        if re.search(pattern, question or "", re.I):
-            return (stat,) + tuple(s for s in _STATS if s != stat)
-    return _STATS
+    """The statistics in the order to state them: the one the question asks for first (the forms table's
+    `stated_first` cues: "avg", "in total", …)."""
+    stat = stated_first(question or "")
+    return _STATS if stat is None else (stat,) + tuple(s for s in _STATS if s != stat)
 
 
 def _series_stats(rows: list, order: tuple[str, ...] = _STATS) -> str:
@@ -300,7 +292,7 @@ def _said_series(rows: list, order: tuple[str, ...], window) -> str:
         }
         total = _total(samples, numbers)
         stats = [s for s in order if s in figures] + (["sum"] if total else [])
-        if order[0] == "sum" and total:
+        if (order[0] == "sum" or (order == _STATS and total.startswith("rise"))) and total:  # a register: its rise
             stats = ["sum"] + [s for s in stats if s != "sum"]
         clauses = []
         for n, stat in enumerate(stats):
@@ -323,7 +315,7 @@ def _total(samples: list, numbers: list) -> str:
     if _adds_up(unit) and _is_register(numbers):
         used = float(numbers[-1].value) - float(numbers[0].value)
         return (
-            f"consumption {_fmt(used)}{_unit(unit)} (the register's rise from {_fmt(numbers[0].value)} to "
+            f"rise {_fmt(used)}{_unit(unit)} (the register from {_fmt(numbers[0].value)} to "
             f"{_fmt(numbers[-1].value)}, first to last reading)"
         )
     if _adds_up(unit):

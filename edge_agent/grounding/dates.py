@@ -224,8 +224,20 @@ def _latest_day_of_month(dom: int, now: datetime) -> date:
     raise ValueError(f"no day {dom} of a month")
 
 
+#: "at 7 this morning", "at 3 in the afternoon", "at 9 tonight": a bare hour whose part of the day says am or pm
+_HOUR_OF_PART = re.compile(
+    r"\bat\s+(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?(?=\s+(?:o'?clock\s+)?(?:(?:this|in\s+the|yesterday|last|that)\s+)?"
+    r"(?P<part>morning|afternoon|evening|night|tonight)\b)",
+    re.I,
+)
+
+
 def _time_of_day(text: str) -> tuple[time, str] | None:
     m = _TIME.search(text)
+    bare = _HOUR_OF_PART.search(text)
+    if bare and (not m or bare.start() <= m.start()) and 1 <= int(bare["h"]) <= 11 and int(bare["mi"] or 0) <= 59:
+        hour = int(bare["h"]) % 12 + (0 if bare["part"].casefold() == "morning" else 12)
+        return time(hour, int(bare["mi"] or 0)), bare.group(0).strip()
     if not m:
         return None
     if m["word"]:

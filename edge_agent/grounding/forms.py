@@ -417,3 +417,7 @@ CUE_WORDS: frozenset[str] = (
     | {w for v in TABLE.verbs for w in v.words}
     | TABLE.lead.words
 )
+
+#: the literal words of the cues of topics no building's data holds ("hotel", "weather"): in a capitalised place name
+#: ("the Eastgate Hotel") they are part of the name
+OUTSIDE_WORDS: frozenset[str] = frozenset(w for c in TABLE.outside for w in c.words)

@@ -98,9 +98,10 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
 def _qualified_lacking(
     tokens: Tokens, catalog: Catalog, on: list[tuple[str, str]], wanted: measures.Asked, free: list[int]
 ) -> list[int]:
-    """The tokens of a measure asked with words before it that say which series ("condenser water temp"), where one
-    of those words (four letters or more) is in the name of no series of the named assets that measures it: the
-    measure is one they lack. [] where there is no such word."""
+    """The tokens of a measure asked with words before it that say which series ("condenser water temp"), right after
+    a name or before a preposition and a name ("soil moisture in Bay A"), where one of those words (four letters or
+    more) is in the name of no series of the named assets that measures it: the measure is one they lack. [] where
+    there is no such word."""
     hits = [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
     if not hits:
         return []
@@ -119,7 +120,14 @@ def _qualified_lacking(
             break
         run.insert(0, n)
         n -= 1
-    if not run or run[0] == 0 or not tokens.used[run[0] - 1]:
+    after = hits[-1] + 1
+    of_name = (  # "soil moisture in Bay A": the measure's words, then a preposition and a name
+        after + 1 < len(tokens.items)
+        and key(tokens.items[after][0]) in GLUE
+        and tokens.used[after + 1]
+        and not tokens.used[after]
+    )
+    if not run or not (of_name or (run[0] > 0 and tokens.used[run[0] - 1])):
         return []  # after a name ("Chiller 1 condenser water temp"), not a verb's subject ("the data centre draw")
     measure_words = fieldvocab.measure_vocabulary()
     odd = [
@@ -340,7 +348,9 @@ def _site_skeleton(name: str) -> tuple[str, ...] | None:
 
 
 #: words before a site's name ("at POKMAIN", "for the RCHMAIN site") and after it ("POKMAIN site")
-_SITE_BEFORE = frozenset("at in on for from of to within across site plant campus building facility".split())
+_SITE_BEFORE = frozenset(
+    "at in on for from of to within across site plant campus building facility does do did".split()
+)  # "how many boilers does the Eastgate Hotel have": its subject
 _SITE_AFTER = frozenset("site sites plant plants campus building buildings facility".split())
 
 
@@ -351,7 +361,7 @@ def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> int:
     the field knows (a weekday, a unit, a kind, a measure are placed as such)."""
     if links.sites or len(catalog.sites) < 2 or n + 1 >= len(tokens.items):
         return 0
-    known = forms.FUNCTION_WORDS | forms.CUE_WORDS
+    known = forms.FUNCTION_WORDS | (forms.CUE_WORDS - forms.OUTSIDE_WORDS)  # "the Eastgate Hotel" is a place
 
     def plain(w: str) -> bool:
         return (

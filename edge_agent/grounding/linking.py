@@ -98,11 +98,14 @@ def _match_near(
     return found
 
 
-def _match_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
+def _match_part(
+    tokens: Tokens, names: list[str], points: frozenset[str] = frozenset()
+) -> list[tuple[int, int, str, str]]:
     """An asset named by a distinctive part of its name, as operators write it: "FZ-B" for FZ-B Deepfreeze Hall,
     "screw comp 1" for NH3 Screw Comp 1, "the blast freezer" for FZ-C Blast Freezer. A span of up to four words that
     holds a code or a number, or is two words or more, and whose words stand in that order (loosely spelled) in
-    exactly one asset's name at the sites in play; never a span of glue words, never one that fits several names."""
+    exactly one asset's name at the sites in play; never a span of glue words, never one that fits several names, never
+    one word that is a whole point name at those sites ("CO2" is Bay B's CO2 sensor, not the CO2 Doser)."""
     words = {n: [_short(key(w)) for w in re.split(r"[\s_]+", n) if key(w)] for n in names}
     found = []
     for i, j in tokens.spans(4):
@@ -113,7 +116,7 @@ def _match_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, s
         if not all(span) or span[0] in GLUE or (span[-1] in GLUE and not re.fullmatch(r"[A-Z]", raw[-1])):
             continue  # a glue word never ends a name, but a capital letter does ("basin A")
         coded = any(re.search(r"\d", w) or re.fullmatch(r"[A-Z]{1,4}-?[A-Z0-9]+", w) for w in raw)
-        if len(span) < 2 and not (coded and re.search(r"[^\W\d_]", raw[0])):
+        if len(span) < 2 and (not (coded and re.search(r"[^\W\d_]", raw[0])) or key(raw[0]) in points):
             continue  # one word: only a code with letters in it ("FZ-B", "CR-2"), never a bare number
         fits = [n for n, ws in words.items() if ws != span and _contains(ws, span)]
         if len(fits) == 1 and not (
@@ -147,6 +150,27 @@ def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int,
         if len(fits) == 1:
             tokens.take(i, j)
             found.append((i, j, fits[0], "part"))
+    return found
+
+
+def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
+    """A sensor named by its initials in capitals, as operators write them ("DO" for Dissolved Oxygen, "RAT" for
+    Return Air Temp): a word of 2–5 capital letters, in a question not written in capitals, that is the initials of
+    the words of exactly one sensor name in play."""
+    letters = [c for t, _, _ in tokens.items for c in t if c.isalpha()]
+    if not letters or sum(c.isupper() for c in letters) > len(letters) / 2:
+        return []  # a question in capitals: its words are no initials
+    by: dict[str, set[str]] = {}
+    for name in names:
+        ws = [w for w in re.split(r"[\s_\-./]+", name) if w]
+        if len(ws) >= 2:
+            by.setdefault("".join(w[0] for w in ws).casefold(), set()).add(name)
+    found = []
+    for n, (text, _, _) in enumerate(tokens.items):
+        fits = by.get(text.casefold(), set()) if re.fullmatch(r"[A-Z]{2,5}", text) else set()
+        if not tokens.used[n] and len(fits) == 1:
+            tokens.take(n, n + 1)
+            found.append((n, n + 1, fits.pop(), "initials"))
     return found
 
 
@@ -239,17 +263,34 @@ def _measures_it(catalog: Catalog, site: str, asset: str, sensor: str) -> bool:
     """`asset` has no point named `sensor`, but `sensor` is a word of the field for a measure ("load": a power) that a
     point of the asset measures: the word asks for that point. Where the site's points named `sensor` measure that
     quantity themselves, only in their unit, where it is known (a "Load" in kW elsewhere, a "Power" in kW here; never a
-    "Tonnage" in tonref read from a power in kW); where they measure another ("Load" in %), the word is the field's."""
+    "Tonnage" in tonref read from a power in kW), or where the asset's point has the word in its name (the "inlet flow"
+    is the Inlet Works' "Flow to Treatment" in L/s, whatever unit other assets' "Flow" has); where they measure another
+    ("Load" in %), the word is the field's."""
     if catalog.has_sensor(site, asset, sensor):
         return False
     wanted = {q.name for q in fieldvocab.quantities_named(sensor.casefold())}
     named = [p for a in catalog.assets(site) for p in catalog.sensors(site, a) if key(p.short) == key(sensor)]
     alike = [p for p in named if _quantity(p) in wanted]  # the site's points so named measure the same quantity
     units = {(p.unit or "").casefold() for p in alike} - {""}
+    said = [key(w) for w in sensor.split()]
     return bool(wanted) and any(
-        measures.point_measure(p).quantity in wanted and (not alike or (p.unit or "").casefold() in units)
+        measures.point_measure(p).quantity in wanted
+        and (not alike or (p.unit or "").casefold() in units or _contains([key(w) for w in p.short.split()], said))
         for p in catalog.sensors(site, asset)
     )
+
+
+def _named_within(catalog: Catalog, on: list[tuple[str, str]], sensor: str) -> str | None:
+    """The one point name of the assets `on` whose words hold `sensor`'s words ("Flow to Treatment" for "flow"), the
+    same on each of them; None where there is none or several."""
+    said = [key(w) for w in sensor.split()]
+    found = {
+        p.short
+        for site, asset in on
+        for p in catalog.sensors(site, asset)
+        if _contains([key(w) for w in p.short.split()], said) and not measures.point_measure(p).setpoint
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _quantity(point: SensorName) -> str | None:
@@ -344,10 +385,9 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     longest = min(MAX_SPAN, max((words_in(a) for a in owners), default=1) + 1)
     matches = _match_exact(tokens, asset_index, longest)
     matches += _match_near(tokens, asset_index, longest, skip=frozenset(kind_words(catalog)))
-    matches += _match_part(tokens, list(owners))
-    sensor_words = _name_words(
-        x.short for site in scope for a in catalog.assets(site) for x in catalog.sensors(site, a)
-    )
+    points = [x.short for site in scope for a in catalog.assets(site) for x in catalog.sensors(site, a)]
+    matches += _match_part(tokens, list(owners), frozenset(key(x) for x in points))
+    sensor_words = _name_words(points)
     matches += _match_word(tokens, list(owners), plain | _name_words(catalog.sites) | sensor_words)
     matches += _match_group(tokens, list(owners), plain | _name_words(catalog.sites) | sensor_words)
     for i, j, name, how in sorted(matches):
@@ -382,22 +422,25 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                 links.mentions.append(Mention(text="", name=links.sites[0], kind="site", how="only"))
 
     # sensors: of the linked assets, else of every asset at the linked sites
-    where = [(links.asset_sites[a], a) for a in links.assets] or [
-        (s, a) for s in links.sites for a in catalog.assets(s)
-    ]
+    in_play = links.sites or scope  # no site named: every site's sensors of two words or more ("glycol supply temp")
+    where = [(links.asset_sites[a], a) for a in links.assets] or [(s, a) for s in in_play for a in catalog.assets(s)]
     shorts: dict[str, None] = {}
     for site, asset in where:
         for point in catalog.sensors(site, asset):
             shorts.setdefault(point.short, None)
     site_shorts: dict[str, None] = dict(shorts)
-    for site in links.sites:
+    for site in in_play:
         for asset in catalog.assets(site):
             for point in catalog.sensors(site, asset):
                 site_shorts.setdefault(point.short, None)
+    if not links.sites and not links.assets:  # "power" alone is every site's: a kind's word ("power meters")
+        shorts = {n: None for n in shorts if words_in(n) >= 2}
+        site_shorts = {n: None for n in site_shorts if words_in(n) >= 2}
     sensor_index = name_index(site_shorts)
     longest = min(MAX_SPAN, max((words_in(s) for s in site_shorts), default=1))
     sensor_matches = _match_exact(tokens, sensor_index, longest) + _match_near(tokens, sensor_index, longest)
     sensor_matches += _match_sensor_part(tokens, list(shorts))
+    sensor_matches += _match_initials(tokens, list(site_shorts))
     for i, j, name, how in sorted(sensor_matches):
         if name not in links.sensors:
             links.sensors.append(name)
@@ -413,9 +456,15 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         ):
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
-    if links.sensors and not links.assets and len(links.sites) == 1:  # "the wind speed at Kestrel": one asset has it
-        site = links.sites[0]
-        holders = [a for a in catalog.assets(site) if all(catalog.has_sensor(site, a, n) for n in links.sensors)]
+    if links.sensors and not links.assets and len(in_play) >= 1:  # "the wind speed at Kestrel": one asset has it
+        holding = [
+            (site, a)
+            for site in in_play
+            for a in catalog.assets(site)
+            if all(catalog.has_sensor(site, a, n) for n in links.sensors)
+        ]
+        site = holding[0][0] if holding else in_play[0]
+        holders = [a for _, a in holding]
         kinds = kind_words(catalog)
         kind_named = any(  # "which lighting controller drew the most energy": a kind's assets, not one asset
             key(t) in kinds or key(t).rstrip("s") in kinds or fieldvocab.kinds_named(t.casefold())
@@ -426,6 +475,9 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
             links.assets.append(holders[0])
             links.asset_sites[holders[0]] = site
             links.mentions.append(Mention(text="", name=holders[0], kind="asset", site=site, how="only"))
+            if not links.sites:  # the site is the one asset's
+                links.sites = [site]
+                links.mentions.append(Mention(text="", name=site, kind="site", how="only"))
     for sensor in list(links.sensors):  # "the incomer load": another asset's point name, a measure the named has
         if links.assets and all(_measures_it(catalog, links.asset_sites[a], a, sensor) for a in links.assets):
             for i, j, name, _ in sensor_matches:  # its words are the measure's, read as such below
@@ -433,6 +485,10 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                     tokens.used[i:j] = [False] * (j - i)
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
+            own = _named_within(catalog, [(links.asset_sites[a], a) for a in links.assets], sensor)
+            if own and own not in links.sensors:  # "inlet flow": the Inlet Works' one "Flow to Treatment"
+                links.sensors.append(own)
+                links.mentions.append(Mention(text=sensor, name=own, kind="sensor", how="within"))
     for sensor in links.sensors:
         for asset in links.assets:
             site = links.asset_sites[asset]

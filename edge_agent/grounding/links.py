@@ -44,7 +44,7 @@ class Mention(BaseModel):
     name: str  # the name on the SkySpark
     kind: Kind
     site: str = ""  # for assets and sensors: the site (and asset) they were found at
-    how: Literal["exact", "loose", "near", "list", "only", "part", "group"] = "exact"
+    how: Literal["exact", "loose", "near", "list", "only", "part", "group", "within", "initials"] = "exact"
 
 
 class Missing(BaseModel):
@@ -92,7 +92,7 @@ class Links(BaseModel):
         return [
             f'"{m.text}" is {m.name}'
             for m in self.mentions
-            if m.how in ("loose", "near") and m.text.casefold() != m.name.casefold()
+            if m.how in ("loose", "near", "initials") and m.text.casefold() != m.name.casefold()
         ]
 
 
@@ -113,11 +113,14 @@ def key_variants(k: str) -> set[str]:
 
 
 def plural_variants(tokens: list[str]) -> list[str]:
-    """Keys of a span, also with its first word in the singular ("Chillers 6" → "chiller6")."""
+    """Keys of a span, also with its first word in the singular ("Chillers 6" → "chiller6"), or its last ("beer temps"
+    of two fermenters → "beertemp")."""
     keys = [key("".join(tokens))]
-    first = tokens[0]
+    first, last = tokens[0], tokens[-1]
     if len(first) > 3 and first[-1] in "sS" and first.isalpha():
         keys.append(key(first[:-1] + "".join(tokens[1:])))
+    if len(tokens) > 1 and len(last) > 3 and last[-1] in "sS" and last.isalpha() and last[-2] not in "sS":
+        keys.append(key("".join(tokens[:-1]) + last[:-1]))
     return keys
 
 

@@ -37,7 +37,11 @@ def period_span(question: str, phrase: str) -> list[tuple[int, int]]:
 
 
 def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
-    """The question's parts, each knowing whether it names several assets or a kind (what a ranking needs)."""
+    """The question's parts, each knowing whether it names several assets or a kind (what a ranking needs). A sensor
+    named by its initials ("DO" for Dissolved Oxygen) is a name, never a word of the question's form ("do …?")."""
+    for m in links.mentions if links is not None else []:
+        if m.how == "initials":
+            question = re.sub(rf"(?<!\w){re.escape(m.text)}(?!\w)", lambda x: " " * len(x.group(0)), question)
     texts = split_parts(question)
     many = []
     for text in texts:

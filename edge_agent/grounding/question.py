@@ -369,6 +369,12 @@ def wants_single_file(question: str) -> bool:
     return _first(TABLE.single_file, _normal(question)) is not None
 
 
+def stated_first(text: str) -> str | None:
+    """The statistic a question about a series asks for first ("max", "min", "mean" or "sum": "avg steam pressure",
+    "how many mm of rain in total"), from the forms table's `stated_first` cues; None where it names none."""
+    return _argument("stated_first", _normal(text))
+
+
 def attributes_asked(text: str) -> list[str]:
     """Every attribute (manufacturer, model, rating, install date, …) whose cue the text holds, in the table's order:
     one clause may ask for several ("the manufacturer of the compressors, and their install date")."""

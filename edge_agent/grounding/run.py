@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from edge_agent.grounding import respelling
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
@@ -93,9 +94,27 @@ class Grounding:
     other: tuple[str, str] | None = None
     _scope: Scope | None = None
     names_words: set[str] | None = None  # the words of the names in play: a cache of `placing.unplaced`
+    respelt: dict[str, str] = field(default_factory=dict)  # misspelt words of the question → the words read
 
     @classmethod
     def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:
+        """The grounding of a question; where words nothing placed are misspellings of the catalog's or the field's
+        words ("clarifers", "temprature"), of the question with them respelt (`grounding.respelling`), which the run's
+        note names."""
+        g = cls._build(question, catalog, now, note)
+        if catalog is None or not g.unplaced:
+            return g
+        fixes = respelling.respelt(question, g.unplaced, catalog)
+        if not fixes:
+            return g
+        again = cls._build(respelling.apply(question, fixes), catalog, now, note)
+        if len(again.unplaced) >= len(g.unplaced):
+            return g
+        again.respelt = fixes
+        return again
+
+    @classmethod
+    def _build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:
         period = resolve_period(question, now) if now is not None else None
         start, final = period.iso() if period is not None else (None, None)
         phrase = period.phrase if period is not None else ""

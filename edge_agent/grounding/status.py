@@ -17,7 +17,7 @@ from edge_agent.grounding.catalog import key
 from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.prose import unheld, well_formed, words_held
 from edge_agent.grounding.provenance import Claim, Source, file_names
-from edge_agent.grounding.question import Part, wants_single_file
+from edge_agent.grounding.question import Part, stated_first, wants_single_file
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -257,6 +257,8 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     scattered = _files_apart(g, trial, prefix)
     if scattered:  # "… together in one file": two files are not one
         return f"one file was asked for, and this run's data is in {len(scattered)}: " + ", ".join(scattered)
+    if prefix and _total_unstated(g, prefix):  # "how many mm of rain fell in total": the day's figures are no total
+        return "the question asks for a total, and this run's figures state none (the series' values do not add up)"
     if prefix:
         if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", prefix, re.I):
             return "the question asks yes or no; this run's calls found figures, which say neither"
@@ -284,6 +286,21 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     if not words_held(g.sources, trial, answer, every=True):
         return "the answer says what this run's Observations do not: " + ", ".join(unheld(g.sources, trial, answer)[:6])
     return ""
+
+
+#: a total as a data call's head states it (tools/iot.py: an energy, a register's rise, a total of what adds up)
+_TOTAL_STATED = re.compile(r"\b(?:energy|rise|total)\b[^;]*?\d", re.I)
+
+
+def _total_unstated(g: Grounding, prefix: str) -> bool:
+    """The question asks a series' total ("in total", "how much … used") and the heads answering it state none (a
+    sum of a temperature, a level or a rate means nothing, so code writes none)."""
+    return (
+        bool(g.reading.parts)
+        and all(p.ask == "data" for p in g.reading.parts)
+        and stated_first(g.asked_text()) == "sum"
+        and not _TOTAL_STATED.search(prefix)
+    )
 
 
 def _merged_inputs(source: Source) -> set[str]:

@@ -209,8 +209,8 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     building's data at all, and not of the time)."""
     linked = [m for m in links.mentions if m.text]
     rest = g.asked_text()  # the pieces refused already (an instruction, a request) are no topic
-    for m in linked:
-        rest = rest.replace(m.text, " ")
+    for text in [m.text for m in linked] + [m.text for m in links.missing]:  # "the Eastgate Hotel": a place it lacks
+        rest = rest.replace(text, " ")
     if outside_topic(rest):
         return True
     if linked or links.missing or g.start is not None or _TIME_QUESTION.search(g.question):

@@ -1,0 +1,78 @@
+"""A question's misspelt words read as the words the catalog and the field use ("clarifers" → clarifiers,
+"temprature" → temperature, "suply" → supply).
+
+Only words nothing else could place are respelt (a first reading leaves them unplaced), each only where exactly one
+word of the vocabulary is one slip away (a letter left out, two neighbouring letters swapped) — the words of the
+SkySpark's site, asset and point names and kinds, the field's measure words and the forms table's words. A word that
+is another word's plural is never a typo of it, nor is a word with a letter changed (often another real word).
+"""
+
+from __future__ import annotations
+
+import re
+
+from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS
+from edge_agent.grounding.lacking import kind_words
+
+#: the shortest word respelt: shorter words are too often another word a letter away
+MIN_LETTERS = 5
+
+
+def vocabulary(catalog: Catalog) -> frozenset[str]:
+    """The words a question may misspell, case-folded: the catalog's names and kinds, the field's measure words and
+    the forms table's words."""
+    names = [*catalog.sites]
+    for site in catalog.sites:
+        for asset in catalog.assets(site):
+            names.append(asset)
+            names.extend(p.short for p in catalog.sensors(site, asset))
+    words = {w.casefold() for n in names for w in re.findall(r"[^\W\d_]+", n)}
+    words |= kind_words(catalog) | set(fieldvocab.measure_vocabulary()) | CUE_WORDS
+    return frozenset(w for w in words if len(w) >= MIN_LETTERS and w.isalpha())
+
+
+def respelt(question: str, unplaced: list[str], catalog: Catalog) -> dict[str, str]:
+    """Each unplaced word of the question (as written) → the one vocabulary word it misspells."""
+    vocab = vocabulary(catalog)
+    out: dict[str, str] = {}
+    for written in dict.fromkeys(re.findall(r"[^\W\d_]+", question)):
+        low = written.casefold()
+        if low not in unplaced or len(low) < MIN_LETTERS or low in FUNCTION_WORDS or low in vocab:
+            continue
+        near = [w for w in vocab if _slip(low, w) and not _plural_pair(low, w)]
+        if len(near) > 1:  # "clarifers": clarifier and clarifiers are both a letter away; the one ending alike
+            near = [w for w in near if w[-1] == low[-1]] or near
+        if len(near) == 1:
+            out[written] = near[0].capitalize() if written.istitle() else near[0]
+    return out
+
+
+def _slip(written: str, word: str) -> bool:
+    """`written` is `word` with one letter left out or two neighbouring letters swapped ("suply", "consmued"): the
+    slips of typing. A changed letter is often another real word ("heater" → heated, "match" → march) and is left."""
+    if len(word) == len(written) + 1:
+        return any(word[:i] + word[i + 1 :] == written for i in range(len(word)))
+    if len(word) == len(written):
+        diff = [i for i in range(len(word)) if word[i] != written[i]]
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == written[diff[1]]
+            and word[diff[1]] == written[diff[0]]
+        )
+    return False
+
+
+def _plural_pair(a: str, b: str) -> bool:
+    """One word is the other with a plural ending ("flows" and "flow")."""
+    short, long = sorted((a, b), key=len)
+    return long in (short + "s", short + "es")
+
+
+def apply(question: str, fixes: dict[str, str]) -> str:
+    """The question with each misspelt word replaced by its vocabulary word."""
+    for written, word in fixes.items():
+        question = re.sub(rf"(?<![\w-]){re.escape(written)}(?![\w-])", word, question)
+    return question
