@@ -759,3 +759,10 @@ def test_a_sensor_name_of_several_words_links_without_a_site_named():
 def test_a_plural_last_word_names_the_sensor_not_a_longer_one():
     cat = Catalog.of({"B": {"FV-101": ["Beer Temp", "Beer Temp Setpoint"], "FV-102": ["Beer Temp"]}})
     assert link("FV-101 and FV-102 beer temps from yesterday", cat).sensors == ["Beer Temp"]
+
+
+def test_which_and_the_word_several_names_are_made_of_names_them_together():
+    cat = Catalog.of({"K": {"Bay A": ["Air Temp"], "Bay B": ["Air Temp"], "Bay C": ["Air Temp"], "IRR-P1": ["Flow"]}})
+    assert link("which growing bay at K got the coldest yesterday", cat).assets == ["Bay A", "Bay B", "Bay C"]
+    assert link("the bay temps at K", cat).assets == []  # only a question picking one of them names the set
+    assert link("what was the air temp of Bay D at K", cat).assets == []  # a name of their shape: never all of them

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from edge_agent import PROJECT_ROOT
 from edge_agent.grounding import forms
 from edge_agent.grounding import question as q
+from edge_agent.grounding.calls import pins
 from edge_agent.grounding.catalog import Catalog, SensorName, SiteCatalog
 from edge_agent.grounding.question import read_question, split_parts
 from edge_agent.grounding.run import Grounding
@@ -788,7 +789,6 @@ def test_together_in_one_file_is_a_file_not_a_sum():
 
 
 def test_two_periods_compared_with_no_aggregate_said_are_compared_by_their_means():
-    from edge_agent.grounding.calls import pins
 
     said = pins(read_question("Was the humidity in the natatorium higher last week or the week before?"))
     assert said["statistic"] == "mean" and said["order"] == "highest"
@@ -839,3 +839,11 @@ def test_can_i_get_asks_for_the_thing_not_yes_or_no():
 )
 def test_the_statistic_stated_first(question, stat):
     assert q.stated_first(question) == stat
+
+
+def test_two_periods_of_an_energy_no_sensor_holds_are_compared_by_energy():
+    reading = read_question("Which week did the site import more electricity, last week or the week before?")
+    assert pins(reading)["statistic"] == "mean"
+    assert pins(reading, energy_asked=True)["statistic"] == "energy"
+    said = read_question("Was the peak power higher last week or the week before?")
+    assert pins(said, energy_asked=True)["statistic"] == "max"  # an aggregate said is kept

@@ -217,15 +217,16 @@ def _prefixed_sensor(catalog: Catalog, site: str, asset: str, sensor: str, asset
     return False
 
 
-def pins(reading: Reading, other: tuple[str, str] | None = None) -> dict[str, Any]:
+def pins(reading: Reading, other: tuple[str, str] | None = None, energy_asked: bool = False) -> dict[str, Any]:
     """The analysis arguments the question states (`x-question` marks): those of its first analysis part (and the
-    second of two periods compared)."""
+    second of two periods compared). `energy_asked`: the question's measure is an energy its words name and no sensor
+    holds ("import more electricity"): two periods are compared by it."""
     part = next((p for p in reading.parts if p.ask in ANSWERED_BY), None)
     if part is None:
         return {}
     # two periods compared with no aggregate said ("was the humidity higher last week or the week before") are
     # compared by their means: what "higher" of a whole period says; a maximum or minimum is said when meant
-    statistic = part.statistic or ("mean" if part.ask == "periods" else None)
+    statistic = part.statistic or (("energy" if energy_asked else "mean") if part.ask == "periods" else None)
     stated = {
         "statistic": statistic,
         "order": part.order,

@@ -237,14 +237,18 @@ _LEAD_CODE = re.compile(r"([A-Z]{2,5})(?=[\s_\-./]*[A-Z0-9])")
 
 def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tuple[int, int, str, str]]:
     """Assets named together by the code their names begin with, as operators write it: "which FV was warmest" where
-    FV-01 … FV-06 are the vessels, "the IPS pumps" for IPS-P1 … IPS-P3. A word (or its plural: "FVs") that is the
-    capital-letter code two names or more begin with, and no word of the field's vocabulary or of the reading's
+    FV-01 … FV-06 are the vessels, "the IPS pumps" for IPS-P1 … IPS-P3, "which bay" for Bay A … Bay C. A word (or its
+    plural: "FVs") that is the capital-letter code two names or more begin with, or the word before a letter or number
+    that is all of two names or more ("Bay A"), and no word of the field's vocabulary or of the reading's
     ("AHU" is a kind, linked as such); every name it begins is linked, each a `group` mention."""
     groups: dict[str, list[str]] = {}
+    worded: dict[str, list[str]] = {}  # "Bay A", "Bay B": the word names them after "which" ("which growing bay")
     for n in names:
         m = _LEAD_CODE.match(n)
         if m and not n[m.end() :].startswith(" "):  # "FV-01", "IPS-P2": a code; "FZ Hall" is a word and a name
             groups.setdefault(m.group(1).casefold(), []).append(n)
+        elif m := re.fullmatch(r"([^\W\d_]{3,}) [A-Z0-9]{1,3}", n):
+            worded.setdefault(m.group(1).casefold(), []).append(n)
     found = []
     for i in range(len(tokens.items)):
         if tokens.used[i]:
@@ -252,6 +256,9 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
         raw = tokens.words(i, i + 1)[0]
         k = raw.casefold()
         group = groups.get(k) or (groups.get(k[:-1]) if k.endswith("s") else None)
+        after = tokens.items[i + 1][0] if i + 1 < len(tokens.items) else ""
+        if not group and {w.casefold() for w in tokens.words(max(0, i - 2), i)} & {"which", "what"}:
+            group = None if re.fullmatch(r"[A-Z0-9]{1,3}", after) else worded.get(k)  # "Kompressor K7": a name
         if not group or len(group) < 2 or key(raw) in common or k in GLUE or field_word(raw):
             continue
         tokens.take(i, i + 1)

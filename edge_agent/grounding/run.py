@@ -165,7 +165,9 @@ class Grounding:
                 self.catalog,
                 start=self.start,
                 final=self.final,
-                pins=pins(self.reading, self.other),
+                pins=pins(
+                    self.reading, self.other, energy_asked=self.links.measures == ["energy"] and not self.links.sensors
+                ),
                 setpoint_said=bool(TABLE.setpoint.search(self.asked_text())),
             )
         return self._scope
