@@ -449,3 +449,8 @@ def test_a_total_asked_is_answered_only_by_a_head_that_states_one():
     head = "The energy Weather Station Power on 6 November 2026 was 12.5 kWh; 96 values"
     g.observe(1, 1, "history", head + "; saved to h.json", head=head, answers=True, call='history {"a": 1}')
     assert "total" not in g.unsupported(1, head, [])
+    cat = Catalog.of({"K": {"B045 Total": ["Power"]}})
+    g = Grounding.build("What was the power of B045 Total at K at 04:30 yesterday?", cat, now)
+    head = "B045 Total Power was 449.09 kW at 04:30 on 6 November 2026"
+    g.observe(1, 1, "history", head + "; saved to h.json", head=head, answers=True, call='history {"a": 1}')
+    assert g.unsupported(1, head, []) == ""  # "Total" of a name asks no total
