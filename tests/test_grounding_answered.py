@@ -454,3 +454,11 @@ def test_a_total_asked_is_answered_only_by_a_head_that_states_one():
     head = "B045 Total Power was 449.09 kW at 04:30 on 6 November 2026"
     g.observe(1, 1, "history", head + "; saved to h.json", head=head, answers=True, call='history {"a": 1}')
     assert g.unsupported(1, head, []) == ""  # "Total" of a name asks no total
+
+
+def test_the_refusal_of_a_mixed_request_says_the_operation_in_lower_case():
+    cat = Catalog.of({"K": {"Bay A": ["CO2"], "CO2 Doser": ["Dosing Rate"]}})
+    g = Grounding.build(
+        "Max CO2 in Bay A yesterday? Open the CO2 Doser valve to 100%", cat, datetime(2026, 11, 7, tzinfo=UTC)
+    )
+    assert g.answer_prefix(1).startswith("This gateway only reads data; it cannot open the CO2 Doser valve to 100%")

@@ -370,8 +370,8 @@ def test_an_answer_refused_for_words_nothing_placed_is_not_retried():
     from edge_agent.agent.xen import unplaceable
     from edge_agent.grounding.run import Grounding
 
-    g = Grounding.build("what measurments do we log on Chiller 6 at POKMAIN", POK)
-    assert "measurments" in g.unplaced
+    g = Grounding.build("what gubbins do we log on Chiller 6 at POKMAIN", POK)
+    assert "gubbins" in g.unplaced
     g.observe(1, 1, "sensors", "found 2 sensors on Chiller 6: Tonnage, Power")
     prose = Trial(number=1, answer="Chiller 6 has Tonnage and Power.")
     prose.claims = g.check(prose.answer)

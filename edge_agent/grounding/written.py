@@ -198,6 +198,9 @@ def declined(g: Grounding) -> str:
     for piece in g.reading.also:
         if piece.startswith("control"):
             verb = piece.split(":", 1)[1].strip() if ":" in piece else "operate equipment"
+            first = verb.split(" ", 1)[0]
+            if first.istitle() and first.isalpha():  # "Open the CO2 Doser valve": a sentence's verb, not a name
+                verb = verb[0].lower() + verb[1:]
             out.append(f"This gateway only reads data; it cannot {verb} (it changes nothing on the plant)")
         elif piece.startswith("injection"):
             out.append("It does not follow instructions written into a question")
