@@ -462,3 +462,18 @@ def test_the_refusal_of_a_mixed_request_says_the_operation_in_lower_case():
         "Max CO2 in Bay A yesterday? Open the CO2 Doser valve to 100%", cat, datetime(2026, 11, 7, tzinfo=UTC)
     )
     assert g.answer_prefix(1).startswith("This gateway only reads data; it cannot open the CO2 Doser valve to 100%")
+
+
+def test_a_listing_never_answers_a_question_for_a_measure_of_a_kind():
+    cat = Catalog.of({"D": {"Steam Boiler": ["Steam Flow"]}, "H": {"HW Boiler": ["Flow Temp"]}})
+    for site, asset in (("D", "Steam Boiler"), ("H", "HW Boiler")):
+        cat.site(site).types.update({asset: ["boiler"]})
+    now = datetime(2026, 3, 13, 10, 0, tzinfo=UTC)
+    g = Grounding.build("what was the mean steam flow from the boiler on the 3rd", cat, now)
+    head = "Found 2 sites: D, H"
+    g.observe(1, 1, "sites", head + "; saved to sites.json", head=head)
+    assert g.unsupported(1, head, []) != ""
+    g = Grounding.build("which boilers do we have at D?", cat, now)
+    head = "Found 1 boiler at D: Steam Boiler"
+    g.observe(1, 1, "assets", head + "; saved to assets.json", head=head)
+    assert g.unsupported(1, head, []) == ""

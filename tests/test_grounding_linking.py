@@ -766,3 +766,32 @@ def test_which_and_the_word_several_names_are_made_of_names_them_together():
     assert link("which growing bay at K got the coldest yesterday", cat).assets == ["Bay A", "Bay B", "Bay C"]
     assert link("the bay temps at K", cat).assets == []  # only a question picking one of them names the set
     assert link("what was the air temp of Bay D at K", cat).assets == []  # a name of their shape: never all of them
+
+
+def test_the_last_word_of_a_site_name_after_the_names_that_site():
+    cat = Catalog.of(
+        {"Aoba Grand Hotel": {"DHW Calorifier": ["DHW Temp"]}, "Lindholm Dairy": {"CIP Station": ["Flow"]}}
+    )
+    assert link("lowest DHW temp last week at the hotel?", cat).sites == ["Aoba Grand Hotel"]
+    assert link("When was the hotel's peak electrical demand last week?", cat).sites == ["Aoba Grand Hotel"]
+    assert link("a hotel somewhere", cat).sites == []  # only after "the"
+
+
+def test_a_place_that_is_no_site_drops_the_assets_of_the_other_sites():
+    cat = Catalog.of({"Copper Ridge": {"Snowmaking Pump 1": ["Discharge Pressure"]}, "Dairy": {"Pump A": ["Flow"]}})
+    links = link("what was the Snowmaking Pump 1 pressure at Alpine Meadows last night?", cat)
+    assert [(m.kind, m.text) for m in links.missing] == [("site", "Alpine Meadows")] and links.assets == []
+
+
+def test_the_first_word_of_names_before_their_kind_is_no_missing_asset():
+    cat = Catalog.of({"D": {"NH3 Comp 1": ["Power"], "NH3 Comp 2": ["Power"], "air_comp_1": ["Power"]}})
+    for site, assets in (("D", ("NH3 Comp 1", "NH3 Comp 2", "air_comp_1")),):
+        cat.site(site).types.update({a: ["compressor"] for a in assets})
+    assert not link("download the power of both NH3 compressors for the 3rd", cat).missing
+    assert [m.text for m in link("power of NH4 yesterday", cat).missing] == ["NH4"]  # a code of their shape
+
+
+def test_words_across_a_sentence_end_are_no_place_name():
+    cat = Catalog.of({"Millbrook WRF": {"Blower 1": ["Power"]}, "Other Site": {"Pump": ["Flow"]}})
+    links = link("Who is the manufacturer of Blower 1 at Millbrook? Need it for a work order.", cat)
+    assert links.assets == ["Blower 1"] and not links.missing

@@ -324,7 +324,9 @@ def missing_assets(
                 tokens.used[n - 1] = True
         elif (code := re.fullmatch(r"([^\W\d_]+)\d[\w\-]*", tok)) and not TIMEISH.match(tok):
             head = code.group(1).casefold()
-            if head in code_heads:
+            after = items[n + 1][0] if n + 1 < len(items) else ""
+            qualifies = key(tok) in first_words and bool(fieldvocab.kinds_named(after.casefold()))
+            if head in code_heads and not qualifies:  # "NH3 compressors": the names' first word before their kind
                 text = tok
         elif (c := _LETTER_CODE.fullmatch(tok)) and c.group(1).casefold() in lettered and key(tok) not in first_words:
             text = tok
@@ -359,7 +361,8 @@ def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> int:
     noun after it ("at the Stockton depot"), or a run of capitalised words ("at Riverside Ice Rink"), standing where a
     site's name stands and ending the phrase, where the question names no site and no word is one the reading or
     the field knows (a weekday, a unit, a kind, a measure are placed as such)."""
-    if links.sites or len(catalog.sites) < 2 or n + 1 >= len(tokens.items):
+    named = any(m.kind == "site" and m.text for m in links.mentions)  # not the site of the assets named
+    if named or len(catalog.sites) < 2 or n + 1 >= len(tokens.items):
         return 0
     known = forms.FUNCTION_WORDS | (forms.CUE_WORDS - forms.OUTSIDE_WORDS)  # "the Eastgate Hotel" is a place
 
@@ -437,7 +440,8 @@ def missing_sites(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
             continue
         if not code and _site_skeleton(tok) not in skeletons:
-            pair = f"{tok} {tokens.items[n + 1][0]}" if n + 1 < len(tokens.items) and not tokens.used[n + 1] else ""
+            joined = n + 1 < len(tokens.items) and not tokens.text[tokens.items[n][2] : tokens.items[n + 1][1]].strip()
+            pair = f"{tok} {tokens.items[n + 1][0]}" if joined and not tokens.used[n + 1] else ""  # not "X? Need"
             if pair and _site_skeleton(pair) in skeletons and pair not in catalog.sites and _site_position(tokens, n):
                 tokens.used[n] = tokens.used[n + 1] = True  # "Harbour North" where there is Harbour Point
                 links.missing.append(Missing(text=pair, kind="site", suggestions=catalog.sites[:SUGGEST]))

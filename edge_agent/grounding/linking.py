@@ -231,6 +231,37 @@ def _match_word(
     return found
 
 
+#: the general words a site's name may end with that say nothing of which site ("North Plant", "Main Campus")
+_GENERAL_PLACES = frozenset("site sites plant plants campus building buildings facility centre center works".split())
+
+
+def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, str]]:
+    """A site named by the last word of its name after "the", where that word says what kind of place it is and ends
+    no other site's name and stands in no asset's or point's ("at the hotel", "the dairy's incomer" where there are
+    Aoba Grand Hotel and Lindholm Dairy); never a general word ("the plant", "the site")."""
+    lasts: dict[str, list[str]] = {}
+    for site in catalog.sites:
+        words = [w for w in re.split(r"[\s_\-./]+", site) if w]
+        if len(words) >= 2 and words[-1].isalpha() and len(words[-1]) >= _WORD_MIN:
+            lasts.setdefault(key(words[-1]), []).append(site)
+    inside = _name_words(
+        [a for site in catalog.sites for a in catalog.assets(site)]
+        + [p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a)]
+    )
+    found = []
+    for i in range(1, len(tokens.items)):
+        raw = tokens.items[i][0].removesuffix("'s").removesuffix("’s")
+        k = key(raw)
+        fits = lasts.get(k, [])
+        if tokens.used[i] or len(fits) != 1 or k in _GENERAL_PLACES or k in inside:
+            continue
+        if tokens.items[i - 1][0].casefold() != "the":
+            continue
+        tokens.take(i, i + 1)
+        found.append((i, i + 1, fits[0], "part"))
+    return found
+
+
 #: a name's leading code: letters only, in capitals, before the rest of the name ("FV" of FV-01, "IPS" of IPS-P2)
 _LEAD_CODE = re.compile(r"([A-Z]{2,5})(?=[\s_\-./]*[A-Z0-9])")
 
@@ -377,6 +408,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     site_matches = _match_exact(tokens, site_index, 4) + _match_near(tokens, site_index, 2)
     plain = _plain_words(catalog)
     site_matches += _match_word(tokens, list(catalog.sites), plain, first_only=True)
+    site_matches += _match_site_type(tokens, catalog)
     for i, j, name, how in site_matches:
         links.sites.append(name)
         links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="site", how=how))
@@ -518,6 +550,10 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     missing_sites(tokens, catalog, links)
     if any(m.kind == "site" for m in links.missing):  # a site named that does not exist: no other site stands in
         guessed = {m.name for m in links.mentions if m.kind == "site" and m.how == "only"}
+        named = {m.name for m in links.mentions if m.kind == "site" and m.text}
         links.mentions = [m for m in links.mentions if not (m.kind == "site" and m.how == "only")]
-        links.sites = [s for s in links.sites if s not in guessed]
+        links.sites = [s for s in links.sites if s not in guessed and s in named]
+        elsewhere = [a for a in links.assets if links.asset_sites[a] not in named]  # "the pump at Alpine Meadows"
+        links.assets = [a for a in links.assets if a not in elsewhere]
+        links.mentions = [m for m in links.mentions if not (m.kind == "asset" and m.name in elsewhere)]
     return links

@@ -83,7 +83,7 @@ def heads(g: Grounding, trial: int | None = None) -> list[str]:
     or the sensors of an asset it names: not the assets of another site). At most MAX_HEADS, the latest."""
     if g.links is None:
         return []
-    names = bool(_asks_names(g) or (g.links.asset_types and _WHICH.search(g.question)))
+    names = _names_asked(g)
     named = {key(n) for n in [*g.links.sites, *g.links.assets]}
     latest: dict[str, str] = {}
     for s in g.sources:
@@ -141,7 +141,7 @@ def assignment(g: Grounding, trial: int | None = None) -> list[Source | None]:
     calls = answering(g, trial)
     used: set[int] = set()
     out: list[Source | None] = []
-    names_asked = bool(g.links is not None and (_asks_names(g) or (g.links.asset_types and _WHICH.search(g.question))))
+    names_asked = _names_asked(g)
     for part in g.reading.parts or [Part(text=g.question, ask="other")]:
         pick = None
         for n, s in enumerate(calls):
@@ -205,6 +205,18 @@ def _counted_unplaced(g: Grounding, text: str) -> bool:
     if _GENERIC_THINGS.search(" ".join(counted)):
         return False  # "what IoT sites": the sites are counted, whatever word stands before them
     return bool(counted & set(g.unplaced)) or not _GENERIC_THINGS.search(text)
+
+
+def _names_asked(g: Grounding) -> bool:
+    """A listing may answer: the question asks for names or a count, or "which"/"what" of a kind it names ("which
+    lifts do we have") — not where it names a measure of them ("what was the snowmaking pump pressure", "what was the
+    mean steam flow from the boiler": a data question, which no listing answers)."""
+    if g.links is None:
+        return False
+    if _asks_names(g):
+        return True
+    measured = bool(g.links.sensors or g.links.measures)
+    return bool(g.links.asset_types and _WHICH.search(g.question)) and not measured
 
 
 def _asks_names(g: Grounding) -> bool:
