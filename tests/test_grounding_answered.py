@@ -477,3 +477,11 @@ def test_a_listing_never_answers_a_question_for_a_measure_of_a_kind():
     head = "Found 1 boiler at D: Steam Boiler"
     g.observe(1, 1, "assets", head + "; saved to assets.json", head=head)
     assert g.unsupported(1, head, []) == ""
+
+
+def test_the_other_spelling_of_english_and_the_only_one_of_a_kind():
+    cat = Catalog.of({"D": {"PAST-1": ["Holding Temp", "Holding Temp Setpoint"], "Silo 1": ["Milk Temp"]}})
+    cat.site("D").types.update({"PAST-1": ["pasteurizer"], "Silo 1": ["tank"]})
+    g = Grounding.build("max holding temp of the pasteuriser yesterday", cat, datetime(2026, 3, 13, tzinfo=UTC))
+    assert g.respelt == {"pasteuriser": "pasteurizer"} and not g.unplaced
+    assert g.links.assets == ["PAST-1"]  # "the <kind>" where one asset is of that kind

@@ -216,7 +216,29 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             links.mentions.append(Mention(text=text, name=marker, kind="asset", how="exact"))
         spans.append((i, j, marker))
     _one_noun(catalog, links, spans)
+    _the_only_one(tokens, catalog, links, spans, where)
     _absent_kinds(tokens, catalog, links, set(where))
+
+
+def _the_only_one(
+    tokens: Tokens, catalog: Catalog, links: Links, spans: list[tuple[int, int, str]], where: dict[str, list[str]]
+) -> None:
+    """ "the pasteurizer" (a kind in the singular after "the") where exactly one asset of the sites in play is of that
+    kind, and the question names no asset: that asset."""
+    for i, j, marker in spans:
+        text = tokens.raw(i, j)
+        if links.assets or marker not in links.asset_types or text.casefold().endswith("s") or i == 0:
+            continue
+        if tokens.items[i - 1][0].casefold() != "the":
+            continue
+        holders = [(s, a) for s in links.sites or where[marker] for a in catalog.site(s).assets_of_type(marker)]
+        if len(holders) == 1:
+            site, asset = holders[0]
+            links.assets.append(asset)
+            links.asset_sites[asset] = site
+            links.mentions.append(Mention(text="", name=asset, kind="asset", site=site, how="only"))
+            if not links.sites:
+                links.sites = [site]
 
 
 def _one_noun(catalog: Catalog, links: Links, spans: list[tuple[int, int, str]]) -> None:

@@ -3,8 +3,9 @@
 
 Only words nothing else could place are respelt (a first reading leaves them unplaced), each only where exactly one
 word of the vocabulary is one slip away (a letter left out, two neighbouring letters swapped) — the words of the
-SkySpark's site, asset and point names and kinds, the field's measure words and the forms table's words. A word that
-is another word's plural is never a typo of it, nor is a word with a letter changed (often another real word).
+SkySpark's site, asset and point names and kinds, the field's measure words and the forms table's words — or that is
+the other spelling of English of one of them ("pasteuriser" where the kind is `pasteurizer`). A word that is another
+word's plural is never a typo of it, nor is a word with a letter changed (often another real word).
 """
 
 from __future__ import annotations
@@ -41,12 +42,27 @@ def respelt(question: str, unplaced: list[str], catalog: Catalog) -> dict[str, s
         low = written.casefold()
         if low not in unplaced or len(low) < MIN_LETTERS or low in FUNCTION_WORDS or low in vocab:
             continue
-        near = [w for w in vocab if _slip(low, w) and not _plural_pair(low, w)]
+        spelt = [v for v in _spellings(low) if v in vocab]  # "pasteuriser": the catalog's "pasteurizer"
+        near = spelt or [w for w in vocab if _slip(low, w) and not _plural_pair(low, w)]
         if len(near) > 1:  # "clarifers": clarifier and clarifiers are both a letter away; the one ending alike
             near = [w for w in near if w[-1] == low[-1]] or near
         if len(near) == 1:
             out[written] = near[0].capitalize() if written.istitle() else near[0]
     return out
+
+
+#: British and American spellings of one word ("pasteuriser"/"pasteurizer", "centre"/"center", "colour"/"color")
+_SPELLINGS = (("isation", "ization"), ("iser", "izer"), ("ise", "ize"), ("yse", "yze"), ("our", "or"), ("tre", "ter"))
+
+
+def _spellings(word: str) -> set[str]:
+    """The word in the other spelling of English, each ending or syllable swapped both ways."""
+    out = set()
+    for a, b in _SPELLINGS:
+        for x, y in ((a, b), (b, a)):
+            if x in word:
+                out.add(word.replace(x, y))
+    return out - {word}
 
 
 def _slip(written: str, word: str) -> bool:
