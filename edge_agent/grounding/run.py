@@ -23,6 +23,7 @@ and whether an answer may go out as answered, `prose` checks the words of an ans
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -149,6 +150,16 @@ class Grounding:
         for a, b in sorted(self.reading.also_spans, reverse=True):
             text = text[:a] + " " + text[b:]
         return " ".join(text.split()) or self.question
+
+    def asked_text_less_names(self) -> str:
+        """The asked text without the words that name something, on the SkySpark or missing from it ("B045 Total",
+        "the Eastgate Hotel"): what is left says what is asked of them."""
+        text = self.asked_text()
+        if self.links is None:
+            return text
+        for name in [m.text for m in self.links.mentions if m.text] + [m.text for m in self.links.missing]:
+            text = re.sub(re.escape(name), " ", text, flags=re.I)
+        return text
 
     def set_facts(self, text: str) -> None:
         self.facts = text

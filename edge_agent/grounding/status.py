@@ -307,13 +307,10 @@ _TOTAL_STATED = re.compile(r"\b(?:energy|rise|total)\b[^;]*?\d", re.I)
 def _total_unstated(g: Grounding, prefix: str) -> bool:
     """The question asks a series' total ("in total", "how much … used") and the heads answering it state none (a
     sum of a temperature, a level or a rate means nothing, so code writes none)."""
-    asked = g.asked_text()
-    for m in g.links.mentions if g.links is not None else []:  # "B045 Total" is a name, not a total asked
-        asked = re.sub(re.escape(m.text), " ", asked, flags=re.I) if m.text else asked
     return (
         bool(g.reading.parts)
         and all(p.ask == "data" for p in g.reading.parts)
-        and stated_first(asked) == "sum"
+        and stated_first(g.asked_text_less_names()) == "sum"  # "B045 Total" is a name, not a total asked
         and not _TOTAL_STATED.search(prefix)
     )
 

@@ -211,9 +211,7 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     """Nothing the question says is on the SkySpark and it speaks of another topic (or of nothing of a
     building's data at all, and not of the time)."""
     linked = [m for m in links.mentions if m.text]
-    rest = g.asked_text()  # the pieces refused already (an instruction, a request) are no topic
-    for text in [m.text for m in linked] + [m.text for m in links.missing]:  # "the Eastgate Hotel": a place it lacks
-        rest = rest.replace(text, " ")
+    rest = g.asked_text_less_names()  # the refused pieces are no topic, nor a place it lacks ("the Eastgate Hotel")
     if outside_topic(rest):
         return True
     if linked or links.missing or g.start is not None or _TIME_QUESTION.search(g.question):
