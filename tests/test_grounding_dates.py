@@ -343,3 +343,22 @@ def test_a_bare_hour_takes_am_or_pm_from_the_part_of_the_day(question, at):
 def test_a_bare_hour_with_no_part_of_the_day_is_no_time():
     p = resolve_period("pump 2 at 7 yesterday", NOW)
     assert p is not None and p.start.time() == time(0)  # the day, not a guessed hour
+
+
+@pytest.mark.parametrize(
+    "text,day",
+    [
+        ("export the outside air temperature for Sunday to a file", date(2020, 6, 7)),
+        ("what percentage of thursday was the tank above 6 °C", date(2020, 6, 4)),
+        ("friday's peak demand", date(2020, 6, 5)),
+        ("tank level monday", date(2020, 6, 1)),  # today is a Monday: the one before
+    ],
+)
+def test_a_bare_weekday_is_the_latest_such_day_before_today(text, day):
+    r = resolve_period(text, NOW)
+    assert r is not None and (r.start.date(), r.end.date()) == (day, day + timedelta(days=1))
+
+
+def test_a_weekday_ahead_is_still_the_future():
+    r = resolve_period("what will the load be next monday", NOW)
+    assert r is not None and r.start.date() == date(2020, 6, 15)

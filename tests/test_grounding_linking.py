@@ -795,3 +795,35 @@ def test_words_across_a_sentence_end_are_no_place_name():
     cat = Catalog.of({"Millbrook WRF": {"Blower 1": ["Power"]}, "Other Site": {"Pump": ["Flow"]}})
     links = link("Who is the manufacturer of Blower 1 at Millbrook? Need it for a work order.", cat)
     assert links.assets == ["Blower 1"] and not links.missing
+
+
+def test_a_point_name_said_the_other_way_round_a_preposition():
+    # "the CO2 in the lobby" is Lobby CO2; the holder and its site follow from the one point
+    cat = Catalog.of({"Hotel": {"AHU-L1-01": ["Lobby CO2", "Supply Air Temp"]}, "Lodge": {"Base AHU": ["Zone Temp"]}})
+    links = link("Did the CO2 in the lobby go over 1000ppm on saturday?", cat)
+    assert (links.sites, links.assets, links.sensors) == (["Hotel"], ["AHU-L1-01"], ["Lobby CO2"])
+    assert links.corrections() == ['"CO2 in the lobby" is Lobby CO2']
+    assert link("what was the supply air temp in the lobby", cat).sensors == ["Supply Air Temp"]  # no Lobby Supply …
+
+
+def test_numbers_listed_apart_from_a_kind_name_its_assets():
+    cat = Catalog.of(
+        {"R": {"Snowmaking Pump 1": ["Motor Power"], "Snowmaking Pump 2": ["Motor Power"], "AC-1": ["Power"]}}
+    )
+    cat.site("R").types.update(
+        {
+            "Snowmaking Pump 1": ["pump", "snowmaking"],
+            "Snowmaking Pump 2": ["pump", "snowmaking"],
+            "AC-1": ["compressor", "snowmaking"],
+        }
+    )
+    links = link("Which snowmaking pump used more energy yesterday, 1 or 2?", cat)
+    assert links.assets == ["Snowmaking Pump 1", "Snowmaking Pump 2"] and not links.missing
+    assert link("Which snowmaking pump used more energy yesterday, 1 or 3?", cat).assets == []  # no pump 3: not read
+
+
+def test_a_limits_unit_names_the_measure_and_a_share_of_a_day_names_none():
+    cat = _with_units({"D": {"Silo 3": ["Milk Temp", "Level"]}}, {"Milk Temp": "°C", "Level": "%"})
+    assert link("what percentage of monday was silo 3 above 6 °C", cat).measures == ["temperature"]
+    assert link("what percentage of monday was silo 3 above 90 percent", cat).measures == []
+    assert link("what was the level of silo 3 in percent", cat).measures == ["dimensionless"]

@@ -847,3 +847,35 @@ def test_two_periods_of_an_energy_no_sensor_holds_are_compared_by_energy():
     assert pins(reading, energy_asked=True)["statistic"] == "energy"
     said = read_question("Was the peak power higher last week or the week before?")
     assert pins(said, energy_asked=True)["statistic"] == "max"  # an aggregate said is kept
+
+
+def test_what_names_the_aggregate_compared_sets_the_statistic():
+    from edge_agent.grounding.question import read_part
+
+    part = read_part("was steam use higher last week or the week before? going by the average steam flow")
+    assert part.ask == "periods" and part.statistic == "mean"
+    assert read_part("did the boiler use more energy last week or the week before").statistic == "energy"
+
+
+def test_its_named_setpoint_is_compared_with_the_series_it_is_the_setpoint_of():
+    cat = Catalog.of({"D": {"PAST-1": ["Holding Temp", "Holding Temp Setpoint", "Flow"]}})
+    g = Grounding.build("did PAST-1 go under its holding temp setpoint at any point yesterday?", cat, NOW)
+    assert g.links.sensors == ["Holding Temp Setpoint"]
+    schema = TOOLS.get("excursions").schema(scope=g.scope())
+    for b in schema.get("anyOf", [schema]):
+        assert b["properties"]["sensor_name"] == {"enum": ["Holding Temp"]}
+        assert b["properties"]["limit_sensor"] == {"enum": ["Holding Temp Setpoint"]}
+
+
+def test_a_sites_one_meter_found_in_code_is_an_asset_known_and_finish_waits_for_its_data():
+    cat = Catalog.of({"Dairy": {"Main Incomer": ["Active Power", "Energy Import"], "Silo 1": ["Milk Temp"]}})
+    cat.site("Dairy").types.update({"Main Incomer": ["elecMeter", "meter"], "Silo 1": ["tank"]})
+    g = Grounding.build("How much electricity did the dairy take from the grid on Monday? kWh please", cat, NOW)
+    assert not g.unplaced and g.links.measures == ["energy"]
+    offered = g.offered(TOOLS, 1)
+    assert "assets" not in offered and "histories" in offered  # the meter is known: no listing of assets
+    assert g.holds_finish(1)  # a measure over a period: no Finish before a data call
+    _observe(g, 1, "sensors", "found 2 sensors on Main Incomer: Active Power, Energy Import", answers=False)
+    assert g.holds_finish(1)
+    _observe(g, 2, "histories", "Main Incomer Active Power: energy 27976 kWh", args={"site_name": "Dairy"})
+    assert not g.holds_finish(1)

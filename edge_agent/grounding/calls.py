@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 def known(g: Grounding) -> set[str]:
     """What the question's grounding already tells, in the words tools use for `provides`/`needs`:
-    "site", "asset", "sensor" (the question names one that exists), "period" (worked out), "clock"
+    "site", "asset", "sensor" (the question names one that exists; "asset" also where code's scope leaves exactly
+    one asset, as a site's one electricity meter), "period" (worked out), "clock"
     (the period is worked out, or the question speaks of no time), "linking" (names and dates are
     worked out in code: always, with a catalog), "one_file" (one file is asked for), "file" (the
     question speaks of files)."""
@@ -42,6 +43,9 @@ def known(g: Grounding) -> set[str]:
         )
         if names
     }
+    scope = g.scope()
+    if scope is not None and "asset" not in out and sum(len(s.assets) for s in scope.sites.values()) == 1:
+        out.add("asset")  # "how much electricity did the dairy take": the site's one meter, found in code
     out.add("linking")
     if g.start is not None:
         out |= {"period", "clock"}

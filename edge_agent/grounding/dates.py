@@ -335,7 +335,18 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     m = re.search(r"\btoday\b", text)
     if m:
         return DateRange(_midnight(today, now), now, m.group(0), absolute=(False, True))
-    return _future(text, now)
+    return _future(text, now) or _bare_weekday(text, now)
+
+
+def _bare_weekday(text: str, now: datetime) -> DateRange | None:
+    """A weekday with no word before it that places it ("for Sunday", "what share of monday", "monday's peak"):
+    recorded data is asked about, so it is the latest such day before today (as "on Sunday" is)."""
+    m = re.search(r"\b(?P<wd>" + "|".join(WEEKDAYS) + r")(?:'s)?\b", text)
+    if not m:
+        return None
+    today = now.date()
+    back = (today.weekday() - WEEKDAYS[m["wd"]]) % 7 or 7
+    return _day_range(today - timedelta(days=back), now, m.group(0))
 
 
 def _future(text: str, now: datetime) -> DateRange | None:

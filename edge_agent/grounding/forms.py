@@ -285,6 +285,7 @@ class _Table:
     not_yes_no: tuple[Cue, ...]
     arguments: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]]
     limit: tuple[Cue, ...]
+    basis: tuple[Cue, ...]  # "going by the", "by": the aggregate named after it is the one compared
     part_start: re.Pattern[str]
     split: re.Pattern[str]
     several: tuple[Cue, ...]
@@ -315,9 +316,11 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     slots = dict(raw.slots)
     slots["done"] = [v.done for v in raw.operating_verbs]
     slots["unit"] = _unit_words()
-    op, limit = raw.arguments["op"], raw.arguments["limit"]
-    if not isinstance(op, dict) or not isinstance(limit, list):
-        raise ValueError("forms table: `arguments.op` maps each operation to its cues; `arguments.limit` lists cues")
+    op, limit, basis = raw.arguments["op"], raw.arguments["limit"], raw.arguments["basis"]
+    if not isinstance(op, dict) or not isinstance(limit, list) or not isinstance(basis, list):
+        raise ValueError(
+            "forms table: `arguments.op` maps each operation to its cues; `arguments.limit`, `.basis` list cues"
+        )
     op_cues = [c for cues in op.values() for c in cues]
     comp = _Compiler(slots, {"yes_no": raw.yes_no, "op": op_cues}, raw.informal)
     args: dict[str, tuple[tuple[str, tuple[Cue, ...]], ...]] = {}
@@ -359,6 +362,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         not_yes_no=comp.cues(raw.not_yes_no),
         arguments=args,
         limit=comp.cues(limit),
+        basis=comp.cues(basis),
         part_start=part_start,
         split=split,
         several=comp.cues(raw.several),
@@ -405,6 +409,7 @@ CUE_WORDS: frozenset[str] = (
             *(f.cues for f in TABLE.forms),
             TABLE.yes_no,
             TABLE.limit,
+            TABLE.basis,
             TABLE.several,
             TABLE.injection,
             TABLE.outside,

@@ -112,11 +112,14 @@ def _qualified_lacking(
         if _may_measure(wanted, s)
         for w in s.short.split()
     }
+    own = {key(w) for _, asset in on for w in re.split(r"[\s_-]+", asset)}  # "compressor rack used": of Comp Rack A
     run: list[int] = []
     n = hits[0] - 1
     while n >= 0 and n in free:  # the plain words right before the measure: "condenser water" of "… water temp"
         raw = tokens.items[n][0]
         if not raw.isalpha() or key(raw) in GLUE or raw.casefold() in forms.FUNCTION_WORDS | forms.CUE_WORDS:
+            break
+        if key(raw) in own:
             break
         run.insert(0, n)
         n -= 1
@@ -163,8 +166,32 @@ def asked_measures(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     out = [m.quantity for m in map(measures.point_measure, named) if m.quantity]
     if not out:
         rest = " ".join(t for n, (t, _, _) in enumerate(tokens.items) if not tokens.used[n])
-        out = [w.quantity for w in measures.asked(rest)]
+        out = [w.quantity for w in measures.asked(rest) if not _share_of_time(w.phrase, tokens.text)]
+    if not out:
+        out = _limit_quantity(tokens.text)
     links.measures = list(dict.fromkeys(out))
+
+
+def _share_of_time(phrase: str, text: str) -> bool:
+    """ "what percentage of Monday", "the share of the time": a share of a period asks how long, it names no
+    measure (the measure is the limit's or the sensor's)."""
+    m = re.search(rf"\b{re.escape(phrase)}\s+of\s+(?:the\s+)?", text, re.I)
+    return m is not None and (
+        forms.TABLE.period.match(text, m.end()) is not None
+        or re.match(r"(?:time|day|week|month|period|hours|night|morning|afternoon|evening)\b", text[m.end() :], re.I)
+        is not None
+    )
+
+
+def _limit_quantity(text: str) -> list[str]:
+    """The quantity of the unit a limit is written in ("above 6 °C" → temperature) where no word names one."""
+    for cue in forms.TABLE.limit:
+        m = cue.search(text)
+        if m and m.group("unit"):
+            q = fieldvocab.quantity_of_unit(m.group("unit").strip())
+            if q is not None and q.name != "dimensionless":
+                return [q.name]
+    return []
 
 
 def _word_variants(text: str) -> set[str]:
@@ -217,6 +244,7 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         spans.append((i, j, marker))
     _one_noun(catalog, links, spans)
     _the_only_one(tokens, catalog, links, spans, where)
+    _members_listed(tokens, catalog, links, spans, where)
     _absent_kinds(tokens, catalog, links, set(where))
 
 
@@ -239,6 +267,51 @@ def _the_only_one(
             links.mentions.append(Mention(text="", name=asset, kind="asset", site=site, how="only"))
             if not links.sites:
                 links.sites = [site]
+
+
+#: a list of the numbers or letters that end names ("1 or 2", "A, B and C", "3 vs 4")
+_MEMBERS = re.compile(
+    r"(?<![\w.:/-])(?P<list>(?:[0-9]{1,3}|[A-Z])(?:\s*,\s*(?:[0-9]{1,3}|[A-Z]))*\s*(?:,\s*)?(?:or|and|&|vs\.?|versus)"
+    r"\s+(?:[0-9]{1,3}|[A-Z]))(?![\w:/-]|\.\d)"
+)
+
+
+def _members_listed(
+    tokens: Tokens, catalog: Catalog, links: Links, spans: list[tuple[int, int, str]], where: dict[str, list[str]]
+) -> None:
+    """ "Which snowmaking pump used more energy yesterday, 1 or 2?": numbers or letters listed apart from the kind
+    named, each ending the name of exactly one asset of that kind at the sites in play, are those assets."""
+    kinds = [marker for _, _, marker in spans if marker in links.asset_types]
+    if links.assets or not kinds:
+        return
+    for m in _MEMBERS.finditer(tokens.text):
+        covered = [n for n, (_, s, e) in enumerate(tokens.items) if s < m.end("list") and e > m.start("list")]
+        if not covered or any(tokens.used[n] for n in covered):
+            continue
+        codes = re.findall(r"[0-9]{1,3}|(?<![a-z])[A-Z](?![a-z])", m.group("list"))
+        picked: list[tuple[str, str]] = []
+        for code in codes:
+            hits = {
+                (site, a)
+                for site in links.sites or where[kinds[0]]
+                for a in catalog.site(site).assets_of_type(kinds[0])
+                if all(a in catalog.site(site).assets_of_type(k) for k in kinds[1:])  # "snowmaking pump": both kinds
+                and re.split(r"[\s_-]+", a)[-1].casefold() == code.casefold()
+            }
+            if len(hits) != 1:
+                return
+            picked.append(hits.pop())
+        if len(set(picked)) != len(codes):
+            return
+        for n in covered:
+            tokens.used[n] = True
+        for site, asset in picked:
+            links.assets.append(asset)
+            links.asset_sites[asset] = site
+            links.mentions.append(Mention(text=asset, name=asset, kind="asset", site=site, how="list"))
+        if not links.sites:
+            links.sites = list(dict.fromkeys(site for site, _ in picked))
+        return
 
 
 def _one_noun(catalog: Catalog, links: Links, spans: list[tuple[int, int, str]]) -> None:

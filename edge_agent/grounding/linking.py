@@ -153,6 +153,39 @@ def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int,
     return found
 
 
+#: prepositions after which an operator says the place or part of a point name's words ("the CO2 in the lobby")
+_INVERTING = frozenset("in at of for on inside within".split())
+
+
+def _match_inverted(tokens: Tokens, index: dict[str, str], longest: int) -> list[tuple[int, int, str, str]]:
+    """A point name said in the other order around a preposition: "the CO2 in the lobby" for Lobby CO2, "the
+    temperature at the summit" for Summit Temp — up to three words before the preposition and two after it (past
+    "the") that, the latter first, are exactly one point name of the sites in play."""
+    found: list[tuple[int, int, str, str]] = []
+    items = tokens.items
+    for p, (word, _, _) in enumerate(items):
+        if word.casefold() not in _INVERTING or tokens.used[p]:
+            continue
+        b0 = p + 1 + (p + 1 < len(items) and items[p + 1][0].casefold() == "the")
+        best: tuple[int, int, str] | None = None
+        for a in range(1, 4):
+            i = p - a
+            if i < 0 or any(tokens.used[i:p]) or tokens.words(i, i + 1)[0].casefold() in GLUE:
+                continue
+            for b in range(1, 3):
+                j = b0 + b
+                if j > len(items) or any(tokens.used[b0:j]) or a + b > longest:
+                    break
+                said = Tokens(" ".join(tokens.words(b0, j) + tokens.words(i, p)))
+                hit = [h for h in _match_exact(said, index, longest) if (h[0], h[1]) == (0, len(said.items))]
+                if hit and (best is None or j - i > best[1] - best[0]):
+                    best = (i, j, hit[0][2])
+        if best is not None and not any(tokens.used[best[0] : best[1]]):
+            tokens.take(best[0], best[1])
+            found.append((best[0], best[1], best[2], "inverted"))
+    return found
+
+
 def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
     """A sensor named by its initials in capitals, as operators write them ("DO" for Dissolved Oxygen, "RAT" for
     Return Air Temp): a word of 2–5 capital letters, in a question not written in capitals, that is the initials of
@@ -478,6 +511,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     sensor_index = name_index(site_shorts)
     longest = min(MAX_SPAN, max((words_in(s) for s in site_shorts), default=1))
     sensor_matches = _match_exact(tokens, sensor_index, longest) + _match_near(tokens, sensor_index, longest)
+    sensor_matches += _match_inverted(tokens, sensor_index, longest)
     sensor_matches += _match_sensor_part(tokens, list(shorts))
     sensor_matches += _match_initials(tokens, list(site_shorts))
     for i, j, name, how in sorted(sensor_matches):

@@ -44,7 +44,7 @@ class Mention(BaseModel):
     name: str  # the name on the SkySpark
     kind: Kind
     site: str = ""  # for assets and sensors: the site (and asset) they were found at
-    how: Literal["exact", "loose", "near", "list", "only", "part", "group", "within", "initials"] = "exact"
+    how: Literal["exact", "loose", "near", "list", "only", "part", "group", "within", "initials", "inverted"] = "exact"
 
 
 class Missing(BaseModel):
@@ -92,7 +92,7 @@ class Links(BaseModel):
         return [
             f'"{m.text}" is {m.name}'
             for m in self.mentions
-            if m.how in ("loose", "near", "initials") and m.text.casefold() != m.name.casefold()
+            if m.how in ("loose", "near", "initials", "inverted") and m.text.casefold() != m.name.casefold()
         ]
 
 

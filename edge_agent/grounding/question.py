@@ -114,6 +114,15 @@ def _limit(text: str) -> float | None:
     return float(hit[1].group("limit")) if hit else None
 
 
+def _basis(text: str) -> str | None:
+    """The word after what names the aggregate compared ("going by the average …", "by minimum …"), if any."""
+    hit = _first(TABLE.basis, text)
+    if hit is None:
+        return None
+    after = re.match(r"\W*(\w+)", text[hit[1].end() :])
+    return after.group(1) if after else None
+
+
 def _setpoint(text: str) -> bool:
     return TABLE.setpoint.search(text) is not None
 
@@ -196,14 +205,19 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         )
         part.order = _argument("order", criterion) or "highest"
     if "rank_statistic" in pins:  # the aggregate after "by" is the criterion ("by minimum X … which one is top")
-        by = re.search(r"\bby\s+(?:the\s+)?(\w+)", text, re.I)
+        by = _basis(text)
         part.statistic = (
-            (_argument("rank_statistic", by.group(1)) if by else None)
+            (_argument("rank_statistic", by) if by else None)
             or _argument("rank_statistic", text)
             or ("max" if part.order != "lowest" else "min")
         )
-    if "statistic" in pins:
-        part.statistic = _argument("statistic", text) or ("mean" if spec.ask == "derive" else None)
+    if "statistic" in pins:  # "was steam use higher …, going by the average steam flow": the mean is compared
+        by = _basis(text)
+        part.statistic = (
+            (_argument("statistic", by) if by else None)
+            or _argument("statistic", text)
+            or ("mean" if spec.ask == "derive" else None)
+        )
     if "attribute" in pins:
         part.attribute = _argument("attribute", text)
     if "periods" in pins:
@@ -218,7 +232,7 @@ def _placed(question: str, parts: list[Part], clauses: tuple[_Clause, ...]) -> s
     out = ws & FUNCTION_WORDS
     groups = (
         [f.cues for f in TABLE.forms]
-        + [TABLE.yes_no, TABLE.limit, TABLE.several, TABLE.single_file]
+        + [TABLE.yes_no, TABLE.limit, TABLE.basis, TABLE.several, TABLE.single_file]
         + [c for vals in TABLE.arguments.values() for _, c in vals]
     )
     for piece in {text, *(_normal(p.text) for p in parts)}:

@@ -54,13 +54,22 @@ class SiteScope:
     groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()  # (assets, the sensors they all have)
     power: tuple[str, ...] = ()  # the sensors in scope whose unit is power (W, kW, MW)
     setpoints: tuple[str, ...] = ()  # the assets' setpoint sensors (a limit to compare a sensor with)
+    # the measured sensors a named setpoint is of ("its holding temp setpoint": Holding Temp is compared with it)
+    setpoint_of: tuple[str, ...] = ()
 
     def by_sensor_set(self) -> list[SiteScope]:
         """This scope split so that every asset in a part has every sensor of the part."""
         if self.fixed_assets or not self.groups or len(self.groups) > MAX_GROUPS:
             return [self]
         return [
-            SiteScope(assets=a, sensors=s, types=self.types, power=self.power, setpoints=self.setpoints)
+            SiteScope(
+                assets=a,
+                sensors=s,
+                types=self.types,
+                power=self.power,
+                setpoints=self.setpoints,
+                setpoint_of=self.setpoint_of,
+            )
             for a, s in self.groups
         ]
 
@@ -127,6 +136,7 @@ class Scope:
             pool = kinds or assets
             power = tuple(dict.fromkeys(x.short for a in pool for x in catalog.sensors(site, a) if is_power(x.unit)))
             setpoints = _setpoints(list(units), links.sensors)
+            setpoint_of = _measured_of(list(units), [n for n in sensors if SETPOINT.search(n)])
             out[site] = SiteScope(
                 assets=tuple(assets),
                 sensors=tuple(sensors),
@@ -135,6 +145,7 @@ class Scope:
                 groups=_groups(catalog, site, assets, sensors),
                 power=power,
                 setpoints=setpoints,
+                setpoint_of=setpoint_of,
             )
         return cls(
             sites=out,
@@ -217,7 +228,7 @@ class Scope:
                     required.append(name)
                 continue
             if mark == SENSOR and prop.get("x-role") == "measured" and pins.get("setpoint"):
-                measured = [s for s in scope.sensors if not SETPOINT.search(s)]
+                measured = [s for s in scope.sensors if not SETPOINT.search(s)] or list(scope.setpoint_of)
                 if not measured:
                     return None
                 props[name] = {"enum": measured}
@@ -338,6 +349,16 @@ def _setpoints(sensors: list[str], named: list[str]) -> tuple[str, ...]:
 
     own = [p for p in points if any(key(n) in key(p) for n in named if not SETPOINT.search(n))]
     return tuple(own or points)
+
+
+def _measured_of(sensors: list[str], setpoints: list[str]) -> tuple[str, ...]:
+    """The measured sensors among `sensors` whose name is within a setpoint's of `setpoints` ("Holding Temp" of
+    "Holding Temp Setpoint"): what "did it go under its holding temp setpoint" compares with that setpoint."""
+
+    def key(s: str) -> str:
+        return re.sub(r"[\s_\-]", "", s).casefold()
+
+    return tuple(s for s in sensors if not SETPOINT.search(s) and any(key(s) in key(p) for p in setpoints))
 
 
 def _groups(

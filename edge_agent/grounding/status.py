@@ -187,8 +187,20 @@ def established(g: Grounding, trial: int | None = None) -> str:
 
 
 def holds_finish(g: Grounding, trial: int | None = None) -> bool:
-    """Finish waits: a question in several parts, or one asking for a conclusion, has a part no call answered."""
-    return g.reading.by_parts and bool(open_parts(g, trial))
+    """Finish waits: a question in several parts, or one asking for a conclusion, has a part no call answered; or
+    a question for a measure over a period (only a data call reads one) has had none yet."""
+    return (g.reading.by_parts or _measure_over_period(g)) and bool(open_parts(g, trial))
+
+
+def _measure_over_period(g: Grounding) -> bool:
+    """One data part asking for a measure ("how much electricity … on Monday") over a period it states."""
+    return (
+        g.links is not None
+        and g.start is not None
+        and bool(g.links.sensors or g.links.measures)
+        and [p.ask for p in g.reading.parts] == ["data"]
+        and not _names_asked(g)
+    )
 
 
 #: what a count or a listing counts: the words after "how many", "number of", "count", "list", "which", "what"
