@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-#: the Haystack time zone names of the three sets' sites
+#: the Haystack time zone names of the blind sets' sites (set 6 added Adelaide, Sao_Paulo, Phoenix)
 HS_TZ = {
     "Sydney": "Australia/Sydney",
     "Chicago": "America/Chicago",
@@ -32,6 +32,9 @@ HS_TZ = {
     "Denver": "America/Denver",
     "Tokyo": "Asia/Tokyo",
     "Copenhagen": "Europe/Copenhagen",
+    "Adelaide": "Australia/Adelaide",
+    "Sao_Paulo": "America/Sao_Paulo",
+    "Phoenix": "America/Phoenix",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
