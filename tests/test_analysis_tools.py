@@ -180,6 +180,20 @@ def test_excursions_say_yes_or_no_first(tools, iot_ctx):
     assert data["answer"] is True and data["compared"] == len(values)
 
 
+def test_excursions_asked_how_long_lead_with_the_time(tools, iot_ctx):
+    values = [v for _, v in numbers("Chiller 6", "Tonnage")]
+    high = max(values)
+    args = dict(site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Tonnage", direction="above", **DAY)
+    long = call(tools, iot_ctx, "excursions", limit=high - 1, report="how_long", **args)
+    above = [v for v in values if v > high - 1]
+    assert (
+        long.ok and not long.answer.startswith("Yes") and f"was above {high - 1:g}" in long.answer.replace(".0 ", " ")
+    )
+    assert " for " in long.answer.split("(")[0] and f"{len(above)} of {len(values)}" in long.answer
+    never = call(tools, iot_ctx, "excursions", limit=high, report="how_long", **args)
+    assert never.ok and "was never above" in never.answer and ": 0 h" in never.answer
+
+
 def test_excursions_against_a_setpoint_series(tools, iot_ctx):
     out = call(
         tools,

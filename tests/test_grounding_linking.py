@@ -827,3 +827,27 @@ def test_a_limits_unit_names_the_measure_and_a_share_of_a_day_names_none():
     assert link("what percentage of monday was silo 3 above 6 °C", cat).measures == ["temperature"]
     assert link("what percentage of monday was silo 3 above 90 percent", cat).measures == []
     assert link("what was the level of silo 3 in percent", cat).measures == ["dimensionless"]
+
+
+def test_the_plural_of_the_last_word_of_several_names_names_them_all():
+    cat = Catalog.of({"J": {"North Reservoir": ["Level"], "South Reservoir": ["Level"], "BP-01": ["Flow"]}})
+    assert link("Please, list me the reservoirs of J.", cat).assets == ["North Reservoir", "South Reservoir"]
+    assert link("level of the north reservoir", cat).assets == ["North Reservoir"]
+
+
+def test_a_word_and_a_place_noun_where_a_site_stands_name_a_site_it_lacks():
+    cat = Catalog.of({"Saltbush Bakehouse": {"Oven 1": ["Power"]}, "EEA Jaguari": {"BP-01": ["Power"]}})
+    links = link("whats the peak power at the gawler plant yesterday", cat)
+    assert [(m.kind, m.text) for m in links.missing] == [("site", "gawler")]
+    assert not link("peak power at the jaguari station yesterday", cat).missing  # its own site's word
+
+
+def test_a_sites_last_word_as_the_questions_first_word_names_it():
+    cat = Catalog.of({"SGR Terminal": {"Main Electric Service": ["Demand"]}, "EEA Jaguari": {"BP-01": ["Power"]}})
+    assert link("terminal peak demand - was yesterday higher than wednesday?", cat).sites == ["SGR Terminal"]
+
+
+def test_a_second_point_sharing_the_first_ones_head_words():
+    cat = Catalog.of({"B": {"Proofer P1": ["Chamber Temp", "Chamber Humidity", "Door Open"]}})
+    links = link("can u dump proofer P1 chamber temp and humidity for the 2nd into one file", cat)
+    assert links.sensors == ["Chamber Temp", "Chamber Humidity"]

@@ -879,3 +879,41 @@ def test_a_sites_one_meter_found_in_code_is_an_asset_known_and_finish_waits_for_
     assert g.holds_finish(1)
     _observe(g, 2, "histories", "Main Incomer Active Power: energy 27976 kWh", args={"site_name": "Dairy"})
     assert not g.holds_finish(1)
+
+
+@pytest.mark.parametrize(
+    "question,ask,extra",
+    [
+        ("out of the ovens, which one averaged the lowest power draw yesterday?", "rank", {"statistic": "mean"}),
+        ("# of points on AHU-2?", "count", {}),
+        ("at what time the rain was most strong on tuesday?", "when_extreme", {"order": "highest"}),
+    ],
+)
+def test_inflections_symbols_and_superlatives_of_the_forms(question, ask, extra):
+    part = read_question(question, [True]).parts[0]
+    assert part.ask == ask
+    for k, v in extra.items():
+        assert getattr(part, k) == v
+
+
+def test_a_word_of_the_plants_own_names_is_no_other_topic():
+    cat = Catalog.of({"J": {"RG-1 Rain Gauge": ["Precipitation"]}, "K": {"Pump 1": ["Flow"]}})
+    g = Grounding.build("at what time the rain was most strong on tuesday? (rain gauge)", cat, NOW)
+    assert not g.in_code and not g.unplaced and g.links.assets == ["RG-1 Rain Gauge"]
+    other = Catalog.of({"K": {"Pump 1": ["Flow"]}})
+    assert Grounding.build("will it rain on tuesday?", other, NOW).in_code  # no rain on this SkySpark: refused
+
+
+def test_a_request_operates_what_it_names_after_its_verb():
+    cat = Catalog.of({"J": {"North Reservoir": ["Level"], "BP-03": ["Speed"]}})
+    g = Grounding.build("North reservoir is going down fast. Start BP-03 now please, and put it at 55 Hz.", cat, NOW)
+    assert "cannot start BP-03 or change" in g.in_code
+
+
+def test_a_duration_question_pins_how_long_and_the_answer_leads_with_it():
+    g = Grounding.build("how long was Chiller 6 Tonnage above 200 yesterday?", POK, NOW)
+    assert g.scope().pins.get("report") == "how_long"
+    schema = TOOLS.get("excursions").schema(scope=g.scope())
+    assert all(b["properties"]["report"] == {"enum": ["how_long"]} for b in schema.get("anyOf", [schema]))
+    g2 = Grounding.build("was Chiller 6 Tonnage above 200 yesterday?", POK, NOW)
+    assert g2.scope().pins.get("report") == "whether"

@@ -44,6 +44,7 @@ ORDER = {"x-question": "order"}
 OPERATION = {"x-question": "op"}
 DIRECTION = {"x-question": "direction"}
 LIMIT = {"x-question": "limit"}
+REPORT = {"x-question": "report"}  # what an excursion's answer leads with: whether it happened, or for how long
 OTHER_START = {"x-question": "other_start"}  # the second period the question compares (`grounding.periods`)
 OTHER_FINAL = {"x-question": "other_final"}
 SHOWN = 3  # assets named after the winner in a ranking's head
@@ -110,6 +111,9 @@ class ExcursionArgs(ToolArgs):
         None,
         description="or a sensor of the asset to compare with (a setpoint)",
         json_schema_extra={**SENSOR_REF, "x-role": "setpoint"},
+    )
+    report: Literal["whether", "how_long"] = Field(
+        "whether", description="what the answer leads with: whether it happened, or how long", json_schema_extra=REPORT
     )
 
 
@@ -368,11 +372,23 @@ def excursions(args: ExcursionArgs, ctx: ToolContext) -> Said:
     if found.any:
         at, excess = found.worst
         first, last = found.crossing[0][0], found.crossing[-1][0]
-        head = (
-            f"Yes: {where} was {args.direction} {against} in {len(found.crossing)} of {found.compared} samples "
-            f"({an.fmt(100 * found.share)} %, {an.hours(found.held)}), first at {first.isoformat()[:16]}, last at "
-            f"{last.isoformat()[:16]}, worst by {an.fmt(excess)}{_unit(unit)} at {at.isoformat()[:16]}"
+        share = f"{an.fmt(100 * found.share)} %"
+        tail = (
+            f"first at {first.isoformat()[:16]}, last at {last.isoformat()[:16]}, worst by {an.fmt(excess)}"
+            f"{_unit(unit)} at {at.isoformat()[:16]}"
         )
+        if args.report == "how_long":  # "how long was it below …": the time leads, then the share and the samples
+            head = (
+                f"{where} was {args.direction} {against} for {an.hours(found.held)} ({share} of the samples: "
+                f"{len(found.crossing)} of {found.compared}), {tail}"
+            )
+        else:
+            head = (
+                f"Yes: {where} was {args.direction} {against} in {len(found.crossing)} of {found.compared} samples "
+                f"({share}, {an.hours(found.held)}), {tail}"
+            )
+    elif args.report == "how_long":
+        head = f"{where} was never {args.direction} {against}: 0 h ({found.compared} samples compared)"
     else:
         head = f"No: {where} was never {args.direction} {against} ({found.compared} samples compared)"
     name = _save(

@@ -238,6 +238,7 @@ def pins(reading: Reading, other: tuple[str, str] | None = None, energy_asked: b
         "direction": part.direction,
         "limit": part.limit,
         "setpoint": part.setpoint,
+        "report": {"duration": "how_long", "excursion": "whether"}.get(part.ask),
         "other_start": other[0] if other else None,
         "other_final": other[1] if other else None,
     }

@@ -232,7 +232,35 @@ _HOUR_OF_PART = re.compile(
 )
 
 
+_CLOCK_WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 12} | {"eleven": 11}
+#: a time said the spoken way, "quarter past four this morning", "half past 7 in the evening": am or pm from the part
+#: of the day after it (without one it is no time: "half past four" could be either)
+_SPOKEN_TIME = re.compile(
+    r"\b(?:at\s+)?(?:a\s+)?(?P<q>quarter|half)\s+(?P<rel>past|after|to|before)\s+(?P<h>\d{1,2}|"
+    + "|".join(_CLOCK_WORDS)
+    + r")(?=\s+(?:o'?clock\s+)?(?:(?:this|in\s+the|yesterday|last|that)\s+)?"
+    r"(?P<part>morning|afternoon|evening|night|tonight)\b)",
+    re.I,
+)
+
+
+def _spoken_time(text: str) -> tuple[time, str] | None:
+    m = _SPOKEN_TIME.search(text)
+    if not m:
+        return None
+    h = int(m["h"]) if m["h"].isdigit() else _CLOCK_WORDS[m["h"].casefold()]
+    if not 1 <= h <= 12:
+        return None
+    minutes = (h % 12) * 60 + (12 * 60 if m["part"].casefold() != "morning" else 0)
+    minutes += {"quarter": 15, "half": 30}[m["q"].casefold()] * (-1 if m["rel"].casefold() in ("to", "before") else 1)
+    minutes %= 24 * 60
+    return time(minutes // 60, minutes % 60), m.group(0).strip()
+
+
 def _time_of_day(text: str) -> tuple[time, str] | None:
+    spoken = _spoken_time(text)
+    if spoken is not None:
+        return spoken
     m = _TIME.search(text)
     bare = _HOUR_OF_PART.search(text)
     if bare and (not m or bare.start() <= m.start()) and 1 <= int(bare["h"]) <= 11 and int(bare["mi"] or 0) <= 59:

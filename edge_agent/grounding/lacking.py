@@ -448,7 +448,7 @@ def _site_skeleton(name: str) -> tuple[str, ...] | None:
 _SITE_BEFORE = frozenset(
     "at in on for from of to within across site plant campus building facility does do did".split()
 )  # "how many boilers does the Eastgate Hotel have": its subject
-_SITE_AFTER = frozenset("site sites plant plants campus building buildings facility".split())
+_SITE_AFTER = frozenset("site sites plant plants campus building buildings facility station works factory".split())
 
 
 def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> int:
@@ -480,6 +480,26 @@ def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> int:
     after = words[end] if end < len(words) else ""
     ends = not after or after.casefold() in GLUE | known  # the name ends the phrase: "… depot right now"
     return end - n if end - n >= 2 and ends else 0
+
+
+def _unknown_place(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> bool:
+    """A word nothing knows right before a place noun, where a site's name stands ("at the gawler plant", "the
+    ridgeway site"), in a question that names no site: the name of a site the SkySpark does not have."""
+    words = [t for t, _, _ in tokens.items]
+    w = words[n]
+    if any(m.kind == "site" and m.text for m in links.mentions) or len(catalog.sites) < 2:
+        return False
+    before = [x.casefold() for x in words[max(0, n - 2) : n] if x.casefold() not in ("the", "a", "an")]
+    return (
+        w.isalpha()
+        and len(w) >= 3
+        and words[n + 1].casefold() in _SITE_AFTER
+        and bool(before and before[-1] in _SITE_BEFORE)
+        and w.casefold() not in forms.FUNCTION_WORDS | forms.CUE_WORDS
+        and not field_word(w)
+        and w.casefold() not in fieldvocab.unit_words()
+        and w.casefold() not in {x.casefold() for name in catalog.all_names() for x in re.split(r"[\s_-]+", name)}
+    )
 
 
 def kind_words(catalog: Catalog) -> set[str]:
@@ -550,6 +570,9 @@ def missing_sites(tokens: Tokens, catalog: Catalog, links: Links) -> None:
                     links.missing.append(
                         Missing(text=tokens.raw(n, n + size), kind="site", suggestions=catalog.sites[:SUGGEST])
                     )
+            elif pair and _unknown_place(tokens, n, links, catalog):  # "at the gawler plant": a place it lacks
+                tokens.used[n] = True
+                links.missing.append(Missing(text=tok, kind="site", suggestions=catalog.sites[:SUGGEST]))
             continue
         if not _site_position(tokens, n):
             continue

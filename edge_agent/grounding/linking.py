@@ -186,6 +186,29 @@ def _match_inverted(tokens: Tokens, index: dict[str, str], longest: int) -> list
     return found
 
 
+def _shared_head(
+    tokens: Tokens, matched: list[tuple[int, int, str, str]], index: dict[str, str]
+) -> list[tuple[int, int, str, str]]:
+    """ "chamber temp and humidity": after a point name of several words, "and" (or a comma) and a word that with the
+    name's first words is another point name (Chamber Humidity) names that point too."""
+    found: list[tuple[int, int, str, str]] = []
+    for _, j, name, _ in list(matched):
+        head = re.split(r"[\s_]+", name)[:-1]
+        if not head or j + 1 >= len(tokens.items) or tokens.items[j][0].casefold() not in ("and", "&", "plus"):
+            continue
+        for size in (2, 1):
+            k = j + 1 + size
+            if k > len(tokens.items) or any(tokens.used[j:k]):
+                continue
+            said = Tokens(" ".join([*head, *tokens.words(j + 1, k)]))
+            hit = [h for h in _match_exact(said, index, len(said.items)) if (h[0], h[1]) == (0, len(said.items))]
+            if hit and hit[0][2] != name:
+                tokens.take(j, k)
+                found.append((j + 1, k, hit[0][2], "list"))
+                break
+    return found
+
+
 def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
     """A sensor named by its initials in capitals, as operators write them ("DO" for Dissolved Oxygen, "RAT" for
     Return Air Temp): a word of 2–5 capital letters, in a question not written in capitals, that is the initials of
@@ -269,9 +292,10 @@ _GENERAL_PLACES = frozenset("site sites plant plants campus building buildings f
 
 
 def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, str]]:
-    """A site named by the last word of its name after "the", where that word says what kind of place it is and ends
-    no other site's name and stands in no asset's or point's ("at the hotel", "the dairy's incomer" where there are
-    Aoba Grand Hotel and Lindholm Dairy); never a general word ("the plant", "the site")."""
+    """A site named by the last word of its name after "the" (or as the question's first word), where that word says
+    what kind of place it is and ends no other site's name and stands in no asset's or point's ("at the hotel", "the
+    dairy's incomer" where there are Aoba Grand Hotel and Lindholm Dairy; "terminal peak demand"); never a general
+    word ("the plant", "the site")."""
     lasts: dict[str, list[str]] = {}
     for site in catalog.sites:
         words = [w for w in re.split(r"[\s_\-./]+", site) if w]
@@ -282,13 +306,13 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
         + [p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a)]
     )
     found = []
-    for i in range(1, len(tokens.items)):
+    for i in range(len(tokens.items)):
         raw = tokens.items[i][0].removesuffix("'s").removesuffix("’s")
         k = key(raw)
         fits = lasts.get(k, [])
         if tokens.used[i] or len(fits) != 1 or k in _GENERAL_PLACES or k in inside:
             continue
-        if tokens.items[i - 1][0].casefold() != "the":
+        if i > 0 and tokens.items[i - 1][0].casefold() != "the":  # or the question's first word: "terminal peak …"
             continue
         tokens.take(i, i + 1)
         found.append((i, i + 1, fits[0], "part"))
@@ -303,16 +327,20 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
     """Assets named together by the code their names begin with, as operators write it: "which FV was warmest" where
     FV-01 … FV-06 are the vessels, "the IPS pumps" for IPS-P1 … IPS-P3, "which bay" for Bay A … Bay C. A word (or its
     plural: "FVs") that is the capital-letter code two names or more begin with, or the word before a letter or number
-    that is all of two names or more ("Bay A"), and no word of the field's vocabulary or of the reading's
-    ("AHU" is a kind, linked as such); every name it begins is linked, each a `group` mention."""
+    that is all of two names or more ("Bay A"), or in the plural the last word of two names or more ("the reservoirs":
+    North Reservoir, South Reservoir), and no word of the field's vocabulary or of the reading's ("AHU" is a kind,
+    linked as such); every name it begins or ends is linked, each a `group` mention."""
     groups: dict[str, list[str]] = {}
     worded: dict[str, list[str]] = {}  # "Bay A", "Bay B": the word names them after "which" ("which growing bay")
+    headed: dict[str, list[str]] = {}  # the last word of names of several words, in the plural: all of them
     for n in names:
         m = _LEAD_CODE.match(n)
         if m and not n[m.end() :].startswith(" "):  # "FV-01", "IPS-P2": a code; "FZ Hall" is a word and a name
             groups.setdefault(m.group(1).casefold(), []).append(n)
         elif m := re.fullmatch(r"([^\W\d_]{3,}) [A-Z0-9]{1,3}", n):
             worded.setdefault(m.group(1).casefold(), []).append(n)
+        if m := re.search(r"\s([^\W\d_]{4,})$", n):  # "North Reservoir", "South Reservoir": "the reservoirs"
+            headed.setdefault(m.group(1).casefold(), []).append(n)
     found = []
     for i in range(len(tokens.items)):
         if tokens.used[i]:
@@ -323,6 +351,8 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
         after = tokens.items[i + 1][0] if i + 1 < len(tokens.items) else ""
         if not group and {w.casefold() for w in tokens.words(max(0, i - 2), i)} & {"which", "what"}:
             group = None if re.fullmatch(r"[A-Z0-9]{1,3}", after) else worded.get(k)  # "Kompressor K7": a name
+        if not group and k.endswith("s") and not re.fullmatch(r"[A-Z0-9]{1,3}", after):
+            group = headed.get(k[:-1]) or (headed.get(k[:-2]) if k.endswith("es") else None)
         if not group or len(group) < 2 or key(raw) in common or k in GLUE or field_word(raw):
             continue
         tokens.take(i, i + 1)
@@ -514,6 +544,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     sensor_matches += _match_inverted(tokens, sensor_index, longest)
     sensor_matches += _match_sensor_part(tokens, list(shorts))
     sensor_matches += _match_initials(tokens, list(site_shorts))
+    sensor_matches += _shared_head(tokens, sensor_matches, sensor_index)
     for i, j, name, how in sorted(sensor_matches):
         if name not in links.sensors:
             links.sensors.append(name)

@@ -152,7 +152,8 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
 
 
 def _symbols(text: str) -> str:
-    """Comparison signs before a number read as words ("Power > 365 kW": above 365 kW)."""
+    """Comparison signs before a number read as words ("Power > 365 kW": above 365 kW); "# of" is "number of"."""
+    text = re.sub(r"(?<!\w)#\s*(?=of\b)", "number ", text, flags=re.I)
     text = re.sub(r"\s*(?:>=|≥|>)\s*(?=[-+]?\d)", " above ", text)
     return re.sub(r"\s*(?:<=|≤|<)\s*(?=[-+]?\d)", " below ", text)
 
@@ -249,6 +250,8 @@ def _placed(question: str, parts: list[Part], clauses: tuple[_Clause, ...]) -> s
     out |= ws & TABLE.verb_forms  # a request is refused; a past fact ("when was it turned on") asks for a status
     for m in TABLE.setpoint.finditer(text):
         out |= set(words(m.group(0)))
+    for m in re.finditer(r"\b(?:most|least)\s+([a-z]+)\b", text, re.I):  # "most strong": a superlative
+        out.add(m.group(1).casefold())
     return out & ws
 
 
@@ -266,9 +269,16 @@ def read_intent(question: str) -> tuple[Intent, str]:
     return "control", verb
 
 
-def outside_topic(question: str) -> bool:
-    """The question is about something no building's data holds (weather, mail, shell, the gateway's files)."""
-    return _first(TABLE.outside, _normal(question)) is not None
+def outside_topic(question: str, held: frozenset[str] = frozenset()) -> bool:
+    """The question is about something no building's data holds (weather, mail, shell, the gateway's files) — unless
+    the words that say so are words of the SkySpark's own names and kinds (`held`: "rain" where there is a Rain
+    Gauge, "terminal" where a site is a terminal, "weather" where a weather station is)."""
+    text = _normal(question)
+    for cue in TABLE.outside:
+        for m in cue.regex.finditer(text):
+            if not (cue.placed(text, m) or set(words(m.group(0)))) <= held:
+                return True
+    return False
 
 
 #: the words a typo of which is read as the word itself: the table's words (cues, operating verbs, request words)

@@ -40,7 +40,7 @@ MAX_NAMES = 400
 MAX_GROUPS = 32  # more distinct sensor sets than this on one site: one branch for the site, the tool checks
 
 SITE, ASSET, SENSOR, START, FINAL, ASSET_TYPE = "site", "asset", "sensor", "start", "final", "asset_type"
-QUESTION_MARKS = ("statistic", "order", "op", "direction", "limit", "other_start", "other_final")
+QUESTION_MARKS = ("statistic", "order", "op", "direction", "limit", "report", "other_start", "other_final")
 #: how point names write a setpoint (Haystack's `sp` marker, "Setpoint", "SP", "Setpt")
 SETPOINT = re.compile(r"set\s*-?\s*p(?:oin)?t|(?:^|[\s_])sp(?:$|[\s_])", re.I)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.forms import words
 from edge_agent.grounding.links import Links, Missing, alike
 from edge_agent.grounding.measures import kind_label, kind_names
 from edge_agent.grounding.question import attributes_asked, outside_topic
@@ -63,7 +64,7 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
     if intent in ("control", "injection", "outside", "forecast"):
         g.refusal = intent
     if intent == "control":
-        target = ", ".join(links.assets) or ", ".join(links.sites) or "equipment"
+        target = ", ".join(_operated(g, links)) or ", ".join(links.sites) or "equipment"
         verb = r.verb or "operate"
         return f"This gateway only reads data; it cannot {verb} {target} or change anything on the plant. {can}"
     if intent == "injection":
@@ -155,6 +156,8 @@ def _name_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
         kind = next((k for k in catalog.site(site).types.get(group[0], []) if k in kinds), None)
         label = kind_label(kind, len(group)) if kind else "assets"
         named = re.split(r"[\s_\-.]+", group[0])[0] if code else w  # "FVs" said: the names begin FV
+        if not all(re.split(r"[\s_\-.]+", a)[0].casefold() == named.casefold() for a in group):
+            return f"Found {len(group)} {label} at {site}: {', '.join(group)}"  # "the reservoirs": their last word
         return f"Found {len(group)} {label} named {named} at {site}: {', '.join(group)}"
     return ""
 
@@ -212,7 +215,7 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     building's data at all, and not of the time)."""
     linked = [m for m in links.mentions if m.text]
     rest = g.asked_text_less_names()  # the refused pieces are no topic, nor a place it lacks ("the Eastgate Hotel")
-    if outside_topic(rest):
+    if outside_topic(rest, _held_words(catalog)):
         return True
     if linked or links.missing or g.start is not None or _TIME_QUESTION.search(g.question):
         return False
@@ -225,6 +228,34 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
         or fieldvocab.measure_words(g.question)
         or fieldvocab.kinds_named(g.question)
     )
+
+
+def _operated(g: Grounding, links: Links) -> list[str]:
+    """The assets a request operates: those named after its verb ("North reservoir is going down fast. Start BP-03":
+    BP-03, the reservoir is the reason), else every asset named ("tunnel oven 2 is cold, bump its setpoint")."""
+    at = g.question.casefold().find((g.reading.verb or "\0").casefold())
+    after = [
+        m.name
+        for m in links.mentions
+        if m.kind == "asset"
+        and m.name in links.assets
+        and m.text
+        and at >= 0
+        and g.question.casefold().find(m.text.casefold(), at) >= 0
+    ]
+    return list(dict.fromkeys(after)) or list(links.assets)
+
+
+def _held_words(catalog: Catalog) -> frozenset[str]:
+    """The words of the SkySpark's names (sites, assets, sensors) and of its kinds' names: a topic they name is
+    this plant's ("rain" of RG-1 Rain Gauge, "weather" of a weather station), not another."""
+    names = [
+        *catalog.sites,
+        *(a for site in catalog.sites for a in catalog.assets(site)),
+        *(p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a)),
+        *(n for t in catalog.kinds() for n in kind_names(t)),
+    ]
+    return frozenset(w for n in names for w in words(n))
 
 
 def _can(g: Grounding, catalog: Catalog, links: Links) -> str:
