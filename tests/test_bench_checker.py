@@ -418,3 +418,21 @@ def test_day_first_dates_are_no_numbers():
     text = "The highest Chiller 6 Tonnage on 1 June 2020 was 265.22 tonref, at 16:15; from 1 Jun 2020 to 7 June 2020"
     assert numbers_in(text, ["Chiller 6", "Tonnage"]) == [265.22]
     assert numbers_in("on June 1, 2020 it was 5", []) == [5.0]
+
+
+def test_a_withheld_last_trial_answer_counts_as_not_right_for_the_review_agreement():
+    # a run that gave up delivered nothing: its last trial's prose (which the status withheld) is not judged right,
+    # so a Review that called it "Partially Accomplished" agrees with what the run delivered
+    from edge_agent.agent.trajectory import Review, RunResult, Trial
+    from edge_agent.bench.runner import evaluate
+
+    t = task({"count": {"of": "assets", "site": "DEPOT", "kind": "crac", "noun": ["CRAC"]}})
+    trial = Trial(number=1, answer="2", review=Review(status="Partially Accomplished", reasoning="r"))
+    result = RunResult(
+        run_id="r", question="q", strategy="reactxen", model="m", now="x", status="gave_up", trials=[trial]
+    )
+    run = evaluate(t, result, {}, KindsTruth(), "m", strict_names=False)
+    assert run.checker_by_round == [False] and run.reviews_agreeing == 1 and not run.checker_final
+    delivered = result.model_copy(update={"status": "answered", "answer": "2"})
+    run = evaluate(t, delivered, {}, KindsTruth(), "m", strict_names=False)
+    assert run.checker_by_round == [True] and run.reviews_agreeing == 0 and run.checker_final

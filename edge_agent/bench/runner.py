@@ -102,6 +102,9 @@ def evaluate(
         if not (trial.answer or "").strip():
             by_round.append(False)
             continue
+        if trial is result.trials[-1] and not has_answer:  # withheld (gave up): nothing of it was delivered
+            by_round.append(False)
+            continue
         if trial is result.trials[-1] and trial.answer == result.answer:
             by_round.append(final.passed)
             continue
