@@ -176,8 +176,14 @@ class Tool:
     def schema(self, files: typing.Sequence[str] | None = None, scope: Any = None) -> dict | None:
         """The arguments' JSON schema; with `files`, each FILE_REF argument becomes an enum of them; with
         `scope` (`edge_agent.grounding.scope.Scope`), site/asset/sensor/period arguments are limited to it.
-        None when no call of this tool can be written in that scope."""
+        None when no call of this tool can be written in that scope. Arguments marked `x-hidden` are code's to set
+        (from the question's form, `Grounding.complete_call`): the model never writes them."""
         schema = self.args_model.model_json_schema()
+        hidden = [k for k, v in schema.get("properties", {}).items() if v.get("x-hidden")]
+        for name in hidden:
+            del schema["properties"][name]
+        if hidden and "required" in schema:
+            schema["required"] = [r for r in schema["required"] if r not in hidden]
         if files is not None:
             file_args = self.file_args()
             for name in file_args:

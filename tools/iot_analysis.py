@@ -44,7 +44,9 @@ ORDER = {"x-question": "order"}
 OPERATION = {"x-question": "op"}
 DIRECTION = {"x-question": "direction"}
 LIMIT = {"x-question": "limit"}
-REPORT = {"x-question": "report"}  # what an excursion's answer leads with: whether it happened, or for how long
+#: what an excursion's answer leads with (whether it happened, or for how long): set by code from the question's form,
+#: never written by the model (`x-hidden`: left out of the step's grammar, filled in before the call runs)
+REPORT = {"x-question": "report", "x-hidden": True}
 OTHER_START = {"x-question": "other_start"}  # the second period the question compares (`grounding.periods`)
 OTHER_FINAL = {"x-question": "other_final"}
 SHOWN = 3  # assets named after the winner in a ranking's head

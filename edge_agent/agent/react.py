@@ -263,7 +263,10 @@ class _Trial:
                     "invalid", False, f"Error: {wrong} Nothing was run; call it with the measure the question asks for."
                 ),
             )
-        done = self._execute(parsed.action, parsed.args, parsed.action_input)
+        raw = parsed.action_input
+        if g is not None and (tool := self.rt.tools.get(parsed.action)) is not None:
+            raw = g.complete_call(tool, raw)  # what code sets from the question's form (never the model's tokens)
+        done = self._execute(parsed.action, parsed.args, raw)
         usage = usage + done.usage
         observation = summarise_observation(
             done.observation, self.rt.settings.observation_max_chars, files=self.rt.ctx.files, tool=parsed.action

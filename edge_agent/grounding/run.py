@@ -42,7 +42,7 @@ from edge_agent.grounding.placing import only_requests, period_span, reading_of,
 from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, spelled
-from edge_agent.grounding.scope import Scope
+from edge_agent.grounding.scope import Scope, hidden_pins
 from edge_agent.grounding.status import (
     ANALYSIS_TOOLS,
     ANSWERED_BY,
@@ -293,6 +293,11 @@ class Grounding:
     def offered(self, tools: Iterable[Tool], trial: int | None = None) -> list[str] | None:
         """The tools worth offering (None: all); Finish is always among them."""
         return offered(self, tools, trial)
+
+    def complete_call(self, tool: Tool, args: Any) -> Any:
+        """A call's arguments with those code sets from the question and the model never writes (`x-hidden`)."""
+        scope = self.scope()
+        return hidden_pins(tool.args_model.model_json_schema(), args, scope.pins) if scope is not None else args
 
     def wrong_measure(self, tool: str, args: Any) -> str:
         """Why a call reads the wrong measure ('' when it does not)."""

@@ -403,6 +403,19 @@ def _calls(branch: dict[str, Any]) -> list[dict[str, Any]] | None:
     return combos
 
 
+def hidden_pins(args_schema: dict[str, Any], call: Any, pins: dict[str, Any]) -> Any:
+    """The call's arguments with those the model never writes (`x-hidden` question marks, left out of the step's
+    grammar) set from what the question states (`Scope.pins`)."""
+    if not isinstance(call, dict):
+        return call
+    out = dict(call)
+    for name, prop in args_schema.get("properties", {}).items():
+        mark = prop.get("x-question")
+        if prop.get("x-hidden") and mark in pins and name not in out:
+            out[name] = pins[mark]
+    return out
+
+
 def _pinned(branch: dict[str, Any], call: dict[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(branch)
     for name, value in call.items():
