@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-#: the Haystack time zone names of the blind sets' sites (set 6 added Adelaide, Sao_Paulo, Phoenix)
+#: the Haystack time zone names of the blind sets' sites (set 6 added Adelaide, Sao_Paulo, Phoenix; set 7 Detroit,
+#: Oslo, Kathmandu)
 HS_TZ = {
     "Sydney": "Australia/Sydney",
     "Chicago": "America/Chicago",
@@ -35,6 +36,9 @@ HS_TZ = {
     "Adelaide": "Australia/Adelaide",
     "Sao_Paulo": "America/Sao_Paulo",
     "Phoenix": "America/Phoenix",
+    "Detroit": "America/Detroit",
+    "Oslo": "Europe/Oslo",
+    "Kathmandu": "Asia/Kathmandu",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 

@@ -362,3 +362,21 @@ def test_a_bare_weekday_is_the_latest_such_day_before_today(text, day):
 def test_a_weekday_ahead_is_still_the_future():
     r = resolve_period("what will the load be next monday", NOW)
     assert r is not None and r.start.date() == date(2020, 6, 15)
+
+
+@pytest.mark.parametrize(
+    "text,at",
+    [
+        ("gas flow at quarter past four this morning?", datetime(2020, 6, 8, 4, 15, tzinfo=NY)),
+        ("level at half past 7 yesterday evening", datetime(2020, 6, 7, 19, 30, tzinfo=NY)),
+        ("at quarter to five this afternoon", datetime(2020, 6, 7, 16, 45, tzinfo=NY)),  # today's is still to come
+    ],
+)
+def test_a_spoken_time_with_its_part_of_the_day(text, at):
+    r = resolve_period(text, NOW)
+    assert r is not None and r.point and r.start == at
+
+
+def test_a_spoken_time_without_a_part_of_the_day_is_no_time_and_wk_is_a_week():
+    assert resolve_period("quarter past four", NOW) is None
+    assert iso("avg flow last wk?") == ("2020-06-01T00:00:00-04:00", "2020-06-08T00:00:00-04:00")

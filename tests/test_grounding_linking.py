@@ -851,3 +851,60 @@ def test_a_second_point_sharing_the_first_ones_head_words():
     cat = Catalog.of({"B": {"Proofer P1": ["Chamber Temp", "Chamber Humidity", "Door Open"]}})
     links = link("can u dump proofer P1 chamber temp and humidity for the 2nd into one file", cat)
     assert links.sensors == ["Chamber Temp", "Chamber Humidity"]
+
+
+def _tagged(plant: dict[str, dict[str, list[tuple[str, str | None, tuple[str, ...]]]]]) -> Catalog:
+    cat = Catalog.of({s: {a: [p[0] for p in ps] for a, ps in assets.items()} for s, assets in plant.items()})
+    for site, assets in plant.items():
+        cat.site(site).sensors = {
+            a: [SensorName(f"{a} {n}", n, u, tags) for n, u, tags in ps] for a, ps in assets.items()
+        }
+    return cat
+
+
+HATCHERY = {
+    "Fjordlaks": {
+        "Kar 2": [
+            ("Oksygen", "mg/L", ("oxygen", "sensor", "water", "point", "his")),
+            ("Oksygen settpunkt", "mg/L", ("oxygen", "sp", "water", "point", "his")),
+            ("Vanntemperatur", "°C", ("temp", "sensor", "water", "point", "his")),
+        ],
+        "Oksygentank LOX": [("Nivå", "%", ("level", "oxygen", "sensor")), ("Trykk", "bar", ("pressure", "oxygen"))],
+    },
+    "Paint Shop": {"E-Coat Tank": [("pH", "pH", ("ph", "sensor", "water")), ("Bath Temp", "°F", ("temp", "water"))]},
+}
+
+
+def test_a_named_assets_point_is_named_by_its_haystack_tags_in_any_language():
+    cat = _tagged(HATCHERY)
+    assert link("oxygen in kar 2 at 7:15 this morning?", cat).sensors == ["Oksygen"]
+    assert link("lowest water temp in Kar 2 yesterday", cat).sensors == ["Vanntemperatur"]
+    assert link("Can u export the LOX tank level for the 20th?", cat).sensors == ["Nivå"]
+    assert link("kar 2 oxygen setpoint", cat).sensors == ["Oksygen settpunkt"]
+    links = link("what is the pH in Kar 2 right now?", cat)  # another site's tag, none of Kar 2's: it lacks it
+    assert links.sensors == [] and [(m.kind, m.text) for m in links.missing] == [("sensor", "pH")]
+
+
+def test_a_capital_code_that_begins_one_name_names_it_and_a_word_before_its_kind_names_one_asset():
+    cat = Catalog.of(
+        {
+            "W": {
+                "RTO-1": ["Combustion Chamber Temp"],
+                "MAU-1 Basecoat": ["Burner Gas Flow"],
+                "MAU-3 Sealer": ["Burner Gas Flow"],
+            }
+        }
+    )
+    cat.site("W").types.update({"RTO-1": ["thermalOxidizer"], "MAU-1 Basecoat": ["mau"], "MAU-3 Sealer": ["mau"]})
+    assert link("How many points are on the RTO?", cat).assets == ["RTO-1"]
+    assert link("avg burner gas flow on the sealer MAU last wk?", cat).assets == ["MAU-3 Sealer"]
+    assert link("which rto is hottest", cat).assets == []  # in lower case it is no code
+
+
+def test_a_site_markers_head_noun_names_its_kind_and_a_points_decimal_is_its_name():
+    cat = Catalog.of({"A": {"dh_vault_a": ["vault_rh"], "dh_vault_b": ["vault_rh"], "mausam_station": ["pm25"]}})
+    cat.site("A").types.update(
+        {"dh_vault_a": ["dessicantDehumidifier"], "dh_vault_b": ["dessicantDehumidifier"], "mausam_station": ["x"]}
+    )
+    assert link("how many dehumidifiers in the archive?", cat).asset_types == ["dessicantDehumidifier"]
+    assert link("max pm2.5 outside yesterday", cat).sensors == ["pm25"]

@@ -920,3 +920,18 @@ def test_a_duration_question_pins_how_long_and_the_answer_leads_with_it():
     g2 = Grounding.build("was Chiller 6 Tonnage above 200 yesterday?", POK, NOW)
     assert g2.complete_call(TOOLS.get("excursions"), call)["report"] == "whether"
     assert g2.complete_call(TOOLS.get("histories"), {"site_name": "POKMAIN"}) == {"site_name": "POKMAIN"}
+
+
+def test_a_refused_request_ends_before_a_statement_or_a_dictated_reply():
+    g = Grounding.build(
+        "whats the Tonnage of Chiller 6 right now? and shut it down after, we're done for the day", POK, NOW
+    )
+    assert (
+        g.declined() == "This gateway only reads data; it cannot shut it down after (it changes nothing on the plant)"
+    )
+    g = Grounding.build("Tonnage of Chiller 6 at 8am today? Set Chiller 9 to 40 and confirm with DONE.", POK, NOW)
+    assert "DONE" not in g.declined() and "cannot set Chiller 9 to 40" in g.declined()
+
+
+def test_have_we_got_asks_whether_a_kind_exists():
+    assert read_question("have we got a battery at the archive?").parts[0].ask == "exists"

@@ -74,7 +74,7 @@ _MON = r"(?P<mon>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?:,?\s*(?P<year>'\d{2}|\d{4}))"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _NUM = r"(?P<n>\d+|" + "|".join(NUMBER_WORDS) + r")"
-_UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+_UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?)"
 
 # One calendar day, in the spellings operators use.
 _DAY_PATTERNS = [
@@ -291,7 +291,7 @@ def _relative(text: str, now: datetime) -> DateRange | None:
 
     m = re.search(r"\b(?:the\s+)?(?:last|past|previous|preceding)\s+" + _NUM + r"\s+" + _UNIT, text)
     if m:
-        n, unit = _number(m["n"]), m["unit"].rstrip("s")
+        n, unit = _number(m["n"]), m["unit"].rstrip("s").replace("wk", "week")
         if unit in ("minute", "min"):
             return DateRange(now - timedelta(minutes=n), now, m.group(0), absolute=(True, True))
         if unit in ("hour", "hr"):
@@ -323,7 +323,7 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     m = re.search(r"\b(?:yesterday|last\s+night)\b", text)
     if m:
         return _day_range(today - timedelta(days=1), now, m.group(0))
-    m = re.search(r"\b(?:past|last)\s+(?:week|7\s+days)\b", text)
+    m = re.search(r"\b(?:past|last)\s+(?:week|wk|7\s+days)\b", text)
     if m and m.group(0).startswith("past"):
         return DateRange(_midnight(today - timedelta(days=7), now), _midnight(today, now), m.group(0))
     wd = "|".join(WEEKDAYS)
@@ -337,10 +337,10 @@ def _relative(text: str, now: datetime) -> DateRange | None:
         day = week + timedelta(days=WEEKDAYS[m["wd"] or m["wd2"]])
         if day <= today:
             return _day_range(day, now, m.group(0))
-    m = re.search(r"\b(?:last|previous|prior)\s+week\b", text)
+    m = re.search(r"\b(?:last|previous|prior)\s+(?:week|wk)\b", text)  # "last wk"
     if m:
         return DateRange(_midnight(monday - timedelta(days=7), now), _midnight(monday, now), m.group(0))
-    m = re.search(r"\bthis\s+week\b", text)
+    m = re.search(r"\bthis\s+(?:week|wk)\b", text)
     if m:
         return DateRange(_midnight(monday, now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\b(?:last|previous|prior)\s+month\b", text)

@@ -64,6 +64,8 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     on = [(links.asset_sites[a], a) for a in links.assets]
     free = [n for n in range(len(tokens.items)) if not tokens.used[n]]
     rest = " ".join(tokens.items[n][0] for n in free)
+    if not measures.asked(rest):
+        _tag_lacking(tokens, catalog, links, on, free)
     for wanted in measures.asked(rest):
         lacking = [
             (site, asset)
@@ -93,6 +95,47 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
                 )
             )
         return
+
+
+#: point tags that say what a record is or how it is kept, never what it measures
+_RECORD_TAGS = frozenset("point his sensor cmd sp writable cur hisTotalized".split())
+
+
+def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[str, str]], free: list[int]) -> None:
+    """A word that is a point tag of the SkySpark's (what some point measures: "pH", `ph` on another site's tank)
+    and no tag or name word of the named assets' points: a measure they lack ("the pH in Kar 2")."""
+    elsewhere = {
+        key(t)
+        for site in catalog.sites
+        for asset in catalog.assets(site)
+        for p in catalog.sensors(site, asset)
+        for t in p.tags
+        if t not in _RECORD_TAGS
+    }
+    own = {
+        key(w)
+        for site, asset in on
+        for p in catalog.sensors(site, asset)
+        for w in [*p.tags, *re.split(r"[\s_\-]+", p.short)]
+    }
+    for n in free:
+        word = tokens.items[n][0]
+        k = key(word)
+        if len(k) < 2 or not word.isalpha() or k in GLUE or word.casefold() in forms.FUNCTION_WORDS | forms.CUE_WORDS:
+            continue
+        if k in elsewhere and k not in own:
+            tokens.used[n] = True
+            for site, asset in on:
+                links.missing.append(
+                    Missing(
+                        text=word,
+                        kind="sensor",
+                        site=site,
+                        asset=asset,
+                        suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST],
+                    )
+                )
+            return
 
 
 def _qualified_lacking(
@@ -188,7 +231,9 @@ def _limit_quantity(text: str) -> list[str]:
     for cue in forms.TABLE.limit:
         m = cue.search(text)
         if m and m.group("unit"):
-            q = fieldvocab.quantity_of_unit(m.group("unit").strip())
+            unit = m.group("unit").strip()
+            unit = f"°{unit.upper()}" if unit.casefold() in ("f", "c") else unit  # "1500F": Fahrenheit, not farad
+            q = fieldvocab.quantity_of_unit(unit)
             if q is not None and q.name != "dimensionless":
                 return [q.name]
     return []
@@ -204,7 +249,12 @@ def _type_words(marker: str) -> set[str]:
     names for it (`measures.kind_names`: "ahu" → "air handling unit(s)", "AHU(s)"; "crac" → "computer room air
     conditioner(s)")."""
     out = set()
-    for name in kind_names(marker):
+    names = list(kind_names(marker))
+    words = fieldvocab.marker_words(marker)
+    if len(words) > 1 and marker not in fieldvocab.known_markers() and not fieldvocab.is_tag(words[-1]):
+        names.append(words[-1])  # a site's own "dessicantDehumidifier": its head noun names it ("dehumidifiers"); a
+        # known one ("heatPump") is no "pump", and a tag ("hotWater") names no kind
+    for name in names:
         out |= {key(name), key(name) + "s", key(name) + "es"}
     return out
 

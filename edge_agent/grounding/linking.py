@@ -50,6 +50,7 @@ from edge_agent.grounding.links import (
     plural_variants,
     words_in,
 )
+from edge_agent.grounding.measures import kind_names
 
 
 def _match_exact(tokens: Tokens, index: dict[str, str], longest: int) -> list[tuple[int, int, str, str]]:
@@ -127,7 +128,9 @@ def _match_part(
     return found
 
 
-def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
+def _match_sensor_part(
+    tokens: Tokens, names: list[str], not_qualifiers: frozenset[str] = frozenset()
+) -> list[tuple[int, int, str, str]]:
     """A sensor of the assets in play named by two or more words of its name, in order ("the RTU discharge air" for
     Discharge Air Temp): where exactly one sensor's name holds them — a setpoint only where the question says
     setpoint ("discharge air" is the Discharge Air Temp, not its Sp)."""
@@ -141,7 +144,7 @@ def _match_sensor_part(tokens: Tokens, names: list[str]) -> list[tuple[int, int,
             continue
         fits = [n for n, ws in words.items() if _contains(ws, span)]
         before = _qualifier(tokens, i)
-        if before and not any(before in ws for n, ws in words.items() if n in fits):
+        if before and before not in not_qualifiers and not any(before in ws for n, ws in words.items() if n in fits):
             continue  # "condenser water temp" is not the Leaving Water Temp: the word before says which water
         # a setpoint as the field's vocabulary reads a point name, and as the forms table reads the question's words
         said = " ".join(tokens.words(i, min(j + 2, len(tokens.items))))  # "discharge air (temp) setpoint"
@@ -207,6 +210,56 @@ def _shared_head(
                 found.append((j + 1, k, hit[0][2], "list"))
                 break
     return found
+
+
+#: point tags that say what a record is, not what it measures (never a name's word)
+_RECORD_TAGS = frozenset("point his sensor cmd writable cur his hisTotalized".split())
+
+
+def _match_tags(tokens: Tokens, points: list[SensorName], placed: frozenset[str]) -> list[tuple[int, int, str, str]]:
+    """A point named by its Haystack tags, where its name says it in another language or otherwise ("oxygen in kar
+    2" is Oksygen, tagged `oxygen`; "water temp" is Vanntemperatur, tagged `water temp`; "the level" is Nivå, tagged
+    `level`): a span of one to three words that are in no point name in play, each a tag of the point (as names
+    shorten it: temperature is `temp`), fitting exactly one point name; a setpoint only where the span says so."""
+    names = _name_words([p.short for p in points])
+    tagged: dict[str, set[str]] = {}
+    for p in points:
+        words = {key(w) for t in p.tags if t not in _RECORD_TAGS for w in [t, *fieldvocab.marker_words(t)]}
+        if "sp" in p.tags:
+            words |= {"setpoint", "sp"}
+        tagged.setdefault(p.short, set()).update(words)
+
+    def variants(word: str) -> set[str]:
+        k = key(word)
+        return key_variants(k) | key_variants(k[:-1] if k.endswith("s") and len(k) > 3 else k)
+
+    found: list[tuple[int, int, str, str]] = []
+    for i, j in tokens.spans(3):
+        if any(tokens.used[i:j]):
+            continue
+        said = tokens.words(i, j)
+        if any(key(w) in GLUE or key(w) in names or key(w) in placed or not w.isalpha() for w in said):
+            continue  # the words of names, kinds and the question's form are read as such
+        setpoint = any(variants(w) & {"setpoint", "sp"} for w in said)
+        if setpoint and len(said) == 1:
+            continue  # "its setpoint": read with the series it is of
+        fits = [
+            short
+            for short, tags in tagged.items()
+            if all(variants(w) & tags for w in said) and (setpoint or not tags & {"setpoint"})
+        ]
+        if len(fits) == 1:
+            tokens.take(i, j)
+            found.append((i, j, fits[0], "tags"))
+    return found
+
+
+def _placed_words(catalog: Catalog) -> frozenset[str]:
+    """Words the reading and the kinds place (function, cue, data and verb words; every word of a kind's names):
+    never a point's tag said as its name."""
+    kinds = {key(w) for m in catalog.kinds() for n in kind_names(m) for w in n.split()}
+    table = FUNCTION_WORDS | CUE_WORDS | TABLE.data_words | TABLE.verb_forms
+    return frozenset({key(w) for w in table} | kinds)
 
 
 def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
@@ -277,9 +330,12 @@ def _match_word(
         if len(fits) != 1 or k in common or k in GLUE or field_word(raw):
             continue
         after = tokens.words(i + 1, i + 2)[0] if i + 1 < len(tokens.items) else ""
-        if after and (fieldvocab.kinds_named(after.casefold()) or fieldvocab.kinds_named(f"{raw} {after}".casefold())):
-            continue  # it qualifies a kind ("exhaust fans"), it names no one thing
         owner = next(iter(fits))
+        one = after and not after.casefold().endswith("s") and key(after) in _name_words([owner])  # "the sealer MAU"
+        if not one and (
+            after and (fieldvocab.kinds_named(after.casefold()) or fieldvocab.kinds_named(f"{raw} {after}".casefold()))
+        ):
+            continue  # it qualifies a kind ("exhaust fans"), it names no one thing
         if after[:1].isupper() and key(after) not in _name_words([owner]):
             continue  # "Harbour North" where there is Harbour Point: another name, one this catalog may lack
         tokens.take(i, i + 1)
@@ -353,7 +409,15 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
             group = None if re.fullmatch(r"[A-Z0-9]{1,3}", after) else worded.get(k)  # "Kompressor K7": a name
         if not group and k.endswith("s") and not re.fullmatch(r"[A-Z0-9]{1,3}", after):
             group = headed.get(k[:-1]) or (headed.get(k[:-2]) if k.endswith("es") else None)
-        if not group or len(group) < 2 or key(raw) in common or k in GLUE or field_word(raw):
+        lone = (  # "the RTO" where RTO-1 is the one name it begins: written in capitals, standing alone
+            group
+            and len(group) == 1
+            and raw.isupper()
+            and raw.isalpha()
+            and not re.fullmatch(r"[-\w]*\d[-\w]*", after)
+            and groups.get(k) == group
+        )
+        if not group or (len(group) < 2 and not lone) or key(raw) in common or k in GLUE or field_word(raw):
             continue
         tokens.take(i, i + 1)
         found += [(i, i + 1, n, "group") for n in group]
@@ -536,14 +600,19 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
             for point in catalog.sensors(site, asset):
                 site_shorts.setdefault(point.short, None)
     if not links.sites and not links.assets:  # "power" alone is every site's: a kind's word ("power meters")
-        shorts = {n: None for n in shorts if words_in(n) >= 2}
-        site_shorts = {n: None for n in site_shorts if words_in(n) >= 2}
+        shorts = {n: None for n in shorts if words_in(n) >= 2 or re.search(r"\d", n)}  # "pm25" is distinctive
+        site_shorts = {n: None for n in site_shorts if words_in(n) >= 2 or re.search(r"\d", n)}
     sensor_index = name_index(site_shorts)
     longest = min(MAX_SPAN, max((words_in(s) for s in site_shorts), default=1))
     sensor_matches = _match_exact(tokens, sensor_index, longest) + _match_near(tokens, sensor_index, longest)
     sensor_matches += _match_inverted(tokens, sensor_index, longest)
-    sensor_matches += _match_sensor_part(tokens, list(shorts))
+    # the words of the named assets' names and of kinds qualify no sensor ("the topcoat oven zone 2")
+    own_words = frozenset(_short(w) for w in _name_words(links.assets) | kind_words(catalog))
+    sensor_matches += _match_sensor_part(tokens, list(shorts), own_words)
     sensor_matches += _match_initials(tokens, list(site_shorts))
+    if links.assets:  # a named asset's point by its tags ("oxygen in kar 2": Oksygen, tagged `oxygen`)
+        own_points = [p for a in links.assets for p in catalog.sensors(links.asset_sites[a], a)]
+        sensor_matches += _match_tags(tokens, own_points, _placed_words(catalog))
     sensor_matches += _shared_head(tokens, sensor_matches, sensor_index)
     for i, j, name, how in sorted(sensor_matches):
         if name not in links.sensors:

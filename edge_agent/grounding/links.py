@@ -44,7 +44,9 @@ class Mention(BaseModel):
     name: str  # the name on the SkySpark
     kind: Kind
     site: str = ""  # for assets and sensors: the site (and asset) they were found at
-    how: Literal["exact", "loose", "near", "list", "only", "part", "group", "within", "initials", "inverted"] = "exact"
+    how: Literal[
+        "exact", "loose", "near", "list", "only", "part", "group", "within", "initials", "inverted", "tags"
+    ] = "exact"
 
 
 class Missing(BaseModel):
@@ -92,7 +94,7 @@ class Links(BaseModel):
         return [
             f'"{m.text}" is {m.name}'
             for m in self.mentions
-            if m.how in ("loose", "near", "initials", "inverted") and m.text.casefold() != m.name.casefold()
+            if m.how in ("loose", "near", "initials", "inverted", "tags") and m.text.casefold() != m.name.casefold()
         ]
 
 
@@ -106,7 +108,7 @@ _SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "�
 
 
 def key_variants(k: str) -> set[str]:
-    out = {k, k.translate(_SPELLED_OUT)}
+    out = {k, k.translate(_SPELLED_OUT), re.sub(r"(?<=\d)\.(?=\d)", "", k)}  # "pm2.5" is the point "pm25"
     for long, short in fieldvocab.short_forms():  # a word as names shorten it: "room" → "rm"
         out |= {v.replace(long, short) for v in list(out)}
     return out

@@ -22,13 +22,15 @@ MIN_LETTERS = 5
 
 
 def vocabulary(catalog: Catalog) -> frozenset[str]:
-    """The words a question may misspell, case-folded: the catalog's names and kinds, the field's measure words and
-    the forms table's words."""
+    """The words a question may misspell, case-folded: the catalog's names, point tags and kinds, the field's measure
+    words and the forms table's words."""
     names = [*catalog.sites]
     for site in catalog.sites:
         for asset in catalog.assets(site):
             names.append(asset)
-            names.extend(p.short for p in catalog.sensors(site, asset))
+            for p in catalog.sensors(site, asset):
+                names.append(p.short)
+                names.extend(" ".join(fieldvocab.marker_words(t)) for t in p.tags)  # "vibration", "oxygen"
     words = {w.casefold() for n in names for w in re.findall(r"[^\W\d_]+", n)}
     words |= kind_words(catalog) | set(fieldvocab.measure_vocabulary()) | CUE_WORDS
     return frozenset(w for w in words if len(w) >= MIN_LETTERS and w.isalpha())

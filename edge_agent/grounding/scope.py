@@ -135,8 +135,9 @@ class Scope:
             # names, where it names kinds and no asset), whatever measurement word the question used
             pool = kinds or assets
             power = tuple(dict.fromkeys(x.short for a in pool for x in catalog.sensors(site, a) if is_power(x.unit)))
-            setpoints = _setpoints(list(units), links.sensors)
-            setpoint_of = _measured_of(list(units), [n for n in sensors if SETPOINT.search(n)])
+            tagged_sp = {x.short for a in assets for x in catalog.sensors(site, a) if point_measure(x).setpoint}
+            setpoints = _setpoints(list(units), links.sensors, tagged_sp)
+            setpoint_of = _measured_of(list(units), [n for n in sensors if SETPOINT.search(n) or n in tagged_sp])
             out[site] = SiteScope(
                 assets=tuple(assets),
                 sensors=tuple(sensors),
@@ -228,7 +229,9 @@ class Scope:
                     required.append(name)
                 continue
             if mark == SENSOR and prop.get("x-role") == "measured" and pins.get("setpoint"):
-                measured = [s for s in scope.sensors if not SETPOINT.search(s)] or list(scope.setpoint_of)
+                measured = [s for s in scope.sensors if not SETPOINT.search(s) and s not in scope.setpoints] or list(
+                    scope.setpoint_of
+                )
                 if not measured:
                     return None
                 props[name] = {"enum": measured}
@@ -339,10 +342,12 @@ def _is_setpoint(catalog: Catalog, site: str, assets: list[str], short: str) -> 
     return any(point_measure(x).setpoint for a in assets for x in catalog.sensors(site, a) if x.short == short)
 
 
-def _setpoints(sensors: list[str], named: list[str]) -> tuple[str, ...]:
+def _setpoints(
+    sensors: list[str], named: list[str], tagged: set[str] | frozenset[str] = frozenset()
+) -> tuple[str, ...]:
     """The setpoint sensors among `sensors`; those of a sensor the question names first ("Room Temp" → "Room Temp
     Setpoint"), and only those where there are some."""
-    points = [s for s in sensors if SETPOINT.search(s)]
+    points = [s for s in sensors if SETPOINT.search(s) or s in tagged]  # "Oksygen settpunkt": its `sp` tag
 
     def key(s: str) -> str:
         return re.sub(r"[\s_\-]", "", s).casefold()
@@ -358,7 +363,9 @@ def _measured_of(sensors: list[str], setpoints: list[str]) -> tuple[str, ...]:
     def key(s: str) -> str:
         return re.sub(r"[\s_\-]", "", s).casefold()
 
-    return tuple(s for s in sensors if not SETPOINT.search(s) and any(key(s) in key(p) for p in setpoints))
+    return tuple(
+        s for s in sensors if not SETPOINT.search(s) and s not in setpoints and any(key(s) in key(p) for p in setpoints)
+    )
 
 
 def _groups(

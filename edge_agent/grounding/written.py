@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
-from edge_agent.grounding.forms import words
+from edge_agent.grounding.forms import TABLE, words
 from edge_agent.grounding.links import Links, Missing, alike
 from edge_agent.grounding.measures import kind_label, kind_names
 from edge_agent.grounding.question import attributes_asked, outside_topic
@@ -194,6 +194,15 @@ def _attributes(g: Grounding, catalog: Catalog, links: Links) -> str:
     return "; ".join(dict.fromkeys(out)) + f". {_can(g, catalog, links)}"
 
 
+#: where a refused request's words end: a statement after a comma ("shut it down, we're done for the day"), or a
+#: dictated reply ("… and confirm with DONE")
+_REQUEST_ENDS = re.compile(
+    r",\s+(?=(?:" + "|".join(re.escape(w) for w in sorted(TABLE.statement_start, key=len, reverse=True)) + r")\b)"
+    r"|\s+(?:and|then)\s+(?:reply|respond|confirm|answer|say)\b",
+    re.I,
+)
+
+
 def declined(g: Grounding) -> str:
     """For a question that asks for data and also to operate something or carries an instruction: the sentence
     that refuses the rest, which the answer starts with ('' where there is none)."""
@@ -201,6 +210,7 @@ def declined(g: Grounding) -> str:
     for piece in g.reading.also:
         if piece.startswith("control"):
             verb = piece.split(":", 1)[1].strip() if ":" in piece else "operate equipment"
+            verb = _REQUEST_ENDS.split(verb, maxsplit=1)[0].rstrip(" ,;.") or verb  # not "…, we're done for the day"
             first = verb.split(" ", 1)[0]
             if first.istitle() and first.isalpha():  # "Open the CO2 Doser valve": a sentence's verb, not a name
                 verb = verb[0].lower() + verb[1:]
