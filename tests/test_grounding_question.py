@@ -935,3 +935,30 @@ def test_a_refused_request_ends_before_a_statement_or_a_dictated_reply():
 
 def test_have_we_got_asks_whether_a_kind_exists():
     assert read_question("have we got a battery at the archive?").parts[0].ask == "exists"
+
+
+def test_a_listing_never_answers_a_sensor_named_nor_a_count_of_another_thing():
+    cat = Catalog.of(
+        {"W": {"MAU-1 Basecoat": ["Burner Gas Flow"], "MAU-3 Sealer": ["Burner Gas Flow"]}, "P": {"x": ["kw"]}}
+    )
+    cat.site("W").types.update({"MAU-1 Basecoat": ["mau"], "MAU-3 Sealer": ["mau"]})
+    g = Grounding.build("avg burner gas flow on the MAUs?", cat, NOW)  # no period, a sensor named
+    head = "found 2 mau assets at W: MAU-1 Basecoat, MAU-3 Sealer"
+    g.observe(1, 1, "assets", f"{head}; saved to f.json", head=head, answers=False, args={"site_name": "W"})
+    assert g.unsupported(1, head, []) == "no data call of this run read what the question asks for"
+    g = Grounding.build("How many points are on the MAUs at W?", cat, NOW)
+    g.observe(1, 1, "sites", "found 2 sites: P, W; saved to f.json", head="found 2 sites: P, W", answers=False, args={})
+    assert [p.ask for p in g.open_parts(1)] == ["count"]  # points counted, sites listed
+    g = Grounding.build("How many points are on MAU-1 Basecoat?", cat, NOW)
+    head = "found 1 sensors on MAU-1 Basecoat: Burner Gas Flow"
+    g.observe(1, 1, "sensors", f"{head}; saved to f.json", head=head, answers=False, args={"site_name": "W"})
+    assert g.open_parts(1) == []
+
+
+def test_operators_words_for_a_kind_name_its_other_spellings():
+    from edge_agent.grounding.linking import link
+
+    cat = Catalog.of({"A": {"lighting_gallery": ["power"], "main_meter": ["kw"]}, "H": {"Hovedmåler": ["Effekt"]}})
+    cat.site("A").types.update({"lighting_gallery": ["luminaire"], "main_meter": ["elecMeter"]})
+    links = link("how many kWh did the gallery lights use last week", cat)
+    assert links.asset_types == ["luminaire"] and links.sites == ["A"]

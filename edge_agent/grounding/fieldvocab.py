@@ -38,6 +38,7 @@ field's words through this one API.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -301,6 +302,19 @@ def _names_markers(phrase: str) -> set[str]:
     for key in match_keys(phrase):
         found |= v.kind_keys.get(key, set())
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def phrases_naming(marker: str) -> frozenset[str]:
+    """Every phrase of the vocabulary that names the kind `marker`, also through another spelling of that kind
+    ("lights", "light" for `luminaire`, where operators' words give them to the lighting kind it is one spelling of)."""
+    v = _v()
+    out = set()
+    for key, markers in v.kind_keys.items():
+        named = set(markers) | {alt for alt, p in v.alias.items() if p in markers}
+        if marker in named:
+            out.add(key)
+    return frozenset(out)
 
 
 def kinds_named(phrase: str, available: Iterable[str] | None = None, *, subkinds: bool = True) -> list[str]:

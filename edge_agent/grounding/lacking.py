@@ -254,6 +254,7 @@ def _type_words(marker: str) -> set[str]:
     if len(words) > 1 and marker not in fieldvocab.known_markers() and not fieldvocab.is_tag(words[-1]):
         names.append(words[-1])  # a site's own "dessicantDehumidifier": its head noun names it ("dehumidifiers"); a
         # known one ("heatPump") is no "pump", and a tag ("hotWater") names no kind
+    names += sorted(fieldvocab.phrases_naming(marker))  # "lights" for `luminaire`: operators' words for its kind
     for name in names:
         out |= {key(name), key(name) + "s", key(name) + "es"}
     return out

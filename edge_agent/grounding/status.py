@@ -49,6 +49,27 @@ _GENERIC_THINGS = re.compile(
 )
 #: a listing's head ("found 5 chiller assets at POKMAIN: …"): what answers a question asking for names or a count
 _LISTING = re.compile(r"found \d+ ", re.I)
+#: what a listing lists and what a part counts, where either says it in generic words (else anything fits)
+_THING_WORDS = {
+    "sites": re.compile(r"\b(?:sites?|plants?|buildings?|locations?)\b", re.I),
+    "sensors": re.compile(r"\b(?:sensors?|points?|measurements?|readings?|metrics?|signals?|channels?)\b", re.I),
+}
+
+
+def _thing(text: str) -> str | None:
+    hits = [t for t, rx in _THING_WORDS.items() if rx.search(text)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _lists_what_is_counted(part: Part, head: str) -> bool:
+    """A listing answers a count or a names part unless both say, in generic words, different things ("how many
+    points are on the RTO" is no "found 3 sites")."""
+    m = _COUNTED.search(part.text)
+    counted = _thing(m.group(1)) if m else None
+    listed = _thing(" ".join(head.split()[:4]))
+    return counted is None or listed is None or counted == listed
+
+
 #: heads a Finish answer starts with: at most this many, the latest calls first kept
 MAX_HEADS = 3
 
@@ -91,7 +112,12 @@ def heads(g: Grounding, trial: int | None = None) -> list[str]:
             continue
         if s.tool == "jsonmerge" and not _merges_data(g, s):
             continue  # two listings merged are no data in one file
-        if s.answers or (names and _LISTING.match(s.head) and all(key(n) in named for n in s.about)):
+        if s.answers or (
+            names
+            and _LISTING.match(s.head)
+            and all(key(n) in named for n in s.about)
+            and all(_lists_what_is_counted(p, s.head) for p in g.reading.parts if p.ask in ("names", "count"))
+        ):
             latest.pop(s.call, None)
             latest[s.call] = _sentence(s.head)
     heads = list(dict.fromkeys(latest.values()))[-MAX_HEADS:]
@@ -150,7 +176,7 @@ def assignment(g: Grounding, trial: int | None = None) -> list[Source | None]:
             if part.ask in ANSWERED_BY:
                 fits = s.tool in ANSWERED_BY[part.ask]
             elif part.ask in ("names", "count"):
-                fits = not s.answers and bool(_LISTING.match(s.head))
+                fits = not s.answers and bool(_LISTING.match(s.head)) and _lists_what_is_counted(part, s.head)
             elif part.ask == "exists":
                 fits = False
             else:
@@ -291,8 +317,14 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
             if " ".join(answer.split()).startswith(" ".join(prefix.split()))
             else "the answer does not state what this run's calls found"
         )
-    if g.start is not None and (g.links.sensors or g.links.measures) and all(p.ask == "data" for p in g.reading.parts):
-        # a series asked over a period: its figures or its file come from a data call's head, never from prose
+    if (
+        (g.start is not None or g.links.sensors)
+        and (g.links.sensors or g.links.measures)
+        and all(p.ask == "data" for p in g.reading.parts)
+        and not _names_asked(g)
+    ):
+        # a series asked over a period (or a sensor named: "avg burner gas flow on the MAUs"): its figures or its file
+        # come from a data call's head, never from prose or a listing
         return "no data call of this run read what the question asks for"
     if not well_formed(answer):
         return "the answer repeats itself, not a statement"
