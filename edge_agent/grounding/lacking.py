@@ -34,6 +34,12 @@ from edge_agent.grounding.links import (
 from edge_agent.grounding.measures import kind_label, kind_names
 
 
+def sensor_lacking(catalog: Catalog, site: str, asset: str, text: str) -> Missing:
+    """ "There is no sensor <text> on <asset>", with the sensors it has."""
+    suggestions = [s.short for s in catalog.sensors(site, asset)][:SUGGEST]
+    return Missing(text=text, kind="sensor", site=site, asset=asset, suggestions=suggestions)
+
+
 def energy_from_power(catalog: Catalog, links: Links) -> None:
     """ "The chillers' energy": where the assets of the kinds the question names have no energy sensor but measure
     power, the energy is computed from their power — the word is no sensor of theirs (docs/analysis.md)."""
@@ -85,15 +91,7 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         for n in hits:  # the phrase's words are placed: they named this measure
             tokens.used[n] = True
         for site, asset in lacking:
-            links.missing.append(
-                Missing(
-                    text=text,
-                    kind="sensor",
-                    site=site,
-                    asset=asset,
-                    suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST],
-                )
-            )
+            links.missing.append(sensor_lacking(catalog, site, asset, text))
         return
 
 
@@ -126,15 +124,7 @@ def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[
         if k in elsewhere and k not in own:
             tokens.used[n] = True
             for site, asset in on:
-                links.missing.append(
-                    Missing(
-                        text=word,
-                        kind="sensor",
-                        site=site,
-                        asset=asset,
-                        suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST],
-                    )
-                )
+                links.missing.append(sensor_lacking(catalog, site, asset, word))
             return
 
 

@@ -29,6 +29,7 @@ from edge_agent.grounding.lacking import (
     missing_assets,
     missing_sensors,
     missing_sites,
+    sensor_lacking,
 )
 from edge_agent.grounding.links import (
     ENERGY_WORDS,
@@ -37,7 +38,6 @@ from edge_agent.grounding.links import (
     MAX_SPAN,
     NEAR_CUTOFF,
     NUMBER,
-    SUGGEST,
     Links,
     Mention,
     Missing,
@@ -666,15 +666,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         for asset in links.assets:
             site = links.asset_sites[asset]
             if not catalog.has_sensor(site, asset, sensor):
-                links.missing.append(
-                    Missing(
-                        text=sensor,
-                        kind="sensor",
-                        site=site,
-                        asset=asset,
-                        suggestions=[s.short for s in catalog.sensors(site, asset)][:SUGGEST],
-                    )
-                )
+                links.missing.append(sensor_lacking(catalog, site, asset, sensor))
 
     missing_assets(tokens, catalog, links, scope, owners)
     asset_kinds(tokens, catalog, links)

@@ -17,8 +17,9 @@ from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.clauses import split_parts
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
 from edge_agent.grounding.forms import words
+from edge_agent.grounding.lacking import sensor_lacking
 from edge_agent.grounding.linking import link
-from edge_agent.grounding.links import ENERGY_WORDS, GLUE, Links, Missing
+from edge_agent.grounding.links import ENERGY_WORDS, GLUE, Links
 from edge_agent.grounding.question import COURTESY_WORDS, Reading, read_question, unplaced_words
 
 if TYPE_CHECKING:
@@ -182,15 +183,7 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
         return
     for asset in links.assets:
         site = links.asset_sites[asset]
-        links.missing.append(
-            Missing(
-                text=text,
-                kind="sensor",
-                site=site,
-                asset=asset,
-                suggestions=[s.short for s in catalog.sensors(site, asset)][:8],
-            )
-        )
+        links.missing.append(sensor_lacking(catalog, site, asset, text))
 
 
 def _near_assets(question: str, links: Links, reach: int = 2) -> set[str]:

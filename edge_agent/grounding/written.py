@@ -92,7 +92,8 @@ def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     "how many UPSs does DC1 have", "list the chillers at S"): read from the catalog, no model or tool call."""
     if not _only_a_listing(g, links, ("names", "count", "data")) or len(links.asset_types) != 1:
         return ""
-    if re.search(r"\b(?:points?|sensors?|measurements?|readings?|signals?|channels?)\b", g.reading.parts[0].text, re.I):
+    said = g.asked_text_less_names()  # "Count the elec meters in Harbour Point": a site's name counts nothing
+    if re.search(r"\b(?:points?|sensors?|measurements?|readings?|signals?|channels?)\b", said, re.I):
         return ""  # "how many points are on the MAUs": their sensors are counted, not the MAUs
     site, kind = links.sites[0], links.asset_types[0]
     found = catalog.site(site).assets_of_type(kind)
