@@ -962,3 +962,21 @@ def test_operators_words_for_a_kind_name_its_other_spellings():
     cat.site("A").types.update({"lighting_gallery": ["luminaire"], "main_meter": ["elecMeter"]})
     links = link("how many kWh did the gallery lights use last week", cat)
     assert links.asset_types == ["luminaire"] and links.sites == ["A"]
+
+
+def test_unplaced_words_asked_of_a_kind_are_not_answered_by_one_of_its_assets():
+    cat = Catalog.of({"M": {"IPS-P1": ["Power"], "IPS-P2": ["Power"], "Blower 1": ["Power"]}})
+    cat.site("M").types.update({"IPS-P1": ["pump"], "IPS-P2": ["pump"], "Blower 1": ["blower"]})
+    g = Grounding.build("Out of the pumps at M, who is working hardest last week?", cat, NOW)
+    assert g.unplaced and g.links.asset_types == ["pump"] and not g.links.assets
+    head = "The highest IPS-P1 Power from 25 May 2020 to 31 May 2020 was 90 kW"
+    g.observe(
+        1,
+        1,
+        "histories",
+        f"{head}; saved to f.json",
+        head=head,
+        answers=True,
+        args={"site_name": "M", "asset_names": ["IPS-P1"]},
+    )
+    assert g.unsupported(1, g.answer_prefix(1), []).startswith("what the question asks of them is not understood")

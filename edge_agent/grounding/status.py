@@ -235,6 +235,21 @@ _COUNTED = re.compile(
 )
 
 
+def _one_of_a_kind(g: Grounding, trial: int | None) -> bool:
+    """The question names a kind of several assets and no asset, and this trial's data calls read one of them."""
+    if g.links is None or g.catalog is None or g.links.assets or not g.links.asset_types:
+        return False
+    kind = {key(a) for s in g.links.sites for t in g.links.asset_types for a in g.catalog.site(s).assets_of_type(t)}
+    read = {
+        key(n)
+        for s in g.sources
+        if s.kind == "observation" and s.answers and trial in (None, s.trial)
+        for n in s.about
+        if key(n) in kind
+    }
+    return len(kind) >= 2 and len(read) == 1
+
+
 def _counted_unplaced(g: Grounding, text: str) -> bool:
     """What a count or a listing counts is a word nothing placed ("how many aeration blowers …", "count the
     Kessel"), or the part names nothing general to count (no "sites", "assets", "sensors" …) while a word is left."""
@@ -307,6 +322,10 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     scattered = _files_apart(g, trial, prefix)
     if scattered:  # "… together in one file": two files are not one
         return f"one file was asked for, and this run's data is in {len(scattered)}: " + ", ".join(scattered)
+    if prefix and g.unplaced and _one_of_a_kind(g, trial):
+        # "out of the influent pumps, who is working hardest?": words nothing placed ask something of the kind; one
+        # pump's figures do not answer it
+        return "what the question asks of them is not understood: " + ", ".join(g.unplaced)
     if prefix and _total_unstated(g, prefix):  # "how many mm of rain fell in total": the day's figures are no total
         return "the question asks for a total, and this run's figures state none (the series' values do not add up)"
     if prefix:
