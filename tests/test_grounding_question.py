@@ -980,3 +980,16 @@ def test_unplaced_words_asked_of_a_kind_are_not_answered_by_one_of_its_assets():
         args={"site_name": "M", "asset_names": ["IPS-P1"]},
     )
     assert g.unsupported(1, g.answer_prefix(1), []).startswith("what the question asks of them is not understood")
+
+
+def test_a_data_call_on_an_asset_of_another_kind_does_not_answer_a_question_about_a_kind():
+    cat = Catalog.of({"M": {"IPS-P1": ["Power"], "IPS-P2": ["Power"], "Main Meter": ["Power"]}})
+    cat.site("M").types.update({"IPS-P1": ["pump"], "IPS-P2": ["pump"], "Main Meter": ["elecMeter"]})
+    g = Grounding.build("what was the mean power of the pumps at M last week?", cat, NOW)
+    head = "The mean Main Meter Power from 25 May 2020 to 31 May 2020 was 500 kW"
+    args = {"site_name": "M", "asset_names": ["Main Meter"]}
+    g.observe(1, 1, "histories", f"{head}; saved", head=head, answers=True, args=args)
+    assert (
+        g.unsupported(1, g.answer_prefix(1), [])
+        == "this run read Main Meter, which is not of the kind the question names"
+    )

@@ -235,11 +235,33 @@ _COUNTED = re.compile(
 )
 
 
+def _kind_assets(g: Grounding) -> set[str]:
+    """The loose keys of the assets of the kinds the question names, where it names a kind and no asset."""
+    if g.links is None or g.catalog is None or g.links.assets or not g.links.asset_types:
+        return set()
+    return {key(a) for s in g.links.sites for t in g.links.asset_types for a in g.catalog.site(s).assets_of_type(t)}
+
+
+def _outside_the_kind(g: Grounding, trial: int | None) -> list[str]:
+    """The assets this trial's data calls read that are not of the kind the question names (and names no asset)."""
+    kind = _kind_assets(g)
+    if not kind or g.links is None:
+        return []
+    sites = {key(s) for s in g.links.sites}
+    return list(
+        dict.fromkeys(
+            n
+            for s in g.sources
+            if s.kind == "observation" and s.answers and trial in (None, s.trial)
+            for n in s.about
+            if key(n) not in kind and key(n) not in sites
+        )
+    )
+
+
 def _one_of_a_kind(g: Grounding, trial: int | None) -> bool:
     """The question names a kind of several assets and no asset, and this trial's data calls read one of them."""
-    if g.links is None or g.catalog is None or g.links.assets or not g.links.asset_types:
-        return False
-    kind = {key(a) for s in g.links.sites for t in g.links.asset_types for a in g.catalog.site(s).assets_of_type(t)}
+    kind = _kind_assets(g)
     read = {
         key(n)
         for s in g.sources
@@ -322,6 +344,9 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     scattered = _files_apart(g, trial, prefix)
     if scattered:  # "… together in one file": two files are not one
         return f"one file was asked for, and this run's data is in {len(scattered)}: " + ", ".join(scattered)
+    outside = _outside_the_kind(g, trial)
+    if prefix and outside:  # "out of the influent pumps, …": the switchgear meter's figures are no pump's
+        return f"this run read {', '.join(outside)}, which is not of the kind the question names"
     if prefix and g.unplaced and _one_of_a_kind(g, trial):
         # "out of the influent pumps, who is working hardest?": words nothing placed ask something of the kind; one
         # pump's figures do not answer it
