@@ -53,6 +53,7 @@ from edge_agent.grounding.fieldtext import marker_words, match_keys, name_keys, 
 
 #: the API (with the text helpers of `grounding.fieldtext`)
 __all__ = [
+    "RECORD_TAGS",
     "STRUCTURAL_TAGS",
     "VOCAB_DIR",
     "KindLabel",
@@ -84,6 +85,8 @@ VOCAB_DIR = Path(__file__).with_name("vocab")
 
 #: Markers an equip (or point) record carries that are not an equipment kind: entity types, capabilities,
 #: references, the point function, and the substance/section words that qualify a kind without being one.
+#: point tags that say what a record is or how it is kept, never what it measures (`sp`: its function)
+RECORD_TAGS: frozenset[str] = frozenset("point his sensor cmd sp writable cur hisTotalized".split())
 STRUCTURAL_TAGS: frozenset[str] = frozenset(
     """equip point site space floor room zone device entity id dis navName his cur writable sensor sp cmd synthetic
     computed sim ml siteRef equipRef spaceRef floorRef systemRef deviceRef hisTotalized hisInterpolate tz unit kind mod

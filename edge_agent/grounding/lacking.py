@@ -95,10 +95,6 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         return
 
 
-#: point tags that say what a record is or how it is kept, never what it measures
-_RECORD_TAGS = frozenset("point his sensor cmd sp writable cur hisTotalized".split())
-
-
 def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[str, str]], free: list[int]) -> None:
     """A word that is a point tag of the SkySpark's (what some point measures: "pH", `ph` on another site's tank)
     and no tag or name word of the named assets' points: a measure they lack ("the pH in Kar 2")."""
@@ -108,7 +104,7 @@ def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[
         for asset in catalog.assets(site)
         for p in catalog.sensors(site, asset)
         for t in p.tags
-        if t not in _RECORD_TAGS
+        if t not in fieldvocab.RECORD_TAGS
     }
     own = {
         key(w)

@@ -212,10 +212,6 @@ def _shared_head(
     return found
 
 
-#: point tags that say what a record is, not what it measures (never a name's word)
-_RECORD_TAGS = frozenset("point his sensor cmd writable cur his hisTotalized".split())
-
-
 def _match_tags(tokens: Tokens, points: list[SensorName], placed: frozenset[str]) -> list[tuple[int, int, str, str]]:
     """A point named by its Haystack tags, where its name says it in another language or otherwise ("oxygen in kar
     2" is Oksygen, tagged `oxygen`; "water temp" is Vanntemperatur, tagged `water temp`; "the level" is Nivå, tagged
@@ -224,7 +220,7 @@ def _match_tags(tokens: Tokens, points: list[SensorName], placed: frozenset[str]
     names = _name_words([p.short for p in points])
     tagged: dict[str, set[str]] = {}
     for p in points:
-        words = {key(w) for t in p.tags if t not in _RECORD_TAGS for w in [t, *fieldvocab.marker_words(t)]}
+        words = {key(w) for t in p.tags if t not in fieldvocab.RECORD_TAGS for w in [t, *fieldvocab.marker_words(t)]}
         if "sp" in p.tags:
             words |= {"setpoint", "sp"}
         tagged.setdefault(p.short, set()).update(words)

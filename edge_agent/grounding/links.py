@@ -37,6 +37,8 @@ MAX_SPAN = 6
 NEAR_CUTOFF = 0.85
 #: how many existing names a note about a missing one offers
 SUGGEST = 8
+#: the generic words for a point: what "how many points …" counts, whatever the plant calls them
+SENSOR_THINGS = re.compile(r"\b(?:sensors?|points?|measurements?|readings?|metrics?|signals?|channels?)\b", re.I)
 
 
 class Mention(BaseModel):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from edge_agent.grounding.catalog import key
 from edge_agent.grounding.forms import TABLE
+from edge_agent.grounding.links import SENSOR_THINGS
 from edge_agent.grounding.prose import unheld, well_formed, words_held
 from edge_agent.grounding.provenance import Claim, Source, file_names
 from edge_agent.grounding.question import Part, stated_first, wants_single_file
@@ -52,7 +53,7 @@ _LISTING = re.compile(r"found \d+ ", re.I)
 #: what a listing lists and what a part counts, where either says it in generic words (else anything fits)
 _THING_WORDS = {
     "sites": re.compile(r"\b(?:sites?|plants?|buildings?|locations?)\b", re.I),
-    "sensors": re.compile(r"\b(?:sensors?|points?|measurements?|readings?|metrics?|signals?|channels?)\b", re.I),
+    "sensors": SENSOR_THINGS,
 }
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.forms import TABLE, words
-from edge_agent.grounding.links import Links, Missing, alike
+from edge_agent.grounding.links import SENSOR_THINGS, Links, Missing, alike
 from edge_agent.grounding.measures import kind_label, kind_names
 from edge_agent.grounding.question import attributes_asked, outside_topic
 
@@ -93,7 +93,7 @@ def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     if not _only_a_listing(g, links, ("names", "count", "data")) or len(links.asset_types) != 1:
         return ""
     said = g.asked_text_less_names()  # "Count the elec meters in Harbour Point": a site's name counts nothing
-    if re.search(r"\b(?:points?|sensors?|measurements?|readings?|signals?|channels?)\b", said, re.I):
+    if SENSOR_THINGS.search(said):
         return ""  # "how many points are on the MAUs": their sensors are counted, not the MAUs
     site, kind = links.sites[0], links.asset_types[0]
     found = catalog.site(site).assets_of_type(kind)
