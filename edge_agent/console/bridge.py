@@ -178,9 +178,10 @@ class Bridge:
 
     def _trouble(self, text: str, takeover: bool = False) -> None:
         if takeover:
-            self.takeovers += 1
-            self._takeover_at, self._takeover = time.time(), text
+            # logged before counted: whoever watches the count (the page, a test) finds the log line there
             log.error("%s", text)
+            self._takeover_at, self._takeover = time.time(), text
+            self.takeovers += 1
             return
         if text != self._problem:
             log.error("%s", text)
