@@ -908,3 +908,38 @@ def test_a_site_markers_head_noun_names_its_kind_and_a_points_decimal_is_its_nam
     )
     assert link("how many dehumidifiers in the archive?", cat).asset_types == ["dessicantDehumidifier"]
     assert link("max pm2.5 outside yesterday", cat).sensors == ["pm25"]
+
+
+# --- equipment several sites have, no site named ----------------------------------------------------------------
+
+TWO_METERS = Catalog.of(
+    {
+        "Warren Works": {"Sub 4 Main Meter": ["Demand", "kWh Total"], "Oven 1": ["Zone Temp"]},
+        "Patan Archive": {"main_meter": ["kw", "kwh"], "vault_a": ["vault_rh"]},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "question", ["How many kWh went through the main meter on Sunday?", "main meter demand yesterday", "MAIN-METER kwh"]
+)
+def test_words_naming_equipment_at_two_sites_link_neither_and_say_which_there_are(question):
+    links = link(question, TWO_METERS)
+    assert links.assets == [] and links.sites == []
+    [which] = links.ambiguous
+    assert set(which.options) == {"main_meter at Patan Archive", "Sub 4 Main Meter at Warren Works"}
+    assert which.sentence().startswith('"') and "Which one is meant?" in which.sentence()
+
+
+@pytest.mark.parametrize(
+    "question, asset, site",
+    [
+        ("How many kWh went through the main meter at Warren Works on Sunday?", "Sub 4 Main Meter", "Warren Works"),
+        ("main meter kwh at the Patan Archive yesterday", "main_meter", "Patan Archive"),
+        ("Sub 4 Main Meter demand yesterday", "Sub 4 Main Meter", "Warren Works"),  # its whole name: one site's
+        ("vault_a vault_rh yesterday", "vault_a", "Patan Archive"),
+    ],
+)
+def test_a_named_site_or_a_whole_name_settles_which(question, asset, site):
+    links = link(question, TWO_METERS)
+    assert links.ambiguous == [] and links.assets == [asset] and links.sites == [site]

@@ -379,3 +379,15 @@ def test_an_answer_refused_for_words_nothing_placed_is_not_retried():
     placed = Grounding.build("what sensors do we log on Chiller 6 at POKMAIN", POK)
     placed.observe(1, 1, "sensors", "found 2 sensors on Chiller 6: Tonnage, Power")
     assert not unplaceable(prose, SimpleNamespace(grounding=placed))
+
+
+@pytest.mark.parametrize("strategy", ["react", "reactxen"])
+def test_equipment_several_sites_have_with_no_site_named_gives_up_asking_which_without_a_model_call(tmp_path, strategy):
+    from tests.test_grounding_linking import TWO_METERS
+
+    h = harness(tmp_path, RoleScript(), strategy=strategy)  # nothing scripted: any model call fails the test
+    h.rt.catalog = lambda: TWO_METERS
+    out = solve("How many kWh went through the main meter yesterday?", h.rt)
+    assert h.roles() == [] and out.status == "gave_up" and out.reason == "ambiguous" and out.answer is None
+    assert "main_meter at Patan Archive" in out.detail and "Sub 4 Main Meter at Warren Works" in out.detail
+    assert solve("Turn off the main meter", h.rt).status == "refused"  # a refusal needs no choice

@@ -51,7 +51,7 @@ class XenOutcome:
     trials: list[Trial]
     distilled: Distilled | None
     failure: ExternalFailure | None = None  # status failed: what failed
-    reason: str | None = None  # status gave_up with an answer held back: "unverified"
+    reason: str | None = None  # status gave_up: "unverified" (an answer held back), "not_understood", "ambiguous"
     detail: str = ""  # what the evidence lacked
 
 
@@ -79,6 +79,9 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
         rt.grounding = ground(question, rt)
     except ExternalFailure as exc:  # the catalog cannot be read: nothing to answer with, and no model call made
         return XenOutcome(answer=None, status="failed", trials=[], distilled=None, failure=exc)
+    if (which := rt.grounding.ambiguity()) and not rt.grounding.in_code:  # one site's figures are no answer about
+        # another's: the operator says which (no model call)
+        return XenOutcome(answer=None, status="gave_up", trials=[], distilled=None, reason="ambiguous", detail=which)
     if not rt.grounding.reading.analysis:  # the analysis tools are described only where a conclusion is asked for:
         rt.tools = rt.tools.without(ANALYSIS_TOOLS)  # every other question keeps its prompt (and cached prefix)
     # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model

@@ -38,6 +38,7 @@ from edge_agent.grounding.links import (
     MAX_SPAN,
     NEAR_CUTOFF,
     NUMBER,
+    Ambiguity,
     Links,
     Mention,
     Missing,
@@ -420,6 +421,30 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
     return found
 
 
+def _ambiguous_assets(catalog: Catalog, links: Links, scope: list[str]) -> None:
+    """No site is named and the words that named an asset name assets at other sites as well ("the main meter" where
+    one site has `main_meter` and another `Sub 4 Main Meter`): none of them is linked, the choice is the operator's
+    (`Links.ambiguous`, which the run asks about instead of answering one site's figures for another's)."""
+    for mention in [m for m in links.mentions if m.kind == "asset" and m.text and m.how not in ("list", "group")]:
+        said = [k for k in (key(w) for w in re.split(r"[\s_\-./]+", mention.text)) if k]
+        if not said:
+            continue
+        others = [
+            (site, asset)
+            for site in scope
+            if site != mention.site
+            for asset in catalog.assets(site)
+            if _contains([key(w) for w in re.split(r"[\s_\-./]+", asset) if key(w)], said)
+        ]
+        if not others:
+            continue
+        options = [(mention.site, mention.name), *others]
+        links.ambiguous.append(Ambiguity(text=mention.text, options=[f"{a} at {s}" for s, a in options]))
+        links.assets = [a for a in links.assets if a != mention.name]
+        links.asset_sites.pop(mention.name, None)
+        links.mentions = [m for m in links.mentions if m is not mention]
+
+
 def _measures_it(catalog: Catalog, site: str, asset: str, sensor: str) -> bool:
     """`asset` has no point named `sensor`, but `sensor` is a word of the field for a measure ("load": a power) that a
     point of the asset measures: the word asks for that point. Where the site's points named `sensor` measure that
@@ -576,6 +601,8 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
             links.assets.append(asset)
             links.asset_sites[asset] = site
             links.mentions.append(Mention(text=text, name=asset, kind="asset", site=site, how=kind_how))
+    if not links.sites and len(scope) > 1:
+        _ambiguous_assets(catalog, links, scope)
     if not links.sites:
         linked_sites = list(dict.fromkeys(links.asset_sites.values()))
         if len(linked_sites) == 1 or len(catalog.sites) == 1:

@@ -76,6 +76,19 @@ class Missing(BaseModel):
         return f"there is no {what} {self.text}{where}{there}"
 
 
+class Ambiguity(BaseModel):
+    """Words that name assets at several sites, and the question names no site ("the main meter")."""
+
+    text: str
+    options: list[str]  # "main_meter at Patan Heritage Archive", …
+
+    def sentence(self) -> str:
+        return (
+            f'"{self.text}" names equipment at {len(self.options)} sites: {", ".join(self.options)}. '
+            f"Which one is meant? Name its site in the question."
+        )
+
+
 class Links(BaseModel):
     """What the question names, as the SkySpark names it."""
 
@@ -87,6 +100,7 @@ class Links(BaseModel):
     measures: list[str] = Field(default_factory=list)  # quantity kinds asked for ("temperature", "energy", …)
     mentions: list[Mention] = Field(default_factory=list)
     missing: list[Missing] = Field(default_factory=list)
+    ambiguous: list[Ambiguity] = Field(default_factory=list)
 
     def notes(self) -> list[str]:
         return [m.note() for m in self.missing]

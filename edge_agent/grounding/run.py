@@ -143,6 +143,11 @@ class Grounding:
                 g.sources.append(Source(kind="facts", text=g.in_code))
         return g
 
+    def ambiguity(self) -> str:
+        """The question names equipment at several sites and names none of them: which one it means ('' where it
+        is clear)."""
+        return " ".join(a.sentence() for a in self.links.ambiguous) if self.links is not None else ""
+
     def asked_text(self) -> str:
         """The question as the agent's model reads it: without the pieces code refused (a request to operate
         equipment, an instruction), which never reach the prompt."""

@@ -357,7 +357,8 @@ class ResultReply(ReplyBase):
         None,
         description="gave_up / partial: why (unverified: no evidence of this run "
         "supports the best answer; not_understood: words of the question the gateway could "
-        "not place, named in `error`; partial: some parts could not be established)",
+        "not place, named in `error`; ambiguous: equipment named at several sites and no site named, the "
+        "choices in `error`; partial: some parts could not be established)",
     )
     metrics: RunMetrics = RunMetrics()
     files: list[FileEntry] = Field(default_factory=list)
