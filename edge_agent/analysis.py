@@ -27,7 +27,7 @@ GAP_FACTOR = 3
 TIE = 1e-9
 POWER_UNITS = {"w": 1e-3, "kw": 1.0, "mw": 1e3}
 
-Aggregate = Literal["max", "min", "mean", "energy", "first", "last"]
+Aggregate = Literal["max", "min", "mean", "energy", "first", "last", "rise"]
 Order = Literal["highest", "lowest"]
 Operation = Literal["difference", "sum", "ratio"]
 Direction = Literal["above", "below"]
@@ -109,7 +109,15 @@ def aggregate(points: Sequence[Point], how: Aggregate, unit: str | None = None) 
         if len(points) < 2:
             return None
         return energy_kwh(points, unit).kwh, None
+    if how == "rise":  # a running total's count over the period: its last reading less its first
+        return (points[-1].value - points[0].value, None) if len(points) > 1 else None
     raise ValueError(f"unknown aggregate {how!r}")
+
+
+def is_running_total(values: Sequence[float]) -> bool:
+    """The readings of a meter's register (a running total: it never falls, and it rose), whose count over a period
+    is its rise; their mean, maximum or sum says nothing about the period. Readings per interval go up and down."""
+    return len(values) >= 3 and values[-1] > values[0] and all(b >= a for a, b in zip(values, values[1:]))
 
 
 def tied(a: float, b: float) -> bool:

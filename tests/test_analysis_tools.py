@@ -283,3 +283,85 @@ def test_compare_periods_refuses_one_period_twice_and_energy_of_a_non_power(tool
     assert not same.ok and "two different periods" in same.observation
     energy = compare(tools, iot_ctx, by="energy")
     assert not energy.ok and "only computed from power" in energy.observation
+
+
+# --- a meter's running total (a register in kWh): compared by its rise over each period -----------------------------
+
+REGISTERS = """ver:"3.0"
+id,dis,site,equip,point,his,siteRef,equipRef,navName,kind,unit,tz,elecMeter,energy
+@s-1,"Plant R",M,,,,,,,,,"Chicago",,
+@e-1,"M-1",,M,,,@s-1,,,,,,M,
+@e-2,"M-2",,M,,,@s-1,,,,,,M,
+@p-1,"M-1 kWh Total",,,M,M,@s-1,@e-1,"kWh Total","Number","kWh","Chicago",,M
+@p-2,"M-2 kWh Total",,,M,M,@s-1,@e-2,"kWh Total","Number","kWh","Chicago",,M
+"""
+
+
+@pytest.fixture
+def register_ctx(tmp_path, start_simulator, skyspark_settings):
+    """Two meters' registers on 1 and 2 May 2024: M-1 counts 10 kWh a quarter-hour on the 1st and 4 on the 2nd, M-2
+    counts 5 on both days from a lower reading (M-1's readings are the higher all along)."""
+    from edge_agent.clock import Clock
+    from edge_agent.filestore import FileStore
+    from edge_agent.skyspark.client import SkySparkClient
+    from edge_agent.skyspark.filedataset import FileDataset
+    from edge_agent.toolkit import ToolContext
+
+    chicago = ZoneInfo("America/Chicago")
+    rows, m1, m2 = ["id,ts,val"], 50_000.0, 1_000.0
+    for n in range(2 * 96 + 1):
+        at = datetime(2024, 5, 1, tzinfo=chicago) + timedelta(minutes=15 * n)
+        rows += [f"@p-1,{at.isoformat()},{m1}", f"@p-2,{at.isoformat()},{m2}"]
+        m1 += 10 if n < 96 else 4
+        m2 += 5
+    (tmp_path / "plant.zinc").write_text(REGISTERS)
+    (tmp_path / "plant.csv").write_text("\n".join(rows) + "\n")
+    sim = start_simulator(dataset=FileDataset.load(tmp_path / "plant.zinc"))
+    client = SkySparkClient(sim.url, sim.project, sim.username, sim.password)
+    return ToolContext(
+        files=FileStore(tmp_path / "files"),
+        clock=Clock("2024-05-03T12:00:00", "America/Chicago"),
+        settings=skyspark_settings,
+        skyspark_factory=lambda: client,
+    )
+
+
+@pytest.mark.parametrize("by", ["mean", "max", "energy"])
+def test_a_registers_periods_are_compared_by_its_rise_whatever_statistic_was_asked(tools, register_ctx, by):
+    out = call(
+        tools,
+        register_ctx,
+        "compare_periods",
+        site_name="Plant R",
+        asset_name="M-1",
+        sensor_name="kWh Total",
+        by=by,
+        order="highest",
+        start="2024-05-02",
+        final="2024-05-03",
+        other_start="2024-05-01",
+        other_final="2024-05-02",
+    )
+    assert out.ok, out.observation
+    # the 2nd's readings are all higher, but the 1st counted more: 95 quarter-hours × 10 (to 23:45) against × 4
+    assert out.answer.startswith("1 May 2024 had the larger rise of kWh Total of M-1"), out.answer
+    assert "950.0 kWh, against 380.0 kWh on 2 May 2024" in out.answer
+    assert file_of(register_ctx, out.answer)["by"] == "rise"
+
+
+def test_a_ranking_of_registers_is_by_their_rise(tools, register_ctx):
+    out = call(
+        tools,
+        register_ctx,
+        "rank",
+        site_name="Plant R",
+        sensor_name="kWh Total",
+        asset_names=["M-1", "M-2"],
+        by="mean",
+        order="highest",
+        start="2024-05-02",
+        final="2024-05-03",
+    )
+    assert out.ok, out.observation
+    assert out.answer.startswith("M-2 had the largest rise of kWh Total"), out.answer  # 475 kWh against M-1's 380
+    assert ": 475.0 kWh (then M-1 380.0)" in out.answer

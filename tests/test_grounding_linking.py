@@ -943,3 +943,27 @@ def test_words_naming_equipment_at_two_sites_link_neither_and_say_which_there_ar
 def test_a_named_site_or_a_whole_name_settles_which(question, asset, site):
     links = link(question, TWO_METERS)
     assert links.ambiguous == [] and links.assets == [asset] and links.sites == [site]
+
+
+def test_a_meters_running_total_is_named_by_operators_words_for_it():
+    cat = _tagged(
+        {
+            "W": {
+                "Gas Meter GM-1": [
+                    ("Gas Flow", "cfh", ("gas", "flow", "sensor")),
+                    ("Gas Volume", "ft³", ("gas", "volume")),
+                ],
+                "Incomer": [("Demand", "kW", ("power",)), ("Import", "kWh", ("energy",)), ("PF", None, ("pf",))],
+                "Tank": [("Level", "%", ("level",)), ("Flow", "m³/h", ("flow",))],
+            }
+        }
+    )
+    assert link("what did the gas meter totalizer read at 6 this morning", cat).sensors == ["Gas Volume"]
+    assert link("the Incomer kWh register at midnight", cat).sensors == ["Import"]
+    from datetime import UTC, datetime
+
+    from edge_agent.grounding.run import Grounding
+
+    now = datetime(2027, 3, 24, 9, 45, tzinfo=UTC)
+    g = Grounding.build("the Tank totalizer at noon", cat, now)  # no running total on it: a sensor it lacks
+    assert g.links.sensors == [] and [(m.kind, m.text) for m in g.links.missing] == [("sensor", "totalizer")]

@@ -324,10 +324,8 @@ def _total(samples: list, numbers: list) -> str:
 
 
 def _is_register(numbers: list) -> bool:
-    """The series is a meter's register (a running total: it never falls), whose use over a period is its rise; a
-    sum of its readings means nothing. Readings per interval go up and down."""
-    values = [float(r.value) for r in numbers]
-    return len(values) >= 3 and values[-1] > values[0] and all(b >= a for a, b in zip(values, values[1:]))
+    """The series is a meter's register, whose use over a period is its rise (`analysis.is_running_total`)."""
+    return an.is_running_total([float(r.value) for r in numbers])
 
 
 def _day_of(window):

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 from pydantic import Field
 
 from edge_agent import analysis as an
+from edge_agent.grounding import fieldvocab
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
 from edge_agent.toolkit import (
@@ -178,6 +179,25 @@ def _unit(unit: str | None, how: str = "") -> str:
     return f" {unit}" if unit else ""
 
 
+def _how(by: str, unit: str | None, series: list[list[an.Point]]) -> str:
+    """The aggregate that compares these series: `by`, except for a meter's running totals (a register in a unit that
+    adds up: kWh, m³, kg), which compare by their rise over each period whatever statistic was asked (the mean of a
+    register's readings, or its maximum, is not what the period used or made)."""
+    quantity = fieldvocab.quantity_of_unit(unit)
+    counted = [pts for pts in series if pts]
+    if quantity is not None and quantity.summable and counted:
+        if all(an.is_running_total([p.value for p in pts]) for pts in counted):
+            return "rise"
+    if by == "energy" and not an.is_power(unit):
+        raise ToolError(
+            f"energy is only computed from power (W, kW, MW) or a register; the series is in {unit or 'no unit'}"
+        )
+    return by
+
+
+RISE = "a running total: what it counted in the period"
+
+
 def _save(ctx: ToolContext, data: dict, stem: str) -> str:
     return ctx.files.write_json(data, stem)
 
@@ -207,12 +227,11 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
         raise ToolError(f"a ranking needs at least two assets with {args.sensor_name}; found {len(assets)}")
     read = _read(client, site, assets, args.sensor_name, window)
     unit = next((u for _, u, _ in read.values() if u), None)
-    if args.by == "energy" and not an.is_power(unit):
-        raise ToolError(f"energy is only computed from power (W, kW, MW); {args.sensor_name} is in {unit or 'no unit'}")
-    ranked = an.rank({a: pts for a, (pts, _, _) in read.items()}, args.by, args.order, unit)
+    how = _how(args.by, unit, [pts for pts, _, _ in read.values()])
+    ranked = an.rank({a: pts for a, (pts, _, _) in read.items()}, how, args.order, unit)  # type: ignore[arg-type]
     if not ranked.winners:
         raise ToolError(f"no numeric values of {args.sensor_name} {_span(window)} on {', '.join(assets)}")
-    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy"}[args.by]
+    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise"}[how]
     sensor = args.sensor_name
     rows = [{"asset_name": a, "value": v, "at": t.isoformat() if t else None} for a, v, t in ranked.rows]
     name = _save(
@@ -220,9 +239,9 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
         {
             "site_name": site,
             "sensor_name": sensor,
-            "by": args.by,
+            "by": how,
             "order": args.order,
-            "unit": "kWh" if args.by == "energy" else unit,
+            "unit": "kWh" if how == "energy" else unit,
             "start": window.start.isoformat(),
             "end": window.end.isoformat(),
             "winners": ranked.winners,
@@ -234,9 +253,12 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
     first = dict((a, (v, t)) for a, v, t in ranked.rows)
     v, t = first[win[0]]
     who = win[0] if len(win) == 1 else " and ".join(win) + " (tied)"
-    if args.by == "energy":
+    if how == "energy":
         most = "the most" if args.order == "highest" else "the least"
         head = f"{who} used {most} energy (from {sensor}) {_span(window)}: {an.fmt(v)} kWh"
+    elif how == "rise":
+        most = "largest" if args.order == "highest" else "smallest"
+        head = f"{who} had the {most} rise of {sensor} ({RISE}) {_span(window)}: {an.fmt(v)}{_unit(unit)}"
     else:
         head = (
             f"{who} had the {args.order} {label} {sensor} {_span(window)}: {an.fmt(v)}{_unit(unit, args.by)}{_when(t)}"
@@ -450,23 +472,28 @@ def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
     a_pts, unit, _ = _read(client, site, [asset], sensor, first)[asset]
     b_pts, b_unit, _ = _read(client, site, [asset], sensor, second)[asset]
     unit = unit or b_unit
-    if args.by == "energy" and not an.is_power(unit):
-        raise ToolError(f"energy is only computed from power (W, kW, MW); {sensor} is in {unit or 'no unit'}")
+    how = _how(args.by, unit, [a_pts, b_pts])
     labels = {_period_words(first): a_pts, _period_words(second): b_pts}
-    ranked = an.rank(labels, args.by, args.order, unit)
+    ranked = an.rank(labels, how, args.order, unit)  # type: ignore[arg-type]
     missing = [name for name, v, _ in ranked.rows if v is None]
     if missing:
         raise ToolError(f"no numeric values of {sensor} on {asset} for {' and '.join(missing)}")
     (win, v, t), (lose, w, u) = ranked.rows
-    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy"}[args.by]
+    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise"}[how]
     where = f"{sensor} of {asset}"
     if len(ranked.winners) > 1:
-        head = f"{win} and {lose} had the same {label} {where}: {an.fmt(v)}{_unit(unit, args.by)}"
+        head = f"{win} and {lose} had the same {label} {where}: {an.fmt(v)}{_unit(unit, how)}"
     else:
         lead, other = win[:1].upper() + win[1:], f"{'on ' if lose[:1].isdigit() else ''}{lose}"
-        if args.by == "energy":
+        if how == "energy":
             more = "more" if args.order == "highest" else "less"
             head = f"{lead} used {more} energy ({where}): {an.fmt(v)} kWh, against {an.fmt(w)} kWh {other}"
+        elif how == "rise":
+            more = "larger" if args.order == "highest" else "smaller"
+            head = (
+                f"{lead} had the {more} rise of {where} ({RISE}): {an.fmt(v)}{_unit(unit)}, "
+                f"against {an.fmt(w)}{_unit(unit)} {other}"
+            )
         else:
             comparative = "higher" if args.order == "highest" else "lower"
             head = (
@@ -479,9 +506,9 @@ def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
             "site_name": site,
             "asset_name": asset,
             "sensor_name": sensor,
-            "by": args.by,
+            "by": how,
             "order": args.order,
-            "unit": "kWh" if args.by == "energy" else unit,
+            "unit": "kWh" if how == "energy" else unit,
             "periods": [
                 {
                     "start": wd.start.isoformat(),

@@ -29,6 +29,8 @@ API (all pure; strings in, frozen dataclasses or plain values out):
   "hotter than") → quantity kinds; `measure_words(phrase) -> list[MeasureWord]` adds the comparison's direction.
 - `quantity(name) -> Quantity | None`, `summable(quantity) -> bool` (energy, volume, mass, cost add up over time;
   temperature, power, tonnage, % do not: a power integrates to an energy).
+- `register_words() -> frozenset[str]`: operators' words for a meter's running total ("totalizer", "register"):
+  a point Haystack tags `hisTotalized`, or whose unit adds up over time.
 - `STRUCTURAL_TAGS`: markers on equip records that are not kinds (`equip`, `his`, `point`, `site`, `cur`, …).
 - Text helpers shared with the generator: `marker_words`, `plural`, `singular`, `normalize` (`grounding.fieldtext`).
 
@@ -77,6 +79,7 @@ __all__ = [
     "quantity_of_point",
     "quantity_of_tags",
     "quantity_of_unit",
+    "register_words",
     "singular",
     "summable",
 ]
@@ -155,6 +158,7 @@ class _Vocab:
         self.short_forms: tuple[tuple[str, str], ...] = tuple(
             (str(long), str(short)) for long, short in words.get("name_short_forms", [])
         )
+        self.register_words: frozenset[str] = frozenset(str(w) for w in words.get("register_words", []))
         self.summable_names: set[str] = {q for q, info in units["quantities"].items() if info["summable"]}
         self.quantities: dict[str, Quantity] = {q: Quantity(q, q in self.summable_names) for q in units["quantities"]}
 
@@ -238,6 +242,11 @@ def _v() -> _Vocab:
             if _VOCAB is None:
                 _VOCAB = _Vocab(VOCAB_DIR)
     return _VOCAB
+
+
+def register_words() -> frozenset[str]:
+    """Operators' words for a meter's running total ("totalizer", "register"), from words.yaml."""
+    return _v().register_words
 
 
 def short_forms() -> tuple[tuple[str, str], ...]:

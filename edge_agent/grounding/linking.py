@@ -224,6 +224,9 @@ def _match_tags(tokens: Tokens, points: list[SensorName], placed: frozenset[str]
         words = {key(w) for t in p.tags if t not in fieldvocab.RECORD_TAGS for w in [t, *fieldvocab.marker_words(t)]}
         if "sp" in p.tags:
             words |= {"setpoint", "sp"}
+        quantity = fieldvocab.quantity_of_unit(p.unit)
+        if "hisTotalized" in p.tags or (quantity is not None and quantity.summable):  # "the totalizer" (words.yaml)
+            words |= {key(w) for w in fieldvocab.register_words()}
         tagged.setdefault(p.short, set()).update(words)
 
     def variants(word: str) -> set[str]:
