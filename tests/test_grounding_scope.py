@@ -424,3 +424,36 @@ def test_a_sites_energy_is_read_from_its_electricity_meters():
     assert scope.sites["Fresno"].assets == ("Utility Meter",)
     # a named asset, or a question about something else, keeps its own scope
     assert "Pre-Cool Tunnel" in Scope.from_links(link("air temp at Fresno yesterday", cat), cat).sites["Fresno"].assets
+
+
+def test_the_series_of_a_kind_named_in_the_plural_are_of_exactly_its_assets():
+    from datetime import UTC, datetime
+
+    from edge_agent.grounding.run import Grounding
+
+    cat = Catalog.of(
+        {
+            "Patan": {
+                "dh_vault_a": ["vault_rh", "power"],
+                "dh_vault_b": ["vault_rh", "power"],
+                "ahu_01": ["supply_temp", "power"],
+            },
+            "Dairy": {"NH3 Comp 1": ["Power"], "NH3 Comp 2": ["Power"], "air_comp_1": ["Power"]},
+        }
+    )
+    cat.site("Patan").types.update({"dh_vault_a": ["dehumidifier"], "dh_vault_b": ["dehumidifier"], "ahu_01": ["ahu"]})
+    cat.site("Dairy").types.update({a: ["compressor"] for a in cat.assets("Dairy")})
+    now = datetime(2027, 3, 22, tzinfo=UTC)
+
+    def histories(question: str) -> list[dict]:
+        return pinned_calls(TOOLS.get("histories").schema(None, Grounding.build(question, cat, now).scope()))
+
+    calls = histories("put vault_rh of both dehumidifiers at Patan for last week in one file")
+    assert [c["asset_names"] for c in calls] == [["dh_vault_a", "dh_vault_b"]]
+    # the words that narrow the kind narrow its assets ("NH3 compressors": not the air compressor)
+    assert [c["asset_names"] for c in histories("download the power of both NH3 compressors at Dairy for the 3rd")] == [
+        ["NH3 Comp 1", "NH3 Comp 2"]
+    ]
+    # a ranking takes the kind itself (`rank`'s asset_type): no list is pinned for it
+    g = Grounding.build("which dehumidifier at Patan drew the most power last week", cat, now)
+    assert all(not s.fixed_assets for s in g.scope().sites.values())

@@ -148,6 +148,26 @@ class Grounding:
         is clear)."""
         return " ".join(a.sentence() for a in self.links.ambiguous) if self.links is not None else ""
 
+    def kind_narrowing(self) -> dict[str, list[str]]:
+        """Per kind the question names, the words that narrow it: a narrower kind's word the field defines
+        (`qualified`: "exhaust fans"), or the word said just before the kind where it is a word of some, not all, of
+        the kind's asset names ("NH3 compressors": NH3 Comp 1 and 2, not air_comp_1)."""
+        out = {k: list(v) for k, v in self.qualified.items()}
+        if self.links is None or self.catalog is None:
+            return out
+        for m in self.links.mentions:
+            if m.kind != "asset" or m.name not in self.links.asset_types or not m.text:
+                continue
+            before = re.search(rf"([\w.\-]+)\W+{re.escape(m.text)}", self.question, re.I)
+            if before is None:
+                continue
+            word = before.group(1).casefold()
+            names = [a for site in self.links.sites for a in self.catalog.site(site).assets_of_type(m.name)]
+            holding = [a for a in names if word in re.split(r"[\s_\-./]+", a.casefold())]
+            if holding and len(holding) < len(names):
+                out.setdefault(m.name, []).append(word)
+        return out
+
     def asked_text(self) -> str:
         """The question as the agent's model reads it: without the pieces code refused (a request to operate
         equipment, an instruction), which never reach the prompt."""
@@ -185,6 +205,8 @@ class Grounding:
                     self.reading, self.other, energy_asked=self.links.measures == ["energy"] and not self.links.sensors
                 ),
                 setpoint_said=bool(TABLE.setpoint.search(self.asked_text())),
+                kind_listed=bool(self.reading.parts) and all(p.ask == "data" for p in self.reading.parts),
+                qualified=self.kind_narrowing(),
             )
         return self._scope
 

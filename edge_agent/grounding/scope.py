@@ -37,6 +37,7 @@ from edge_agent.grounding.links import Links
 from edge_agent.grounding.measures import fits, point_measure
 
 MAX_NAMES = 400
+MAX_MEMBERS = 8  # a kind named in the plural with at most this many assets is the list of its assets
 MAX_GROUPS = 32  # more distinct sensor sets than this on one site: one branch for the site, the tool checks
 
 SITE, ASSET, SENSOR, START, FINAL, ASSET_TYPE = "site", "asset", "sensor", "start", "final", "asset_type"
@@ -94,7 +95,12 @@ class Scope:
         seen: frozenset[str] = frozenset(),
         pins: dict[str, Any] | None = None,
         setpoint_said: bool = True,
+        kind_listed: bool = False,
+        qualified: dict[str, list[str]] | None = None,
     ) -> Scope:
+        """`kind_listed`: the question asks for the series of a kind it names in the plural at one site (no ranking,
+        no comparison): the kind's assets (those whose names hold the words that narrow the kind: `qualified`, "NH3
+        compressors") are the exact list an asset-list argument takes."""
         sites = links.sites or list(catalog.sites)
         named_missing = any(m.kind == "asset" for m in links.missing)
         out: dict[str, SiteScope] = {}
@@ -138,10 +144,18 @@ class Scope:
             tagged_sp = {x.short for a in assets for x in catalog.sensors(site, a) if point_measure(x).setpoint}
             setpoints = _setpoints(list(units), links.sensors, tagged_sp)
             setpoint_of = _measured_of(list(units), [n for n in sensors if SETPOINT.search(n) or n in tagged_sp])
+            # "vault_rh of both dehumidifiers": the kind named in the plural, no asset named, is its assets (those
+            # with the series asked for), the exact list for an asset-list argument
+            members = [a for a in kinds if all(catalog.has_sensor(site, a, x) for x in links.sensors)]
+            narrowing = (qualified or {}).get(links.asset_types[0], []) if len(links.asset_types) == 1 else []
+            members = [a for a in members if all(w.casefold() in a.casefold() for w in narrowing)]
+            listed = kind_listed and len(links.sites) == 1 and 2 <= len(members) <= MAX_MEMBERS
+            listed = listed and len(links.asset_types) == 1
+            fixed = linked or (members if listed else [])
             out[site] = SiteScope(
                 assets=tuple(assets),
                 sensors=tuple(sensors),
-                fixed_assets=tuple(linked),
+                fixed_assets=tuple(fixed),
                 types=types,
                 groups=_groups(catalog, site, assets, sensors),
                 power=power,
