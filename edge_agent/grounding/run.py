@@ -205,7 +205,10 @@ class Grounding:
                     self.reading, self.other, energy_asked=self.links.measures == ["energy"] and not self.links.sensors
                 ),
                 setpoint_said=bool(TABLE.setpoint.search(self.asked_text())),
-                kind_listed=bool(self.reading.parts) and all(p.ask == "data" for p in self.reading.parts),
+                # only a reading that placed every word: "who is working hardest?" may be a ranking it did not read
+                kind_listed=bool(self.reading.parts)
+                and all(p.ask == "data" for p in self.reading.parts)
+                and not self.unplaced,
                 qualified=self.kind_narrowing(),
             )
         return self._scope
