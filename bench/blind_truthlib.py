@@ -24,7 +24,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 #: the Haystack time zone names of the blind sets' sites (set 6 added Adelaide, Sao_Paulo, Phoenix; set 7 Detroit,
-#: Oslo, Kathmandu)
+#: Oslo, Kathmandu; set 8 Helsinki, Santiago, Anchorage)
 HS_TZ = {
     "Sydney": "Australia/Sydney",
     "Chicago": "America/Chicago",
@@ -39,6 +39,9 @@ HS_TZ = {
     "Detroit": "America/Detroit",
     "Oslo": "Europe/Oslo",
     "Kathmandu": "Asia/Kathmandu",
+    "Helsinki": "Europe/Helsinki",
+    "Santiago": "America/Santiago",
+    "Anchorage": "America/Anchorage",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
