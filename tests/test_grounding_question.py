@@ -993,3 +993,17 @@ def test_a_data_call_on_an_asset_of_another_kind_does_not_answer_a_question_abou
         g.unsupported(1, g.answer_prefix(1), [])
         == "this run read Main Meter, which is not of the kind the question names"
     )
+
+
+@pytest.mark.parametrize(
+    "question, ask, form",
+    [
+        ("any PM10 over 50 at DC-01 yesterday?", "excursion", "yes_no"),
+        ("any readings above 80 on the oil temp at HPU-01 last week?", "excursion", "yes_no"),
+        ("any boilers at ship creek?", "exists", "yes_no"),
+        ("is there a dust collector on the system at Cerro Blanco?", "exists", "yes_no"),
+    ],
+)
+def test_a_limit_crossed_is_an_excursion_never_an_existence_question(question, ask, form):
+    part = read_question(question).parts[0]
+    assert (part.ask, part.form) == (ask, form)

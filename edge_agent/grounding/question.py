@@ -148,6 +148,8 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
             return False
         if need == "many" and not many:
             return False
+        if need == "no_excursion" and _argument("direction", text) is not None and _limit(text) is not None:
+            return False  # "any PM10 over 50 at DC-01": a limit crossed, not whether a thing exists
     return True
 
 
