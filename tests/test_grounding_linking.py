@@ -967,3 +967,23 @@ def test_a_meters_running_total_is_named_by_operators_words_for_it():
     now = datetime(2027, 3, 24, 9, 45, tzinfo=UTC)
     g = Grounding.build("the Tank totalizer at noon", cat, now)  # no running total on it: a sensor it lacks
     assert g.links.sensors == [] and [(m.kind, m.text) for m in g.links.missing] == [("sensor", "totalizer")]
+
+
+def test_a_one_word_point_name_no_field_word_links_where_only_a_kind_is_named():
+    cat = _tagged(
+        {
+            "Saha": {
+                "Kuivaamo 1": [("Puhallinteho", "kW", ("fan", "power")), ("Kuivalämpötila", "°C", ("temp",))],
+                "Kuivaamo 2": [("Puhallinteho", "kW", ("fan", "power")), ("Kuivalämpötila", "°C", ("temp",))],
+            },
+            "MRF": {"fan_1": [("power", "kW", ("power",))], "baler_1": [("power", "kW", ("power",))]},
+        }
+    )
+    cat.site("Saha").types.update({"Kuivaamo 1": ["lumberKiln"], "Kuivaamo 2": ["lumberKiln"]})
+    cat.site("MRF").types.update({"fan_1": ["fan"], "baler_1": ["baler"]})
+    assert link("rank the kilns by Puhallinteho last week", cat).sensors == ["Puhallinteho"]
+    assert link("which baler drew the most power", cat).sensors == []  # "power" is every site's word
+    # "fan energy" of the kilns: a measure's qualifier (the points' `fan` tag), not a fan that Saha lacks
+    links = link("rank the kilns by fan energy (Puhallinteho) last week", cat)
+    assert links.missing == [] and links.sensors == ["Puhallinteho"] and links.asset_types == ["lumberKiln"]
+    assert [(m.kind, m.text) for m in link("is there a baler at Saha?", cat).missing] == [("kind", "baler")]

@@ -265,13 +265,16 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         marker = index.get(key("".join(tokens.words(i, j))))
         if marker is None:
             continue
-        tokens.take(i, j)
         text = tokens.raw(i, j)
         if links.sites and not set(links.sites) & set(where[marker]):
+            if _qualifies_a_measure(tokens, i, j):
+                continue  # "rank the kilns by fan energy": the fans' energy of a kiln, not a fan the site lacks
+            tokens.take(i, j)
             site = links.sites[0]
             kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
             links.missing.append(Missing(text=_as_written(text, marker), kind="kind", site=site, suggestions=kinds))
             continue
+        tokens.take(i, j)
         if not links.sites and len(where[marker]) == 1:  # the only site that has this kind
             links.sites = [where[marker][0]]
             links.mentions.append(Mention(text="", name=links.sites[0], kind="site", how="only"))
@@ -283,6 +286,16 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     _the_only_one(tokens, catalog, links, spans, where)
     _members_listed(tokens, catalog, links, spans, where)
     _absent_kinds(tokens, catalog, links, set(where))
+
+
+def _qualifies_a_measure(tokens: Tokens, i: int, j: int) -> bool:
+    """The kind's words at i:j, in the singular, stand before a measure word ("fan energy", "pump power"): they
+    qualify the measure (a tag of the point: Haystack's `fan power`), they do not name equipment."""
+    words = tokens.words(i, j)
+    if j >= len(tokens.items) or fieldvocab.singular(words[-1].casefold()) != words[-1].casefold():
+        return False
+    after = tokens.items[j][0].casefold()
+    return bool(fieldvocab.quantities_named(after)) or (fieldvocab.is_tag(after) and after not in GLUE)
 
 
 def _the_only_one(

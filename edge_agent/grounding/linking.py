@@ -424,6 +424,21 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
     return found
 
 
+def _distinctive(name: str, plain: set[str]) -> bool:
+    """A point name that may be read with no site or asset named: two words or more, a digit ("pm25"), or one word
+    that is no word of the field's vocabulary (a measure, a tag, a unit) nor of the reading ("Puhallinteho" is
+    one plant's name; "power" is every site's word)."""
+    if words_in(name) >= 2 or re.search(r"\d", name):
+        return True
+    word = name.casefold()
+    return not (
+        key(name) in plain
+        or fieldvocab.quantities_named(word)
+        or fieldvocab.is_tag(word)
+        or fieldvocab.quantity_of_unit(word) is not None
+    )
+
+
 def _ambiguous_assets(catalog: Catalog, links: Links, scope: list[str]) -> None:
     """No site is named and the words that named an asset name assets at other sites as well ("the main meter" where
     one site has `main_meter` and another `Sub 4 Main Meter`): none of them is linked, the choice is the operator's
@@ -626,8 +641,8 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
             for point in catalog.sensors(site, asset):
                 site_shorts.setdefault(point.short, None)
     if not links.sites and not links.assets:  # "power" alone is every site's: a kind's word ("power meters")
-        shorts = {n: None for n in shorts if words_in(n) >= 2 or re.search(r"\d", n)}  # "pm25" is distinctive
-        site_shorts = {n: None for n in site_shorts if words_in(n) >= 2 or re.search(r"\d", n)}
+        shorts = {n: None for n in shorts if _distinctive(n, plain)}
+        site_shorts = {n: None for n in site_shorts if _distinctive(n, plain)}
     sensor_index = name_index(site_shorts)
     longest = min(MAX_SPAN, max((words_in(s) for s in site_shorts), default=1))
     sensor_matches = _match_exact(tokens, sensor_index, longest) + _match_near(tokens, sensor_index, longest)
