@@ -7,6 +7,8 @@ checker implements on its own:
 - a series is the numeric samples of a period, in time order; its *spacing* is the (lower) median interval between
   consecutive samples and an interval longer than `GAP_FACTOR` × the spacing is a gap;
 - `energy_kwh`: the trapezoid over consecutive samples that are not a gap, values in kW (W ÷ 1000, MW × 1000);
+  `amount`: the same trapezoid of a rate of an amount (`rate_unit`: t/h, m³/h, cfh) in that amount;
+  `is_running_total`: a meter's register, whose count over a period is its `rise`;
 - `rank`: an aggregate per series, highest or lowest first, series without numbers last, ties within 1e-9;
 - `align`: two series on identical timestamps (an inner join), `combine`: difference, sum or ratio of the pairs
   (a pair whose divisor is 0 is dropped and counted);
@@ -17,6 +19,7 @@ checker implements on its own:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,7 +30,7 @@ GAP_FACTOR = 3
 TIE = 1e-9
 POWER_UNITS = {"w": 1e-3, "kw": 1.0, "mw": 1e3}
 
-Aggregate = Literal["max", "min", "mean", "energy", "first", "last", "rise"]
+Aggregate = Literal["max", "min", "mean", "energy", "first", "last", "rise", "amount"]
 Order = Literal["highest", "lowest"]
 Operation = Literal["difference", "sum", "ratio"]
 Direction = Literal["above", "below"]
@@ -89,6 +92,46 @@ def energy_kwh(points: Sequence[Point], unit: str | None) -> Energy:
     return Energy(kwh=total, gaps=gaps, gap_hours=gap_s / 3600)
 
 
+#: rate units written as one word: the amount they count and the seconds of their time unit
+_RATE_WORDS = {
+    "cfh": ("ft³", 3600.0),
+    "scfh": ("ft³", 3600.0),
+    "cfm": ("ft³", 60.0),
+    "scfm": ("ft³", 60.0),
+    "gpm": ("gal", 60.0),
+    "gph": ("gal", 3600.0),
+    "lps": ("L", 1.0),
+}
+_PER = {"h": 3600.0, "hr": 3600.0, "hour": 3600.0, "min": 60.0, "s": 1.0, "sec": 1.0, "d": 86400.0, "day": 86400.0}
+_RATE = re.compile(r"(?P<amount>[^/\s][^/]*?)\s*/\s*(?P<per>h|hr|hour|min|s|sec|d|day)", re.I)
+
+
+def rate_unit(unit: str | None) -> tuple[str, float] | None:
+    """A unit of an amount per time ("t/h", "m³/h", "cfh", "gal/min") as (the amount's unit, seconds per time
+    unit); None for any other unit. Whether the amount adds up (a volume, a mass, not a distance) is the caller's to
+    say (`fieldvocab.quantity_of_unit`)."""
+    text = (unit or "").strip()
+    if text.casefold() in _RATE_WORDS:
+        return _RATE_WORDS[text.casefold()]
+    m = _RATE.fullmatch(text)
+    return (m["amount"].strip(), _PER[m["per"].casefold()]) if m else None
+
+
+def amount(points: Sequence[Point], per_seconds: float) -> Energy:
+    """The trapezoidal integral of a rate's samples (in its amount per `per_seconds`), gaps left out like an
+    energy's: what a flow of steam, gas or water delivered over the period."""
+    step = spacing(points)
+    total, gaps, gap_s = 0.0, 0, 0.0
+    for a, b in zip(points, points[1:]):
+        seconds = (b.at - a.at).total_seconds()
+        if step is not None and seconds > GAP_FACTOR * step.total_seconds():
+            gaps += 1
+            gap_s += seconds
+            continue
+        total += (a.value + b.value) / 2 * seconds / per_seconds
+    return Energy(kwh=total, gaps=gaps, gap_hours=gap_s / 3600)
+
+
 def aggregate(points: Sequence[Point], how: Aggregate, unit: str | None = None) -> tuple[float, datetime | None] | None:
     """The aggregate of a series and, for max/min/first/last, the time of (the first occurrence of) it."""
     if not points:
@@ -109,6 +152,11 @@ def aggregate(points: Sequence[Point], how: Aggregate, unit: str | None = None) 
         if len(points) < 2:
             return None
         return energy_kwh(points, unit).kwh, None
+    if how == "amount":  # a rate's integral over the period, in the amount its unit counts
+        rate = rate_unit(unit)
+        if rate is None or len(points) < 2:
+            return None
+        return amount(points, rate[1]).kwh, None
     if how == "rise":  # a running total's count over the period: its last reading less its first
         return (points[-1].value - points[0].value, None) if len(points) > 1 else None
     raise ValueError(f"unknown aggregate {how!r}")

@@ -104,7 +104,7 @@ def test_rank_by_energy_integrates_power_and_refuses_other_units(tools, iot_ctx)
         order="highest",
         **DAY,
     )
-    assert not bad.ok and "only computed from power" in bad.observation
+    assert not bad.ok and "only computed from power" in bad.observation  # tonnage is no rate of an amount
 
 
 def test_derive_aligns_and_follows_the_question_order(tools, iot_ctx):
@@ -365,3 +365,53 @@ def test_a_ranking_of_registers_is_by_their_rise(tools, register_ctx):
     assert out.ok, out.observation
     assert out.answer.startswith("M-2 had the largest rise of kWh Total"), out.answer  # 475 kWh against M-1's 380
     assert ": 475.0 kWh (then M-1 380.0)" in out.answer
+
+
+STEAM = """ver:"3.0"
+id,dis,site,equip,point,his,siteRef,equipRef,navName,kind,unit,tz,steamMeter,steam,flow
+@s-1,"Mill",M,,,,,,,,,"Chicago",,,
+@e-1,"HM-1",,M,,,@s-1,,,,,,M,M,
+@p-1,"HM-1 Steam Flow",,,M,M,@s-1,@e-1,"Steam Flow","Number","t/h","Chicago",,M,M
+@p-2,"HM-1 Gas",,,M,M,@s-1,@e-1,"Gas","Number","cfh","Chicago",,,M
+@p-3,"HM-1 Speed",,,M,M,@s-1,@e-1,"Speed","Number","km/h","Chicago",,,
+"""
+
+
+def test_a_flows_periods_compared_by_what_they_used_are_compared_by_its_amount(
+    tmp_path, start_simulator, skyspark_settings, tools
+):
+    """ "Did the mill use more steam last week": the flow's rate summed over each period (t/h over hours: t)."""
+    from edge_agent.clock import Clock
+    from edge_agent.filestore import FileStore
+    from edge_agent.skyspark.client import SkySparkClient
+    from edge_agent.skyspark.filedataset import FileDataset
+    from edge_agent.toolkit import ToolContext
+
+    chicago = ZoneInfo("America/Chicago")
+    rows = ["id,ts,val"]
+    for n in range(2 * 96):  # 10 t/h and 1000 cfh on the 1st, 4 t/h and 3000 cfh on the 2nd
+        at = datetime(2024, 5, 1, tzinfo=chicago) + timedelta(minutes=15 * n)
+        rows += [f"@p-1,{at.isoformat()},{10 if n < 96 else 4}", f"@p-2,{at.isoformat()},{1000 if n < 96 else 3000}"]
+        rows += [f"@p-3,{at.isoformat()},5"]
+    (tmp_path / "plant.zinc").write_text(STEAM)
+    (tmp_path / "plant.csv").write_text("\n".join(rows) + "\n")
+    sim = start_simulator(dataset=FileDataset.load(tmp_path / "plant.zinc"))
+    client = SkySparkClient(sim.url, sim.project, sim.username, sim.password)
+    ctx = ToolContext(
+        files=FileStore(tmp_path / "files"),
+        clock=Clock("2024-05-03T12:00:00", "America/Chicago"),
+        settings=skyspark_settings,
+        skyspark_factory=lambda: client,
+    )
+    days = dict(start="2024-05-01", final="2024-05-02", other_start="2024-05-02", other_final="2024-05-03")
+    args = dict(site_name="Mill", asset_name="HM-1", by="energy", order="highest", **days)
+    out = call(tools, ctx, "compare_periods", sensor_name="Steam Flow", **args)
+    assert out.ok, out.observation
+    # 95 quarter-hours of 10 t/h (to 23:45) is 237.5 t; 95 of 4 t/h is 95 t
+    assert out.answer.startswith("1 May 2024 had the larger total Steam Flow of HM-1 (its rate summed over the period)")
+    assert "237.5 t, against 95.0 t on 2 May 2024" in out.answer
+    assert file_of(ctx, out.answer)["unit"] == "t" and file_of(ctx, out.answer)["by"] == "amount"
+    gas = call(tools, ctx, "compare_periods", sensor_name="Gas", **args)
+    assert gas.ok and gas.answer.startswith("2 May 2024 had the larger total Gas") and "ft³" in gas.answer
+    speed = call(tools, ctx, "compare_periods", sensor_name="Speed", **args)  # a distance adds up to nothing used
+    assert not speed.ok and "only computed from power" in speed.observation

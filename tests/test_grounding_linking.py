@@ -987,3 +987,23 @@ def test_a_one_word_point_name_no_field_word_links_where_only_a_kind_is_named():
     links = link("rank the kilns by fan energy (Puhallinteho) last week", cat)
     assert links.missing == [] and links.sensors == ["Puhallinteho"] and links.asset_types == ["lumberKiln"]
     assert [(m.kind, m.text) for m in link("is there a baler at Saha?", cat).missing] == [("kind", "baler")]
+
+
+def test_what_a_meter_used_is_its_running_total_of_the_points_its_tag_fits():
+    cat = _tagged(
+        {
+            "Saha": {
+                "Höyrymittari": [
+                    ("Höyryvirtaus", "t/h", ("steam", "flow")),
+                    ("Höyryn kulutus", "t", ("steam", "mass")),
+                ],
+                "Höyrykattila K1": [("Höyrynpaine", "bar", ("steam", "pressure"))],
+            }
+        }
+    )
+    cat.site("Saha").types.update({"Höyrymittari": ["steamMeter", "meter"], "Höyrykattila K1": ["boiler"]})
+    assert link("Did we use more steam last week than the week before? Check the Höyrymittari.", cat).sensors == [
+        "Höyryn kulutus"
+    ]
+    assert link("steam flow of the Höyrymittari yesterday", cat).sensors == ["Höyryvirtaus"]
+    assert link("highest steam on the Höyrymittari yesterday", cat).sensors == []  # a level of which? not said

@@ -173,9 +173,7 @@ def _when(at: datetime | None) -> str:
     return f" at {at.isoformat()[:16]}" if at is not None else ""
 
 
-def _unit(unit: str | None, how: str = "") -> str:
-    if how == "energy":
-        return " kWh"
+def _unit(unit: str | None) -> str:
     return f" {unit}" if unit else ""
 
 
@@ -188,14 +186,30 @@ def _how(by: str, unit: str | None, series: list[list[an.Point]]) -> str:
     if quantity is not None and quantity.summable and counted:
         if all(an.is_running_total([p.value for p in pts]) for pts in counted):
             return "rise"
-    if by == "energy" and not an.is_power(unit):
+    if by == "energy" and not an.is_power(unit):  # "burned more gas", "used more steam": a flow's amount
+        if _amount_unit(unit):
+            return "amount"
         raise ToolError(
-            f"energy is only computed from power (W, kW, MW) or a register; the series is in {unit or 'no unit'}"
+            f"energy (an amount used) is only computed from power (W, kW, MW), a rate of a volume or a mass (m³/h, "
+            f"t/h, cfh, gpm) or a register; the series is in {unit or 'no unit'}"
         )
     return by
 
 
+def _amount_unit(unit: str | None) -> str:
+    """The unit of what a rate counts, where that adds up ("t/h" → "t", "cfh" → "ft³"); '' otherwise."""
+    rate = an.rate_unit(unit)
+    quantity = fieldvocab.quantity_of_unit(rate[0]) if rate else None
+    return rate[0] if rate and quantity is not None and quantity.summable else ""
+
+
+def _unit_of(how: str, unit: str | None) -> str | None:
+    """The unit of an aggregate's value: kWh for an energy, the counted amount's for a rate's amount."""
+    return "kWh" if how == "energy" else _amount_unit(unit) if how == "amount" else unit
+
+
 RISE = "a running total: what it counted in the period"
+AMOUNT = "its rate summed over the period"
 
 
 def _save(ctx: ToolContext, data: dict, stem: str) -> str:
@@ -231,7 +245,9 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
     ranked = an.rank({a: pts for a, (pts, _, _) in read.items()}, how, args.order, unit)  # type: ignore[arg-type]
     if not ranked.winners:
         raise ToolError(f"no numeric values of {args.sensor_name} {_span(window)} on {', '.join(assets)}")
-    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise"}[how]
+    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise", "amount": "total"}[
+        how
+    ]
     sensor = args.sensor_name
     rows = [{"asset_name": a, "value": v, "at": t.isoformat() if t else None} for a, v, t in ranked.rows]
     name = _save(
@@ -241,7 +257,7 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
             "sensor_name": sensor,
             "by": how,
             "order": args.order,
-            "unit": "kWh" if how == "energy" else unit,
+            "unit": _unit_of(how, unit),
             "start": window.start.isoformat(),
             "end": window.end.isoformat(),
             "winners": ranked.winners,
@@ -259,10 +275,13 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
     elif how == "rise":
         most = "largest" if args.order == "highest" else "smallest"
         head = f"{who} had the {most} rise of {sensor} ({RISE}) {_span(window)}: {an.fmt(v)}{_unit(unit)}"
+    elif how == "amount":
+        most = "largest" if args.order == "highest" else "smallest"
+        counted = _unit(_unit_of(how, unit))
+        head = f"{who} had the {most} total {sensor} ({AMOUNT}) {_span(window)}: {an.fmt(v)}{counted}"
     else:
-        head = (
-            f"{who} had the {args.order} {label} {sensor} {_span(window)}: {an.fmt(v)}{_unit(unit, args.by)}{_when(t)}"
-        )
+        said = f"{an.fmt(v)}{_unit(_unit_of(how, unit))}{_when(t)}"
+        head = f"{who} had the {args.order} {label} {sensor} {_span(window)}: {said}"
     rest = [f"{a} {an.fmt(x)}" if x is not None else f"{a} no data" for a, x, _ in ranked.rows if a not in win]
     if rest:
         head += f" (then {', '.join(rest[:SHOWN])}{', …' if len(rest) > SHOWN else ''})"
@@ -479,15 +498,24 @@ def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
     if missing:
         raise ToolError(f"no numeric values of {sensor} on {asset} for {' and '.join(missing)}")
     (win, v, t), (lose, w, u) = ranked.rows
-    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise"}[how]
+    label = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise", "amount": "total"}[
+        how
+    ]
     where = f"{sensor} of {asset}"
     if len(ranked.winners) > 1:
-        head = f"{win} and {lose} had the same {label} {where}: {an.fmt(v)}{_unit(unit, how)}"
+        head = f"{win} and {lose} had the same {label} {where}: {an.fmt(v)}{_unit(_unit_of(how, unit))}"
     else:
         lead, other = win[:1].upper() + win[1:], f"{'on ' if lose[:1].isdigit() else ''}{lose}"
         if how == "energy":
             more = "more" if args.order == "highest" else "less"
             head = f"{lead} used {more} energy ({where}): {an.fmt(v)} kWh, against {an.fmt(w)} kWh {other}"
+        elif how == "amount":
+            more = "larger" if args.order == "highest" else "smaller"
+            counted = _unit(_unit_of(how, unit))
+            head = (
+                f"{lead} had the {more} total {where} ({AMOUNT}): {an.fmt(v)}{counted}, "
+                f"against {an.fmt(w)}{counted} {other}"
+            )
         elif how == "rise":
             more = "larger" if args.order == "highest" else "smaller"
             head = (
@@ -508,7 +536,7 @@ def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
             "sensor_name": sensor,
             "by": how,
             "order": args.order,
-            "unit": "kWh" if how == "energy" else unit,
+            "unit": _unit_of(how, unit),
             "periods": [
                 {
                     "start": wd.start.isoformat(),

@@ -52,6 +52,7 @@ from edge_agent.grounding.links import (
     words_in,
 )
 from edge_agent.grounding.measures import kind_names
+from edge_agent.grounding.question import asks_amount
 
 
 def _match_exact(tokens: Tokens, index: dict[str, str], longest: int) -> list[tuple[int, int, str, str]]:
@@ -213,12 +214,17 @@ def _shared_head(
     return found
 
 
-def _match_tags(tokens: Tokens, points: list[SensorName], placed: frozenset[str]) -> list[tuple[int, int, str, str]]:
+def _match_tags(
+    tokens: Tokens, points: list[SensorName], placed: frozenset[str], amount: bool = False
+) -> list[tuple[int, int, str, str]]:
     """A point named by its Haystack tags, where its name says it in another language or otherwise ("oxygen in kar
     2" is Oksygen, tagged `oxygen`; "water temp" is Vanntemperatur, tagged `water temp`; "the level" is Nivå, tagged
     `level`): a span of one to three words that are in no point name in play, each a tag of the point (as names
-    shorten it: temperature is `temp`), fitting exactly one point name; a setpoint only where the span says so."""
+    shorten it: temperature is `temp`), fitting exactly one point name; a setpoint only where the span says so.
+    `amount`: the question asks what was used or made ("use more steam"), so of several points that fit, the one
+    whose unit adds up (the meter's running total) is it."""
     names = _name_words([p.short for p in points])
+    adds_up = {p.short for p in points if (q := fieldvocab.quantity_of_unit(p.unit)) is not None and q.summable}
     tagged: dict[str, set[str]] = {}
     for p in points:
         words = {key(w) for t in p.tags if t not in fieldvocab.RECORD_TAGS for w in [t, *fieldvocab.marker_words(t)]}
@@ -248,6 +254,8 @@ def _match_tags(tokens: Tokens, points: list[SensorName], placed: frozenset[str]
             for short, tags in tagged.items()
             if all(variants(w) & tags for w in said) and (setpoint or not tags & {"setpoint"})
         ]
+        if len(fits) > 1 and amount:
+            fits = [f for f in fits if f in adds_up] or fits
         if len(fits) == 1:
             tokens.take(i, j)
             found.append((i, j, fits[0], "tags"))
@@ -257,7 +265,8 @@ def _match_tags(tokens: Tokens, points: list[SensorName], placed: frozenset[str]
 def _placed_words(catalog: Catalog) -> frozenset[str]:
     """Words the reading and the kinds place (function, cue, data and verb words; every word of a kind's names):
     never a point's tag said as its name."""
-    kinds = {key(w) for m in catalog.kinds() for n in kind_names(m) for w in n.split()}
+    kinds = {key(n) for m in catalog.kinds() for n in kind_names(m) if len(n.split()) == 1}  # "steam" of "steam
+    # meter" may be a point's tag ("use more steam"); "meter" alone is the kind's
     table = FUNCTION_WORDS | CUE_WORDS | TABLE.data_words | TABLE.verb_forms
     return frozenset({key(w) for w in table} | kinds)
 
@@ -653,7 +662,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     sensor_matches += _match_initials(tokens, list(site_shorts))
     if links.assets:  # a named asset's point by its tags ("oxygen in kar 2": Oksygen, tagged `oxygen`)
         own_points = [p for a in links.assets for p in catalog.sensors(links.asset_sites[a], a)]
-        sensor_matches += _match_tags(tokens, own_points, _placed_words(catalog))
+        sensor_matches += _match_tags(tokens, own_points, _placed_words(catalog), asks_amount(question))
     sensor_matches += _shared_head(tokens, sensor_matches, sensor_index)
     for i, j, name, how in sorted(sensor_matches):
         if name not in links.sensors:

@@ -383,6 +383,12 @@ def unplaced_words(question: str, reading: Reading, *placed: set[str] | frozense
     return list(dict.fromkeys(w for w in words(spelled(question)) if w not in done))
 
 
+def asks_amount(text: str) -> bool:
+    """The text asks what something used, burned or made (the table's energy words: "did the mill use more
+    steam"): an amount over a period, not a rate's level."""
+    return _argument("statistic", _symbols(_normal(text))) == "energy"
+
+
 def asks_conclusion(question: str) -> bool:
     """The question asks for a conclusion (a ranking, a comparison with a limit, a derived series), read from its
     words alone (no catalog): what the examples shown with it should teach."""
