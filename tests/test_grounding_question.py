@@ -1007,3 +1007,12 @@ def test_a_data_call_on_an_asset_of_another_kind_does_not_answer_a_question_abou
 def test_a_limit_crossed_is_an_excursion_never_an_existence_question(question, ask, form):
     part = read_question(question).parts[0]
     assert (part.ask, part.form) == (ask, form)
+
+
+def test_an_existence_question_naming_two_kinds_answers_each_the_first_named_leading():
+    cat = Catalog.of({"MRF": {"boiler_1": ["firing_rate"], "boiler_2": ["firing_rate"], "ahu_1": ["space_temp"]}})
+    cat.site("MRF").types.update({"boiler_1": ["boiler"], "boiler_2": ["boiler"], "ahu_1": ["ahu"]})
+    g = Grounding.build("do we have any boilers at MRF or is it all unit heaters?", cat, NOW)
+    assert g.in_code.startswith("Yes: MRF has 2 boilers: boiler_1, boiler_2. There is no unit heater at MRF")
+    g = Grounding.build("any unit heaters at MRF, or is it all boilers?", cat, NOW)
+    assert g.in_code.startswith("No: There is no unit heater at MRF") and "MRF has 2 boilers" in g.in_code

@@ -283,6 +283,26 @@ def _can(g: Grounding, catalog: Catalog, links: Links) -> str:
     return "It can list the sites, assets and sensors on the SkySpark and read their recorded values."
 
 
+def _kind_present(catalog: Catalog, links: Links) -> str:
+    """ "S has 2 boilers: boiler_1, boiler_2" for the kinds the question names at its site ('' where none)."""
+    if not (links.asset_types and links.sites):
+        return ""
+    site = links.sites[0]
+    of_kind = list(dict.fromkeys(a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)))
+    if not of_kind:
+        return ""
+    return f"{site} has {len(of_kind)} {kind_label(links.asset_types[0], len(of_kind))}: {', '.join(of_kind[:8])}"
+
+
+def _at(question: str, text: str) -> int:
+    """Where `text` (or its first word) first stands in the question; its length where it does not."""
+    for probe in (text, text.split(" (")[0], text.split()[0] if text.split() else text):
+        at = question.casefold().find(probe.casefold())
+        if at >= 0:
+            return at
+    return len(question)
+
+
 def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
     """Yes or No to "is there an X at S?", from the linking alone; a name the question spells out ("an asset
     called Boiler East") must be an asset's name, not merely start with a kind of equipment."""
@@ -297,16 +317,21 @@ def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
             + Missing(text=name, kind="asset", site=site, suggestions=alike(name, catalog.assets(site))).sentence()
         )
     missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
+    present = _kind_present(catalog, links)
+    if missing and present and all(m.kind == "kind" for m in missing):  # "any boilers at S or is it all unit
+        # heaters?": each kind answered, the one the question names first leading
+        absent = "; ".join(m.sentence() for m in missing)
+        first_missing = min(_at(g.question, m.text) for m in missing)
+        first_present = min(_at(g.question, m.text) for m in links.mentions if m.name in links.asset_types)
+        if first_present <= first_missing:
+            return f"Yes: {present}. {absent}"
+        return f"No: {absent}. {present}"
     if missing:
         return "No: " + missing[0].sentence()
     if links.assets:
         return "Yes: " + "; ".join(f"{a} is an asset at {links.asset_sites[a]}" for a in links.assets)
-    if links.asset_types and links.sites:
-        site = links.sites[0]
-        of_kind = list(dict.fromkeys(a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)))
-        if of_kind:
-            label = kind_label(links.asset_types[0], len(of_kind))
-            return f"Yes: {site} has {len(of_kind)} {label}: {', '.join(of_kind[:8])}"
+    if present:
+        return f"Yes: {present}"
     if (
         [m for m in links.mentions if m.kind == "site" and m.how != "only"] and not links.assets and not g.unplaced
     ):  # "does S have a Kessel?": a word nothing placed is no question about S
