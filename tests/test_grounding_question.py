@@ -1016,3 +1016,10 @@ def test_an_existence_question_naming_two_kinds_answers_each_the_first_named_lea
     assert g.in_code.startswith("Yes: MRF has 2 boilers: boiler_1, boiler_2. There is no unit heater at MRF")
     g = Grounding.build("any unit heaters at MRF, or is it all boilers?", cat, NOW)
     assert g.in_code.startswith("No: There is no unit heater at MRF") and "MRF has 2 boilers" in g.in_code
+
+
+def test_a_kind_misspelt_by_two_letters_swapped_is_read_and_linked_as_the_kind():
+    cat = Catalog.of({"MRF": {"boiler_1": ["firing_rate"], "boiler_2": ["firing_rate"], "ahu_1": ["space_temp"]}})
+    cat.site("MRF").types.update({"boiler_1": ["boiler"], "boiler_2": ["boiler"], "ahu_1": ["ahu"]})
+    g = Grounding.build("show me all the boliers at MRF", cat, NOW)
+    assert g.in_code == "Found 2 boilers at MRF: boiler_1, boiler_2" and g.respelt == {"boliers": "boilers"}

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from edge_agent.grounding import respelling
+from edge_agent.grounding import fieldvocab, respelling
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
@@ -73,6 +73,25 @@ __all__ = [
 ]
 
 
+def _kind_slips(question: str) -> dict[str, str]:
+    """Words of the question the reading corrects by one slip (`question.spelled`: two letters swapped) into a word
+    that names a kind of equipment ("boliers" → "boilers"), as written → as read."""
+    out: dict[str, str] = {}
+    for (a, _, _), (b, _, _) in zip(_word_spans(question), _word_spans(spelled(question))):
+        if a != b and fieldvocab.kinds_named(b.casefold()):
+            out[a] = b
+    return out
+
+
+def _linked(links: Links | None) -> int:
+    """How many kinds and assets the linking found."""
+    return len(links.asset_types) + len(links.assets) if links is not None else 0
+
+
+def _word_spans(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[^\W\d_]+", text)]
+
+
 @dataclass
 class Grounding:
     question: str
@@ -103,15 +122,18 @@ class Grounding:
         words ("clarifers", "temprature"), of the question with them respelt (`grounding.respelling`), which the run's
         note names."""
         g = cls._build(question, catalog, now, note)
-        if catalog is None or not g.unplaced:
+        if catalog is None:
             return g
-        fixes = respelling.respelt(question, g.unplaced, catalog)
-        if not fixes:
+        fixes = respelling.respelt(question, g.unplaced, catalog) if g.unplaced else {}
+        slips = _kind_slips(question)  # "boliers": the reading read "boilers"; the linking must too
+        if not fixes and not slips:
             return g
-        again = cls._build(respelling.apply(question, fixes), catalog, now, note)
-        if len(again.unplaced) >= len(g.unplaced):
+        again = cls._build(respelling.apply(question, {**slips, **fixes}), catalog, now, note)
+        if len(again.unplaced) > len(g.unplaced) or (
+            len(again.unplaced) == len(g.unplaced) and _linked(again.links) <= _linked(g.links)
+        ):
             return g
-        again.respelt = fixes
+        again.respelt = {**slips, **fixes}
         return again
 
     @classmethod
