@@ -1023,3 +1023,11 @@ def test_a_kind_misspelt_by_two_letters_swapped_is_read_and_linked_as_the_kind()
     cat.site("MRF").types.update({"boiler_1": ["boiler"], "boiler_2": ["boiler"], "ahu_1": ["ahu"]})
     g = Grounding.build("show me all the boliers at MRF", cat, NOW)
     assert g.in_code == "Found 2 boilers at MRF: boiler_1, boiler_2" and g.respelt == {"boliers": "boilers"}
+
+
+def test_an_attribute_of_nothing_on_the_skyspark_is_another_topic():
+    cat = Catalog.of({"Mine": {"SAG-01": ["MTR KW"]}})
+    g = Grounding.build("whats the copper price on the LME today", cat, NOW)
+    assert g.refusal == "outside" and g.in_code.startswith("This gateway cannot answer that")
+    g = Grounding.build("who manufactured SAG-01?", cat, NOW)  # an attribute of an asset: not recorded
+    assert not g.refusal and "not recorded on the SkySpark" in g.in_code

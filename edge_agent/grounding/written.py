@@ -58,7 +58,7 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
     intent: str = r.intent
     if intent == "read" and (g.future or (r.parts and all(p.ask == "forecast" for p in r.parts))):
         intent = "forecast"  # before the outside topics: a plant's forecast is no weather question
-    if intent == "read" and _outside(g, catalog, links):
+    if intent == "read" and (_outside(g, catalog, links) or _attribute_of_nothing(g, links)):
         intent = "outside"
     can = _can(g, catalog, links)
     if intent in ("control", "injection", "outside", "forecast"):
@@ -240,6 +240,19 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
         or (words | plural) & vocabulary
         or fieldvocab.measure_words(g.question)
         or fieldvocab.kinds_named(g.question)
+    )
+
+
+def _attribute_of_nothing(g: Grounding, links: Links) -> bool:
+    """An attribute asked of nothing the SkySpark has or lacks ("whats the copper price on the LME today"): another
+    topic than the plant's, whatever period it names."""
+    r = g.reading
+    return (
+        bool(r.parts)
+        and all(p.ask == "attribute" for p in r.parts)
+        and not [m for m in links.mentions if m.text]
+        and not links.asset_types
+        and not links.missing
     )
 
 
