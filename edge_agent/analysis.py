@@ -132,6 +132,25 @@ def amount(points: Sequence[Point], per_seconds: float) -> Energy:
     return Energy(kwh=total, gaps=gaps, gap_hours=gap_s / 3600)
 
 
+#: SI prefixes a unit symbol may carry before one base symbol ("MWh" is 1000 "kWh")
+_SI_PREFIX = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "m": 1e-3}
+#: units that are a prefixed base under another symbol
+_AS_PREFIXED = {"t": "Mg", "tonne": "Mg", "L": "dm³"}
+
+
+def unit_factor(unit: str | None, to: str | None) -> float | None:
+    """How many `to` one `unit` is, where both are one base symbol with SI prefixes ("MWh" → "kWh": 1000, "kW" →
+    "W": 1000, "t" → "kg": 1000); None where they are not (another base, or no unit)."""
+    if not unit or not to:
+        return None
+    a, b = _AS_PREFIXED.get(unit, unit), _AS_PREFIXED.get(to, to)
+    for pa, fa in _SI_PREFIX.items():
+        for pb, fb in _SI_PREFIX.items():
+            if a.startswith(pa) and b.startswith(pb) and a[len(pa) :] == b[len(pb) :] and a[len(pa) :]:
+                return fa / fb
+    return None
+
+
 def aggregate(points: Sequence[Point], how: Aggregate, unit: str | None = None) -> tuple[float, datetime | None] | None:
     """The aggregate of a series and, for max/min/first/last, the time of (the first occurrence of) it."""
     if not points:

@@ -118,3 +118,22 @@ def test_series_keeps_numbers_only():
         ]
     )
     assert got == [an.Point(T0 + timedelta(minutes=4), 3.0)]
+
+
+@pytest.mark.parametrize(
+    "unit, to, factor",
+    [("MWh", "kWh", 1e3), ("kWh", "MWh", 1e-3), ("kW", "W", 1e3), ("t", "kg", 1e3), ("Wh", "kWh", 1e-3)],
+)
+def test_a_unit_converts_to_another_of_its_base_by_its_si_prefixes(unit, to, factor):
+    from edge_agent.analysis import unit_factor
+
+    assert unit_factor(unit, to) == pytest.approx(factor)
+
+
+@pytest.mark.parametrize(
+    "unit, to", [("kWh", "kW"), ("ft³", "m³"), ("gal", "L"), ("min", "s"), (None, "kWh"), ("", "")]
+)
+def test_units_of_other_bases_do_not_convert(unit, to):
+    from edge_agent.analysis import unit_factor
+
+    assert unit_factor(unit, to) is None

@@ -415,3 +415,17 @@ def test_a_flows_periods_compared_by_what_they_used_are_compared_by_its_amount(
     assert gas.ok and gas.answer.startswith("2 May 2024 had the larger total Gas") and "ft³" in gas.answer
     speed = call(tools, ctx, "compare_periods", sensor_name="Speed", **args)  # a distance adds up to nothing used
     assert not speed.ok and "only computed from power" in speed.observation
+
+
+def test_a_registers_rise_is_also_said_in_the_unit_the_question_asks(register_ctx):
+    from edge_agent.toolkit import ToolRegistry
+
+    histories = ToolRegistry.from_dir(PROJECT_ROOT / "tools", builtins=False, only=["histories"])
+    register_ctx.question = "how many MWh did M-1 count on the 1st?"
+    args = dict(
+        site_name="Plant R", asset_names=["M-1"], sensor_name="kWh Total", start="2024-05-01", final="2024-05-02"
+    )
+    out = call(histories, register_ctx, "histories", **args)
+    assert out.ok and "was 950.0 kWh (0.95 MWh) (the register" in out.answer, out.answer
+    register_ctx.question = "how many kWh did M-1 count on the 1st?"
+    assert "was 950.0 kWh (the register" in call(histories, register_ctx, "histories", **args).answer

@@ -457,3 +457,21 @@ def test_the_series_of_a_kind_named_in_the_plural_are_of_exactly_its_assets():
     # a ranking takes the kind itself (`rank`'s asset_type): no list is pinned for it
     g = Grounding.build("which dehumidifier at Patan drew the most power last week", cat, now)
     assert all(not s.fixed_assets for s in g.scope().sites.values())
+
+
+def test_an_amount_asked_of_an_asset_without_power_is_computed_from_the_named_rate():
+    from datetime import UTC, datetime
+
+    from edge_agent.grounding.catalog import SensorName
+    from edge_agent.grounding.run import Grounding
+
+    cat = Catalog.of({"MRF": {"boiler_1": ["gas_flow", "firing_rate"], "baler_1": ["kw"]}})
+    units = {"gas_flow": "cfh", "firing_rate": "%", "kw": "kW"}
+    site = cat.site("MRF")
+    site.sensors = {
+        a: [SensorName(f"{a} {p.short}", p.short, units[p.short]) for p in ps] for a, ps in site.sensors.items()
+    }
+    g = Grounding.build("did boiler_1 burn more gas yesterday or on sunday?", cat, datetime(2025, 11, 4, 9, tzinfo=UTC))
+    assert g.scope().pins["statistic"] == "energy"
+    schema = TOOLS.get("compare_periods").schema(None, g.scope())
+    assert schema["properties"]["sensor_name"]["enum"] == ["gas_flow"]

@@ -19,6 +19,7 @@ one it cannot (the server unreachable, the login refused: `edge_agent.failures`)
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime
 from statistics import fmean
 from zoneinfo import ZoneInfo
@@ -206,7 +207,7 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
     stats = _series_stats(rows, order)
     return Said(
         f"{what} {_readable_period(window.start, window.end)} (site time), saved to {name}: {stats}",
-        answer=f"{_said_series(rows, order, window)}; saved to {name}",
+        answer=f"{_said_series(rows, order, window, _unit_asked(ctx.question))}; saved to {name}",
     )
 
 
@@ -267,7 +268,7 @@ def _adds_up(unit: str | None) -> bool:
 _WORDS = {"max": "highest", "min": "lowest", "mean": "mean"}
 
 
-def _said_series(rows: list, order: tuple[str, ...], window) -> str:
+def _said_series(rows: list, order: tuple[str, ...], window, asked_unit: str = "") -> str:
     """Each series as an answer states it: the statistic the question asks for first, in words, with readable
     site-local times ("The highest Chiller 6 Tonnage on 1 June 2020 was 265.22 tonref, at 16:15"), then the other
     figures; a total only of what adds up (an energy, a volume; a power's energy by the trapezoid), never a sum of a
@@ -290,7 +291,7 @@ def _said_series(rows: list, order: tuple[str, ...], window) -> str:
             "min": (low.value, low.timestamp),
             "mean": (fmean(float(r.value) for r in numbers), None),
         }
-        total = _total(samples, numbers)
+        total = _total(samples, numbers, asked_unit)
         stats = [s for s in order if s in figures] + (["sum"] if total else [])
         if (order[0] == "sum" or (order == _STATS and total.startswith("rise"))) and total:  # a register: its rise
             stats = ["sum"] + [s for s in stats if s != "sum"]
@@ -307,19 +308,36 @@ def _said_series(rows: list, order: tuple[str, ...], window) -> str:
     return "; ".join(out)
 
 
-def _total(samples: list, numbers: list) -> str:
+def _unit_asked(question: str | None) -> str:
+    """The unit the question asks its amount in ("How many kWh did we import"), '' where it names none."""
+    for word in re.findall(r"[^\W\d_][\w³²/]*", question or ""):
+        quantity = fieldvocab.quantity_of_unit(word)
+        if quantity is not None and quantity.summable and len(word) > 1:
+            return word
+    return ""
+
+
+def _in_asked(value: float, unit: str | None, asked: str) -> str:
+    """ " (920496.75 kWh)": the amount in the unit the question asked it in, where that is another of the same base."""
+    factor = an.unit_factor(unit, asked) if asked and asked != unit else None
+    return f" ({_fmt(value * factor)} {asked})" if factor else ""
+
+
+def _total(samples: list, numbers: list, asked: str = "") -> str:
     unit = samples[0].unit
     if an.is_power(unit):
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
-        return f"energy {_fmt(an.energy_kwh(points, unit).kwh)} kWh" if len(points) > 1 else ""
+        kwh = an.energy_kwh(points, unit).kwh
+        return f"energy {_fmt(kwh)} kWh{_in_asked(kwh, 'kWh', asked)}" if len(points) > 1 else ""
     if _adds_up(unit) and _is_register(numbers):
         used = float(numbers[-1].value) - float(numbers[0].value)
         return (
-            f"rise {_fmt(used)}{_unit(unit)} (the register from {_fmt(numbers[0].value)} to "
-            f"{_fmt(numbers[-1].value)}, first to last reading)"
+            f"rise {_fmt(used)}{_unit(unit)}{_in_asked(used, unit, asked)} (the register from "
+            f"{_fmt(numbers[0].value)} to {_fmt(numbers[-1].value)}, first to last reading)"
         )
     if _adds_up(unit):
-        return f"total {_fmt(math.fsum(float(r.value) for r in numbers))}{_unit(unit)}"
+        total = math.fsum(float(r.value) for r in numbers)
+        return f"total {_fmt(total)}{_unit(unit)}{_in_asked(total, unit, asked)}"
     return ""
 
 

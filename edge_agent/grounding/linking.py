@@ -262,6 +262,32 @@ def _match_tags(
     return found
 
 
+def _match_name_word(
+    tokens: Tokens, points: list[SensorName], plain: frozenset[str] | set[str]
+) -> list[tuple[int, int, str, str]]:
+    """A named asset's point named by one word of its name that no other of its points has ("did boiler_1 burn more
+    gas": gas_flow, its one point with "gas" in its name): never a setpoint, never by a measure's word ("temp",
+    "flow": the measure is read as such, and a qualifier before it may say it is another point)."""
+    names = {
+        p.short: {_short(key(w)) for w in re.split(r"[\s_\-]+", p.short) if key(w)}
+        for p in points
+        if not measures.point_measure(p).setpoint
+    }
+    found: list[tuple[int, int, str, str]] = []
+    for n, (word, _, _) in enumerate(tokens.items):
+        k = _short(key(word))
+        if tokens.used[n] or not word.isalpha() or len(k) < 3 or k in GLUE or k in plain:
+            continue
+        if fieldvocab.quantities_named(word.casefold()):
+            continue
+        fits = [short for short, ws in names.items() if k in ws]
+        before = _qualifier(tokens, n)
+        if len(fits) == 1 and not (before and before not in names[fits[0]]):  # "condenser water": another water
+            tokens.take(n, n + 1)
+            found.append((n, n + 1, fits[0], "part"))
+    return found
+
+
 def _placed_words(catalog: Catalog) -> frozenset[str]:
     """Words the reading and the kinds place (function, cue, data and verb words; every word of a kind's names):
     never a point's tag said as its name."""
@@ -663,6 +689,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     if links.assets:  # a named asset's point by its tags ("oxygen in kar 2": Oksygen, tagged `oxygen`)
         own_points = [p for a in links.assets for p in catalog.sensors(links.asset_sites[a], a)]
         sensor_matches += _match_tags(tokens, own_points, _placed_words(catalog), asks_amount(question))
+        sensor_matches += _match_name_word(tokens, own_points, plain | own_words)
     sensor_matches += _shared_head(tokens, sensor_matches, sensor_index)
     for i, j, name, how in sorted(sensor_matches):
         if name not in links.sensors:

@@ -31,7 +31,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from edge_agent import analysis as an
 from edge_agent.analysis import is_power
+from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.links import Links
 from edge_agent.grounding.measures import fits, point_measure
@@ -141,6 +143,10 @@ class Scope:
             # names, where it names kinds and no asset), whatever measurement word the question used
             pool = kinds or assets
             power = tuple(dict.fromkeys(x.short for a in pool for x in catalog.sensors(site, a) if is_power(x.unit)))
+            # no power to compute an energy from: a sensor the question names that an amount is computed from ("did
+            # boiler_1 burn more gas": its gas_flow in cfh; "use more steam": the steam meter's running total)
+            if (pins or {}).get("statistic") == "energy" and not power:
+                power = tuple(n for n in links.sensors if n in units and _gives_amount(units[n]))
             tagged_sp = {x.short for a in assets for x in catalog.sensors(site, a) if point_measure(x).setpoint}
             setpoints = _setpoints(list(units), links.sensors, tagged_sp)
             setpoint_of = _measured_of(list(units), [n for n in sensors if SETPOINT.search(n) or n in tagged_sp])
@@ -246,6 +252,8 @@ class Scope:
                 measured = [s for s in scope.sensors if not SETPOINT.search(s) and s not in scope.setpoints] or list(
                     scope.setpoint_of
                 )
+                if not self.named_sensors and scope.setpoint_of:  # "below setpoint": the series a setpoint is of
+                    measured = list(scope.setpoint_of)
                 if not measured:
                     return None
                 props[name] = {"enum": measured}
@@ -368,6 +376,15 @@ def _setpoints(
 
     own = [p for p in points if any(key(n) in key(p) for n in named if not SETPOINT.search(n))]
     return tuple(own or points)
+
+
+def _gives_amount(unit: str | None) -> bool:
+    """An amount over a period is computed from a series in this unit: a power (its energy), a rate of a volume or a
+    mass (t/h, cfh: its amount), or a unit that adds up (a register's rise)."""
+    quantity = fieldvocab.quantity_of_unit(unit)
+    rate = an.rate_unit(unit)
+    counted = fieldvocab.quantity_of_unit(rate[0]) if rate else None
+    return is_power(unit) or (quantity is not None and quantity.summable) or (counted is not None and counted.summable)
 
 
 def _measured_of(sensors: list[str], setpoints: list[str]) -> tuple[str, ...]:
