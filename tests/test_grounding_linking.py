@@ -1007,3 +1007,19 @@ def test_what_a_meter_used_is_its_running_total_of_the_points_its_tag_fits():
     ]
     assert link("steam flow of the Höyrymittari yesterday", cat).sensors == ["Höyryvirtaus"]
     assert link("highest steam on the Höyrymittari yesterday", cat).sensors == []  # a level of which? not said
+
+
+def test_the_kind_word_for_a_site_that_lacks_the_kind_is_the_site_itself_where_an_asset_there_is_named():
+    cat = _tagged(
+        {
+            "Saha": {"Höyrymittari": [("Höyryn kulutus", "t", ("steam", "mass"))]},
+            "Mine": {"SAG-01": [("MTR KW", "kW", ("power",))]},
+        }
+    )
+    cat.site("Saha").types.update({"Höyrymittari": ["steamMeter", "meter"]})
+    cat.site("Mine").types.update({"SAG-01": ["grindingMill"]})
+    links = link("Did the mill use more steam last week than the week before? Check the Höyrymittari.", cat)
+    assert links.missing == [] and links.sites == ["Saha"] and links.sensors == ["Höyryn kulutus"]
+    # "the mill test": a kind's word before another noun is no word for the site
+    links = link("How much steam did the Höyrymittari count during the mill test?", cat)
+    assert [(m.kind, m.text) for m in links.missing] == [("kind", "mill (grinding mill)")]

@@ -271,6 +271,9 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
                 continue  # "rank the kilns by fan energy": the fans' energy of a kiln, not a fan the site lacks
             tokens.take(i, j)
             site = links.sites[0]
+            if _the_site_itself(tokens, i, j, links, site):  # "did the mill use more steam? check the Höyrymittari"
+                links.mentions.append(Mention(text=text, name=site, kind="site", how="only"))
+                continue
             kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
             links.missing.append(Missing(text=_as_written(text, marker), kind="kind", site=site, suggestions=kinds))
             continue
@@ -286,6 +289,21 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     _the_only_one(tokens, catalog, links, spans, where)
     _members_listed(tokens, catalog, links, spans, where)
     _absent_kinds(tokens, catalog, links, set(where))
+
+
+def _the_site_itself(tokens: Tokens, i: int, j: int, links: Links, site: str) -> bool:
+    """ "the mill" (a kind's words in the singular after "the") where the site lacks that kind and the question names
+    an asset of that site by its name: a word for the site itself (a sawmill's "the mill"), not equipment it lacks."""
+    words = tokens.words(i, j)
+    named_here = [a for a in links.assets if links.asset_sites.get(a) == site]
+    after = tokens.items[j][0].casefold() if j < len(tokens.items) else ""
+    return (
+        bool(named_here)
+        and i > 0
+        and tokens.items[i - 1][0].casefold() == "the"
+        and fieldvocab.singular(words[-1].casefold()) == words[-1].casefold()
+        and (not after or after in forms.CUE_WORDS | forms.FUNCTION_WORDS)  # "the pump test": a test, not the site
+    )
 
 
 def _qualifies_a_measure(tokens: Tokens, i: int, j: int) -> bool:
