@@ -78,18 +78,11 @@ class Energy:
 
 
 def energy_kwh(points: Sequence[Point], unit: str | None) -> Energy:
-    """The trapezoidal integral of power samples in kWh, gaps left out (docs/analysis.md)."""
+    """The trapezoidal integral of power samples in kWh, gaps left out (docs/analysis.md): the `amount` of a rate
+    per hour, in kW."""
     scale = POWER_UNITS[(unit or "").strip().casefold()]
-    step = spacing(points)
-    total, gaps, gap_s = 0.0, 0, 0.0
-    for a, b in zip(points, points[1:]):
-        seconds = (b.at - a.at).total_seconds()
-        if step is not None and seconds > GAP_FACTOR * step.total_seconds():
-            gaps += 1
-            gap_s += seconds
-            continue
-        total += (a.value + b.value) / 2 * scale * seconds / 3600
-    return Energy(kwh=total, gaps=gaps, gap_hours=gap_s / 3600)
+    hourly = amount(points, 3600.0)
+    return Energy(kwh=hourly.kwh * scale, gaps=hourly.gaps, gap_hours=hourly.gap_hours)
 
 
 #: rate units written as one word: the amount they count and the seconds of their time unit

@@ -208,8 +208,11 @@ def _unit_of(how: str, unit: str | None) -> str | None:
     return "kWh" if how == "energy" else _amount_unit(unit) if how == "amount" else unit
 
 
-RISE = "a running total: what it counted in the period"
-AMOUNT = "its rate summed over the period"
+#: how a register's rise and a rate's amount are said: (what, why)
+COUNTED = {
+    "rise": ("rise of", "a running total: what it counted in the period"),
+    "amount": ("total", "its rate summed over the period"),
+}
 
 
 def _save(ctx: ToolContext, data: dict, stem: str) -> str:
@@ -272,13 +275,10 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
     if how == "energy":
         most = "the most" if args.order == "highest" else "the least"
         head = f"{who} used {most} energy (from {sensor}) {_span(window)}: {an.fmt(v)} kWh"
-    elif how == "rise":
+    elif how in COUNTED:
         most = "largest" if args.order == "highest" else "smallest"
-        head = f"{who} had the {most} rise of {sensor} ({RISE}) {_span(window)}: {an.fmt(v)}{_unit(unit)}"
-    elif how == "amount":
-        most = "largest" if args.order == "highest" else "smallest"
-        counted = _unit(_unit_of(how, unit))
-        head = f"{who} had the {most} total {sensor} ({AMOUNT}) {_span(window)}: {an.fmt(v)}{counted}"
+        what, why = COUNTED[how]
+        head = f"{who} had the {most} {what} {sensor} ({why}) {_span(window)}: {an.fmt(v)}{_unit(_unit_of(how, unit))}"
     else:
         said = f"{an.fmt(v)}{_unit(_unit_of(how, unit))}{_when(t)}"
         head = f"{who} had the {args.order} {label} {sensor} {_span(window)}: {said}"
@@ -509,18 +509,13 @@ def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
         if how == "energy":
             more = "more" if args.order == "highest" else "less"
             head = f"{lead} used {more} energy ({where}): {an.fmt(v)} kWh, against {an.fmt(w)} kWh {other}"
-        elif how == "amount":
+        elif how in COUNTED:
             more = "larger" if args.order == "highest" else "smaller"
+            what, why = COUNTED[how]
             counted = _unit(_unit_of(how, unit))
             head = (
-                f"{lead} had the {more} total {where} ({AMOUNT}): {an.fmt(v)}{counted}, "
+                f"{lead} had the {more} {what} {where} ({why}): {an.fmt(v)}{counted}, "
                 f"against {an.fmt(w)}{counted} {other}"
-            )
-        elif how == "rise":
-            more = "larger" if args.order == "highest" else "smaller"
-            head = (
-                f"{lead} had the {more} rise of {where} ({RISE}): {an.fmt(v)}{_unit(unit)}, "
-                f"against {an.fmt(w)}{_unit(unit)} {other}"
             )
         else:
             comparative = "higher" if args.order == "highest" else "lower"
