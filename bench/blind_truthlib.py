@@ -24,7 +24,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 #: the Haystack time zone names of the blind sets' sites (set 6 added Adelaide, Sao_Paulo, Phoenix; set 7 Detroit,
-#: Oslo, Kathmandu; set 8 Helsinki, Santiago, Anchorage)
+#: Oslo, Kathmandu; set 8 Helsinki, Santiago, Anchorage; set 9 Mexico_City, Indianapolis, Singapore)
 HS_TZ = {
     "Sydney": "Australia/Sydney",
     "Chicago": "America/Chicago",
@@ -42,6 +42,9 @@ HS_TZ = {
     "Helsinki": "Europe/Helsinki",
     "Santiago": "America/Santiago",
     "Anchorage": "America/Anchorage",
+    "Mexico_City": "America/Mexico_City",
+    "Indianapolis": "America/Indiana/Indianapolis",
+    "Singapore": "Asia/Singapore",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
