@@ -1023,3 +1023,20 @@ def test_the_kind_word_for_a_site_that_lacks_the_kind_is_the_site_itself_where_a
     # "the mill test": a kind's word before another noun is no word for the site
     links = link("How much steam did the Höyrymittari count during the mill test?", cat)
     assert [(m.kind, m.text) for m in links.missing] == [("kind", "mill (grinding mill)")]
+
+
+def test_a_sites_later_word_written_as_a_place_names_it():
+    cat = Catalog.of(
+        {
+            "Cementera Tepeaca": {"Medidor de Gas": ["Volumen Acumulado"]},
+            "eastgate_ice_arena": {"gas_meter": ["gas_volume"], "brine_pump_1": ["kw"]},
+            "Harbour Point": {"AHU-1": ["Supply Temp"]},
+        }
+    )
+    assert link("do we have any pumps at tepeaca?", cat).sites == ["Cementera Tepeaca"]
+    assert link("what did the gas meter read at midnight? tepeaca", cat).sites == ["Cementera Tepeaca"]
+    assert link("how many air compressors are there at the cement plant in Tepeaca?", cat).sites == [
+        "Cementera Tepeaca"
+    ]
+    links = link("was the supply temp above 20 at any point yesterday?", cat)  # "point": a plain word, no place
+    assert not [m for m in links.mentions if m.kind == "site" and m.text]

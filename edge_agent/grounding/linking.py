@@ -378,6 +378,35 @@ def _match_word(
     return found
 
 
+#: prepositions after which a question says where ("at tepeaca", "in Tepeaca")
+_PLACE_BEFORE = frozenset("at in from for".split())
+
+
+def _match_place_word(tokens: Tokens, sites: list[str], common: set[str]) -> list[tuple[int, int, str, str]]:
+    """A site named by a later word of its name, where the question writes it as a place ("any pumps at tepeaca?" for
+    Cementera Tepeaca): after at/in/from/for or alone at the end, four letters or more, in exactly one site's name,
+    no plain, field or general place word ("at the plant", "in point of fact")."""
+    owners: dict[str, set[str]] = {}
+    for n in sites:
+        for w in re.split(r"[\s_\-./]+", n)[1:]:
+            k = key(w)
+            if len(k) >= _WORD_MIN and k.isalpha() and k not in _GENERAL_PLACES:
+                owners.setdefault(k, set()).add(n)
+    found = []
+    for i in range(1, len(tokens.items)):
+        tail = i == len(tokens.items) - 1 and tokens.text[: tokens.items[i][1]].rstrip()[-1:] in tuple("?.,;:-–—")
+        if tokens.used[i] or not (tokens.items[i - 1][0].casefold() in _PLACE_BEFORE or tail):
+            continue  # after a preposition, or alone after the question ("… read at midnight? tepeaca")
+        raw = tokens.words(i, i + 1)[0]
+        k = key(raw)
+        fits = owners.get(k, set())
+        if len(fits) != 1 or k in common or k in GLUE or field_word(raw) or raw.casefold() in FUNCTION_WORDS:
+            continue
+        tokens.take(i, i + 1)
+        found.append((i, i + 1, next(iter(fits)), "part"))
+    return found
+
+
 #: the general words a site's name may end with that say nothing of which site ("North Plant", "Main Campus")
 _GENERAL_PLACES = frozenset("site sites plant plants campus building buildings facility centre center works".split())
 
@@ -610,6 +639,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     plain = _plain_words(catalog)
     site_matches += _match_word(tokens, list(catalog.sites), plain, first_only=True)
     site_matches += _match_site_type(tokens, catalog)
+    site_matches += _match_place_word(tokens, list(catalog.sites), plain)
     for i, j, name, how in site_matches:
         links.sites.append(name)
         links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="site", how=how))
