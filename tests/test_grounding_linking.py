@@ -1040,3 +1040,12 @@ def test_a_sites_later_word_written_as_a_place_names_it():
     ]
     links = link("was the supply temp above 20 at any point yesterday?", cat)  # "point": a plain word, no place
     assert not [m for m in links.mentions if m.kind == "site" and m.text]
+
+
+def test_a_kind_word_names_the_marker_that_is_that_word_not_a_narrower_ones_head_noun():
+    cat = Catalog.of({"Cementera": {"Molino de Crudo": ["Potencia"], "Molino de Cemento 1": ["Potencia"]}})
+    cat.site("Cementera").types.update(
+        {"Molino de Crudo": ["rawMill", "mill"], "Molino de Cemento 1": ["cementMill", "mill"]}
+    )
+    assert link("what mills do we have at Cementera?", cat).asset_types == ["mill"]
+    assert link("list the raw mills at Cementera", cat).asset_types == ["rawMill"]

@@ -258,6 +258,11 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             where.setdefault(typed, []).append(site)
             for word in _type_words(typed):
                 index.setdefault(word, typed)
+    for typed in where:  # "mills": the `mill` marker itself (every mill), not `rawMill`'s head noun
+        own = key(" ".join(fieldvocab.marker_words(typed)))
+        for word in (own, own + "s", own + "es"):
+            if word in index:
+                index[word] = typed
     spans: list[tuple[int, int, str]] = []  # where each kind stands (`_one_noun`)
     for i, j in tokens.spans(4):
         if any(tokens.used[i:j]):
