@@ -736,6 +736,9 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         ):
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
+            for i, j, name, _ in sensor_matches:  # its words ask for the energy: read as the measure below
+                if name == sensor:
+                    tokens.used[i:j] = [False] * (j - i)
     if links.sensors and not links.assets and len(in_play) >= 1:  # "the wind speed at Kestrel": one asset has it
         holding = [
             (site, a)
