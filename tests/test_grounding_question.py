@@ -1031,3 +1031,19 @@ def test_an_attribute_of_nothing_on_the_skyspark_is_another_topic():
     assert g.refusal == "outside" and g.in_code.startswith("This gateway cannot answer that")
     g = Grounding.build("who manufactured SAG-01?", cat, NOW)  # an attribute of an asset: not recorded
     assert not g.refusal and "not recorded on the SkySpark" in g.in_code
+
+
+def test_a_word_of_another_sites_names_misspelling_a_kind_here_is_respelt_into_the_kind():
+    cat = Catalog.of(
+        {
+            "Cementera": {"Compresor 1": ["Potencia"]},
+            "Arena": {"ref_comp_1": ["kw"], "ref_comp_2": ["kw"], "main_meter": ["kw"]},
+        }
+    )
+    cat.site("Cementera").types.update({"Compresor 1": ["compressor", "air"]})
+    cat.site("Arena").types.update(
+        {"ref_comp_1": ["compressor"], "ref_comp_2": ["compressor"], "main_meter": ["elecMeter"]}
+    )
+    g = Grounding.build("which compresor had the highest average kW yesterday at Arena?", cat, NOW)
+    assert g.respelt == {"compresor": "compressor"} and g.links.asset_types == ["compressor"]
+    assert g.reading.parts[0].ask == "rank"

@@ -38,12 +38,16 @@ def vocabulary(catalog: Catalog) -> frozenset[str]:
 
 def respelt(question: str, unplaced: list[str], catalog: Catalog) -> dict[str, str]:
     """Each unplaced word of the question (as written) → the one vocabulary word it misspells."""
-    vocab = vocabulary(catalog)
+    every = vocabulary(catalog)
+    field = frozenset(w for w in kind_words(catalog) | set(fieldvocab.measure_vocabulary()) | CUE_WORDS if w in every)
     out: dict[str, str] = {}
     for written in dict.fromkeys(re.findall(r"[^\W\d_]+", question)):
         low = written.casefold()
-        if low not in unplaced or len(low) < MIN_LETTERS or low in FUNCTION_WORDS or low in vocab:
+        if low not in unplaced or len(low) < MIN_LETTERS or low in FUNCTION_WORDS or low in field:
             continue
+        # a word of a name elsewhere that nothing placed here ("compresor", a Spanish name at another site, for the
+        # arena's compressors) is respelt only into a word of the field
+        vocab = field if low in every else every
         spelt = [v for v in _spellings(low) if v in vocab]  # "pasteuriser": the catalog's "pasteurizer"
         near = spelt or [w for w in vocab if _slip(low, w) and not _plural_pair(low, w)]
         if len(near) > 1:  # "clarifers": clarifier and clarifiers are both a letter away; the one ending alike
