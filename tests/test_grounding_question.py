@@ -1047,3 +1047,14 @@ def test_a_word_of_another_sites_names_misspelling_a_kind_here_is_respelt_into_t
     g = Grounding.build("which compresor had the highest average kW yesterday at Arena?", cat, NOW)
     assert g.respelt == {"compresor": "compressor"} and g.links.asset_types == ["compressor"]
     assert g.reading.parts[0].ask == "rank"
+
+
+def test_a_question_read_from_a_series_is_never_answered_by_a_listings_prose():
+    cat = Catalog.of({"eastgate_ice_arena": {"main_meter": ["kw", "kwh", "pf"], "ref_comp_1": ["kw"]}})
+    cat.site("eastgate_ice_arena").types.update({"main_meter": ["elecMeter", "meter"], "ref_comp_1": ["compressor"]})
+    g = Grounding.build("what time did the arena hit peak demand on saturday", cat, NOW)
+    assert g.reading.parts[0].ask == "when_extreme"
+    head = "found 3 sensors on main_meter: kw, kwh, pf"
+    args = {"site_name": "eastgate_ice_arena", "asset_name": "main_meter"}
+    g.observe(1, 1, "sensors", f"{head}; saved to f.json", head=head, answers=False, args=args)
+    assert g.unsupported(1, "The 3 sensors on main.", []) == "no data call of this run read what the question asks for"

@@ -365,7 +365,7 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     if (
         (g.start is not None or g.links.sensors)
         and (g.links.sensors or g.links.measures)
-        and all(p.ask == "data" for p in g.reading.parts)
+        and all(p.ask in _READS_DATA for p in g.reading.parts)
         and not _names_asked(g)
     ):
         # a series asked over a period (or a sensor named: "avg burner gas flow on the MAUs"): its figures or its file
@@ -388,6 +388,9 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         return "the answer says what this run's Observations do not: " + ", ".join(unheld(g.sources, trial, answer)[:6])
     return ""
 
+
+#: the asks whose answer is read from a series ("what time did the arena hit peak demand": never a listing's prose)
+_READS_DATA = frozenset({"data", "when_extreme", "duration", "excursion", "rank", "derive", "periods"})
 
 #: a total as a data call's head states it (tools/iot.py: an energy, a register's rise, a total of what adds up)
 _TOTAL_STATED = re.compile(r"\b(?:energy|rise|total)\b[^;]*?\d", re.I)
