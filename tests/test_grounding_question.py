@@ -1058,3 +1058,14 @@ def test_a_question_read_from_a_series_is_never_answered_by_a_listings_prose():
     args = {"site_name": "eastgate_ice_arena", "asset_name": "main_meter"}
     g.observe(1, 1, "sensors", f"{head}; saved to f.json", head=head, answers=False, args=args)
     assert g.unsupported(1, "The 3 sensors on main.", []) == "no data call of this run read what the question asks for"
+
+
+def test_one_asset_with_its_kind_said_in_the_singular_is_nothing_to_rank():
+    cat = Catalog.of({"Terminal": {"SP-01": ["Load"], "SP-02": ["Load"]}})
+    cat.site("Terminal").types.update({"SP-01": ["shorePower"], "SP-02": ["shorePower"]})
+    assert (
+        Grounding.build("what was the peak load on SP-01 shore power yesterday", cat, NOW).reading.parts[0].ask
+        == "data"
+    )
+    g = Grounding.build("which shore power unit had the peak load yesterday", cat, NOW)
+    assert g.reading.parts[0].ask == "rank"

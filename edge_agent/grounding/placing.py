@@ -49,11 +49,20 @@ def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
         part = links if len(texts) == 1 and links is not None else link(text, catalog)
         many.append(
             len(part.assets) >= 2
-            or bool(part.asset_types)
+            or _kind_many(part)
             or _names_a_kind(text, catalog, part)
             or bool(_OF_THEM.search(text))
         )
     return read_question(question, many)
+
+
+def _kind_many(links: Links) -> bool:
+    """The part names a kind as several things: in the plural, or with no asset named ("the peak load on SP-01 shore
+    power": one asset and its kind said in the singular is that asset, nothing to rank)."""
+    if not links.asset_types:
+        return False
+    said = [m.text for m in links.mentions if m.kind == "asset" and m.name in links.asset_types and m.text]
+    return not links.assets or any(fieldvocab.singular(t.casefold()) != t.casefold() for t in said)
 
 
 def _names_a_kind(text: str, catalog: Catalog, links: Links) -> bool:
