@@ -380,3 +380,17 @@ def test_a_spoken_time_with_its_part_of_the_day(text, at):
 def test_a_spoken_time_without_a_part_of_the_day_is_no_time_and_wk_is_a_week():
     assert resolve_period("quarter past four", NOW) is None
     assert iso("avg flow last wk?") == ("2020-06-01T00:00:00-04:00", "2020-06-08T00:00:00-04:00")
+
+
+@pytest.mark.parametrize(
+    "said, day", [("on wed", 18), ("on Weds.", 18), ("last thurs", 19), ("on sat", 21), ("on tue", 17)]
+)
+def test_a_weekdays_short_form_after_on_or_last_is_that_day(said, day):
+    now = datetime(2026, 3, 23, 9, tzinfo=ZoneInfo("America/Indiana/Indianapolis"))  # a Monday
+    found = resolve_period(f"did boiler_1 drop below 120F {said}?", now)
+    assert found is not None and found.iso() == (f"2026-03-{day:02d}T00:00:00", f"2026-03-{day + 1:02d}T00:00:00")
+
+
+def test_a_short_weekday_alone_is_another_word():
+    now = datetime(2026, 3, 23, 9, tzinfo=ZoneInfo("America/Indiana/Indianapolis"))
+    assert resolve_period("was the sun out while the panels sat idle", now) is None

@@ -51,6 +51,10 @@ MONTHS = {
     "december": 12,
 }
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+#: a weekday's short forms, read only after "on"/"last"/"past" ("on wed": "wed", "sat", "sun" alone are other words)
+_WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4}
+_WEEKDAY_SHORT |= {"sat": 5, "sun": 6}
+_WEEKDAY_ANY = WEEKDAYS | _WEEKDAY_SHORT
 ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
 NUMBER_WORDS = {
     "one": 1,
@@ -356,9 +360,11 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     m = re.search(r"\bthis\s+year\b", text)
     if m:
         return DateRange(_midnight(date(today.year, 1, 1), now), now, m.group(0), absolute=(False, True))
-    m = re.search(r"\b(?:last|on|past)\s+(?P<wd>" + "|".join(WEEKDAYS) + r")\b", text)
+    m = re.search(
+        r"\b(?:last|on|past)\s+(?P<wd>" + "|".join(sorted(_WEEKDAY_ANY, key=len, reverse=True)) + r")\b", text
+    )
     if m:
-        back = (today.weekday() - WEEKDAYS[m["wd"]]) % 7 or 7
+        back = (today.weekday() - _WEEKDAY_ANY[m["wd"]]) % 7 or 7
         return _day_range(today - timedelta(days=back), now, m.group(0))
     m = re.search(r"\btoday\b", text)
     if m:
