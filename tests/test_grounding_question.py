@@ -1069,3 +1069,10 @@ def test_one_asset_with_its_kind_said_in_the_singular_is_nothing_to_rank():
     )
     g = Grounding.build("which shore power unit had the peak load yesterday", cat, NOW)
     assert g.reading.parts[0].ask == "rank"
+
+
+def test_a_question_naming_nothing_of_the_plant_with_a_day_in_it_is_still_another_topic():
+    cat = Catalog.of({"Terminal": {"SP-01": ["Load"]}})
+    g = Grounding.build("whats the USD to SGD exchange rate today", cat, NOW)
+    assert g.refusal == "outside"
+    assert not Grounding.build("what was the max load yesterday?", cat, NOW).refusal  # the plant's, said short

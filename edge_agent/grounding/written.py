@@ -230,7 +230,9 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     rest = g.asked_text_less_names()  # the refused pieces are no topic, nor a place it lacks ("the Eastgate Hotel")
     if outside_topic(rest, _held_words(catalog)):
         return True
-    if linked or links.missing or g.start is not None or _TIME_QUESTION.search(g.question):
+    if linked or links.missing or _TIME_QUESTION.search(g.question):
+        return False
+    if g.start is not None and not g.unplaced:  # "what was the max yesterday?": a plant's question, said short
         return False
     words = {w.casefold() for w in re.findall(r"[\w%]+", g.question)}
     vocabulary = {w.casefold() for t in catalog.kinds() for n in kind_names(t) for w in n.split()}
