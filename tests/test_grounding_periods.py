@@ -35,6 +35,8 @@ def iso(pair):
         ("How did the Power of Pump 3 on April 2 compare with April 3?", "2026-04-02", "2026-04-03"),
         ("less energy this month than the previous month?", "2026-04-01", "2026-03-01"),
         ("Was the incomer load higher Tuesday or Wednesday last week?", "2026-03-31", "2026-04-01"),
+        ("did we use more electricity this past saturday or the saturday before?", "2026-04-04", "2026-03-28"),
+        ("was it colder on thursday than the previous thursday?", "2026-04-02", "2026-03-26"),
     ],
 )
 def test_two_periods_in_the_question_order(question, first, second):

@@ -2,7 +2,8 @@
 
 `two_periods(text, now)` splits the question at a word that sets one period against another (or, vs, than,
 compared with, against, and) and resolves a period on each side with `dates.resolve_period`. A second side that
-speaks of a period relative to the first ("the week before", "the previous day", "the same day last week") is
+speaks of a period relative to the first ("the week before", "the previous day", "the same day last week", "the
+saturday before") is
 the first shifted back by that unit, on the wall clock (a DST change inside keeps midnights midnights). The pair
 is the question's order: the first period named first. None where the question does not name two distinct
 periods (a single instant is no period to compare).
@@ -26,6 +27,11 @@ _RELATIVE = re.compile(
     r"(?P<unit1>day|week|month|year)\s+(?:before|prior|earlier)"
     r"|(?:previous|prior|preceding|earlier)\s+(?P<unit2>day|week|month|year)"
     r"|same\s+(?:day|time|hours?|period|week|month)\s+(?:last|a|the\s+previous|the\s+prior)\s+(?P<unit3>week|month|year)"
+    r"|(?:(?:"
+    + "|".join(WEEKDAYS)
+    + r")\s+(?:before|prior|earlier)|(?:previous|prior|preceding|earlier)\s+(?:"
+    + "|".join(WEEKDAYS)
+    + r"))(?P<unit4>)"  # "this past saturday or the saturday before": that weekday a week earlier
     r")\b"
 )
 
@@ -52,7 +58,7 @@ def _relative(text: str, first: DateRange) -> DateRange | None:
     m = _RELATIVE.search(text)
     if m is None:
         return None
-    unit = m["unit1"] or m["unit2"] or m["unit3"]
+    unit = m["unit1"] or m["unit2"] or m["unit3"] or ("week" if m["unit4"] is not None else "")
     return _back(first, unit)
 
 
