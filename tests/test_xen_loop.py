@@ -391,3 +391,12 @@ def test_equipment_several_sites_have_with_no_site_named_gives_up_asking_which_w
     assert h.roles() == [] and out.status == "gave_up" and out.reason == "ambiguous" and out.answer is None
     assert "main_meter at Patan Archive" in out.detail and "Sub 4 Main Meter at Warren Works" in out.detail
     assert solve("Turn off the main meter", h.rt).status == "refused"  # a refusal needs no choice
+
+
+def test_the_same_broken_step_written_again_ends_the_trial_as_a_loop(tmp_path):
+    broken = 'Thought: I list them.\nAction: Finish\nAction Input: {"answer": "The 12 assets at ship creek are ahu'
+    h = harness(tmp_path, RoleScript(react=[broken, broken, broken, broken]), strategy="react", max_steps=6)
+    out = solve(Q, h.rt)
+    trial = out.trials[0]
+    assert trial.outcome == "loop" and [s.kind for s in trial.steps] == ["invalid", "invalid"]
+    assert h.roles() == ["react", "react"] and out.status == "gave_up"  # two model calls, not six

@@ -425,6 +425,19 @@ class _Trial:
         draft = self.trial.model_copy(update={"answer": answer, "claims": claims})
         return answer if not gather_evidence(self.question, draft, self.rt).findings else ""
 
+    def _same_invalid_again(self, step: StepRecord) -> bool:
+        """The step is the same invalid step as the one before it (the same action, input and error): a Finish cut at
+        the token limit, written again word for word after its error was shown."""
+        steps = self.trial.steps
+        if len(steps) < 2 or steps[-1] is not step:
+            return False
+        before = steps[-2]
+        return before.kind == "invalid" and (before.action, str(before.action_input), before.observation) == (
+            step.action,
+            str(step.action_input),
+            step.observation,
+        )
+
     def finish_in_code(self, index: int, answer: str) -> StepRecord:
         """The Finish step of an answer in hand, written without a model call (`StepRecord.by` "code")."""
         return self._finish(index, time.monotonic(), Usage(), ANSWER_IN_HAND, {"answer": answer}, answer, by="code")
@@ -479,6 +492,10 @@ class _Trial:
                         f"Error: the model call failed: {type(exc).__name__}: {one_line(str(exc), 200)}",
                     ),
                 )
+                return trial
+            if step.kind == "invalid" and self._same_invalid_again(step):
+                trial.outcome = "loop"  # greedy decoding writes the same broken step again: nothing new will come
+                trial.loops_caught += 1
                 return trial
             if step.kind == "tool" and step.ok and (answer := self.answer_in_hand()):
                 step = self.finish_in_code(index + 1, answer)
