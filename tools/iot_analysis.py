@@ -23,6 +23,7 @@ from pydantic import Field
 
 from edge_agent import analysis as an
 from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.measures import counted_unit
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
 from edge_agent.toolkit import (
@@ -187,7 +188,7 @@ def _how(by: str, unit: str | None, series: list[list[an.Point]]) -> str:
         if all(an.is_running_total([p.value for p in pts]) for pts in counted):
             return "rise"
     if by == "energy" and not an.is_power(unit):  # "burned more gas", "used more steam": a flow's amount
-        if _amount_unit(unit):
+        if counted_unit(unit):
             return "amount"
         raise ToolError(
             f"energy (an amount used) is only computed from power (W, kW, MW), a rate of a volume or a mass (m³/h, "
@@ -196,16 +197,9 @@ def _how(by: str, unit: str | None, series: list[list[an.Point]]) -> str:
     return by
 
 
-def _amount_unit(unit: str | None) -> str:
-    """The unit of what a rate counts, where that adds up ("t/h" → "t", "cfh" → "ft³"); '' otherwise."""
-    rate = an.rate_unit(unit)
-    quantity = fieldvocab.quantity_of_unit(rate[0]) if rate else None
-    return rate[0] if rate and quantity is not None and quantity.summable else ""
-
-
 def _unit_of(how: str, unit: str | None) -> str | None:
     """The unit of an aggregate's value: kWh for an energy, the counted amount's for a rate's amount."""
-    return "kWh" if how == "energy" else _amount_unit(unit) if how == "amount" else unit
+    return "kWh" if how == "energy" else counted_unit(unit) if how == "amount" else unit
 
 
 #: how a register's rise and a rate's amount are said: (what, why)

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from edge_agent import analysis
 from edge_agent.grounding import fieldvocab
 
 #: what an energy question may be answered from: an energy point, or a power point integrated over time
@@ -123,3 +124,11 @@ def kind_label(marker: str, n: int = 1) -> str:
     """How an answer names a kind, singular or plural ("air handling unit", "computer room air conditioners")."""
     label = fieldvocab.kind_label(marker)
     return label.singular if n == 1 else label.plural
+
+
+def counted_unit(unit: str | None) -> str:
+    """The unit of what a rate counts, where that adds up ("t/h" → "t", "cfh" → "ft³"); '' otherwise (a power, a
+    speed in km/h, no unit)."""
+    rate = analysis.rate_unit(unit)
+    quantity = fieldvocab.quantity_of_unit(rate[0]) if rate else None
+    return rate[0] if rate and quantity is not None and quantity.summable else ""

@@ -31,12 +31,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from edge_agent import analysis as an
 from edge_agent.analysis import is_power
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.links import Links
-from edge_agent.grounding.measures import fits, point_measure
+from edge_agent.grounding.measures import counted_unit, fits, point_measure
 
 MAX_NAMES = 400
 MAX_MEMBERS = 8  # a kind named in the plural with at most this many assets is the list of its assets
@@ -382,9 +381,7 @@ def _gives_amount(unit: str | None) -> bool:
     """An amount over a period is computed from a series in this unit: a power (its energy), a rate of a volume or a
     mass (t/h, cfh: its amount), or a unit that adds up (a register's rise)."""
     quantity = fieldvocab.quantity_of_unit(unit)
-    rate = an.rate_unit(unit)
-    counted = fieldvocab.quantity_of_unit(rate[0]) if rate else None
-    return is_power(unit) or (quantity is not None and quantity.summable) or (counted is not None and counted.summable)
+    return is_power(unit) or (quantity is not None and quantity.summable) or bool(counted_unit(unit))
 
 
 def _measured_of(sensors: list[str], setpoints: list[str]) -> tuple[str, ...]:
