@@ -400,3 +400,41 @@ def test_the_same_broken_step_written_again_ends_the_trial_as_a_loop(tmp_path):
     trial = out.trials[0]
     assert trial.outcome == "loop" and [s.kind for s in trial.steps] == ["invalid", "invalid"]
     assert h.roles() == ["react", "react"] and out.status == "gave_up"  # two model calls, not six
+
+
+def test_a_later_attempt_that_repeats_a_failed_call_ends_at_it(tmp_path):
+    bad = step(  # a tool this run does not have: refused before it runs, every time
+        "Rank them.",
+        "rank",
+        {
+            "site_name": "POKMAIN",
+            "sensor_name": "Tonnage",
+            "by": "max",
+            "order": "highest",
+            "asset_names": ["Chiller 6"],
+            "start": "2020-06-01T00:00:00",
+            "final": "2020-06-08T00:00:00",
+        },
+    )
+    h = harness(tmp_path, RoleScript(react=[bad] * 8), max_steps=6, max_trials=3, distill=False)
+    out = solve(Q, h.rt)
+    first, second = out.trials
+    assert first.outcome == "loop" and not first.steps[0].ok
+    assert second.outcome == "loop" and len(second.steps) == 1 and not second.steps[0].ok
+    assert second.steps[0].observation == first.steps[0].observation  # the same error again
+    assert h.roles() == ["react"] * (len(first.steps) + 1)  # one model call in the second attempt, no third
+    assert out.status == "gave_up"
+
+
+def test_a_later_attempt_may_repeat_a_call_that_worked(tmp_path):
+    h = harness(
+        tmp_path,
+        RoleScript(
+            react=[HIST6, finish("first"), HIST6, finish("Data of Chiller 6 is in the file.")],
+            review=[review_json("Not Accomplished"), review_json("Accomplished")],
+            reflect=[reflect_json()],
+        ),
+        distill=False,
+    )
+    out = solve(Q, h.rt)
+    assert len(out.trials) == 2 and out.trials[1].steps[0].kind == "tool" and out.trials[1].steps[0].ok

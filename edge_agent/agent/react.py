@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from edge_agent.agent.evidence import gather_evidence
-from edge_agent.agent.loops import LoopDetector
+from edge_agent.agent.loops import LoopDetector, signature
 from edge_agent.agent.prompting import (
     summarise_observation,
     trial_scratchpad,
@@ -107,9 +107,10 @@ class Outcome:
 class _Trial:
     """The state of one running trial."""
 
-    def __init__(self, question: str, rt: AgentRuntime, number: int, feedback: str):
+    def __init__(self, question: str, rt: AgentRuntime, number: int, feedback: str, earlier: list[Trial]):
         self.question, self.rt, self.feedback = question, rt, feedback
         self.trial = Trial(number=number)
+        self.failed_before = failed_calls(earlier)
         self.loops = LoopDetector(rt.settings.loop_repeats)
         self.spent = 0  # prompt + generated tokens of this trial
         self.finish_only = False  # the answer is in hand: the next step can only be Finish
@@ -438,6 +439,15 @@ class _Trial:
             step.observation,
         )
 
+    def _failed_before(self, step: StepRecord) -> bool:
+        """The step failed, and an earlier attempt made this same call and failed too: the reflection changed
+        nothing, and the same call gives the same error."""
+        return (
+            step.kind in ("tool", "invalid")
+            and not step.ok
+            and signature(step.action, step.action_input) in self.failed_before
+        )
+
     def finish_in_code(self, index: int, answer: str) -> StepRecord:
         """The Finish step of an answer in hand, written without a model call (`StepRecord.by` "code")."""
         return self._finish(index, time.monotonic(), Usage(), ANSWER_IN_HAND, {"answer": answer}, answer, by="code")
@@ -493,7 +503,7 @@ class _Trial:
                     ),
                 )
                 return trial
-            if step.kind == "invalid" and self._same_invalid_again(step):
+            if self._same_invalid_again(step) or self._failed_before(step):
                 trial.outcome = "loop"  # greedy decoding writes the same broken step again: nothing new will come
                 trial.loops_caught += 1
                 return trial
@@ -510,6 +520,21 @@ class _Trial:
         return trial
 
 
-def run_trial(question: str, rt: AgentRuntime, *, trial: int = 1, feedback: str = "") -> Trial:
-    """Run one ReAct trial; `feedback` (review/reflection text) goes into the prompt before the question."""
-    return _Trial(question, rt, trial, feedback).run()
+def failed_calls(trials: list[Trial]) -> set[str]:
+    """The signatures of the calls `trials` made that failed (a tool's error, a step refused before it ran)."""
+    return {
+        signature(s.action, s.action_input)
+        for t in trials
+        for s in t.steps
+        if s.kind in ("tool", "invalid") and not s.ok and s.action
+    }
+
+
+def run_trial(
+    question: str, rt: AgentRuntime, *, trial: int = 1, feedback: str = "", earlier: list[Trial] | None = None
+) -> Trial:
+    """Run one ReAct trial; `feedback` (review/reflection text) goes into the prompt before the question. A call that
+    failed in one of the `earlier` attempts, written again word for word, ends this one as a loop without running:
+    the reflection changed nothing, and the same call gives the same error (in the stored runs of sessions 17 and 18,
+    8 later attempts began so, each spent three more steps, and none was answered)."""
+    return _Trial(question, rt, trial, feedback, earlier or []).run()

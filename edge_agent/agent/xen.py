@@ -95,7 +95,7 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
     for number in range(1, plan.max_trials + 1):
         if rt.cancelled:
             break
-        trial = run_trial(task, rt, trial=number, feedback=feedback_from(trials, rt.settings.max_steps))
+        trial = run_trial(task, rt, trial=number, feedback=feedback_from(trials, rt.settings.max_steps), earlier=trials)
         trials.append(trial)
         if trial.outcome in ("cancelled", "error", "failed") or rt.cancelled:
             break
