@@ -25,7 +25,7 @@ from edge_agent.failures import disk_full
 from edge_agent.filestore import FileStore
 from edge_agent.grounding.catalog import CatalogCache
 from edge_agent.grounding.run import ANALYSIS_TOOLS
-from edge_agent.llm.base import LLM, MeteredLLM
+from edge_agent.llm.base import LLM, MeteredLLM, Usage
 from edge_agent.llm.models import load_model
 from edge_agent.observers import NO_OBSERVER, Observer, notify
 from edge_agent.runlog import RunLog
@@ -75,17 +75,22 @@ class EdgeAgent:
         self._store = store
 
     def warm(self, interrupt: threading.Event | None = None) -> dict[str, Any]:
-        """Bring the react role's stable prefix (instructions, tools, the examples every question shares) into
-        the model's KV cache before the first question: restored from its saved state, or evaluated and saved
-        where there is none (a new model, an empty state dir). The daemon does this while idle after a start,
-        so the first question after a restart is answered at the steady-state speed. Returns the call's usage
-        (tokens evaluated, milliseconds evaluating and restoring). Raises `Interrupted` once `interrupt` is set
-        (the daemon stopping during a long prefill)."""
+        """Bring the react role's stable prefixes (instructions, tools, the examples every question shares) into
+        the model's KV cache before the first question: restored from their saved states, or evaluated and saved
+        where there are none (a new model, an empty state dir). There are two: the prompt of a question that asks
+        for a conclusion describes the analysis tools, every other one does not; the latter goes last, as the one
+        the live cache then holds. The daemon does this while idle after a start, so the first question after a
+        restart is answered at the steady-state speed; the bench does it before its first task. Returns the calls'
+        usage summed (tokens evaluated, milliseconds evaluating and restoring). Raises `Interrupted` once
+        `interrupt` is set (the daemon stopping during a long prefill)."""
         core = self.trajectory_store.render_core(self.llm)
-        tools = self.tools.without(ANALYSIS_TOOLS)  # as every question asking for no conclusion sees them
-        prompt = react_prompt("", PromptParts(tools=tools, examples=core, core_examples=core), [])
-        out = self.llm.complete(prompt, role="react", constraint=None, max_tokens=0, interrupt=interrupt)
-        return out.usage.model_dump()
+        plain = self.tools.without(ANALYSIS_TOOLS)  # as every question asking for no conclusion sees them
+        usage = Usage()
+        for tools in ([self.tools] if len(plain) < len(self.tools) else []) + [plain]:
+            prompt = react_prompt("", PromptParts(tools=tools, examples=core, core_examples=core), [])
+            out = self.llm.complete(prompt, role="react", constraint=None, max_tokens=0, interrupt=interrupt)
+            usage = usage + out.usage
+        return usage.model_dump()
 
     def ask(
         self,

@@ -191,7 +191,9 @@ def test_bench_runs_checks_and_reports(scripted, tmp_path):
         assert run.metrics.llm_calls >= 1 and run.metrics.tokens_sent > 0 and run.metrics.trajectory_length >= 2
         full = json.loads((out / "runs" / f"{run.run_id}.json").read_text())
         assert full["metrics"] == run.metrics.model_dump()
-    assert sum(r.metrics.llm_calls for r in res.runs) == len(scripted.prompts)
+    assert sum(r.metrics.llm_calls for r in res.runs) + 2 == len(scripted.prompts)  # the daemon's warm-up: 2 calls
+    assert res.warmup["smollm2-135m"]["generated_tokens"] == 0 and res.warmup["smollm2-135m"]["prompt_tokens"] > 0
+    assert "warm-up of smollm2-135m before the first task" in (out / "report.md").read_text()
 
     # report: tables agree with the runs; plots are PNG files
     report = (out / "report.md").read_text()

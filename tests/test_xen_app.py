@@ -99,16 +99,18 @@ def test_same_question_same_examples_for_every_strategy(settings, examples, show
 
 @pytest.mark.parametrize("examples", ["core", "grouped"])
 def test_warm_evaluates_the_stable_part_every_question_starts_with(settings, examples):
-    """`EdgeAgent.warm` (the daemon, before its first job): one react call, no token generated, over the
-    instructions, tools and core examples; a question's react prompt starts with that very text."""
+    """`EdgeAgent.warm` (the daemon, before its first job): react calls with no token generated over the
+    instructions, tools and core examples, with the analysis tools and then without (the one a plain question
+    uses last, so the live cache holds it); a question's react prompt starts with that very text."""
     tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
     settings = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": examples})})
     llm = ScriptedLLM(RoleScript(react=[finish("Chiller 6 data written.")]))
     agent = EdgeAgent(settings, llm=llm, tools=tools, skyspark=lambda: None)
     usage = agent.warm()
-    assert llm.roles() == ["react"] and usage["generated_tokens"] == 0 and usage["evaluated_tokens"] > 0
+    assert llm.roles() == ["react", "react"] and usage["generated_tokens"] == 0 and usage["evaluated_tokens"] > 0
     agent.ask(Q, now=NOW, strategy="react", max_trials=1)
-    (_, warm, _), (_, first, _) = llm.prompts
+    (_, analysis, _), (_, warm, _), (_, first, _) = llm.prompts
+    assert "rank" in analysis.system and "rank" not in warm.system
     assert len(os.path.commonprefix([first.system, warm.system])) >= first.shared > 0  # the part KV reuse keeps
     if examples == "core":
         assert first.system == warm.system

@@ -114,7 +114,9 @@ def test_a_restarted_agent_warms_from_the_saved_state_and_its_first_question_eva
     try:
         agent = EdgeAgent(settings, llm=fresh)
         usage = agent.warm()
-        assert usage["prompt_tokens"] > 1000 and usage["evaluated_tokens"] <= 1 and usage["state_ms"] > 0
+        assert (
+            usage["prompt_tokens"] > 2000 and usage["evaluated_tokens"] <= 2 and usage["state_ms"] > 0
+        )  # two restored
         result = agent.ask(QUESTIONS[0], now=NOW, strategy="react", max_steps=1, max_trials=1)
         first = result.trials[0].steps[0].usage
         assert first.prompt_tokens > 1000 and first.evaluated_tokens < 300 and first.state_ms == 0

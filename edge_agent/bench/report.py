@@ -296,6 +296,12 @@ def render(results: BenchResults, rows: list[Summary], plots: list[str]) -> str:
     parts.append(f"- max steps per trial {results.max_steps}, max trials {results.max_trials}")
     states = results.prefix_states or "none (a first start: every prefix is evaluated in this run)"
     parts.append(f"- prompt-prefix KV states at start: {states}")
+    for model, usage in results.warmup.items():
+        parts.append(
+            f"- warm-up of {model} before the first task, as the daemon at start (in no task's figures): "
+            f"{usage.get('evaluated_tokens', 0):.0f} of {usage.get('prompt_tokens', 0):.0f} prompt tokens evaluated, "
+            f"{usage.get('ms', 0) / 1000:.1f} s"
+        )
     parts.append(
         f"- started {results.started}, finished {results.finished or '–'}"
         + (" — **interrupted: partial results**" if results.interrupted else "")

@@ -83,6 +83,9 @@ class BenchResults(BaseModel):
     #: saved prompt-prefix KV states the run started with (`--prefix-states`); empty: none, every role and
     #: example prefix was evaluated in this run (a first start)
     prefix_states: str = ""
+    #: per model, the usage of `EdgeAgent.warm` before the first task (the react prefixes brought into the KV
+    #: cache, as the daemon does while idle after a start); counted in no task
+    warmup: dict[str, dict[str, float]] = Field(default_factory=dict)
     runs: list[TaskRun] = Field(default_factory=list)
 
 

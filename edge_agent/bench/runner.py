@@ -171,6 +171,14 @@ class BenchWriter:
         tmp.replace(self.out / "results.json")
 
 
+def warm_up(agent: EdgeAgent) -> dict[str, float]:
+    """What a daemon does while idle after a start, before its first task (`EdgeAgent.warm`): the prefix every
+    question's first step shares is then evaluated (or restored) once, not charged to whichever task came first."""
+    warm = getattr(agent, "warm", None)  # an agent a test scripts may have none
+    usage = warm() if callable(warm) else {}
+    return {k: float(v) for k, v in usage.items() if isinstance(v, (int, float))}
+
+
 def select_tasks(task_file: TaskFile, options: BenchOptions) -> list[Task]:
     tasks = task_file.tasks
     if options.only:
@@ -245,6 +253,7 @@ def run_bench(
                         continue
                     if agent is None:
                         agent = make_agent(settings, make_llm(model))
+                        results.warmup[model] = warm_up(agent)
                     run_id = f"{slug(model, 24)}-{strategy}-{slug(task.id, 32)}-{uuid.uuid4().hex[:6]}"
                     result = agent.ask(
                         task.question,
