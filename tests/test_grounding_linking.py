@@ -1049,3 +1049,54 @@ def test_a_kind_word_names_the_marker_that_is_that_word_not_a_narrower_ones_head
     )
     assert link("what mills do we have at Cementera?", cat).asset_types == ["mill"]
     assert link("list the raw mills at Cementera", cat).asset_types == ["rawMill"]
+
+
+def test_a_point_named_in_another_language_is_linked_by_a_word_with_another_ending():
+    cat = _tagged(
+        {
+            "Vetreria": {
+                "Forno 2": [
+                    ("Temperatura Gases de Escape", "°C", ("temp", "exhaust")),
+                    ("Temperatura Zona de Fusão", "°C", ("temp",)),
+                    ("Consigna Zona de Fusão", "°C", ("temp", "sp")),
+                    ("Potência", "kW", ("power",)),
+                ]
+            },
+            "Depot": {"AHU-1": [("Zone Temp", "°C", ("zone", "temp"))]},
+        }
+    )
+    assert link("max gas temp on forno 2 yesterday", cat).sensors == ["Temperatura Gases de Escape"]
+    links = link("how long was the melting zone on forno 2 below 1400 °C", cat)  # "zone" is a tag elsewhere
+    assert links.missing == [] and links.sensors == ["Temperatura Zona de Fusão"]  # never the setpoint
+    links = link("max condenser temp on forno 2", cat)  # a qualifier no name has, in any ending: lacking
+    assert links.sensors == [] and [m.kind for m in links.missing] == ["sensor"]
+
+
+@pytest.mark.parametrize(
+    ("written", "name", "same"),
+    [
+        ("gas", "gases", True),
+        ("zone", "zona", True),
+        ("temperature", "temperatura", True),
+        ("windy", "wind", True),
+        ("pump", "pumps", True),
+        ("hot", "hotel", False),
+        ("heat", "heater", False),
+        ("flow", "floor", False),
+        ("exit", "salida", False),
+        ("on", "one", False),
+    ],
+)
+def test_inflected_is_one_word_with_another_ending(written, name, same):
+    from edge_agent.grounding.links import inflected
+
+    assert inflected(written, name) is same and inflected(name, written) is same
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=12))
+def test_inflected_holds_for_a_word_and_itself_only_when_it_could_be_a_stem(word):
+    from edge_agent.grounding.links import inflected
+
+    assert inflected(word, word)
+    assert inflected(word, word + "es") is (len(word) >= 3)
+    assert not inflected(word, word + "ment")

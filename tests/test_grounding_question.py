@@ -867,6 +867,21 @@ def test_its_named_setpoint_is_compared_with_the_series_it_is_the_setpoint_of():
         assert b["properties"]["limit_sensor"] == {"enum": ["Holding Temp Setpoint"]}
 
 
+def test_its_setpoint_with_no_series_named_is_compared_with_the_series_it_is_the_setpoint_of():
+    """ "colder than its setpoint": the series the asset's setpoint is of (space_temp), not another of the measure."""
+    cat = Catalog.of(
+        {"E": {"rtu_lobby": ["supply_air_temp", "space_temp", "outside_air_temp", "space_temp_sp", "fan_kw"]}}
+    )
+    g = Grounding.build("was the lobby colder than its setpoint at any point yesterday? rtu_lobby", cat, NOW)
+    for b in (schema := TOOLS.get("excursions").schema(scope=g.scope())).get("anyOf", [schema]):
+        assert b["properties"]["sensor_name"] == {"enum": ["space_temp"]}
+    # a setpoint whose series no name tells ("Zone Setpoint"): every measured series stays offered
+    cat = Catalog.of({"E": {"AHU-2": ["Supply Air Temp", "Supply Air Temp Setpoint", "Zone Temp", "Zone Setpoint"]}})
+    g = Grounding.build("was AHU-2 ever colder than its setpoint yesterday?", cat, NOW)
+    for b in (schema := TOOLS.get("excursions").schema(scope=g.scope())).get("anyOf", [schema]):
+        assert set(b["properties"]["sensor_name"]["enum"]) == {"Supply Air Temp", "Zone Temp"}
+
+
 def test_a_sites_one_meter_found_in_code_is_an_asset_known_and_finish_waits_for_its_data():
     cat = Catalog.of({"Dairy": {"Main Incomer": ["Active Power", "Energy Import"], "Silo 1": ["Milk Temp"]}})
     cat.site("Dairy").types.update({"Main Incomer": ["elecMeter", "meter"], "Silo 1": ["tank"]})

@@ -26,6 +26,7 @@ from edge_agent.grounding.links import (
     Missing,
     Tokens,
     alike,
+    inflected,
     is_typo,
     key_variants,
     name_shape,
@@ -117,7 +118,7 @@ def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[
         k = key(word)
         if len(k) < 2 or not word.isalpha() or k in GLUE or word.casefold() in forms.FUNCTION_WORDS | forms.CUE_WORDS:
             continue
-        if k in elsewhere and k not in own:
+        if k in elsewhere and k not in own and not any(inflected(k, w) for w in own):  # "zone": Zona de Quemado
             tokens.used[n] = True
             for site, asset in on:
                 links.missing.append(sensor_lacking(catalog, site, asset, word))
@@ -167,6 +168,7 @@ def _qualified_lacking(
         for m in run
         if len(w := key(tokens.items[m][0])) >= 4
         and w not in names
+        and not any(inflected(w, v) for v in names)  # "gases" of Temperatura Gases de Salida
         and not any(is_typo(w, v) for v in measure_words)  # "enregy consumption": a measure word misspelt
     ]
     return [*run, *hits] if odd else []

@@ -45,6 +45,7 @@ from edge_agent.grounding.links import (
     Tokens,
     alike,
     digit_runs,
+    inflected,
     is_typo,
     key_variants,
     name_index,
@@ -280,7 +281,9 @@ def _match_name_word(
             continue
         if fieldvocab.quantities_named(word.casefold()):
             continue
-        fits = [short for short, ws in names.items() if k in ws]
+        fits = [short for short, ws in names.items() if k in ws] or [  # "gas" of Temperatura Gases de Salida
+            short for short, ws in names.items() if any(inflected(k, w) for w in ws)
+        ]
         before = _qualifier(tokens, n)
         if len(fits) == 1 and not (before and before not in names[fits[0]]):  # "condenser water": another water
             tokens.take(n, n + 1)

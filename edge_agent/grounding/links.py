@@ -9,6 +9,7 @@ names (kinds of equipment, measures) and what it lacks.
 from __future__ import annotations
 
 import re
+from os.path import commonprefix
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
@@ -187,6 +188,18 @@ def is_typo(written: str, name: str) -> bool:
     swapped) per 8 letters of the name, at least one. A close spelling with more edits is another name:
     AUSEAST is two letters from AUSWEST and names another site; "Tonage" is one from "Tonnage"."""
     return DamerauLevenshtein.distance(written, name) <= max(1, sum(ch.isalpha() for ch in name) // 8)
+
+
+def inflected(written: str, name: str) -> bool:
+    """`written` and `name` (loose keys) are one word with other endings: a stem of three letters or more, then at
+    most two letters each, all vowels or "s" ("gas" / "Gases", "zone" / "Zona", "temperature" / "Temperatura": a
+    plural, or the gender ending of a point named in another language). "hot" / "hotel" and "heat" / "heater" are
+    other words."""
+    if written == name or min(len(written), len(name)) < 3:
+        return written == name
+    stem = len(commonprefix([written, name]))
+    ends = written[stem:], name[stem:]
+    return stem >= 3 and all(len(e) <= 2 and set(e) <= set("aeiouys") for e in ends)
 
 
 def name_shape(name: str) -> str:

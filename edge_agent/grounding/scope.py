@@ -148,7 +148,11 @@ class Scope:
                 power = tuple(n for n in links.sensors if n in units and _gives_amount(units[n]))
             tagged_sp = {x.short for a in assets for x in catalog.sensors(site, a) if point_measure(x).setpoint}
             setpoints = _setpoints(list(units), links.sensors, tagged_sp)
+            # the series the setpoints in play are of: those among the sensors, else the assets' own ("colder than its
+            # setpoint": space_temp of space_temp_sp, not the supply air temp the measure also fits)
             setpoint_of = _measured_of(list(units), [n for n in sensors if SETPOINT.search(n) or n in tagged_sp])
+            if not setpoint_of and all(_measured_of(list(units), [p]) for p in setpoints):
+                setpoint_of = _measured_of(list(units), list(setpoints))  # where every setpoint's series is known
             # "vault_rh of both dehumidifiers": the kind named in the plural, no asset named, is its assets (those
             # with the series asked for), the exact list for an asset-list argument
             members = [a for a in kinds if all(catalog.has_sensor(site, a, x) for x in links.sensors)]
