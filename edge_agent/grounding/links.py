@@ -9,8 +9,8 @@ names (kinds of equipment, measures) and what it lacks.
 from __future__ import annotations
 
 import re
-from os.path import commonprefix
 from collections.abc import Iterable, Iterator
+from os.path import commonprefix
 from typing import Literal
 
 from pydantic import BaseModel, Field
