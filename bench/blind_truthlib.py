@@ -45,6 +45,9 @@ HS_TZ = {
     "Mexico_City": "America/Mexico_City",
     "Indianapolis": "America/Indiana/Indianapolis",
     "Singapore": "Asia/Singapore",
+    "Rome": "Europe/Rome",
+    "Puerto_Rico": "America/Puerto_Rico",
+    "Johannesburg": "Africa/Johannesburg",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
