@@ -17,7 +17,7 @@ from edge_agent.grounding import forms
 from edge_agent.grounding import question as q
 from edge_agent.grounding.calls import pins
 from edge_agent.grounding.catalog import Catalog, SensorName, SiteCatalog
-from edge_agent.grounding.question import read_question, split_parts
+from edge_agent.grounding.question import read_question, split_parts, unplaced_words
 from edge_agent.grounding.run import Grounding
 from edge_agent.toolkit import ToolRegistry
 from tests.plants import OTHER, POK
@@ -436,6 +436,8 @@ def test_periods_names_both_periods_in_order():
         ("Switch off Chiller 6 and Chiller 9", "switch off"),  # two objects, one request
         ("The chiller should be switched off now", "switch off"),
         ("Cool down the building by 2 degrees", "cool down"),
+        ("light FLARE_01 now, the gasholder's nearly full", "light"),
+        ("please purge the burner on Boiler 2", "purge"),
     ],
 )
 def test_operating_verbs_in_any_request_form_are_control(question, verb):
@@ -458,6 +460,8 @@ def test_operating_verbs_in_any_request_form_are_control(question, verb):
         "What was the change in Tonnage of Chiller 6 yesterday?",
         "Set of readings for Pump 3 yesterday?",
         "List the start and stop times of Chiller 6",
+        "light level in the lobby yesterday?",  # a measure's noun after the verb: no request
+        "drain temp of HX-2 last week",
         "Was the freezer brought down to -20 overnight?",
         "How many times was the door locked out last week?",
         "When was the setpoint of VAV-2 last changed?",
@@ -1091,3 +1095,11 @@ def test_a_question_naming_nothing_of_the_plant_with_a_day_in_it_is_still_anothe
     g = Grounding.build("whats the USD to SGD exchange rate today", cat, NOW)
     assert g.refusal == "outside"
     assert not Grounding.build("what was the max load yesterday?", cat, NOW).refusal  # the plant's, said short
+
+
+@pytest.mark.parametrize(
+    "question", ["no. of pumps at the depot?", "No. Of compressors at K", "num. of points on AHU-2"]
+)
+def test_numbers_abbreviation_before_of_asks_a_count(question):
+    r = read_question(question)
+    assert [p.ask for p in r.parts] == ["count"] and "no" not in unplaced_words(question, r)

@@ -341,11 +341,15 @@ def _courtesy_blanked(question: str) -> str:
     return question
 
 
+#: "no. of", "num. of": number's abbreviations, whose period ends no sentence (the count cue "no of")
+NUMBER_OF = re.compile(r"(?<!\w)(no|nos|num)\.\s*(?=of\b)", re.I)
+
+
 def read_question(question: str, many: list[bool] | None = None) -> Reading:
     """The question's intent, parts, refused pieces and placed words. `many[i]`: part i names several assets or
     a kind (see `read_part`). Slips of the table's words are read as the words (`spelled`). Never raises on any
     text."""
-    question = _courtesy_blanked(spelled(question))
+    question = _courtesy_blanked(spelled(NUMBER_OF.sub(r"\1 ", question)))
     intent, verb = read_intent(question)
     clauses = _clauses(question)
     texts = split_parts(question)
