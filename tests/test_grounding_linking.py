@@ -1072,6 +1072,26 @@ def test_a_point_named_in_another_language_is_linked_by_a_word_with_another_endi
     assert links.sensors == [] and [m.kind for m in links.missing] == ["sensor"]
 
 
+def test_an_asset_said_by_its_first_and_last_words_and_a_word_before_a_measure_names_a_point_of_that_measure():
+    cat = _tagged(
+        {
+            "Vetro": {
+                "Forno Fusorio 1": [
+                    ("Temperatura Fumi", "°C", ("temp", "exhaust")),
+                    ("Portata Gas", "m³/h", ("gas", "flow")),
+                ],
+                "Forno Fusorio 2": [("Temperatura Fumi", "°C", ("temp", "exhaust"))],
+                "Canale 1": [("Temperatura Goccia", "°C", ("temp",))],
+            }
+        }
+    )
+    links = link("when did the flue gas temp (temperatura fumi) on forno 1 peak last week?", cat)
+    assert links.assets == ["Forno Fusorio 1"] and links.missing == []  # "forno 1": its middle word left out
+    assert links.sensors == ["Temperatura Fumi"]  # "gas temp" is a temperature: never Portata Gas
+    assert link("gas use of forno fusorio 1 yesterday", cat).sensors == ["Portata Gas"]
+    assert [m.kind for m in link("forno 3 at Vetro", cat).missing] == ["asset"]
+
+
 @pytest.mark.parametrize(
     ("written", "name", "same"),
     [

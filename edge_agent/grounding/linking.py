@@ -106,7 +106,8 @@ def _match_part(
     tokens: Tokens, names: list[str], points: frozenset[str] = frozenset()
 ) -> list[tuple[int, int, str, str]]:
     """An asset named by a distinctive part of its name, as operators write it: "FZ-B" for FZ-B Deepfreeze Hall,
-    "screw comp 1" for NH3 Screw Comp 1, "the blast freezer" for FZ-C Blast Freezer. A span of up to four words that
+    "screw comp 1" for NH3 Screw Comp 1, "the blast freezer" for FZ-C Blast Freezer, "forno 1" for Forno Fusorio 1 (its
+    first and last words). A span of up to four words that
     holds a code or a number, or is two words or more, and whose words stand in that order (loosely spelled) in
     exactly one asset's name at the sites in play; never a span of glue words, never one that fits several names, never
     one word that is a whole point name at those sites ("CO2" is Bay B's CO2 sensor, not the CO2 Doser)."""
@@ -122,7 +123,11 @@ def _match_part(
         coded = any(re.search(r"\d", w) or re.fullmatch(r"[A-Z]{1,4}-?[A-Z0-9]+", w) for w in raw)
         if len(span) < 2 and (not (coded and re.search(r"[^\W\d_]", raw[0])) or key(raw[0]) in points):
             continue  # one word: only a code with letters in it ("FZ-B", "CR-2"), never a bare number
-        fits = [n for n, ws in words.items() if ws != span and _contains(ws, span)]
+        fits = [n for n, ws in words.items() if ws != span and _contains(ws, span)] or [
+            n
+            for n, ws in words.items()
+            if _ends(ws, span)  # "forno 1": Forno Fusorio 1, its middle word left out
+        ]
         if len(fits) == 1 and not (
             j < len(tokens.items) and NUMBER.fullmatch(tokens.items[j][0]) and not tokens.used[j]
         ):  # "Comp 1" before "0": "Comp 10"
@@ -274,6 +279,7 @@ def _match_name_word(
         for p in points
         if not measures.point_measure(p).setpoint
     }
+    by_short = {p.short: p for p in points}
     found: list[tuple[int, int, str, str]] = []
     for n, (word, _, _) in enumerate(tokens.items):
         k = _short(key(word))
@@ -284,6 +290,9 @@ def _match_name_word(
         fits = [short for short, ws in names.items() if k in ws] or [  # "gas" of Temperatura Gases de Salida
             short for short, ws in names.items() if any(inflected(k, w) for w in ws)
         ]
+        said = fieldvocab.quantities_named(tokens.items[n + 1][0].casefold()) if n + 1 < len(tokens.items) else []
+        if said and not all(measures.fits([q.name for q in said], measures.point_measure(by_short[f])) for f in fits):
+            continue  # "flue gas temp": a word before a measure's word never names a point of another (Portata Gas)
         before = _qualifier(tokens, n)
         if len(fits) == 1 and not (before and before not in names[fits[0]]):  # "condenser water": another water
             tokens.take(n, n + 1)
@@ -578,6 +587,11 @@ def _plain_words(catalog: Catalog) -> set[str]:
 def _name_words(names: Iterable[str]) -> set[str]:
     """The loose keys of the words of `names` (a site's words never name an asset by themselves)."""
     return {key(w) for n in names for w in re.split(r"[\s_\-./]+", n) if key(w)}
+
+
+def _ends(name: list[str], span: list[str]) -> bool:
+    """`span` is two words, `name`'s first and its last, a number or code: the name said without its middle words."""
+    return len(span) == 2 and len(name) > 2 and span == [name[0], name[-1]] and bool(re.search(r"\d", span[1]))
 
 
 def _contains(name: list[str], span: list[str]) -> bool:
