@@ -1092,6 +1092,20 @@ def test_an_asset_said_by_its_first_and_last_words_and_a_word_before_a_measure_n
     assert [m.kind for m in link("forno 3 at Vetro", cat).missing] == ["asset"]
 
 
+def test_a_point_the_asset_lacks_is_said_in_the_operators_words_where_they_named_another_assets_point_loosely():
+    cat = _tagged(
+        {
+            "AD": {
+                "FEED_PMP_02": [("FLOW", "m³/h", ("flow",)), ("KW", "kW", ("power",))],
+                "GASHOLDER_01": [("PRESS", "mbar", ("pressure",)), ("LEVEL", "%", ("level",))],
+            },
+            "X": {"Y": [("Z", "kW", ("power",))]},
+        }
+    )
+    links = link("FEED_PMP_02 discharge pressure rn?", cat)
+    assert [(m.kind, m.text, m.asset) for m in links.missing] == [("sensor", "pressure", "FEED_PMP_02")]
+
+
 @pytest.mark.parametrize(
     ("written", "name", "same"),
     [

@@ -790,10 +790,15 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
                 links.sensors.append(own)
                 links.mentions.append(Mention(text=sensor, name=own, kind="sensor", how="within"))
     for sensor in links.sensors:
+        # the operator's words where they named another asset's point loosely ("pressure" for GASHOLDER_01's PRESS)
+        said = next(
+            (m.text for m in links.mentions if m.kind == "sensor" and m.name == sensor and m.how == "loose"), ""
+        )
+        said = said if key(said) != key(sensor) else ""  # "tonnage" is Tonnage: the name
         for asset in links.assets:
             site = links.asset_sites[asset]
             if not catalog.has_sensor(site, asset, sensor):
-                links.missing.append(sensor_lacking(catalog, site, asset, sensor))
+                links.missing.append(sensor_lacking(catalog, site, asset, said or sensor))
 
     missing_assets(tokens, catalog, links, scope, owners)
     asset_kinds(tokens, catalog, links)
