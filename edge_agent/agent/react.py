@@ -442,11 +442,7 @@ class _Trial:
     def _failed_before(self, step: StepRecord) -> bool:
         """The step failed, and an earlier attempt made this same call and failed too: the reflection changed
         nothing, and the same call gives the same error."""
-        return (
-            step.kind in ("tool", "invalid")
-            and not step.ok
-            and signature(step.action, step.action_input) in self.failed_before
-        )
+        return failed(step) and signature(step.action, step.action_input) in self.failed_before
 
     def finish_in_code(self, index: int, answer: str) -> StepRecord:
         """The Finish step of an answer in hand, written without a model call (`StepRecord.by` "code")."""
@@ -520,21 +516,21 @@ class _Trial:
         return trial
 
 
+def failed(step: StepRecord) -> bool:
+    """The step is a call that failed: a tool's error, or a step refused before it ran."""
+    return step.kind in ("tool", "invalid") and not step.ok and bool(step.action)
+
+
 def failed_calls(trials: list[Trial]) -> set[str]:
-    """The signatures of the calls `trials` made that failed (a tool's error, a step refused before it ran)."""
-    return {
-        signature(s.action, s.action_input)
-        for t in trials
-        for s in t.steps
-        if s.kind in ("tool", "invalid") and not s.ok and s.action
-    }
+    """The signatures of the calls `trials` made that failed."""
+    return {signature(s.action, s.action_input) for t in trials for s in t.steps if failed(s)}
 
 
 def run_trial(
     question: str, rt: AgentRuntime, *, trial: int = 1, feedback: str = "", earlier: list[Trial] | None = None
 ) -> Trial:
     """Run one ReAct trial; `feedback` (review/reflection text) goes into the prompt before the question. A call that
-    failed in one of the `earlier` attempts, written again word for word, ends this one as a loop without running:
-    the reflection changed nothing, and the same call gives the same error (in the stored runs of sessions 17 and 18,
+    failed in one of the `earlier` attempts and fails again, written word for word, ends this one as a loop: the
+    reflection changed nothing, and the same call gives the same error (in the stored runs of sessions 17 and 18,
     8 later attempts began so, each spent three more steps, and none was answered)."""
     return _Trial(question, rt, trial, feedback, earlier or []).run()
