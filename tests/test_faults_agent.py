@@ -194,7 +194,8 @@ def test_a_real_full_disk_ends_the_run_and_freeing_space_brings_answers_back(tmp
     settings = settings_for(simulator, small_fs / "state", retries=1)
     agent = agent_for(settings, [step("I need the sites.", "sites"), step("I need the sites.", "sites")])
     filler = small_fs / "filler"
-    with open(filler, "wb") as fh:  # fill the disk to the last block
+    with open(filler, "wb", buffering=0) as fh:  # fill the disk to the last block (unbuffered: nothing left to
+        # flush at close, where a buffered file would raise ENOSPC again)
         try:
             while True:
                 fh.write(b"\0" * 65536)
