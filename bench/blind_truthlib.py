@@ -48,6 +48,9 @@ HS_TZ = {
     "Rome": "Europe/Rome",
     "Puerto_Rico": "America/Puerto_Rico",
     "Johannesburg": "Africa/Johannesburg",
+    "Dublin": "Europe/Dublin",
+    "Toronto": "America/Toronto",
+    "Taipei": "Asia/Taipei",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
