@@ -164,6 +164,9 @@ class EdgeAgent:
                 result.reason, result.error = outcome.failure.reason, str(outcome.failure)
             elif outcome.reason is not None:  # an answer held back: no evidence of this run supports it
                 result.reason, result.error = outcome.reason, outcome.detail
+            result.reading = outcome.reading
+            if result.answer and outcome.reading is not None and outcome.reading.line:  # every answer says how it
+                result.answer = f"{result.answer.rstrip()}\n\n{outcome.reading.line}"  # read the question
         except Exception as exc:  # the request still gets exactly one answer
             failure = disk_full(exc)
             if failure is not None:

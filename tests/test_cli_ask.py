@@ -84,7 +84,9 @@ def test_ask_json_is_one_object(script, config_file):
     assert res.exit_code == 0
     data = json.loads(res.stdout)  # the whole of stdout is exactly one JSON object
     assert isinstance(data, dict)
-    assert data["answer"] == "Friday" and data["status"] == "answered"
+    assert data["answer"].split("\n\n")[0] == "Friday" and data["status"] == "answered"
+    assert data["answer"].endswith('Read as: "What day is it", answered from currentdatetime.')  # how it was read
+    assert data["reading"]["line"] == data["answer"].split("\n\n")[-1]
     assert data["files"] == [] and data["strategy"] == "react" and data["now"].startswith("2024-06-14T10:30")
     assert [s["action"] for s in data["steps"]] == ["currentdatetime", "Finish"]
     assert data["steps"][0]["trial"] == 1 and "Friday" in data["steps"][0]["observation"]

@@ -3,6 +3,7 @@ existed) opens, keeps its runs, gains the prompt/reply columns, and records new 
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -45,6 +46,7 @@ def test_a_real_run_log_from_before_migrations_is_brought_up_to_date(tmp_path):
         "m002_runs_reason",
         "m003_llm_call_texts",
         "m004_masked_thought_and_provenance",
+        "m005_runs_reading",
     ]
     assert (log.db.execute("select count(*), max(created) from runs").fetchone()) == before
     cols = log.db["llm_calls"].columns_dict
@@ -129,3 +131,17 @@ def test_the_run_log_keeps_the_masked_thought_and_the_provenance(tmp_path):
     old_id = log.reader.runs(2)[1].run_id
     first = next((s for t in old.run(old_id)["trials"] for s in t["steps"]), None)
     assert first is None or first["shown"] == first["thought"]  # no masked copy before m004: the thought as kept
+
+
+def test_the_run_log_keeps_how_the_question_was_read(tmp_path):
+    from edge_agent.agent.trajectory import RunResult
+    from edge_agent.grounding.readas import ReadAs
+
+    log = RunLog(tmp_path / "r.db")
+    reading = ReadAs(line="Read as: which of the pumps at S had the lowest mean Speed.", open=["order: 'sweetest'"])
+    log.record(
+        RunResult(run_id="r9", question="q", strategy="react", model="m", now="x", status="partial", reading=reading),
+        [],
+    )
+    stored = json.loads(log.db.execute("select reading from runs where run_id='r9'").fetchone()[0])
+    assert stored["line"] == reading.line and stored["open"] == ["order: 'sweetest'"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from statistics import fmean
 from zoneinfo import ZoneInfo
 
@@ -29,6 +29,7 @@ from pydantic import Field, field_validator
 from edge_agent import analysis as an
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.question import stated_first
+from edge_agent.grounding.readas import GAP
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
 from edge_agent.toolkit import (
@@ -187,11 +188,17 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
                 f"it. Saved an empty list to {name}",
                 answer=f"no value of {args.sensor_name} of {assets} at or before {when} is recorded",
             )
+        gapped = _in_a_gap(client, site.name, rows[:PREVIEW_SERIES], window.start)
         parts = "; ".join(
-            f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})" for r in rows[:PREVIEW_SERIES]
+            f"{r.sensor_name} = {_fmt(r.value)}{_unit(r.unit)} (recorded {r.timestamp})"
+            + (f", {GAP}: nothing was recorded between then and {when}" if r in gapped else "")
+            for r in rows[:PREVIEW_SERIES]
         )
         said = "; ".join(
-            f"{r.sensor_name} was {_fmt(r.value)}{_unit(r.unit)} at {_readable(r.timestamp)}"
+            f"no value of {r.sensor_name} of {r.asset_name} was recorded at {_readable(when)}, {GAP} (the last value "
+            f"before it, {_fmt(r.value)}{_unit(r.unit)}, was recorded at {_readable(r.timestamp)})"
+            if r in gapped
+            else f"{r.sensor_name} was {_fmt(r.value)}{_unit(r.unit)} at {_readable(r.timestamp)}"
             for r in rows[:PREVIEW_SERIES]
         )
         return Said(f"value at {when}: {parts}; saved {len(rows)} rows to {name}", answer=f"{said}; saved to {name}")
@@ -212,6 +219,28 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
 
 
 _STATS = ("max", "min", "mean", "sum")
+#: how far before its last sample a point query reads to learn the series' spacing
+SPACING_LOOKBACK = timedelta(hours=12)
+
+
+def _in_a_gap(client, site: str, rows: list, at: datetime) -> list:
+    """The rows of a point query whose sample is older than the history's gap rule allows: more than three times the
+    series' spacing (the lower median interval of the samples before it) before the instant asked. Such a value is
+    the last one before a gap, not the value at that instant."""
+    out = []
+    for r in rows:
+        ts = datetime.fromisoformat(r.timestamp)
+        if ts >= at:
+            continue
+        with reading():
+            before = client.history(
+                site, [r.asset_name], r.sensor_name, ts - SPACING_LOOKBACK, ts + timedelta(seconds=1)
+            )
+        times = sorted(datetime.fromisoformat(b.timestamp) for b in before)
+        steps = sorted((b - a).total_seconds() for a, b in zip(times, times[1:]) if b > a)
+        if steps and (at - ts).total_seconds() > 3 * steps[(len(steps) - 1) // 2]:
+            out.append(r)
+    return out
 
 
 def _asked_first(question: str) -> tuple[str, ...]:

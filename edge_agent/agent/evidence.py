@@ -19,6 +19,7 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, ReviewStatus, StepRecord, Trial
 from edge_agent.grounding.question import wants_single_file
+from edge_agent.grounding.readas import fix_for
 from edge_agent.grounding.run import Grounding
 
 RANK: dict[str, int] = {"Not Accomplished": 0, "Partially Accomplished": 1, "Accomplished": 2}
@@ -167,7 +168,8 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
             Finding(
                 "Partially Accomplished",
                 f"code cannot stand behind this answer: {refused}",
-                "answer with what this trial's tool calls found, for every part of the question",
+                (fix_for(g, trial.number) if g is not None else "")
+                or "answer with what this trial's tool calls found, for every part of the question",
             )
         )
     prefix = g.missing_prefix() if g is not None else ""

@@ -38,6 +38,8 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
 from edge_agent.failures import ExternalFailure
+from edge_agent.grounding.language import foreign_language, sentence
+from edge_agent.grounding.readas import ReadAs, ask_back, open_slots, read_as
 from edge_agent.grounding.run import ANALYSIS_TOOLS, Grounding
 
 #: how many earlier attempts the feedback block describes (the most recent ones)
@@ -51,8 +53,10 @@ class XenOutcome:
     trials: list[Trial]
     distilled: Distilled | None
     failure: ExternalFailure | None = None  # status failed: what failed
-    reason: str | None = None  # status gave_up: "unverified" (an answer held back), "not_understood", "ambiguous"
+    # status gave_up: "unverified" (an answer held back), "not_understood", "ambiguous", "language" (not English)
+    reason: str | None = None
     detail: str = ""  # what the evidence lacked
+    reading: ReadAs | None = None  # how the question was read, said back (`grounding.readas`)
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,16 @@ class Plan:
 
 
 def solve(question: str, rt: AgentRuntime) -> XenOutcome:
-    """Answer `question` with the strategy in `rt.settings` (Algorithm 1)."""
+    """Answer `question` with the strategy in `rt.settings` (Algorithm 1), and say how it was read."""
+    outcome = _solve(question, rt)
+    if rt.grounding is not None:
+        best = next((t for t in outcome.trials if outcome.answer and t.answer == outcome.answer), None)
+        number = best.number if best is not None else (outcome.trials[-1].number if outcome.trials else None)
+        outcome.reading = read_as(rt.grounding, number, answered=outcome.status in ("answered", "refused"))
+    return outcome
+
+
+def _solve(question: str, rt: AgentRuntime) -> XenOutcome:
     plan = Plan.of(rt)
     try:
         rt.grounding = ground(question, rt)
@@ -82,6 +95,13 @@ def solve(question: str, rt: AgentRuntime) -> XenOutcome:
     if (which := rt.grounding.ambiguity()) and not rt.grounding.in_code:  # one site's figures are no answer about
         # another's: the operator says which (no model call)
         return XenOutcome(answer=None, status="gave_up", trials=[], distilled=None, reason="ambiguous", detail=which)
+    if not rt.grounding.in_code and (language := foreign_language(rt.grounding.unplaced)):  # a question in another
+        # language: said plainly, no model call (the reading and the model read English)
+        return XenOutcome(
+            answer=None, status="gave_up", trials=[], distilled=None, reason="language", detail=sentence(language)
+        )
+    if rt.ctx.ask_requester is not None and open_slots(rt.grounding):  # a slot nothing settled: asked back, with
+        ask_back(rt.grounding, rt.ctx.ask_requester)  # code's choices, before any model call (docs/grounding.md §11)
     if not rt.grounding.reading.analysis:  # the analysis tools are described only where a conclusion is asked for:
         rt.tools = rt.tools.without(ANALYSIS_TOOLS)  # every other question keeps its prompt (and cached prefix)
     # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model
@@ -193,6 +213,16 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
             return short_of(trials, distilled, rt, lacking)
         g = rt.grounding
         status = "refused" if g is not None and g.refusal and g.answered_by_links() else "answered"
+        unsettled = open_slots(g, best.number) if g is not None and status == "answered" else []
+        if unsettled:  # a word the reading has no value for: the model's choice is said, never delivered as answered
+            return XenOutcome(
+                answer=best.answer,
+                status="partial",
+                trials=trials,
+                distilled=distilled,
+                reason="partial",
+                detail="not settled: " + "; ".join(unsettled) + " (the answer and its Read-as line say what was taken)",
+            )
     elif trials and trials[-1].outcome == "error":
         status = "error"
     else:

@@ -110,9 +110,22 @@ _MONTH_YEAR = re.compile(
 #: two days of one month, the month (and year) written once: "25th to 27th march", "from 3 - 5 april 2024" (a bare
 #: first number only after from/between: "Chiller 6 to 9 March" is no range)
 _DAYS_OF_ONE_MONTH = re.compile(
-    r"\b(?:(?:from|between)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<o1>\d{1,2})(?:st|nd|rd|th))"
+    r"\b(?:(?:from|between)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<o1>\d{1,2})(?:st|nd|rd|th)"
+    r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d))"  # "on 3-5 may": a dash after a period's word
     r"\s*(?:to|until|till|through|-|–|and)\s*"
     r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"
+)
+#: the month written first, once: "may 3-5", "may 3 to 5 2024", "march 3rd through 7th" (not "may 3 to 5 pm", not
+#: "may 3 to june 5", which `_RANGE` reads)
+_MONTH_THEN_DAYS = re.compile(
+    r"\b"
+    + _MON
+    + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:to|until|till|through|-|–)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
+    + r"(?!\s*(?:am|pm|h\b|:|"
+    + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + r"))"
+    + _YEAR
+    + "?"
 )
 _RANGE = re.compile(
     r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+"
@@ -476,12 +489,13 @@ def _single(text: str, now: datetime) -> DateRange | None:
 
 def _days_of_one_month(lowered: str, now: datetime) -> DateRange | None:
     """ "25th to 27th march (inclusive)": the month and year written once, after the second day."""
-    m = _DAYS_OF_ONE_MONTH.search(lowered)
+    m = _DAYS_OF_ONE_MONTH.search(lowered) or _MONTH_THEN_DAYS.search(lowered)
     if m is None:
         return None
     try:
         month, year = MONTHS[m["mon"]], _year(m["year"], now)
-        d1 = int(m["d1"] or m["o1"])  # "from 3 …" or "3rd …": a bare number may be a name's ("Chiller 6")
+        # "from 3 …", "3rd …" or "on 3-5 …": a bare number may be a name's ("Chiller 6")
+        d1 = int(next(v for k in ("d1", "o1", "h1") if (v := m.groupdict().get(k))))
         first = date(year, month, d1) if year else _past_day(month, d1, now)
         last = date(first.year, month, int(m["d2"]))
     except (ValueError, KeyError):

@@ -493,6 +493,20 @@ def quantities_named(phrase: str) -> list[Quantity]:
     return list(out)
 
 
+def names_a_measure(word: str) -> bool:
+    """The field's vocabulary knows `word` as (a word of) something a point measures: an operators' measure word, a
+    quantity's name or tag, a word of a Brick point class ("vibration" is none of these, and neither is "exceed"), a
+    unit, or a word for a meter's running total ("totalizer"). What a question may say a point is missing for: no
+    other word is claimed absent."""
+    raw = word.casefold().strip()
+    if not raw or not raw.isalnum():
+        return False
+    w, v = normalize(raw), _v()
+    if w in v.measure or quantities_named(raw) or is_tag(raw) or raw in unit_words() | register_words():
+        return True
+    return any(w in tags for tags, _ in v.tag_sets) or any(w in phrase.split() for phrase in v.point_words)
+
+
 def is_tag(marker: str) -> bool:
     """The field defines `marker` as a tag that qualifies (air, water, elec, hot, …), not as a kind of equipment."""
     v = _v()

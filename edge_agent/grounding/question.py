@@ -36,6 +36,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.clauses import _Clause, _clauses, split_parts
 from edge_agent.grounding.forms import (
     CUE_WORDS,
@@ -54,6 +55,16 @@ from edge_agent.grounding.forms import (
 # -- the reading --
 
 
+class Slot(BaseModel):
+    """Where one slot of a part's frame came from: `words` (the question's words, `said`), `requester` (asked back:
+    the person who sent the question chose among code's choices), `rule` (a documented
+    default, `said` names it: "highest first"), `catalog` (the only candidate), `model` (chosen by the model among
+    candidates code enumerated) or `open` (the question says `said`, and code does not know which value it means)."""
+
+    source: Literal["words", "requester", "rule", "catalog", "model", "open"]
+    said: str = ""
+
+
 class Part(BaseModel):
     text: str
     form: Form = "other"
@@ -63,11 +74,19 @@ class Part(BaseModel):
     op: str | None = None  # difference / sum / ratio
     direction: str | None = None  # above / below
     limit: float | None = None
+    limit_unit: str | None = None  # the unit said with the limit ("40 %", "-18 °C"): the quantity the series must be
     setpoint: bool = False  # compared with a setpoint series, not a value
     exists_of: Literal["kind", "name"] | None = None  # an `exists` part: whether a kind or a named thing is asked
     attribute: str | None = None  # an `attribute` part: manufacturer / model / serial / rating / capacity / …
     periods: list[str] = Field(default_factory=list)  # a `periods` part: the period phrases compared, in order
     cue: str = ""  # the table's form that read it (its name), and the words that matched: "rank: which … highest"
+    #: where each slot the part pins came from (`Slot`): the question's words, a documented rule, or nothing that
+    #: settles it ("open": the question says a word whose reading code does not know, e.g. an unknown superlative)
+    slots: dict[str, Slot] = Field(default_factory=dict)
+
+    def open_slots(self) -> dict[str, Slot]:
+        """The slots that change the answer and that nothing settled."""
+        return {k: v for k, v in self.slots.items() if v.source == "open"}
 
 
 class Reading(BaseModel):
@@ -102,9 +121,36 @@ def _first(cues: tuple[Cue, ...], text: str) -> tuple[Cue, re.Match[str]] | None
 
 
 def _argument(name: str, text: str) -> str | None:
+    hit = _argument_hit(name, text)
+    return hit[0] if hit else None
+
+
+def _argument_hit(name: str, text: str) -> tuple[str, str] | None:
+    """The value of argument `name` the text states, and the words that state it."""
     for value, cues in TABLE.arguments[name]:
-        if _first(cues, text):
-            return value
+        hit = _first(cues, text)
+        if hit:
+            return value, hit[1].group(0).strip()
+    return None
+
+
+#: a superlative or comparative the order table does not know ("which pump ran idlest"): the order is then open
+_DEGREE = re.compile(r"\b(?:[a-z]{3,}(?:iest|est|ier)|(?:most|least)\s+[a-z]{4,})\b", re.I)
+#: words ending like a superlative that are none
+_NOT_DEGREE = frozenset(
+    "latest interest interests request requests forest honest modest harvest protest suggest digest manifest contest "
+    "earliest test tests attest invest arrest chest nearest west supplier suppliers carrier carriers earlier barrier "
+    "frontier cashier premier courier".split()
+)
+
+
+def _unknown_degree(text: str) -> str | None:
+    """A superlative or comparative of the text whose direction the order table does not say."""
+    for m in _DEGREE.finditer(text):
+        w = m.group(0).casefold()
+        if w.split()[-1] in _NOT_DEGREE or w in _NOT_DEGREE:
+            continue
+        return m.group(0)
     return None
 
 
@@ -160,6 +206,26 @@ def _symbols(text: str) -> str:
     return re.sub(r"\s*(?:<=|≤|<)\s*(?=[-+]?\d)", " below ", text)
 
 
+#: "kWh per m³", "kW/ton": one measure or unit per another (a rate per unit of time is a unit of its own: kWh per day)
+_PER = re.compile(r"([^\W_]+)\s*(?:\bper\b|/)\s*(?:an?\s+|one\s+)?([^\W_]+)", re.I)
+
+
+def _per_ratio(text: str) -> str | None:
+    """The words of a ratio of two measures the text asks for ("kWh per m3", "kW per ton"), or None: both sides are
+    units or measure words of the field, and the second is no unit of time."""
+    for m in _PER.finditer(text):
+        a, b = m.group(1), m.group(2)
+        qa, qb = fieldvocab.quantity_of_unit(a), fieldvocab.quantity_of_unit(b)
+        if (qa is not None or fieldvocab.names_a_measure(a)) and (qb is not None or fieldvocab.names_a_measure(b)):
+            if qb is not None and qb.name == "time" or b.casefold() in _TIME_WORDS:
+                continue
+            return m.group(0)
+    return None
+
+
+_TIME_WORDS = frozenset("second sec s minute min hour hr h day week month year shift batch cycle".split())
+
+
 def read_part(text: str, *, plural_or_many: bool = True) -> Part:
     """One clause's form and ask: the first form of the table (by precedence) whose cue matches and whose needs
     hold. `plural_or_many`: the clause names several assets or a kind of equipment (a ranking needs something to
@@ -179,8 +245,29 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
             text=text, form=form, ask=f.spec.ask, cue=f.spec.name + (f": {hit[1].group(0).strip()}" if hit else "")
         )
         _pin(part, f.spec, norm)
+        return _as_ratio(part, norm)
+    return _as_ratio(Part(text=text, form="yes_no" if yes_no else "value", ask="data"), norm)
+
+
+def _as_ratio(part: Part, text: str) -> Part:
+    """A data part that asks one measure per another ("the kWh per m3 of Pump 2") is a ratio of two series, never
+    one series' figures."""
+    said = _per_ratio(text) if part.ask == "data" else None
+    if said is None:
         return part
-    return Part(text=text, form="yes_no" if yes_no else "value", ask="data")
+    return part.model_copy(
+        update={
+            "ask": "derive",
+            "form": "value",
+            "op": "ratio",
+            "statistic": "mean",
+            "cue": f"derive: {said}",
+            "slots": {
+                "op": Slot(source="words", said=said),
+                "statistic": Slot(source="rule", said="the mean of the ratio at each instant"),
+            },
+        }
+    )
 
 
 def _pin(part: Part, spec: FormSpec, text: str) -> None:
@@ -193,6 +280,8 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.direction = _argument("direction", text)
     if "limit" in pins and part.direction is not None:
         part.limit = _limit(text)
+        lim = _first(TABLE.limit, text)
+        part.limit_unit = ((lim[1].groupdict().get("unit") or "").strip() or None) if lim else None
     if "setpoint" in pins and part.direction is not None:
         part.setpoint = _setpoint(text) and part.limit is None
     if "op" in pins:
@@ -206,14 +295,37 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
             criterion,
             flags=re.I,
         )
-        part.order = _argument("order", criterion) or "highest"
+        said_by = _argument_hit("order", criterion)
+        unknown = _unknown_degree(criterion) if said_by is None or said_by[0] == "highest" else None
+        if (
+            unknown
+            and (said_by is None or said_by[1].casefold() in ("most", "more"))
+            and not _argument("order", unknown)
+        ):
+            # "which pump ran quietest": a word of degree the table has no direction for; "highest" would be a guess
+            part.order = None
+            part.slots["order"] = Slot(source="open", said=unknown)
+        elif said_by and said_by[0] == "open":  # "which chiller did best": which end is better depends on the measure
+            part.order = None
+            part.slots["order"] = Slot(source="open", said=said_by[1])
+        elif said_by:
+            part.order = said_by[0]
+            part.slots["order"] = Slot(source="words", said=said_by[1])
+        else:
+            part.order = "highest"
+            part.slots["order"] = Slot(source="rule", said="highest first, the question names no order")
     if "rank_statistic" in pins:  # the aggregate after "by" is the criterion ("by minimum X … which one is top")
         by = _basis(text)
-        part.statistic = (
-            (_argument("rank_statistic", by) if by else None)
-            or _argument("rank_statistic", text)
-            or ("max" if part.order != "lowest" else "min")
-        )
+        said_by = (_argument_hit("rank_statistic", by) if by else None) or _argument_hit("rank_statistic", text)
+        if said_by:
+            part.statistic = said_by[0]
+            part.slots["statistic"] = Slot(source="words", said=said_by[1])
+        else:
+            part.statistic = "max" if part.order != "lowest" else "min"
+            if part.order is not None:
+                part.slots["statistic"] = Slot(
+                    source="rule", said=f"the {part.statistic}imum: '{part.order}' with no statistic named"
+                )
     if "statistic" in pins:  # "was steam use higher …, going by the average steam flow": the mean is compared
         by = _basis(text)
         part.statistic = (
@@ -254,6 +366,8 @@ def _placed(question: str, parts: list[Part], clauses: tuple[_Clause, ...]) -> s
         out |= set(words(m.group(0)))
     for m in re.finditer(r"\b(?:most|least)\s+([a-z]+)\b", text, re.I):  # "most strong": a superlative
         out.add(m.group(1).casefold())
+    for p in parts:  # a word of degree whose direction the reading does not know is read as one: its slot is open
+        out |= {w for s in p.slots.values() if s.source in ("words", "open") for w in words(s.said)}
     return out & ws
 
 

@@ -42,6 +42,7 @@ from edge_agent.grounding.placing import only_requests, period_span, reading_of,
 from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, spelled
+from edge_agent.grounding.readas import wrong_series
 from edge_agent.grounding.scope import Scope, hidden_pins
 from edge_agent.grounding.status import (
     ANALYSIS_TOOLS,
@@ -393,5 +394,7 @@ class Grounding:
         return holds_finish(self, trial)
 
     def unsupported(self, trial: int, answer: str, claims: list[Claim]) -> str:
-        """Why `answer` may not be delivered as answered ('' when it may)."""
-        return unsupported(self, trial, answer, claims)
+        """Why `answer` may not be delivered as answered ('' when it may): the evidence (`status.unsupported`), then the
+        frame (`readas.wrong_series`: a setpoint read for a measured value, a series of another quantity than the
+        limit's unit)."""
+        return unsupported(self, trial, answer, claims) or wrong_series(self, trial)

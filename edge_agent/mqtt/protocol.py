@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.config import Strategy
 from edge_agent.grounding.provenance import Claim
+from edge_agent.grounding.readas import ReadAs
 
 FilesMode = Literal["chunks", "manifest", "none"]
 
@@ -358,7 +359,8 @@ class ResultReply(ReplyBase):
         description="gave_up / partial: why (unverified: no evidence of this run "
         "supports the best answer; not_understood: words of the question the gateway could "
         "not place, named in `error`; ambiguous: equipment named at several sites and no site named, the "
-        "choices in `error`; partial: some parts could not be established)",
+        "choices in `error`; language: the question is not in English, `error` names its language; partial: some "
+        "parts could not be established, or a slot nothing settled: see `reading.open`)",
     )
     metrics: RunMetrics = RunMetrics()
     files: list[FileEntry] = Field(default_factory=list)
@@ -366,6 +368,12 @@ class ResultReply(ReplyBase):
     provenance: list[Claim] = Field(
         default_factory=list,
         description="each figure and name of the answer with the step (trial, step, tool) or fact it came from",
+    )
+    reading: ReadAs | None = Field(
+        None,
+        description="how the question was read, said back: `line` (the answer's last line, 'Read as: …'), each "
+        "part with the call that answered it, its arguments and where each slot came from (words, rule, catalog, "
+        "model, open), and `open`: the slots nothing settled (such a run is partial)",
     )
 
 

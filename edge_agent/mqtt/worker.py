@@ -495,6 +495,7 @@ class Worker:
                 run_id=result.run_id,
                 reply_id=final_id,
                 provenance=result.provenance,
+                reading=result.reading,
             )
         payload = reply.model_dump_json()
         status = final_status(reply.kind, result)

@@ -165,6 +165,14 @@ def m004_masked_thought_and_provenance(db: sqlite_utils.Database) -> None:
         runs.add_column("provenance", str)
 
 
+@migration
+def m005_runs_reading(db: sqlite_utils.Database) -> None:
+    """How the question was read, said back (`grounding.readas.ReadAs` as JSON: the Read-as line, each part with the
+    call that answered it and where each slot came from, the slots nothing settled)."""
+    if "reading" not in db["runs"].columns_dict:
+        db.table("runs").add_column("reading", str)
+
+
 def migrate(db: sqlite_utils.Database) -> list[str]:
     """Apply the steps this database has not had yet; returns their names."""
     db.table("_migrations").create({"name": str, "applied": float}, pk="name", if_not_exists=True)
@@ -218,6 +226,7 @@ class RunLog:
                     "provenance": json.dumps(
                         [c.model_dump(mode="json") for c in result.provenance], ensure_ascii=False
                     ),
+                    "reading": result.reading.model_dump_json() if result.reading is not None else None,
                 },
                 pk="run_id",
             )

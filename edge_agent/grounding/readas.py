@@ -1,0 +1,298 @@
+"""How the question was read, said back: the "Read as" line every answer carries, and the frame checks on it.
+
+The reading (`question.Reading`: each part's ask, form and slots, with where each slot came from) and the calls that
+answered each part (`status.assignment`) are the frame of a run. `read_as(g, trial)` turns them into one line in the
+operator's terms ("Read as: which of the ahus at Site had the highest mean Supply Air Temp on Mon 4 May 2024") and a
+structured `ReadAs` (for the MQTT result, the run log and the console). The line is written by code from the
+arguments the answering calls really ran with, so it says what was computed, never what the model meant. A slot
+that no word of the question settled is said with its source: a documented rule ("highest first, the question names
+no order"), the catalog's only candidate, the model's choice among the candidates code offered, or nothing
+(`open`: a word whose direction code does not know). `open_slots` names those last: a run with one is `partial`.
+
+`wrong_series(g, trial)` is the frame's check on a call's series: a setpoint read where the question asks no setpoint,
+or a series of another quantity than the limit's unit ("below 40 %" compared with a kW series).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.forms import TABLE
+from edge_agent.grounding.measures import point_measure
+from edge_agent.grounding.question import Part, Slot, stated_first
+from edge_agent.grounding.status import ANSWERED_BY, assignment, open_parts
+
+if TYPE_CHECKING:
+    from edge_agent.grounding.provenance import Source
+    from edge_agent.grounding.run import Grounding
+
+REFUSALS = {
+    "control": "a request to operate equipment (this gateway only reads)",
+    "injection": "an instruction to the agent (not followed)",
+    "outside": "a topic outside the SkySpark's data",
+    "forecast": "a question about the future (this gateway reads recorded data)",
+}
+#: how a data call's head says that the value asked at an instant falls in a gap of the history (tools/iot.py)
+GAP = "a gap in the history"
+_STAT = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "sum": "total"}
+
+
+class PartRead(BaseModel):
+    """One part of the question as it was read and answered."""
+
+    text: str  # the part in the operator's words
+    ask: str
+    form: str
+    tool: str | None = None  # the call that answered it (None: none did)
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    slots: dict[str, Slot] = Field(default_factory=dict)
+    said: str = ""  # this part's piece of the line
+
+
+class ReadAs(BaseModel):
+    """The frame of a run, said back: the line, each part, and the slots nothing settled."""
+
+    line: str = ""
+    intent: str = "read"
+    parts: list[PartRead] = Field(default_factory=list)
+    open: list[str] = Field(default_factory=list)  # "order: 'quietest'"
+
+
+def _args(source: Source | None) -> dict[str, Any]:
+    if source is None or " " not in source.call:
+        return {}
+    try:
+        args = json.loads(source.call.split(" ", 1)[1])
+    except ValueError:
+        return {}
+    return args if isinstance(args, dict) else {}
+
+
+def _when(start: str | None, final: str | None) -> str:
+    """A period in words: "on Mon 4 May 2024", "at 14:30 on 4 May 2024", "from 4 May 2024 to 10 May 2024"."""
+    if not start:
+        return ""
+    try:
+        a = datetime.fromisoformat(start)
+        b = datetime.fromisoformat(final) if final else None
+    except ValueError:
+        return f"from {start}" + (f" to {final}" if final else "")
+    day = f"{a:%a} {a.day} {a:%b %Y}"
+    if b is None or b == a:
+        return f"at {a:%H:%M} on {day}"
+    if a.time() == b.time() == datetime.min.time():
+        if b - a == timedelta(days=1) or (b.date() - a.date()).days == 1:
+            return f"on {day}"
+        last = b - timedelta(days=1)
+        return f"from {day} to {last:%a} {last.day} {last:%b %Y}"
+    return f"from {a:%H:%M} {day} to {b:%H:%M} {b:%a} {b.day} {b:%b %Y}"
+
+
+def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
+    """Where the series of a call came from: the question named it, a measure word it says, the catalog's only
+    candidate, or the model's choice among several."""
+    sensor = args.get("sensor_name")
+    if not sensor or g.links is None:
+        return None
+    if sensor in g.links.sensors:
+        return Slot(source="words", said=sensor)
+    if g.links.measures:
+        return Slot(source="words", said=", ".join(g.links.measures))
+    scope = g.scope()
+    site = scope.sites.get(args.get("site_name", "")) if scope is not None else None
+    if site is not None and len(site.sensors) <= 1:
+        return Slot(source="catalog", said=sensor)
+    return Slot(source="model", said=f"{sensor}, chosen by the model: the question names no measure")
+
+
+def _said(part: Part, tool: str | None, a: dict[str, Any], answered: bool) -> str:
+    """One part in the operator's terms, from the arguments its call ran with."""
+    site = a.get("site_name", "")
+    at = f" at {site}" if site else ""
+    when = _when(a.get("start"), a.get("final"))
+    sensor = a.get("sensor_name", "")
+    if tool == "rank":
+        if a.get("asset_names"):
+            who = ", ".join(a["asset_names"])
+        else:
+            who = f"the {fieldvocab.kind_label(a['asset_type']).plural}" if a.get("asset_type") else "the assets"
+        return f"which of {who}{at} had the {a.get('order')} {_STAT.get(a.get('by', ''), a.get('by'))} {sensor} {when}"
+    if tool == "excursions":
+        limit = a.get("limit") if a.get("limit") is not None else f"its {a.get('limit_sensor')}"
+        lead = "how long" if a.get("report") == "how_long" else "whether"
+        verb = "was" if lead == "how long" else "went"
+        return f"{lead} {a.get('asset_name')} {sensor}{at} {verb} {a.get('direction')} {limit} {when}"
+    if tool == "derive":
+        stat = _STAT.get(part.statistic or "mean", "mean")
+        return (
+            f"the {stat} {a.get('op')} of {a.get('asset_name')} {sensor} and {a.get('other_asset')} "
+            f"{a.get('other_sensor')}{at} {when}"
+        )
+    if tool == "compare_periods":
+        other = _when(a.get("other_start"), a.get("other_final"))
+        return (
+            f"which period had the {a.get('order')} {_STAT.get(a.get('by', ''), a.get('by'))} of "
+            f"{a.get('asset_name')} {sensor}{at}: {when} or {other}"
+        )
+    if tool == "histories":
+        assets = ", ".join(a.get("asset_names") or [])
+        if part.ask == "when_extreme":
+            return f"when {assets} {sensor}{at} reached its {'minimum' if part.order == 'lowest' else 'maximum'} {when}"
+        first = stated_first(part.text)
+        lead = f"the {_STAT.get(first, first)} of " if first is not None else ""
+        return f"{lead}{sensor} of {assets}{at} {when}"
+    if tool in ("sites", "assets", "sensors"):
+        of = a.get("asset_name") or site
+        return f"the {tool} of {of}" if of else f"the {tool}"
+    if tool:
+        return f"{tool} {', '.join(f'{k}={v}' for k, v in a.items())}"
+    ask = {"other": "", "data": ""}.get(part.ask, f" ({part.ask})")
+    return f'"{part.text.strip()}"{ask}' + ("" if answered else ": not answered by this run")
+
+
+def _by(calls: list[Source]) -> str:
+    """The tools whose calls the answer rests on, where no part has its own: ", answered from currentdatetime"."""
+    tools = list(dict.fromkeys(s.tool for s in calls if s.tool))
+    return f", answered from {', '.join(tools)}" if tools else ""
+
+
+def _slot_notes(slots: dict[str, Slot]) -> str:
+    notes = []
+    for name, slot in slots.items():
+        if slot.source == "rule":
+            notes.append(f"{name}: {slot.said}")
+        elif slot.source in ("model", "requester"):
+            notes.append(f"{name}: {slot.said}")
+        elif slot.source == "open":
+            notes.append(f"{name}: '{slot.said}' does not say which end; the model chose")
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
+def read_as(g: Grounding, trial: int | None, answered: bool = True) -> ReadAs:
+    """The frame of trial `trial`'s run said back (see the module's docstring); `answered`: the run's status is
+    answered (a part no call answered is then one the answer's words closed, not one left open). Without a catalog
+    (the SkySpark could not be read) nothing was linked: no line."""
+    if g.links is None:
+        return ReadAs(intent=g.reading.intent)
+    if g.refusal and g.in_code and g.refusal in REFUSALS:
+        return ReadAs(line=f"Read as: {REFUSALS[g.refusal]}.", intent=g.refusal)
+    if g.in_code:
+        kinds = ", ".join(p.ask for p in g.reading.parts) or "a question"
+        return ReadAs(line=f"Read as: {kinds}, answered from the SkySpark's catalog.", intent=g.reading.intent)
+    parts = g.reading.parts or [Part(text=g.question, ask="other")]
+    picks = assignment(g, trial)
+    out: list[PartRead] = []
+    opened: list[str] = []
+    for part, source in zip(parts, picks):
+        args = _args(source)
+        tool = source.tool if source is not None else None
+        slots = dict(part.slots)
+        measure = _measure_slot(g, args)
+        if measure is not None and measure.source != "words":
+            slots["measure"] = measure
+        for name, slot in part.slots.items():
+            if slot.source == "open":
+                opened.append(f"{name}: '{slot.said}'")
+        said = _said(part, tool, args, answered) + _slot_notes(slots)
+        out.append(
+            PartRead(text=part.text, ask=part.ask, form=part.form, tool=tool, arguments=args, slots=slots, said=said)
+        )
+    also = [f"refused: {a}" for a in g.reading.also]
+    calls = [x for x in g.sources if x.kind == "observation" and trial in (None, x.trial)]
+    by = _by(calls) if answered and not any(p.tool for p in out) else ""
+    line = "Read as: " + "; ".join([" ".join(p.said.split()) for p in out] + also) + by + "."
+    return ReadAs(line=line, intent=g.reading.intent, parts=out, open=opened)
+
+
+#: the choices code offers for an open order, and the words of a reply that pick each
+ORDER_CHOICES = {"highest": ("high", "most", "max", "top", "largest", "biggest", "more"),
+                 "lowest": ("low", "least", "min", "bottom", "smallest", "fewest", "less")}  # fmt: skip
+
+
+def ask_back(g: Grounding, ask: Callable[[str], str | None]) -> list[str]:
+    """Ask the requester, once per open slot, the multiple-choice question code writes ("In 'which pump ran
+    sweetest', does 'sweetest' mean the highest or the lowest value? Reply highest or lowest."); a reply that picks
+    one choice settles the slot (source `requester`), anything else leaves it open. Returns what was settled."""
+    settled = []
+    for part in g.reading.parts:
+        slot = part.slots.get("order")
+        if slot is None or slot.source != "open":
+            continue
+        reply = (ask(f"In \"{part.text.strip()}\", does '{slot.said}' mean the highest or the lowest value? "
+                     "Reply highest or lowest.") or "").casefold()  # fmt: skip
+        picked = [o for o, words in ORDER_CHOICES.items() if any(re.search(rf"\b{w}", reply) for w in words)]
+        if len(picked) == 1:
+            part.order = picked[0]
+            part.slots["order"] = Slot(source="requester", said=f"'{slot.said}' as {picked[0]}, as the requester said")
+            settled.append(f"order: {picked[0]}")
+    return settled
+
+
+def open_slots(g: Grounding, trial: int | None = None) -> list[str]:
+    """The slots of the question's parts that change the answer and that nothing settled ("order: 'quietest'"), and
+    the values asked at an instant that fall in a gap of the history (trial `trial`'s calls say so)."""
+    out = [f"{n}: '{s.said}'" for p in g.reading.parts for n, s in p.open_slots().items()]
+    gaps = [
+        x for x in g.sources if x.kind == "observation" and x.answers and trial in (None, x.trial) and GAP in x.head
+    ]
+    return out + [f"value: {GAP} at the instant asked" for _ in gaps[:1]]
+
+
+def wrong_series(g: Grounding, trial: int) -> str:
+    """Why a call answering a part read a series the part does not ask for ('' where none did): a setpoint where the
+    question names no setpoint and no point by name, or a series whose quantity is not that of the limit's unit."""
+    if g.catalog is None or g.links is None:
+        return ""
+    setpoint_said = TABLE.setpoint.search(g.asked_text()) is not None
+    for part, source in zip(g.reading.parts, assignment(g, trial)):
+        args = _args(source)
+        site, sensor = args.get("site_name"), args.get("sensor_name")
+        if not site or not sensor:
+            continue
+        assets = [args["asset_name"]] if args.get("asset_name") else list(args.get("asset_names") or [])
+        points = [
+            x
+            for asset in assets
+            if asset in g.catalog.site(site).assets
+            for x in g.catalog.sensors(site, asset)
+            if x.short == sensor
+        ]
+        if not points:
+            continue
+        if not setpoint_said and sensor not in g.links.sensors and any(point_measure(x).setpoint for x in points):
+            return f"this run read {sensor}, a setpoint, and the question asks for the measured value"
+        unit = part.limit_unit or ""
+        if unit and part.limit is not None:
+            want = fieldvocab.quantity_of_unit(unit)
+            have = fieldvocab.quantity_of_unit(points[0].unit)
+            if want is not None and have is not None and want.name != have.name:
+                return (
+                    f"the limit {part.limit:g} {unit} is a {want.name}, and this run compared {sensor} "
+                    f"({points[0].unit}), a {have.name}"
+                )
+    return ""
+
+
+def fix_for(g: Grounding, trial: int) -> str:
+    """What the next trial should call to close what the frame found open or wrong in trial `trial` (the Review's
+    suggestion, and so the next trial's feedback): the analysis call a part asks for, by name; the measured series
+    where a setpoint was read; a series in the limit's unit. '' where the frame names nothing."""
+    wrong = wrong_series(g, trial)
+    if "a setpoint" in wrong:
+        return "call the same tool again with the measured sensor, not its setpoint"
+    if wrong:
+        return "call the same tool again with the sensor whose unit is the limit's"
+    fixes = []
+    for part in open_parts(g, trial) if g.links is not None else []:
+        tools = ANSWERED_BY.get(part.ask)
+        if tools:
+            how = f" with op {part.op}" if part.ask == "derive" and part.op else ""
+            fixes.append(f'call {tools[0]}{how} for "{part.text.strip()}"')
+    return "; ".join(fixes)

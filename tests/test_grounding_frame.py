@@ -1,0 +1,404 @@
+"""The frame of a question (issue 40): each slot says where it came from, a word of degree the reading does not know
+leaves the order open (never "highest" by default), the Read-as line says what the answering calls computed, and the
+frame's checks hold back a setpoint read for a measured value and a series of another quantity than the limit's."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from edge_agent.grounding.catalog import Catalog, SensorName
+from edge_agent.grounding.question import read_question
+from edge_agent.grounding.readas import open_slots, read_as, wrong_series
+from edge_agent.grounding.run import Grounding
+
+NOW = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
+
+
+def _part(question: str):
+    r = read_question(question)
+    return next(p for p in r.parts if p.ask in ("rank", "when_extreme", "periods"))
+
+
+@pytest.mark.parametrize(
+    ("question", "order", "word"),
+    [
+        ("which pump ran slowest yesterday?", "lowest", "slowest"),
+        ("which of the freezers was warmest last week?", "highest", "warmest"),
+        ("which chiller was the busiest on monday?", "highest", "busiest"),
+        ("which AHU had the least busy fan yesterday?", "lowest", "least"),
+        ("which meter was quietest yesterday?", "lowest", "quietest"),
+    ],
+)
+def test_a_word_of_degree_sets_the_order_from_the_words(question, order, word):
+    part = _part(question)
+    assert part.order == order
+    assert part.slots["order"].source == "words" and word in part.slots["order"].said
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("which compressor did best last week?", "best"),
+        ("which of the pumps ran sweetest yesterday?", "sweetest"),
+        ("which boiler was the sleepiest yesterday?", "sleepiest"),
+        ("which chiller performed worst yesterday?", "worst"),
+    ],
+)
+def test_a_word_of_degree_the_reading_does_not_know_leaves_the_order_open(question, word):
+    part = _part(question)
+    assert part.order is None  # never "highest" by default
+    assert part.slots["order"].source == "open" and part.slots["order"].said.casefold() == word
+
+
+def test_no_order_word_is_the_documented_rule_and_says_so():
+    part = read_question("rank the pumps by energy for last week").parts[0]
+    assert part.ask == "rank" and part.order == "highest"
+    assert part.slots["order"].source == "rule" and "highest first" in part.slots["order"].said
+    assert part.slots["statistic"].source == "words"
+
+
+def test_the_statistic_left_to_the_order_says_its_rule():
+    part = _part("which pump ran slowest yesterday?")
+    assert part.statistic == "min" and part.slots["statistic"].source == "rule"
+
+
+@pytest.mark.parametrize(
+    ("question", "limit", "unit"),
+    [
+        ("was Tank 1 below 40 % yesterday?", 40.0, "%"),
+        ("did Freezer 2 go above -18 °C last week?", -18.0, "°C"),
+        ("was Chiller 6 above 300 yesterday?", 300.0, None),
+    ],
+)
+def test_a_limit_keeps_its_unit(question, limit, unit):
+    part = read_question(question).parts[0]
+    assert part.limit == limit and part.limit_unit == unit
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=120))
+def test_every_slot_says_where_it_came_from(text):
+    for part in read_question(text).parts:
+        for slot in part.slots.values():
+            assert slot.source in ("words", "rule", "catalog", "model", "open")
+        assert set(part.open_slots()) <= set(part.slots)
+
+
+# -- the Read-as line and the frame's checks, over a catalog with units and tags --
+
+
+def _catalog() -> Catalog:
+    def temp(name: str, unit: str, *tags: str) -> SensorName:
+        return SensorName(name, name, unit, tags)
+
+    sites = {
+        "DC-1": {
+            "Freezer 1": [
+                temp("Air Temp", "°F", "air", "temp", "sensor"),
+                temp("Air Temp SP", "°F", "air", "temp", "sp"),
+            ],
+            "Freezer 2": [
+                temp("Air Temp", "°F", "air", "temp", "sensor"),
+                temp("Air Temp SP", "°F", "air", "temp", "sp"),
+            ],
+            "Battery 1": [temp("Power", "kW", "elec", "power", "sensor"), temp("SOC", "%", "battery", "sensor")],
+            "Pump 1": [temp("Power", "kW", "elec", "power", "sensor"), temp("Flow", "m³/h", "water", "flow", "sensor")],
+        }
+    }
+    cat = Catalog.of({s: {a: [p.short for p in ps] for a, ps in assets.items()} for s, assets in sites.items()})
+    for s, assets in sites.items():
+        for a, ps in assets.items():
+            cat.site(s).sensors[a] = ps
+            cat.site(s).types[a] = [a.split()[0].casefold()]
+    return cat
+
+
+def _observe(g: Grounding, tool: str, args: dict, head: str, answers: bool = False) -> None:
+    g.observe(1, 1, tool, head, head=head, answers=answers, args=args)
+
+
+def test_read_as_says_what_the_ranking_computed_and_the_rule_it_took():
+    g = Grounding.build("rank the freezers at DC-1 by their mean air temp yesterday", _catalog(), NOW)
+    args = {
+        "site_name": "DC-1",
+        "sensor_name": "Air Temp",
+        "by": "mean",
+        "order": "highest",
+        "start": "2024-05-05T00:00:00+00:00",
+        "final": "2024-05-06T00:00:00+00:00",
+        "asset_names": ["Freezer 1", "Freezer 2"],
+    }
+    _observe(
+        g, "rank", args, "Freezer 2 had the highest mean Air Temp on Sun 5 May 2024: -3.1 °F (then Freezer 1 -6.0)"
+    )
+    said = read_as(g, 1)
+    assert said.line.startswith("Read as: which of Freezer 1, Freezer 2 at DC-1 had the highest mean Air Temp on Sun")
+    assert "highest first, the question names no order" in said.line and not said.open
+    assert said.parts[0].tool == "rank" and said.parts[0].arguments["by"] == "mean"
+
+
+def test_an_open_order_is_said_and_named_open():
+    g = Grounding.build("which freezer at DC-1 was sweetest yesterday", _catalog(), NOW)
+    assert open_slots(g) == ["order: 'sweetest'"]
+    args = {
+        "site_name": "DC-1",
+        "sensor_name": "Air Temp",
+        "by": "max",
+        "order": "highest",
+        "start": "2024-05-05T00:00:00+00:00",
+        "final": "2024-05-06T00:00:00+00:00",
+        "asset_type": "freezer",
+    }
+    _observe(g, "rank", args, "Freezer 2 had the highest maximum Air Temp on Sun 5 May 2024: -1 °F")
+    said = read_as(g, 1)
+    assert "'sweetest' does not say which end; the model chose" in said.line
+    assert said.open == ["order: 'sweetest'"]
+
+
+def test_a_setpoint_read_for_a_measured_value_is_held_back():
+    g = Grounding.build("which freezer at DC-1 was coldest yesterday", _catalog(), NOW)
+    args = {
+        "site_name": "DC-1",
+        "sensor_name": "Air Temp SP",
+        "by": "min",
+        "order": "lowest",
+        "start": "2024-05-05T00:00:00+00:00",
+        "final": "2024-05-06T00:00:00+00:00",
+        "asset_names": ["Freezer 1", "Freezer 2"],
+    }
+    _observe(g, "rank", args, "Freezer 1 had the lowest minimum Air Temp SP on Sun 5 May 2024: -10 °F")
+    assert "a setpoint" in wrong_series(g, 1)
+    head = "Freezer 1 had the lowest minimum Air Temp SP on Sun 5 May 2024: -10 °F"
+    assert "a setpoint" in g.unsupported(1, head, [])
+    args["sensor_name"] = "Air Temp"
+    g2 = Grounding.build("which freezer at DC-1 was coldest yesterday", _catalog(), NOW)
+    _observe(g2, "rank", args, "Freezer 1 had the lowest minimum Air Temp on Sun 5 May 2024: -9 °F")
+    assert wrong_series(g2, 1) == ""
+
+
+def test_a_limit_in_percent_is_never_compared_with_a_power():
+    g = Grounding.build("was Battery 1 at DC-1 below 20 % yesterday?", _catalog(), NOW)
+    args = {
+        "site_name": "DC-1",
+        "asset_name": "Battery 1",
+        "sensor_name": "Power",
+        "direction": "below",
+        "limit": 20,
+        "start": "2024-05-05T00:00:00+00:00",
+        "final": "2024-05-06T00:00:00+00:00",
+        "report": "whether",
+    }
+    _observe(g, "excursions", args, "Yes: Battery 1 Power went below 20 on Sun 5 May 2024 (min -250 kW)")
+    reason = wrong_series(g, 1)
+    assert "20 %" in reason and "Power (kW)" in reason
+    args["sensor_name"] = "SOC"
+    g2 = Grounding.build("was Battery 1 at DC-1 below 20 % yesterday?", _catalog(), NOW)
+    _observe(g2, "excursions", args, "No: Battery 1 SOC never went below 20 on Sun 5 May 2024 (min 31 %)")
+    assert wrong_series(g2, 1) == ""
+    assert "whether Battery 1 SOC at DC-1 went below 20" in read_as(g2, 1).line
+
+
+def test_a_refusal_reads_as_its_kind():
+    g = Grounding.build("switch off Freezer 1 at DC-1", _catalog(), NOW)
+    assert read_as(g, None).line == "Read as: a request to operate equipment (this gateway only reads)."
+
+
+def test_the_structured_reading_travels_in_the_result():
+    from edge_agent.mqtt.protocol import ResultReply
+
+    g = Grounding.build("which freezer at DC-1 was sweetest yesterday", _catalog(), NOW)
+    reply = ResultReply(request_id="r1", status="partial", answer="x", reading=read_as(g, None))
+    back = json.loads(reply.model_dump_json())
+    assert back["reading"]["open"] == ["order: 'sweetest'"] and back["reading"]["line"].startswith("Read as:")
+
+
+# -- absence claims only for words the field knows as a measure (issue 40 e) --
+
+
+@pytest.mark.parametrize("word", ["pressure", "humidity", "level", "voltage", "torque", "co2", "amps"])
+def test_the_fields_measure_words_name_a_measure(word):
+    from edge_agent.grounding.fieldvocab import names_a_measure
+
+    assert names_a_measure(word)
+
+
+@pytest.mark.parametrize("word", ["exceed", "nearly", "reading", "daily", "final", "vibe", ""])
+def test_other_words_name_no_measure(word):
+    from edge_agent.grounding.fieldvocab import names_a_measure
+
+    assert not names_a_measure(word)
+
+
+def test_a_word_that_is_no_measure_is_never_said_missing():
+    cat = _catalog()
+    g = Grounding.build("did Freezer 1 at DC-1 exceed yesterday", cat, NOW)
+    assert not [m for m in g.links.missing if m.kind == "sensor"]
+    g = Grounding.build("max pressure for Freezer 1 at DC-1 yesterday", cat, NOW)
+    assert [m.text for m in g.links.missing if m.kind == "sensor"] == ["pressure"]
+
+
+# -- a date range with the month said once (issue 40 f) --
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("energy on 3-5 May", "2026-05-03", "2026-05-06"),
+        ("peak over 3–5 may please", "2026-05-03", "2026-05-06"),
+        ("May 3-5 energy", "2026-05-03", "2026-05-06"),
+        ("the mean for May 3 to 5", "2026-05-03", "2026-05-06"),
+        ("march 3rd through 7th 2025", "2025-03-03", "2025-03-08"),
+        ("from the 3rd to the 5th of May", "2026-05-03", "2026-05-06"),
+    ],
+)
+def test_days_of_one_month_said_once_are_the_whole_range(text, start, end):
+    from edge_agent.grounding.dates import resolve_period
+
+    got = resolve_period(text, datetime(2026, 5, 20, 9, 0, tzinfo=UTC))
+    assert got is not None and got.iso() == (f"{start}T00:00:00", f"{end}T00:00:00")
+
+
+@pytest.mark.parametrize("text", ["Chiller 6 to 9 March", "may 3 to 5 pm"])
+def test_a_name_or_a_time_is_no_range(text):
+    from edge_agent.grounding.dates import resolve_period
+
+    got = resolve_period(text, datetime(2026, 5, 20, 9, 0, tzinfo=UTC))
+    assert got is not None and (got.point or (got.end - got.start).days == 1)
+
+
+# -- a ratio asked as one measure per another (issue 40 f) --
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what was the kWh per m3 of Pump 2 yesterday", "kW per ton for Chiller 6 last week", "the kw/ton of chiller 1"],
+)
+def test_one_measure_per_another_is_a_ratio_of_two_series(question):
+    part = read_question(question).parts[0]
+    assert (part.ask, part.op, part.statistic) == ("derive", "ratio", "mean")
+    assert part.slots["op"].source == "words" and part.slots["statistic"].source == "rule"
+
+
+@pytest.mark.parametrize(
+    "question", ["kWh per day for Chiller 6", "flow in gallons per minute at Pump 2", "show m3/h on pump 2"]
+)
+def test_a_rate_per_unit_of_time_is_no_ratio(question):
+    assert read_question(question).parts[0].ask != "derive"
+
+
+def test_no_catalog_no_line():
+    g = Grounding.build("which freezer was coldest yesterday", None, NOW)
+    assert read_as(g, None).line == ""
+
+
+# -- the status: an open slot is never delivered as answered --
+
+
+def _ranked(question: str, order: str):
+    from edge_agent.agent.trajectory import Trial
+
+    g = Grounding.build(question, _catalog(), NOW)
+    args = {
+        "site_name": "DC-1",
+        "sensor_name": "Air Temp",
+        "by": "max",
+        "order": order,
+        "start": "2024-05-05T00:00:00+00:00",
+        "final": "2024-05-06T00:00:00+00:00",
+        "asset_type": "freezer",
+    }
+    head = f"Freezer 2 had the {order} maximum Air Temp on Sun 5 May 2024: -1 °F (then Freezer 1 -3)"
+    g.observe(1, 1, "rank", f"{head}; saved to r.json", head=head, args=args)
+    trial = Trial(number=1, answer=head, outcome="finished")
+    trial.claims = g.check(head)
+    return g, trial
+
+
+def test_an_open_order_ends_partial_with_the_choice_said():
+    from types import SimpleNamespace
+
+    from edge_agent.agent.xen import conclude
+
+    g, trial = _ranked("which freezer at DC-1 was sweetest yesterday", "highest")
+    out = conclude([trial], None, SimpleNamespace(cancelled=False, grounding=g))
+    assert out.status == "partial" and "order: 'sweetest'" in out.detail
+    g2, trial2 = _ranked("which freezer at DC-1 was warmest yesterday", "highest")
+    assert conclude([trial2], None, SimpleNamespace(cancelled=False, grounding=g2)).status == "answered"
+
+
+def test_the_fix_names_the_call_the_frame_misses():
+    from edge_agent.grounding.readas import fix_for
+
+    g = Grounding.build("what was the kW per m3 of Pump 1 at DC-1 yesterday", _catalog(), NOW)
+    g.observe(1, 1, "histories", "Pump 1 Power: mean 5 kW", head="Pump 1 Power: mean 5 kW", answers=True)
+    assert fix_for(g, 1) == 'call derive with op ratio for "what was the kW per m3 of Pump 1 at DC-1 yesterday"'
+    g, _ = _ranked("which freezer at DC-1 was coldest yesterday", "lowest")
+    assert fix_for(g, 1) == ""
+
+
+# -- a question in another language (issue 40 f) --
+
+
+def test_unplaced_words_in_another_language_name_it():
+    from edge_agent.grounding.language import foreign_language
+
+    assert foreign_language(["cual", "fue", "la", "temperatura", "maxima", "del", "ayer"]) == "Spanish"
+    assert foreign_language(["wie", "hoch", "war", "die", "im", "gestern"]) == "German"
+    assert foreign_language(["sorta", "kinda", "maybe"]) is None  # English words nothing placed
+    assert foreign_language(["hier", "du"]) is None  # too few words to tell
+
+
+def test_a_question_in_another_language_gives_up_saying_which_without_a_model_call(tmp_path):
+    from edge_agent.agent.xen import solve
+    from tests.xen_helpers import RoleScript, harness
+
+    h = harness(tmp_path, RoleScript(), strategy="reactxen")  # nothing scripted: any model call fails the test
+    h.rt.catalog = _catalog
+    out = solve("cual fue la temperatura maxima del Freezer 1 ayer", h.rt)
+    assert h.roles() == [] and out.status == "gave_up" and out.reason == "language"
+    assert out.detail.startswith("The question reads as Spanish; this gateway reads questions in English.")
+
+
+def test_a_value_in_a_gap_is_never_answered():
+    from types import SimpleNamespace
+
+    from edge_agent.agent.trajectory import Trial
+    from edge_agent.agent.xen import conclude
+
+    g = Grounding.build("what was the Air Temp of Freezer 1 at DC-1 at 3am yesterday", _catalog(), NOW)
+    head = (
+        "no value of Air Temp of Freezer 1 was recorded at 03:00 on 5 May 2024, a gap in the history (the last value "
+        "before it, -5 °F, was recorded at 00:45 on 5 May 2024); saved to h.json"
+    )
+    g.observe(
+        1, 1, "histories", head, head=head, answers=True, args={"site_name": "DC-1", "asset_names": ["Freezer 1"]}
+    )
+    assert open_slots(g, 1) == ["value: a gap in the history at the instant asked"]
+    trial = Trial(number=1, answer=g.answer_prefix(1), outcome="finished")
+    trial.claims = g.check(trial.answer)
+    out = conclude([trial], None, SimpleNamespace(cancelled=False, grounding=g))
+    assert out.status == "partial" and "a gap in the history" in out.detail
+
+
+@pytest.mark.parametrize(("reply", "order"), [("lowest", "lowest"), ("the HIGHEST one", "highest"), ("no idea", None)])
+def test_an_open_order_asked_back_is_settled_by_the_reply(reply, order):
+    from edge_agent.grounding.readas import ask_back
+
+    g = Grounding.build("which freezer at DC-1 was sweetest yesterday", _catalog(), NOW)
+    asked: list[str] = []
+    ask_back(g, lambda q: asked.append(q) or reply)
+    assert asked == [
+        "In \"which freezer at DC-1 was sweetest yesterday\", does 'sweetest' mean the highest or the lowest value? "
+        "Reply highest or lowest."
+    ]
+    part = g.reading.parts[0]
+    assert part.order == order
+    assert (open_slots(g) == []) == (order is not None)
+    if order:
+        assert part.slots["order"].source == "requester"
+        assert g.scope().pins["order"] == order  # the ranking's order is pinned from the reply
