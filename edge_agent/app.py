@@ -30,6 +30,7 @@ from edge_agent.llm.models import load_model
 from edge_agent.observers import NO_OBSERVER, Observer, notify
 from edge_agent.runlog import RunLog
 from edge_agent.skyspark.client import SkySparkClient
+from edge_agent.tabular import FileFormat, format_asked
 from edge_agent.toolkit import AGENT_ASK_TOOL, ToolContext, ToolRegistry
 from edge_agent.trajectory_store import TrajectoryStore
 
@@ -106,6 +107,7 @@ class EdgeAgent:
         ask_requester: Callable[[str], str | None] | None = None,
         run_id: str | None = None,
         use_examples: bool = True,
+        file_format: FileFormat | None = None,
     ) -> RunResult:
         started = time.monotonic()
         run_id = run_id or uuid.uuid4().hex[:12]
@@ -134,6 +136,7 @@ class EdgeAgent:
             ask_requester=ask_requester,
             cancel=cancel or threading.Event(),
             question=question,
+            file_format=format_asked(question, file_format),
         )
         tools = self.tools.with_tool(AGENT_ASK_TOOL) if ask_requester else self.tools
         metered = MeteredLLM(self.llm, interrupt=ctx.cancel)  # a cancel stops the model call under way

@@ -118,8 +118,12 @@ class FileStore:
 
     def write_json(self, data: Any, stem: str) -> str:
         """Write `data` as JSON to a new file named after `stem`; returns the file name."""
-        name = self.new_name(stem)
-        self.write_bytes(name, json.dumps(data, ensure_ascii=False, default=str).encode("utf-8"))
+        return self.write_new(json.dumps(data, ensure_ascii=False, default=str).encode("utf-8"), stem)
+
+    def write_new(self, data: bytes, stem: str, suffix: str = ".json") -> str:
+        """Write `data` to a new file named after `stem` with `suffix`; returns the file name."""
+        name = self.new_name(stem, suffix)
+        self.write_bytes(name, data)
         self.created.append(name)
         return name
 

@@ -94,6 +94,8 @@ class ToolContext:
     cancel: threading.Event = field(default_factory=threading.Event)
     #: the question being answered: a tool may order what it reports by it (e.g. the statistic asked for first)
     question: str = ""
+    #: the format result files take beside their JSON (`tabular.format_asked`): "csv" also writes a CSV copy
+    file_format: str = "json"
     _skyspark: Any = None
 
     @property

@@ -526,3 +526,26 @@ def test_a_value_asked_inside_a_gap_says_there_is_a_gap(tools, iot_ctx):
         start="2024-07-15T12:10:00",
     )
     assert ok and "gap" not in obs
+
+
+def test_a_csv_asked_is_written_beside_the_json_and_named(tools, iot_ctx):
+    iot_ctx.file_format = "csv"
+    try:
+        ok, obs = run(
+            tools,
+            iot_ctx,
+            "histories",
+            site_name="POKMAIN",
+            asset_names=["Chiller 6"],
+            sensor_name="Power",
+            start="2024-07-15",
+            final="2024-07-16",
+        )
+    finally:
+        iot_ctx.file_format = "json"
+    assert ok
+    sheet, table = re.search(r"saved to (\S+\.csv) \(and (\S+\.json)\)", obs).groups()
+    text = iot_ctx.files.read_bytes(sheet).decode("utf-8-sig").splitlines()
+    assert text[0] == "time (UTC-04:00),site,asset,sensor,value,unit"
+    assert len(text) == 1 + len(iot_ctx.files.read_json(table)) == 97
+    assert text[1].startswith("2024-07-15 00:00:00,POKMAIN,Chiller 6,Chiller 6 Power,") and text[1].endswith(",kW")

@@ -32,6 +32,7 @@ from edge_agent.grounding.question import stated_first
 from edge_agent.grounding.readas import GAP
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
+from edge_agent.tabular import saved_as
 from edge_agent.toolkit import (
     ASSET_REF,
     FINAL_REF,
@@ -177,7 +178,7 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
         rows = client.history(site.name, args.asset_names, args.sensor_name, window.start, window.end)
     data = [r.model_dump() for r in rows]
     stem = f"history_{args.asset_names[0]}_{args.sensor_name}"
-    name = ctx.files.write_json(data, stem)
+    name = saved_as(ctx, data, stem)
     sensors_seen = list(dict.fromkeys(r.sensor_name for r in rows))
     assets = ", ".join(args.asset_names)
     if window.is_point:
@@ -219,6 +220,7 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
 
 
 _STATS = ("max", "min", "mean", "sum")
+
 #: how far before its last sample a point query reads to learn the series' spacing
 SPACING_LOOKBACK = timedelta(hours=12)
 

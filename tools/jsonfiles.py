@@ -4,6 +4,7 @@ import json
 
 from pydantic import Field
 
+from edge_agent.tabular import saved_as
 from edge_agent.toolkit import FILE_REF, Said, ToolArgs, ToolContext, ToolError, tool
 
 PREVIEW_CHARS = 400
@@ -53,7 +54,8 @@ def jsonmerge(args: MergeArgs, ctx: ToolContext) -> Said:
             f"the rows differ: {args.file_name_1} has {sorted(keys1)}, {args.file_name_2} has {sorted(keys2)}"
         )
     merged = first + second
-    name = ctx.files.write_json(merged, "merged")
+    history = all(isinstance(r, dict) and {"timestamp", "asset_name", "sensor_name"} <= set(r) for r in merged)
+    name = saved_as(ctx, merged, "merged") if history else ctx.files.write_json(merged, "merged")
     return Said(
         f"merged {len(first)} + {len(second)} rows into {name} ({len(merged)} rows)",
         answer=f"the {len(merged)} rows of {args.file_name_1} and {args.file_name_2} are saved in one file, {name}",

@@ -31,6 +31,7 @@ from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.config import Strategy
 from edge_agent.grounding.provenance import Claim
 from edge_agent.grounding.readas import ReadAs
+from edge_agent.tabular import FileFormat
 
 FilesMode = Literal["chunks", "manifest", "none"]
 
@@ -203,6 +204,12 @@ class RequestOptions(Payload):
         "chunks", description="chunks: manifest + file chunks; manifest: manifest only; none: no file information"
     )
     ask: StrictBool = Field(False, description="allow the agent to ask the requester one clarifying question")
+    format: FileFormat | None = Field(
+        None,
+        description="the result files' format: csv also writes each data file as CSV (site-local times, the UTC "
+        "offset in the header, units in a column; opens in a spreadsheet as it is); default: csv where the question "
+        "says CSV, spreadsheet or Excel, else json",
+    )
     plots: StrictBool = Field(
         True,
         description="an answered result carries an SVG plot of every series the answer "

@@ -113,6 +113,7 @@ class AgentRunner:
             cancel=cancel,
             ask_requester=ask_requester if options.ask else None,
             run_id=run_id,
+            file_format=options.format,
         )
 
 
