@@ -376,7 +376,11 @@ def test_a_broker_refusal_is_logged_and_shown(secured_broker, tmp_path, caplog):
         assert any("refused the console's login" in r.getMessage() for r in caplog.records)
         otto, _ = login(console.url, "otto")
         assert 'id="broker-problem"' in otto.get("/").text
-        assert Browser(console.url).get("/healthz").json()["problem"]
+        anyone = Browser(console.url).get("/healthz")  # degraded, and no broker address or user without login
+        assert anyone.status_code == 503 and anyone.json()["status"] == "degraded" and "problem" not in anyone.json()
+        assert str(broker.port) not in anyone.text and "edge-agent-console" not in anyone.text
+        seen = otto.get("/healthz")
+        assert seen.status_code == 503 and "refused the console's login" in seen.json()["problem"]
     finally:
         console.stop()
 

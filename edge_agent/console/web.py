@@ -577,14 +577,21 @@ async def users_post(request: web.Request) -> web.Response:
 
 
 async def health(request: web.Request) -> web.Response:
+    """200 and `status: ok` while the console is connected to its broker; 503 and `status: degraded`, with the
+    reasons, while the broker refuses it or is gone. The broker's own words (its address, the user refused) are
+    shown only to a logged-in session (`problem`)."""
     bridge = _console(request).bridge
-    return web.json_response(
-        {
-            "broker": bool(bridge and bridge.connected),
-            "problem": bridge.problem if bridge else "",
-            "following": len(bridge.asked) if bridge else 0,
-        }
-    )
+    up = bool(bridge and bridge.connected)
+    body: dict[str, object] = {
+        "status": "ok" if up else "degraded",
+        "broker": up,
+        "following": len(bridge.asked) if bridge else 0,
+    }
+    if not up:
+        body["reasons"] = ["the console is not connected to the MQTT broker: questions cannot be sent"]
+    if request[SESSION] is not None:
+        body["problem"] = bridge.problem if bridge else ""
+    return web.json_response(body, status=200 if up else 503)
 
 
 def make_app(settings: Settings, bridge: Bridge | None) -> web.Application:
