@@ -386,3 +386,40 @@ def test_browser_operators_refusal_cancel_restart_and_past_provenance(console_en
     assert len({colours[s] for s in ("answered", "refused", "partial", "gave up", "failed")}) == 5
     browser.execute_script("document.getElementById('runs').scrollIntoView()")
     shot("2-history-every-status")
+
+
+def test_browser_pages_hold_their_shape_at_phone_and_desktop_widths(script_console, browser):
+    """A question with a long unbroken word never widens a page (issue 41 b): at 390 px and 1280 px, the home page
+    with its history, the live page and the run page have no horizontal overflow, and under 600 px the history is
+    cards with the status on screen."""
+    from selenium.webdriver.common.by import By
+
+    shot = Shots(browser)
+    _login(browser, script_console.url, "otto", shot)
+    word = "Chiller6Tonnage" * 20  # 300 letters, no break
+    _ask(browser, f"show {word} for yesterday [steps=1 delay=0.1]")
+    _wait(browser, 20, lambda d: d.find_element(By.ID, "state").text == "answered", "the answer")
+    live = browser.current_url
+    from edge_agent.agent.trajectory import RunResult
+    from edge_agent.runlog import RunLog
+
+    question, answer = f"show {word} for yesterday", f'There is no asset {word}.\n\nRead as: "show {word}".'
+    RunLog(script_console.settings.db_path).record(  # a past run of the same question, as the daemon records one
+        RunResult(run_id="long-word", question=question, strategy="react", model="m", now="", status="gave_up",
+                  answer=answer),
+        [],
+    )  # fmt: skip
+    run = script_console.url + "/runs/long-word"
+    overflow = "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    for width in (390, 1280):
+        browser.set_window_size(width, 1000)
+        for name, url in (("home", script_console.url + "/"), ("live", live), ("run", run)):
+            browser.get(url)
+            assert browser.execute_script(overflow) <= 0, (width, name)
+            shot(f"shape-{width}-{name}")
+        browser.get(script_console.url + "/")
+        badge = browser.find_element(By.CSS_SELECTOR, "#runs .badge")
+        browser.execute_script("arguments[0].scrollIntoView()", badge)
+        shot(f"shape-{width}-history")
+        assert badge.is_displayed() and badge.rect["x"] + badge.rect["width"] <= width
+    browser.set_window_size(1280, 1100)
