@@ -261,6 +261,8 @@ def test_times_status_search_paging_and_full_sha256(console_env):
     assert re.search(r"\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} \(site time\)", home)
     assert "page 1 of 2" in home and 'id="older"' in home
     assert "page 2 of 2" in otto.get("/?page=2").text
+    past = otto.get("/?page=99999").text  # a page past the last is the last page, never "page 99999 of 2"
+    assert "page 2 of 2" in past and "99999" not in past
     found = otto.get("/?" + urllib.parse.urlencode({"q": "number 2"})).text
     assert "pump number 2" in found and "pump number 1" not in found and "1 run " in found
     for gid in ("gw-broker", "gw-daemon", "gw-skyspark", "gw-model", "gw-queue"):

@@ -254,11 +254,12 @@ async def home(request: web.Request) -> web.Response:
     console = _console(request)
     session = console.require(request)
     q = request.query.get("q", "").strip()[:200]
-    page = _page_number(request.query.get("page"))
     size = console.settings.console.history_page_size
     loop = asyncio.get_running_loop()
-    runs = await loop.run_in_executor(None, console.history.runs, size, (page - 1) * size, q)
     total = await loop.run_in_executor(None, console.history.count, q)
+    pages = max(1, -(-total // size))
+    page = min(_page_number(request.query.get("page")), pages)  # "page 99999 of 1" is the last page
+    runs = await loop.run_in_executor(None, console.history.runs, size, (page - 1) * size, q)
     status = await loop.run_in_executor(None, gateway_status, console)
     own = console.bridge.client_id if console.bridge else None
     running = [
@@ -276,7 +277,7 @@ async def home(request: web.Request) -> web.Response:
         strategies=config.STRATEGIES,
         q=q,
         page=page,
-        pages=max(1, -(-total // size)),
+        pages=pages,
         total=total,
         running=running,
         gateway=status,
