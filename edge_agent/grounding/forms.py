@@ -91,6 +91,9 @@ class FormsTable(BaseModel):
     function_words: str
     data_words: str
     informal: dict[str, list[str]] = {}  # a word as operators type it in a hurry ("wat", "r"): read as the word
+    #: general words' short forms ("yday", "thru", "pts"): a question whose words nothing placed holds one is read again
+    #: with the words written out (`grounding.run.Grounding.build`), and the run says so
+    short_forms: dict[str, list[str]] = {}
 
     @field_validator("forms")
     @classmethod
@@ -306,6 +309,7 @@ class _Table:
     verb_forms: frozenset[str]  # every form of the operating verbs: base, -s, -ing, participle
     data_words: frozenset[str]
     amount: Cue  # "how many kwh", "how many gallons": an amount in a unit, not a count of things
+    short_forms: dict[str, str]  # a short form as typed → the words it stands for
 
 
 def _load(path: Path = FORMS_FILE) -> _Table:
@@ -383,6 +387,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
         data_words=frozenset(raw.data_words.split()),
         amount=comp.cue("how many <unit>")[0],
         verb_forms=frozenset(f for v in raw.operating_verbs for f in _inflections(v.verb, v.done)),
+        short_forms={typed.casefold(): word for word, forms in raw.short_forms.items() for typed in forms},
     )
 
 

@@ -310,9 +310,10 @@ def _placed_words(catalog: Catalog) -> frozenset[str]:
 
 
 def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, str, str]]:
-    """A sensor named by its initials in capitals, as operators write them ("DO" for Dissolved Oxygen, "RAT" for
-    Return Air Temp): a word of 2–5 capital letters, in a question not written in capitals, that is the initials of
-    the words of exactly one sensor name in play."""
+    """A sensor named by its initials, as operators write them ("DO" for Dissolved Oxygen, "RAT" for Return Air Temp,
+    "soc" for State of Charge): a word of 2–5 capital letters, in a question not written in capitals, or of 3–5
+    lower-case letters that is no word of the reading's, that is the initials of the words of exactly one sensor name
+    in play."""
     letters = [c for t, _, _ in tokens.items for c in t if c.isalpha()]
     if not letters or sum(c.isupper() for c in letters) > len(letters) / 2:
         return []  # a question in capitals: its words are no initials
@@ -321,9 +322,13 @@ def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, st
         ws = [w for w in re.split(r"[\s_\-./]+", name) if w]
         if len(ws) >= 2:
             by.setdefault("".join(w[0] for w in ws).casefold(), set()).add(name)
+    plain = {key(w) for w in FUNCTION_WORDS | CUE_WORDS | TABLE.data_words | TABLE.verb_forms}
     found = []
     for n, (text, _, _) in enumerate(tokens.items):
-        fits = by.get(text.casefold(), set()) if re.fullmatch(r"[A-Z]{2,5}", text) else set()
+        # in capitals ("DO"), or in a question written in lower case, three letters or more that are no English
+        # word of the reading's ("soc" for State of Charge; "do" never)
+        said = re.fullmatch(r"[A-Z]{2,5}", text) or (re.fullmatch(r"[a-z]{3,5}", text) and key(text) not in plain)
+        fits = by.get(text.casefold(), set()) if said else set()
         if not tokens.used[n] and len(fits) == 1:
             tokens.take(n, n + 1)
             found.append((n, n + 1, fits.pop(), "initials"))

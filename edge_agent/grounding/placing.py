@@ -49,17 +49,21 @@ def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
         part = links if len(texts) == 1 and links is not None else link(text, catalog)
         many.append(
             len(part.assets) >= 2
-            or _kind_many(part)
+            or _kind_many(part, catalog)
             or _names_a_kind(text, catalog, part)
             or bool(_OF_THEM.search(text))
         )
     return read_question(question, many)
 
 
-def _kind_many(links: Links) -> bool:
+def _kind_many(links: Links, catalog: Catalog) -> bool:
     """The part names a kind as several things: in the plural, or with no asset named ("the peak load on SP-01 shore
-    power": one asset and its kind said in the singular is that asset, nothing to rank)."""
+    power": one asset and its kind said in the singular is that asset, nothing to rank) where the sites in play have
+    two or more of it ("the lowest battery state of charge" where the site has one battery is that battery's)."""
     if not links.asset_types:
+        return False
+    sites = links.sites or list(catalog.sites)
+    if all(sum(len(catalog.site(s).assets_of_type(t)) for s in sites) < 2 for t in links.asset_types):
         return False
     said = [m.text for m in links.mentions if m.kind == "asset" and m.name in links.asset_types and m.text]
     return not links.assets or any(fieldvocab.singular(t.casefold()) != t.casefold() for t in said)

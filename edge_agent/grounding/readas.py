@@ -207,7 +207,9 @@ def read_as(g: Grounding, trial: int | None, answered: bool = True) -> ReadAs:
     also = [f"refused: {a}" for a in g.reading.also]
     calls = [x for x in g.sources if x.kind == "observation" and trial in (None, x.trial)]
     by = _by(calls) if answered and not any(p.tool for p in out) else ""
-    line = "Read as: " + "; ".join([" ".join(p.said.split()) for p in out] + also) + by + "."
+    respelt = [f'"{a}" as "{b}"' for a, b in g.respelt.items()]
+    words = f" (words read: {', '.join(respelt)})" if respelt else ""
+    line = "Read as: " + "; ".join([" ".join(p.said.split()) for p in out] + also) + by + words + "."
     return ReadAs(line=line, intent=g.reading.intent, parts=out, open=opened)
 
 
@@ -236,9 +238,15 @@ def ask_back(g: Grounding, ask: Callable[[str], str | None]) -> list[str]:
 
 
 def open_slots(g: Grounding, trial: int | None = None) -> list[str]:
-    """The slots of the question's parts that change the answer and that nothing settled ("order: 'quietest'"), and
-    the values asked at an instant that fall in a gap of the history (trial `trial`'s calls say so)."""
+    """The slots of the question's parts that change the answer and that nothing settled ("order: 'quietest'"), the
+    series the model chose where the question names no measure and the asset has several, and the values asked at an
+    instant that fall in a gap of the history (trial `trial`'s calls say so)."""
     out = [f"{n}: '{s.said}'" for p in g.reading.parts for n, s in p.open_slots().items()]
+    if g.links is not None and g.catalog is not None:
+        for source in assignment(g, trial):  # a series the question named no measure of: the model's guess
+            measure = _measure_slot(g, _args(source))
+            if measure is not None and measure.source == "model":
+                out.append(f"measure: {measure.said}")
     gaps = [
         x for x in g.sources if x.kind == "observation" and x.answers and trial in (None, x.trial) and GAP in x.head
     ]

@@ -96,5 +96,5 @@ def _plural_pair(a: str, b: str) -> bool:
 def apply(question: str, fixes: dict[str, str]) -> str:
     """The question with each misspelt word replaced by its vocabulary word."""
     for written, word in fixes.items():
-        question = re.sub(rf"(?<![\w-]){re.escape(written)}(?![\w-])", word, question)
+        question = re.sub(rf"(?<![\w-]){re.escape(written)}(?![\w-])", word, question, flags=re.I)
     return question

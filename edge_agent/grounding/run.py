@@ -84,6 +84,16 @@ def _kind_slips(question: str) -> dict[str, str]:
     return out
 
 
+def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
+    """The short forms of general words the question writes ("yday", "thru", "pts": the forms table's `short_forms`)
+    → the words they stand for; never a word of one of the SkySpark's names (a site "RN", an asset "DL 2")."""
+    typed = {w for w in re.findall(r"(?<![\w-])[A-Za-z0-9/]+(?![\w-])", question) if w.casefold() in TABLE.short_forms}
+    if not typed:
+        return {}
+    names = {w.casefold() for n in catalog.all_names() for w in re.findall(r"[^\W_]+", n)}
+    return {w: TABLE.short_forms[w.casefold()] for w in typed if w.casefold() not in names}
+
+
 def _linked(links: Links | None) -> int:
     """How many kinds and assets the linking found."""
     return len(links.asset_types) + len(links.assets) if links is not None else 0
@@ -122,7 +132,10 @@ class Grounding:
         """The grounding of a question; where words nothing placed are misspellings of the catalog's or the field's
         words ("clarifers", "temprature"), of the question with them respelt (`grounding.respelling`), which the run's
         note names."""
+        short = _short_forms(question, catalog) if catalog is not None else {}  # "yday": yesterday, written out
+        question = respelling.apply(question, short) if short else question
         g = cls._build(question, catalog, now, note)
+        g.respelt = dict(short)
         if catalog is None:
             return g
         fixes = respelling.respelt(question, g.unplaced, catalog) if g.unplaced else {}
@@ -134,7 +147,7 @@ class Grounding:
             len(again.unplaced) == len(g.unplaced) and _linked(again.links) <= _linked(g.links)
         ):
             return g
-        again.respelt = {**slips, **fixes}
+        again.respelt = {**short, **slips, **fixes}
         return again
 
     @classmethod
