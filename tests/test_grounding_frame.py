@@ -485,3 +485,42 @@ def test_comp_is_a_compressor_and_hw_is_hot_water():
 )
 def test_a_superlative_first_ranks_only_a_kind_of_several(question, ask):
     assert Grounding.build(question, _yard(), NOW).reading.parts[0].ask == ask
+
+
+# -- classes blind set 12 showed (run once at ce20048; fixed after, as classes) --
+
+
+@pytest.mark.parametrize(
+    ("question", "direction", "limit"),
+    [
+        ("What proportion of Tuesday did Heat Pump 1 deliver more than 3,000 kW of heat?", "above", 3000.0),
+        ("Did the inlet pressure of Scrubber SC-2 rise above −300 Pa at any time yesterday?", "above", -300.0),
+    ],
+)
+def test_a_limit_written_with_thousands_or_a_minus_sign(question, direction, limit):
+    part = read_question(question).parts[0]
+    assert (part.direction, part.limit) == (direction, limit)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Was the Medical Air Compressor more lightly loaded on Saturday or on Sunday?",
+        "Which of the compressors was most lightly loaded on Thursday, on average?",
+    ],
+)
+def test_more_lightly_is_the_lower(question):
+    assert read_question(question).parts[0].order == "lowest"
+
+
+def test_a_limit_in_a_unit_the_field_lacks_selects_the_point_written_in_it():
+    cat = Catalog.of({"Fab": {"UPW Skid A": ["Resistivity", "Product Temp"]}})
+    cat.site("Fab").sensors["UPW Skid A"] = [
+        SensorName("Resistivity", "Resistivity", "MΩ·cm", ("sensor",)),
+        SensorName("Product Temp", "Product Temp", "°C", ("temp", "sensor")),
+    ]
+    g = Grounding.build("For how long yesterday was UPW Skid A at Fab below 18.0 MΩ·cm?", cat, NOW)
+    args = {"site_name": "Fab", "asset_name": "UPW Skid A", "sensor_name": "Product Temp", "direction": "below"}
+    head = "Product Temp of UPW Skid A was never below 18.0 °C: 0 h"
+    g.observe(1, 1, "excursions", head, head=head, args={**args, "limit": 18.0, "report": "how_long"})
+    assert "in the unit of Resistivity" in wrong_series(g, 1)

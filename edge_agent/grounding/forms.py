@@ -116,7 +116,7 @@ _BUILTIN = {
     "isodate": r"\d{4}-\d{2}-\d{2}(?:[T ][\d:]+)?",
     "year": r"(?:19|20)\d\d(?!\w)",
     "coded": r"[^\W\d_]*\d[\w-]*",
-    "limit": rf"(?<![\w.:/-])(?P<limit>-?\d+(?:\.\d+)?)\s*(?P<unit>{_UNITS})?(?![\w:/-])",
+    "limit": rf"(?<![\w.:/,-])(?P<limit>-?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?)\s*(?P<unit>{_UNITS})?(?![\w:/-])",
 }
 #: unit words a limit may carry that the reading places with the number
 _UNIT_WORDS = frozenset("c f degree degrees deg percent kw kwh ton tons tonref psi pa cfm gpm ppm".split())
@@ -164,6 +164,7 @@ class Cue:
                 out.add(w)
         if "limit" in self.regex.groupindex and m.group("limit"):
             out.add(m.group("limit").lstrip("-"))
+            out.update(p for p in re.split(r"[,.]", m.group("limit").lstrip("-")) if p)  # "3,000": words 3 and 000
             unit = (m.group("unit") or "").casefold()
             out |= {u for u in words(unit) if u in _UNIT_WORDS}
         return out

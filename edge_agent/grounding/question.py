@@ -157,7 +157,7 @@ def _unknown_degree(text: str) -> str | None:
 def _limit(text: str) -> float | None:
     """The number a threshold question compares with ("above 45 °F", "over 80%"), not a date, time or name's."""
     hit = _first(TABLE.limit, text)
-    return float(hit[1].group("limit")) if hit else None
+    return float(hit[1].group("limit").replace(",", "")) if hit else None  # "3,000 kW": thousands separated
 
 
 def _basis(text: str) -> str | None:
@@ -200,7 +200,9 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
 
 
 def _symbols(text: str) -> str:
-    """Comparison signs before a number read as words ("Power > 365 kW": above 365 kW); "# of" is "number of"."""
+    """Comparison signs before a number read as words ("Power > 365 kW": above 365 kW); "# of" is "number of"; the
+    minus sign (U+2212) and dashes before a digit are the ASCII minus ("above −300 Pa")."""
+    text = re.sub(r"[\u2212\u2013\u2014](?=\d)", "-", text)
     text = re.sub(r"(?<!\w)#\s*(?=of\b)", "number ", text, flags=re.I)
     text = re.sub(r"\s*(?:>=|≥|>)\s*(?=[-+]?\d)", " above ", text)
     return re.sub(r"\s*(?:<=|≤|<)\s*(?=[-+]?\d)", " below ", text)
@@ -282,6 +284,9 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.limit = _limit(text)
         lim = _first(TABLE.limit, text)
         part.limit_unit = ((lim[1].groupdict().get("unit") or "").strip() or None) if lim else None
+        after = re.match(r"\s*([^\s,;?!]+)", text[lim[1].end() :]) if lim and part.limit_unit is None else None
+        if after and not re.fullmatch(r"[A-Za-z]+", after.group(1)):  # "18.0 MΩ·cm", "5 mg/m³": a unit the table
+            part.limit_unit = after.group(1)  # does not list, written as a symbol
     if "setpoint" in pins and part.direction is not None:
         part.setpoint = _setpoint(text) and part.limit is None
     if "op" in pins:

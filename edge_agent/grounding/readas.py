@@ -253,6 +253,10 @@ def open_slots(g: Grounding, trial: int | None = None) -> list[str]:
     return out + [f"value: {GAP} at the instant asked" for _ in gaps[:1]]
 
 
+def _unit_key(unit: str | None) -> str:
+    return "".join((unit or "").split()).casefold()
+
+
 def wrong_series(g: Grounding, trial: int) -> str:
     """Why a call answering a part read a series the part does not ask for ('' where none did): a setpoint where the
     question names no setpoint and no point by name, or a series whose quantity is not that of the limit's unit."""
@@ -285,6 +289,10 @@ def wrong_series(g: Grounding, trial: int) -> str:
                     f"the limit {part.limit:g} {unit} is a {want.name}, and this run compared {sensor} "
                     f"({points[0].unit}), a {have.name}"
                 )
+            same = [x.short for a in assets for x in g.catalog.sensors(site, a) if _unit_key(x.unit) == _unit_key(unit)]
+            if want is None and same and _unit_key(points[0].unit) != _unit_key(unit):  # "18.0 MΩ·cm": a unit the
+                # field's database lacks, written as one of the asset's points has it
+                return f"the limit {part.limit:g} {unit} is in the unit of {same[0]}, and this run compared {sensor}"
     return ""
 
 
