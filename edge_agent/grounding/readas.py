@@ -103,13 +103,17 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
         return None
     if sensor in g.links.sensors:
         return Slot(source="words", said=sensor)
-    if g.links.measures:
-        return Slot(source="words", said=", ".join(g.links.measures))
     scope = g.scope()
     site = scope.sites.get(args.get("site_name", "")) if scope is not None else None
     if site is not None and len(site.sensors) <= 1:
         return Slot(source="catalog", said=sensor)
-    return Slot(source="model", said=f"{sensor}, chosen by the model: the question names no measure")
+    if g.links.measures:  # the question's measure word, and the model's pick among the series that measure it
+        return Slot(source="words", said=f"{sensor}, the model's pick of the {', '.join(g.links.measures)} series")
+    return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
+
+
+#: how a series the model chose where the question named no measure is said (such a run is partial: `open_slots`)
+NO_MEASURE = "chosen by the model: the question names no measure"
 
 
 def _said(part: Part, tool: str | None, a: dict[str, Any], answered: bool) -> str:
@@ -168,7 +172,7 @@ def _slot_notes(slots: dict[str, Slot]) -> str:
     for name, slot in slots.items():
         if slot.source == "rule":
             notes.append(f"{name}: {slot.said}")
-        elif slot.source in ("model", "requester"):
+        elif slot.source in ("model", "requester") or "model's pick" in slot.said:
             notes.append(f"{name}: {slot.said}")
         elif slot.source == "open":
             notes.append(f"{name}: '{slot.said}' does not say which end; the model chose")
@@ -195,7 +199,7 @@ def read_as(g: Grounding, trial: int | None, answered: bool = True) -> ReadAs:
         tool = source.tool if source is not None else None
         slots = dict(part.slots)
         measure = _measure_slot(g, args)
-        if measure is not None and measure.source != "words":
+        if measure is not None and (measure.source != "words" or "model's pick" in measure.said):
             slots["measure"] = measure
         for name, slot in part.slots.items():
             if slot.source == "open":
