@@ -524,3 +524,10 @@ def test_a_limit_in_a_unit_the_field_lacks_selects_the_point_written_in_it():
     head = "Product Temp of UPW Skid A was never below 18.0 °C: 0 h"
     g.observe(1, 1, "excursions", head, head=head, args={**args, "limit": 18.0, "report": "how_long"})
     assert "in the unit of Resistivity" in wrong_series(g, 1)
+
+
+def test_a_capitalised_word_inside_a_sentence_is_said_missing_as_a_name():
+    g = Grounding.build("what was the Volumenstrom of Pump 1 at DC-1 yesterday", _catalog(), NOW)
+    assert [m.text for m in g.links.missing if m.kind == "sensor"] == ["Volumenstrom"]
+    g = Grounding.build("what was the volumenstrom of Pump 1 at DC-1 yesterday", _catalog(), NOW)
+    assert not [m for m in g.links.missing if m.kind == "sensor"]  # a plain word the field does not know: unplaced

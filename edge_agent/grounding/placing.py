@@ -194,16 +194,21 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
     text = next((w for w in words if w.casefold() in g.unplaced and w.casefold() in near), "")
     if not text:  # only a word beside an asset's name is read as its measure ("max Level for Chiller B")
         return
-    if not (fieldvocab.names_a_measure(text) or _name_shaped(text)):  # "exceed", "thermal's" neighbour "nearly":
+    if not (fieldvocab.names_a_measure(text) or _name_shaped(text, g.question)):  # "exceed", "thermal's" neighbour "nearly":
         return  # a word the field knows as no measure is never said missing; it stays a word nothing placed
     for asset in links.assets:
         site = links.asset_sites[asset]
         links.missing.append(sensor_lacking(catalog, site, asset, text))
 
 
-def _name_shaped(word: str) -> bool:
-    """The operator wrote the word as a point's name: with a digit, an underscore or capitals ("PRESS", "kW_2")."""
-    return bool(re.search(r"\d|_", word)) or (len(word) > 1 and word.isupper())
+def _name_shaped(word: str, question: str) -> bool:
+    """The operator wrote the word as a point's name: with a digit, an underscore or capitals ("PRESS", "kW_2"), or
+    capitalised inside a sentence ("what was the Volumenstrom of Wärmepumpe 2")."""
+    if re.search(r"\d|_", word) or (len(word) > 1 and word.isupper()):
+        return True
+    at = question.find(word)
+    before = question[:at].rstrip()
+    return word[:1].isupper() and at > 0 and not before.endswith((".", "?", "!", ":", ";"))
 
 
 def _near_assets(question: str, links: Links, reach: int = 2) -> set[str]:
