@@ -46,6 +46,7 @@ def test_a_word_of_degree_sets_the_order_from_the_words(question, order, word):
         ("which compressor did best last week?", "best"),
         ("which of the pumps ran sweetest yesterday?", "sweetest"),
         ("which boiler was the sleepiest yesterday?", "sleepiest"),
+        ("which pump at AUSWEST ran sweetest?", "sweetest"),  # the site's name in capitals is no superlative
         ("which chiller performed worst yesterday?", "worst"),
     ],
 )
@@ -220,7 +221,7 @@ def test_the_structured_reading_travels_in_the_result():
 # -- absence claims only for words the field knows as a measure (issue 40 e) --
 
 
-@pytest.mark.parametrize("word", ["pressure", "humidity", "level", "voltage", "torque", "co2", "amps"])
+@pytest.mark.parametrize("word", ["pressure", "humidity", "level", "voltage", "torque", "co2", "amps", "vibration"])
 def test_the_fields_measure_words_name_a_measure(word):
     from edge_agent.grounding.fieldvocab import names_a_measure
 
@@ -276,7 +277,7 @@ def test_a_name_or_a_time_is_no_range(text):
 
 @pytest.mark.parametrize(
     "question",
-    ["what was the kWh per m3 of Pump 2 yesterday", "kW per ton for Chiller 6 last week", "the kw/ton of chiller 1"],
+    ["what was the kWh per m3 of Pump 2 yesterday", "kW per ton for Chiller 6 last week", "gallons per ton at Tower 1"],
 )
 def test_one_measure_per_another_is_a_ratio_of_two_series(question):
     part = read_question(question).parts[0]
@@ -285,7 +286,14 @@ def test_one_measure_per_another_is_a_ratio_of_two_series(question):
 
 
 @pytest.mark.parametrize(
-    "question", ["kWh per day for Chiller 6", "flow in gallons per minute at Pump 2", "show m3/h on pump 2"]
+    "question",
+    [
+        "kWh per day for Chiller 6",
+        "flow in gallons per minute at Pump 2",
+        "show m3/h on pump 2",
+        "raise kar 3 oxygen setpoint to 10 mg/l",  # a unit of its own
+        "the kw/ton of chiller 1",  # an efficiency's unit: a point in it is the measure
+    ],
 )
 def test_a_rate_per_unit_of_time_is_no_ratio(question):
     assert read_question(question).parts[0].ask != "derive"

@@ -159,6 +159,7 @@ class _Vocab:
             (str(long), str(short)) for long, short in words.get("name_short_forms", [])
         )
         self.register_words: frozenset[str] = frozenset(str(w) for w in words.get("register_words", []))
+        self.other_measures: frozenset[str] = frozenset(str(w) for w in words.get("other_measures", []))
         self.summable_names: set[str] = {q for q, info in units["quantities"].items() if info["summable"]}
         self.quantities: dict[str, Quantity] = {q: Quantity(q, q in self.summable_names) for q in units["quantities"]}
 
@@ -502,7 +503,9 @@ def names_a_measure(word: str) -> bool:
     if not raw or not raw.isalnum():
         return False
     w, v = normalize(raw), _v()
-    if w in v.measure or quantities_named(raw) or is_tag(raw) or raw in unit_words() | register_words():
+    if w in v.measure or quantities_named(raw) or is_tag(raw):
+        return True
+    if raw in unit_words() | register_words() | v.other_measures:
         return True
     return any(w in tags for tags, _ in v.tag_sets) or any(w in phrase.split() for phrase in v.point_words)
 

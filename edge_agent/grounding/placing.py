@@ -194,8 +194,8 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
     text = next((w for w in words if w.casefold() in g.unplaced and w.casefold() in near), "")
     if not text:  # only a word beside an asset's name is read as its measure ("max Level for Chiller B")
         return
-    if not (fieldvocab.names_a_measure(text) or _name_shaped(text, g.question)):  # "exceed", "thermal's" neighbour "nearly":
-        return  # a word the field knows as no measure is never said missing; it stays a word nothing placed
+    if not (fieldvocab.names_a_measure(text) or _name_shaped(text, g.question)):  # "exceed", "nearly": a word the
+        return  # field knows as no measure is never said missing; it stays a word nothing placed
     for asset in links.assets:
         site = links.asset_sites[asset]
         links.missing.append(sensor_lacking(catalog, site, asset, text))

@@ -135,7 +135,8 @@ def _argument_hit(name: str, text: str) -> tuple[str, str] | None:
 
 
 #: a superlative or comparative the order table does not know ("which pump ran idlest"): the order is then open
-_DEGREE = re.compile(r"\b(?:[a-z]{3,}(?:iest|est|ier)|(?:most|least)\s+[a-z]{4,})\b", re.I)
+_DEGREE = re.compile(r"(?<![\w-])(?:[a-z]{3,}(?:iest|est)(?<!west)|(?:most|least)\s+[a-z]{4,})(?![\w-])")  # lower case:
+# a name in capitals ("AUSWEST") is no superlative
 #: words ending like a superlative that are none
 _NOT_DEGREE = frozenset(
     "latest interest interests request requests forest honest modest harvest protest suggest digest manifest contest "
@@ -217,6 +218,8 @@ def _per_ratio(text: str) -> str | None:
     units or measure words of the field, and the second is no unit of time."""
     for m in _PER.finditer(text):
         a, b = m.group(1), m.group(2)
+        if "/" in m.group(0) and fieldvocab.quantity_of_unit(m.group(0).replace(" ", "")) is not None:
+            continue  # "10 mg/l", "m3/h": a unit of its own, not one measure per another
         qa, qb = fieldvocab.quantity_of_unit(a), fieldvocab.quantity_of_unit(b)
         if (qa is not None or fieldvocab.names_a_measure(a)) and (qb is not None or fieldvocab.names_a_measure(b)):
             if qb is not None and qb.name == "time" or b.casefold() in _TIME_WORDS:
