@@ -69,7 +69,7 @@ def test_every_status_has_its_own_look_in_the_history_and_the_run_page(console_e
     home = otto.get("/").text
     for status, label in (("answered", "answered"), ("refused", "refused"), ("gave_up", "gave up")):
         row = re.search(
-            r"<tr>\s*<td[^>]*>[^<]*</td>\s*<td><a href=\"/runs/([0-9a-f]+)\">[^<]*"
+            r"<tr>\s*<td[^>]*>[^<]*</td>\s*<td[^>]*><a href=\"/runs/([0-9a-f]+)\">[^<]*"
             + re.escape(
                 {"answered": "count chillers", "refused": "turn off Chiller 6", "gave_up": "the weather"}[status]
             ),
