@@ -539,3 +539,13 @@ def test_a_capitalised_word_inside_a_sentence_is_said_missing_as_a_name():
     assert [m.text for m in g.links.missing if m.kind == "sensor"] == ["Volumenstrom"]
     g = Grounding.build("what was the volumenstrom of Pump 1 at DC-1 yesterday", _catalog(), NOW)
     assert not [m for m in g.links.missing if m.kind == "sensor"]  # a plain word the field does not know: unplaced
+
+
+@pytest.mark.parametrize(("limit", "unit"), [("44 F", "°F"), ("40 %", "%RH"), ("5 C", "°C")])
+def test_a_limit_written_as_the_series_own_unit_selects_it(limit, unit):
+    cat = Catalog.of({"S": {"CH-2": ["Temp"]}})
+    cat.site("S").sensors["CH-2"] = [SensorName("Temp", "Temp", unit, ("sensor",))]
+    g = Grounding.build(f"how long was CH-2 at S above {limit} yesterday", cat, NOW)
+    args = {"site_name": "S", "asset_name": "CH-2", "sensor_name": "Temp", "direction": "above", "limit": 1.0}
+    g.observe(1, 1, "excursions", "CH-2 Temp was above for 1 h", head="CH-2 Temp was above for 1 h", args=args)
+    assert wrong_series(g, 1) == ""

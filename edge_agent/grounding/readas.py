@@ -288,7 +288,13 @@ def wrong_series(g: Grounding, trial: int) -> str:
         if unit and part.limit is not None:
             want = fieldvocab.quantity_of_unit(unit)
             have = fieldvocab.quantity_of_unit(points[0].unit)
-            if want is not None and have is not None and want.name != have.name:
+            written = _unit_key(unit).lstrip("°")  # "44 F" of a °F series, "40 %" of a %RH one: the series' own unit
+            if (
+                want is not None
+                and have is not None
+                and want.name != have.name
+                and written not in _unit_key(points[0].unit)
+            ):
                 return (
                     f"the limit {part.limit:g} {unit} is a {want.name}, and this run compared {sensor} "
                     f"({points[0].unit}), a {have.name}"
