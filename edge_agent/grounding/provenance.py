@@ -18,10 +18,11 @@ never shows an operator a figure or a name nobody read.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -51,6 +52,14 @@ class Source(BaseModel):
     answers: bool = False  # the call's tool is marked `answers`: its head is the answer to a data question
     call: str = ""  # the call (tool and arguments): a call made again replaces the earlier head
     about: list[str] = []  # the site and asset names the call's arguments give (a listing is about them)
+
+    def arguments(self) -> dict[str, Any]:
+        """The arguments of the call this Observation records (`call` is "tool {json}"); {} where it has none."""
+        try:
+            args = json.loads(self.call.split(" ", 1)[1])
+        except (IndexError, ValueError):
+            return {}
+        return args if isinstance(args, dict) else {}
 
 
 class Claim(BaseModel):

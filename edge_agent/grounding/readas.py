@@ -15,7 +15,6 @@ or a series of another quantity than the limit's unit ("below 40 %" compared wit
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -66,13 +65,7 @@ class ReadAs(BaseModel):
 
 
 def _args(source: Source | None) -> dict[str, Any]:
-    if source is None or " " not in source.call:
-        return {}
-    try:
-        args = json.loads(source.call.split(" ", 1)[1])
-    except ValueError:
-        return {}
-    return args if isinstance(args, dict) else {}
+    return source.arguments() if source is not None else {}
 
 
 def _when(start: str | None, final: str | None) -> str:

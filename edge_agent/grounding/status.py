@@ -409,11 +409,7 @@ def _total_unstated(g: Grounding, prefix: str) -> bool:
 
 def _merged_inputs(source: Source) -> set[str]:
     """The files a jsonmerge call joined (its `file_name_*` arguments)."""
-    try:
-        args = json.loads(source.call.split(" ", 1)[1])
-    except (IndexError, ValueError):
-        return set()
-    return {str(v) for k, v in args.items() if k.startswith("file_name")} if isinstance(args, dict) else set()
+    return {str(v) for k, v in source.arguments().items() if k.startswith("file_name")}
 
 
 def _merges_data(g: Grounding, merge: Source) -> bool:
