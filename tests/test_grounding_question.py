@@ -986,7 +986,7 @@ def test_operators_words_for_a_kind_name_its_other_spellings():
 def test_unplaced_words_asked_of_a_kind_are_not_answered_by_one_of_its_assets():
     cat = Catalog.of({"M": {"IPS-P1": ["Power"], "IPS-P2": ["Power"], "Blower 1": ["Power"]}})
     cat.site("M").types.update({"IPS-P1": ["pump"], "IPS-P2": ["pump"], "Blower 1": ["blower"]})
-    g = Grounding.build("Out of the pumps at M, who is working hardest last week?", cat, NOW)
+    g = Grounding.build("Out of the pumps at M, who is working sweetest last week?", cat, NOW)
     assert g.unplaced and g.links.asset_types == ["pump"] and not g.links.assets
     head = "The highest IPS-P1 Power from 25 May 2020 to 31 May 2020 was 90 kW"
     g.observe(
@@ -998,9 +998,9 @@ def test_unplaced_words_asked_of_a_kind_are_not_answered_by_one_of_its_assets():
         answers=True,
         args={"site_name": "M", "asset_names": ["IPS-P1"]},
     )
-    # "hardest" is a superlative whose direction the reading does not know: a ranking with its order open, which one
+    # "sweetest" is a superlative whose direction the reading does not know: a ranking with its order open, which one
     # pump's figures do not answer
-    assert g.reading.parts[0].ask == "rank" and g.reading.parts[0].open_slots()["order"].said == "hardest"
+    assert g.reading.parts[0].ask == "rank" and g.reading.parts[0].open_slots()["order"].said == "sweetest"
     assert g.unsupported(1, g.answer_prefix(1), []).startswith("no call of this run answered")
 
 

@@ -1,7 +1,8 @@
 """ReActXen's control loop: the paper's Algorithm 1 ("reinforcement via multiple verbal feedback").
 
     ground → distill → repeat { ReAct trial → review if it finished → stop on Accomplished → reflect →
-                       review + reflection go into the next trial's prompt before the question }
+                       review + reflection go into the next trial's prompt before the question;
+                       a series the Review found read wrongly is not offered to the next trial's calls }
 
 Strategies (`agent.strategy`, `--strategy`), all on the same model with the same examples:
 
@@ -39,7 +40,7 @@ from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
 from edge_agent.failures import ExternalFailure
 from edge_agent.grounding.language import foreign_language, sentence
-from edge_agent.grounding.readas import ReadAs, ask_back, open_slots, read_as
+from edge_agent.grounding.readas import ReadAs, ask_back, open_slots, read_as, wrong_sensors
 from edge_agent.grounding.run import ANALYSIS_TOOLS, Grounding
 
 #: how many earlier attempts the feedback block describes (the most recent ones)
@@ -127,6 +128,8 @@ def _solve(question: str, rt: AgentRuntime) -> XenOutcome:
             break
         if plan.reflect and number < plan.max_trials and not rt.cancelled:
             trial.reflection = reflect(question, trial, rt, distilled)
+            if rt.grounding is not None:  # the series the Review found read for a part that does not ask for them:
+                rt.grounding.avoid(wrong_sensors(rt.grounding, trial.number))  # the next trial is offered the others
     return conclude(trials, distilled, rt)
 
 

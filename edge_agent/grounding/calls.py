@@ -237,6 +237,7 @@ def pins(reading: Reading, other: tuple[str, str] | None = None, energy_asked: b
         "op": part.op,
         "direction": part.direction,
         "limit": part.limit,
+        "limit_unit": part.limit_unit if part.limit is not None else None,  # selects the series compared (`scope`)
         "setpoint": part.setpoint,
         "report": {"duration": "how_long", "excursion": "whether"}.get(part.ask),
         "other_start": other[0] if other else None,

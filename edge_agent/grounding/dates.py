@@ -10,7 +10,8 @@ ReAct agent ready ISO 8601 values. Conventions (documented in docs/reactxen.md):
 * "last N hours/minutes" end now. "today" ends now. "this month/year" end now.
 * A day without a year is its most recent occurrence that is not in the future.
 * A time of day ("at midnight", "at 3pm", "at 14:30") gives a point in time (start == end); without a
-  day it is the most recent such moment.
+  day it is the most recent such moment. "Midnight / 3am last night" is in
+  the night's small hours, after its midnight (today's 00:00, 03:00).
 * "now", "current", "latest" (and no other period) is the instant now: the latest value.
 """
 
@@ -467,6 +468,8 @@ def _single(text: str, now: datetime) -> DateRange | None:
                 if instant > now:
                     instant -= timedelta(days=1)
                 return DateRange(instant, instant, tod[1], point=True)
+            if tod[0] < time(6) and re.search(r"\bnight\b", span.phrase):  # "midnight / 3am last night": the night
+                base += timedelta(days=1)  # runs past midnight, into today's small hours (not the day before's)
             instant = datetime.combine(base, tod[0], tzinfo=now.tzinfo)
             return DateRange(instant, instant, f"{span.phrase} {tod[1]}", point=True)
         return None

@@ -193,6 +193,8 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
             return False
         if need == "limit_or_setpoint" and _limit(text) is None and not _setpoint(text):
             return False
+        if need == "setpoint_no_limit" and (_limit(text) is not None or not _setpoint(text)):
+            return False  # the amount between a series and its setpoint: no number to compare with
         if need == "many" and not many:
             return False
         if need == "no_excursion" and _argument("direction", text) is not None and _limit(text) is not None:

@@ -16,7 +16,7 @@ or a series of another quantity than the limit's unit ("below 40 %" compared wit
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.measures import point_measure
 from edge_agent.grounding.question import Part, Slot, stated_first
+from edge_agent.grounding.scope import said_among
 from edge_agent.grounding.status import ANSWERED_BY, assignment, open_parts
 
 if TYPE_CHECKING:
@@ -100,13 +101,18 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     site = scope.sites.get(args.get("site_name", "")) if scope is not None else None
     if site is not None and len(site.sensors) <= 1:
         return Slot(source="catalog", said=sensor)
-    if g.links.measures:  # the question's measure word, and the model's pick among the series that measure it
-        return Slot(source="words", said=f"{sensor}, the model's pick of the {', '.join(g.links.measures)} series")
+    if g.links.measures and sensor in said_among(g.asked_text(), list(site.sensors) if site is not None else []):
+        of = ", ".join(g.links.measures)
+        return Slot(source="words", said=f"{sensor}, of the {of} series the one the words name")
+    if g.links.measures:  # the question's measure word fits several series, and no word names one: the model's pick
+        return Slot(source="model", said=f"{sensor}, {MODEL_PICK} {', '.join(g.links.measures)} series")
     return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
 
 
 #: how a series the model chose where the question named no measure is said (such a run is partial: `open_slots`)
 NO_MEASURE = "chosen by the model: the question names no measure"
+#: ... and where the question's measure word fits several series and no word of it names one
+MODEL_PICK = "chosen by the model among the"
 
 
 def _said(part: Part, tool: str | None, a: dict[str, Any], answered: bool) -> str:
@@ -165,7 +171,7 @@ def _slot_notes(slots: dict[str, Slot]) -> str:
     for name, slot in slots.items():
         if slot.source == "rule":
             notes.append(f"{name}: {slot.said}")
-        elif slot.source in ("model", "requester") or "model's pick" in slot.said:
+        elif slot.source in ("model", "requester") or "the words name" in slot.said:
             notes.append(f"{name}: {slot.said}")
         elif slot.source == "open":
             notes.append(f"{name}: '{slot.said}' does not say which end; the model chose")
@@ -192,7 +198,7 @@ def read_as(g: Grounding, trial: int | None, answered: bool = True) -> ReadAs:
         tool = source.tool if source is not None else None
         slots = dict(part.slots)
         measure = _measure_slot(g, args)
-        if measure is not None and (measure.source != "words" or "model's pick" in measure.said):
+        if measure is not None and (measure.source != "words" or "the words name" in measure.said):
             slots["measure"] = measure
         for name, slot in part.slots.items():
             if slot.source == "open":
@@ -257,8 +263,18 @@ def _unit_key(unit: str | None) -> str:
 def wrong_series(g: Grounding, trial: int) -> str:
     """Why a call answering a part read a series the part does not ask for ('' where none did): a setpoint where the
     question names no setpoint and no point by name, or a series whose quantity is not that of the limit's unit."""
+    return next((why for why, _ in _wrong(g, trial)), "")
+
+
+def wrong_sensors(g: Grounding, trial: int) -> list[str]:
+    """The sensors that `wrong_series` found read for a part that does not ask for them (a next trial goes without)."""
+    return list(dict.fromkeys(sensor for _, sensor in _wrong(g, trial)))
+
+
+def _wrong(g: Grounding, trial: int) -> Iterator[tuple[str, str]]:
+    """(why, sensor) for each call answering a part that read a series the part does not ask for."""
     if g.catalog is None or g.links is None:
-        return ""
+        return
     setpoint_said = TABLE.setpoint.search(g.asked_text()) is not None
     for part, source in zip(g.reading.parts, assignment(g, trial)):
         args = _args(source)
@@ -276,7 +292,8 @@ def wrong_series(g: Grounding, trial: int) -> str:
         if not points:
             continue
         if not setpoint_said and sensor not in g.links.sensors and any(point_measure(x).setpoint for x in points):
-            return f"this run read {sensor}, a setpoint, and the question asks for the measured value"
+            yield f"this run read {sensor}, a setpoint, and the question asks for the measured value", sensor
+            continue
         unit = part.limit_unit or ""
         if unit and part.limit is not None:
             want = fieldvocab.quantity_of_unit(unit)
@@ -288,15 +305,21 @@ def wrong_series(g: Grounding, trial: int) -> str:
                 and want.name != have.name
                 and written not in _unit_key(points[0].unit)
             ):
-                return (
-                    f"the limit {part.limit:g} {unit} is a {want.name}, and this run compared {sensor} "
-                    f"({points[0].unit}), a {have.name}"
+                yield (
+                    (
+                        f"the limit {part.limit:g} {unit} is a {want.name}, and this run compared {sensor} "
+                        f"({points[0].unit}), a {have.name}"
+                    ),
+                    sensor,
                 )
+                continue
             same = [x.short for a in assets for x in g.catalog.sensors(site, a) if _unit_key(x.unit) == _unit_key(unit)]
             if want is None and same and _unit_key(points[0].unit) != _unit_key(unit):  # "18.0 MΩ·cm": a unit the
                 # field's database lacks, written as one of the asset's points has it
-                return f"the limit {part.limit:g} {unit} is in the unit of {same[0]}, and this run compared {sensor}"
-    return ""
+                yield (
+                    f"the limit {part.limit:g} {unit} is in the unit of {same[0]}, and this run compared {sensor}",
+                    (sensor),
+                )
 
 
 def fix_for(g: Grounding, trial: int) -> str:

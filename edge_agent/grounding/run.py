@@ -124,6 +124,9 @@ class Grounding:
     # a `periods` part: the second period compared (start, final); start/final are the first
     other: tuple[str, str] | None = None
     _scope: Scope | None = None
+    # sensors a Review found read for a part that does not ask for them (a setpoint for the measured value, a series
+    # of another quantity than the limit's): the next trial's calls are offered the others only (`avoid`)
+    avoided: set[str] = field(default_factory=set)
     names_words: set[str] | None = None  # the words of the names in play: a cache of `placing.unplaced`
     respelt: dict[str, str] = field(default_factory=dict)  # misspelt words of the question → the words read
 
@@ -246,8 +249,16 @@ class Grounding:
                 and all(p.ask == "data" for p in self.reading.parts)
                 and not self.unplaced,
                 qualified=self.kind_narrowing(),
-            )
+                asked=self.asked_text(),
+            ).without(self.avoided)
         return self._scope
+
+    def avoid(self, sensors: Iterable[str]) -> None:
+        """Offer later trials' calls no series of `sensors` where another fits (what a Review found wrong)."""
+        new = set(sensors) - self.avoided
+        if new:
+            self.avoided |= new
+            self._scope = None
 
     def observe(
         self,

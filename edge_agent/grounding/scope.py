@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from edge_agent.analysis import is_power
@@ -58,6 +58,8 @@ class SiteScope:
     setpoints: tuple[str, ...] = ()  # the assets' setpoint sensors (a limit to compare a sensor with)
     # the measured sensors a named setpoint is of ("its holding temp setpoint": Holding Temp is compared with it)
     setpoint_of: tuple[str, ...] = ()
+    # each fixed asset's own sensors among those measuring what is asked (two series of two assets: each its own)
+    own: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def by_sensor_set(self) -> list[SiteScope]:
         """This scope split so that every asset in a part has every sensor of the part."""
@@ -98,6 +100,7 @@ class Scope:
         setpoint_said: bool = True,
         kind_listed: bool = False,
         qualified: dict[str, list[str]] | None = None,
+        asked: str = "",
     ) -> Scope:
         """`kind_listed`: the question asks for the series of a kind it names in the plural at one site (no ranking,
         no comparison): the kind's assets (those whose names hold the words that narrow the kind: `qualified`, "NH3
@@ -129,9 +132,13 @@ class Scope:
                 if links.sensors
                 else _measuring(catalog, site, kinds or assets, links.measures, list(shorts))[:MAX_NAMES]
             )
+            if not links.sensors and links.measures and len(sensors) > 1:  # "returned the coolest water": of the
+                sensors = said_among(asked, sensors) or sensors  # temperatures, the one the question's words name
             if not links.sensors and not setpoint_said:  # "what's freezer room 2 at": its measured series
                 measured = [x for x in sensors if not _is_setpoint(catalog, site, kinds or assets, x)]
                 sensors = measured or sensors
+            if (unit := (pins or {}).get("limit_unit")) and not links.sensors:  # "below 30 %": the series in %
+                sensors = _in_unit(catalog, site, kinds or assets, sensors, unit)  # (the limit's unit selects it)
             if linked:  # a sensor every named asset has, where there is one
                 owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
                 common = [s for s in sensors if all(s in own for own in owned)]
@@ -161,6 +168,12 @@ class Scope:
             listed = kind_listed and len(links.sites) == 1 and 2 <= len(members) <= MAX_MEMBERS
             listed = listed and len(links.asset_types) == 1
             fixed = linked or (members if listed else [])
+            named = set(links.sensors)
+            own = tuple(
+                (a, tuple(_measuring(catalog, site, [a], links.measures, mine)))
+                for a in fixed
+                if (mine := [x.short for x in catalog.sensors(site, a) if not named or x.short in named])
+            )
             out[site] = SiteScope(
                 assets=tuple(assets),
                 sensors=tuple(sensors),
@@ -170,6 +183,7 @@ class Scope:
                 power=power,
                 setpoints=setpoints,
                 setpoint_of=setpoint_of,
+                own=own,
             )
         return cls(
             sites=out,
@@ -179,6 +193,26 @@ class Scope:
             pins=dict(pins or {}),
             named_sensors=tuple(links.sensors),
         )
+
+    def without(self, sensors: set[str]) -> Scope:
+        """This scope with no sensor of `sensors` where a site's scope keeps another (what a Review found wrong)."""
+        if not sensors:
+            return self
+
+        def keep(names: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(n for n in names if n not in sensors) or names
+
+        sites = {
+            k: replace(
+                v,
+                sensors=keep(v.sensors),
+                own=tuple((a, keep(o)) for a, o in v.own),
+                groups=tuple((a, keep(g)) for a, g in v.groups),
+                setpoint_of=keep(v.setpoint_of),
+            )
+            for k, v in self.sites.items()
+        }
+        return replace(self, sites=sites)
 
     def signature(self) -> str:
         return json.dumps(
@@ -281,6 +315,11 @@ class Scope:
                 if len(pool) == 2 and (mark == ASSET or pool[n] in scope.sensors):
                     props[name] = {"enum": [pool[n]]}
                     continue
+                two = scope.fixed_assets
+                mine = dict(scope.own).get(two[n]) if mark == SENSOR and len(two) == 2 and two[0] != two[1] else None
+                if mine:  # "the ratio of INV-02's output to PV Block 2's DC": each series of its own asset's sensors
+                    props[name] = {"enum": list(mine)}
+                    continue
             if mark == ASSET and prop.get("x-role") == "optional-list" and not scope.fixed_assets:
                 del props[name]  # every asset (of the kind named) is compared: no subset for the model to pick
                 required = [r for r in required if r != name]
@@ -360,6 +399,44 @@ def _measuring(catalog: Catalog, site: str, assets: list[str], wanted: list[str]
         points = [s for s in points if "elec" in s.tags or "energy" in s.tags]  # not its cooling or heating output
     fitting = {s.short for s in points}
     return [s for s in shorts if s in fitting] or shorts
+
+
+def _stem(word: str) -> str:
+    """A word without its inflection ("returned", "returning", "returns" → "return"; "discharge" → "discharg")."""
+    w = word.casefold()
+    for end in ("ing", "ed", "es", "s", "e"):
+        if w.endswith(end) and len(w) - len(end) >= 4:
+            return w[: -len(end)]
+    return w
+
+
+def said_among(asked: str, sensors: list[str]) -> list[str]:
+    """Of several series that measure what is asked, those a word of the question names by a word of their own that
+    the others lack ("returned the coolest water": Return Temp of Supply Temp and Return Temp); [] where none is."""
+    said = {_stem(w) for w in re.findall(r"[^\W\d_]{3,}", asked)}
+    own = {s: {_stem(w) for w in re.findall(r"[^\W\d_]{3,}", s)} for s in sensors}
+    shared = set.intersection(*own.values()) if own else set()
+    return [s for s in sensors if (own[s] - shared) & said]
+
+
+def _in_unit(catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str) -> list[str]:
+    """The sensors of `sensors` in the limit's `unit` ("44 F" of a °F series), else of its quantity ("30 %" of a %RH
+    one); all of them where none is."""
+    units = {x.short: x.unit or "" for a in assets for x in catalog.sensors(site, a)}
+
+    def ukey(u: str) -> str:
+        return "".join(u.split()).casefold().lstrip("°")
+
+    same = [s for s in sensors if ukey(unit) and ukey(units.get(s, "")) == ukey(unit)]
+    if same:
+        return same
+    want = fieldvocab.quantity_of_unit(unit)
+    alike = [
+        s
+        for s in sensors
+        if want is not None and (q := fieldvocab.quantity_of_unit(units.get(s))) is not None and q.name == want.name
+    ]
+    return alike or sensors
 
 
 def _is_setpoint(catalog: Catalog, site: str, assets: list[str], short: str) -> bool:
