@@ -15,6 +15,8 @@ from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.question import read_question
 from edge_agent.grounding.readas import open_slots, read_as, wrong_series
 from edge_agent.grounding.run import Grounding
+from edge_agent.toolkit import ToolRegistry
+from tools.iot_analysis import derive
 
 NOW = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 
@@ -663,3 +665,45 @@ def test_a_series_a_review_found_wrong_is_not_offered_again():
     assert g.scope().sites["V"].sensors == ("Level",)
     g.avoid(["Level"])  # never none at all: where every series was found wrong, the model chooses among them again
     assert set(g.scope().sites["V"].sensors) == {"Top Temp", "Level"}
+
+
+def test_the_amount_above_its_setpoint_is_offered_the_measured_series_then_its_setpoint():
+    cat = Catalog.of({"J": {"Freezer 1": ["Air Temp", "Air Temp SP", "Door Open"]}})
+    g = Grounding.build("how many deg was freezer 1 at J above its sp on avg yday", cat, NOW)
+    schema = g.scope().constrain(ToolRegistry([derive]).get("derive").schema())
+    branch = schema["anyOf"][0] if "anyOf" in schema else schema
+    assert branch["properties"]["sensor_name"] == {"enum": ["Air Temp"]}
+    assert branch["properties"]["other_sensor"] == {"enum": ["Air Temp SP"]}
+
+
+def _chiller_plant() -> Catalog:
+    cat = Catalog.of({"L": {f"Chiller {i}": ["Power Input", "Cooling Load", "Efficiency"] for i in (1, 2, 3)}})
+    for a in cat.assets("L"):
+        cat.site("L").types[a] = ["chiller"]
+        cat.site("L").sensors[a] = [
+            SensorName("Power Input", "Power Input", "kW", ("elec", "power", "sensor")),
+            SensorName("Cooling Load", "Cooling Load", "tonref", ("cool", "power", "sensor")),
+            SensorName("Efficiency", "Efficiency", "kW/ton", ("efficiency", "sensor")),
+        ]
+    return cat
+
+
+@pytest.mark.parametrize(
+    ("question", "order"),
+    [
+        ("Which of the chillers at L ran least efficiently yesterday, judged by its average kW per ton?", "highest"),
+        ("which chiller at L ran most efficiently yesterday (kW/TR)?", "lowest"),
+        ("which chiller at L was the best performing yesterday by kW/ton?", "lowest"),
+        ("which chiller at L had the highest kW/ton yesterday", "highest"),  # the unit's own end: as said
+    ],
+)
+def test_a_point_named_by_its_unit_and_the_efficient_end_of_an_input_per_output(question, order):
+    g = Grounding.build(question, _chiller_plant(), NOW)
+    part = g.reading.parts[0]
+    assert g.links.sensors == ["Efficiency"] and g.scope().sites["L"].sensors == ("Efficiency",)
+    assert part.order == order and not part.open_slots()
+
+
+def test_a_plain_measure_word_keeps_its_series():
+    g = Grounding.build("which chiller at L used the most power yesterday", _chiller_plant(), NOW)
+    assert g.links.sensors == [] and g.reading.parts[0].order == "highest"

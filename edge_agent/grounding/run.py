@@ -44,6 +44,7 @@ from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, 
 from edge_agent.grounding.question import Part, Reading, spelled
 from edge_agent.grounding.readas import wrong_series
 from edge_agent.grounding.scope import Scope, hidden_pins
+from edge_agent.grounding.unitnamed import name_by_unit
 from edge_agent.grounding.status import (
     ANALYSIS_TOOLS,
     ANSWERED_BY,
@@ -174,6 +175,7 @@ class Grounding:
                 pair = two_periods(spelled(question), now)
                 if pair is not None:
                     (g.start, g.final), g.other = pair[0].iso(), pair[1].iso()
+            name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)

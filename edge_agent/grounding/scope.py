@@ -305,6 +305,12 @@ class Scope:
                 props[name] = {"enum": list(scope.power)}
                 continue
             role = prop.get("x-role")
+            one_asset = len(set(scope.fixed_assets)) <= 1
+            if role in ("first", "second") and mark == SENSOR and pins.get("setpoint") and one_asset and scope.setpoints:
+                # "how far above its setpoint": the measured series first, the setpoint it is of second
+                measured = list(scope.setpoint_of) or [s for s in scope.sensors if s not in scope.setpoints]
+                props[name] = {"enum": measured if role == "first" else list(scope.setpoints)}
+                continue
             if role in ("first", "second"):  # two series: the question's two sensors, or its two assets, in its order
                 n = 0 if role == "first" else 1
                 pool = list(scope.fixed_assets) if mark == ASSET else list(self.named_sensors) if mark == SENSOR else []

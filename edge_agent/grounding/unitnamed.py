@@ -1,0 +1,108 @@
+"""A point named by its unit: "judged by its average kW per ton" names the chillers' point in kW/ton, and which end
+of such a series is the efficient one.
+
+A compound unit the question writes ("kW per ton", "kWh/m3", "kW/TR") is read against the units of the points in
+play; where points of the linked assets (or of the kinds named, at the sites named) are in that unit, the question
+names them, as it would by their name. A unit of input per output (`vocab/words.yaml` `input_per_output_units`:
+kW/ton, kWh/m³ …) is lower the more efficient the equipment: "least efficiently" is then its highest value, and the
+reading says so as a rule. Field vocabulary, not one plant's: the units come from the catalog and the table.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.links import Links
+from edge_agent.grounding.question import Part, Reading, Slot
+
+WORDS_FILE = Path(__file__).with_name("vocab") / "words.yaml"
+
+#: "kW per ton", "kWh/m3", "kW / TR": two unit words with "per" or a slash between them
+_COMPOUND = re.compile(r"(?<![\w/])([A-Za-z°³²]{1,6})\s*(?:/|\bper\b)\s*([A-Za-z°³²0-9]{1,8})(?![\w/])", re.I)
+#: the same unit as points and operators write it: "ton" of refrigeration, "m3" for m³
+_SAME = {"tonref": "ton", "tons": "ton", "tr": "ton", "rt": "ton", "m3": "m³", "cum": "m³", "tonne": "t", "tonnes": "t"}
+_EFFICIENT = re.compile(r"\befficien\w*|\bperform\w*", re.I)
+#: which end "best" and "worst" are of an input per output
+_BEST = {"best": "lowest", "better": "lowest", "worst": "highest", "worse": "highest"}
+
+
+def _key(unit: str) -> str:
+    parts = re.split(r"\s*/\s*", "".join(unit.split()).casefold(), maxsplit=1)
+    return "/".join(_SAME.get(p, p) for p in parts)
+
+
+@cache
+def _input_per_output() -> frozenset[str]:
+    words = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+    return frozenset(_key(u) for u in words.get("input_per_output_units", []))
+
+
+def lower_is_better(unit: str | None) -> bool:
+    """`unit` is an input per output (kW/ton, kWh/m³): the lower its value, the more efficient the equipment."""
+    return bool(unit) and _key(unit or "") in _input_per_output()
+
+
+def named_by_unit(question: str, catalog: Catalog, links: Links) -> list[str]:
+    """The points (short names) of the assets in play whose unit the question writes as a compound unit; [] where
+    it writes none, or no point in play has it."""
+    written = {_key(f"{a}/{b}") for a, b in _COMPOUND.findall(question)}
+    if not written:
+        return []
+    out: dict[str, None] = {}
+    for site in links.sites or list(catalog.sites):
+        assets = [a for a in links.assets if links.asset_sites.get(a) == site] or [
+            a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)
+        ]
+        for asset in assets:
+            for p in catalog.sensors(site, asset):
+                if p.unit and _key(p.unit) in written:
+                    out.setdefault(p.short, None)
+    return list(out)
+
+
+def name_by_unit(question: str, catalog: Catalog, links: Links, reading: Reading) -> None:
+    """Where the question names points by their unit and no point by name: those points are what it asks for (the
+    unit's words are no measure word of their own), and a part ranking them by efficiency takes the efficient end
+    of an input-per-output unit (said as a rule)."""
+    if links.sensors:
+        return
+    named = named_by_unit(question, catalog, links)
+    if not named:
+        return
+    links.sensors = named
+    links.measures = []
+    units = {
+        p.unit
+        for site in links.sites or list(catalog.sites)
+        for a in catalog.assets(site)
+        for p in catalog.sensors(site, a)
+        if p.short in named
+    }
+    if units and all(lower_is_better(u) for u in units):
+        for part in reading.parts:
+            _efficient_end(part, sorted(u for u in units if u)[0])
+
+
+def _efficient_end(part: Part, unit: str) -> None:
+    """ "least efficiently" of a series in kW/ton: its highest value (the order read from the words is flipped)."""
+    said = part.slots.get("order")
+    if said is None:
+        return
+    if said.source == "open" and said.said.casefold() in _BEST:  # "the best performing chiller": the lowest kW/ton
+        part.order = _BEST[said.said.casefold()]
+        part.slots["order"] = Slot(
+            source="rule", said=f"'{said.said}' as the {part.order} {unit}: the lower the {unit}, the more efficient"
+        )
+        return
+    if part.order not in ("highest", "lowest") or said.source != "words" or not _EFFICIENT.search(part.text):
+        return
+    part.order = "lowest" if part.order == "highest" else "highest"
+    part.slots["order"] = Slot(
+        source="rule",
+        said=f"'{said.said} efficient' as the {part.order} {unit}: the lower the {unit}, the more efficient",
+    )
