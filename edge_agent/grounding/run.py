@@ -44,7 +44,6 @@ from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, 
 from edge_agent.grounding.question import Part, Reading, spelled
 from edge_agent.grounding.readas import wrong_series
 from edge_agent.grounding.scope import Scope, hidden_pins
-from edge_agent.grounding.unitnamed import name_by_unit
 from edge_agent.grounding.status import (
     ANALYSIS_TOOLS,
     ANSWERED_BY,
@@ -59,6 +58,7 @@ from edge_agent.grounding.status import (
     open_parts,
     unsupported,
 )
+from edge_agent.grounding.unitnamed import name_by_unit
 from edge_agent.grounding.written import declined, written_in_code
 from edge_agent.toolkit import Tool
 

@@ -306,7 +306,8 @@ class Scope:
                 continue
             role = prop.get("x-role")
             one_asset = len(set(scope.fixed_assets)) <= 1
-            if role in ("first", "second") and mark == SENSOR and pins.get("setpoint") and one_asset and scope.setpoints:
+            apart = pins.get("setpoint") and one_asset and scope.setpoints
+            if role in ("first", "second") and mark == SENSOR and apart:
                 # "how far above its setpoint": the measured series first, the setpoint it is of second
                 measured = list(scope.setpoint_of) or [s for s in scope.sensors if s not in scope.setpoints]
                 props[name] = {"enum": measured if role == "first" else list(scope.setpoints)}
