@@ -396,18 +396,31 @@ def test_64kb_correlation_data_under_max_packet_size_131072_every_reply_and_chun
     tmp_path, secured_broker, daemon, requester, chunk
 ):
     """Mosquitto with max_packet_size 131072 (the tests' broker), a request whose Correlation Data is 65,000 bytes
-    (echoed on every reply and chunk), a 300 kB result file, `mqtt.file_chunk_bytes` at 64 KiB and at 1 MiB: every
-    chunk fits with the Correlation Data, the file arrives whole, the reply connection is never refused; also
-    after a restart."""
+    (echoed on every reply; a file chunk carries none), a 300 kB result file, `mqtt.file_chunk_bytes` at 64 KiB and
+    at 1 MiB: every chunk fits, the file arrives whole, the reply connection is never refused; also after a
+    restart. Bytes on the wire: the file's chunks as published (payload + properties) cost at most 1.1x the file
+    (issue 42: 552 chunks each with the whole Correlation Data were ~36.5 MB for 300 kB)."""
     broker = secured_broker(("c1",))
     svc = daemon(broker, file_chunk_bytes=chunk)
     assert svc.max_packet == BROKER_MAX_PACKET
+    wire: list[int] = []
+    publish = svc.replies.publish
+
+    def counted(topic, payload=None, qos=0, retain=False, properties=None):
+        if "/files/" in topic:  # payload + the properties as sent (Correlation Data: 1 + 2 + its length)
+            corr = getattr(properties, "CorrelationData", b"") if properties is not None else b""
+            wire.append(len(payload) + (3 + len(corr) if corr else 0) + len(topic.encode()))
+        return publish(topic, payload, qos=qos, retain=retain, properties=properties)
+
+    svc.replies.publish = counted
     c = requester(settings=as_user(tmp_path, broker, "c1"))
     corr = b"C" * 65000
-    out = c.wait(c.send("a file [steps=1 file=300000]", correlation=corr), timeout=30)
+    out = c.wait(c.send("a file [steps=1 file=300000]", correlation=corr), timeout=30, out_dir=tmp_path / "o")
     assert isinstance(out.final, ResultReply) and out.final.files[0].size == 300000
     entry = out.final.files[0]
-    assert entry.chunks >= 3 and entry.chunk_bytes + 65000 < BROKER_MAX_PACKET
+    assert (tmp_path / "o" / entry.name).stat().st_size == 300000  # reassembled and checked (sha256) by the client
+    assert entry.chunks >= 3 and entry.chunk_bytes == min(chunk, entry.chunk_bytes) < BROKER_MAX_PACKET
+    assert len(wire) == entry.chunks and sum(wire) <= 1.1 * 300000, (len(wire), sum(wire))
     assert svc.jobs.dead_letters() == [] and "disconnected" not in svc.settings.state_dir.name
     assert "exceeded" not in broker.log_tail(50) and _malformed(broker) == 0
     svc.stop(timeout=5)
@@ -416,20 +429,22 @@ def test_64kb_correlation_data_under_max_packet_size_131072_every_reply_and_chun
     assert isinstance(out.final, ResultReply) and again.jobs.dead_letters() == []
 
 
-def test_chunks_shrink_to_fit_beside_the_correlation_data_and_a_reply_that_cannot_fit_is_reported(
+def test_chunks_carry_no_correlation_data_and_a_reply_that_cannot_fit_is_reported(
     tmp_path, secured_broker, daemon, requester
 ):
     """`mqtt.max_packet_bytes` 65,700 (below the broker's 131,072: the smaller one counts). With 64,500 bytes of
-    Correlation Data the file chunks shrink to what is left and the file arrives whole; with 65,535 bytes not even
-    the replies fit: each is dead-lettered and the requester gets `not_delivered` (without the Correlation Data)
-    on its default topic, final for the result — an answer, not a jam; the next request is answered."""
+    Correlation Data the file still goes in one chunk (a chunk carries none: its topic names the request) and
+    arrives whole; with 65,535 bytes not even the replies fit: each is dead-lettered and the requester gets
+    `not_delivered` (without the Correlation Data) on its default topic, final for the result — an answer, not a
+    jam; the next request is answered."""
     broker = secured_broker(("c1",))
     svc = daemon(broker, max_packet_bytes=65700)
     assert svc.max_packet == 65700
     c = requester(settings=as_user(tmp_path, broker, "c1"))
     out = c.wait(c.send("a file [steps=1 file=5000]", correlation=b"C" * 64500), timeout=30, out_dir=tmp_path / "o")
     entry = out.final.files[0]
-    assert isinstance(out.final, ResultReply) and entry.size == 5000 and 512 <= entry.chunk_bytes < 1200
+    assert isinstance(out.final, ResultReply) and entry.size == 5000 and entry.chunks == 1
+    assert 65000 < entry.chunk_bytes < 65700
     assert (tmp_path / "o" / entry.name).stat().st_size == 5000
     out = c.wait(c.send("too much [steps=1]", correlation=b"C" * 65535), timeout=30)
     assert (

@@ -66,8 +66,16 @@ def _wait(cond, timeout=5.0) -> bool:
     return cond()
 
 
+def _caught_up(box) -> None:
+    """The outbox thread has read the (empty) table once: releasers may publish themselves from now on (before
+    that, rows a crash left could wait unread, and a release must not overtake them)."""
+    box.start()
+    assert _wait(lambda: not box._behind)
+
+
 def test_a_release_publishes_at_once_without_the_outbox_thread(outbox):
-    box, jobs, client = outbox  # the thread is not started: nothing else can publish
+    box, jobs, client = outbox
+    _caught_up(box)  # the thread then sleeps (IDLE_S 60): only the release can publish
     rows = _commit(box, jobs, [b"a1", b"a2", b"a3"])
     assert client.sent == []
     box.release(rows)
@@ -123,6 +131,7 @@ def test_a_failed_commit_unclaims_and_publishes_nothing(outbox):
 
 def test_a_rolled_back_savepoint_takes_its_rows_out_of_the_release(outbox):
     box, jobs, client = outbox
+    _caught_up(box)
     with jobs.tx() as conn:
         jobs.outbox_add(conn, "t", b"kept")
         with pytest.raises(ValueError):
@@ -136,8 +145,8 @@ def test_a_rolled_back_savepoint_takes_its_rows_out_of_the_release(outbox):
 
 def test_pubacks_delete_rows_in_groups_and_the_outbox_goes_idle(outbox):
     box, jobs, client = outbox
+    _caught_up(box)
     rows = _commit(box, jobs, [f"r{i}".encode() for i in range(30)])
-    box.start()
     box.release(rows)
     assert len(client.sent) == 30 and jobs.outbox_size() == 30
     for mid in range(1, 31):
@@ -148,8 +157,8 @@ def test_pubacks_delete_rows_in_groups_and_the_outbox_goes_idle(outbox):
 
 def test_a_full_window_or_paho_queue_leaves_rows_to_the_thread_in_order(outbox):
     box, jobs, client = outbox  # window 50
+    _caught_up(box)
     rows = _commit(box, jobs, [f"r{i:02}".encode() for i in range(60)])
-    box.start()
     box.release(rows)
     assert len(client.sent) == 50  # the window is full; ten wait in the table
     client.full = True
@@ -208,6 +217,7 @@ def test_a_full_disk_is_logged_once_not_at_every_turn(outbox, monkeypatch, caplo
         raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr(jobs, "outbox_pending", full)
+    monkeypatch.setattr(jobs, "outbox_schedule", full)
     with caplog.at_level(logging.ERROR, logger="edge_agent.mqtt.outbox"):
         box.start()
         time.sleep(1.0)
@@ -242,6 +252,7 @@ def test_a_disconnect_makes_the_rows_on_the_wire_suspects_sent_alone_and_the_gui
     dead-lettered; the others are delivered."""
     box, jobs, client = outbox
     box.attempts = 2
+    box._behind = False  # as once the thread has read an empty table (it is started below)
     rows = _commit(box, jobs, [b"a", b"bad", b"c"])
     box.release(rows)
     assert len(client.sent) == 3

@@ -181,7 +181,7 @@ class Intake:
                 f"for the administrator as dead letter {n}",
                 reply_id=uuid.uuid4().hex,
             )
-            self.gw.add(conn, topic, err, correlation)
+            self.gw.add(conn, topic, err, correlation, refusal=True)
 
     def _refuse_unstored(
         self, parsed: list[tuple[mqtt.MQTTMessage, Parsed | Exception | None]], exc: Exception
@@ -236,7 +236,7 @@ class Intake:
             if topic is None or self.gw.topics.check_reply_topic(client_id, topic) is not None:
                 topic = self.gw.topics.default_reply(client_id)
             parsed.reply_id = uuid.uuid4().hex
-            self.gw.add(conn, topic, parsed, correlation)
+            self.gw.add(conn, topic, parsed, correlation, refusal=True)
             self.gw.fleet.refused(conn, kind, client_id, parsed)
             log.info("refused a %s from %s: %s (%s)", kind, client_id, parsed.code, parsed.message)
         elif isinstance(parsed, Request):
@@ -269,7 +269,7 @@ class Intake:
                 message=f"refused: {problem}; this error is published on {default}",
                 reply_id=uuid.uuid4().hex,
             )
-            self.gw.add(conn, default, err, correlation)
+            self.gw.add(conn, default, err, correlation, refusal=True)
             self.gw.fleet.request(conn, client_id, req, None, "refused: bad_response_topic")
             return
         if req.on_behalf_of is not None and client_id not in self.gw.m.trusted_consoles:
@@ -281,14 +281,14 @@ class Intake:
                 f"({client_id!r} is not in mqtt.trusted_consoles)",
                 reply_id=uuid.uuid4().hex,
             )
-            self.gw.add(conn, reply_topic, err, correlation)
+            self.gw.add(conn, reply_topic, err, correlation, refusal=True)
             self.gw.fleet.request(conn, client_id, req, None, "refused: on_behalf_of_untrusted")
             return
         job = self.gw.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
         if job is not None and job.state == "done":
             payload = job.final_bytes()
-            for topic, data in self.stored_chunks(job):  # a retry gets the files again too
-                self.gw.jobs.outbox_add(conn, topic, data, correlation)
+            for topic, data in self.stored_chunks(job):  # a retry gets the files again too (no Correlation Data:
+                self.gw.jobs.outbox_add(conn, topic, data, request_id=req.request_id)  # the topic names the request)
         elif job is not None:
             payload = (
                 AcceptedReply(
@@ -316,7 +316,7 @@ class Intake:
                     f"some have finished",
                     reply_id=uuid.uuid4().hex,
                 )
-                self.gw.add(conn, reply_topic, err, correlation)
+                self.gw.add(conn, reply_topic, err, correlation, refusal=True)
                 self.gw.fleet.request(conn, client_id, req, None, "refused: quota_exceeded")
                 return
             position = self.gw.jobs.fair_position(conn, client_id)  # round-robin: see JobQueue.next_queued
@@ -343,7 +343,7 @@ class Intake:
                 .encode()
             )
             self.gw.fleet.request(conn, client_id, req, job, "accepted")
-        self.gw.jobs.outbox_add(conn, reply_topic, payload, correlation)
+        self.gw.jobs.outbox_add(conn, reply_topic, payload, correlation, request_id=req.request_id)
 
     def _on_answer(
         self, conn: sqlite3.Connection, kind: str, client_id: str, ans: Answer, raw: bytes, correlation: bytes | None
@@ -378,7 +378,7 @@ class Intake:
                 message=f"no request {ans.request_id!r} from {client_id} is known here",
                 reply_id=uuid.uuid4().hex,
             )
-            self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation)
+            self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation, refusal=True)
         else:
             err = ErrorReply(
                 code="no_question_pending",
@@ -409,11 +409,13 @@ class Intake:
             )
             payload = reply.model_dump_json()
             self.gw.jobs.finish(conn, job.job_id, "cancelled", payload)
-            self.gw.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
+            self.gw.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation, request_id=job.request_id)
             self.gw.fleet.final(conn, job, "cancelled", cancelled_by=by, detail="before it started")
             self.gw.fleet.finished(job, "cancelled")
         elif job is not None and job.state == "done":  # idempotent: the stored outcome again
-            self.gw.jobs.outbox_add(conn, job.reply_topic, job.final_bytes(), job.correlation)
+            self.gw.jobs.outbox_add(
+                conn, job.reply_topic, job.final_bytes(), job.correlation, request_id=job.request_id
+            )
         if job is None:
             if not self.gw.topics.shared_group:  # in a group, another member may own it
                 err = ErrorReply(
@@ -423,7 +425,7 @@ class Intake:
                     message=f"no request {c.request_id!r} from {client_id} is known here",
                     reply_id=uuid.uuid4().hex,
                 )
-                self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation)
+                self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation, refusal=True)
         elif job.state == "running":
             self.gw.worker.cancel(job.job_id, by)
 
@@ -437,7 +439,7 @@ class Intake:
             message=f"on_behalf_of: only a trusted console may name the person it acts for "
             f"({client_id!r} is not in mqtt.trusted_consoles)",
         )
-        self.gw.add(conn, self.gw.topics.default_reply(client_id), err, None)
+        self.gw.add(conn, self.gw.topics.default_reply(client_id), err, None, refusal=True)
 
     def stored_chunks(self, job: Job) -> list[tuple[str, bytes]]:
         """The chunks of a finished job's files, cut as its stored manifest says (files still on disk)."""

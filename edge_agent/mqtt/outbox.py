@@ -1,11 +1,16 @@
 """The outbox publisher: hands stored replies to paho in order and deletes each when the broker acks it.
 
-Two ways out, one order. A thread that commits replies publishes them itself right after its commit
-(`claim` inside the transaction, `release` after it): a burst's `accepted` replies go out as each
-batch is stored, not after the outbox thread has waited for the database lock through the next
-batch's commit. Everything else (replies left over by a crash or a broker outage, rows a releaser
-had no room for) is handed by the outbox thread, which reads the table in id order and stops at the
-first row another thread has claimed, so a topic's replies never overtake each other. The outbox
+Two ways out, one order per requester (issue 42). Every row belongs to a stream (its requester) and a lane
+(`queue.ANSWERS` or `queue.REFUSALS`); a stream's rows of one lane go out in id order, and a request's replies
+are never split across lanes in a way that reorders them (`JobQueue._keep_request_order`). A thread that
+commits replies publishes its answers itself right after its commit (`claim` inside the transaction,
+`release` after it) — but only while no answer waits in the table (`_behind`): a burst's `accepted` replies
+go out as each batch is stored, not after the outbox thread has waited for the database lock through the
+next batch's commit. Everything else (replies left over by a crash or a broker outage, rows a releaser had
+no room for, every refusal) is handed on by the outbox thread in `JobQueue.outbox_schedule` order: answers
+first, round-robin between requesters, then refusals, of which at most `REFUSALS_IN_FLIGHT` are on the wire
+at once, so a flood's 10,000 `quota_exceeded` never stand between another requester and its reply. A row
+another thread has claimed holds back the rows behind it in its stream only. The outbox
 thread alone turns PUBACKs (paho calls `on_publish` while holding its own locks; the callback only
 queues the id) into deletes. Rows stay in SQLite until their PUBACK arrives, so a reply survives a
 broker outage and a daemon crash; paho itself re-sends its in-flight messages after a reconnect
@@ -40,10 +45,11 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from edge_agent.failures import disk_full
 from edge_agent.mqtt.protocol import topic_problem
-from edge_agent.mqtt.queue import JobQueue, OutboxRow
+from edge_agent.mqtt.queue import ANSWERS, REFUSALS, JobQueue, OutboxRow
 
 log = logging.getLogger(__name__)
 
+REFUSALS_IN_FLIGHT = 16  # refusals handed to paho at once: an answer waits behind at most this many (issue 42)
 ACK_DELAY_S = 0.05  # PUBACKs collected this long become one delete (a burst's 100: a few, not 100)
 IDLE_S = 0.5
 LOG_EVERY_S = 60.0  # the same database failure (a full disk) is logged once a minute, not at every turn
@@ -115,6 +121,9 @@ class OutboxPublisher:
         self._lock = threading.Lock()  # the state below: the outbox thread, releasing threads, paho's callbacks
         self._mid_row: dict[int, int] = {}
         self._handed: set[int] = set()
+        self._handed_refusals: set[int] = set()  # the refusals among `_handed` (`REFUSALS_IN_FLIGHT`)
+        self._behind = True  # answers may wait in the table unhanded: releasers leave theirs to the outbox thread
+        self._gen = 0  # bumped whenever rows may have been left behind (`_hand_pending` clears `_behind` only if not)
         self._claimed: set[int] = set()
         self._blocked = False  # rows wait behind a claimed one or a full window: wake the thread later
         self._unread = True  # the table may hold rows nobody has handed on: `_hand_pending` reads it
@@ -129,6 +138,7 @@ class OutboxPublisher:
         self._thread = threading.Thread(target=self._run, name="outbox", daemon=True)
 
     def start(self) -> None:
+        self._wake.set()  # read the table at once: until then releasers leave their rows to the thread (`_behind`)
         self._thread.start()
 
     def stop(self, timeout: float = 2.0) -> None:
@@ -139,6 +149,17 @@ class OutboxPublisher:
 
     def wake(self) -> None:
         """There may be rows to hand on (stored without a release, a reconnect, rows left behind)."""
+        with self._lock:
+            self._left_behind()
+        self._poke()
+
+    def _left_behind(self) -> None:
+        """Under `_lock`: answers may wait in the table; releasers leave theirs to the outbox thread until it has
+        handed on everything it read."""
+        self._behind = True
+        self._gen += 1
+
+    def _poke(self) -> None:
         self._idle.clear()
         self._unread = True
         self._wake.set()
@@ -148,8 +169,8 @@ class OutboxPublisher:
         thread deletes acknowledged rows in groups (`ACK_DELAY_S`), not one transaction and one thread
         wake-up per PUBACK, unless rows are waiting for room in the window."""
         self._acks.put((mid, reason_code))
-        if self._blocked or self._probe is not None or getattr(reason_code, "is_failure", False):
-            self._wake.set()
+        if self._behind or self._probe is not None or getattr(reason_code, "is_failure", False):
+            self._wake.set()  # answers wait for room: at once (refusals wait for the next turn, `ACK_DELAY_S`)
 
     def on_disconnect(self, reason: object) -> None:
         """paho's on_disconnect of the connection replies go out on: every row on the wire is a suspect; the one
@@ -175,6 +196,7 @@ class OutboxPublisher:
                         out.pop(mid, None)
             self._mid_row.clear()
             self._handed.clear()
+            self._handed_refusals.clear()
             self._probe = None
         self.wake()
 
@@ -205,31 +227,50 @@ class OutboxPublisher:
             self._claimed.difference_update(row.id for row in rows)
         self.wake()
 
-    def release(self, rows: list[OutboxRow]) -> None:
-        """Right after the commit that stored `rows` (claimed): publish them now, in order, from this
-        thread, unless an older row is still claimed by another thread or the window is full; then
-        the outbox thread hands them on in order instead."""
+    def release(self, rows: list[OutboxRow], *, promoted: bool = False) -> None:
+        """Right after the commit that stored `rows` (claimed): publish its answers now, in order, from this
+        thread, unless answers wait in the table (`_behind`: rows left by a full window, a reconnect, another
+        thread), an older row is still claimed by another thread, or the commit moved waiting refusals among
+        the answers (`promoted`); then the outbox thread hands them on in its order instead. Refusals always go
+        through the outbox thread (`REFUSALS_IN_FLIGHT`)."""
         if not rows:
             return
+        answers = [row for row in rows if row.lane == ANSWERS]
         with self._lock:
             self._claimed.difference_update(row.id for row in rows)
-            if any(c < rows[0].id for c in self._claimed):
-                self._blocked = True  # the older row's claimer wakes the outbox thread
+            if self._behind or promoted or any(c < rows[0].id for c in self._claimed):
+                self._left_behind()  # (an older row's claimer wakes the outbox thread too)
+                wake = True
             else:
-                self._publish_in_order(rows)
-            wake, self._blocked = self._blocked or bool(self._doomed), False
+                was, self._blocked = self._blocked, False
+                self._publish_in_order(answers)
+                if self._blocked:
+                    self._left_behind()
+                wake = self._blocked or bool(self._doomed) or len(answers) < len(rows)
+                self._blocked = was or self._blocked
         if wake:
-            self.wake()
+            self._poke()
 
     def _publish_in_order(self, rows: list[OutboxRow]) -> None:
-        """Under `_lock`: hand `rows` to paho until one cannot go (claimed by another thread, no room in
-        the window, paho's queue full, a suspect alone on the wire: `_blocked`). A row the broker would refuse
-        is set aside for the outbox thread to dead-letter (`_doomed`)."""
+        """Under `_lock`: hand `rows` to paho in their order; a stream whose row cannot go yet (claimed by
+        another thread) holds back its later rows only; everything stops at a full window, paho's queue full, a
+        suspect alone on the wire, or `REFUSALS_IN_FLIGHT` refusals (rows come answers first): `_blocked`. A row
+        the broker would refuse is set aside for the outbox thread to dead-letter (`_doomed`)."""
         limit = self.max_packet()
+        held: set[str] = set()
         for row in rows:
             if row.id in self._handed or row.id in self._doomed:
                 continue
-            if row.id in self._claimed or len(self._handed) >= self.window or self._probe is not None:
+            if row.stream in held:
+                continue
+            if row.id in self._claimed:
+                held.add(row.stream)
+                self._blocked = True
+                continue
+            if len(self._handed) >= self.window or self._probe is not None:
+                self._blocked = True
+                break
+            if row.lane == REFUSALS and len(self._handed_refusals) >= REFUSALS_IN_FLIGHT:
                 self._blocked = True
                 break
             problem = row_problem(row, limit)
@@ -248,6 +289,8 @@ class OutboxPublisher:
                 break
             self._mid_row[info.mid] = row.id
             self._handed.add(row.id)
+            if row.lane == REFUSALS:
+                self._handed_refusals.add(row.id)
             if suspect:
                 self._probe = row.id
                 self._blocked = True
@@ -260,7 +303,8 @@ class OutboxPublisher:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            if not self._wake.wait(IDLE_S if self._acks.empty() else ACK_DELAY_S) and self._acks.empty():
+            busy = not self._acks.empty() or self._unread  # `_unread` here: rows wait (e.g. refusals, a few a turn)
+            if not self._wake.wait(ACK_DELAY_S if busy else IDLE_S) and self._acks.empty():
                 self._unread = True  # idle: look at the table anyway, twice a second
             self._wake.clear()
             try:
@@ -299,6 +343,7 @@ class OutboxPublisher:
             resolved, self._resolved = self._resolved, []
             for row_id, rc in resolved:
                 self._handed.discard(row_id)
+                self._handed_refusals.discard(row_id)
                 if self._probe == row_id:
                     self._probe = None
                     self._blocked = True  # what waited behind the suspect goes on now
@@ -337,6 +382,7 @@ class OutboxPublisher:
                 self._doomed.pop(row_id, None)
                 self._suspects.discard(row_id)
                 self._unread = True
+                self._left_behind()  # its notice is an answer the table holds
             self._wake.set()  # the notice, and what waited behind the row, go out at the next turn
 
     def _dead_letter(self, row_id: int, reason: str) -> None:
@@ -361,13 +407,40 @@ class OutboxPublisher:
             self.on_dead()
 
     def _hand_pending(self) -> None:
+        """Read the waiting rows in `outbox_schedule` order and hand on what the window takes; `_behind` is cleared
+        when every answer read went out and nothing was left behind meanwhile (`_gen`)."""
         room = self.window - len(self._handed)
         if room <= 0:
             self._blocked = True
             return
         with self._lock:
+            gen = self._gen
             skip = self._handed | self._undeleted | set(self._doomed)
-        rows = self.jobs.outbox_pending(exclude=skip, limit=room)  # not under `_lock`: a claimer holds the
-        with self._lock:  # database lock while it waits for ours
+        # not under `_lock`: a claimer holds the database lock while it waits for ours
+        limit = room + len(skip)
+        order = self.jobs.outbox_schedule(
+            per_stream=self.window + 1, answers=limit, refusals=REFUSALS_IN_FLIGHT + len(self._handed_refusals)
+        )
+        wanted, refusals = [], 0
+        for row_id, _, lane in order:
+            if row_id in skip:
+                continue
+            if lane == REFUSALS:
+                if refusals >= REFUSALS_IN_FLIGHT:
+                    break
+                refusals += 1
+            wanted.append(row_id)
+        found = self.jobs.outbox_rows(wanted)
+        rows = [found[i] for i in wanted if i in found]
+        with self._lock:
             self._blocked = False
             self._publish_in_order(rows)
+            gone = skip | self._handed | set(self._doomed)
+            waiting = [lane for row_id, _, lane in order if row_id not in gone]
+            truncated = sum(1 for _, _, lane in order if lane == ANSWERS) >= limit
+            if waiting or truncated or any(lane == REFUSALS for _, _, lane in order):
+                self._blocked = True  # read again at the next turn (refusals: every ACK_DELAY_S at most)
+            if ANSWERS in waiting or truncated or self._gen != gen:
+                self._behind = True
+            else:
+                self._behind = False

@@ -18,6 +18,14 @@ when the broker acknowledges them, so replies that could not be published (broke
 killed) go out after the next connect. A transaction's outbox rows are written together, in one
 multi-row INSERT, when `added()` is asked or the transaction commits: a batch of requests costs
 one statement for all its replies.
+
+Each outbox row belongs to a stream (its requester: `stream_of(topic)`) and a lane (issue 42): `ANSWERS`
+(everything about a stored request: `accepted`, progress, questions, file chunks, final replies) or
+`REFUSALS` (the error that answers a message which stored nothing: `quota_exceeded`, `bad_json`, ...).
+`outbox_schedule` hands rows out answers first, round-robin between streams, each stream in id order. A
+request's replies never change order across lanes: a refusal whose request already has a row waiting among
+the answers is written as an answer, and an answer promotes its request's refusals still waiting
+(`_write_added`).
 """
 
 from __future__ import annotations
@@ -70,11 +78,28 @@ CREATE TABLE IF NOT EXISTS outbox (
     retain INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
-    error TEXT
+    error TEXT,
+    stream TEXT NOT NULL DEFAULT '',
+    request_id TEXT,
+    lane INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS jobs_fair ON jobs (state, client_id, seq);
 """
-OUTBOX_ROWS_PER_INSERT = 500  # 5 parameters a row, well under SQLite's 32766 per statement
+OUTBOX_INDEXES = """
+CREATE INDEX IF NOT EXISTS outbox_lanes ON outbox (lane, stream, id);
+CREATE INDEX IF NOT EXISTS outbox_requests ON outbox (stream, request_id, lane);
+"""
+ANSWERS, REFUSALS = 0, 1  # the outbox's lanes: answers go first (`outbox_schedule`)
+
+
+def stream_of(topic: str) -> str:
+    """The outbox stream of a reply: its requester's subtree (`<base>/response/<client_id>`), every reply of one
+    requester in one stream whatever its topic; any other topic is a stream of its own."""
+    parts = topic.split("/", 4)
+    return "/".join(parts[:4]) if len(parts) >= 4 and parts[2] == "response" else topic
+
+
+OUTBOX_ROWS_PER_INSERT = 500  # 8 parameters a row, well under SQLite's 32766 per statement
 
 
 @dataclass
@@ -130,6 +155,25 @@ class OutboxRow:
     correlation: bytes | None
     retain: bool
     attempts: int = 0  # times the broker refused it or closed the connection on it (`outbox_failed`)
+    request_id: str | None = None  # the request it answers, where known (a refusal's promotion)
+    lane: int = ANSWERS
+
+    @property
+    def stream(self) -> str:
+        return stream_of(self.topic)
+
+
+def _outbox_row(r: sqlite3.Row) -> OutboxRow:
+    return OutboxRow(
+        r["id"],
+        r["topic"],
+        r["payload"],
+        r["correlation"],
+        bool(r["retain"]),
+        r["attempts"],
+        r["request_id"],
+        r["lane"],
+    )
 
 
 def _inserted_id(cur: sqlite3.Cursor) -> int:
@@ -150,6 +194,7 @@ class JobQueue:
         self._by_client: dict[str, int] | None = None  # the same per requester (`client_active`)
         self._served: dict[str, float] = {}  # requester → when its last job was taken (round-robin)
         self._added: list[OutboxRow] = []  # the outbox rows of the open transaction (`added`)
+        self.promoted = False  # the open transaction moved waiting refusals among the answers (`_keep_request_order`)
         self._written = 0  # how many of `_added` are in the table (the rest get ids at `_write_added`)
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=10)
         self._conn.row_factory = sqlite3.Row
@@ -166,6 +211,13 @@ class JobQueue:
         if "attempts" not in columns:  # an outbox written before delivery failures were counted
             self._conn.execute("ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0")
             self._conn.execute("ALTER TABLE outbox ADD COLUMN error TEXT")
+        if "lane" not in columns:  # an outbox written before its lanes (issue 42): every row an answer
+            self._conn.execute("ALTER TABLE outbox ADD COLUMN stream TEXT NOT NULL DEFAULT ''")
+            self._conn.execute("ALTER TABLE outbox ADD COLUMN request_id TEXT")
+            self._conn.execute("ALTER TABLE outbox ADD COLUMN lane INTEGER NOT NULL DEFAULT 0")
+            for row_id, topic in self._conn.execute("SELECT id, topic FROM outbox").fetchall():
+                self._conn.execute("UPDATE outbox SET stream=? WHERE id=?", (stream_of(topic), row_id))
+        self._conn.executescript(OUTBOX_INDEXES)
 
     def close(self) -> None:
         with self._lock:
@@ -177,7 +229,7 @@ class JobQueue:
         fsync (WAL, synchronous=NORMAL): a crash may undo it, but only together with what followed it,
         and the next durable commit makes it durable too."""
         with self._lock:
-            self._added, self._written = [], 0
+            self._added, self._written, self.promoted = [], 0, False
             if not durable:
                 self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
@@ -400,11 +452,16 @@ class JobQueue:
         payload: bytes,
         correlation: bytes | None = None,
         retain: bool = False,
+        *,
+        request_id: str | None = None,
+        refusal: bool = False,
     ) -> None:
-        """Inside `tx()`: a reply to publish once the transaction commits (written with the others)."""
+        """Inside `tx()`: a reply to publish once the transaction commits (written with the others); `refusal`:
+        it answers a message that stored nothing (the refusals' lane, after every answer)."""
         if not conn.in_transaction:
             raise RuntimeError("outbox_add outside a transaction")
-        self._added.append(OutboxRow(0, topic, payload, correlation, retain))
+        lane = REFUSALS if refusal else ANSWERS
+        self._added.append(OutboxRow(0, topic, payload, correlation, retain, 0, request_id, lane))
 
     def added(self) -> list[OutboxRow]:
         """Inside `tx()`: the outbox rows this transaction has added so far (savepoints rolled back
@@ -413,18 +470,49 @@ class JobQueue:
         self._write_added()
         return list(self._added)
 
+    def _keep_request_order(self, rows: list[OutboxRow]) -> None:
+        """Before `rows` are written: a refusal whose request has an answer waiting goes among the answers, and
+        an answer's request's refusals still waiting are promoted to the answers' lane (their smaller ids keep
+        them first), so a request's replies never overtake each other (`promoted` tells the committing thread
+        to leave its rows to the outbox thread)."""
+        if all(r.request_id is None for r in rows):
+            return
+        answered = {(r.stream, r.request_id) for r in rows if r.lane == ANSWERS and r.request_id is not None}
+        for r in rows:
+            if r.lane != REFUSALS or r.request_id is None:
+                continue
+            if (r.stream, r.request_id) in answered or self._conn.execute(
+                "SELECT 1 FROM outbox WHERE stream=? AND request_id=? AND lane=? LIMIT 1",
+                (r.stream, r.request_id, ANSWERS),
+            ).fetchone():
+                r.lane = ANSWERS
+        if self._conn.execute("SELECT 1 FROM outbox WHERE lane=? LIMIT 1", (REFUSALS,)).fetchone() is None:
+            return
+        for stream, request_id in answered:
+            cur = self._conn.execute(
+                "UPDATE outbox SET lane=? WHERE stream=? AND request_id=? AND lane=?",
+                (ANSWERS, stream, request_id, REFUSALS),
+            )
+            self.promoted = self.promoted or cur.rowcount > 0
+
     def _write_added(self) -> None:
         """Write the rows added since the last call in multi-row INSERTs; ids are assigned in order
         (AUTOINCREMENT under the transaction's write lock), so sorted RETURNING ids match the rows."""
         rows, now = self._added[self._written :], time.time()
+        self._keep_request_order(rows)
         for start in range(0, len(rows), OUTBOX_ROWS_PER_INSERT):
             part = rows[start : start + OUTBOX_ROWS_PER_INSERT]
-            values = ",".join(["(?,?,?,?,?)"] * len(part))
-            args = [v for r in part for v in (r.topic, r.payload, r.correlation, int(r.retain), now)]
+            values = ",".join(["(?,?,?,?,?,?,?,?)"] * len(part))
+            args = [
+                v
+                for r in part
+                for v in (r.topic, r.payload, r.correlation, int(r.retain), now, r.stream, r.request_id, r.lane)
+            ]
             ids = sorted(
                 row[0]
                 for row in self._conn.execute(
-                    f"INSERT INTO outbox (topic, payload, correlation, retain, created) VALUES {values} RETURNING id",
+                    "INSERT INTO outbox (topic, payload, correlation, retain, created, stream, request_id, lane) "
+                    f"VALUES {values} RETURNING id",
                     args,
                 ).fetchall()
             )
@@ -435,19 +523,51 @@ class JobQueue:
     def outbox_pending(self, exclude: set[int] | frozenset[int] = frozenset(), limit: int = 500) -> list[OutboxRow]:
         with self._lock:
             rows = self._conn.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit + len(exclude),)).fetchall()
-        return [
-            OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"])
-            for r in rows
-            if r["id"] not in exclude
-        ][:limit]
+        return [_outbox_row(r) for r in rows if r["id"] not in exclude][:limit]
+
+    def outbox_schedule(self, per_stream: int, answers: int, refusals: int) -> list[tuple[int, str, int]]:
+        """(id, stream, lane) of waiting rows in the order the outbox hands them on: at most `answers` of the
+        answers' lane, then at most `refusals` of the refusals'; in each, round-robin between streams (every
+        stream's first row, then every stream's second, ...), each stream in id order, at most `per_stream` rows
+        of a stream (rows already handed on count: the caller skips them). Index walks, no sort of the table."""
+        out: list[tuple[int, str, int]] = []
+        with self._lock:
+            for lane, cap in ((ANSWERS, answers), (REFUSALS, refusals)):
+                if cap <= 0:
+                    continue
+                streams = [r[0] for r in self._conn.execute("SELECT DISTINCT stream FROM outbox WHERE lane=?", (lane,))]
+                take = min(per_stream, cap)
+                heads = [
+                    [
+                        r[0]
+                        for r in self._conn.execute(
+                            "SELECT id FROM outbox WHERE lane=? AND stream=? ORDER BY id LIMIT ?", (lane, stream, take)
+                        )
+                    ]
+                    for stream in streams
+                ]
+                ranked = sorted(
+                    (n, row_id, stream)
+                    for stream, ids in zip(streams, heads, strict=True)
+                    for n, row_id in enumerate(ids)
+                )
+                out += [(row_id, stream, lane) for _, row_id, stream in ranked[:cap]]
+        return out
+
+    def outbox_rows(self, row_ids: list[int]) -> dict[int, OutboxRow]:
+        """The rows with these ids (those still there)."""
+        out: dict[int, OutboxRow] = {}
+        with self._lock:
+            for start in range(0, len(row_ids), 500):
+                part = row_ids[start : start + 500]
+                marks = ",".join("?" * len(part))
+                for r in self._conn.execute(f"SELECT * FROM outbox WHERE id IN ({marks})", part).fetchall():
+                    out[r["id"]] = _outbox_row(r)
+        return out
 
     def outbox_row(self, conn: sqlite3.Connection, row_id: int) -> OutboxRow | None:
         r = conn.execute("SELECT * FROM outbox WHERE id=?", (row_id,)).fetchone()
-        return (
-            OutboxRow(r["id"], r["topic"], r["payload"], r["correlation"], bool(r["retain"]), r["attempts"])
-            if r
-            else None
-        )
+        return _outbox_row(r) if r else None
 
     def outbox_failed(self, row_id: int, reason: str) -> int:
         """Count one delivery failure of a row (kept across restarts); returns its failures so far (0: gone)."""

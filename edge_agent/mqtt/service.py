@@ -12,7 +12,8 @@ The daemon is split by thread (docs/mqtt.md):
 * `Worker` (worker.py): the worker thread — jobs through the `Runner`, progress, `agentask`, final replies.
 * `OutboxPublisher` (outbox.py): the outbox thread — every reply out in order, deleted at its PUBACK; nothing
   the broker refuses can jam it.
-* `GroupCommitter` (committer.py), `JobQueue` (queue.py: all SQL about jobs and the outbox).
+* `GroupCommitter` (committer.py), `AckPacer` (acks.py: the PUBACKs, paced), `JobQueue` (queue.py: all SQL about
+  jobs and the outbox).
 
 Two connections (`mqtt.reply_connection`, default on): the session connection (client id) takes
 requests, cancels and answers, sends their PUBACKs and the status; every reply, progress message and
@@ -43,6 +44,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from edge_agent.config import Settings
 from edge_agent.failures import disk_full
 from edge_agent.fleet.hooks import FleetHooks
+from edge_agent.mqtt.acks import AckPacer
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
 from edge_agent.mqtt.intake import BACKLOG_GAP_S, Intake
@@ -111,6 +113,7 @@ class GatewayService:
             notice=self.not_delivered,
             on_dead=lambda: self.fleet.dead_letter(),
         )
+        self.acks = AckPacer(self.client)  # PUBACKs never far ahead of the broker: keep-alive stays answered
         self.committer = (
             GroupCommitter(self.intake.store, self._ack, max_batch=self.m.group_commit_max)
             if self.m.group_commit
@@ -141,6 +144,7 @@ class GatewayService:
         notify("READY=1", f"STATUS=serving as {self.client_id}; {self.jobs.counts().get('queued', 0)} queued")
         self.worker.start()
         self.outbox.start()
+        self.acks.start()
         if self.committer is not None:
             self.committer.start()
         self.watchdog.start()
@@ -194,6 +198,7 @@ class GatewayService:
             client.loop_stop()
         if self.committer is not None:
             self.committer.stop()
+        self.acks.stop()
         self.fleet.stop()
         self.jobs.close()
         log.info("stopped")
@@ -204,8 +209,8 @@ class GatewayService:
 
     # ------------------------------------------------------------------------------ connections (paho's threads)
     def _ack(self, msg: mqtt.MQTTMessage) -> None:
-        """The PUBACK of a stored message (the committer's thread)."""
-        self.client.ack(msg.mid, msg.qos)
+        """The PUBACK of a stored message (the committer's thread): written by the "acks" thread, paced (acks.py)."""
+        self.acks.put(msg)
 
     def _on_connect(
         self,
@@ -219,6 +224,7 @@ class GatewayService:
             log.error("broker refused the connection: %s", reason_code)
             return
         inflight = honour_receive_maximum(client, self.m.max_inflight, properties)
+        self.acks.reconnected()
         opts = SubscribeOptions(qos=1)
         self._suback = client.subscribe(
             [(self.topics.request_filter, opts), (self.topics.cancel_filter, opts), (self.topics.answer_filter, opts)]
@@ -301,14 +307,16 @@ class GatewayService:
         """One durable transaction whose replies this thread publishes right after the commit, rather
         than the outbox thread (which would wait for the database lock through the next commit)."""
         rows: list[OutboxRow] = []
+        promoted = False
         try:
             with self.jobs.tx() as conn:
                 yield conn
                 rows = self.outbox.claim(self.jobs.added())
+                promoted = self.jobs.promoted  # waiting refusals moved among the answers: the outbox thread's turn
         except BaseException:
             self.outbox.unclaim(rows)
             raise
-        self.outbox.release(rows)
+        self.outbox.release(rows, promoted=promoted)
 
     def not_delivered(self, row: OutboxRow, reason: str, dead_id: int) -> tuple[str, bytes, bytes | None] | None:
         """The outbox gave up on `row` (dead letter `dead_id`): the error its requester gets on its default
@@ -365,8 +373,15 @@ class GatewayService:
             return
         self.replies.publish(topic, payload, qos=1, properties=correlation_props(correlation))
 
-    def add(self, conn: sqlite3.Connection, topic: str, reply: Reply, correlation: bytes | None) -> None:
-        self.jobs.outbox_add(conn, topic, reply.model_dump_json().encode(), correlation)
+    def add(
+        self, conn: sqlite3.Connection, topic: str, reply: Reply, correlation: bytes | None, *, refusal: bool = False
+    ) -> None:
+        """Inside a transaction: `reply` into the outbox, keyed by its request; `refusal`: it answers a message that
+        stored nothing (the outbox's refusals lane: after every answer, a few at a time)."""
+        request_id = getattr(reply, "request_id", None)
+        self.jobs.outbox_add(
+            conn, topic, reply.model_dump_json().encode(), correlation, request_id=request_id, refusal=refusal
+        )
 
     def send(self, topic: str, reply: Reply, correlation: bytes | None) -> None:
         with self.replying() as conn:

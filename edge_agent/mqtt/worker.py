@@ -226,7 +226,7 @@ class Worker:
             with self.gw.replying() as conn:
                 if self.gw.jobs.state_of(conn, job.job_id) in (None, "done"):
                     return
-                self.gw.jobs.outbox_add(conn, job.reply_topic, reply.model_dump_json().encode(), job.correlation)
+                self.gw.add(conn, job.reply_topic, reply, job.correlation)
                 self.gw.jobs.finish(conn, job.job_id, "error", reply.model_dump_json())
                 self.gw.fleet.final(conn, job, "error", detail=reply.message)
             self.gw.fleet.finished(job, "error")
@@ -409,11 +409,11 @@ class Worker:
             cur.waiting = False
             return None if cur.cancel.is_set() else cur.answer
 
-    def _chunk_bytes(self, topic: str, correlation: bytes | None) -> int:
-        """The largest chunk whose whole packet (its topic `<topic>/<seq>`, the echoed Correlation Data, the
-        payload) fits the packet limit, at most `mqtt.file_chunk_bytes`; 0 if not even one byte fits."""
+    def _chunk_bytes(self, topic: str) -> int:
+        """The largest chunk whose whole packet (its topic `<topic>/<seq>` and the payload: a chunk carries no
+        Correlation Data) fits the packet limit, at most `mqtt.file_chunk_bytes`; 0 if not even one byte fits."""
         # + 8: the remaining-length field grows with the payload
-        overhead = publish_packet_size(f"{topic}/{'9' * CHUNK_SEQ_DIGITS}", b"", correlation) + 8
+        overhead = publish_packet_size(f"{topic}/{'9' * CHUNK_SEQ_DIGITS}", b"") + 8
         return max(0, min(self.gw.m.file_chunk_bytes, self.gw.max_packet - overhead))
 
     def _add_plot(self, job: Job, result: RunResult) -> None:
@@ -475,8 +475,8 @@ class Worker:
                     if options.files == "chunks":
                         data = read_plain(self.gw.settings.files_dir / job.job_id, info.name)
                         topic = self.gw.topics.files(job.client_id, job.request_id, entry.file_id)
-                        size = self._chunk_bytes(topic, job.correlation)
-                        if size < 512:  # the Correlation Data leaves no room: the manifest only (stated in the entry)
+                        size = self._chunk_bytes(topic)
+                        if size < 512:  # the packet limit leaves no room: the manifest only (stated in the entry)
                             size = 0
                         entry.chunks, entry.chunk_bytes, entry.topic = (
                             (math.ceil(len(data) / size), size, topic) if size else (0, 0, "")
@@ -503,9 +503,12 @@ class Worker:
         while True:
             try:
                 with self.gw.replying() as conn:
-                    for topic, data in chunks:  # chunks first: when the result arrives, its files are there
-                        self.gw.jobs.outbox_add(conn, topic, data, job.correlation)
-                    self.gw.jobs.outbox_add(conn, job.reply_topic, payload.encode(), job.correlation)
+                    for topic, data in chunks:  # chunks first: when the result arrives, its files are there; no
+                        # Correlation Data on a chunk (its topic names the request and the file: issue 42)
+                        self.gw.jobs.outbox_add(conn, topic, data, request_id=job.request_id)
+                    self.gw.jobs.outbox_add(
+                        conn, job.reply_topic, payload.encode(), job.correlation, request_id=job.request_id
+                    )
                     self.gw.jobs.finish(conn, job.job_id, reply.kind, payload)
                     self.gw.fleet.final(
                         conn,
