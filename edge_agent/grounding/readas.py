@@ -99,10 +99,16 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
         return Slot(source="words", said=sensor)
     scope = g.scope()
     site = scope.sites.get(args.get("site_name", "")) if scope is not None else None
-    if site is not None and len(site.sensors) <= 1:
+    if site is None:
+        return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
+    mine = dict(site.own).get(args.get("asset_name", ""), site.sensors)  # two assets' series: each its own's
+    if len(site.sensors) <= 1 or len(mine) <= 1:
         return Slot(source="catalog", said=sensor)
-    if g.links.measures and sensor in said_among(g.asked_text(), list(site.sensors) if site is not None else []):
-        of = ", ".join(g.links.measures)
+    paired = args.get("limit_sensor") or args.get("other_sensor")
+    if paired in site.setpoints and sensor in site.setpoint_of:  # "above its sp": the series its setpoint is of
+        return Slot(source="catalog", said=f"{sensor}, the series {paired} is the setpoint of")
+    if sensor in site.worded or sensor in said_among(g.asked_text(), list(site.sensors)):
+        of = ", ".join(g.links.measures) or "asset's"
         return Slot(source="words", said=f"{sensor}, of the {of} series the one the words name")
     if g.links.measures:  # the question's measure word fits several series, and no word names one: the model's pick
         return Slot(source="model", said=f"{sensor}, {MODEL_PICK} {', '.join(g.links.measures)} series")

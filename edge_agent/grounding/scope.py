@@ -34,6 +34,7 @@ from typing import Any
 from edge_agent.analysis import is_power
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.forms import FUNCTION_WORDS
 from edge_agent.grounding.links import Links
 from edge_agent.grounding.measures import counted_unit, fits, point_measure
 
@@ -60,6 +61,8 @@ class SiteScope:
     setpoint_of: tuple[str, ...] = ()
     # each fixed asset's own sensors among those measuring what is asked (two series of two assets: each its own)
     own: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # the sensors a word of the question names among several that measure what is asked ("returned": Return Temp)
+    worded: tuple[str, ...] = ()
 
     def by_sensor_set(self) -> list[SiteScope]:
         """This scope split so that every asset in a part has every sensor of the part."""
@@ -132,8 +135,12 @@ class Scope:
                 if links.sensors
                 else _measuring(catalog, site, kinds or assets, links.measures, list(shorts))[:MAX_NAMES]
             )
-            if not links.sensors and links.measures and len(sensors) > 1:  # "returned the coolest water": of the
-                sensors = said_among(asked, sensors) or sensors  # temperatures, the one the question's words name
+            worded: list[str] = []
+            if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
+                worded = said_among(asked, sensors)  # the question's words name ("discharge rate": Discharge Power)
+                if not worded and not links.measures:  # "the water meter reading at 6pm": its running total
+                    worded = _register_read(catalog, site, kinds or assets, sensors, asked)
+                sensors = worded or sensors
             if not links.sensors and not setpoint_said:  # "what's freezer room 2 at": its measured series
                 measured = [x for x in sensors if not _is_setpoint(catalog, site, kinds or assets, x)]
                 sensors = measured or sensors
@@ -184,6 +191,7 @@ class Scope:
                 setpoints=setpoints,
                 setpoint_of=setpoint_of,
                 own=own,
+                worded=tuple(worded),
             )
         return cls(
             sites=out,
@@ -417,13 +425,37 @@ def _stem(word: str) -> str:
     return w
 
 
+def _stems(text: str) -> set[str]:
+    """The stems of a text's words; a two-letter word only where it is no function word ("ac", "dc", not "at")."""
+    return {_stem(w) for w in re.findall(r"[^\W\d_]{2,}", text) if len(w) > 2 or w.casefold() not in FUNCTION_WORDS}
+
+
 def said_among(asked: str, sensors: list[str]) -> list[str]:
     """Of several series that measure what is asked, those a word of the question names by a word of their own that
     the others lack ("returned the coolest water": Return Temp of Supply Temp and Return Temp); [] where none is."""
-    said = {_stem(w) for w in re.findall(r"[^\W\d_]{3,}", asked)}
-    own = {s: {_stem(w) for w in re.findall(r"[^\W\d_]{3,}", s)} for s in sensors}
+    said = _stems(asked)
+    own = {s: _stems(s) for s in sensors}
     shared = set.intersection(*own.values()) if own else set()
     return [s for s in sensors if (own[s] - shared) & said]
+
+
+#: "what did the meter read", "the water meter reading": a meter's running total
+_READ = re.compile(r"\bmeter\s+reading\b|\bread(?:ing)?\s+(?:of|on)\b|\bdid\b.{1,60}\bread\b", re.I)
+
+
+def _register_read(catalog: Catalog, site: str, assets: list[str], sensors: list[str], asked: str) -> list[str]:
+    """A meter's reading asked, no measure named: its running total (a point whose unit adds up, or `hisTotalized`)."""
+    if not _READ.search(asked) or not all(
+        any("meter" in t.casefold() for t in catalog.site(site).types.get(a, [])) for a in assets
+    ):
+        return []
+    totals = {
+        p.short
+        for a in assets
+        for p in catalog.sensors(site, a)
+        if "hisTotalized" in p.tags or ((q := fieldvocab.quantity_of_unit(p.unit)) is not None and q.summable)
+    }
+    return [s for s in sensors if s in totals]
 
 
 def _in_unit(catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str) -> list[str]:
