@@ -10,7 +10,12 @@ change and after it are drilled alike (`--root`; e.g. `git archive 8f30297 | tar
            before: the same mechanism, smaller): three other requesters use `edge-agent request` (the checkout's
            own client); answered or not
   packet   a broker with max_packet_size 131072, 64 KB Correlation Data, a 300 kB file, file_chunk_bytes 1 MiB:
-           the result and its file arrive, victims answered before/after a restart
+           the result and its file arrive, victims answered before/after a restart; bytes on the wire per file byte
+  victims  issue 42: 10,050 requests of one requester queued while the daemon is down (its persistent session), then
+           3 victims ask; restart: when the victims' `accepted` and result arrive (from the restart), the flood's
+           refusals' tail, keep-alive drops, requests answered twice or never
+  order    issue 42: 20 requesters x 99 requests, then one more requester: per request, `accepted` before every
+           progress before the result, each once; when the last requester's `accepted` arrives
   debian   config/mosquitto.conf copied into conf.d beside Debian 12's main file: does Mosquitto start
 
     .venv/bin/python bench/mqtt_drills.py [--root DIR] [--only jam,burst,...] [--out FILE]
@@ -139,13 +144,14 @@ class Client:
     """A bare paho v5 requester: publishes without waiting, counts what comes back per request_id."""
 
     def __init__(self, setup: Setup, user: str):
-        self.user, self.got, self.lock = user, [], threading.Lock()
+        self.user, self.got, self.lock, self.wire, self.sent = user, [], threading.Lock(), 0, 0
         self.c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user, protocol=mqtt.MQTTv5)
         self.c.username_pw_set(user, user + "-pw")
         self.c.max_inflight_messages = 100
         self.c.max_queued_messages = 0
         ready = threading.Event()
         self.c.on_message = lambda c, u, m: self._got(m)
+        self.c.on_publish = lambda *a: self._sent()
         self.c.on_subscribe = lambda *a: ready.set()
         self.c.on_connect = lambda c, *a: c.subscribe(f"edge-agent/gw1/response/{user}/#", qos=1)
         self.c.connect("127.0.0.1", setup.broker.port)
@@ -154,13 +160,30 @@ class Client:
 
     def _got(self, msg) -> None:
         if "/files/" in msg.topic:
+            with self.lock:
+                self.wire += len(msg.payload) + len(getattr(msg.properties, "CorrelationData", b"") or b"")
             return
         try:
             body = json.loads(msg.payload)
         except ValueError:
             return
+        body["_t"] = time.monotonic()  # when it arrived (the drills that time replies read it)
         with self.lock:
             self.got.append(body)
+
+    def _sent(self) -> None:
+        with self.lock:
+            self.sent += 1
+
+    def wait_sent(self, n: int, timeout: float) -> bool:
+        """The broker acknowledged `n` of this client's requests (PUBACKs)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if self.sent >= n:
+                    return True
+            time.sleep(0.05)
+        return False
 
     def ask(self, rid: str, question: str, correlation: bytes | None = None, reply_to: str | None = None) -> None:
         props = Properties(PacketTypes.PUBLISH)
@@ -365,6 +388,9 @@ def drill_packet(work: Path, root: Path) -> dict:
         c = Client(s, "c1")
         c.ask("big", "a file [steps=1 file=300000]", correlation=b"C" * 65000)
         final = c.wait_final("big", 20)
+        time.sleep(1.0)  # chunks go out before their result, but on their own topic
+        with c.lock:
+            wire = c.wire
         before = victims_answered(s, "v1")
         s.stop()
         s.start()
@@ -376,10 +402,155 @@ def drill_packet(work: Path, root: Path) -> dict:
         log = s.broker.log_path.read_text(errors="replace")
         return {
             "result_received": final is not None and final.get("kind") == "result",
+            "file_bytes_on_the_wire_per_file_byte": round(wire / 300000, 3),
             "victims_answered_before_restart": f"{before}/3",
             "victims_answered_after_restart": f"{after}/3",
             "outbox_rows_left": stuck,
             "reply_connection_closed_by_the_broker": log.count(f"Client {DAEMON}-replies disconnected due to"),
+        }
+    finally:
+        s.close()
+
+
+FINAL_KINDS = ("result", "error", "cancelled")
+
+
+def _finals(c: Client) -> dict[str, set[str]]:
+    """request_id → the distinct reply_ids of its final replies."""
+    out: dict[str, set[str]] = {}
+    with c.lock:
+        for b in c.got:
+            if b.get("kind") in FINAL_KINDS and b.get("final", True):
+                out.setdefault(b.get("request_id"), set()).add(b.get("reply_id"))
+    return out
+
+
+def _at(c: Client, rid: str, kinds: tuple[str, ...], t0: float) -> float | None:
+    """Seconds from `t0` to the first reply of `rid` of one of `kinds`."""
+    with c.lock:
+        t = next((b["_t"] for b in c.got if b.get("request_id") == rid and b.get("kind") in kinds), None)
+    return None if t is None else round(t - t0, 3)
+
+
+def _order_problems(c: Client) -> dict[str, list[str]]:
+    """Per request: what breaks `accepted` once, then progress, then one final (reply_id duplicates, QoS 1
+    redeliveries, are dropped first, as clients do)."""
+    seqs: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    with c.lock:
+        for b in c.got:
+            if b.get("reply_id") in seen:
+                continue
+            seen.add(b.get("reply_id"))
+            seqs.setdefault(b.get("request_id"), []).append(b.get("kind"))
+    bad = {}
+    for rid, kinds in seqs.items():
+        ok = (
+            len(kinds) >= 2
+            and kinds[0] == "accepted"
+            and kinds[-1] in FINAL_KINDS
+            and kinds.count("accepted") == 1
+            and all(k == "progress" for k in kinds[1:-1])
+        )
+        if not ok:
+            bad[rid] = kinds
+    return bad
+
+
+def drill_victims(work: Path, root: Path, n: int = 10050, wait_s: float = 400.0) -> dict:
+    """Issue 42: a flood queued while the daemon is down must not hold the victims' replies, drop the daemon's
+    broker connection (keep-alive) or be answered twice."""
+    users = ["flood", "victim-0", "victim-1", "victim-2"]
+    s = Setup(work, root, users)
+    try:
+        s.start()  # the daemon's persistent session exists ...
+        s.stop()  # ... and the daemon is down
+        flood = Client(s, "flood")
+        for i in range(n):
+            flood.ask(f"f{i}", "flood [steps=1 delay=0]")
+        queued = flood.wait_sent(n, 300)
+        victims = [Client(s, u) for u in users[1:]]
+        for v in victims:
+            v.ask(f"v-{v.user}", "a victim's question [steps=1 delay=0]")
+            v.wait_sent(1, 30)
+        t0 = time.monotonic()
+        s.start()
+        connected = time.monotonic() - t0
+        for v in victims:
+            v.wait_final(f"v-{v.user}", 300)
+        deadline = t0 + wait_s
+        while time.monotonic() < deadline and len(_finals(flood)) < n:
+            time.sleep(0.2)
+        time.sleep(2.0)  # anything sent twice arrives now
+        finals = _finals(flood)
+        victim_final = [_at(v, f"v-{v.user}", FINAL_KINDS, t0) for v in victims]
+        with flood.lock:
+            refusals = sorted(b["_t"] - t0 for b in flood.got if b.get("code") == "quota_exceeded")
+            accepted_dup = sum(1 for b in flood.got if b.get("kind") == "accepted" and b.get("duplicate"))
+            flood_msgs = len(flood.got)
+        last_victim = max((t for t in victim_final if t is not None), default=None)
+        log = "".join((s.work / f"daemon-{i}.log").read_text(errors="replace") for i in range(2, s.starts + 1))
+        with s.db() as db:
+            jobs = db.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
+        for c in [flood, *victims]:
+            c.close()
+        return {
+            "flood_while_down": n,
+            "flood_queued_at_the_broker": queued,
+            "restart_to_connected_s": round(connected, 3),
+            "victims_accepted_s": [_at(v, f"v-{v.user}", ("accepted",), t0) for v in victims],
+            "victims_final_s": victim_final,
+            "victims_final_at_most_5s": all(t is not None and t <= 5.0 for t in victim_final),
+            "flood_requests_with_one_final": sum(1 for ids in finals.values() if len(ids) == 1),
+            "flood_requests_with_no_final": n - len(finals),
+            "flood_requests_answered_twice": sum(1 for ids in finals.values() if len(ids) > 1),
+            "flood_accepted_duplicate": accepted_dup,
+            "flood_messages": flood_msgs,
+            "flood_refusals": len(refusals),
+            "flood_refusals_after_the_victims_replies": sum(1 for t in refusals if last_victim and t > last_victim),
+            "flood_refusals_tail_s": round(refusals[-1], 3) if refusals else None,
+            "flood_last_reply_s": round(max((b["_t"] for b in flood.got), default=t0) - t0, 3),
+            "jobs_stored": jobs,
+            "daemon_disconnects": log.count("disconnected from the broker"),
+            "keep_alive_drops": log.count("Keep alive timeout"),
+        }
+    finally:
+        s.close()
+
+
+def drill_order(work: Path, root: Path, requesters: int = 20, per: int = 99, wait_s: float = 300.0) -> dict:
+    """Issue 42: many requesters at once, then one more; every request's replies in order."""
+    users = [f"r{i}" for i in range(requesters)] + ["late"]
+    s = Setup(work, root, users)
+    try:
+        s.start()
+        clients = [Client(s, u) for u in users[:-1]]
+        late = Client(s, "late")
+        for i in range(per):
+            for c in clients:
+                c.ask(f"{c.user}-{i}", "a question [steps=2 delay=0]")
+        for c in clients:
+            c.wait_sent(per, 60)
+        t0 = time.monotonic()
+        late.ask("late-0", "the late question [steps=2 delay=0]")
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline and sum(len(_finals(c)) for c in [*clients, late]) < requesters * per + 1:
+            time.sleep(0.2)
+        time.sleep(1.0)
+        problems = {rid: k for c in [*clients, late] for rid, k in _order_problems(c).items()}
+        answered = sum(len(_finals(c)) for c in [*clients, late])
+        late_accepted, late_final = _at(late, "late-0", ("accepted",), t0), _at(late, "late-0", FINAL_KINDS, t0)
+        late_progress = _at(late, "late-0", ("progress",), t0)
+        for c in [*clients, late]:
+            c.close()
+        return {
+            "requests": requesters * per + 1,
+            "answered": answered,
+            "requests_out_of_order": len(problems),
+            "out_of_order_examples": dict(list(problems.items())[:5]),
+            "late_accepted_s": late_accepted,
+            "late_first_progress_s": late_progress,
+            "late_final_s": late_final,
         }
     finally:
         s.close()
@@ -430,13 +601,15 @@ DRILLS = {
     "flood": drill_flood,
     "packet": drill_packet,
     "debian": drill_debian,
+    "victims": drill_victims,
+    "order": drill_order,
 }
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=ROOT)
-    ap.add_argument("--only", default=",".join(DRILLS))
+    ap.add_argument("--only", default="jam,burst,burst-q1000,flood,packet,debian")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mqtt_drills.json")
     args = ap.parse_args()
     if shutil.which("mosquitto_passwd") is None or find_mosquitto() is None:

@@ -116,9 +116,7 @@ def _in_order(kinds: list[str]) -> bool:
     )
 
 
-def test_every_request_of_many_requesters_at_once_gets_accepted_then_progress_then_one_result(
-    inproc_daemon, askers
-):
+def test_every_request_of_many_requesters_at_once_gets_accepted_then_progress_then_one_result(inproc_daemon, askers):
     """12 requesters x 40 requests at once (under the per-requester limit), then one more requester — the shape of
     issue 42's measurement (20 x 99 there: its `accepted` came after its result). For every request: `accepted`
     exactly once and before every progress message, progress before the one final reply."""

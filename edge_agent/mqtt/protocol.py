@@ -349,7 +349,10 @@ class FileEntry(Payload):
     sha256: str
     chunks: int = Field(0, description="number of chunks published (0 when files mode is not `chunks`)")
     chunk_bytes: int = 0
-    topic: str = Field("", description="chunk topic prefix; chunk n is at <topic>/<n>")
+    topic: str = Field(
+        "",
+        description="chunk topic prefix; chunk n is at <topic>/<n> (no Correlation Data: the topic names the request)",
+    )
 
 
 class ResultReply(ReplyBase):
