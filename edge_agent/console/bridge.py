@@ -9,7 +9,8 @@ late event stream), then it is dropped with its replies and served from the run 
 the requests still queued or running are found again in the daemon's queue (`History.active`).
 
 A broker that refuses the console's login, or a second client that takes its client id (two consoles with one
-broker user knock each other off), is logged as an error and kept in `problem` for the page and `/healthz`.
+broker user knock each other off: `takeover.TakeoverWatch`), is logged once when it starts and once when it ends,
+and kept in `problem` for the page and `/healthz`; a clean stop of the console logs neither.
 """
 
 from __future__ import annotations
@@ -22,15 +23,13 @@ import uuid
 from dataclasses import dataclass, field
 
 from edge_agent.config import Settings
+from edge_agent.console.takeover import TakeoverWatch
 from edge_agent.mqtt.client import RequestClient, RequestError
 from edge_agent.mqtt.connection import connect_properties
 from edge_agent.mqtt.protocol import Reply, is_final
 
 log = logging.getLogger(__name__)
 
-SESSION_TAKEN_OVER = 142  # MQTT v5 DISCONNECT reason: another connection with the same client id
-QUICK_DROP_S = 10.0  # a connection the broker drops this soon after it was made: maybe taken over
-TAKEOVER_SHOWN_S = 120.0  # a takeover is shown this long after the last one
 UNKNOWN_KEEP_S = 3600.0  # replies of a request this console did not ask (yet) are dropped after this long
 
 
@@ -81,22 +80,10 @@ class _Client(RequestClient):
         was = self.connected.is_set()
         self.connected.clear()
         log.debug("console disconnected (%s, %s)", reason_code, getattr(reason_code, "value", None))
-        if not was:  # a refused login: _on_connect said why
+        if not was or self._bridge.stopping:  # a refused login (_on_connect said why), or our own clean stop
             self._wake()
             return
-        now = time.time()
-        if now - self._bridge._connected_at < QUICK_DROP_S:  # paho reports a takeover as "Unspecified error"
-            self._bridge._drops = [t for t in self._bridge._drops if now - t < 60.0] + [now]
-        if getattr(reason_code, "value", None) == SESSION_TAKEN_OVER or len(self._bridge._drops) >= 2:
-            self._bridge._trouble(
-                f"the broker keeps dropping the console's connection soon after it connects "
-                f"({len(self._bridge._drops)} times in a minute): another client connects as "
-                f"{self.client_id!r} and takes its session. Is a second console running with the "
-                f"same broker user? Give each console its own (console.mqtt_username)",
-                takeover=True,
-            )
-        elif reason_code is not None and getattr(reason_code, "is_failure", False):
-            self._bridge._trouble(f"the broker closed the console's connection: {reason_code}")
+        self._bridge._dropped(reason_code)
         self._wake()
 
     def _on_message(self, client, userdata, msg) -> None:
@@ -133,10 +120,9 @@ class Bridge:
         )
         self.asked: dict[str, Asked] = {}
         self._problem: str = ""  # the last connection problem
-        self._takeover_at = 0.0
-        self._connected_at = 0.0
-        self._drops: list[float] = []
-        self.takeovers = 0
+        self.watch = TakeoverWatch()
+        self.stopping = False
+        self.takeovers = 0  # drops counted as takeovers (each drop of a takeover, not only its start)
         self._first_seen: dict[str, float] = {}
         self._lock = threading.Lock()
         self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
@@ -159,6 +145,7 @@ class Bridge:
         return self
 
     def stop(self) -> None:
+        self.stopping = True  # the disconnect that follows is ours: no takeover, no error
         self.client.close()
 
     @property
@@ -168,27 +155,47 @@ class Bridge:
     # connection trouble ------------------------------------------------------------------------
     @property
     def problem(self) -> str:
-        """What is wrong with the broker connection, for the page ('' while all is well). A takeover is shown for
-        TAKEOVER_SHOWN_S after the last one, though the console reconnects in between."""
+        """What is wrong with the broker connection, for the page ('' while all is well). A takeover is shown
+        until the console's connection has held for `TakeoverWatch.stable_s` (the second console is gone)."""
         if self._problem:
             return self._problem
-        if self._takeover_at and time.time() - self._takeover_at < TAKEOVER_SHOWN_S:
-            return self._takeover
+        with self._lock:
+            if self.watch.check(time.time(), self.connected):
+                log.info(
+                    "the console's broker connection has held for %.0f s: no other client takes its session any more",
+                    self.watch.stable_s,
+                )
+            if self.watch.active:
+                return self._takeover_text()
         return ""
 
-    def _trouble(self, text: str, takeover: bool = False) -> None:
-        if takeover:
-            # logged before counted: whoever watches the count (the page, a test) finds the log line there
-            log.error("%s", text)
-            self._takeover_at, self._takeover = time.time(), text
-            self.takeovers += 1
-            return
+    def _takeover_text(self) -> str:
+        return (
+            f"the broker keeps dropping the console's connection soon after it connects ({self.watch.count} times "
+            f"so far): another client connects as {self.client_id!r} and takes its session. Is a second console "
+            f"running with the same broker user? Give each console its own (console.mqtt_username)"
+        )
+
+    def _dropped(self, reason_code) -> None:
+        """The broker dropped a connection that was up: a takeover starts (logged once), goes on, or not."""
+        with self._lock:
+            started = self.watch.dropped(time.time(), getattr(reason_code, "value", None))
+            taken = self.watch.active
+            if started:  # logged before counted: whoever watches the count finds the log line there
+                log.error("%s", self._takeover_text())
+            if taken:
+                self.takeovers += 1
+        if not taken and reason_code is not None and getattr(reason_code, "is_failure", False):
+            self._trouble(f"the broker closed the console's connection: {reason_code}")
+
+    def _trouble(self, text: str) -> None:
         if text != self._problem:
             log.error("%s", text)
         self._problem = text
 
     def _connected_ok(self) -> None:
-        self._connected_at = time.time()
+        with self._lock:
+            self.watch.connected(time.time())
         if self._problem:
             log.info("console connected to the broker as %r", self.client_id)
         self._problem = ""
@@ -262,6 +269,7 @@ class Bridge:
         """Forget finished requests `keep_s` after their final reply, and replies of requests nobody asked here
         after an hour; returns how many were dropped."""
         now = time.time() if now is None else now
+        _ = self.problem  # a takeover that has ended is logged as ended, whether or not a page asks
         dropped = 0
         for rid, asked in list(self.asked.items()):
             if asked.ended is None and self.final(rid) is not None:

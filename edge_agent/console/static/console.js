@@ -203,9 +203,23 @@ document.addEventListener("click", ev => {
   }
 });
 
+// The Ask button is off, with the reason beside it, while the console has no broker connection (/healthz).
+function watchBroker(button) {
+  const reason = document.getElementById("ask-disabled-reason");
+  const check = () => fetch("/healthz", {credentials: "same-origin", cache: "no-store"})
+    .then(r => r.json()).then(h => {
+      button.disabled = !h.broker;
+      button.title = h.broker ? "" : "the console is not connected to the broker";
+      if (reason) reason.hidden = !!h.broker;
+    }, () => {});
+  setInterval(check, 3000);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const box = document.getElementById("request");
   if (box) followRequest(box);
+  const askButton = document.getElementById("ask-button");
+  if (askButton) watchBroker(askButton);
   highlightStep();
   window.addEventListener("hashchange", highlightStep);  // a provenance link on the run page itself
 });
