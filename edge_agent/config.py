@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar, get_args
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from edge_agent import PROJECT_ROOT
 
@@ -193,19 +193,39 @@ class ConsoleSettings(Section):
     login_failures: int = Field(
         5,
         ge=1,
-        description="failed logins from one address (or for one user from one "
-        "address) in login_window_s before each further attempt "
-        "from there waits (HTTP 429 with Retry-After)",
+        description="failed logins for one user from one address in login_window_s before each further attempt "
+        "of that user from there waits (HTTP 429 with Retry-After); colleagues at the same address are not delayed",
+    )
+    login_address_failures: int = Field(
+        50,
+        ge=1,
+        description="failed logins from one address, whatever the user names, in login_window_s before every "
+        "attempt from there waits (one machine trying many names)",
     )
     login_window_s: float = Field(300.0, gt=0)
-    #: a failed login costs the next attempt from that address (and for that user from that address) this much
-    #: more wait, doubling each time up to login_max_delay_s; no user is ever locked out from other addresses
+    #: a failed login past a limit costs the next attempt with that key (the user at that address; the address)
+    #: this much more wait, doubling each time up to login_max_delay_s; no user is ever locked out from elsewhere
     login_delay_s: float = Field(1.0, ge=0)
     login_max_delay_s: float = Field(30.0, ge=0)
+    #: reverse proxies in front of the console (addresses or networks): only from these is X-Forwarded-For read
+    #: for the client's address (docs/console.md, behind a reverse proxy)
+    trusted_proxies: list[str] = Field(default_factory=list)
     #: a finished request stays in the console's memory this long after its final reply, then is served from the
     #: run log (memory stays flat however many requests are asked)
     answer_timeout_s: float = Field(60.0, ge=0)
     history_page_size: int = Field(50, ge=1, le=500)
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _addresses(cls, value: list[str]) -> list[str]:
+        import ipaddress
+
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry.strip(), strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is not an IP address or network") from None
+        return value
 
 
 class PathSettings(Section):

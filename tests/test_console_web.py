@@ -84,8 +84,8 @@ def test_ten_wrong_passwords_are_rate_limited(console_stack):
     b, r = login(console_stack.url, "otto")  # even the right password, while the delay lasts
     assert r.status_code == 429 and "Too many failed logins" in r.text and b.csrf is None
     assert r.headers["Retry-After"]
-    # failures count per address (and per user at it): another user from the same address waits as well
-    assert login(console_stack.url, "vera")[1].status_code == 429
+    # counted per user at an address: a colleague at the same address is not delayed (tests/test_console_login.py)
+    assert login(console_stack.url, "vera")[1].status_code == 303
 
 
 def test_a_question_holding_html_is_shown_as_text(console_stack):

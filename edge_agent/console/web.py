@@ -29,6 +29,7 @@ from aiohttp import web
 from edge_agent import config, statuses
 from edge_agent.config import Settings
 from edge_agent.console.bridge import Asked, Bridge
+from edge_agent.console.client_address import client_address, networks
 from edge_agent.console.history import History
 from edge_agent.console.present import linked, site_zone, when
 from edge_agent.console.security import LoginLimiter, Session, Sessions, same
@@ -68,7 +69,10 @@ class Console:
         self.bridge = bridge
         self.users = UserStore(c.users_file if c.users_file.is_absolute() else settings.state_dir / c.users_file)
         self.sessions = Sessions(c.session_ttl_s)
-        self.limiter = LoginLimiter(c.login_failures, c.login_window_s, c.login_delay_s, c.login_max_delay_s)
+        self.limiter = LoginLimiter(
+            c.login_failures, c.login_window_s, c.login_delay_s, c.login_max_delay_s, c.login_address_failures
+        )
+        self.proxies = networks(c.trusted_proxies)
         self.history = History(settings.db_path, settings.state_dir / "queue.db")
         self.secure = bool(c.tls_cert_file)
         self.zone = site_zone(settings.agent.timezone)
@@ -173,11 +177,11 @@ async def login(request: web.Request) -> web.Response:
     if not same(request.cookies.get(LOGIN_COOKIE), csrf if isinstance(csrf, str) else None):
         raise web.HTTPForbidden(text="missing or wrong CSRF token: reload the login page")
     user, password = str(data.get("username", ""))[:64], str(data.get("password", ""))[:1024]
-    address = request.remote or "?"
+    address = client_address(request.remote, request.headers.get("X-Forwarded-For"), console.proxies)
     keys = console.limiter.keys(user, address)
     wait = console.limiter.retry_after(*keys)
     if wait > 0:
-        log.warning("login for %r from %s delayed %.0f s: too many failed logins from there", user, address, wait)
+        log.warning("login for %r from %s delayed %.0f s: too many failed logins", user, address, wait)
         response = console.page(
             "login.html",
             request,
