@@ -111,6 +111,14 @@ def test_a_cancel_names_who_cancelled_and_leaves_no_empty_answer(console_env):
     assert final["kind"] == "cancelled" and final["message"] == "cancelled by console:ada"
     page = otto.get(f"/requests/{rid}").text
     assert 'id="status-note"' in page and 'id="answer" class="answer" hidden' in page
+    # once the request has left the console's memory, its run page still says who cancelled (and who asked)
+    env.console.bridge.sweep(now=time.time() + 100_000)  # ended now ...
+    env.console.bridge.sweep(now=time.time() + 200_000)  # ... and long ago
+    r = otto.get(f"/requests/{rid}", follow=False)
+    assert r.status_code == 303 and r.headers["Location"].startswith("/runs/")
+    page = otto.get(r.headers["Location"]).text
+    assert re.search(r'id="(run-cancelled|ended-message)"[^>]*>cancelled by console:ada', page), page[:3000]
+    assert "asked by otto" in page
 
 
 # ---------------------------------------------------------------------------------------------- attribution

@@ -140,6 +140,18 @@ def test_a_very_long_question_gets_the_same_error_as_over_mqtt(console_stack):
     assert first["kind"] == "error" and first["code"] == "question_too_long"
     assert first["message"] == f"the question has {limit + 1} characters; the limit is {limit}"
     assert _wait_final(b, out["request_id"])["final"]["code"] == "question_too_long"
+    # it reaches the history under the person who asked (the console's own record: the daemon queued nothing)
+    home = b.get("/").text
+    assert 'id="refused"' in home and f'href="/requests/{out["request_id"]}"' in home
+    assert '<td data-label="Who">otto</td>' in home and "question_too_long" in home
+    # its page, once it has left the console's memory: the refusal above the question, the question folded
+    console_stack.bridge.sweep(now=time.time() + 100_000)  # ended now ...
+    console_stack.bridge.sweep(now=time.time() + 200_000)  # ... and long ago
+    assert out["request_id"] not in console_stack.bridge.asked
+    page = b.get(f"/requests/{out['request_id']}").text
+    assert 0 < page.index('id="refusal"') < page.index('id="ended-question-fold"')
+    assert f"the question has {limit + 1} characters" in page and f"({limit + 1} characters: show all)" in page
+    assert "asked by otto" in page
 
 
 def test_an_unknown_strategy_is_refused_naming_the_known_ones(console_stack):

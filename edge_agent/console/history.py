@@ -131,4 +131,12 @@ class History:
             s["shown"] = s.get("shown_thought") if s.get("shown_thought") is not None else s.get("thought")
             s["doing"] = doing(s.get("action"), s.get("action_input"), s.get("kind") or "tool")
         run["who"] = self._who([run_id]).get(run_id, "edge-agent ask")
+        run["cancelled_note"] = self._cancelled_note(run_id)
         return run
+
+    def _cancelled_note(self, job_id: str) -> str:
+        """'cancelled by console:ada': who cancelled, from the job's stored final reply ('' if not cancelled)."""
+        job = self.job_by_id(job_id)
+        if job is None or job.get("final_kind") != "cancelled":
+            return ""
+        return str(_loads(job.get("final_payload"), {}).get("message") or "cancelled")

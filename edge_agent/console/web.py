@@ -32,6 +32,7 @@ from edge_agent.console.bridge import Asked, Bridge
 from edge_agent.console.client_address import client_address, networks
 from edge_agent.console.history import History
 from edge_agent.console.present import linked, site_zone, when
+from edge_agent.console.refusals import Refusals, as_ended, refused_first
 from edge_agent.console.security import LoginLimiter, Session, Sessions, same
 from edge_agent.console.users import ROLES, UserError, UserStore, at_least
 from edge_agent.filestore import NAME_RE
@@ -74,6 +75,7 @@ class Console:
         )
         self.proxies = networks(c.trusted_proxies)
         self.history = History(settings.db_path, settings.state_dir / "queue.db")
+        self.refusals = Refusals(settings.state_dir / "console-refusals.jsonl")
         self.secure = bool(c.tls_cert_file)
         self.zone = site_zone(settings.agent.timezone)
         self.env = jinja2.Environment(
@@ -265,6 +267,7 @@ async def home(request: web.Request) -> web.Response:
     page = min(_page_number(request.query.get("page")), pages)  # "page 99999 of 1" is the last page
     runs = await loop.run_in_executor(None, console.history.runs, size, (page - 1) * size, q)
     status = await loop.run_in_executor(None, gateway_status, console)
+    refused = await loop.run_in_executor(None, console.refusals.recent, q)
     own = console.bridge.client_id if console.bridge else None
     running = [
         dict(
@@ -278,6 +281,7 @@ async def home(request: web.Request) -> web.Response:
         "home.html",
         request,
         runs=runs,
+        refused=refused,
         strategies=config.STRATEGIES,
         q=q,
         page=page,
@@ -374,7 +378,15 @@ def _may_act(session: Session, asked) -> bool:
 async def request_page(request: web.Request) -> web.Response:
     console = _console(request)
     session = console.require(request)
-    asked = await asyncio.get_running_loop().run_in_executor(None, _find, console, request.match_info["request_id"])
+    rid = request.match_info["request_id"]
+    loop = asyncio.get_running_loop()
+    try:
+        asked = await loop.run_in_executor(None, _find, console, rid)
+    except web.HTTPNotFound:  # refused before it was queued, and no longer in memory: the console's own record
+        entry = await loop.run_in_executor(None, console.refusals.get, rid) if RUN_ID_RE.fullmatch(rid) else None
+        if entry is None:
+            raise
+        return console.page("ended.html", request, job=as_ended(entry))
     return console.page("request.html", request, asked=asked, may_act=_may_act(session, asked))
 
 
@@ -425,6 +437,11 @@ async def ask(request: web.Request) -> web.Response:
     options = _options(data)
     rid = await _publishing(console.bridge.ask, session.user, question, options)
     first = await console.bridge.first_reply(rid, 10.0)
+    refusal = refused_first(first)
+    if refusal is not None:  # no job, no run: the history has it from the console's own record, under the person
+        await asyncio.get_running_loop().run_in_executor(
+            None, console.refusals.add, rid, session.user, question, *refusal
+        )
     if wants_json:
         return web.json_response({"request_id": rid, "first": first.model_dump(mode="json") if first else None})
     raise web.HTTPSeeOther(f"/requests/{rid}")

@@ -154,9 +154,8 @@ function followRequest(box) {
       });
     } else if (r.kind === "error" && r.final !== false) {
       setStatus(state, r.shown_status || "error", r.status_label, r.status_meaning);
-      document.getElementById("result-title").textContent = "Outcome";
-      document.getElementById("result").hidden = false;
-      const e = document.getElementById("error");
+      // the request itself was refused: said above the question (a long question is folded below it)
+      const e = document.getElementById("refusal");
       e.hidden = false;
       e.textContent = `${r.code}: ${r.message}`;
     } else if (r.kind === "error") {
