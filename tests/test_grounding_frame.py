@@ -750,3 +750,22 @@ def test_the_series_a_setpoint_is_of_is_settled_by_the_setpoint():
     args = {"site_name": "J", "asset_name": "Freezer 1", "sensor_name": "Air Temp", "other_asset": "Freezer 1"}
     g.observe(1, 1, "derive", head, head=head, answers=True, args={**args, "other_sensor": "Air Temp SP"})
     assert open_slots(g, 1) == []
+
+
+def _fab() -> Catalog:
+    cat = Catalog.of({"Fab": {name: ["Power"] for name in ("CDA Compressor 1", "CDA Compressor 2", "N2 Compressor")}})
+    for a in cat.assets("Fab"):
+        cat.site("Fab").types[a] = ["compressor"]
+    return cat
+
+
+def test_words_a_name_abbreviates_by_their_initials_are_read_as_it_and_narrow_the_kind():
+    g = Grounding.build("Which clean dry air compressors are installed at Fab?", _fab(), NOW)
+    assert g.respelt == {"clean dry air": "CDA"}
+    assert g.in_code == "Found 2 compressors at Fab: CDA Compressor 1, CDA Compressor 2"
+    assert '"clean dry air" as "CDA"' in read_as(g, None, answered=False).line or g.in_code
+
+
+@pytest.mark.parametrize("question", ["Can dogs ask anything at Fab?", "Which air compressors are at Fab?"])
+def test_function_words_and_the_fields_kinds_are_never_read_as_initials(question):
+    assert Grounding.build(question, _fab(), NOW).respelt == {}

@@ -34,7 +34,7 @@ from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.dates import resolve_period
-from edge_agent.grounding.forms import TABLE
+from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import Links
 from edge_agent.grounding.periods import two_periods
@@ -95,6 +95,25 @@ def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
     return {w: TABLE.short_forms[w.casefold()] for w in typed if w.casefold() not in names}
 
 
+def _spelled_initials(question: str, catalog: Catalog) -> dict[str, str]:
+    """Words the question spells out that one of the SkySpark's names abbreviates by their initials ("clean dry air"
+    of "CDA Compressor 1", "air handling unit" of "AHU-2") → the abbreviation; three letters or more."""
+    acronyms = {w for n in catalog.all_names() for w in re.findall(r"(?<![^\W_])[A-Z]{3,5}(?![^\W_])", n)}
+    words = re.findall(r"[^\W\d_]+", question)
+    out: dict[str, str] = {}
+    for acronym in acronyms:
+        k = len(acronym)
+        for i in range(len(words) - k + 1):
+            span = words[i : i + k]
+            if (
+                "".join(w[0] for w in span).upper() == acronym
+                and not any(len(w) < 2 or w.casefold() in FUNCTION_WORDS for w in span)
+                and not fieldvocab.kinds_named(" ".join(span))
+            ):  # "air handling units": the field's kind, read as such
+                out[" ".join(span)] = acronym
+    return out
+
+
 def _linked(links: Links | None) -> int:
     """How many kinds and assets the linking found."""
     return len(links.asset_types) + len(links.assets) if links is not None else 0
@@ -136,7 +155,10 @@ class Grounding:
         """The grounding of a question; where words nothing placed are misspellings of the catalog's or the field's
         words ("clarifers", "temprature"), of the question with them respelt (`grounding.respelling`), which the run's
         note names."""
-        short = _short_forms(question, catalog) if catalog is not None else {}  # "yday": yesterday, written out
+        # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
+        short = (
+            {**_short_forms(question, catalog), **_spelled_initials(question, catalog)} if catalog is not None else {}
+        )
         question = respelling.apply(question, short) if short else question
         g = cls._build(question, catalog, now, note)
         g.respelt = dict(short)

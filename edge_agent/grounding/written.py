@@ -97,7 +97,7 @@ def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
         return ""  # "how many points are on the MAUs": their sensors are counted, not the MAUs
     site, kind = links.sites[0], links.asset_types[0]
     found = catalog.site(site).assets_of_type(kind)
-    narrowing = g.qualified.get(kind, [])
+    narrowing = g.kind_narrowing().get(kind, [])  # "exhaust fans", "the NH3 compressors", "CDA compressors"
     named = [a for a in found if narrowing and all(w.casefold() in a.casefold() for w in narrowing)]
     if not found:
         return ""
