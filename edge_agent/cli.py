@@ -24,6 +24,7 @@ COMMANDS = {
     "demo": "edge_agent.commands.daemon:demo",
     "bench": "edge_agent.commands.bench:bench",
     "audit": "edge_agent.commands.audit:audit",
+    "fleet": "edge_agent.commands.fleet:fleet",
     "console": "edge_agent.commands.console:console",
     "users": "edge_agent.commands.console:users",
 }
@@ -39,6 +40,7 @@ HELP = {
     "demo": "Start simulator, broker and daemon, ask one question over MQTT, stop.",
     "bench": "Run an IoT task set and check every answer exactly.",
     "audit": "List or export the audit trail (who asked what), as a table, JSON lines or CSV.",
+    "fleet": "List the gateways a broker shows: status, version, model, queue, last answer, degraded reasons.",
     "console": "Serve the operator console (web page; an MQTT client of the daemon).",
     "users": "Manage the console's users (add, remove, passwd, list).",
 }
