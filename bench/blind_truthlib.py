@@ -51,6 +51,8 @@ HS_TZ = {
     "Dublin": "Europe/Dublin",
     "Toronto": "America/Toronto",
     "Taipei": "Asia/Taipei",
+    "Amsterdam": "Europe/Amsterdam",
+    "Vancouver": "America/Vancouver",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
