@@ -56,6 +56,24 @@ def history_csv(rows: list[dict[str, Any]]) -> bytes:
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
+def series_stem(prefix: str, rows: list[dict[str, Any]], limit: int = 40) -> str:
+    """A history file's stem naming every series it holds: `history_Chiller_6_Tonnage`, one sensor of several
+    assets `history_Chiller_6_Chiller_9_Tonnage`, several sensors `merged_Chiller_6_Tonnage_Chiller_9_Power`; where
+    that would not fit the file store's `limit` characters, the count: `merged_4_series_Tonnage`, `merged_3_series`
+    (never the first series alone, as if it were the only one)."""
+    pairs = list(dict.fromkeys((str(r.get("asset_name")), str(r.get("sensor_name"))) for r in rows))
+    if not pairs:
+        return prefix
+    sensors = list(dict.fromkeys(s for _, s in pairs))
+    if len(sensors) == 1:
+        full = "_".join([prefix, *dict.fromkeys(a for a, _ in pairs), sensors[0]])
+    else:
+        full = "_".join([prefix, *(f"{a}_{s}" for a, s in pairs)])
+    if len(re.sub(r"[^A-Za-z0-9]+", "_", full).strip("_")) <= limit:
+        return full
+    return f"{prefix}_{len(pairs)}_series" + (f"_{sensors[0]}" if len(sensors) == 1 else "")
+
+
 def saved_as(ctx: Any, rows: list[dict[str, Any]], stem: str) -> str:
     """Write history rows as JSON in the run's file store (`ctx.files`: what `jsonmerge` and the benchmark read) and,
     where `ctx.file_format` is "csv", as CSV too; returns the name(s) a tool's head says:

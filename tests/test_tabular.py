@@ -70,3 +70,21 @@ def test_every_row_reads_back(values):
     assert len(back) == len(data) + 1
     assert [float(r[4]) for r in back[1:]] == [v for v, _ in values]
     assert [r[5] for r in back[1:]] == [u for _, u in values]
+
+
+def test_a_history_file_is_named_for_every_series_it_holds():
+    """Issue 41, 8: a merged file was named after its first series only."""
+    from edge_agent.tabular import series_stem
+
+    def rows(*pairs):
+        return [{"asset_name": a, "sensor_name": s} for a, s in pairs for _ in range(2)]
+
+    assert series_stem("history", rows(("Chiller 6", "Tonnage"))) == "history_Chiller 6_Tonnage"
+    assert series_stem("history", rows(("Chiller 6", "Tonnage"), ("Chiller 9", "Tonnage"))) == (
+        "history_Chiller 6_Chiller 9_Tonnage"
+    )
+    assert series_stem("merged", rows(("AHU 1", "SAT"), ("AHU 2", "RAT"))) == "merged_AHU 1_SAT_AHU 2_RAT"
+    many = rows(*((f"Chiller {n}", "Tonnage") for n in range(1, 8)))
+    assert series_stem("history", many) == "history_7_series_Tonnage"  # never the first alone
+    mixed = rows(("Chiller 6", "Chilled Water Supply Temp"), ("Chiller 9", "Condenser Water Return Temp"))
+    assert series_stem("merged", mixed) == "merged_2_series"

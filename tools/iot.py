@@ -32,7 +32,7 @@ from edge_agent.grounding.question import stated_first
 from edge_agent.grounding.readas import GAP
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
-from edge_agent.tabular import saved_as
+from edge_agent.tabular import saved_as, series_stem
 from edge_agent.toolkit import (
     ASSET_REF,
     FINAL_REF,
@@ -177,7 +177,7 @@ def histories(args: HistoryArgs, ctx: ToolContext) -> Said:
         window = parse_window(args.start, args.final, ZoneInfo(site.tz), max_days(ctx))
         rows = client.history(site.name, args.asset_names, args.sensor_name, window.start, window.end)
     data = [r.model_dump() for r in rows]
-    stem = f"history_{args.asset_names[0]}_{args.sensor_name}"
+    stem = series_stem("history", data) if data else f"history_{'_'.join(args.asset_names)}_{args.sensor_name}"
     name = saved_as(ctx, data, stem)
     sensors_seen = list(dict.fromkeys(r.sensor_name for r in rows))
     assets = ", ".join(args.asset_names)

@@ -4,7 +4,7 @@ import json
 
 from pydantic import Field
 
-from edge_agent.tabular import saved_as
+from edge_agent.tabular import saved_as, series_stem
 from edge_agent.toolkit import FILE_REF, Said, ToolArgs, ToolContext, ToolError, tool
 
 PREVIEW_CHARS = 400
@@ -55,7 +55,7 @@ def jsonmerge(args: MergeArgs, ctx: ToolContext) -> Said:
         )
     merged = first + second
     history = all(isinstance(r, dict) and {"timestamp", "asset_name", "sensor_name"} <= set(r) for r in merged)
-    name = saved_as(ctx, merged, "merged") if history else ctx.files.write_json(merged, "merged")
+    name = saved_as(ctx, merged, series_stem("merged", merged)) if history else ctx.files.write_json(merged, "merged")
     return Said(
         f"merged {len(first)} + {len(second)} rows into {name} ({len(merged)} rows)",
         answer=f"the {len(merged)} rows of {args.file_name_1} and {args.file_name_2} are saved in one file, {name}",
