@@ -42,6 +42,11 @@ def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds")
 
 
+def _table_time(ts: float) -> str:
+    """The table's time: UTC, and saying so (the exports carry the +00:00 offset instead)."""
+    return f"{datetime.fromtimestamp(ts, UTC):%Y-%m-%d %H:%M:%S} UTC"
+
+
 @click.command()
 @click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
 @click.option(
@@ -83,7 +88,7 @@ def audit(config, db_path, since, until, who, event, limit, fmt) -> None:
                 what = row["question"] or row["detail"] or ""
                 who_ = row["who"] + (f" ({row['on_behalf_of']})" if row["on_behalf_of"] else "")
                 out.write(
-                    f"{_iso(row['time'])[:23]}  {row['event']:7} {who_:24} {row['request_id'] or '-':20} "
+                    f"{_table_time(row['time'])}  {row['event']:7} {who_:24} {row['request_id'] or '-':20} "
                     f"{row['outcome'] or '':22} {what[:60]}\n"
                 )
     finally:
