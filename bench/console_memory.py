@@ -4,10 +4,15 @@ through the console (POST /ask, then the request's server-sent events until its 
 does). The console's RSS (/proc/<pid>/status VmRSS) is sampled every `--every` requests; a finished request leaves
 the console's memory `console.answer_timeout_s` after its final reply (default 60 s), so after a warm-up of that
 long the curve must be flat. Writes JSON (samples, flatness after the warm-up: range and least-squares slope per
-1,000 requests) and a plot.
+1,000 requests), the goal of issue 41 (RSS after `--n` asks within 10 MiB of RSS after 1,000: the difference and the
+ratio are printed) and a plot.
 
-    .venv/bin/python bench/console_memory.py [--n 10000] [--every 100] [--answer-timeout 60] [--base DIR] \
-        [--out bench/results/console_memory.json]
+    .venv/bin/python bench/console_memory.py [--n 10000] [--every 100] [--answer-timeout 60] [--pages] \
+        [--tracemalloc] [--base DIR] [--out bench/results/console_memory.json]
+
+`--pages` also loads what a browser loads per ask (the live page, its state, the home page every 10th ask);
+`--tracemalloc` runs the console under tracemalloc and writes the allocations that grew most between the 1,000th
+ask and the last (file and line, with the size and count they grew by): where an ask leaves memory behind.
 
 `--base DIR` runs the console of another checkout (e.g. the code before this change) in the same way, for a
 side-by-side curve (its own answer_timeout_s setting is ignored by code that has none).
@@ -21,6 +26,7 @@ import json
 import os
 import platform
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -90,11 +96,28 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def _start(args: list[str], cwd: Path, log: Path, marker: bytes, env: dict) -> subprocess.Popen:
+#: the console under tracemalloc: SIGUSR1 writes a snapshot to $CONSOLE_MEM_SNAPSHOT.<n> (n = 1, 2, ...)
+TRACED = """
+import os, signal, sys, tracemalloc
+from edge_agent.cli import main
+import edge_agent.commands.console, edge_agent.console.web  # imported before tracing: the diff is of asks
+tracemalloc.start(8)
+taken = [0]
+def snap(*_):
+    taken[0] += 1
+    tracemalloc.take_snapshot().dump(os.environ["CONSOLE_MEM_SNAPSHOT"] + "." + str(taken[0]))
+signal.signal(signal.SIGUSR1, snap)
+sys.argv = ["edge-agent", *sys.argv[1:]]
+main()
+"""
+
+
+def _start(args: list[str], cwd: Path, log: Path, marker: bytes, env: dict, traced: bool = False) -> subprocess.Popen:
+    head = ["-c", TRACED] if traced else ["-m", "edge_agent"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "edge_agent", *args], cwd=cwd, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT
+        [sys.executable, *head, *args], cwd=cwd, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + (180 if traced else 60)
     while marker not in log.read_bytes():
         if time.monotonic() > deadline or proc.poll() is not None:
             raise SystemExit(f"{args[0]} did not start: " + log.read_text())
@@ -102,7 +125,45 @@ def _start(args: list[str], cwd: Path, log: Path, marker: bytes, env: dict) -> s
     return proc
 
 
-def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> dict:
+def _snapshot(pid: int, path: Path, wait_s: float = 120.0):
+    """Ask the traced console for a tracemalloc snapshot (SIGUSR1) and load it once it is written."""
+    import tracemalloc
+
+    before = set(path.parent.glob(path.name + ".*"))
+    os.kill(pid, signal.SIGUSR1)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        new = sorted(set(path.parent.glob(path.name + ".*")) - before)
+        if new:
+            size = -1
+            while size != new[0].stat().st_size:  # written whole
+                size = new[0].stat().st_size
+                time.sleep(0.5)
+            return tracemalloc.Snapshot.load(str(new[0]))
+        time.sleep(0.2)
+    raise SystemExit("the console wrote no tracemalloc snapshot")
+
+
+def grew(first, last, top: int = 15) -> list[dict]:
+    """The allocation sites (file:line) that grew most from one snapshot to the other."""
+    import tracemalloc
+
+    ignore = [
+        tracemalloc.Filter(False, tracemalloc.__file__),
+        tracemalloc.Filter(False, "<frozen importlib._bootstrap>"),
+    ]
+    diff = last.filter_traces(ignore).compare_to(first.filter_traces(ignore), "lineno")
+    total = sum(d.size_diff for d in diff)
+    print(f"  traced memory grew {total / 1024:.1f} KiB in all", flush=True)
+    return [
+        {"where": str(d.traceback[0]), "grew_kib": round(d.size_diff / 1024, 1), "count_diff": d.count_diff}
+        for d in diff[:top]
+    ]
+
+
+def run(
+    n: int, every: int, answer_timeout: float, code: Path, work: Path, *, pages: bool = False, traced: bool = False
+) -> dict:
     broker = MosquittoBroker(work / "broker").start()
     state = work / "state"
     UserStore(state / "console-users.yaml").add("bench", "bench-password", "operator")
@@ -132,11 +193,18 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
         env,
     )
     time.sleep(2.0)
+    snapshot = work / "console.snapshot"
     console = _start(
-        ["console", "--config", str(conf), "--log-level", "WARNING"], code, work / "console.log", b"console on", env
+        ["console", "--config", str(conf), "--log-level", "WARNING"],
+        code,
+        work / "console.log",
+        b"console on",
+        env | {"CONSOLE_MEM_SNAPSHOT": str(snapshot)},
+        traced=traced,
     )
     url = f"http://127.0.0.1:{web_port}"
     samples = []
+    snaps = []
     try:
         b = ConsoleSession(url, "bench", "bench-password")
         time.sleep(1.0)
@@ -147,10 +215,17 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
             if status != 200:
                 raise SystemExit(f"ask {i}: {status} {text[:200]}")
             rid = json.loads(text)["request_id"]
+            if pages:  # what the live page's browser loads
+                b.get(f"/requests/{rid}")
+                b.get(f"/api/requests/{rid}")
+                if i % 10 == 0:
+                    b.get("/")
             with b.opener.open(f"{url}/api/requests/{rid}/events", timeout=120) as stream:
                 while stream.readline():  # the stream ends after the final reply
                     pass
-            if i % every == 0:
+            if traced and i in (min(1000, n), n):
+                snaps.append(_snapshot(console.pid, snapshot))
+            if i % every == 0 or i == 1000:
                 samples.append(
                     {"requests": i, "t_s": round(time.monotonic() - started, 2), "rss_kib": rss_kib(console.pid)}
                 )
@@ -171,8 +246,26 @@ def run(n: int, every: int, answer_timeout: float, code: Path, work: Path) -> di
         broker.kill()
     return {
         "samples": samples,
+        "grew": grew(*snaps) if len(snaps) == 2 else [],
         "following_at_end": following,
         "requests_per_s": round(n / max(samples[-1]["t_s"], 1e-9), 1),
+    }
+
+
+def goal(samples: list[dict], at: int = 1000, limit_mib: float = 10.0) -> dict:
+    """Issue 41's goal: RSS after the last ask within `limit_mib` of RSS after the `at`-th."""
+    first = next((s for s in samples if s["requests"] >= at), samples[-1])
+    last = samples[-1]
+    diff = (last["rss_kib"] - first["rss_kib"]) / 1024
+    return {
+        "at": first["requests"],
+        "rss_at_mib": round(first["rss_kib"] / 1024, 2),
+        "last": last["requests"],
+        "rss_last_mib": round(last["rss_kib"] / 1024, 2),
+        "diff_mib": round(diff, 2),
+        "ratio": round(last["rss_kib"] / max(first["rss_kib"], 1), 3),
+        "limit_mib": limit_mib,
+        "met": diff <= limit_mib,
     }
 
 
@@ -223,6 +316,8 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--every", type=int, default=100)
     ap.add_argument("--answer-timeout", type=float, default=60.0)
+    ap.add_argument("--pages", action="store_true", help="also load the live page, its state and the home page")
+    ap.add_argument("--tracemalloc", action="store_true", help="top allocation growth between ask 1,000 and the last")
     ap.add_argument("--base", type=Path, help="another checkout's console, measured the same way first")
     ap.add_argument("--base-n", type=int, help="requests for --base (default --n)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "console_memory.json")
@@ -233,12 +328,24 @@ def main() -> None:
     for name, code, n in runs:
         with tempfile.TemporaryDirectory(prefix="console-mem-") as tmp:
             print(f"{name}: {n} requests through the console of {code}", flush=True)
-            res = run(n, args.every, args.answer_timeout, code, Path(tmp))
+            res = run(n, args.every, args.answer_timeout, code, Path(tmp), pages=args.pages, traced=args.tracemalloc)
         res["answer_timeout_s"] = args.answer_timeout
         res["n"] = n
+        res["pages"] = args.pages
+        res["tracemalloc"] = args.tracemalloc
         res["flat"] = flatness(res["samples"], warm_s=args.answer_timeout + 30)
+        res["goal"] = goal(res["samples"])
         results[name] = res
         print(name, json.dumps(res["flat"]), f"{res['requests_per_s']} requests/s", flush=True)
+        g = res["goal"]
+        print(
+            f"{name}: RSS {g['rss_at_mib']} MiB after {g['at']} asks, {g['rss_last_mib']} MiB after {g['last']}: "
+            f"{g['diff_mib']:+} MiB, ratio {g['ratio']} (goal: within {g['limit_mib']:g} MiB: "
+            f"{'met' if g['met'] else 'NOT met'})",
+            flush=True,
+        )
+        for row in res["grew"]:
+            print(f"  {row['grew_kib']:>9} KiB {row['count_diff']:>+8}  {row['where']}", flush=True)
     report = {
         "machine": {
             "platform": platform.platform(),

@@ -213,6 +213,9 @@ class ConsoleSettings(Section):
     #: a finished request stays in the console's memory this long after its final reply, then is served from the
     #: run log (memory stays flat however many requests are asked)
     answer_timeout_s: float = Field(60.0, ge=0)
+    #: at most this many finished requests are kept in memory meanwhile (the oldest leave first): a burst of asks
+    #: cannot grow the console's memory past this
+    keep_finished: int = Field(100, ge=0)
     history_page_size: int = Field(50, ge=1, le=500)
 
     @field_validator("trusted_proxies")

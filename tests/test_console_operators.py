@@ -214,9 +214,36 @@ def test_finished_requests_leave_memory_and_are_served_from_the_run_log(console_
     time.sleep(0.6)
     bridge.sweep()
     assert bridge.asked == {} and bridge.client.request_ids() == [] and bridge.client.raw_count == {}
+    assert bridge.client._sent == {} and bridge.client.resent == {}  # the request kept to resend it, too
     r = otto.get(f"/requests/{rids[0]}", follow=False)
     assert r.status_code == 303 and r.headers["Location"] == f"/runs/{finals[0]['run_id']}"
     assert "count chillers 0" in otto.get(f"/requests/{rids[0]}").text
+
+
+def test_at_most_keep_finished_finished_requests_stay_in_memory(console_env):
+    """A burst of asks within answer_timeout_s cannot grow the console past `console.keep_finished` finished
+    requests: the oldest leave first (their pages are then the run pages)."""
+    env = console_env(keep_finished=2)
+    otto, _ = login(env.url, "otto")
+    rids = [_ask(otto, f"count chillers {i} [steps=1 delay=0]") for i in range(5)]
+    for rid in rids:
+        _final(otto, rid)
+    bridge = env.console.bridge
+    bridge.sweep()
+    assert sorted(bridge.asked) == sorted(rids[-2:])
+    assert sorted(bridge.client.request_ids()) == sorted(rids[-2:]) and sorted(bridge.client._sent) == sorted(rids[-2:])
+    assert otto.get(f"/requests/{rids[0]}", follow=False).status_code == 303  # to its run page
+
+
+def test_sessions_that_ended_unseen_leave_at_the_next_login():
+    from edge_agent.console.security import Sessions
+
+    sessions = Sessions(ttl_s=0.05)
+    for _ in range(20):
+        sessions.create("otto", "operator")
+    time.sleep(0.1)
+    sessions.create("ada", "admin")
+    assert len(sessions) == 1
 
 
 def test_running_requests_are_listed_and_survive_a_console_restart(console_env):

@@ -4,7 +4,8 @@ person in `on_behalf_of`. Replies arrive on paho's thread; `Bridge` wakes the as
 (server-sent events) with `call_soon_threadsafe`.
 
 Memory is bounded: a finished request stays here `console.answer_timeout_s` after its final reply (a reload, a
-late event stream), then it is dropped with its replies and served from the run log. The session is persistent
+late event stream), and at most `console.keep_finished` finished requests stay (the oldest leave first), then it
+is dropped with its replies and what was sent for it, and served from the run log. The session is persistent
 (`clean_start=False`, a session expiry), so replies published while the console restarts wait at the broker, and
 the requests still queued or running are found again in the daemon's queue (`History.active`).
 
@@ -91,11 +92,14 @@ class _Client(RequestClient):
         self._wake()
 
     def forget(self, request_id: str) -> None:
-        """Drop everything kept for one request (its replies, their ids, file chunks)."""
+        """Drop everything kept for one request: its replies, their ids, file chunks, and what was sent (the
+        request kept to send it again: its payload and MQTT properties, ~4 KiB an ask that stayed forever)."""
         with self._cond:
             for r in self._replies.pop(request_id, []):
                 self._seen.discard(r.reply_id)
             self.raw_count.pop(request_id, None)
+            self._sent.pop(request_id, None)
+            self.resent.pop(request_id, None)
             for key in [k for k in self._chunks if k[0] == request_id]:
                 del self._chunks[key]
 
@@ -110,6 +114,7 @@ class Bridge:
     def __init__(self, settings: Settings, *, client_id: str | None = None):
         self.settings = console_settings(settings)
         self.keep_s = settings.console.answer_timeout_s
+        self.keep_finished = settings.console.keep_finished
         self.client = _Client(
             self.settings,
             client_id=client_id,
@@ -266,19 +271,22 @@ class Bridge:
         )
 
     def sweep(self, now: float | None = None) -> int:
-        """Forget finished requests `keep_s` after their final reply, and replies of requests nobody asked here
-        after an hour; returns how many were dropped."""
+        """Forget finished requests `keep_s` after their final reply, and all but the newest `keep_finished` of
+        them at once; replies of requests nobody asked here after an hour; returns how many were dropped."""
         now = time.time() if now is None else now
         _ = self.problem  # a takeover that has ended is logged as ended, whether or not a page asks
         dropped = 0
+        finished = []
         for rid, asked in list(self.asked.items()):
             if asked.ended is None and self.final(rid) is not None:
                 asked.ended = now
-            if asked.ended is not None and now - asked.ended >= self.keep_s:
-                self.asked.pop(rid, None)
-                self.client.forget(rid)
-                with self._lock:
-                    self._first_seen.pop(rid, None)
+            if asked.ended is not None:
+                finished.append(asked)
+        finished.sort(key=lambda a: (a.ended or 0.0, a.created))
+        over = len(finished) - self.keep_finished
+        for i, asked in enumerate(finished):
+            if i < over or now - (asked.ended or now) >= self.keep_s:
+                self._drop(asked.request_id)
                 dropped += 1
         for rid in self.client.request_ids():
             if rid in self.asked:
@@ -286,11 +294,15 @@ class Bridge:
             with self._lock:
                 first = self._first_seen.setdefault(rid, now)
             if now - first >= (self.keep_s if self.final(rid) is not None else UNKNOWN_KEEP_S):
-                self.client.forget(rid)
-                with self._lock:
-                    self._first_seen.pop(rid, None)
+                self._drop(rid)
                 dropped += 1
         return dropped
+
+    def _drop(self, request_id: str) -> None:
+        self.asked.pop(request_id, None)
+        self.client.forget(request_id)
+        with self._lock:
+            self._first_seen.pop(request_id, None)
 
     async def first_reply(self, request_id: str, timeout: float) -> Reply | None:
         deadline = time.monotonic() + timeout

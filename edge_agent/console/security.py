@@ -35,10 +35,17 @@ class Sessions:
 
     def create(self, user: str, role: str) -> tuple[str, Session]:
         token = secrets.token_urlsafe(32)
-        session = Session(user=user, role=role, expires=time.time() + self.ttl_s)
+        now = time.time()
+        session = Session(user=user, role=role, expires=now + self.ttl_s)
         with self._lock:
+            # bounded: sessions that ended unseen (a browser closed, a script's logins) leave at the next login
+            for old in [t for t, s in self._by_token.items() if s.expires < now]:
+                del self._by_token[old]
             self._by_token[token] = session
         return token, session
+
+    def __len__(self) -> int:
+        return len(self._by_token)
 
     def get(self, token: str | None) -> Session | None:
         if not token:
