@@ -105,3 +105,12 @@ def linked(text: str, claims: list[dict], run_id: str) -> list[dict]:
     if pos < len(text):
         out.append(plain(text[pos:]))
     return out
+
+
+def site_instant(text: str, zone: tzinfo | None) -> str:
+    """The ask form's "now" as the daemon reads it: a time without a zone is site time (`zone`), sent with its
+    offset so the daemon reads it the same whatever its own zone; ValueError for what is no date or time."""
+    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None and zone is not None:
+        moment = moment.replace(tzinfo=zone)
+    return moment.isoformat()

@@ -31,9 +31,10 @@ from edge_agent.config import Settings
 from edge_agent.console.bridge import Asked, Bridge
 from edge_agent.console.client_address import client_address, networks
 from edge_agent.console.history import History
-from edge_agent.console.present import linked, site_zone, when
+from edge_agent.console.present import linked, site_instant, when
 from edge_agent.console.refusals import Refusals, as_ended, refused_first
 from edge_agent.console.security import LoginLimiter, Session, Sessions, same
+from edge_agent.console.sitezone import SiteZone
 from edge_agent.console.users import ROLES, UserError, UserStore, at_least
 from edge_agent.filestore import NAME_RE
 from edge_agent.mqtt.client import RequestError
@@ -77,7 +78,7 @@ class Console:
         self.history = History(settings.db_path, settings.state_dir / "queue.db")
         self.refusals = Refusals(settings.state_dir / "console-refusals.jsonl")
         self.secure = bool(c.tls_cert_file)
-        self.zone = site_zone(settings.agent.timezone)
+        self.site_zone = SiteZone(settings).start()  # agent.timezone, else the SkySpark site's tz
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, undefined=jinja2.StrictUndefined
         )
@@ -90,10 +91,14 @@ class Console:
             json.dumps(json.loads(v), indent=1, ensure_ascii=False) if isinstance(v, str) and v[:1] in "[{" else v
         )
 
+    @property
+    def zone(self):
+        return self.site_zone.zone
+
     # helpers ---------------------------------------------------------------------------------
     def page(self, name: str, request: web.Request, status: int = 200, **ctx) -> web.Response:
         session: Session | None = request.get(SESSION)
-        html = self.env.get_template(name).render(session=session, roles=ROLES, **ctx)
+        html = self.env.get_template(name).render(session=session, roles=ROLES, site_zone=self.site_zone, **ctx)
         return web.Response(text=html, content_type="text/html", status=status)
 
     def session_of(self, request: web.Request) -> Session | None:
@@ -391,7 +396,7 @@ async def request_page(request: web.Request) -> web.Response:
 
 
 # ------------------------------------------------------------------------------------------------ asking
-def _options(data: dict) -> dict:
+def _options(data: dict, zone=None) -> dict:
     options: dict = {"files": "manifest", "plots": True}
     strategy = data.get("strategy")
     if strategy not in (None, ""):
@@ -406,7 +411,10 @@ def _options(data: dict) -> dict:
             except (TypeError, ValueError):
                 raise web.HTTPBadRequest(text=f"{key} must be a whole number") from None
     if data.get("now"):
-        options["now"] = str(data["now"])
+        try:
+            options["now"] = site_instant(str(data["now"]), zone)
+        except ValueError:
+            raise web.HTTPBadRequest(text="now must be a date and time, like 2024-06-14 10:00 (site time)") from None
     options["ask"] = str(data.get("ask", "")).lower() in ("1", "true", "on", "yes")
     return options
 
@@ -434,7 +442,7 @@ async def ask(request: web.Request) -> web.Response:
             text="the console is not connected to the broker"
             + (f": {console.bridge.problem}" if console.bridge and console.bridge.problem else "")
         )
-    options = _options(data)
+    options = _options(data, console.zone)
     rid = await _publishing(console.bridge.ask, session.user, question, options)
     first = await console.bridge.first_reply(rid, 10.0)
     refusal = refused_first(first)
@@ -619,6 +627,11 @@ async def health(request: web.Request) -> web.Response:
 def make_app(settings: Settings, bridge: Bridge | None) -> web.Application:
     app = web.Application(middlewares=[_session_and_headers], client_max_size=256 * 1024)
     app[CONSOLE] = Console(settings, bridge)
+
+    async def stop_zone(app: web.Application) -> None:
+        app[CONSOLE].site_zone.stop()
+
+    app.on_cleanup.append(stop_zone)
     app.add_routes(
         [
             web.get("/login", login_page),
