@@ -51,6 +51,8 @@ HS_TZ = {
     "Dublin": "Europe/Dublin",
     "Toronto": "America/Toronto",
     "Taipei": "Asia/Taipei",
+    "Perth": "Australia/Perth",
+    "New_York": "America/New_York",
     "Amsterdam": "Europe/Amsterdam",
     "Vancouver": "America/Vancouver",
 }
