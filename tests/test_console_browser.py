@@ -423,3 +423,49 @@ def test_browser_pages_hold_their_shape_at_phone_and_desktop_widths(script_conso
         shot(f"shape-{width}-history")
         assert badge.is_displayed() and badge.rect["x"] + badge.rect["width"] <= width
     browser.set_window_size(1280, 1100)
+
+
+def test_browser_partial_gave_up_and_failed_from_real_requests(console_env, browser, tmp_path):
+    """Issue 41 (a): each of partial, gave up and failed reached from a request asked in the browser, through the
+    console, the broker and the daemon: partial and gave up as the agent delivers them (the scripted runner's
+    outcomes), failed for real (the run's first step reads a SkySpark that is not there, and the daemon is told not
+    to wait it out). Each on the live page with its own look, then on the run page; a screenshot of each."""
+    from selenium.webdriver.common.by import By
+
+    from edge_agent.mqtt.broker import free_port
+
+    dead = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    env = console_env({"skyspark": {"url": dead, "password": "pw", "outage_wait_s": 0, "retries": 0, "timeout_s": 2}})
+    shot = Shots(browser)
+    _login(browser, env.url, "otto", lambda name: None)
+    cases = [
+        ("partial", "how hard did Chiller 4 and Chiller 12 run [steps=2 delay=0.1 as=partial]", "partial"),
+        ("gave_up", "why did Chiller 9 trip last Tuesday [steps=1 delay=0.1 as=gave_up]", "gave up"),
+        ("failed", "list the sites [steps=1 delay=0.1 skyspark=1]", "failed"),
+    ]
+    for status, question, label in cases:
+        browser.get(env.url + "/")
+        _ask(browser, question)
+        _wait(browser, 60, lambda d, label=label: _state(d) == label, label)
+        assert f"status-{status}" in browser.find_element(By.ID, "state").get_attribute("class")
+        shot(f"status-{status}-live")
+        if status == "partial":  # what was established is shown, with the status's look
+            answer = browser.find_element(By.ID, "answer")
+            assert "could not be established" in answer.text
+            assert "status-partial" in answer.get_attribute("class")
+        if status == "failed":  # what failed, as the outcome (not a refusal of the request, not an empty answer)
+            error = browser.find_element(By.ID, "error")
+            assert error.is_displayed() and error.text.startswith("skyspark_unavailable: SkySpark at")
+            assert not browser.find_element(By.ID, "refusal").is_displayed()
+            assert not browser.find_element(By.ID, "answer").is_displayed()
+        # the run page (the history's link) says the same
+        browser.get(env.url + "/")
+        browser.find_element(By.LINK_TEXT, question).click()
+        badge = _wait(browser, 20, lambda d: d.find_elements(By.ID, "run-status"), "the run page")[0]
+        assert badge.text == label and f"status-{status}" in badge.get_attribute("class")
+        shot(f"status-{status}-run-page")
+    browser.get(env.url + "/")
+    shown = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#runs .badge")]
+    assert {"partial", "gave up", "failed"} <= set(shown), shown
+    browser.execute_script("document.getElementById('runs').scrollIntoView()")
+    shot("status-history")

@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import Any, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from edge_agent import statuses
+from edge_agent.failures import FailureReason
+
+#: a final error with one of these codes ended a run that failed outside the gateway (the SkySpark, the disk)
+FAILURE_CODES = frozenset(get_args(FailureReason))
 
 
 def site_zone(name: str | None) -> tzinfo | None:
@@ -114,3 +120,12 @@ def site_instant(text: str, zone: tzinfo | None) -> str:
     if moment.tzinfo is None and zone is not None:
         moment = moment.replace(tzinfo=zone)
     return moment.isoformat()
+
+
+def shown_status(reply: dict[str, Any]) -> str:
+    """The status a final reply shows, as the run page shows its run: a final error whose code is an outside
+    failure (`skyspark_unavailable`, `disk_full`, ...) is the run's `failed`, not `error` (the request itself)."""
+    status = reply.get("status")
+    if reply.get("kind") == "error" and not status and reply.get("code") in FAILURE_CODES:
+        status = "failed"
+    return statuses.effective(status, kind=reply.get("kind"), answer=reply.get("answer"))

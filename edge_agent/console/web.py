@@ -31,7 +31,7 @@ from edge_agent.config import Settings
 from edge_agent.console.bridge import Asked, Bridge
 from edge_agent.console.client_address import client_address, networks
 from edge_agent.console.history import History
-from edge_agent.console.present import linked, site_instant, when
+from edge_agent.console.present import linked, shown_status, site_instant, when
 from edge_agent.console.refusals import Refusals, as_ended, refused_first
 from edge_agent.console.security import LoginLimiter, Session, Sessions, same
 from edge_agent.console.sitezone import SiteZone
@@ -329,7 +329,7 @@ def _ended(job: dict) -> dict:
         final = json.loads(job.get("final_payload") or "{}")
     except ValueError:
         final = {}
-    shown = statuses.effective(final.get("status"), kind=job.get("final_kind"), answer=final.get("answer"))
+    shown = shown_status({"kind": job.get("final_kind"), **final})
     return dict(
         job,
         final=final,
@@ -459,7 +459,7 @@ def _json(reply) -> dict:
     """A reply as the page gets it: the daemon's payload, with the status as operators read it."""
     data = reply.model_dump(mode="json")
     if data["kind"] in ("result", "cancelled") or (data["kind"] == "error" and data.get("final", True)):
-        shown = statuses.effective(data.get("status"), kind=data["kind"], answer=data.get("answer"))
+        shown = shown_status(data)
         data.update(shown_status=shown, status_label=statuses.label(shown), status_meaning=statuses.meaning(shown))
     return data
 

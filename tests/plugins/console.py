@@ -136,7 +136,8 @@ REFUSAL = (
 
 def status_runner(settings):
     """The daemon's script runner, recording each run in the real run log as the agent does, with more outcomes:
-    `[as=refused]` (a code-written refusal delivered as `answered`, as today's agent does), `[as=gave_up]`, and
+    `[as=refused]` (a code-written refusal delivered as `answered`, as today's agent does), `[as=partial]`,
+    `[as=gave_up]`, and
     `[as=provenance]` (an answer whose names and figures carry provenance, a thought with a masked guess, distill
     facts sent live)."""
     from edge_agent.agent.distill import render_distilled
@@ -167,6 +168,11 @@ def status_runner(settings):
                 if how == "refused":
                     result.distilled = Distilled(answered=REFUSAL)
                     result.answer = result.trials[0].answer = REFUSAL
+                elif how == "partial":
+                    result.status, result.reason = "partial", "unestablished"
+                    result.answer = result.trials[0].answer = (
+                        "Chiller 4 ran at 412 tonref at its highest; whether Chiller 12 ran could not be established"
+                    )
                 elif how == "gave_up":
                     result.status, result.answer, result.reason = "gave_up", None, "unverified"
                     result.error = "no evidence of this run supports an answer"
@@ -196,10 +202,11 @@ def console_env(tmp_path, mosquitto):
     made: list = []
 
     class Env:
-        def __init__(self, **console):
-            self.settings = load_settings(
-                overrides=console_overrides(tmp_path / "state", mosquitto, **console), environ={}
-            )
+        def __init__(self, sections: dict | None = None, **console):
+            overrides = console_overrides(tmp_path / "state", mosquitto, **console)
+            for name, values in (sections or {}).items():  # other settings sections (skyspark, agent, ...)
+                overrides[name] = {**overrides.get(name, {}), **values}
+            self.settings = load_settings(overrides=overrides, environ={})
             store = UserStore(self.settings.state_dir / self.settings.console.users_file)
             for name, role in {**USERS, "olga": "operator"}.items():
                 store.add(name, PASSWORD, role)

@@ -154,8 +154,15 @@ function followRequest(box) {
       });
     } else if (r.kind === "error" && r.final !== false) {
       setStatus(state, r.shown_status || "error", r.status_label, r.status_meaning);
-      // the request itself was refused: said above the question (a long question is folded below it)
-      const e = document.getElementById("refusal");
+      let e;
+      if ((r.shown_status || "error") === "error") {
+        // the request itself was refused: said above the question (a long question is folded below it)
+        e = document.getElementById("refusal");
+      } else {  // the run failed outside the gateway (the SkySpark, the disk): its outcome, where an answer goes
+        document.getElementById("result-title").textContent = "Outcome";
+        document.getElementById("result").hidden = false;
+        e = document.getElementById("error");
+      }
       e.hidden = false;
       e.textContent = `${r.code}: ${r.message}`;
     } else if (r.kind === "error") {
