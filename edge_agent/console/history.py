@@ -13,7 +13,7 @@ from typing import Any
 
 from edge_agent.agent.distill import render_distilled
 from edge_agent.agent.trajectory import Distilled
-from edge_agent.console.present import doing
+from edge_agent.console.present import doing, tidy_masked
 from edge_agent.runlog.reader import RunLogReader
 from edge_agent.statuses import effective
 
@@ -128,7 +128,7 @@ class History:
             except ValueError:
                 pass
         for s in steps:  # the thought as the live page showed it (masked), where the run log has it
-            s["shown"] = s.get("shown_thought") if s.get("shown_thought") is not None else s.get("thought")
+            s["shown"] = tidy_masked(s.get("shown_thought") if s.get("shown_thought") is not None else s.get("thought"))
             s["doing"] = doing(s.get("action"), s.get("action_input"), s.get("kind") or "tool")
         run["who"] = self._who([run_id]).get(run_id, "edge-agent ask")
         run["cancelled_note"] = self._cancelled_note(run_id)

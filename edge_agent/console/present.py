@@ -5,6 +5,7 @@ steps as they arrive; the run page uses these, so both show a run the same way."
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, tzinfo
 from typing import Any, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -129,3 +130,26 @@ def shown_status(reply: dict[str, Any]) -> str:
     if reply.get("kind") == "error" and not status and reply.get("code") in FAILURE_CODES:
         status = "failed"
     return statuses.effective(status, kind=reply.get("kind"), answer=reply.get("answer"))
+
+
+MASK = "[unverified]"
+_QUOTED_MASK = re.compile(r"""["'“‘«]\s*\[unverified\]\s*["'”’»]""")
+_MASK_RUN = re.compile(r"\[unverified\](?:(?:\s*[,;/]\s*|\s+(?:and|or)\s+|\s+)\[unverified\])+")
+_MASKED_KIND = re.compile(r"\b(a|an|the) \[unverified\] (\w+)")
+
+
+def tidy_masked(text: str | None) -> str:
+    """A published thought with its masked guesses read as phrases, not as quoted tokens: `called "[unverified]"`
+    → `called [unverified]`, `[unverified] and [unverified]` → `[unverified]`, `a [unverified] file` → `a file of
+    an [unverified] kind` (console.js `tidyMasked` does the same on the live page)."""
+    if not text or MASK not in text:
+        return text or ""
+    text = _QUOTED_MASK.sub(MASK, text)
+    text = _MASK_RUN.sub(MASK, text)
+    return _MASKED_KIND.sub(lambda m: f"{_article(m.group(1), m.group(2))} {m.group(2)} of an {MASK} kind", text)
+
+
+def _article(said: str, noun: str) -> str:
+    if said == "the":
+        return said
+    return "an" if noun[:1].lower() in "aeiou" else "a"

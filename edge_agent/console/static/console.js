@@ -86,6 +86,17 @@ function doing(action, input) {
   return `Calls ${action}`;
 }
 
+// A thought's masked guesses read as phrases (edge_agent/console/present.py `tidy_masked` does the same).
+function tidyMasked(text) {
+  const M = "[unverified]";
+  if (!text || !text.includes(M)) return text || "";
+  return text
+    .replace(/["'\u201c\u2018\u00ab]\s*\[unverified\]\s*["'\u201d\u2019\u00bb]/g, M)
+    .replace(/\[unverified\](?:(?:\s*[,;/]\s*|\s+(?:and|or)\s+|\s+)\[unverified\])+/g, M)
+    .replace(/\b(a|an|the) \[unverified\] (\w+)/g, (m, art, noun) =>
+      `${art === "the" ? art : (/^[aeiou]/i.test(noun) ? "an" : "a")} ${noun} of an ${M} kind`);
+}
+
 function setStatus(node, status, label, meaning) {
   node.textContent = label || status;
   node.className = `badge status-${["answered", "refused", "partial", "gave_up", "failed", "cancelled", "error"].includes(status) ? status : "other"}`;
@@ -116,7 +127,7 @@ function followRequest(box) {
       if (r.event === "step") {
         li.append(el("div", {class: "where"}, `trial ${r.trial} · step ${r.step}` + (r.by === "code" ? " · written by code" : "")),
                   el("div", {class: "doing"}, doing(r.action, r.action_input)),
-                  el("div", {class: "thought"}, el("b", {}, "Thought "), r.thought),
+                  el("div", {class: "thought"}, el("b", {}, "Thought "), tidyMasked(r.thought)),
                   el("div", {class: "action"}, el("b", {}, "Action "), el("code", {}, r.action), " ",
                      el("code", {class: "input"}, r.action_input === null ? "" : JSON.stringify(r.action_input))),
                   el("div", {class: "observation"}, el("b", {}, "Observation "), r.observation));
