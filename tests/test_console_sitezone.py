@@ -65,7 +65,7 @@ def test_the_console_reads_the_skysparks_site_zone(tmp_path, mosquitto):
             sites = SkySparkClient(sim.url, sim.project, sim.username, sim.password).sites()
             (site_tz,) = {s.tz for s in sites}
             assert re.search(rf"<b>Site time</b> {site_tz} \(the SkySpark (site&#39;s|sites&#39;) tz\)", home)
-            assert f'placeholder="e.g. 2024-06-14 10:00, {site_tz}"' in home
+            assert f'placeholder="e.g. 2024-06-14 10:00 ({site_tz})"' in home
             assert when(1718359200.0, ZoneInfo(site_tz)).endswith("(site time)")
         finally:
             console.stop()
