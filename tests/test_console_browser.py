@@ -469,3 +469,28 @@ def test_browser_partial_gave_up_and_failed_from_real_requests(console_env, brow
     assert {"partial", "gave up", "failed"} <= set(shown), shown
     browser.execute_script("document.getElementById('runs').scrollIntoView()")
     shot("status-history")
+
+
+def test_browser_ask_is_off_with_the_reason_while_the_broker_is_down(console_env, mosquitto, browser):
+    """Issue 41 (e): the home page's Ask button turns off, with the reason beside it, when the console loses its
+    broker, and back on when the broker returns, without a reload (the page checks /healthz)."""
+    from selenium.webdriver.common.by import By
+
+    env = console_env()
+    shot = Shots(browser)
+    _login(browser, env.url, "otto", lambda name: None)
+    button = browser.find_element(By.ID, "ask-button")
+    assert button.is_enabled() and not browser.find_element(By.ID, "ask-disabled-reason").is_displayed()
+    mosquitto.stop()
+    try:
+        _wait(browser, 30, lambda d: not d.find_element(By.ID, "ask-button").is_enabled(), "Ask turned off")
+        reason = browser.find_element(By.ID, "ask-disabled-reason")
+        assert reason.is_displayed() and "not connected to the broker" in reason.text
+        assert "not connected" in browser.find_element(By.ID, "ask-button").get_attribute("title")
+        assert browser.find_element(By.ID, "gw-broker").text == "Broker not connected"
+        shot("ask-off-while-the-broker-is-down")
+    finally:
+        mosquitto.start()
+    _wait(browser, 90, lambda d: d.find_element(By.ID, "ask-button").is_enabled(), "Ask on again")
+    assert not browser.find_element(By.ID, "ask-disabled-reason").is_displayed()
+    assert browser.find_element(By.ID, "gw-broker").text == "Broker connected"

@@ -228,6 +228,11 @@ function watchBroker(button) {
       button.disabled = !h.broker;
       button.title = h.broker ? "" : "the console is not connected to the broker";
       if (reason) reason.hidden = !!h.broker;
+      const gw = document.getElementById("gw-broker");
+      if (gw) {
+        gw.className = h.broker ? "ok" : "bad";
+        gw.replaceChildren(el("b", {}, "Broker"), h.broker ? " connected" : " not connected");
+      }
     }, () => {});
   setInterval(check, 3000);
 }
