@@ -398,3 +398,9 @@ def test_a_weekdays_short_form_after_on_or_last_is_that_day(said, day):
 def test_a_short_weekday_alone_is_another_word():
     now = datetime(2026, 3, 23, 9, tzinfo=ZoneInfo("America/Indiana/Indianapolis"))
     assert resolve_period("was the sun out while the panels sat idle", now) is None
+
+
+def test_days_of_one_month_with_the_second_day_after_the():
+    now = datetime(2026, 11, 5, 9, 0, tzinfo=ZoneInfo("Europe/Amsterdam"))
+    found = resolve_period("the average flow for the 27th to the 29th of Oct", now)
+    assert found is not None and (found.start.day, found.end.day, found.end.month) == (27, 30, 10)

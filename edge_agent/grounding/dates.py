@@ -113,7 +113,7 @@ _MONTH_YEAR = re.compile(
 _DAYS_OF_ONE_MONTH = re.compile(
     r"\b(?:(?:from|between)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<o1>\d{1,2})(?:st|nd|rd|th)"
     r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d))"  # "on 3-5 may": a dash after a period's word
-    r"\s*(?:to|until|till|through|-|–|and)\s*"
+    r"\s*(?:to|until|till|through|-|–|and)\s*(?:the\s+)?"  # "the 27th to the 29th of Oct"
     r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"
 )
 #: the month written first, once: "may 3-5", "may 3 to 5 2024", "march 3rd through 7th" (not "may 3 to 5 pm", not

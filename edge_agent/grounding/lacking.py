@@ -274,7 +274,7 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             continue
         text = tokens.raw(i, j)
         if links.sites and not set(links.sites) & set(where[marker]):
-            if _qualifies_a_measure(tokens, i, j):
+            if _qualifies_a_measure(tokens, i, j) or _in_a_measure_phrase(tokens, i, j):
                 continue  # "rank the kilns by fan energy": the fans' energy of a kiln, not a fan the site lacks
             tokens.take(i, j)
             site = links.sites[0]
@@ -321,6 +321,18 @@ def _qualifies_a_measure(tokens: Tokens, i: int, j: int) -> bool:
         return False
     after = tokens.items[j][0].casefold()
     return bool(fieldvocab.quantities_named(after)) or (fieldvocab.is_tag(after) and after not in GLUE)
+
+
+def _in_a_measure_phrase(tokens: Tokens, i: int, j: int) -> bool:
+    """The words at i:j are inside an operators' measure phrase of several words ("starved of air", "short of
+    water"): they say what is measured, not a kind of equipment."""
+    lo, hi = max(0, i - 3), min(len(tokens.items), j + 3)
+    window = " ".join(tokens.words(lo, hi)).casefold()
+    said = " ".join(tokens.words(i, j)).casefold()
+    return any(
+        len(mw.phrase.split()) > 1 and re.search(rf"\b{re.escape(said)}\b", mw.phrase)
+        for mw in fieldvocab.measure_words(window)
+    )
 
 
 def _the_only_one(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.clauses import split_parts
+from edge_agent.grounding.context import in_statements
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
 from edge_agent.grounding.forms import words
 from edge_agent.grounding.lacking import sensor_lacking
@@ -132,6 +133,7 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | {"tues", "thur", "thurs", "morning", "afternoon", "evening", "night", "noon", "midnight", "weekend"}
         | set(COURTESY_WORDS)
         | GENERIC_THINGS  # "chiller units", "the devices": what a kind's assets are called in general
+        | in_statements(g.question)  # "the mixing valve was sticking yesterday — did …": context, not the question
     )
     for m in links.mentions:
         placed |= set(words(m.text))

@@ -223,6 +223,8 @@ def _per_ratio(text: str) -> str | None:
         if "/" in m.group(0) and fieldvocab.quantity_of_unit(m.group(0).replace(" ", "")) is not None:
             continue  # "10 mg/l", "m3/h": a unit of its own, not one measure per another
         qa, qb = fieldvocab.quantity_of_unit(a), fieldvocab.quantity_of_unit(b)
+        if "/" in m.group(0) and (qa is None or qb is None):
+            continue  # "the gas/power settlement", "heating/cooling": a slash between words is "and/or"
         if (qa is not None or fieldvocab.names_a_measure(a)) and (qb is not None or fieldvocab.names_a_measure(b)):
             if qb is not None and qb.name == "time" or b.casefold() in _TIME_WORDS:
                 continue

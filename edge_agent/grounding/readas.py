@@ -218,6 +218,8 @@ def read_as(g: Grounding, trial: int | None, answered: bool = True) -> ReadAs:
     by = _by(calls) if answered and not any(p.tool for p in out) else ""
     respelt = [f'"{a}" as "{b}"' for a, b in g.respelt.items()]
     words = f" (words read: {', '.join(respelt)})" if respelt else ""
+    if g.aside:  # "the grower's asking", "they think the screens opened late": context, not the question
+        words += " (set aside as context: " + ", ".join(f'"{a}"' for a in g.aside) + ")"
     line = "Read as: " + "; ".join([" ".join(p.said.split()) for p in out] + also) + by + words + "."
     return ReadAs(line=line, intent=g.reading.intent, parts=out, open=opened)
 

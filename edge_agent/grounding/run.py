@@ -33,6 +33,7 @@ from edge_agent.grounding import fieldvocab, respelling
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
+from edge_agent.grounding.context import set_aside
 from edge_agent.grounding.dates import resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
@@ -114,6 +115,21 @@ def _spelled_initials(question: str, catalog: Catalog) -> dict[str, str]:
     return out
 
 
+def _count_of_a_point(reading: Reading, links: Links) -> None:
+    """ "How many reefer plugs were in use on stack R3 at 2pm": the things counted are what a point of the asset
+    counts (its name holds the counted word: Plugs In Use), so the part asks for that point's value, not a count of
+    equipment."""
+    names = {fieldvocab.singular(w.casefold()) for s in links.sensors for w in re.findall(r"[^\W\d_]+", s)}
+    for part in reading.parts:
+        counted = re.search(r"\bhow\s+many\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)", part.text, re.I)
+        if counted is None or part.ask != "count":
+            continue
+        said = {fieldvocab.singular(w.casefold()) for w in counted.group(1).split()}
+        if said & names - {"in", "use"}:
+            part.ask, part.form = "data", "value"
+            part.cue = f"data: {counted.group(0)} (a point counts them)"
+
+
 def _linked(links: Links | None) -> int:
     """How many kinds and assets the linking found."""
     return len(links.asset_types) + len(links.assets) if links is not None else 0
@@ -149,19 +165,21 @@ class Grounding:
     avoided: set[str] = field(default_factory=set)
     names_words: set[str] | None = None  # the words of the names in play: a cache of `placing.unplaced`
     respelt: dict[str, str] = field(default_factory=dict)  # misspelt words of the question → the words read
+    aside: list[str] = field(default_factory=list)  # context set aside: a relay's lead, remarks (`grounding.context`)
 
     @classmethod
     def build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:
         """The grounding of a question; where words nothing placed are misspellings of the catalog's or the field's
         words ("clarifers", "temprature"), of the question with them respelt (`grounding.respelling`), which the run's
         note names."""
+        question, aside = set_aside(question)  # "the grower's asking …", "…? they think the screens opened late"
         # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
         short = (
             {**_short_forms(question, catalog), **_spelled_initials(question, catalog)} if catalog is not None else {}
         )
         question = respelling.apply(question, short) if short else question
         g = cls._build(question, catalog, now, note)
-        g.respelt = dict(short)
+        g.respelt, g.aside = dict(short), aside
         if catalog is None:
             return g
         fixes = respelling.respelt(question, g.unplaced, catalog) if g.unplaced else {}
@@ -173,7 +191,7 @@ class Grounding:
             len(again.unplaced) == len(g.unplaced) and _linked(again.links) <= _linked(g.links)
         ):
             return g
-        again.respelt = {**short, **slips, **fixes}
+        again.respelt, again.aside = {**short, **slips, **fixes}, aside
         return again
 
     @classmethod
@@ -198,6 +216,7 @@ class Grounding:
                 if pair is not None:
                     (g.start, g.final), g.other = pair[0].iso(), pair[1].iso()
             name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
+            _count_of_a_point(g.reading, links)  # "how many plugs were in use": the Plugs In Use point's value
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)

@@ -1,0 +1,104 @@
+"""What of an operator's message is context, not the question: who a relayed request comes from and remarks after it.
+
+A help desk or a shift lead often passes a question on: "quick one from the night shift: what time did …", "the
+grower's asking which compartment …", "finance wants to know how many kWh …", and adds why: "… on Saturday? they
+think the screens opened late", "…, the alarm log looks odd", "… — he's planning an outage". Those words name no
+data; read as part of the question they are words nothing places (a run that gives up) or, worse, words that pick a
+series ("screens") or a form ("maintenance") the question never asked for.
+
+`set_aside` blanks them (the length kept, so every span into the question still points where it did) before the
+question is read and linked, and returns what it set aside, which the Read-as line says. Only English's closed
+classes and a short list of relay verbs decide; a piece with a digit (a name: "AHU-2") is never set aside, nor a
+first- or second-person lead ("I need …", "can you …": requests of the operator's own), nor anything holding a
+question mark. `in_statements` gives the words of statement clauses ("the mixing valve on Loop 2 was sticking
+yesterday — did …"), which are context too: kept for the linking (the question may refer to what they name), but no
+word of theirs is one the run could not place.
+"""
+
+from __future__ import annotations
+
+import re
+
+from edge_agent.grounding.clauses import _clause_spans, _states
+from edge_agent.grounding.forms import TABLE, words
+
+#: greetings and framing before a relay ("hi again,", "urgent", "lol random one", "two things", "quick one")
+_OPENING = (
+    r"(?:(?:hi|hiya|hey|hello|morning|afternoon|evening|yo|lol|urgent|again|ok|okay|so|and|right|quick|random|"
+    r"one|q|two|three|things|question)\W+)*"
+)
+#: a relay: someone's request passed on, up to the punctuation that opens the question itself
+_RELAY_MARKED = re.compile(
+    _OPENING + r"(?P<lead>[^:?!—–\d]{0,70}?\b(?:from|asking|asks|asked|wants\s+to\s+know|wanted\s+to\s+know|"
+    r"would\s+like\s+to\s+know|['’]d\s+like\s+to\s+know|needs?\s+to\s+know|wondering|wonders|on\s+the\s+phone)\b"
+    r"[^:?!—–\d,.]{0,40}?)\s*(?::|—|–|\s-\s)\s*",
+    re.I,
+)
+#: ... or up to the question word that opens it ("the grower's asking which compartment …")
+_RELAY_BARE = re.compile(
+    _OPENING + r"(?P<lead>(?:[^\W\d]+['’]?\w*\s+){1,5}?(?:is\s+|['’]s\s+)?(?:asking|asks|asked|wants\s+to\s+know|"
+    r"would\s+like\s+to\s+know|needs\s+to\s+know|wonders|wondering|reckons|thinks|says|wants|needs)\b)\s+"
+    r"(?=(?:what|wat|wich|which|how|when|where|who|whether|if|is|are|was|were|did|do|does|the|a|an|to)\b)",
+    re.I,
+)
+_PERSONAL = re.compile(r"\b(?:i|we|you|u|me|us|i['’]d|we['’]d|i['’]m|we['’]re)\b", re.I)
+#: a remark after the question's end: after its last "?", or a statement after a comma or a dash at the end
+_TAIL_AFTER_COMMA = re.compile(r"(?:,|\s[—–-])\s+(?P<tail>[^,?—–]+?)\s*[.!]?\s*$")
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _remark(piece: str) -> bool:
+    """`piece` says something rather than asks: a statement (a subject, then a copula or a verb of saying or
+    feeling: "roughly is fine", "one of the labs felt stuffy"), with no question word, no number or name with a digit,
+    and no request or question verb at its start."""
+    ws = words(piece)
+    if not ws or re.search(r"\d", piece) or "?" in piece or ws[0] in ("or", "and", "but", "nor"):
+        return False
+    if {"how", "what", "which", "who", "when", "where", "why", "whether"} & set(ws):
+        return False
+    lead = TABLE.lead.regex.match(piece)
+    if lead and lead.end() > 0 and piece[: lead.end()].strip():
+        return False  # "… ? and the max", "… ? also list them": request words open another ask
+    if TABLE.part_start.match(piece.lstrip()):
+        return False
+    return _states(piece) or ws[0] in TABLE.statement_start  # a statement: "it's all frozen chicken in there"
+
+
+def set_aside(question: str) -> tuple[str, list[str]]:
+    """The question with a relay's lead and remarks after it blanked (length kept), and the pieces set aside."""
+    aside: list[str] = []
+    text = question
+    m = _RELAY_MARKED.match(text) or _RELAY_BARE.match(text)
+    if m and not _PERSONAL.search(m.group("lead")):
+        aside.append(m.group("lead").strip())
+        text = _blank(text, 0, m.end())  # with the greeting before it ("hiya — the grower's asking …")
+    end = text.rfind("?")
+    if end >= 0 and text[end + 1 :].strip() and _remark(text[end + 1 :]):  # "…? roughly is fine"
+        aside.append(text[end + 1 :].strip())
+        text = _blank(text, end + 1, len(text))
+    elif end < 0:  # no question mark: a statement after the last comma or dash ("…, the alarm log looks odd")
+        tail = _TAIL_AFTER_COMMA.search(text)
+        if tail and _remark(tail.group("tail")):  # "…, the alarm log looks odd", "… — he's planning an outage"
+            aside.append(tail.group("tail").strip())
+            text = _blank(text, tail.start(), tail.end())
+    return text, aside
+
+
+def in_statements(question: str) -> set[str]:
+    """The words of the question's statement clauses ("the mixing valve … was sticking yesterday"): context."""
+    out: set[str] = set()
+    pieces = re.split(r"\s[—–-]\s", question)  # "… was sticking yesterday — did the loop's …": a dash ends one too
+    at = 0
+    spans = []
+    for piece in pieces:
+        spans += [(at + s, at + e) for s, e, _ in _clause_spans(piece)]
+        at += len(piece) + 3
+    for start, end in spans:
+        clause = question[start:end]
+        ws = words(clause)
+        if ws and "?" not in question[end : end + 1] and (_states(clause) or ws[0] in TABLE.statement_start):
+            out |= set(ws)
+    return out

@@ -1,0 +1,110 @@
+"""Context in an operator's message (`grounding.context`): a relayed request's lead and remarks after the question are
+set aside before the question is read, and said; a request of the operator's own, a name, a question are never."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.context import set_aside
+from edge_agent.grounding.question import read_question
+from edge_agent.grounding.readas import read_as
+from edge_agent.grounding.run import Grounding
+
+NOW = datetime(2026, 11, 5, 9, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("message", "question", "aside"),
+    [
+        (
+            "quick one from the night shift: what time did Compartment A hit its warmest on Saturday? they think the "
+            "screens opened late",
+            "what time did Compartment A hit its warmest on Saturday?",
+            ["from the night shift", "they think the screens opened late"],
+        ),
+        (
+            "hiya — the grower's asking which compartment was the driest last week",
+            "which compartment was the driest last week",
+            ["the grower's asking"],
+        ),
+        (
+            "hi! the maintenance planner's asking what TR-2's oil temp was at 3 in the morning, the alarm log looks "
+            "odd",
+            "what TR-2's oil temp was at 3 in the morning",
+            ["the maintenance planner's asking", "the alarm log looks odd"],
+        ),
+        (
+            "The energy trader's on the phone: for how many hours was the grid connection exporting? roughly is fine",
+            "for how many hours was the grid connection exporting?",
+            ["The energy trader's on the phone", "roughly is fine"],
+        ),
+        (
+            "which transformer was the least loaded last week — he's planning an outage",
+            "which transformer was the least loaded last week",
+            ["he's planning an outage"],
+        ),
+    ],
+)
+def test_a_relays_lead_and_remarks_after_the_question_are_set_aside(message, question, aside):
+    text, said = set_aside(message)
+    assert " ".join(text.split()) == question and said == aside
+    assert len(text) == len(message)  # spans into the question still point where they did
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I need chiller 6 turned off now",
+        "can you tell me the max of AHU-2 SAT yesterday, the supply air",
+        "what was the CHW supply temp yesterday at POKMAIN, and the max?",
+        "what was the max of AHU 1? and the min?",
+        "Freezer? no: Main Meter Active Power and Power yesterday at B",
+        "any unit heaters at MRF, or is it all boilers?",
+    ],
+)
+def test_requests_names_and_questions_are_never_set_aside(message):
+    assert set_aside(message) == (message, [])
+
+
+def test_what_was_set_aside_is_said_and_a_statement_before_the_question_places_its_words():
+    cat = Catalog.of({"N": {"Pipe Rail Loop 2": ["Flow Temp", "Flow Temp SP"]}})
+    q = "grower reckons the mixing valve on Pipe Rail Loop 2 was sticking yesterday — did its flow temp dip below sp?"
+    g = Grounding.build(q, cat, NOW)
+    assert g.aside == ["grower reckons"] and g.unplaced == [] and g.links.assets == ["Pipe Rail Loop 2"]
+    assert 'set aside as context: "grower reckons"' in read_as(g, None, answered=False).line
+
+
+@pytest.mark.parametrize(
+    ("question", "ask", "op"),
+    [
+        ("how much more power did Reefer Stack R1 draw than R2 yesterday, on average", "derive", "difference"),
+        ("how many kWh did the CHP generate yesterday, for the gas/power settlement", "data", None),  # "/": and/or
+        ("wich compartment was the driest on average last week", "rank", None),
+    ],
+)
+def test_forms_of_the_help_desk_voice(question, ask, op):
+    part = read_question(question).parts[0]
+    assert (part.ask, part.op) == (ask, op)
+
+
+def test_most_starved_of_air_is_the_lowest_airflow_and_no_missing_kind():
+    cat = Catalog.of({"W": {"VAV 1": ["Airflow", "Zone Temp"], "VAV 2": ["Airflow", "Zone Temp"]}, "S": {"CDA 1": []}})
+    for a in ("VAV 1", "VAV 2"):
+        cat.site("W").types[a] = ["vav"]
+    cat.site("S").types["CDA 1"] = ["air", "compressor"]
+    g = Grounding.build("which VAV box at W was the most starved of air yesterday, on average?", cat, NOW)
+    assert g.reading.parts[0].order == "lowest" and not g.links.missing
+    assert g.scope().sites["W"].sensors == ("Airflow",)
+
+
+def test_how_many_of_what_a_point_counts_is_its_value():
+    cat = Catalog.of(
+        {"S": {"Reefer Stack R3": ["Power", "Plugs In Use"], "Reefer Stack R4": ["Power", "Plugs In Use"]}}
+    )
+    g = Grounding.build("how many reefer plugs were in use on Reefer Stack R3 at S at 2pm yesterday?", cat, NOW)
+    assert (g.reading.parts[0].ask, g.reading.parts[0].form) == ("data", "value")
+    g = Grounding.build("how many reefer stacks are there at S?", cat, NOW)
+    assert g.reading.parts[0].ask == "count"
