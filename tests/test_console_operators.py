@@ -119,6 +119,9 @@ def test_a_cancel_names_who_cancelled_and_leaves_no_empty_answer(console_env):
     page = otto.get(r.headers["Location"]).text
     assert re.search(r'id="(run-cancelled|ended-message)"[^>]*>cancelled by console:ada', page), page[:3000]
     assert "asked by otto" in page
+    # and the history says it too, beside the status
+    home = otto.get("/").text
+    assert re.search(r'<span class="meta cancelled-by">cancelled by console:ada</span>', home)
 
 
 # ---------------------------------------------------------------------------------------------- attribution

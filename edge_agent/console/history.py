@@ -50,12 +50,26 @@ class History:
                 r[0]: r[1] for r in conn.execute(f"SELECT job_id, {who} FROM jobs WHERE job_id IN ({marks})", run_ids)
             }
 
+    def _cancelled_by(self, run_ids: list[str]) -> dict[str, str]:
+        """Run id → its stored final reply's 'cancelled by …' sentence, for the cancelled ones among `run_ids`."""
+        conn = _ro(self.queue)
+        if conn is None or not run_ids:
+            return {}
+        with closing(conn):
+            marks = ",".join("?" * len(run_ids))
+            rows = conn.execute(
+                f"SELECT job_id, final_payload FROM jobs WHERE final_kind='cancelled' AND job_id IN ({marks})", run_ids
+            ).fetchall()
+        return {r[0]: str(_loads(r[1], {}).get("message") or "cancelled") for r in rows}
+
     def runs(self, limit: int = 50, offset: int = 0, q: str = "") -> list[dict[str, Any]]:
         """A page of runs, newest first; `q` finds a text in the question or the answer, or a run id."""
         rows = [r.model_dump() for r in self.log.runs(limit, offset, q)]
         who = self._who([r["run_id"] for r in rows])
+        cancelled = self._cancelled_by([r["run_id"] for r in rows if r.get("status") == "cancelled"])
         for r in rows:
             r["who"] = who.get(r["run_id"], "edge-agent ask")
+            r["cancelled_note"] = cancelled.get(r["run_id"], "")
             r["shown_status"] = effective(r.get("status"), distilled=r.get("distilled"), answer=r.get("answer"))
         return rows
 
