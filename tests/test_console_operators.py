@@ -465,6 +465,10 @@ def test_a_second_console_on_the_same_broker_user_is_detected(console_env, caplo
         assert any("no other client takes its session" in r.getMessage() for r in caplog.records)
     otto, _ = login(env.url, "otto")
     assert "second console" not in otto.get("/").text
+    # the console's own clean stop is no takeover and no broker trouble either
+    errors = len([r for r in caplog.records if r.levelname == "ERROR"])
+    env.console.stop()
+    assert len([r for r in caplog.records if r.levelname == "ERROR"]) == errors
 
 
 def test_the_takeover_watch_starts_once_and_ends_when_the_connection_holds():
