@@ -108,3 +108,35 @@ def test_how_many_of_what_a_point_counts_is_its_value():
     assert (g.reading.parts[0].ask, g.reading.parts[0].form) == ("data", "value")
     g = Grounding.build("how many reefer stacks are there at S?", cat, NOW)
     assert g.reading.parts[0].ask == "count"
+
+
+@pytest.mark.parametrize(
+    ("question", "order"),
+    [
+        ("HP pump 2 or HP pump 4, which one is the hungriest? avg motor kW of last week", "highest"),
+        ("Last week the least loaded NH3 compressor, by avg slide valve %?", "lowest"),
+    ],
+)
+def test_orders_of_the_engineers_voice(question, order):
+    part = read_question(question).parts[0]
+    assert (part.ask, part.order) == ("rank", order)
+
+
+def test_a_rate_per_minute_is_no_minimum():
+    question = "The train wash fresh water, avg L/min of last week against the week before: which was higher?"
+    part = read_question(question).parts[0]
+    assert (part.ask, part.statistic) == ("periods", "mean")
+
+
+def test_the_worst_by_an_efficiency_in_percent_is_its_lowest():
+    cat = Catalog.of({"K": {f"ERD {i}": ["Efficiency", "Flow"] for i in (1, 2)}})
+    for a in cat.assets("K"):
+        cat.site("K").types[a] = ["erd"]
+    g = Grounding.build("last week which ERD at K was the worst one, by avg efficiency?", cat, NOW)
+    assert g.reading.parts[0].order == "lowest" and not g.reading.parts[0].open_slots()
+
+
+def test_a_holidays_name_is_no_missing_sensor():
+    cat = Catalog.of({"O": {"Plant Main Meter": ["Demand", "Energy"]}})
+    g = Grounding.build("Plant Main Meter at O on Labor Day (the Monday): the avg kW of the day?", cat, NOW)
+    assert not g.links.missing and "labor" not in g.unplaced

@@ -111,7 +111,7 @@ _MONTH_YEAR = re.compile(
 #: two days of one month, the month (and year) written once: "25th to 27th march", "from 3 - 5 april 2024" (a bare
 #: first number only after from/between: "Chiller 6 to 9 March" is no range)
 _DAYS_OF_ONE_MONTH = re.compile(
-    r"\b(?:(?:from|between)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<o1>\d{1,2})(?:st|nd|rd|th)"
+    r"\b(?:(?:from|between)\s+(?:the\s+)?(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<o1>\d{1,2})(?:st|nd|rd|th)"
     r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d))"  # "on 3-5 may": a dash after a period's word
     r"\s*(?:to|until|till|through|-|–|and)\s*(?:the\s+)?"  # "the 27th to the 29th of Oct"
     r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"

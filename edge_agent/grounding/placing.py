@@ -113,6 +113,11 @@ def only_requests(g: Grounding, catalog: Catalog, links: Links) -> None:
     g.reading = r.model_copy(update={"intent": "control", "verb": verb, "also": [], "also_spans": []})
 
 
+#: words of the calendar's named days ("on Labor Day (the Monday)"): no name of the SkySpark's, no measure
+CALENDAR_WORDS = frozenset(
+    "labor labour christmas xmas easter thanksgiving memorial independence boxing holiday holidays".split()
+)
+
 #: the general nouns for the things a catalog lists ("chiller units", "which devices"), never a name or a kind
 GENERIC_THINGS = frozenset(
     "site sites plant plants building buildings asset assets equipment equipments device devices unit units "
@@ -134,6 +139,7 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | set(COURTESY_WORDS)
         | GENERIC_THINGS  # "chiller units", "the devices": what a kind's assets are called in general
         | in_statements(g.question)  # "the mixing valve was sticking yesterday — did …": context, not the question
+        | CALENDAR_WORDS
     )
     for m in links.mentions:
         placed |= set(words(m.text))
@@ -206,6 +212,8 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
 def _name_shaped(word: str, question: str) -> bool:
     """The operator wrote the word as a point's name: with a digit, an underscore or capitals ("PRESS", "kW_2"), or
     capitalised inside a sentence ("what was the Volumenstrom of Wärmepumpe 2")."""
+    if word.casefold() in CALENDAR_WORDS:
+        return False  # "on Labor Day": a day's name
     if re.search(r"\d|_", word) or (len(word) > 1 and word.isupper()):
         return True
     at = question.find(word)

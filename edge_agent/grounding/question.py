@@ -206,6 +206,7 @@ def _symbols(text: str) -> str:
     """Comparison signs before a number read as words ("Power > 365 kW": above 365 kW); "# of" is "number of"; the
     minus sign (U+2212) and dashes before a digit are the ASCII minus ("above −300 Pa")."""
     text = re.sub(r"[\u2212\u2013\u2014](?=\d)", "-", text)
+    text = re.sub(r"(?<=/)\s*min\b", "minute", text, flags=re.I)  # "L/min": per minute, no minimum
     text = re.sub(r"(?<!\w)#\s*(?=of\b)", "number ", text, flags=re.I)
     text = re.sub(r"\s*(?:>=|≥|>)\s*(?=[-+]?\d)", " above ", text)
     return re.sub(r"\s*(?:<=|≤|<)\s*(?=[-+]?\d)", " below ", text)

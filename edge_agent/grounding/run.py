@@ -109,8 +109,10 @@ def _spelled_initials(question: str, catalog: Catalog) -> dict[str, str]:
             if (
                 "".join(w[0] for w in span).upper() == acronym
                 and not any(len(w) < 2 or w.casefold() in FUNCTION_WORDS for w in span)
-                and not fieldvocab.kinds_named(" ".join(span))
-            ):  # "air handling units": the field's kind, read as such
+                and not fieldvocab.kinds_named(" ".join(span))  # "air handling units": the field's kind, read as such
+                and not fieldvocab.kinds_named(span[-1])  # "tunnel ventilation fans": fans, which the listing reads
+                and not re.search(rf"\b{acronym}\b", question)  # "(TVF)": the operator wrote it too
+            ):
                 out[" ".join(span)] = acronym
     return out
 

@@ -25,8 +25,19 @@ WORDS_FILE = Path(__file__).with_name("vocab") / "words.yaml"
 #: "kW per ton", "kWh/m3", "kW / TR": two unit words with "per" or a slash between them
 _COMPOUND = re.compile(r"(?<![\w/])([A-Za-z°³²]{1,6})\s*(?:/|\bper\b)\s*([A-Za-z°³²0-9]{1,8})(?![\w/])", re.I)
 #: the same unit as points and operators write it: "ton" of refrigeration, "m3" for m³
-_SAME = {"tonref": "ton", "tons": "ton", "tr": "ton", "rt": "ton", "m3": "m³", "cum": "m³", "tonne": "t", "tonnes": "t"}
+_SAME = {
+    "tonref": "ton",
+    "tons": "ton",
+    "tr": "ton",
+    "rt": "ton",
+    "t": "ton",
+    "tonne": "ton",
+    "tonnes": "ton",
+    "m3": "m³",
+}
 _EFFICIENT = re.compile(r"\befficien\w*|\bperform\w*", re.I)
+#: a point that is an efficiency by its name ("Efficiency", "Pump Eff", "COP")
+_EFFICIENCY = re.compile(r"\befficiency\b|\beff\b|\bcop\b", re.I)
 #: which end "best" and "worst" are of an input per output
 _BEST = {"best": "lowest", "better": "lowest", "worst": "highest", "worse": "highest"}
 
@@ -69,13 +80,25 @@ def name_by_unit(question: str, catalog: Catalog, links: Links, reading: Reading
     """Where the question names points by their unit and no point by name: those points are what it asks for (the
     unit's words are no measure word of their own), and a part ranking them by efficiency takes the efficient end
     of an input-per-output unit (said as a rule)."""
-    if links.sensors:
-        return
-    named = named_by_unit(question, catalog, links)
+    named = [] if links.sensors else named_by_unit(question, catalog, links)
+    if named:
+        links.sensors = named
+        links.measures = []
+    named = named or list(links.sensors)
     if not named:
         return
-    links.sensors = named
-    links.measures = []
+    points = [
+        p
+        for site in links.sites or list(catalog.sites)
+        for a in catalog.assets(site)
+        for p in catalog.sensors(site, a)
+        if p.short in named
+    ]
+    if points and all(_EFFICIENCY.search(p.short) or "efficiency" in p.tags for p in points):
+        units_said = {p.unit for p in points if p.unit}
+        if not any(lower_is_better(u) for u in units_said):  # "the worst ERD by efficiency" (%, COP): the lowest
+            for part in reading.parts:
+                _higher_is_better(part, points[0].short)
     units = {
         p.unit
         for site in links.sites or list(catalog.sites)
@@ -86,6 +109,16 @@ def name_by_unit(question: str, catalog: Catalog, links: Links, reading: Reading
     if units and all(lower_is_better(u) for u in units):
         for part in reading.parts:
             _efficient_end(part, sorted(u for u in units if u)[0])
+
+
+def _higher_is_better(part: Part, name: str) -> None:
+    """ "the worst one by efficiency" of a series that is an efficiency in %, or a COP: its lowest value."""
+    said = part.slots.get("order")
+    if said is not None and said.source == "open" and said.said.casefold() in _BEST:
+        part.order = "highest" if _BEST[said.said.casefold()] == "lowest" else "lowest"
+        part.slots["order"] = Slot(
+            source="rule", said=f"'{said.said}' as the {part.order} {name}: the higher an efficiency, the better"
+        )
 
 
 def _efficient_end(part: Part, unit: str) -> None:
