@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from edge_agent.config import Settings
+from edge_agent.skyspark.client import SkySparkClient
 
 log = logging.getLogger(__name__)
 RETRY_S = 300.0
@@ -68,8 +69,6 @@ class SiteZone:
         self._stop.set()
 
     def _resolve(self) -> None:
-        from edge_agent.skyspark.client import SkySparkClient
-
         while not self._stop.is_set():
             try:
                 client = SkySparkClient.from_settings(self.settings.skyspark)
