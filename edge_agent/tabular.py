@@ -64,6 +64,9 @@ def series_stem(prefix: str, rows: list[dict[str, Any]], limit: int = 40) -> str
     pairs = list(dict.fromkeys((str(r.get("asset_name")), str(r.get("sensor_name"))) for r in rows))
     if not pairs:
         return prefix
+    if len(pairs) == 1:  # one series: its name (the point's own name holds its asset's: "TR-2 Oil Temp")
+        asset, sensor = pairs[0]
+        return f"{prefix}_{sensor}" if sensor.startswith(asset) else f"{prefix}_{asset}_{sensor}"
     sensors = list(dict.fromkeys(s for _, s in pairs))
     if len(sensors) == 1:
         full = "_".join([prefix, *dict.fromkeys(a for a, _ in pairs), sensors[0]])

@@ -88,3 +88,12 @@ def test_a_history_file_is_named_for_every_series_it_holds():
     assert series_stem("history", many) == "history_7_series_Tonnage"  # never the first alone
     mixed = rows(("Chiller 6", "Chilled Water Supply Temp"), ("Chiller 9", "Condenser Water Return Temp"))
     assert series_stem("merged", mixed) == "merged_2_series"
+
+
+def test_one_series_is_named_once_however_long():
+    from edge_agent.tabular import series_stem
+
+    rows = [{"asset_name": "Compartment A", "sensor_name": "Compartment A Air Temp"}]
+    assert series_stem("history", rows) == "history_Compartment A Air Temp"
+    rows = [{"asset_name": "TR-2", "sensor_name": "Oil Temp"}]
+    assert series_stem("history", rows) == "history_TR-2_Oil Temp"
