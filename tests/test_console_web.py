@@ -154,6 +154,34 @@ def test_a_very_long_question_gets_the_same_error_as_over_mqtt(console_stack):
     assert "asked by otto" in page
 
 
+def test_a_refused_question_is_the_persons_in_the_daemons_audit(console_stack):
+    """Issue 41 d: the daemon's audit row of a request it refuses before queuing names the console's person
+    (`console:alice`, as its accepted requests do), not the console's broker user."""
+    import sqlite3
+
+    from edge_agent.fleet import audit
+
+    UserStore(console_stack.settings.state_dir / console_stack.settings.console.users_file).add(
+        "alice", PASSWORD, "operator"
+    )
+    b, _ = login(console_stack.url, "alice")
+    limit = console_stack.settings.mqtt.max_question_chars
+    out = _ask(b, "y" * (limit + 7))
+    assert out["first"]["code"] == "question_too_long"
+    conn = sqlite3.connect(console_stack.settings.state_dir / "queue.db")
+    try:
+        rows = list(audit.query(conn, who="alice"))
+    finally:
+        conn.close()
+    assert [(r["event"], r["who"], r["on_behalf_of"], r["outcome"]) for r in rows] == [
+        ("request", "console:alice", "alice", "refused: question_too_long")
+    ]
+    assert rows[0]["request_id"] == out["request_id"]
+    assert rows[0]["detail"] == f"via edge-agent-console: the question has {limit + 7} characters; the limit is {limit}"
+    # the history keeps it under her too
+    assert '<td data-label="Who">alice</td>' in b.get("/").text
+
+
 def test_an_unknown_strategy_is_refused_naming_the_known_ones(console_stack):
     b, _ = login(console_stack.url, "otto")
     before = console_stack.daemon.jobs.counts()

@@ -169,16 +169,20 @@ class FleetHooks:
                 detail=f"via {client_id}" if who != client_id else None,
             )
 
-    def refused(self, conn, kind: str, client_id: str, error) -> None:
-        """A request or cancel that could not be read (too long, bad JSON, ...): who sent it, and why."""
+    def refused(self, conn, kind: str, client_id: str, error, person: str | None = None) -> None:
+        """A request or cancel that could not be read (too long, bad JSON, ...): who sent it, and why; `person`:
+        the `on_behalf_of` a trusted console's message names (Intake reads it only from those), recorded as
+        `console:<user>` like that console's accepted requests."""
         if self.auditing and kind in ("request", "cancel"):
+            who = self.who(client_id, person)
             audit.record(
                 conn,
                 kind,
-                client_id,
+                who,
+                on_behalf_of=person if who != client_id else None,
                 request_id=error.request_id,
                 outcome=f"refused: {error.code}",
-                detail=error.message,
+                detail=f"via {client_id}: {error.message}" if who != client_id else error.message,
             )
 
     def cancel(self, conn, client_id: str, request_id: str, job, outcome: str, person: str | None = None) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 import time
 import uuid
@@ -30,6 +31,7 @@ import paho.mqtt.client as mqtt
 
 from edge_agent.filestore import read_plain
 from edge_agent.mqtt.protocol import (
+    ON_BEHALF_OF_RE,
     REQUEST_ID_RE,
     AcceptedReply,
     Answer,
@@ -77,6 +79,25 @@ def _peek_reply_to(payload: bytes) -> str | None:
         return None
     value = data.get("reply_to") if isinstance(data, dict) else None
     return value if isinstance(value, str) else None
+
+
+_PEEK_ON_BEHALF_OF = re.compile(rb'"on_behalf_of"\s*:\s*"([A-Za-z0-9_.@-]{1,64})"')
+
+
+def _peek_on_behalf_of(payload: bytes, max_bytes: int) -> str | None:
+    """The person a refused message names in `on_behalf_of`, where it is a valid name: read as JSON (a question
+    too long, a field out of range), else found in the bytes (a payload too large to parse, or not JSON). The
+    caller asks only for a trusted console's messages: from anyone else the field is never read."""
+    if len(payload) <= max_bytes:
+        try:
+            data = json.loads(payload)
+        except Exception:
+            pass  # not JSON: looked for in the bytes below
+        else:
+            value = data.get("on_behalf_of") if isinstance(data, dict) else None
+            return value if isinstance(value, str) and ON_BEHALF_OF_RE.fullmatch(value) else None
+    m = _PEEK_ON_BEHALF_OF.search(bytes(payload[:1_000_000]))
+    return m.group(1).decode() if m else None
 
 
 class Parsed(NamedTuple):
@@ -237,8 +258,21 @@ class Intake:
                 topic = self.gw.topics.default_reply(client_id)
             parsed.reply_id = uuid.uuid4().hex
             self.gw.add(conn, topic, parsed, correlation, refusal=True)
-            self.gw.fleet.refused(conn, kind, client_id, parsed)
-            log.info("refused a %s from %s: %s (%s)", kind, client_id, parsed.code, parsed.message)
+            # a trusted console's refused request or cancel is the person's, as its accepted ones are (the audit's
+            # `console:<user>`); `on_behalf_of` from anyone else is not even read
+            person = (
+                _peek_on_behalf_of(raw, self.gw.limits.max_payload_bytes)
+                if client_id in self.gw.m.trusted_consoles and kind in ("request", "cancel")
+                else None
+            )
+            self.gw.fleet.refused(conn, kind, client_id, parsed, person)
+            log.info(
+                "refused a %s from %s: %s (%s)",
+                kind,
+                self.gw.fleet.who(client_id, person) + (f" via {client_id}" if person else ""),
+                parsed.code,
+                parsed.message,
+            )
         elif isinstance(parsed, Request):
             self._on_request(conn, client_id, parsed, response_topic, correlation)
         elif isinstance(parsed, Answer):
