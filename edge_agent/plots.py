@@ -8,6 +8,14 @@ store, so it travels like any result file (manifest, chunks over MQTT, the conso
 
 SVG, not PNG: a few kB of text for a few hundred samples, sharp at any zoom, and the console shows it as an
 image with no JavaScript library (it ships nothing from a CDN).
+
+Narrow screens (issue 41 b): the SVG is drawn once, 8 inches wide, and the page shrinks it; on a phone its text
+would shrink with it and crowd. So every other x tick label (and every other y tick label of an axis with more than
+`DENSE_Y` of them) is marked `ea-thin`, the tick labels kept `ea-tick`, the legend's texts `ea-legend`, and the SVG
+carries its own `<style>` with a media query on its own rendered width (in an `<img>` or `<object>` an SVG's media
+queries see the image's box): under `NARROW_PX` the thin labels are hidden and the rest enlarged, each group by the
+largest factor (up to `MAX_GROW`) at which no enlarged label would cover another text, the axes or leave the figure
+(measured when drawing). Nothing changes at full size; no script, nothing fetched.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
 
 from edge_agent.filestore import FileInfo, FileStore, FileStoreError
 
@@ -27,6 +36,9 @@ if TYPE_CHECKING:
     from matplotlib.transforms import Bbox
 
 MAX_SERIES = 12
+NARROW_PX = 520  # rendered narrower than this (CSS px), the thin labels go and the others grow
+DENSE_Y = 4  # an axis with more y tick labels than this loses every other one when narrow
+MAX_GROW = 1.8  # the most a kept label's font grows when narrow
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
@@ -173,10 +185,140 @@ def plot_svg(all_series: list[Series], stated: Sequence[str] = (), title: str = 
 
     with matplotlib.rc_context({"svg.hashsalt": "edge-agent", "svg.fonttype": "none"}):
         fig = figure(all_series, stated, title)
+        style, common = narrow_style(fig)
         buf = io.BytesIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
         plt.close(fig)
-    return buf.getvalue()
+    return _with_style(buf.getvalue(), style, common)
+
+
+def _shown_tick_labels(axis) -> list:
+    """The tick labels `axis` draws, left to right (bottom to top): ticks in view, with text."""
+    locs = list(axis.get_majorticklocs())
+    lo, hi = sorted(axis.get_view_interval())
+    eps = (hi - lo) * 1e-9
+    out = []
+    for tick, loc in sorted(zip(axis.get_major_ticks(len(locs)), locs), key=lambda p: p[1]):
+        if lo - eps <= loc <= hi + eps:
+            out += [lab for lab in (tick.label1, tick.label2) if lab.get_visible() and lab.get_text().strip()]
+    return out
+
+
+def narrow_style(fig) -> tuple[str, str]:
+    """Mark the labels a narrow rendering hides or enlarges (their gid, made a class by `_with_style`) and return
+    the SVG's `<style>` for it (see the module's doc), and the tail every legend entry repeats (hidden when narrow,
+    so that several entries read as their assets)."""
+    from matplotlib.legend import Legend
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    thin: list = []
+    kept: list = []
+    for ax in fig.axes:
+        for axis, dense in ((ax.xaxis, 0), (ax.yaxis, DENSE_Y)):
+            labels = _shown_tick_labels(axis)
+            if len(labels) > dense:
+                thin += labels[1::2]
+                kept += labels[0::2]
+            else:
+                kept += labels
+    legend = [t for leg in fig.findobj(Legend) for t in leg.get_texts() if t.get_text().strip()]
+    common = _common_tail([t.get_text() for t in legend])  # what every entry repeats, hidden when narrow
+    hidden = {id(t) for t in thin}
+    shown = [
+        t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip() and id(t) not in hidden
+    ]  # what a narrow rendering still shows
+    groups = {"ea-tick": kept, "ea-legend": legend}
+    grow = {name: 1.0 for name in groups}
+    cut = {id(t): len(common) for t in legend}
+    for name in groups:
+        grow[name] = _largest_fit(fig, renderer, shown, groups, grow, name, cut)
+    for n, t in enumerate(thin):
+        t.set_gid(f"ea-thin-{n}")
+    for name, texts in groups.items():
+        for n, t in enumerate(texts):
+            t.set_gid(f"{name}-{n}")
+    rules = [f"@media (max-width: {NARROW_PX}px) {{", "  .ea-thin { display: none; }"]
+    for name, texts in groups.items():
+        if texts and grow[name] > 1.0:
+            size = round(texts[0].get_fontsize() * grow[name], 2)
+            rules.append(f"  .{name} text {{ font-size: {size}px !important; }}")
+    return "\n".join([*rules, "}"]), common
+
+
+def _common_tail(labels: list[str]) -> str:
+    """The ' / sensor (unit)' every one of several legend labels ends with (they then differ by asset), or ''."""
+    if len(labels) < 2:
+        return ""
+    tail = labels[0]
+    while tail and not all(lab.endswith(tail) and len(lab) > len(tail) for lab in labels):
+        cut = tail.find(" / ", 1)
+        tail = tail[cut:] if cut > 0 else ""
+    return tail
+
+
+def _largest_fit(fig, renderer, shown: list, groups: dict, grow: dict, name: str, cut: dict) -> float:
+    """The largest factor (MAX_GROW down to 1, by 0.1) by which group `name`'s texts grow (each from its anchor,
+    the other groups at their factor in `grow`) with none covering another shown text or an axes, or leaving the
+    figure; a text in `cut` loses that many characters at its end when narrow)."""
+    factor_of = {id(t): grow[g] for g, texts in groups.items() for t in texts}
+    own = {id(t) for t in groups[name]}
+    frame = fig.bbox
+    areas = [ax.bbox for ax in fig.axes]
+    steps = int(round((MAX_GROW - 1.0) * 10))
+    for k in range(steps, -1, -1):
+        f = 1.0 + k / 10
+        boxes = [
+            (id(t), _grown(t, renderer, f if id(t) in own else factor_of.get(id(t), 1.0), cut.get(id(t), 0)))
+            for t in shown
+        ]
+        mine = [b for key, b in boxes if key in own]
+        others = [b for key, b in boxes if key not in own]
+        fits = all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and frame.y0 <= b.y0 and b.y1 <= frame.y1 for b in mine)
+        fits = fits and not any(b.overlaps(o) for b in mine for o in others + areas)
+        fits = fits and not any(a.overlaps(b) for i, a in enumerate(mine) for b in mine[i + 1 :])
+        if fits or k == 0:
+            return f
+    return 1.0
+
+
+def _grown(text, renderer, f: float, cut: int = 0):
+    """`text`'s box with its font `f` times larger: from its anchor (its alignment across, its baseline up), with
+    a point of margin; less its last `cut` characters (a left-aligned text)."""
+    from matplotlib.transforms import Bbox
+
+    box = text.get_window_extent(renderer)
+    if cut:
+        kept = text.get_text()[:-cut]
+        width = renderer.get_text_width_height_descent(kept, text.get_fontproperties(), ismath=False)[0]
+        box = Bbox([[box.x0, box.y0], [box.x0 + width, box.y1]])
+    ha = text.get_horizontalalignment()
+    ax_ = {"left": box.x0, "right": box.x1}.get(ha, (box.x0 + box.x1) / 2)
+    ay = box.y0 + 0.2 * box.height  # about the baseline
+    pad = 1.0 if f > 1.0 else 0.0
+    return Bbox(
+        [
+            [ax_ + (box.x0 - ax_) * f - pad, ay + (box.y0 - ay) * f - pad],
+            [ax_ + (box.x1 - ax_) * f + pad, ay + (box.y1 - ay) * f + pad],
+        ]
+    )
+
+
+_MARKED = re.compile(rb'<g id="((ea-thin|ea-tick|ea-legend)-\d+)">')
+
+
+def _with_style(svg: bytes, style: str, common: str = "") -> bytes:
+    """The SVG with the marked groups' gids also as their class, `style` in its own `<style>`, and the legend's
+    `common` tail in an `ea-thin` tspan."""
+    svg = _MARKED.sub(rb'<g id="\1" class="\2">', svg)
+    if common:
+        tail = escape(common).encode()
+        legend = re.compile(
+            rb'(<g id="ea-legend-\d+" class="ea-legend">\s*<text [^>]*>[^<]*?)' + re.escape(tail) + b"<"
+        )
+        svg = legend.sub(rb'\1<tspan class="ea-thin">' + tail.replace(b"\\", b"\\\\") + b"</tspan><", svg)
+    return svg.replace(b"</defs>", b'  <style type="text/css">\n' + style.encode() + b"\n  </style>\n </defs>", 1)
 
 
 def add_plot(

@@ -57,3 +57,25 @@ def test_no_labels_overlap_with_many_series_and_close_figures():
 def test_the_svg_still_marks_every_stated_figure_once():
     svg = plot_svg(_series(3), ["41.3", "42.1"], "t").decode()
     assert svg.count(">41.3<") == 1 and svg.count(">42.1<") == 1
+
+
+def test_the_svg_thins_its_labels_when_rendered_narrow():
+    """Issue 41 b: the SVG carries its own style, a media query on its rendered width that hides every other tick
+    label and the tail every legend entry repeats, and enlarges the rest; the classes sit on alternate labels."""
+    import re
+
+    svg = plot_svg(_series(3), ["41.3"], "t").decode()
+    style = re.search(r"<style type=\"text/css\">\s*(@media \(max-width: (\d+)px\).*?)</style>", svg, re.S)
+    assert style and int(style.group(2)) >= 480
+    assert ".ea-thin { display: none; }" in style.group(1)
+    assert re.search(r"\.ea-tick text \{ font-size: [\d.]+px !important; \}", style.group(1))
+    ticks = re.findall(r'<g id="(?:xtick|ytick)_\d+">.*?<g id="[^"]*"(?: class="(ea-\w+)")?>\s*<text', svg, re.S)
+    xs = re.findall(r'<g id="xtick_\d+">.*?<g id="[^"]*"(?: class="(ea-\w+)")?>\s*<text', svg, re.S)
+    assert len(xs) >= 4 and xs[0::2] == ["ea-tick"] * len(xs[0::2]) and xs[1::2] == ["ea-thin"] * len(xs[1::2])
+    assert all(ticks)  # every tick label drawn is either thinned or kept (and enlarged)
+    legend = re.findall(r'<g id="ea-legend-\d+" class="ea-legend">\s*<text [^>]*>(.*?)</text>', svg)
+    assert len(legend) == 3
+    for n, text in enumerate(legend):
+        assert text == f'Chiller {n + 3}<tspan class="ea-thin"> / Chilled Water Supply Temperature (°F)</tspan>'
+    one = plot_svg(_series(1), [], "t").decode()  # a single entry keeps its whole name
+    assert 'class="ea-legend"' in one and "<tspan" not in one
