@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import set_aside
 from edge_agent.grounding.question import read_question
 from edge_agent.grounding.readas import read_as
@@ -140,3 +140,30 @@ def test_a_holidays_name_is_no_missing_sensor():
     cat = Catalog.of({"O": {"Plant Main Meter": ["Demand", "Energy"]}})
     g = Grounding.build("Plant Main Meter at O on Labor Day (the Monday): the avg kW of the day?", cat, NOW)
     assert not g.links.missing and "labor" not in g.unplaced
+
+
+def test_a_limit_in_degrees_is_a_temperature():
+    cat = Catalog.of({"S": {"DIG_02": ["TEMP", "PH", "LEVEL"]}})
+    cat.site("S").sensors["DIG_02"] = [
+        SensorName("TEMP", "TEMP", "°C", ("temp", "sensor")),
+        SensorName("PH", "PH", "pH", ("ph", "sensor")),
+        SensorName("LEVEL", "LEVEL", "%", ("level", "sensor")),
+    ]
+    g = Grounding.build("how many hours was DIG_02 at S below 37 deg on thursday?", cat, NOW)
+    assert g.scope().sites["S"].sensors == ("TEMP",)
+
+
+def test_i_need_is_a_request_not_a_remark():
+    assert set_aside("how far apart were the two temps on 18 August? I need the largest difference.")[1] == []
+    cat = Catalog.of({"H": {"B001_Total": ["Power"], "B003_Total": ["Power"]}})
+    for a in cat.assets("H"):
+        cat.site("H").types[a] = ["meter"]
+    g = Grounding.build("I need the names of all electric meters at H.", cat, NOW)
+    assert g.qualified == {"meter": ["electric"]}
+
+
+def test_how_many_of_a_kind_is_a_count_even_where_a_point_shares_a_word():
+    cat = Catalog.of({"B": {"Meter 1": ["Power"], "Meter 2": ["Power"]}})
+    for a in cat.assets("B"):
+        cat.site("B").types[a] = ["elecMeter", "meter"]
+    assert Grounding.build("How many power meters are there at B?", cat, NOW).reading.parts[0].ask == "count"

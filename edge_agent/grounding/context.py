@@ -41,6 +41,7 @@ _RELAY_BARE = re.compile(
     r"(?=(?:what|wat|wich|which|how|when|where|who|whether|if|is|are|was|were|did|do|does|the|a|an|to)\b)",
     re.I,
 )
+_WANTS = re.compile(r"\s*(?:i|we)(?:['’]d|\s+would)?\s+(?:need|want|like|require|only\s+need|just\s+need)\b", re.I)
 _PERSONAL = re.compile(r"\b(?:i|we|you|u|me|us|i['’]d|we['’]d|i['’]m|we['’]re)\b", re.I)
 #: a remark after the question's end: after its last "?", or a statement after a comma or a dash at the end
 _TAIL_AFTER_COMMA = re.compile(r"(?:,|\s[—–-])\s+(?P<tail>[^,?—–]+?)\s*[.!]?\s*$")
@@ -62,8 +63,8 @@ def _remark(piece: str) -> bool:
     lead = TABLE.lead.regex.match(piece)
     if lead and lead.end() > 0 and piece[: lead.end()].strip():
         return False  # "… ? and the max", "… ? also list them": request words open another ask
-    if TABLE.part_start.match(piece.lstrip()):
-        return False
+    if TABLE.part_start.match(piece.lstrip()) or _WANTS.match(piece):
+        return False  # "… ? I need the largest difference": a request of the operator's own
     return _states(piece) or ws[0] in TABLE.statement_start  # a statement: "it's all frozen chicken in there"
 
 
@@ -99,6 +100,11 @@ def in_statements(question: str) -> set[str]:
     for start, end in spans:
         clause = question[start:end]
         ws = words(clause)
-        if ws and "?" not in question[end : end + 1] and (_states(clause) or ws[0] in TABLE.statement_start):
+        if (
+            ws
+            and "?" not in question[end : end + 1]
+            and not _WANTS.match(clause)  # "I need the names of all electric meters": a request
+            and (_states(clause) or ws[0] in TABLE.statement_start)
+        ):
             out |= set(ws)
     return out

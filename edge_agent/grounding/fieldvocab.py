@@ -79,6 +79,7 @@ __all__ = [
     "quantity_of_point",
     "quantity_of_tags",
     "quantity_of_unit",
+    "quantity_of_limit_unit",
     "register_words",
     "singular",
     "summable",
@@ -394,6 +395,17 @@ def quantity_of_unit(unit: str | None) -> Quantity | None:
     u = _unit_key(unit)
     name = v.unit_q.get(u) or v.unit_q.get(u.translate(_SUPER)) or v.unit_folded.get(u.casefold())
     return v.quantities.get(name) if name else None
+
+
+#: how operators write a temperature's unit after a limit ("below 37 deg"): degrees of temperature, not of arc
+_DEGREES = frozenset({"deg", "degs", "degree", "degrees"})
+
+
+def quantity_of_limit_unit(unit: str | None) -> Quantity | None:
+    """The quantity of a unit written after a limit: as `quantity_of_unit`, but "deg"/"degrees" is a temperature."""
+    if unit and unit.strip().casefold() in _DEGREES:
+        return quantity_of_unit("°C")
+    return quantity_of_unit(unit)
 
 
 def quantity_of_tags(tags: Iterable[str]) -> Quantity | None:

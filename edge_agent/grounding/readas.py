@@ -304,7 +304,7 @@ def _wrong(g: Grounding, trial: int) -> Iterator[tuple[str, str]]:
             continue
         unit = part.limit_unit or ""
         if unit and part.limit is not None:
-            want = fieldvocab.quantity_of_unit(unit)
+            want = fieldvocab.quantity_of_limit_unit(unit)
             have = fieldvocab.quantity_of_unit(points[0].unit)
             written = _unit_key(unit).lstrip("°")  # "44 F" of a °F series, "40 %" of a %RH one: the series' own unit
             if (

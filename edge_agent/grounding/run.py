@@ -126,8 +126,9 @@ def _count_of_a_point(reading: Reading, links: Links) -> None:
         counted = re.search(r"\bhow\s+many\s+((?:[^\W\d_]+\s+){0,2}[^\W\d_]+)", part.text, re.I)
         if counted is None or part.ask != "count":
             continue
-        said = {fieldvocab.singular(w.casefold()) for w in counted.group(1).split()}
-        if said & names - {"in", "use"}:
+        phrase = [w for w in counted.group(1).split() if w.casefold() not in FUNCTION_WORDS]
+        head = fieldvocab.singular(phrase[-1].casefold()) if phrase else ""  # "how many power meters": meters
+        if head in names - {"in", "use"}:
             part.ask, part.form = "data", "value"
             part.cue = f"data: {counted.group(0)} (a point counts them)"
 

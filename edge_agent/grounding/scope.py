@@ -137,7 +137,8 @@ class Scope:
             )
             worded: list[str] = []
             if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
-                worded = said_among(asked, sensors)  # the question's words name ("discharge rate": Discharge Power)
+                # the question's words name ("discharge rate": Discharge Power); never by a word of a name ("Heat Pump")
+                worded = said_among(_without_names(asked, catalog, site), sensors) if links.measures else []
                 if not worded and not links.measures:  # "the water meter reading at 6pm": its running total
                     worded = _register_read(catalog, site, kinds or assets, sensors, asked)
                 sensors = worded or sensors
@@ -425,6 +426,13 @@ def _stem(word: str) -> str:
     return w
 
 
+def _without_names(asked: str, catalog: Catalog, site: str) -> str:
+    """The asked text without the words of the site's asset names and kinds ("Heat Pump 2": no word of a series)."""
+    names = {w.casefold() for a in catalog.assets(site) for w in re.findall(r"[^\W\d_]+", a)}
+    names |= {w.casefold() for t in catalog.types(site) for w in re.findall(r"[^\W\d_]+", t)}
+    return " ".join(w for w in re.findall(r"[^\W\d_]+|\S", asked) if w.casefold() not in names)
+
+
 def _stems(text: str) -> set[str]:
     """The stems of a text's words; a two-letter word only where it is no function word ("ac", "dc", not "at")."""
     return {_stem(w) for w in re.findall(r"[^\W\d_]{2,}", text) if len(w) > 2 or w.casefold() not in FUNCTION_WORDS}
@@ -469,7 +477,7 @@ def _in_unit(catalog: Catalog, site: str, assets: list[str], sensors: list[str],
     same = [s for s in sensors if ukey(unit) and ukey(units.get(s, "")) == ukey(unit)]
     if same:
         return same
-    want = fieldvocab.quantity_of_unit(unit)
+    want = fieldvocab.quantity_of_limit_unit(unit)
     alike = [
         s
         for s in sensors

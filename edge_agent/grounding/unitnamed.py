@@ -35,7 +35,9 @@ _SAME = {
     "tonnes": "ton",
     "m3": "m³",
 }
-_EFFICIENT = re.compile(r"\befficien\w*|\bperform\w*", re.I)
+_EFFICIENT = re.compile(
+    r"\befficient(?:ly)?\b|\bperform\w*", re.I
+)  # the adjective: "least efficiently", not "Efficiency"
 #: a point that is an efficiency by its name ("Efficiency", "Pump Eff", "COP")
 _EFFICIENCY = re.compile(r"\befficiency\b|\beff\b|\bcop\b", re.I)
 #: which end "best" and "worst" are of an input per output
