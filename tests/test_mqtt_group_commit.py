@@ -198,3 +198,33 @@ def test_a_burst_behind_a_running_job_gets_every_accepted_with_its_place_in_the_
     assert [accepted[r][0].position for r in rids] == list(range(1, 41))
     # the broker's PUBACKs, grouped, empty the outbox: nothing handed on is left waiting
     assert c.wait_for(lambda: svc.outbox.in_flight() == 0 and svc.jobs.outbox_size() == 0, 10)
+
+
+def test_the_worker_lets_the_intake_store_a_backlog_before_the_next_job_but_waits_bounded(monkeypatch):
+    """Issue 42: messages read and not yet stored go first (the worker waits while the committer has a backlog), at
+    most `INTAKE_FIRST_S` per job, and not at all when nothing waits."""
+    import threading
+    from types import SimpleNamespace
+
+    from edge_agent.mqtt import worker as worker_mod
+
+    waiting = [5]
+    committer = SimpleNamespace(pending=lambda: waiting[0])
+    w = worker_mod.Worker.__new__(worker_mod.Worker)
+    w.gw = SimpleNamespace(committer=committer, _stopping=threading.Event())
+    w._beat = 0.0
+    threading.Timer(0.2, lambda: waiting.__setitem__(0, 0)).start()  # the committer catches up
+    t = time.monotonic()
+    w._intake_first()
+    assert 0.15 < time.monotonic() - t < 1.5
+    waiting[0] = 7  # a backlog that never drains: the job starts all the same
+    monkeypatch.setattr(worker_mod, "INTAKE_FIRST_S", 0.3)
+    t = time.monotonic()
+    w._intake_first()
+    assert 0.25 < time.monotonic() - t < 1.5
+    waiting[0] = 0
+    t = time.monotonic()
+    w._intake_first()
+    assert time.monotonic() - t < 0.05
+    w.gw.committer = None  # no group commit: nothing to wait for
+    w._intake_first()
