@@ -300,6 +300,9 @@ class Scope:
                 )
                 if not self.named_sensors and scope.setpoint_of:  # "below setpoint": the series a setpoint is of
                     measured = list(scope.setpoint_of)
+                # "the mixing valve was sticking — did the flow temp dip below its setpoint": only a series a setpoint
+                # is of is compared with one (never the valve's %)
+                measured = [s for s in measured if s in scope.setpoint_of] or measured
                 if not measured:
                     return None
                 props[name] = {"enum": measured}
