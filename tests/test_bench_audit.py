@@ -38,6 +38,9 @@ def test_invented_assets_and_sites_are_found_in_the_plants_own_style():
     assert unknown_names("Sites: POKMAIN, RCHMAIN, DUBMAIN, HQ3SBY", POK) == ["DUBMAIN", "HQ3SBY"]
     assert unknown_names("chiller 12 and CHILLER 3 and Chiller 6's power", POK) == []
     assert unknown_names("B705 AHU 1 ran; B705 AHU 4 did not", POK) == ["B705 AHU 4"]
+    # a file the answer names is no name of the SkySpark's, whatever its hash looks like
+    assert unknown_names("saved to history_Chiller_6_Tonnage-26312196.json", POK) == []
+    assert unknown_names("Chiller 5 saved to history_Chiller_5-1a2b.json", POK) == ["Chiller 5"]
     # another style: hyphenated ids, sites with a hyphen
     assert unknown_names("CH-01 and CH-07 at PLANT-NORTH", OTHER) == ["CH-07"]
     assert unknown_names("ch 02 and AHU_B2 and Boiler P-3 at WERK-SUD", OTHER) == []

@@ -10,7 +10,7 @@ import pytest
 from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import set_aside
 from edge_agent.grounding.question import read_question
-from edge_agent.grounding.readas import read_as
+from edge_agent.grounding.readas import open_slots, read_as
 from edge_agent.grounding.run import Grounding
 
 NOW = datetime(2026, 11, 5, 9, 0, tzinfo=UTC)
@@ -179,3 +179,20 @@ def test_only_a_series_a_setpoint_is_of_is_compared_with_it():
     schema = g.scope().constrain(ToolRegistry([excursions]).get("excursions").schema())
     branch = schema["anyOf"][0] if "anyOf" in schema else schema
     assert branch["properties"]["sensor_name"] == {"enum": ["Flow Temp"]}
+
+
+def test_two_series_the_words_both_name_leave_the_pick_to_the_model_and_open():
+    cat = Catalog.of({"P": {"TSS-2": []}})
+    cat.site("P").sensors["TSS-2"] = [
+        SensorName("Import Energy", "Import Energy", "kWh", ("elec", "energy", "import", "sensor")),
+        SensorName("Export Energy", "Export Energy", "kWh", ("elec", "energy", "export", "sensor")),
+        SensorName("Active Power", "Active Power", "kW", ("elec", "power", "sensor")),
+    ]
+    g = Grounding.build(
+        "How much energy the TSS-2 at P gave back to the grid yesterday by regenerative braking?", cat, NOW
+    )
+    assert set(g.scope().sites["P"].worded) == {"Import Energy", "Export Energy"}
+    head = "The rise TSS-2 Import Energy on 4 November 2026 was 12375.3 kWh"
+    args = {"site_name": "P", "asset_names": ["TSS-2"], "sensor_name": "Import Energy"}
+    g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
+    assert open_slots(g, 1) == ["measure: Import Energy, chosen by the model among the energy series"]

@@ -102,8 +102,14 @@ def _shapes(truth: Truth) -> NameShapes:
 
 
 def unknown_names(text: str, truth: Truth, allowed: str = "") -> list[str]:
-    """Site- and asset-shaped names in `text` that the SkySpark of `truth` lacks (see the module doc)."""
-    return _shapes(truth).unknown(text or "", allowed)
+    """Site- and asset-shaped names in `text` that the SkySpark of `truth` lacks (see the module doc); a file the
+    answer names ("history_DAF_Unit_Effluent_TSS-26312196.json") is a file's name, not a name of the SkySpark's."""
+    text = _FILE_NAME.sub(" ", text or "")
+    return _shapes(truth).unknown(text, allowed)
+
+
+#: a file's name in an answer: letters, digits and separators up to its extension
+_FILE_NAME = re.compile(r"[\w.\-]+\.(?:json|csv|png|svg|txt)\b", re.I)
 
 
 @lru_cache(maxsize=8)

@@ -107,7 +107,8 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     paired = args.get("limit_sensor") or args.get("other_sensor")
     if paired in site.setpoints and sensor in site.setpoint_of:  # "above its sp": the series its setpoint is of
         return Slot(source="catalog", said=f"{sensor}, the series {paired} is the setpoint of")
-    if sensor in site.worded or sensor in said_among(g.asked_text(), list(site.sensors)):
+    if site.worded == (sensor,) or said_among(g.asked_text(), list(site.sensors)) == [sensor]:
+        # the one series a word names; of two a word names ("energy": Import and Export Energy) the model picked
         of = ", ".join(g.links.measures) or "asset's"
         return Slot(source="words", said=f"{sensor}, of the {of} series the one the words name")
     if g.links.measures:  # the question's measure word fits several series, and no word names one: the model's pick
