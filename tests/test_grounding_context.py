@@ -196,3 +196,12 @@ def test_two_series_the_words_both_name_leave_the_pick_to_the_model_and_open():
     args = {"site_name": "P", "asset_names": ["TSS-2"], "sensor_name": "Import Energy"}
     g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
     assert open_slots(g, 1) == ["measure: Import Energy, chosen by the model among the energy series"]
+
+
+def test_a_word_of_an_assets_name_never_settles_its_series():
+    cat = Catalog.of({"H": {"Heat Pump 1": ["Heating Output", "Power"]}})
+    g = Grounding.build("what was Heat Pump 1 at H doing at 3am yesterday", cat, NOW)
+    head = "Heat Pump 1 Heating Output was 410 kW at 03:00 on 4 November 2026"
+    args = {"site_name": "H", "asset_names": ["Heat Pump 1"], "sensor_name": "Heating Output"}
+    g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
+    assert open_slots(g, 1) == ["measure: Heating Output, chosen by the model: the question names no measure"]

@@ -26,7 +26,6 @@ from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.measures import point_measure
 from edge_agent.grounding.question import Part, Slot, stated_first
-from edge_agent.grounding.scope import said_among
 from edge_agent.grounding.status import ANSWERED_BY, assignment, open_parts
 
 if TYPE_CHECKING:
@@ -107,8 +106,8 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     paired = args.get("limit_sensor") or args.get("other_sensor")
     if paired in site.setpoints and sensor in site.setpoint_of:  # "above its sp": the series its setpoint is of
         return Slot(source="catalog", said=f"{sensor}, the series {paired} is the setpoint of")
-    if site.worded == (sensor,) or said_among(g.asked_text(), list(site.sensors)) == [sensor]:
-        # the one series a word names; of two a word names ("energy": Import and Export Energy) the model picked
+    if site.worded == (sensor,):  # the one series a word names, as the scope found it (never a name's word); of two a
+        # word names ("energy": Import and Export Energy) the model picked
         of = ", ".join(g.links.measures) or "asset's"
         return Slot(source="words", said=f"{sensor}, of the {of} series the one the words name")
     if g.links.measures:  # the question's measure word fits several series, and no word names one: the model's pick
