@@ -46,6 +46,7 @@ def outbox(tmp_path, monkeypatch):
     jobs = JobQueue(tmp_path / "queue.db")
     client = Recorder()
     box = OutboxPublisher(jobs, client, lambda: 10_000, window=50)  # type: ignore[arg-type]
+    box.on_connect()  # as paho's on_connect of the reply connection would
     yield box, jobs, client
     box.stop()
     jobs.close()
@@ -273,3 +274,37 @@ def test_a_disconnect_makes_the_rows_on_the_wire_suspects_sent_alone_and_the_gui
     assert _wait(lambda: len(client.sent) == 7) and client.sent[-1][1] == b"c"
     box.on_publish(7)
     assert _wait(lambda: jobs.outbox_size() == 0), [(r.id, r.payload) for r in jobs.outbox_pending()]
+
+
+def test_nothing_is_handed_on_before_the_reply_connection_is_up_and_then_against_its_packet_limit(tmp_path):
+    """Rows waiting at start are not handed to paho before the reply connection's CONNACK (paho would queue them
+    and send them at the CONNACK, checked against the default limit, not the broker's): a row too large for the
+    broker's limit is set aside, the rest go out, once `on_connect` ran."""
+    jobs = JobQueue(tmp_path / "queue.db")
+    client = Recorder()
+    limit = [1_000_000]  # the configured default, before the broker's CONNACK said otherwise
+    box = OutboxPublisher(jobs, client, lambda: limit[0], window=50)  # type: ignore[arg-type]
+    with jobs.tx() as conn:
+        jobs.outbox_add(conn, "t", b"small")
+        jobs.outbox_add(conn, "t", b"x" * 5_000)
+        jobs.outbox_add(conn, "t", b"after")
+    try:
+        box.start()
+        rows = _commit(box, jobs, [b"released"])
+        box.release(rows)
+        time.sleep(0.3)
+        assert client.sent == []
+        limit[0] = 1_000  # the broker's Maximum Packet Size, read at CONNACK
+        box.on_connect()
+        assert _wait(lambda: len(client.sent) == 3)
+        time.sleep(0.2)
+        assert [p for _, p in client.sent] == [b"small", b"after", b"released"]
+        box.on_disconnect("gone")
+        with jobs.tx() as conn:
+            jobs.outbox_add(conn, "t", b"while down")
+        box.wake()
+        time.sleep(0.3)
+        assert len(client.sent) == 3
+    finally:
+        box.stop()
+        jobs.close()

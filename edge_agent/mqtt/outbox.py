@@ -134,6 +134,7 @@ class OutboxPublisher:
         self._failed: list[tuple[int, str]] = []  # attributed failures, for the outbox thread to count
         self._doomed: dict[int, str] = {}  # rows the broker would refuse outright: dead-lettered by the thread
         self._logged: dict[str, float] = {}
+        self._online = False  # the reply connection's CONNACK was handled (its packet size limit is known)
         self._idle = threading.Event()
         self._thread = threading.Thread(target=self._run, name="outbox", daemon=True)
 
@@ -181,6 +182,7 @@ class OutboxPublisher:
                 self._failed.append((self._probe, f"the broker closed the connection when it was sent ({reason})"))
             self._probe = None
             self._suspects |= self._handed
+            self._online = False
         self._wake.set()
 
     def on_connect(self) -> None:
@@ -198,6 +200,7 @@ class OutboxPublisher:
             self._handed.clear()
             self._handed_refusals.clear()
             self._probe = None
+            self._online = True  # only now: the limit rows are checked against is this connection's
         self.wake()
 
     def _take_acks(self) -> None:
@@ -255,7 +258,12 @@ class OutboxPublisher:
         """Under `_lock`: hand `rows` to paho in their order; a stream whose row cannot go yet (claimed by
         another thread) holds back its later rows only; everything stops at a full window, paho's queue full, a
         suspect alone on the wire, or `REFUSALS_IN_FLIGHT` refusals (rows come answers first): `_blocked`. A row
-        the broker would refuse is set aside for the outbox thread to dead-letter (`_doomed`)."""
+        the broker would refuse is set aside for the outbox thread to dead-letter (`_doomed`). Nothing is handed
+        on before the reply connection's CONNACK was handled (`on_connect`): paho would queue the rows and send
+        them at its CONNACK, checked against a packet size limit the broker had not given yet."""
+        if not self._online:
+            self._left_behind()  # `on_connect` wakes the outbox thread, which reads the table
+            return
         limit = self.max_packet()
         held: set[str] = set()
         for row in rows:
@@ -410,6 +418,8 @@ class OutboxPublisher:
         """Read the waiting rows in `outbox_schedule` order and hand on what the window takes; `_behind` is cleared
         when every answer read went out and nothing was left behind meanwhile (`_gen`)."""
         room = self.window - len(self._handed)
+        if not self._online:
+            return  # `_behind` stays: `on_connect` wakes the thread
         if room <= 0:
             self._blocked = True
             return
