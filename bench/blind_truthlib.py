@@ -55,6 +55,7 @@ HS_TZ = {
     "New_York": "America/New_York",
     "Amsterdam": "Europe/Amsterdam",
     "Vancouver": "America/Vancouver",
+    "Dubai": "Asia/Dubai",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
