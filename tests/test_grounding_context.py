@@ -181,21 +181,23 @@ def test_only_a_series_a_setpoint_is_of_is_compared_with_it():
     assert branch["properties"]["sensor_name"] == {"enum": ["Flow Temp"]}
 
 
-def test_two_series_the_words_both_name_leave_the_pick_to_the_model_and_open():
+def test_two_series_a_measure_fits_leave_the_pick_open_unless_a_direction_settles_it():
     cat = Catalog.of({"P": {"TSS-2": []}})
     cat.site("P").sensors["TSS-2"] = [
         SensorName("Import Energy", "Import Energy", "kWh", ("elec", "energy", "import", "sensor")),
         SensorName("Export Energy", "Export Energy", "kWh", ("elec", "energy", "export", "sensor")),
         SensorName("Active Power", "Active Power", "kW", ("elec", "power", "sensor")),
     ]
-    g = Grounding.build(
-        "How much energy the TSS-2 at P gave back to the grid yesterday by regenerative braking?", cat, NOW
-    )
-    assert set(g.scope().sites["P"].worded) == {"Import Energy", "Export Energy"}
+    g = Grounding.build("How much energy did the TSS-2 at P log yesterday?", cat, NOW)
+    assert {"Import Energy", "Export Energy"} <= set(g.scope().sites["P"].sensors)
     head = "The rise TSS-2 Import Energy on 4 November 2026 was 12375.3 kWh"
     args = {"site_name": "P", "asset_names": ["TSS-2"], "sensor_name": "Import Energy"}
     g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
     assert open_slots(g, 1) == ["measure: Import Energy, chosen by the model among the energy series"]
+    g = Grounding.build(
+        "How much energy the TSS-2 at P gave back to the grid yesterday by regenerative braking?", cat, NOW
+    )
+    assert g.scope().sites["P"].sensors == ("Export Energy",)  # the direction asked, as the points' tags say it
 
 
 def test_a_word_of_an_assets_name_never_settles_its_series():

@@ -769,3 +769,105 @@ def test_words_a_name_abbreviates_by_their_initials_are_read_as_it_and_narrow_th
 @pytest.mark.parametrize("question", ["Can dogs ask anything at Fab?", "Which air compressors are at Fab?"])
 def test_function_words_and_the_fields_kinds_are_never_read_as_initials(question):
     assert Grounding.build(question, _fab(), NOW).respelt == {}
+
+
+def _substations() -> Catalog:
+    """Two traction substations whose braking trains return power: a signed net series, a series of the returned
+    power alone (tagged `export`) and import / export registers; a grid connection with only a signed net series
+    beside its registers."""
+
+    def point(name: str, unit: str, *tags: str) -> SensorName:
+        return SensorName(name, name, unit, tags)
+
+    cat = Catalog.of({"D": {"TSS-1": [], "TSS-2": [], "Grid Connection": [], "Fan 1": []}})
+    for a in ("TSS-1", "TSS-2"):
+        cat.site("D").types[a] = ["substation"]
+        cat.site("D").sensors[a] = [
+            point("Active Power", "kW", "elec", "power", "sensor"),
+            point("Regen Power", "kW", "elec", "power", "export", "sensor"),
+            point("Import Energy", "kWh", "elec", "energy", "import", "sensor"),
+            point("Export Energy", "kWh", "elec", "energy", "export", "sensor"),
+        ]
+    cat.site("D").types["Grid Connection"] = ["elecMeter"]
+    cat.site("D").sensors["Grid Connection"] = [
+        point("Net Power", "kW", "elec", "power", "sensor"),
+        point("Import Energy", "kWh", "elec", "energy", "import", "sensor"),
+        point("Export Energy", "kWh", "elec", "energy", "export", "sensor"),
+    ]
+    cat.site("D").types["Fan 1"] = ["fan"]
+    cat.site("D").sensors["Fan 1"] = [point("Motor Power", "kW", "elec", "power", "sensor")]
+    return cat
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much energy did TSS-2 at D give back to the grid yesterday by regenerative braking?",
+        "how much energy did TSS-2 at D export yesterday",
+    ],
+)
+def test_a_direction_of_a_two_way_flow_offers_the_series_tagged_with_it(question):
+    g = Grounding.build(question, _substations(), NOW)
+    site = g.scope().sites["D"]
+    assert site.directed == "export" and "Import Energy" not in site.sensors and "Active Power" not in site.sensors
+    assert g.unplaced == []
+    head = "TSS-2 Export Energy rose 6037 kWh on Sun 5 May 2024"
+    args = {"site_name": "D", "asset_names": ["TSS-2"], "sensor_name": site.sensors[0]}
+    g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
+    line = read_as(g, 1).line
+    assert open_slots(g, 1) == [] and ("export direction" in line or g.links.sensors == ["Export Energy"])
+
+
+def test_which_of_a_code_asks_for_the_assets_it_begins_and_the_direction_ranks_by_its_series():
+    g = Grounding.build("Last week, which TSS returned more energy to the grid at D?", _substations(), NOW)
+    assert g.links.assets == ["TSS-1", "TSS-2"] and g.reading.parts[0].ask == "rank"
+    assert set(g.scope().sites["D"].sensors) <= {"Regen Power", "Export Energy"}
+
+
+def test_a_direction_asked_of_a_signed_series_alone_is_left_open():
+    g = Grounding.build("for how many hours was the grid connection at D exporting yesterday?", _substations(), NOW)
+    site = g.scope().sites["D"]
+    assert site.unsigned == "export" and site.sensors == ("Net Power",)
+    head = "Grid Connection Net Power was above 0 for 5.5 h on Sun 5 May 2024"
+    args = {"site_name": "D", "asset_name": "Grid Connection", "sensor_name": "Net Power"}
+    g.observe(1, 1, "excursions", head, head=head, answers=True, args=args)
+    assert open_slots(g, 1) and "does not record which sign is export" in open_slots(g, 1)[0]
+
+
+def test_a_direction_word_on_a_one_way_thing_changes_nothing():
+    g = Grounding.build("what was the motor power of Fan 1 at D when it was discharging yesterday", _substations(), NOW)
+    site = g.scope().sites["D"]
+    assert site.directed == "" and site.unsigned == ""
+
+
+def test_the_list_of_a_kind_spelled_out_beside_its_code_is_a_listing():
+    cat = Catalog.of({"D": {"TVF-01": ["Speed"], "TVF-02": ["Speed"], "Train Wash": ["Flow"]}})
+    cat.site("D").types.update({"TVF-01": ["fan"], "TVF-02": ["fan"], "Train Wash": ["trainWash"]})
+    g = Grounding.build("Pls give me the list of the tunnel ventilation fans (TVF) at D", cat, NOW)
+    assert g.reading.parts[0].ask == "names" and g.unplaced == []
+    g = Grounding.build("Pls give me the list of the fan speeds at D yesterday", cat, NOW)
+    assert g.reading.parts[0].ask == "data"  # a measure of them: their figures
+
+
+def test_a_series_and_its_setpoint_asked_for_a_file_are_both_read():
+    cat = Catalog.of({"O": {"Scalder 1": [], "Scalder 2": []}})
+    for a in ("Scalder 1", "Scalder 2"):
+        cat.site("O").sensors[a] = [
+            SensorName("Water Temp", "Water Temp", "°F", ("water", "temp", "sensor")),
+            SensorName("Water Temp Setpoint", "Water Temp Setpoint", "°F", ("water", "temp", "sp")),
+            SensorName("Steam Flow", "Steam Flow", "lb/h", ("steam", "flow", "sensor")),
+        ]
+    g = Grounding.build("a file with the water temp and the SP of scalder 1 and scalder 2 at O, yesterday", cat, NOW)
+    assert g.links.sensors == ["Water Temp", "Water Temp Setpoint"]
+    g = Grounding.build("was scalder 1 at O water temp above its SP yesterday", cat, NOW)
+    assert "Water Temp Setpoint" not in g.links.sensors  # an excursion compares with its setpoint: not a series asked
+
+
+def test_an_event_said_with_a_measures_word_is_no_measure():
+    g = Grounding.build("how warm did Freezer 1 at DC-1 get during yesterday's power cut?", _catalog(), NOW)
+    assert g.links.sensors == [] and "power" not in g.links.measures and g.unplaced == []
+
+
+def test_an_operating_request_joined_after_another_is_refused_with_it():
+    g = Grounding.build("Pump 1 at DC-1 just tripped, can you reset it and get it running again?", _catalog(), NOW)
+    assert g.refusal == "control"

@@ -2,7 +2,8 @@
 
 A help desk or a shift lead often passes a question on: "quick one from the night shift: what time did …", "the
 grower's asking which compartment …", "finance wants to know how many kWh …", and adds why: "… on Saturday? they
-think the screens opened late", "…, the alarm log looks odd", "… — he's planning an outage". Those words name no
+think the screens opened late", "…, the alarm log looks odd", "… — he's planning an outage", "…? is for the cost
+report of August". Those words name no
 data; read as part of the question they are words nothing places (a run that gives up) or, worse, words that pick a
 series ("screens") or a form ("maintenance") the question never asked for.
 
@@ -43,6 +44,11 @@ _RELAY_BARE = re.compile(
 )
 _WANTS = re.compile(r"\s*(?:i|we)(?:['’]d|\s+would)?\s+(?:need|want|like|require|only\s+need|just\s+need)\b", re.I)
 _PERSONAL = re.compile(r"\b(?:i|we|you|u|me|us|i['’]d|we['’]d|i['’]m|we['’]re)\b", re.I)
+#: why the question is asked, after it: "is for the cost report of August", "it's for the board pack", "for my WO"
+_PURPOSE = re.compile(
+    r"\s*(?:(?:it|this|that)\s+is\s+|(?:it|this|that)['’]s\s+|is\s+|its\s+)?for\s+(?:the|a|an|my|our|his|her|their)\s",
+    re.I,
+)
 #: a remark after the question's end: after its last "?", or a statement after a comma or a dash at the end
 _TAIL_AFTER_COMMA = re.compile(r"(?:,|\s[—–-])\s+(?P<tail>[^,?—–]+?)\s*[.!]?\s*$")
 
@@ -60,6 +66,8 @@ def _remark(piece: str) -> bool:
         return False
     if {"how", "what", "which", "who", "when", "where", "why", "whether"} & set(ws):
         return False
+    if _PURPOSE.match(piece):
+        return True  # "…? is for the cost report of August": why it is asked, not what
     lead = TABLE.lead.regex.match(piece)
     if lead and lead.end() > 0 and piece[: lead.end()].strip():
         return False  # "… ? and the max", "… ? also list them": request words open another ask

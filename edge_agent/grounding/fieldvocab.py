@@ -29,6 +29,8 @@ API (all pure; strings in, frozen dataclasses or plain values out):
   "hotter than") → quantity kinds; `measure_words(phrase) -> list[MeasureWord]` adds the comparison's direction.
 - `quantity(name) -> Quantity | None`, `summable(quantity) -> bool` (energy, volume, mass, cost add up over time;
   temperature, power, tonnage, % do not: a power integrates to an energy).
+- `flow_direction(text) -> str | None`: the direction of a two-way flow a question asks ("exported", "regenerative"
+  → `export`; "imported", "charging" → `import`: Haystack's markers of the points that measure one direction).
 - `register_words() -> frozenset[str]`: operators' words for a meter's running total ("totalizer", "register"):
   a point Haystack tags `hisTotalized`, or whose unit adds up over time.
 - `STRUCTURAL_TAGS`: markers on equip records that are not kinds (`equip`, `his`, `point`, `site`, `cur`, …).
@@ -81,8 +83,12 @@ __all__ = [
     "quantity_of_unit",
     "quantity_of_limit_unit",
     "register_words",
+    "event_spans",
+    "flow_direction",
+    "flow_direction_phrases",
     "singular",
     "summable",
+    "summable_unit",
 ]
 
 VOCAB_DIR = Path(__file__).with_name("vocab")
@@ -161,6 +167,21 @@ class _Vocab:
         )
         self.register_words: frozenset[str] = frozenset(str(w) for w in words.get("register_words", []))
         self.other_measures: frozenset[str] = frozenset(str(w) for w in words.get("other_measures", []))
+        self.events = re.compile(
+            r"\b(?:"
+            + "|".join(re.escape(str(w)) for w in sorted(words.get("events", []), key=len, reverse=True))
+            + r")\b",
+            re.I,
+        )
+        self.flow_directions: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+            (
+                str(marker),
+                re.compile(
+                    r"\b(?:" + "|".join(re.escape(str(w)) for w in sorted(ws, key=len, reverse=True)) + r")\b", re.I
+                ),
+            )
+            for marker, ws in (words.get("flow_directions") or {}).items()
+        )
         self.summable_names: set[str] = {q for q, info in units["quantities"].items() if info["summable"]}
         self.quantities: dict[str, Quantity] = {q: Quantity(q, q in self.summable_names) for q in units["quantities"]}
 
@@ -249,6 +270,24 @@ def _v() -> _Vocab:
 def register_words() -> frozenset[str]:
     """Operators' words for a meter's running total ("totalizer", "register"), from words.yaml."""
     return _v().register_words
+
+
+def flow_direction(text: str) -> str | None:
+    """The one direction of a two-way flow the text asks for, as the Haystack marker of the points that measure it
+    alone (`export`: "exported", "gave back to the grid", "regenerative"; `import`: "imported", "charging"), from
+    words.yaml; None where it asks none, or both."""
+    found = {marker for marker, pattern in _v().flow_directions if pattern.search(text)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def event_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text names an event with a measure's word ("power cut", "blackout"), from words.yaml `events`."""
+    return [m.span() for m in _v().events.finditer(text)]
+
+
+def flow_direction_phrases(text: str) -> list[str]:
+    """The phrases of the text that ask a direction of a two-way flow ("back to the grid", "regenerative")."""
+    return [m.group(0) for _, pattern in _v().flow_directions for m in pattern.finditer(text)]
 
 
 def short_forms() -> tuple[tuple[str, str], ...]:
@@ -399,6 +438,12 @@ def quantity_of_unit(unit: str | None) -> Quantity | None:
 
 #: how operators write a temperature's unit after a limit ("below 37 deg"): degrees of temperature, not of arc
 _DEGREES = frozenset({"deg", "degs", "degree", "degrees"})
+
+
+def summable_unit(unit: str | None) -> bool:
+    """The unit is of a quantity that adds up over time (kWh, m³: a running total's unit)."""
+    q = quantity_of_unit(unit)
+    return q is not None and q.summable
 
 
 def quantity_of_limit_unit(unit: str | None) -> Quantity | None:

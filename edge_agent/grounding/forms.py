@@ -39,7 +39,7 @@ Ask = Literal[
     "forecast",
     "other",
 ]
-Need = Literal["direction", "limit_or_setpoint", "setpoint_no_limit", "many", "no_excursion"]
+Need = Literal["direction", "limit_or_setpoint", "setpoint_no_limit", "many", "no_excursion", "kind_plural"]
 Pin = Literal["statistic", "rank_statistic", "order", "op", "direction", "limit", "setpoint", "attribute", "periods"]
 
 FORMS_FILE = Path(__file__).with_name("vocab") / "forms.yaml"

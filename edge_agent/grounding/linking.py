@@ -438,16 +438,20 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
         words = [w for w in re.split(r"[\s_\-./]+", site) if w]
         if len(words) >= 2 and words[-1].isalpha() and len(words[-1]) >= _WORD_MIN:
             lasts.setdefault(key(words[-1]), []).append(site)
-    inside = _name_words(
-        [a for site in catalog.sites for a in catalog.assets(site)]
-        + [p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a)]
-    )
+    points = _name_words(p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a))
     found = []
     for i in range(len(tokens.items)):
         raw = tokens.items[i][0].removesuffix("'s").removesuffix("’s")
         k = key(raw)
         fits = lasts.get(k, [])
-        if tokens.used[i] or len(fits) != 1 or k in _GENERAL_PLACES or k in inside:
+        if tokens.used[i] or len(fits) != 1 or k in _GENERAL_PLACES or k in points:
+            continue
+        # an asset of another site holding the word, or one of this site's whose name the next word goes on with
+        # ("the depot main meter"); the site's own meter named after it ("Depot Main Meter") leaves "the depot" its
+        other = [a for site in catalog.sites if site != fits[0] for a in catalog.assets(site)]
+        own = [a for a in catalog.assets(fits[0]) if k in _name_words([a])]
+        after = key(tokens.items[i + 1][0]) if i + 1 < len(tokens.items) else ""
+        if k in _name_words(other) or (after and after in _name_words(own)):
             continue
         if i > 0 and tokens.items[i - 1][0].casefold() != "the":  # or the question's first word: "terminal peak …"
             continue
@@ -460,13 +464,17 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
 _LEAD_CODE = re.compile(r"([A-Z]{2,5})(?=[\s_\-./]*[A-Z0-9])")
 
 
-def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tuple[int, int, str, str]]:
+def _match_group(
+    tokens: Tokens, names: list[str], common: set[str], point_words: set[str]
+) -> list[tuple[int, int, str, str]]:
     """Assets named together by the code their names begin with, as operators write it: "which FV was warmest" where
     FV-01 … FV-06 are the vessels, "the IPS pumps" for IPS-P1 … IPS-P3, "which bay" for Bay A … Bay C. A word (or its
     plural: "FVs") that is the capital-letter code two names or more begin with, or the word before a letter or number
     that is all of two names or more ("Bay A"), or in the plural the last word of two names or more ("the reservoirs":
     North Reservoir, South Reservoir), and no word of the field's vocabulary or of the reading's ("AHU" is a kind,
-    linked as such); every name it begins or ends is linked, each a `group` mention."""
+    linked as such); every name it begins or ends is linked, each a `group` mention. A word of a point's name
+    (`point_words`: "TSS" of a DAF's Effluent TSS) is such a code only where "which", "what", "each", "every", "all"
+    or "both" asks for the things it names ("which TSS returned the most", TSS-1 … TSS-3)."""
     groups: dict[str, list[str]] = {}
     worded: dict[str, list[str]] = {}  # "Bay A", "Bay B": the word names them after "which" ("which growing bay")
     headed: dict[str, list[str]] = {}  # the last word of names of several words, in the plural: all of them
@@ -500,9 +508,16 @@ def _match_group(tokens: Tokens, names: list[str], common: set[str]) -> list[tup
         )
         if not group or (len(group) < 2 and not lone) or key(raw) in common or k in GLUE or field_word(raw):
             continue
+        asks_things = {w.casefold() for w in tokens.words(max(0, i - 2), i)} & _ASKS_THINGS
+        if key(raw) in point_words and not (asks_things and raw.isupper() and len(group) >= 2):
+            continue
         tokens.take(i, i + 1)
         found += [(i, i + 1, n, "group") for n in group]
     return found
+
+
+#: words that ask for the things a code of their names names ("which TSS", "each TVF")
+_ASKS_THINGS = frozenset({"which", "what", "each", "every", "all", "both"})
 
 
 def _distinctive(name: str, plain: set[str]) -> bool:
@@ -630,6 +645,20 @@ _SENSOR_LIST = re.compile(
 )
 
 
+def _said_after(question: str, links: Links, sensor: str) -> str | None:
+    """The one named asset whose name the question writes the sensor's words right after ("the product water meter
+    flow", "Pump 2's speed") where that asset has it: the sensor is said of that asset alone; None otherwise."""
+    texts = [m.text for m in links.mentions if m.kind == "sensor" and m.name == sensor and m.text] or [sensor]
+    owners = {
+        m.name
+        for m in links.mentions
+        if m.kind == "asset"
+        and m.text
+        and any(re.search(rf"{re.escape(m.text)}(?:['’]s)?\s+{re.escape(t)}\b", question, re.I) for t in texts)
+    }
+    return next(iter(owners)) if len(owners) == 1 else None
+
+
 def expand_lists(question: str) -> str:
     """The measurements a shared-tail list names, spelt out ("supply and return temperatures" → "supply
     temperature; return temperature"), to read after the question; '' when it has none."""
@@ -681,7 +710,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     matches += _match_part(tokens, list(owners), frozenset(key(x) for x in points))
     sensor_words = _name_words(points)
     matches += _match_word(tokens, list(owners), plain | _name_words(catalog.sites) | sensor_words)
-    matches += _match_group(tokens, list(owners), plain | _name_words(catalog.sites) | sensor_words)
+    matches += _match_group(tokens, list(owners), plain | _name_words(catalog.sites), sensor_words)
     for i, j, name, how in sorted(matches):
         found = [(name, how, tokens.raw(i, j))]
         end = tokens.items[j - 1][2]
@@ -800,8 +829,11 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
             (m.text for m in links.mentions if m.kind == "sensor" and m.name == sensor and m.how == "loose"), ""
         )
         said = said if key(said) != key(sensor) else ""  # "tonnage" is Tonnage: the name
+        owner = _said_after(question, links, sensor) if len(links.assets) >= 2 else None
         for asset in links.assets:
             site = links.asset_sites[asset]
+            if owner is not None and asset != owner:
+                continue  # "the HV meter kW over the product water meter flow": Flow is the water meter's alone
             if not catalog.has_sensor(site, asset, sensor):
                 links.missing.append(sensor_lacking(catalog, site, asset, said or sensor))
 

@@ -17,7 +17,7 @@ from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.clauses import split_parts
 from edge_agent.grounding.context import in_statements
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
-from edge_agent.grounding.forms import words
+from edge_agent.grounding.forms import FUNCTION_WORDS, words
 from edge_agent.grounding.lacking import sensor_lacking
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import ENERGY_WORDS, GLUE, Links
@@ -126,6 +126,22 @@ GENERIC_THINGS = frozenset(
 )
 
 
+def initial_spans(question: str, catalog: Catalog) -> list[tuple[list[str], str]]:
+    """Runs of words whose initials spell an abbreviation of three to five capitals that a SkySpark name holds
+    ("tunnel ventilation fans" of "TVF-01", "clean dry air" of "CDA Compressor 1"), no function word among them."""
+    acronyms = {w for n in catalog.all_names() for w in re.findall(r"(?<![^\W_])[A-Z]{3,5}(?![^\W_])", n)}
+    ws = re.findall(r"[^\W\d_]+", question)
+    out = []
+    for acronym in sorted(acronyms):
+        for i in range(len(ws) - len(acronym) + 1):
+            span = ws[i : i + len(acronym)]
+            if "".join(w[0] for w in span).upper() == acronym and not any(
+                len(w) < 2 or w.casefold() in FUNCTION_WORDS for w in span
+            ):
+                out.append((span, acronym))
+    return out
+
+
 def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[str]:
     """The question's words that neither the reading (form cues, function words, operating verbs), the linking
     (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
@@ -143,6 +159,12 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
     )
     for m in links.mentions:
         placed |= set(words(m.text))
+    for phrase in fieldvocab.flow_direction_phrases(g.question):  # "exporting back to the grid": which way it flows
+        placed |= set(words(phrase))
+    for a, b in fieldvocab.event_spans(g.question):  # "during Tuesday's power cut": an event, placed
+        placed |= set(words(g.question[a:b]))
+    for span, _ in initial_spans(g.question, catalog):  # "the tunnel ventilation fans (TVF)": a name spelled out
+        placed |= set(words(" ".join(span)))
     for missing in links.missing:
         placed |= set(words(missing.text))
     left = []

@@ -199,7 +199,18 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
             return False
         if need == "no_excursion" and _argument("direction", text) is not None and _limit(text) is not None:
             return False  # "any PM10 over 50 at DC-01": a limit crossed, not whether a thing exists
+        if need == "kind_plural" and not _lists_kind(text):
+            return False
     return True
+
+
+def _lists_kind(text: str) -> bool:
+    """The part names a kind of equipment in the plural ("the tunnel ventilation fans") and no measure ("the list of
+    the chiller temps" asks for figures)."""
+    ws = words(text)
+    if any(fieldvocab.measure_words(w) for w in ws):
+        return False
+    return any(len(w) > 3 and w.endswith("s") and fieldvocab.kinds_named(fieldvocab.singular(w)) for w in ws)
 
 
 def _symbols(text: str) -> str:

@@ -101,6 +101,10 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     if site is None:
         return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
     mine = dict(site.own).get(args.get("asset_name", ""), site.sensors)  # two assets' series: each its own's
+    if site.directed and sensor in site.sensors:  # "exported": of the series the measure fits, those marked export
+        return Slot(source="words", said=f"{sensor}, the words name the {site.directed} direction its point is tagged")
+    if site.unsigned and sensor in site.sensors:  # a signed series: which sign is "exported" is not recorded
+        return Slot(source="model", said=f"{sensor}, {SIGNED.format(direction=site.unsigned)}")
     if len(site.sensors) <= 1 or len(mine) <= 1:
         return Slot(source="catalog", said=sensor)
     paired = args.get("limit_sensor") or args.get("other_sensor")
@@ -119,6 +123,11 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
 NO_MEASURE = "chosen by the model: the question names no measure"
 #: ... and where the question's measure word fits several series and no word of it names one
 MODEL_PICK = "chosen by the model among the"
+#: ... and a signed series, where the question asks one direction of its flow and no point is tagged with it
+SIGNED = (
+    "a signed series: the SkySpark does not record which sign is {direction}, so its figures are not the {direction}"
+    " alone"
+)
 
 
 def _said(part: Part, tool: str | None, a: dict[str, Any], answered: bool) -> str:

@@ -39,12 +39,19 @@ from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import Links
 from edge_agent.grounding.periods import two_periods
-from edge_agent.grounding.placing import only_requests, period_span, reading_of, unplaced, unplaced_measure
+from edge_agent.grounding.placing import (
+    initial_spans,
+    only_requests,
+    period_span,
+    reading_of,
+    unplaced,
+    unplaced_measure,
+)
 from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, spelled
 from edge_agent.grounding.readas import wrong_series
-from edge_agent.grounding.scope import Scope, hidden_pins
+from edge_agent.grounding.scope import SETPOINT, Scope, hidden_pins
 from edge_agent.grounding.status import (
     ANALYSIS_TOOLS,
     ANSWERED_BY,
@@ -99,22 +106,37 @@ def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
 def _spelled_initials(question: str, catalog: Catalog) -> dict[str, str]:
     """Words the question spells out that one of the SkySpark's names abbreviates by their initials ("clean dry air"
     of "CDA Compressor 1", "air handling unit" of "AHU-2") → the abbreviation; three letters or more."""
-    acronyms = {w for n in catalog.all_names() for w in re.findall(r"(?<![^\W_])[A-Z]{3,5}(?![^\W_])", n)}
-    words = re.findall(r"[^\W\d_]+", question)
     out: dict[str, str] = {}
-    for acronym in acronyms:
-        k = len(acronym)
-        for i in range(len(words) - k + 1):
-            span = words[i : i + k]
-            if (
-                "".join(w[0] for w in span).upper() == acronym
-                and not any(len(w) < 2 or w.casefold() in FUNCTION_WORDS for w in span)
-                and not fieldvocab.kinds_named(" ".join(span))  # "air handling units": the field's kind, read as such
-                and not fieldvocab.kinds_named(span[-1])  # "tunnel ventilation fans": fans, which the listing reads
-                and not re.search(rf"\b{acronym}\b", question)  # "(TVF)": the operator wrote it too
-            ):
-                out[" ".join(span)] = acronym
+    for span, acronym in initial_spans(question, catalog):
+        if (
+            not fieldvocab.kinds_named(" ".join(span))  # "air handling units": the field's kind, read as such
+            and not fieldvocab.kinds_named(span[-1])  # "tunnel ventilation fans": fans, which the listing reads
+            and not re.search(rf"\b{acronym}\b", question)  # "(TVF)": the operator wrote it too
+        ):
+            out[" ".join(span)] = acronym
     return out
+
+
+def _with_setpoints(question: str, reading: Reading, links: Links, catalog: Catalog) -> None:
+    """ "A file with the water temp and the SP of scalder 1 and 2": a question that asks for data (no comparison, no
+    analysis) and says "setpoint" beside a series it names asks for that series' setpoint too — the point of each named
+    asset whose name holds the series' name and is a setpoint (its name or its `sp` tag) is linked as well."""
+    if not links.assets or not links.sensors or not TABLE.setpoint.search(question):
+        return
+    if not reading.parts or any(p.ask != "data" for p in reading.parts):
+        return
+
+    def key(s: str) -> str:
+        return re.sub(r"[\s_\-]", "", s).casefold()
+
+    points = [x for a in links.assets for x in catalog.sensors(links.asset_sites.get(a, ""), a)]
+    setpoint = {x.short for x in points if SETPOINT.search(x.short) or "sp" in x.tags}
+    if setpoint & set(links.sensors):
+        return  # the question names a setpoint itself
+    for sensor in list(links.sensors):
+        of = sorted({x.short for x in points if x.short in setpoint and key(sensor) in key(x.short)}, key=len)
+        if of and of[0] not in links.sensors:
+            links.sensors.append(of[0])
 
 
 def _count_of_a_point(reading: Reading, links: Links) -> None:
@@ -202,7 +224,8 @@ class Grounding:
         period = resolve_period(question, now) if now is not None else None
         start, final = period.iso() if period is not None else (None, None)
         phrase = period.phrase if period is not None else ""
-        links = link(question, catalog, exclude=period_span(question, phrase)) if catalog is not None else None
+        events = fieldvocab.event_spans(question)  # "during the power cut": no Power series
+        links = link(question, catalog, exclude=[*period_span(question, phrase), *events]) if catalog else None
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
         g.period_phrase = phrase
         if period is not None and now is not None and period.start > now:
@@ -211,7 +234,7 @@ class Grounding:
         if catalog is not None and links is not None:
             g.reading = reading_of(question, catalog, links)
             if g.reading.also_spans:  # the names in a refused piece ("… and shut its ethylene injection off") are
-                spans = [*period_span(question, phrase), *g.reading.also_spans]  # not what the data part asks for
+                spans = [*period_span(question, phrase), *events, *g.reading.also_spans]  # not what the data part asks
                 g.links = links = link(question, catalog, exclude=spans)
                 g.reading = reading_of(question, catalog, links)
             if now is not None and any(p.ask == "periods" for p in g.reading.parts):
@@ -220,6 +243,7 @@ class Grounding:
                     (g.start, g.final), g.other = pair[0].iso(), pair[1].iso()
             name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
             _count_of_a_point(g.reading, links)  # "how many plugs were in use": the Plugs In Use point's value
+            _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP": both
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)

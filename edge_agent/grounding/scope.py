@@ -63,6 +63,11 @@ class SiteScope:
     own: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # the sensors a word of the question names among several that measure what is asked ("returned": Return Temp)
     worded: tuple[str, ...] = ()
+    # the direction of a two-way flow the question asks (`export` / `import`): `sensors` are the points that carry its
+    # marker (`directed`), or, where the assets have such points but none of the measure asked, the series left are
+    # signed and which sign is that direction is unknown (`unsigned`)
+    directed: str = ""
+    unsigned: str = ""
 
     def by_sensor_set(self) -> list[SiteScope]:
         """This scope split so that every asset in a part has every sensor of the part."""
@@ -135,6 +140,10 @@ class Scope:
                 if links.sensors
                 else _measuring(catalog, site, kinds or assets, links.measures, list(shorts))[:MAX_NAMES]
             )
+            directed, unsigned = "", ""
+            if direction := fieldvocab.flow_direction(_without_names(asked, catalog, site)):
+                rates = bool((pins or {}).get("report"))  # how long / whether it was exporting: a rate, no register
+                directed, unsigned, sensors = _directed(catalog, site, kinds or assets, sensors, direction, rates)
             worded: list[str] = []
             if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
                 # the question's words name ("discharge rate": Discharge Power); never by a word of a name ("Heat Pump")
@@ -157,6 +166,8 @@ class Scope:
             # names, where it names kinds and no asset), whatever measurement word the question used
             pool = kinds or assets
             power = tuple(dict.fromkeys(x.short for a in pool for x in catalog.sensors(site, a) if is_power(x.unit)))
+            if directed:  # "how much energy did it export": from the power of that direction alone
+                power = tuple(p for p in power if p in sensors) or power
             # no power to compute an energy from: a sensor the question names that an amount is computed from ("did
             # boiler_1 burn more gas": its gas_flow in cfh; "use more steam": the steam meter's running total)
             if (pins or {}).get("statistic") == "energy" and not power:
@@ -177,10 +188,11 @@ class Scope:
             listed = listed and len(links.asset_types) == 1
             fixed = linked or (members if listed else [])
             named = set(links.sensors)
-            own = tuple(
+            own = tuple(  # an asset that has none of the named sensors: its own ("the HV meter kW over the … flow")
                 (a, tuple(_measuring(catalog, site, [a], links.measures, mine)))
                 for a in fixed
-                if (mine := [x.short for x in catalog.sensors(site, a) if not named or x.short in named])
+                if (mine := [x.short for x in catalog.sensors(site, a) if x.short in named])
+                or (mine := [x.short for x in catalog.sensors(site, a)])
             )
             out[site] = SiteScope(
                 assets=tuple(assets),
@@ -193,6 +205,8 @@ class Scope:
                 setpoint_of=setpoint_of,
                 own=own,
                 worded=tuple(worded),
+                directed=directed,
+                unsigned=unsigned,
             )
         return cls(
             sites=out,
@@ -452,6 +466,28 @@ def said_among(asked: str, sensors: list[str]) -> list[str]:
 
 #: "what did the meter read", "the water meter reading": a meter's running total
 _READ = re.compile(r"\bmeter\s+reading\b|\bread(?:ing)?\s+(?:of|on)\b|\bdid\b.{1,60}\bread\b", re.I)
+
+
+def _directed(
+    catalog: Catalog, site: str, assets: list[str], sensors: list[str], direction: str, rates: bool = False
+) -> tuple[str, str, list[str]]:
+    """A direction of a two-way flow asked ("exported", "regenerative"): of the electrical series that measure what is
+    asked, those whose points carry its Haystack marker (`export`, `import`) → (direction, "", them). Where the assets
+    have points marked with a direction but none of these is marked, the series are signed and which sign is the
+    direction asked is not recorded → ("", direction, sensors). Assets with no such points: nothing to settle.
+    `rates`: the part times or tests a crossing ("for how many hours was it exporting"), which only a rate answers."""
+    points = [x for a in assets for x in catalog.sensors(site, a)]
+    ways = {m for x in points for m in ("export", "import") if m in x.tags}
+    if direction not in ways and len(ways) < 2:  # the assets record one direction (a meter's import): no other
+        return "", "", sensors
+    if rates:  # a duration or a crossing: a running total is never "above 0" only while it flows
+        kept = [s for s in sensors if not any(x.short == s and fieldvocab.summable_unit(x.unit) for x in points)]
+        sensors = kept or sensors
+    marked = [s for s in sensors if any(x.short == s and direction in x.tags for x in points)]
+    if marked:
+        return direction, "", marked
+    electrical = any(x.short in sensors and ("elec" in x.tags or is_power(x.unit)) for x in points)
+    return "", direction if electrical else "", sensors
 
 
 def _register_read(catalog: Catalog, site: str, assets: list[str], sensors: list[str], asked: str) -> list[str]:

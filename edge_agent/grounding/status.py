@@ -19,6 +19,7 @@ from edge_agent.grounding.links import SENSOR_THINGS
 from edge_agent.grounding.prose import unheld, well_formed, words_held
 from edge_agent.grounding.provenance import Claim, Source, file_names
 from edge_agent.grounding.question import Part, stated_first, wants_single_file
+from edge_agent.grounding.scope import SETPOINT
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -445,7 +446,9 @@ def _unread_sensors(g: Grounding, trial: int) -> list[str]:
         return []  # an analysis reads the series it compares itself
     lacking = {m.text for m in g.links.missing if m.kind == "sensor"}
     words = {n: set(key(w) for w in n.split()) for n in g.links.sensors}
-    within = {n for n in words for o in words if o != n and words[n] < words[o]}  # "Power" of "Active Power"
+    within = {  # "Power" of "Active Power"; not "Water Temp" of its "Water Temp Setpoint"
+        n for n in words for o in words if o != n and words[n] < words[o] and not SETPOINT.search(o)
+    }
     lacking |= within
     calls = [s.call for s in g.sources if s.kind == "observation" and s.answers and s.trial == trial]
     if not calls:
