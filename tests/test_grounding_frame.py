@@ -871,3 +871,50 @@ def test_an_event_said_with_a_measures_word_is_no_measure():
 def test_an_operating_request_joined_after_another_is_refused_with_it():
     g = Grounding.build("Pump 1 at DC-1 just tripped, can you reset it and get it running again?", _catalog(), NOW)
     assert g.refusal == "control"
+
+
+def test_the_time_a_flow_of_one_direction_ran_is_the_time_above_0_and_said():
+    g = Grounding.build("for how many hours was TSS-1 at D regenerating yesterday?", _substations(), NOW)
+    part = g.reading.parts[0]
+    assert (part.ask, part.direction, part.limit) == ("duration", "above", 0.0)
+    assert part.slots["limit"].source == "rule" and g.scope().sites["D"].sensors == ("Regen Power",)
+
+
+def test_a_greeting_in_another_language_and_pls_open_a_listing():
+    cat = Catalog.of({"K": {"RO Train 1": ["Feed Flow"], "RO Train 2": ["Feed Flow"]}})
+    cat.site("K").types.update({"RO Train 1": ["roTrain"], "RO Train 2": ["roTrain"]})
+    g = Grounding.build("Hola, pls list me the RO trains we have in K", cat, NOW)
+    assert g.unplaced == [] and g.reading.parts[0].ask == "names"
+
+
+@pytest.mark.parametrize(
+    "question, single",
+    [
+        ("Pls a file with the water temp and the SP of scalder 1 and scalder 2", True),
+        ("can you send me a file with chiller 1 and 2 power", True),
+        ("a file for each chiller please", False),
+    ],
+)
+def test_a_file_with_several_series_is_one_file(question, single):
+    from edge_agent.grounding.question import wants_single_file
+
+    assert wants_single_file(question) is single
+
+
+def test_a_word_that_names_one_series_settles_it_without_a_measure_word_but_never_a_setpoint_or_a_site_word():
+    cat = Catalog.of({"Valby Heating": {"TR-1": [], "TR-2": []}})
+    for a in ("TR-1", "TR-2"):
+        cat.site("Valby Heating").types[a] = ["transformer"]
+        cat.site("Valby Heating").sensors[a] = [
+            SensorName("Load", "Load", "%", ("load", "sensor")),
+            SensorName("Oil Temp", "Oil Temp", "°C", ("temp", "sensor")),
+            SensorName("Heat Loss", "Heat Loss", "kW", ("power", "sensor")),
+            SensorName("Oil Temp SP", "Oil Temp SP", "°C", ("temp", "sp")),
+        ]
+    site = "Valby Heating"
+    g = Grounding.build(f"which transformer at {site} was the least loaded last week", cat, NOW)
+    assert g.scope().sites[site].sensors == ("Load",)
+    g = Grounding.build(f"did TR-1 at {site} go over its sp at all last week", cat, NOW)
+    assert "Oil Temp SP" not in g.scope().sites[site].worded
+    g = Grounding.build(f"which transformer at {site} ran least efficiently last week", cat, NOW)
+    assert g.scope().sites[site].worded == ()  # "Heating" is the site's word, not Heat Loss's

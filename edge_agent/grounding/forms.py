@@ -90,6 +90,8 @@ class FormsTable(BaseModel):
     wish: list[str]
     function_words: str
     data_words: str
+    #: what a speaker says while thinking ("and um how long …"): placed, and no obstacle to a new part
+    fillers: list[str] = []
     informal: dict[str, list[str]] = {}  # a word as operators type it in a hurry ("wat", "r"): read as the word
     #: general words' short forms ("yday", "thru", "pts"): a question whose words nothing placed holds one is read again
     #: with the words written out (`grounding.run.Grounding.build`), and the run says so
@@ -108,7 +110,7 @@ class FormsTable(BaseModel):
 
 _SEP = r"[^\w.?!;]+"  # between two words: spaces, commas, quotes, dashes (not a sentence's end)
 _GAPWORD = r"\w+(?:\.\d+)?"  # a word in a gap (its dashes and quotes are separators: no two ways to read it)
-_LEAD = r"^\W*(?:(?:and|so|also|then|but|tell\s+me|please|now|ok|okay|hey|well)\W+)*"
+_LEAD = r"^\W*(?:(?:and|so|also|then|but|tell\s+me|please|pls|plz|now|ok|okay|hey|well)\W+)*"
 _UNITS = r"°\s*[CF]|degrees?|deg|%|percent|kw|kwh|tons?|tonref|psi|pa|cfm|gpm|ppm|[a-z]{0,6}"
 _BUILTIN = {
     "num": r"(?<![\w.])\d+(?:\.\d+)?(?!\w)",
@@ -316,7 +318,9 @@ class _Table:
 def _load(path: Path = FORMS_FILE) -> _Table:
     global FUNCTION_WORDS
     raw = FormsTable.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    FUNCTION_WORDS = frozenset(raw.function_words.split())  # before any cue: `words` keeps their contractions
+    FUNCTION_WORDS = frozenset(raw.function_words.split()) | frozenset(
+        raw.fillers
+    )  # before any cue: `words` keeps their contractions
     FUNCTION_WORDS |= {t for w, typed in raw.informal.items() if w in FUNCTION_WORDS for t in typed}
     slots = dict(raw.slots)
     slots["done"] = [v.done for v in raw.operating_verbs]
@@ -337,8 +341,9 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     # and the highest fan speed" is two; "the highest and the lowest temperature" is one
     phrases = "|".join(re.escape(w) for w in raw.part_start if w.startswith("the "))
     part_start = re.compile(rf"(?:{starts}{'|' + phrases if phrases else ''})\b", re.I)
+    fill = rf"(?:(?:{'|'.join(re.escape(w) for w in raw.fillers)})\W+)*" if raw.fillers else ""
     split = re.compile(
-        rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{starts})\b)"
+        rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?{fill}(?=(?:{starts})\b)"
         + (rf"|,\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{phrases})\b))" if phrases else ")"),
         re.I,
     )

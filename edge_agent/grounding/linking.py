@@ -438,7 +438,9 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
         words = [w for w in re.split(r"[\s_\-./]+", site) if w]
         if len(words) >= 2 and words[-1].isalpha() and len(words[-1]) >= _WORD_MIN:
             lasts.setdefault(key(words[-1]), []).append(site)
-    points = _name_words(p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a))
+    points = _name_words(
+        p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a)
+    )
     found = []
     for i in range(len(tokens.items)):
         raw = tokens.items[i][0].removesuffix("'s").removesuffix("’s")

@@ -266,8 +266,21 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
             text=text, form=form, ask=f.spec.ask, cue=f.spec.name + (f": {hit[1].group(0).strip()}" if hit else "")
         )
         _pin(part, f.spec, norm)
+        _flowing(part, norm)
         return _as_ratio(part, norm)
     return _as_ratio(Part(text=text, form="yes_no" if yes_no else "value", ask="data"), norm)
+
+
+def _flowing(part: Part, text: str) -> None:
+    """ "For how many hours was the grid connection exporting", "was TSS-1 regenerating at all": the time a flow of
+    that direction ran is the time its series was above 0 (a documented rule, said: no number is written)."""
+    if part.ask not in ("duration", "excursion") or part.limit is not None or part.setpoint:
+        return
+    phrases = fieldvocab.flow_direction_phrases(text)
+    if not phrases or fieldvocab.flow_direction(text) is None:
+        return
+    part.limit, part.direction = 0.0, part.direction or "above"
+    part.slots["limit"] = Slot(source="rule", said=f"'{phrases[0]}' timed as the time its flow was above 0")
 
 
 def _as_ratio(part: Part, text: str) -> Part:
@@ -465,7 +478,9 @@ def _signed(question: str) -> str:
 
 COURTESY_WORDS = frozenset(
     "hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
-    "team folks all please thanks thank cheers ok okay so much lot appreciated ps regards kind best".split()
+    "team folks all please thanks thank cheers ok okay so much lot appreciated ps regards kind best "
+    # greetings an operator brings from another language ("Hola, pls list …")
+    "hiya howdy greetings gday g'day hola buenas buenos dias bonjour salut hallo moin ciao ola oi namaste".split()
 )
 
 

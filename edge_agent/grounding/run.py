@@ -38,6 +38,7 @@ from edge_agent.grounding.dates import resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import Links
+from edge_agent.grounding.numbers import numbered_words, spelled_numbers
 from edge_agent.grounding.periods import two_periods
 from edge_agent.grounding.placing import (
     initial_spans,
@@ -200,7 +201,13 @@ class Grounding:
         question, aside = set_aside(question)  # "the grower's asking …", "…? they think the screens opened late"
         # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
         short = (
-            {**_short_forms(question, catalog), **_spelled_initials(question, catalog)} if catalog is not None else {}
+            {
+                **_short_forms(question, catalog),
+                **_spelled_initials(question, catalog),
+                **spelled_numbers(question, numbered_words(catalog.all_names())),  # "chiller two", "minus two"
+            }
+            if catalog is not None
+            else {}
         )
         question = respelling.apply(question, short) if short else question
         g = cls._build(question, catalog, now, note)

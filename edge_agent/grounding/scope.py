@@ -147,7 +147,15 @@ class Scope:
             worded: list[str] = []
             if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
                 # the question's words name ("discharge rate": Discharge Power); never by a word of a name ("Heat Pump")
-                worded = said_among(_without_names(asked, catalog, site), sensors) if links.measures else []
+                said = _without_names(asked, catalog, site)
+                for m in links.mentions:  # "the air handling units": a kind's words name no series of it
+                    if m.kind == "asset" and m.name in links.asset_types and m.text:
+                        said = re.sub(re.escape(m.text), " ", said, flags=re.I)
+                worded = said_among(said, sensors)
+                if not links.measures and (
+                    len(worded) != 1 or _is_setpoint(catalog, site, kinds or assets, worded[0])
+                ):  # no measure word: only a word that names one measured series ("the least loaded transformer":
+                    worded = []  # Load; "its speed": Speed Cmd; never "its sp", the limit of a comparison)
                 if not worded and not links.measures:  # "the water meter reading at 6pm": its running total
                     worded = _register_read(catalog, site, kinds or assets, sensors, asked)
                 sensors = worded or sensors
@@ -444,8 +452,9 @@ def _stem(word: str) -> str:
 
 
 def _without_names(asked: str, catalog: Catalog, site: str) -> str:
-    """The asked text without the words of the site's asset names and kinds ("Heat Pump 2": no word of a series)."""
-    names = {w.casefold() for a in catalog.assets(site) for w in re.findall(r"[^\W\d_]+", a)}
+    """The asked text without the words of the site's asset names, the sites' names and the kinds ("Heat Pump 2",
+    "Valby District Heating": no word of a series)."""
+    names = {w.casefold() for a in [*catalog.assets(site), *catalog.sites] for w in re.findall(r"[^\W\d_]+", a)}
     names |= {w.casefold() for t in catalog.types(site) for w in re.findall(r"[^\W\d_]+", t)}
     return " ".join(w for w in re.findall(r"[^\W\d_]+|\S", asked) if w.casefold() not in names)
 

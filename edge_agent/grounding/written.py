@@ -90,13 +90,15 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
 def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
     """The assets of a kind at a site, for a question that asks for nothing else ("electricity meters at S?",
     "how many UPSs does DC1 have", "list the chillers at S"): read from the catalog, no model or tool call."""
-    if not _only_a_listing(g, links, ("names", "count", "data")) or len(links.asset_types) != 1:
-        return ""
+    if not _only_a_listing(g, links, ("names", "count", "data"), grouped=True) or len(links.asset_types) != 1:
+        return ""  # ("the tunnel ventilation fans (TVF)": the fans the code groups)
     said = g.asked_text_less_names()  # "Count the elec meters in Harbour Point": a site's name counts nothing
     if SENSOR_THINGS.search(said):
         return ""  # "how many points are on the MAUs": their sensors are counted, not the MAUs
     site, kind = links.sites[0], links.asset_types[0]
     found = catalog.site(site).assets_of_type(kind)
+    if links.assets and _group_word(links):  # the kind's assets the code names, where it names some of them
+        found = [a for a in found if a in links.assets] or found
     narrowing = g.kind_narrowing().get(kind, [])  # "exhaust fans", "the NH3 compressors", "CDA compressors"
     named = [a for a in found if narrowing and all(w.casefold() in a.casefold() for w in narrowing)]
     if not found:
@@ -129,8 +131,9 @@ def _only_a_listing(g: Grounding, links: Links, asks: tuple[str, ...], *, groupe
 
 def _group_word(links: Links) -> str:
     """The one word that named every linked asset as a group ("FV" of "how many FVs"), else ''."""
-    said = {m.text for m in links.mentions if m.kind == "asset"}
-    hows = {m.how for m in links.mentions if m.kind == "asset"}
+    named = [m for m in links.mentions if m.kind == "asset" and m.name not in links.asset_types]  # not the kind
+    said = {m.text for m in named}
+    hows = {m.how for m in named}
     return next(iter(said)) if len(said) == 1 and hows == {"group"} else ""
 
 
