@@ -114,6 +114,7 @@ class _Trial:
         self.loops = LoopDetector(rt.settings.loop_repeats)
         self.spent = 0  # prompt + generated tokens of this trial
         self.finish_only = False  # the answer is in hand: the next step can only be Finish
+        self._fixed: dict[str, dict[str, Any]] = {}  # the last step language's arguments written by code
 
     # -- LLM calls --
     def _call(
@@ -131,10 +132,12 @@ class _Trial:
         grounded = g.for_step(self.rt.tools, self.trial.number) if g is not None else None
         # the answer's start written by code
         forced = len(grounded.answer.prefix) if grounded is not None and grounded.answer is not None else 0
+        constraint = step_grammar(self.rt, seed, self.trial.steps, only, grounded)
+        self._fixed = getattr(constraint, "fixed", {})  # arguments with one possible value: code writes them
         out = self._call(
             prompt,
             role="react",
-            constraint=step_grammar(self.rt, seed, self.trial.steps, only, grounded),
+            constraint=constraint,
             max_tokens=self.rt.settings.step_max_tokens + forced,
             stop=STOP,
         )
@@ -178,7 +181,7 @@ class _Trial:
                     ),
                 )
         try:
-            parsed = parse_step(text, self.rt.tools)
+            parsed = parse_step(text, self.rt.tools, self._fixed)
         except StepParseError as exc:
             self.trial.parse_failures += 1
             action = reply_field("Action", text)

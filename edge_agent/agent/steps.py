@@ -21,7 +21,7 @@ from typing import Any
 
 from edge_agent.grounding.allowed import StepGrounding
 from edge_agent.grounding.provenance import answer_pattern
-from edge_agent.grounding.scope import drop_calls, pinned_calls
+from edge_agent.grounding.scope import drop_calls, fold_fixed, pinned_calls
 from edge_agent.llm.constraints import (
     DEFAULT_STRING_LIMIT,
     StructuredConstraint,
@@ -63,8 +63,9 @@ class ParsedStep:
     args: ToolArgs
 
 
-def parse_step(text: str, tools: ToolRegistry) -> ParsedStep:
-    """Parse one generated step and validate its action and arguments against the registry."""
+def parse_step(text: str, tools: ToolRegistry, fixed: dict[str, dict[str, Any]] | None = None) -> ParsedStep:
+    """Parse one generated step and validate its action and arguments against the registry. `fixed` (per tool):
+    the arguments the step's language left out because they had one possible value, written in here."""
     match = _STEP_RE.match(text)
     if not match:
         raise StepParseError("the reply is not in the Thought / Action / Action Input format")
@@ -78,6 +79,8 @@ def parse_step(text: str, tools: ToolRegistry) -> ParsedStep:
         data: Any = json.loads(raw) if raw else {}
     except json.JSONDecodeError as exc:
         raise StepParseError(f"Action Input is not valid JSON ({exc.msg})") from None
+    if fixed and action in fixed and isinstance(data, dict):
+        data = {**data, **{k: v for k, v in fixed[action].items() if k not in data}}
     try:
         args = tool.parse_args(data)
     except ToolError as exc:
@@ -169,7 +172,18 @@ def step_constraint(
     held = scope is not None and any(t.answers and pinned_calls(sc) for t, sc in schemas)
     if (finish_alone or held or hold_finish) and len(schemas) > 1:
         schemas = [(t, sc) for t, sc in schemas if t.name != FINISH]
+    fixed: dict[str, dict[str, Any]] = {}
+    if scope is not None:  # an argument with one possible value costs the model no token: code writes it
+        folded = []
+        for t, sc in schemas:
+            if t.name != FINISH:
+                sc, fixed_here = fold_fixed(sc)
+                if fixed_here:
+                    fixed[t.name] = fixed_here
+            folded.append((t, sc))
+        schemas = folded
     signature = tuple((t.name, json.dumps(schema, sort_keys=True)) for t, schema in schemas)
+    signature += (("fixed", json.dumps(fixed, sort_keys=True, default=str)),)
     key = (
         "step",
         signature,
@@ -205,7 +219,7 @@ def step_constraint(
         def validate(text: str) -> ParsedStep:
             full = f"Thought: {after_thought_prefix}{text}" if after_thought_prefix is not None else text
             try:
-                return parse_step(full, tools)
+                return parse_step(full, tools, fixed)
             except ValueError as exc:
                 raise ValueError(f"output is not a valid step: {exc}") from None
 
@@ -216,6 +230,7 @@ def step_constraint(
             shared=tuple(p for p, _ in limits[1:]),
             default_limit=max(1, min([string_limit] + [n for _, sc in schemas for n in max_lengths(sc)]) - 1),
             validator=validate,
+            fixed=fixed,
         )
 
     return cached(key, make)

@@ -614,6 +614,34 @@ def _calls(branch: dict[str, Any]) -> list[dict[str, Any]] | None:
     return combos
 
 
+def fold_fixed(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The schema without the required arguments that have one possible value in every branch (the one site, the
+    period the question settled, the series the words name), and those values: the model spends no token on them;
+    code writes them into the call (`steps.parse_step`). A call whose every argument is fixed is written `{}`."""
+    branches = schema["anyOf"] if "anyOf" in schema else [schema]
+    fixed: dict[str, Any] = {}
+    for name in branches[0].get("properties", {}) if branches else {}:
+        values = []
+        for branch in branches:
+            prop = branch.get("properties", {}).get(name)
+            one = _values(prop) if prop is not None and name in branch.get("required", []) else None
+            if one is None or len(one) != 1:
+                break
+            values.append(json.dumps(one[0], sort_keys=True))
+        else:
+            if len(set(values)) == 1:
+                fixed[name] = json.loads(values[0])
+    if not fixed:
+        return schema, {}
+    out = copy.deepcopy(schema)
+    for branch in out["anyOf"] if "anyOf" in out else [out]:
+        for name in fixed:
+            branch.get("properties", {}).pop(name, None)
+            if "required" in branch:
+                branch["required"] = [r for r in branch["required"] if r != name]
+    return out, fixed
+
+
 def hidden_pins(args_schema: dict[str, Any], call: Any, pins: dict[str, Any]) -> Any:
     """The call's arguments with those the model never writes (`x-hidden` question marks, left out of the step's
     grammar) set from what the question states (`Scope.pins`)."""

@@ -51,6 +51,8 @@ class StructuredConstraint(Constraint):
     shared: tuple[str, ...] = ()  # probes of `limits` whose budget every later loop spends
     default_limit: int = DEFAULT_STRING_LIMIT
     validator: Callable[[str], Any] | None = field(default=None, compare=False, hash=False, repr=False)
+    #: per tool, the arguments the language leaves out because they have one possible value (code writes them)
+    fixed: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def check(self, text: str) -> Any:
         """Raise ValueError unless `text` is in the language (and valid for its pydantic model)."""
