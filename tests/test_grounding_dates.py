@@ -404,3 +404,18 @@ def test_days_of_one_month_with_the_second_day_after_the():
     now = datetime(2026, 11, 5, 9, 0, tzinfo=ZoneInfo("Europe/Amsterdam"))
     found = resolve_period("the average flow for the 27th to the 29th of Oct", now)
     assert found is not None and (found.start.day, found.end.day, found.end.month) == (27, 30, 10)
+
+
+@pytest.mark.parametrize(
+    "text, start",
+    [
+        ("MTD avg flow", "2026-09-01T00:00:00"),
+        ("the mean flow month to date", "2026-09-01T00:00:00"),
+        ("year-to-date energy", "2026-01-01T00:00:00"),
+        ("WTD energy", "2026-09-07T00:00:00"),
+    ],
+)
+def test_to_date_periods_start_at_the_periods_first_day_and_end_now(text, start):
+    now = datetime(2026, 9, 10, 9, 0)
+    found = resolve_period(text, now)
+    assert found is not None and found.iso()[0] == start and found.end == now

@@ -918,3 +918,15 @@ def test_a_word_that_names_one_series_settles_it_without_a_measure_word_but_neve
     assert "Oil Temp SP" not in g.scope().sites[site].worded
     g = Grounding.build(f"which transformer at {site} ran least efficiently last week", cat, NOW)
     assert g.scope().sites[site].worded == ()  # "Heating" is the site's word, not Heat Loss's
+
+
+def test_a_ratio_of_one_assets_two_series_said_by_a_word_each_takes_the_pair_in_one_unit():
+    cat = Catalog.of({"K": {"RO Train 2": []}})
+    cat.site("K").sensors["RO Train 2"] = [
+        SensorName("Feed Pressure", "Feed Pressure", "bar", ("pressure", "sensor")),
+        SensorName("Feed Flow", "Feed Flow", "m³/h", ("flow", "sensor")),
+        SensorName("Permeate Flow", "Permeate Flow", "m³/h", ("flow", "sensor")),
+        SensorName("Permeate Conductivity", "Permeate Conductivity", "µS/cm", ("sensor",)),
+    ]
+    g = Grounding.build("recovery ratio of RO Train 2 at K yesterday? permeate over feed, as a fraction", cat, NOW)
+    assert g.links.sensors == ["Permeate Flow", "Feed Flow"]  # in the question's order: numerator first

@@ -7,7 +7,8 @@ ReAct agent ready ISO 8601 values. Conventions (documented in docs/reactxen.md):
 * A day is [00:00, next day 00:00); ranges are start-inclusive, end-exclusive, in the clock's timezone.
 * Weeks start on Monday. "last week" is the previous calendar week; "this week" runs from Monday to now.
 * "past/last N days" (and "past week" = 7 days) are the N complete days before today.
-* "last N hours/minutes" end now. "today" ends now. "this month/year" end now.
+* "last N hours/minutes" end now. "today" ends now. "this month/year" end now, as "month/year/week to date" (MTD,
+  YTD, WTD) do.
 * A day without a year is its most recent occurrence that is not in the future.
 * A time of day ("at midnight", "at 3pm", "at 14:30") gives a point in time (start == end); without a
   day it is the most recent such moment. "Midnight / 3am last night" is in
@@ -358,20 +359,20 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     m = re.search(r"\b(?:last|previous|prior)\s+(?:week|wk)\b", text)  # "last wk"
     if m:
         return DateRange(_midnight(monday - timedelta(days=7), now), _midnight(monday, now), m.group(0))
-    m = re.search(r"\bthis\s+(?:week|wk)\b", text)
+    m = re.search(r"\bthis\s+(?:week|wk)\b|\bweek[\s-]+to[\s-]+date\b|\bwtd\b", text)
     if m:
         return DateRange(_midnight(monday, now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\b(?:last|previous|prior)\s+month\b", text)
     if m:
         first = today.replace(day=1)
         return DateRange(_midnight(_add_months(first, -1), now), _midnight(first, now), m.group(0))
-    m = re.search(r"\bthis\s+month\b", text)
+    m = re.search(r"\bthis\s+month\b|\bmonth[\s-]+to[\s-]+date\b|\bmtd\b", text)  # "MTD": month to date
     if m:
         return DateRange(_midnight(today.replace(day=1), now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\b(?:last|previous|prior)\s+year\b", text)
     if m:
         return DateRange(_midnight(date(today.year - 1, 1, 1), now), _midnight(date(today.year, 1, 1), now), m.group(0))
-    m = re.search(r"\bthis\s+year\b", text)
+    m = re.search(r"\bthis\s+year\b|\byear[\s-]+to[\s-]+date\b|\bytd\b", text)
     if m:
         return DateRange(_midnight(date(today.year, 1, 1), now), now, m.group(0), absolute=(False, True))
     m = re.search(

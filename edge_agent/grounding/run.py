@@ -52,7 +52,7 @@ from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, spelled
 from edge_agent.grounding.readas import wrong_series
-from edge_agent.grounding.scope import SETPOINT, Scope, hidden_pins
+from edge_agent.grounding.scope import SETPOINT, Scope, hidden_pins, said_among
 from edge_agent.grounding.status import (
     ANALYSIS_TOOLS,
     ANSWERED_BY,
@@ -138,6 +138,28 @@ def _with_setpoints(question: str, reading: Reading, links: Links, catalog: Cata
         of = sorted({x.short for x in points if x.short in setpoint and key(sensor) in key(x.short)}, key=len)
         if of and of[0] not in links.sensors:
             links.sensors.append(of[0])
+
+
+_OVER = re.compile(
+    r"\b([^\W\d_]{3,})\s+(?:over|to|divided\s+by|vs\.?|versus)\s+(?:the\s+|its\s+)?([^\W\d_]{3,})\b", re.I
+)
+
+
+def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
+    """A ratio of one asset's two series, each said by one word ("the recovery of RO Train 2, permeate over feed, as a
+    fraction"): of the series each word names, the one pair in the same unit (a fraction of like things) is linked."""
+    part = next((p for p in reading.parts if p.ask == "derive" and p.op == "ratio"), None)
+    if part is None or len(links.assets) != 1 or links.sensors:
+        return
+    asset = links.assets[0]
+    points = catalog.sensors(links.asset_sites.get(asset, ""), asset)
+    units = {x.short: x.unit for x in points}
+    for m in _OVER.finditer(part.text):
+        tops, bottoms = said_among(m.group(1), list(units)), said_among(m.group(2), list(units))
+        pairs = [(a, b) for a in tops for b in bottoms if a != b and units[a] and units[a] == units[b]]
+        if len(pairs) == 1:
+            links.sensors.extend(pairs[0])
+            return
 
 
 def _count_of_a_point(reading: Reading, links: Links) -> None:
@@ -250,7 +272,8 @@ class Grounding:
                     (g.start, g.final), g.other = pair[0].iso(), pair[1].iso()
             name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
             _count_of_a_point(g.reading, links)  # "how many plugs were in use": the Plugs In Use point's value
-            _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP": both
+            _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP"
+            _ratio_pair(g.reading, links, catalog)  # "permeate over feed, as a fraction": Permeate / Feed Flow
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)
