@@ -1050,7 +1050,8 @@ def test_a_kind_misspelt_by_two_letters_swapped_is_read_and_linked_as_the_kind()
 def test_an_attribute_of_nothing_on_the_skyspark_is_another_topic():
     cat = Catalog.of({"Mine": {"SAG-01": ["MTR KW"]}})
     g = Grounding.build("whats the copper price on the LME today", cat, NOW)
-    assert g.refusal == "outside" and g.in_code.startswith("This gateway cannot answer that")
+    assert g.refusal == "outside" and "This gateway cannot answer that" in g.in_code
+    assert g.in_code.startswith("The price is not recorded on the SkySpark")  # what was asked, said not held
     g = Grounding.build("who manufactured SAG-01?", cat, NOW)  # an attribute of an asset: not recorded
     assert not g.refusal and "not recorded on the SkySpark" in g.in_code
 

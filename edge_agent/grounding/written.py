@@ -76,8 +76,11 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
         when = f" for {g.future}" if g.future else ""
         return f"This gateway cannot forecast: it reads recorded data, and none is recorded{when} yet. {can}"
     if intent == "outside":
+        asked = [a for p in r.parts if p.ask == "attribute" for a in attributes_asked(p.text) or [p.attribute or ""]]
+        said = [_ATTRIBUTE_NAMES.get(a, a) for a in dict.fromkeys(asked) if a]
+        unrecorded = f"The {' and '.join(said)} is not recorded on the SkySpark. " if said else ""  # "the price"
         return (
-            f"This gateway cannot answer that: it only answers questions about the sites, equipment and "
+            f"{unrecorded}This gateway cannot answer that: it only answers questions about the sites, equipment and "
             f"sensor data on the SkySpark. {can}"
         )
     if len(r.parts) == 1 and r.parts[0].ask == "exists":
