@@ -56,6 +56,7 @@ HS_TZ = {
     "Amsterdam": "Europe/Amsterdam",
     "Vancouver": "America/Vancouver",
     "Dubai": "Asia/Dubai",
+    "Berlin": "Europe/Berlin",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
