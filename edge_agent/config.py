@@ -67,7 +67,7 @@ class AgentSettings(Section):
     max_trials: int = Field(3, ge=1, le=20)
     trial_token_budget: int = Field(60000, ge=1000, description="prompt+generated tokens per trial")
     step_max_tokens: int = Field(320, ge=16)  # long names in other scripts (Kühlturm, ü = 2 tokens) take more
-    thought_max_chars: int = Field(240, ge=20)
+    thought_max_chars: int = Field(120, ge=20)
     answer_max_chars: int = Field(600, ge=20)
     observation_max_chars: int = Field(500, ge=80)
     examples_token_budget: int = Field(2500, ge=0)
