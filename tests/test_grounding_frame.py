@@ -845,7 +845,7 @@ def test_the_list_of_a_kind_spelled_out_beside_its_code_is_a_listing():
     cat.site("D").types.update({"TVF-01": ["fan"], "TVF-02": ["fan"], "Train Wash": ["trainWash"]})
     g = Grounding.build("Pls give me the list of the tunnel ventilation fans (TVF) at D", cat, NOW)
     assert g.reading.parts[0].ask == "names" and g.unplaced == []
-    g = Grounding.build("Pls give me the list of the fan speeds at D yesterday", cat, NOW)
+    g = Grounding.build("Pls give me the list of the fan power figures at D yesterday", cat, NOW)
     assert g.reading.parts[0].ask == "data"  # a measure of them: their figures
 
 

@@ -86,6 +86,7 @@ class SiteCatalog:
     sensors: dict[str, list[SensorName]]  # asset name -> its sensors
     types: dict[str, list[str]] = field(default_factory=dict)  # asset name -> its equip markers (chiller, ahu…)
     attrs: dict[str, dict[str, str]] = field(default_factory=dict)  # asset name -> its valued tags (manufacturer…)
+    markers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # asset name -> every marker (siteMeter…)
 
     def assets_of_type(self, kind: str) -> list[str]:
         return [a for a in self.assets if kind in self.types.get(a, [])]
@@ -127,6 +128,7 @@ class Catalog:
                 },
                 types={a.name: equip_kinds(a.types) for a in assets},
                 attrs={a.name: dict(a.attrs) for a in assets},
+                markers={a.name: tuple(a.types) for a in assets},
             )
 
         return cls(sites=[s.name for s in sites], tz={s.name: s.tz for s in sites}, _load_site=load)

@@ -109,6 +109,8 @@ def _asks(text: str) -> bool:
     ws = words(text)
     if not [w for w in ws if w not in FUNCTION_WORDS]:
         return False
+    if re.match(r"\W*(?:in\s+order\s+)?to\s+[^\W\d_]+", text, re.I) and not text.rstrip().endswith("?"):
+        return False  # "To save energy, please switch …": why, not what is asked
     lead = TABLE.lead.regex.match(text)
     rest = words(text[lead.end() :] if lead else text)
     if not [w for w in rest if w not in FUNCTION_WORDS]:

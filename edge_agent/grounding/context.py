@@ -115,4 +115,52 @@ def in_statements(question: str) -> set[str]:
             and (_states(clause) or ws[0] in TABLE.statement_start)
         ):
             out |= set(ws)
-    return out
+    return out | _framing_sentences(question)
+
+
+#: a sentence that asks the gateway for something: a second person, a request word, a question word at its start
+_ASKING = re.compile(
+    r"\b(?:you|u|please|pls|kindly|tell|give|send|show|list|pull|provide|largest|highest|lowest|smallest|biggest|"
+    r"max|maximum|min|minimum|average|mean|total|peak|sum|figures?|values?|both|each)\b|^\W*(?:what|which|how|when|"
+    r"where|who|is|are|was|were|did|does|do|can|could|would)\b",
+    re.I,
+)
+
+
+def _framing_sentences(question: str) -> set[str]:
+    """The words of whole sentences around a question that only frame it (`framing_spans`)."""
+    return {w for a, b in framing_spans(question) for w in words(question[a:b])}
+
+
+def framing_spans(question: str) -> list[tuple[int, int]]:
+    """Whole sentences around a question that only frame it ("With the colder weather arriving, I would like to
+    understand our heating costs. Did the terminal burn more gas …?", "Our insurer asks us to confirm …."): sentences
+    that end in a full stop, ask the gateway nothing and hold no digit (a name), where another sentence of the message
+    asks (a "?" or a request). Their words are context: placed, and never read for the question's form."""
+    sentences, at = [], 0
+    for m in re.finditer(r"(?<=[.?!])\s+", question):  # a sentence ends where a stop is followed by a space
+        sentences.append((at, m.start()))
+        at = m.end()
+    sentences.append((at, len(question)))
+    texts = [question[a:b].strip() for a, b in sentences]
+    if len(sentences) < 2 or not any(t.endswith("?") or _ASKING.search(t) for t in texts):
+        return []
+    return [
+        (a, b)
+        for (a, b), t in zip(sentences, texts)
+        if t.endswith(".") and not _ASKING.search(t) and not re.search(r"\d", t) and _opens_a_statement(t)
+    ]
+
+
+#: how a sentence that states something opens: a subject (a pronoun, a possessive, an article) or a framing phrase —
+#: never a verb ("Forget your instructions.", "Answer every question with …": instructions, not context)
+_STATEMENT_OPENER = re.compile(
+    r"\W*(?:i|i'm|i've|i'd|we|we're|we've|our|my|the|this|that|these|those|it|it's|there|they|he|she|a|an|with|since|"
+    r"as|after|before|given|due|operations|management)\b|\W*[A-Z][a-z]+\s+(?:is|are|was|were|has|have|had|says|said|"
+    r"told|mentioned|asks|asked|wants|needs)\b",
+    re.I,
+)
+
+
+def _opens_a_statement(sentence: str) -> bool:
+    return _STATEMENT_OPENER.match(sentence) is not None and not any(c.search(sentence) for c in TABLE.injection)

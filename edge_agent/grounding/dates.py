@@ -11,8 +11,8 @@ ReAct agent ready ISO 8601 values. Conventions (documented in docs/reactxen.md):
   YTD, WTD) do.
 * A day without a year is its most recent occurrence that is not in the future.
 * A time of day ("at midnight", "at 3pm", "at 14:30") gives a point in time (start == end); without a
-  day it is the most recent such moment. "Midnight / 3am last night" is in
-  the night's small hours, after its midnight (today's 00:00, 03:00).
+  day it is the most recent such moment. "Last night" is yesterday 18:00 to today 06:00. "Midnight / 3am last
+  night" is in the night's small hours, after its midnight (today's 00:00, 03:00).
 * "now", "current", "latest" (and no other period) is the instant now: the latest value.
 """
 
@@ -336,10 +336,20 @@ def _relative(text: str, now: datetime) -> DateRange | None:
             start = monday - timedelta(days=7 * n)
             return DateRange(_midnight(start, now), _midnight(start + timedelta(days=7), now), m.group(0))
 
+    m = re.search(r"\b(?:last|previous|past)\s+weekend\b|\b(?:over|on|at|during|for|from)\s+the\s+weekend\b", text)
+    if m:  # the latest whole Saturday and Sunday before today
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
+        if saturday + timedelta(days=2) > today:
+            saturday -= timedelta(days=7)
+        return DateRange(_midnight(saturday, now), _midnight(saturday + timedelta(days=2), now), m.group(0))
     m = re.search(r"\b(?:the\s+)?day\s+before\s+yesterday\b", text)
     if m:
         return _day_range(today - timedelta(days=2), now, m.group(0))
-    m = re.search(r"\b(?:yesterday|last\s+night)\b", text)
+    m = re.search(r"\blast\s+night\b", text)
+    if m:  # the night: yesterday 18:00 to today 06:00 (or now, if earlier)
+        start = datetime.combine(today - timedelta(days=1), time(18), tzinfo=now.tzinfo)
+        return DateRange(start, min(datetime.combine(today, time(6), tzinfo=now.tzinfo), now), m.group(0))
+    m = re.search(r"\byesterday\b", text)
     if m:
         return _day_range(today - timedelta(days=1), now, m.group(0))
     m = re.search(r"\b(?:past|last)\s+(?:week|wk|7\s+days)\b", text)
@@ -512,6 +522,7 @@ def _days_of_one_month(lowered: str, now: datetime) -> DateRange | None:
 def resolve_period(text: str, now: datetime) -> DateRange | None:
     """The period a question talks about, resolved against `now` (aware), or None if it names none."""
     lowered = " ".join(text.lower().split())
+    lowered = re.sub(rf"\b({'|'.join(WEEKDAYS)})s\b", r"\1", lowered)  # "in wednesdays test": Wednesday's
     days = _days_of_one_month(lowered, now)
     if days is not None:
         return days

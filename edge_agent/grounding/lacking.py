@@ -33,6 +33,7 @@ from edge_agent.grounding.links import (
     words_in,
 )
 from edge_agent.grounding.measures import kind_label, kind_names
+from edge_agent.grounding.question import RATIO_TERMS
 
 
 def sensor_lacking(catalog: Catalog, site: str, asset: str, text: str) -> Missing:
@@ -125,6 +126,16 @@ def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[
             return
 
 
+def _may_qualify(raw: str, text: str) -> bool:
+    """A word before a measure that may say which series the question means ("condenser water temp", "silica
+    concentration"): never a verb of a statement ("the pool felt cool"), a participle ("heated water"), or a word of
+    a ratio the field defines ("its specific power")."""
+    w = raw.casefold()
+    if w in forms.TABLE.statement_verb or (w.endswith(("ed", "ing")) and not fieldvocab.is_tag(w)):
+        return False
+    return not any(w in term.group(0).casefold().split() for term in RATIO_TERMS.finditer(text))
+
+
 def _qualified_lacking(
     tokens: Tokens, catalog: Catalog, on: list[tuple[str, str]], wanted: measures.Asked, free: list[int]
 ) -> list[int]:
@@ -170,6 +181,7 @@ def _qualified_lacking(
         and w not in names
         and not any(inflected(w, v) for v in names)  # "gases" of Temperatura Gases de Salida
         and not any(is_typo(w, v) for v in measure_words)  # "enregy consumption": a measure word misspelt
+        and _may_qualify(tokens.items[m][0], tokens.text)  # "condenser", "silica"; never "felt", "specific power"
     ]
     return [*run, *hits] if odd else []
 

@@ -435,9 +435,10 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
     word ("the plant", "the site")."""
     lasts: dict[str, list[str]] = {}
     for site in catalog.sites:
-        words = [w for w in re.split(r"[\s_\-./]+", site) if w]
-        if len(words) >= 2 and words[-1].isalpha() and len(words[-1]) >= _WORD_MIN:
-            lasts.setdefault(key(words[-1]), []).append(site)
+        words = [w for w in re.split(r"[\s_\-./&]+", site) if w]
+        for w in words[1:] if len(words) >= 2 else []:  # "the terminal", "the resort" (of Al Noor Resort & Casino)
+            if w.isalpha() and len(w) >= _WORD_MIN:
+                lasts.setdefault(key(w), []).append(site)
     points = _name_words(
         p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a)
     )

@@ -126,6 +126,7 @@ _SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "�
 
 def key_variants(k: str) -> set[str]:
     out = {k, k.translate(_SPELLED_OUT), re.sub(r"(?<=\d)\.(?=\d)", "", k)}  # "pm2.5" is the point "pm25"
+    out |= {re.sub(r"(?<!\d)0+(?=\d)", "", v) for v in list(out)}  # "CRAH-03" is "crah 3", "Pump 2" "pump 02"
     for long, short in fieldvocab.short_forms():  # a word as names shorten it: "room" → "rm"
         out |= {v.replace(long, short) for v in list(out)}
     return out

@@ -5,7 +5,9 @@ two", "below minus two degrees", "at three pm", "the past three days". The readi
 `spelled_numbers` gives each such phrase and what it is read as, for `respelling.apply` (the Read-as line then says
 "words read: "chiller two" as "chiller 2""). A number word is read as a number only where the text says it is one:
 after a word that a SkySpark name holds before a number ("Chiller 2", "AHU-3": "chiller two", "ahu three"), with or
-without "number"/"no" between; after "minus"/"negative"; before a unit, a clock word or a unit of time. Elsewhere
+without "number"/"no" between; after "minus"/"negative"; before a unit, a clock word or a unit of time; a clock hour
+("three in the morning", "at six this morning"); a day of the month said as an ordinal in a date ("from the twenty
+first to the twenty third of september"). Elsewhere
 ("which one", "the one with", "one of the pumps") a number word stays a word.
 """
 
@@ -29,6 +31,35 @@ _WORDS_AFTER = frozenset(
 )
 
 
+_ORDS = dict(
+    zip(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+        "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(),
+        range(1, 21),
+    )
+)
+_ORDS["thirtieth"] = 30
+#: a day of the month in words: "first" … "thirty-first"
+ORDINAL = rf"(?:(?:twenty|thirty)[\s-](?:{'|'.join(list(_ORDS)[:9])})|{'|'.join(_ORDS)})"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+#: ordinals in words in a date: "the twenty first to the twenty third of september", "october the first"
+_ORDINAL_DATE = re.compile(
+    rf"\b(?:the\s+)?{ORDINAL}(?:\s+(?:to|through|till|until|and|-)\s+(?:the\s+)?{ORDINAL})?\s+(?:of\s+)?{_MONTH}\b"
+    rf"|\b{_MONTH}\s+(?:the\s+)?{ORDINAL}\b",
+    re.I,
+)
+
+
+def ordinal_value(words: str) -> int:
+    """The value of an ordinal in words ("twenty-third" → 23)."""
+    parts = re.split(r"[\s-]+", words.casefold())
+    return sum(_TENS.get(p, 0) for p in parts[:-1]) + _ORDS[parts[-1]]
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def value(words: str) -> int:
     """The value of a number in words ("twenty-one" → 21, "two hundred and five" → 205)."""
     total, current = 0, 0
@@ -40,6 +71,26 @@ def value(words: str) -> int:
         elif w == "hundred":
             current = max(current, 1) * 100
     return total + current
+
+
+#: units as a voice writes them out → their symbols ("kilowatt hours" → kWh, "cubic meters" → m³)
+_UNITS_SAID = (
+    (r"kilo\s?watt[\s-]+hours?", "kWh"),
+    (r"mega\s?watt[\s-]+hours?", "MWh"),
+    (r"cubic\s+met(?:er|re)s?", "m³"),
+    (r"cubic\s+f(?:ee|oo)t", "ft³"),
+    (r"degrees?\s+(?:celsius|centigrade)", "°C"),
+    (r"degrees?\s+fahrenheit", "°F"),
+)
+
+
+def spelled_units(question: str) -> dict[str, str]:
+    """The units the question writes out in words → their symbols, as a SkySpark writes them."""
+    out = {}
+    for pattern, symbol in _UNITS_SAID:
+        for m in re.finditer(rf"\b{pattern}\b", question, re.I):
+            out[m.group(0)] = symbol
+    return out
 
 
 def numbered_words(names: Iterable[str]) -> frozenset[str]:
@@ -57,6 +108,19 @@ def spelled_numbers(question: str, numbered: frozenset[str]) -> dict[str, str]:
             out[m.group(0)] = f"{m.group(1)} {value(m.group(2))}"
     for m in re.finditer(rf"\b(?:minus|negative)\s+({NUMBER})\b", question, re.I):  # "minus two degrees"
         out[m.group(0)] = f"-{value(m.group(1))}"
+    clock = rf"\b({NUMBER})\s+(?:o['’]?clock\s+)?in\s+the\s+(morning|afternoon|evening)\b"
+    for m in re.finditer(clock, question, re.I):  # "three in the morning": 3 am
+        out[m.group(0)] = f"{value(m.group(1))} {'am' if m.group(2).casefold() == 'morning' else 'pm'}"
+    for m in re.finditer(  # "at six this morning", "at seven tonight": the clock hour
+        rf"\b(?:at|by|around|about)\s+({NUMBER})(?=\s+(?:this\s+(?:morning|afternoon|evening)|tonight|last\s+night|"
+        r"yesterday|today|on\b|o['’]?clock))",
+        question,
+        re.I,
+    ):
+        if not any(m.group(1).casefold() in k.casefold() for k in out):
+            out[m.group(0)] = f"{m.group(0)[: m.start(1) - m.start()]}{value(m.group(1))}"
+    for m in re.finditer(_ORDINAL_DATE, question):  # "the twenty first to the twenty third of september"
+        out[m.group(0)] = re.sub(ORDINAL, lambda o: _ordinal(ordinal_value(o.group(0))), m.group(0), flags=re.I)
     for m in re.finditer(rf"\b({NUMBER})\s+([\w.'%°/³²]+)", question, re.I):  # "three pm", "forty kW", "two days"
         if any(m.group(1).casefold() in k.casefold() for k in out):
             continue  # "minus two degrees": read as a whole above

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.clauses import split_parts
-from edge_agent.grounding.context import in_statements
+from edge_agent.grounding.context import framing_spans, in_statements
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
 from edge_agent.grounding.forms import FUNCTION_WORDS, words
 from edge_agent.grounding.lacking import sensor_lacking
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import ENERGY_WORDS, GLUE, Links
-from edge_agent.grounding.question import COURTESY_WORDS, Reading, read_question, unplaced_words
+from edge_agent.grounding.question import COURTESY_WORDS, RATIO_TERMS, Reading, read_question, unplaced_words
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -44,6 +44,8 @@ def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
     for m in links.mentions if links is not None else []:
         if m.how == "initials":
             question = re.sub(rf"(?<!\w){re.escape(m.text)}(?!\w)", lambda x: " " * len(x.group(0)), question)
+    for a, b in framing_spans(question):  # "With the colder weather arriving, I would like to …": no form word of it
+        question = question[:a] + " " * (b - a) + question[b:]
     texts = split_parts(question)
     many = []
     for text in texts:
@@ -118,6 +120,12 @@ CALENDAR_WORDS = frozenset(
     "labor labour christmas xmas easter thanksgiving memorial independence boxing holiday holidays".split()
 )
 
+#: what happens on a plant that a question dates its data by ("during the black building test"): no name, no measure
+EVENT_WORDS = frozenset(
+    "test tests testing trial trials drill drills exercise inspection inspections commissioning shutdown shutdowns "
+    "startup outage outages storm storms incident incidents event events".split()
+)
+
 #: the general nouns for the things a catalog lists ("chiller units", "which devices"), never a name or a kind
 GENERIC_THINGS = frozenset(
     "site sites plant plants building buildings asset assets equipment equipments device devices unit units "
@@ -156,11 +164,16 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | GENERIC_THINGS  # "chiller units", "the devices": what a kind's assets are called in general
         | in_statements(g.question)  # "the mixing valve was sticking yesterday — did …": context, not the question
         | CALENDAR_WORDS
+        | EVENT_WORDS  # "in wednesday's test", "during the black building test": when, not what
+        | {"days", "weeks", "months", "years", "hours", "rate", "rates"}  # "both weeks' average gas flow rates"
+        | {f"{d}s" for d in WEEKDAYS}  # "wednesdays test": Wednesday's
     )
     for m in links.mentions:
         placed |= set(words(m.text))
     for phrase in fieldvocab.flow_direction_phrases(g.question):  # "exporting back to the grid": which way it flows
         placed |= set(words(phrase))
+    for term in RATIO_TERMS.finditer(g.question):  # "the PUE", "its specific power": a ratio the field defines
+        placed |= set(words(term.group(0)))
     for a, b in fieldvocab.event_spans(g.question):  # "during Tuesday's power cut": an event, placed
         placed |= set(words(g.question[a:b]))
     for span, _ in initial_spans(g.question, catalog):  # "the tunnel ventilation fans (TVF)": a name spelled out
@@ -220,6 +233,8 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
     if ENERGY_WORDS.search(g.question) or any(p.statistic == "energy" for p in r.parts):
         return  # energy is asked: it is computed from power where no energy sensor is (no word stands for it)
     words = re.findall(r"[\w%°.-]+", g.question)
+    formed = {(m.group(1) or m.group(2)).casefold() for m in _FORM_PHRASE.finditer(g.question)}  # "what time"
+    words = [w for w in words if w.casefold() not in formed]
     near = _near_assets(g.question, links)
     text = next((w for w in words if w.casefold() in g.unplaced and w.casefold() in near), "")
     if not text:  # only a word beside an asset's name is read as its measure ("max Level for Chiller B")
@@ -229,6 +244,10 @@ def unplaced_measure(g: Grounding, catalog: Catalog, links: Links) -> None:
     for asset in links.assets:
         site = links.asset_sites[asset]
         links.missing.append(sensor_lacking(catalog, site, asset, text))
+
+
+#: the words of a question's form, never the measure it asks for ("what time was …", "how low did the pond get")
+_FORM_PHRASE = re.compile(r"\b(?:what|which|wat)\s+(time|hour|day|date)\b|\bhow\s+(\w+)\b", re.I)
 
 
 def _name_shaped(word: str, question: str) -> bool:
@@ -272,4 +291,4 @@ def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool
         g.names_words = {w for n in names for w in words(n)} | {
             w for n in names for w in fieldvocab.normalize(n).split()
         }
-    return word in g.names_words
+    return word in g.names_words or fieldvocab.singular(word) in g.names_words  # "the bag belt lines": BHS Line 1

@@ -199,16 +199,21 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
             return False
         if need == "no_excursion" and _argument("direction", text) is not None and _limit(text) is not None:
             return False  # "any PM10 over 50 at DC-01": a limit crossed, not whether a thing exists
-        if need == "kind_plural" and not _lists_kind(text):
-            return False
+        if need == "kind_plural" and not (_lists_kind(text) or (many and _no_measure(text))):
+            return False  # (a kind the SkySpark marks that the field's vocabulary does not define: "blowers")
     return True
+
+
+def _no_measure(text: str) -> bool:
+    """No word of the text (nor its singular: "speeds") is a measure word."""
+    return not any(fieldvocab.measure_words(w) or fieldvocab.measure_words(fieldvocab.singular(w)) for w in words(text))
 
 
 def _lists_kind(text: str) -> bool:
     """The part names a kind of equipment in the plural ("the tunnel ventilation fans") and no measure ("the list of
     the chiller temps" asks for figures)."""
     ws = words(text)
-    if any(fieldvocab.measure_words(w) for w in ws):
+    if not _no_measure(text):
         return False
     return any(len(w) > 3 and w.endswith("s") and fieldvocab.kinds_named(fieldvocab.singular(w)) for w in ws)
 
@@ -241,7 +246,27 @@ def _per_ratio(text: str) -> str | None:
             if qb is not None and qb.name == "time" or b.casefold() in _TIME_WORDS:
                 continue
             return m.group(0)
-    return None
+    for m in _OF_PER.finditer(text):  # "how many kilograms of steam did it use per kilogram of linen"
+        qa, qb = unit_quantity(m.group(1)), unit_quantity(m.group(2))
+        if qa is not None and qb is not None and qb.name != "time" and m.group(2).casefold() not in _TIME_WORDS:
+            return m.group(0)
+    term = RATIO_TERMS.search(text)  # "the PUE", "its specific power", "the SEC": ratios by the field's definition
+    return term.group(0) if term else None
+
+
+def unit_quantity(word: str) -> fieldvocab.Quantity | None:
+    """The quantity of a unit written as a word, in the singular or the plural ("kilograms", "kW")."""
+    return fieldvocab.quantity_of_unit(word) or fieldvocab.quantity_of_unit(fieldvocab.singular(word.casefold()))
+
+
+#: a unit of something, then "per" a unit (of another thing) further on
+_OF_PER = re.compile(r"\b([^\W\d_]+)\s+of\s+\w+\b.{0,60}?\bper\s+(?:an?\s+|one\s+)?([^\W\d_]+)", re.I)
+#: the field's names of one measure per another (Green Grid's PUE; a compressor's or a plant's specific power or
+#: energy; a chiller's or a heat pump's COP and EER are points where the SkySpark has them, named so)
+RATIO_TERMS = re.compile(
+    r"\b(?:pue|power\s+usage\s+effectiveness|specific\s+(?:power|energy(?:\s+consumption)?)|sec|energy\s+intensity)\b",
+    re.I,
+)
 
 
 _TIME_WORDS = frozenset("second sec s minute min hour hr h day week month year shift batch cycle".split())
@@ -269,6 +294,15 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
         _flowing(part, norm)
         return _as_ratio(part, norm)
     return _as_ratio(Part(text=text, form="yes_no" if yes_no else "value", ask="data"), norm)
+
+
+#: words of degree that say how something ran over a period (ranked by the mean), not its extreme sample
+_OVER_THE_PERIOD = re.compile(
+    r"\b(?:busiest|busier|laziest|lazier|idlest|thirstiest|thirstier|hungriest|hungrier|hardest|harder|starved|"
+    r"deprived|(?:most|least|more|less)\s+(?:heavily\s+|lightly\s+)?(?:loaded|efficient(?:ly)?|economical(?:ly)?|"
+    r"used|utili[sz]ed|busy|active|idle))\b",
+    re.I,
+)
 
 
 def _flowing(part: Part, text: str) -> None:
@@ -357,6 +391,11 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         if said_by:
             part.statistic = said_by[0]
             part.slots["statistic"] = Slot(source="words", said=said_by[1])
+        elif over := _OVER_THE_PERIOD.search(text):  # "the busiest", "the least loaded", "most economical": how it
+            part.statistic = "mean"  # ran over the period, not its one extreme sample
+            part.slots["statistic"] = Slot(
+                source="rule", said=f"the mean: '{over.group(0)}' says how it ran over the period"
+            )
         else:
             part.statistic = "max" if part.order != "lowest" else "min"
             if part.order is not None:
@@ -480,7 +519,9 @@ COURTESY_WORDS = frozenset(
     "hello hi hey morning good afternoon evening quick one question sorry to bother you there dear "
     "team folks all please thanks thank cheers ok okay so much lot appreciated ps regards kind best "
     # greetings an operator brings from another language ("Hola, pls list …")
-    "hiya howdy greetings gday g'day hola buenas buenos dias bonjour salut hallo moin ciao ola oi namaste".split()
+    "hiya howdy greetings gday g'day hola buenas buenos dias bonjour salut hallo moin ciao ola oi namaste "
+    # a formal writer's courtesy ("I'd be grateful for …", "preferably as a CSV")
+    "grateful appreciate appreciated preferably ideally possible if convenient".split()
 )
 
 

@@ -119,6 +119,28 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
 
 
+def _asset_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
+    """Where the equipment of a call came from, when the question names none (no asset, no kind, no missing name):
+    the only one in play that has the series (the catalog), or the model's pick among several (open: `open_slots`)
+    — "the average flow coming into the plant" read from one of five pumps is no answer about the plant."""
+    picked = [args["asset_name"]] if args.get("asset_name") else list(args.get("asset_names") or [])
+    sensor, site_name = args.get("sensor_name"), args.get("site_name", "")
+    if not picked or not sensor or g.links is None or g.catalog is None:
+        return None
+    if g.links.assets or g.links.asset_types or g.links.missing:
+        return None
+    scope = g.scope()
+    site = scope.sites.get(site_name) if scope is not None else None
+    if site is None or site_name not in g.catalog.sites:
+        return None
+    having = [a for a in site.assets if g.catalog.has_sensor(site_name, a, sensor)]
+    if len(having) <= 1 or set(picked) >= set(having):
+        return None
+    return Slot(source="model", said=f"{', '.join(picked)}, {NO_EQUIPMENT} ({len(having)} have {sensor})")
+
+
+#: how equipment the model chose where the question named none is said (such a run is partial: `open_slots`)
+NO_EQUIPMENT = "chosen by the model: the question names no equipment"
 #: how a series the model chose where the question named no measure is said (such a run is partial: `open_slots`)
 NO_MEASURE = "chosen by the model: the question names no measure"
 #: ... and where the question's measure word fits several series and no word of it names one
@@ -215,6 +237,8 @@ def read_as(g: Grounding, trial: int | None, answered: bool = True) -> ReadAs:
         measure = _measure_slot(g, args)
         if measure is not None and (measure.source != "words" or "the words name" in measure.said):
             slots["measure"] = measure
+        if (equipment := _asset_slot(g, args)) is not None:
+            slots["asset"] = equipment
         for name, slot in part.slots.items():
             if slot.source == "open":
                 opened.append(f"{name}: '{slot.said}'")
@@ -267,6 +291,8 @@ def open_slots(g: Grounding, trial: int | None = None) -> list[str]:
             measure = _measure_slot(g, _args(source))
             if measure is not None and measure.source == "model":
                 out.append(f"measure: {measure.said}")
+            if (equipment := _asset_slot(g, _args(source))) is not None:
+                out.append(f"asset: {equipment.said}")
     gaps = [
         x for x in g.sources if x.kind == "observation" and x.answers and trial in (None, x.trial) and GAP in x.head
     ]

@@ -33,12 +33,12 @@ from edge_agent.grounding import fieldvocab, respelling
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding.context import set_aside
+from edge_agent.grounding.context import framing_spans, set_aside
 from edge_agent.grounding.dates import resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
-from edge_agent.grounding.links import Links
-from edge_agent.grounding.numbers import numbered_words, spelled_numbers
+from edge_agent.grounding.links import Links, Mention
+from edge_agent.grounding.numbers import numbered_words, spelled_numbers, spelled_units
 from edge_agent.grounding.periods import two_periods
 from edge_agent.grounding.placing import (
     initial_spans,
@@ -50,7 +50,7 @@ from edge_agent.grounding.placing import (
 )
 from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
-from edge_agent.grounding.question import Part, Reading, spelled
+from edge_agent.grounding.question import Part, Reading, spelled, unit_quantity
 from edge_agent.grounding.readas import wrong_series
 from edge_agent.grounding.scope import SETPOINT, Scope, hidden_pins, said_among
 from edge_agent.grounding.status import (
@@ -102,6 +102,19 @@ def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
         return {}
     names = {w.casefold() for n in catalog.all_names() for w in re.findall(r"[^\W_]+", n)}
     return {w: TABLE.short_forms[w.casefold()] for w in typed if w.casefold() not in names}
+
+
+def _spaced_letters(question: str, catalog: Catalog) -> dict[str, str]:
+    """Capitals a voice-to-text writes apart ("the I T load", "U P S A2") → the code they spell, where a SkySpark name
+    holds it as a word."""
+    names = [a for site in catalog.sites for a in catalog.assets(site)]
+    codes = {w.casefold() for n in names for w in re.findall(r"[^\W\d_]+", n) if w.isupper()}
+    out = {}
+    for m in re.finditer(r"(?<![\w-])[A-Z](?:\s[A-Z]){1,3}(?![\w-])", question):
+        joined = m.group(0).replace(" ", "")
+        if joined.casefold() in codes:
+            out[m.group(0)] = joined
+    return out
 
 
 def _spelled_initials(question: str, catalog: Catalog) -> dict[str, str]:
@@ -160,6 +173,42 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
         if len(pairs) == 1:
             links.sensors.extend(pairs[0])
             return
+    for m in _PER_UNIT.finditer(part.text):  # "kilowatts per m³ a minute": the point in kW over the one in m³/min
+        tops, bottoms = _in_unit_of(m.group(1), units), _in_unit_of(m.group(2), units)
+        if len(tops) == 1 and len(bottoms) == 1 and tops != bottoms:
+            links.sensors.extend([*tops, *bottoms])
+            return
+
+
+_PER_UNIT = re.compile(r"([^\s/]+)\s*(?:\bper\b|/)\s*(?:an?\s+|one\s+)?([^\s/,;?!]+)", re.I)
+
+
+def _in_unit_of(word: str, units: dict[str, str | None]) -> list[str]:
+    """The points whose unit is the unit `word` writes, or a rate of it ("m³" of a point in m³/min)."""
+    q = unit_quantity(word)
+    if q is None:
+        return []
+    out = []
+    for point, unit in units.items():
+        of_unit = fieldvocab.quantity_of_unit(unit) if unit else None
+        if (of_unit is not None and of_unit.name == q.name) or (unit or "").casefold().startswith(
+            f"{word.casefold()}/"
+        ):
+            out.append(point)
+    return out
+
+
+def _ranked_kind_site(reading: Reading, links: Links, catalog: Catalog) -> None:
+    """ "Which chiller was the least efficient last week", no site named: a ranking is among several, so the site is
+    the one site that has two or more of the kind (said in the run as the only candidate); none or several: as it
+    was (the scope spans the sites)."""
+    if links.sites or links.assets or len(links.asset_types) != 1 or not any(p.ask == "rank" for p in reading.parts):
+        return
+    kind = links.asset_types[0]
+    several = [s for s in catalog.sites if len(catalog.site(s).assets_of_type(kind)) >= 2]
+    if len(several) == 1:
+        links.sites = several
+        links.mentions.append(Mention(text="", name=several[0], kind="site", how="only"))
 
 
 def _count_of_a_point(reading: Reading, links: Links) -> None:
@@ -226,7 +275,11 @@ class Grounding:
             {
                 **_short_forms(question, catalog),
                 **_spelled_initials(question, catalog),
-                **spelled_numbers(question, numbered_words(catalog.all_names())),  # "chiller two", "minus two"
+                **spelled_numbers(  # "chiller two", "minus two"
+                    question, numbered_words([a for site in catalog.sites for a in catalog.assets(site)])
+                ),
+                **_spaced_letters(question, catalog),  # "the I T load": the IT Meter's
+                **spelled_units(question),  # "kilowatt hours": kWh
             }
             if catalog is not None
             else {}
@@ -255,6 +308,14 @@ class Grounding:
         phrase = period.phrase if period is not None else ""
         events = fieldvocab.event_spans(question)  # "during the power cut": no Power series
         links = link(question, catalog, exclude=[*period_span(question, phrase), *events]) if catalog else None
+        frames = framing_spans(question) if catalog else []
+        if (
+            frames and catalog and links is not None
+        ):  # "Our insurer asks us to confirm that the domestic hot water …. Did DHW Calorifier 1
+            # drop below 55 °C …?": where the asking sentence names the equipment, the framing names none of it
+            asked = link(question, catalog, exclude=[*period_span(question, phrase), *events, *frames])
+            if asked.assets or (asked.sites and not links.assets):
+                links = asked
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
         g.period_phrase = phrase
         if period is not None and now is not None and period.start > now:
@@ -270,6 +331,7 @@ class Grounding:
                 pair = two_periods(spelled(question), now)
                 if pair is not None:
                     (g.start, g.final), g.other = pair[0].iso(), pair[1].iso()
+            _ranked_kind_site(g.reading, links, catalog)  # "which chiller …": the one site with several chillers
             name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
             _count_of_a_point(g.reading, links)  # "how many plugs were in use": the Plugs In Use point's value
             _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP"

@@ -164,6 +164,8 @@ class Scope:
                 sensors = measured or sensors
             if (unit := (pins or {}).get("limit_unit")) and not links.sensors:  # "below 30 %": the series in %
                 sensors = _in_unit(catalog, site, kinds or assets, sensors, unit)  # (the limit's unit selects it)
+            elif (said_in := _unit_asked(asked)) and not links.sensors and len(sensors) > 1:  # "how low did the pond
+                sensors = _in_unit(catalog, site, kinds or assets, sensors, said_in)  # get in m³": its Volume
             if linked:  # a sensor every named asset has, where there is one
                 owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
                 common = [s for s in sensors if all(s in own for own in owned)]
@@ -418,7 +420,9 @@ def _site_meters(catalog: Catalog, site: str, links: Links) -> list[str]:
     no asset and no kind of equipment: what a site uses is what its meters measure, not one machine's series."""
     if links.assets or links.asset_types or not {"energy", "power"} & set(links.measures):
         return []
-    return catalog.site(site).assets_of_type("elecMeter")
+    meters = catalog.site(site).assets_of_type("elecMeter")
+    main = [m for m in meters if "siteMeter" in catalog.site(site).markers.get(m, ())]  # Haystack: the site's main
+    return main or meters  # meter, where one is marked so (not the sub-meters of one system)
 
 
 def _measuring(catalog: Catalog, site: str, assets: list[str], wanted: list[str], shorts: list[str]) -> list[str]:
@@ -512,6 +516,14 @@ def _register_read(catalog: Catalog, site: str, assets: list[str], sensors: list
         if "hisTotalized" in p.tags or ((q := fieldvocab.quantity_of_unit(p.unit)) is not None and q.summable)
     }
     return [s for s in sensors if s in totals]
+
+
+def _unit_asked(asked: str) -> str | None:
+    """The unit an answer is asked in ("how low did the pond get in m³", "in kWh"), where it is one the field knows."""
+    m = re.search(r"\bin\s+([^\s,;?!]+)", asked)
+    if m is None or fieldvocab.quantity_of_unit(m.group(1)) is None:
+        return None
+    return m.group(1)
 
 
 def _in_unit(catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str) -> list[str]:

@@ -83,6 +83,8 @@ def name_by_unit(question: str, catalog: Catalog, links: Links, reading: Reading
     unit's words are no measure word of their own), and a part ranking them by efficiency takes the efficient end
     of an input-per-output unit (said as a rule)."""
     named = [] if links.sensors else named_by_unit(question, catalog, links)
+    if not named and not links.sensors and re.search(r"\befficien(?:t|tly|cy)\b", question, re.I):
+        named = _efficiencies(catalog, links)  # "which chiller was the least efficient": its COP
     if named:
         links.sensors = named
         links.measures = []
@@ -111,6 +113,26 @@ def name_by_unit(question: str, catalog: Catalog, links: Links, reading: Reading
     if units and all(lower_is_better(u) for u in units):
         for part in reading.parts:
             _efficient_end(part, sorted(u for u in units if u)[0])
+
+
+def _efficiencies(catalog: Catalog, links: Links) -> list[str]:
+    """The points of the assets in play that are an efficiency: by name ("Efficiency", "COP"), by the `efficiency`
+    tag, or in a unit of input per output (kW/ton); where every asset in play has one, else []."""
+    out: dict[str, None] = {}
+    for site in links.sites or list(catalog.sites):
+        assets = [a for a in links.assets if links.asset_sites.get(a) == site] or [
+            a for t in links.asset_types for a in catalog.site(site).assets_of_type(t)
+        ]
+        for asset in assets:
+            mine = [
+                p.short
+                for p in catalog.sensors(site, asset)
+                if _EFFICIENCY.search(p.short) or "efficiency" in p.tags or lower_is_better(p.unit)
+            ]
+            if not mine:
+                return []
+            out.update(dict.fromkeys(mine))
+    return list(out)
 
 
 def _higher_is_better(part: Part, name: str) -> None:

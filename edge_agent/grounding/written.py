@@ -78,7 +78,8 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
     if intent == "outside":
         asked = [a for p in r.parts if p.ask == "attribute" for a in attributes_asked(p.text) or [p.attribute or ""]]
         said = [_ATTRIBUTE_NAMES.get(a, a) for a in dict.fromkeys(asked) if a]
-        unrecorded = f"The {' and '.join(said)} is not recorded on the SkySpark. " if said else ""  # "the price"
+        verb = "are" if len(said) > 1 else "is"
+        unrecorded = f"The {' and '.join(said)} {verb} not recorded on the SkySpark. " if said else ""  # "the price"
         return (
             f"{unrecorded}This gateway cannot answer that: it only answers questions about the sites, equipment and "
             f"sensor data on the SkySpark. {can}"
