@@ -162,21 +162,22 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
     """A ratio of one asset's two series, each said by one word ("the recovery of RO Train 2, permeate over feed, as a
     fraction"): of the series each word names, the one pair in the same unit (a fraction of like things) is linked."""
     part = next((p for p in reading.parts if p.ask == "derive" and p.op == "ratio"), None)
-    if part is None or len(links.assets) != 1 or links.sensors:
+    if part is None or len(links.assets) != 1 or len(links.sensors) > 1:
         return
+    named = list(links.sensors)  # one series the words named ("specific power": Motor Power) is one of the pair
     asset = links.assets[0]
     points = catalog.sensors(links.asset_sites.get(asset, ""), asset)
     units = {x.short: x.unit for x in points}
     for m in _OVER.finditer(part.text):
         tops, bottoms = said_among(m.group(1), list(units)), said_among(m.group(2), list(units))
         pairs = [(a, b) for a in tops for b in bottoms if a != b and units[a] and units[a] == units[b]]
-        if len(pairs) == 1:
-            links.sensors.extend(pairs[0])
+        if len(pairs) == 1 and set(named) <= set(pairs[0]):
+            links.sensors[:] = pairs[0]
             return
     for m in _PER_UNIT.finditer(part.text):  # "kilowatts per m³ a minute": the point in kW over the one in m³/min
         tops, bottoms = _in_unit_of(m.group(1), units), _in_unit_of(m.group(2), units)
-        if len(tops) == 1 and len(bottoms) == 1 and tops != bottoms:
-            links.sensors.extend([*tops, *bottoms])
+        if len(tops) == 1 and len(bottoms) == 1 and tops != bottoms and set(named) <= {*tops, *bottoms}:
+            links.sensors[:] = [*tops, *bottoms]
             return
 
 
