@@ -63,7 +63,7 @@ def _brewery() -> Catalog:
 def test_dictated_numbers_name_assets_limits_and_times_and_are_said():
     g = Grounding.build("was fermenter number two ever below minus two degrees yesterday", _brewery(), NOW)
     assert g.links.assets == ["Fermenter 2"] and g.reading.parts[0].limit == -2.0
-    assert g.respelt == {"fermenter number two": "fermenter 2", "minus two": "-2"}
+    assert g.respelt == {"fermenter number two": "Fermenter 2", "minus two": "-2"}  # the name as the SkySpark spells it
     g = Grounding.build("what was chiller two power at three pm yesterday", _brewery(), NOW)
     assert g.links.assets == ["Chiller 2"] and g.start == g.final == "2024-05-05T15:00:00"
 

@@ -100,12 +100,18 @@ def numbered_words(names: Iterable[str]) -> frozenset[str]:
     )
 
 
-def spelled_numbers(question: str, numbered: frozenset[str]) -> dict[str, str]:
-    """The phrases of `question` that write a number in words where it stands for one → the same with digits."""
+def spelled_numbers(question: str, numbered: frozenset[str], names: Iterable[str] = ()) -> dict[str, str]:
+    """The phrases of `question` that write a number in words where it stands for one → the same with digits (a name's
+    own spelling where `names` holds one with that word and number: "CRAH three" → "CRAH-03")."""
     out: dict[str, str] = {}
+    spelt: dict[tuple[str, int], str] = {}
+    for name in names:
+        if code := re.fullmatch(r"([^\W\d_]+)[\s_\-.#]*(\d+)", name):
+            spelt.setdefault((code.group(1).casefold(), int(code.group(2))), name)
     for m in re.finditer(rf"\b([^\W\d_]+)\s+(?:(?:number|no\.?|num|#)\s*)?({NUMBER})\b", question, re.I):
         if m.group(1).casefold() in numbered:  # "fermenter number seven", "chiller two"
-            out[m.group(0)] = f"{m.group(1)} {value(m.group(2))}"
+            number = value(m.group(2))
+            out[m.group(0)] = spelt.get((m.group(1).casefold(), number), f"{m.group(1)} {number}")
     for m in re.finditer(rf"\b(?:minus|negative)\s+({NUMBER})\b", question, re.I):  # "minus two degrees"
         out[m.group(0)] = f"-{value(m.group(1))}"
     clock = rf"\b({NUMBER})\s+(?:o['’]?clock\s+)?in\s+the\s+(morning|afternoon|evening)\b"

@@ -176,6 +176,8 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         placed |= set(words(term.group(0)))
     for a, b in fieldvocab.event_spans(g.question):  # "during Tuesday's power cut": an event, placed
         placed |= set(words(g.question[a:b]))
+    for named in re.finditer(rf"((?:[^\W\d_]+\s+){{1,2}})(?:{'|'.join(EVENT_WORDS)})\b", g.question, re.I):
+        placed |= set(words(named.group(1)))  # "the black building test": the event's name
     for span, _ in initial_spans(g.question, catalog):  # "the tunnel ventilation fans (TVF)": a name spelled out
         placed |= set(words(" ".join(span)))
     for missing in links.missing:

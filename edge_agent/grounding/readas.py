@@ -129,6 +129,8 @@ def _asset_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
         return None
     if g.links.assets or g.links.asset_types or g.links.missing:
         return None
+    if not g.links.sites and len(g.catalog.sites) > 1 and site_name:  # "what was the t bar drawing yesterday"
+        return Slot(source="model", said=f"{site_name}, {NO_SITE} ({len(g.catalog.sites)} sites)")
     scope = g.scope()
     site = scope.sites.get(site_name) if scope is not None else None
     if site is None or site_name not in g.catalog.sites:
@@ -141,6 +143,8 @@ def _asset_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
 
 #: how equipment the model chose where the question named none is said (such a run is partial: `open_slots`)
 NO_EQUIPMENT = "chosen by the model: the question names no equipment"
+#: ... and the site, where the question names no site, nothing of one, and the SkySpark has several
+NO_SITE = "chosen by the model: the question names no site"
 #: how a series the model chose where the question named no measure is said (such a run is partial: `open_slots`)
 NO_MEASURE = "chosen by the model: the question names no measure"
 #: ... and where the question's measure word fits several series and no word of it names one

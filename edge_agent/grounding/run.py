@@ -276,8 +276,10 @@ class Grounding:
             {
                 **_short_forms(question, catalog),
                 **_spelled_initials(question, catalog),
-                **spelled_numbers(  # "chiller two", "minus two"
-                    question, numbered_words([a for site in catalog.sites for a in catalog.assets(site)])
+                **spelled_numbers(  # "chiller two", "minus two", "CRAH three" (CRAH-03)
+                    question,
+                    numbered_words(assets := [a for site in catalog.sites for a in catalog.assets(site)]),
+                    assets,
                 ),
                 **_spaced_letters(question, catalog),  # "the I T load": the IT Meter's
                 **spelled_units(question),  # "kilowatt hours": kWh

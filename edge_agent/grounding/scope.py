@@ -142,7 +142,13 @@ class Scope:
             )
             directed, unsigned = "", ""
             if direction := fieldvocab.flow_direction(_without_names(asked, catalog, site)):
-                rates = bool((pins or {}).get("report"))  # how long / whether it was exporting: a rate, no register
+                # a rate, never a register, unless an amount is asked ("how long was it exporting", "when was it
+                # discharging the hardest": the power; "how much energy did it give back": the register too)
+                amount = {"energy", "volume", "mass"} & set(links.measures) or (pins or {}).get("statistic") in (
+                    "energy",
+                    "sum",
+                )
+                rates = bool((pins or {}).get("report")) or not amount
                 directed, unsigned, sensors = _directed(catalog, site, kinds or assets, sensors, direction, rates)
             worded: list[str] = []
             if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
