@@ -110,6 +110,8 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     paired = args.get("limit_sensor") or args.get("other_sensor")
     if paired in site.setpoints and sensor in site.setpoint_of:  # "above its sp": the series its setpoint is of
         return Slot(source="catalog", said=f"{sensor}, the series {paired} is the setpoint of")
+    if sensor in site.setpoints and paired in site.setpoint_of:  # "how far short of its setpoint": setpoint first
+        return Slot(source="catalog", said=f"{sensor}, the setpoint of {paired}")
     if site.worded == (sensor,):  # the one series a word names, as the scope found it (never a name's word); of two a
         # word names ("energy": Import and Export Energy) the model picked
         of = ", ".join(g.links.measures) or "asset's"

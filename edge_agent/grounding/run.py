@@ -317,7 +317,7 @@ class Grounding:
         ):  # "Our insurer asks us to confirm that the domestic hot water …. Did DHW Calorifier 1
             # drop below 55 °C …?": where the asking sentence names the equipment, the framing names none of it
             asked = link(question, catalog, exclude=[*period_span(question, phrase), *events, *frames])
-            if asked.assets or (asked.sites and not links.assets):
+            if asked.assets or asked.asset_types or (asked.sites and not links.assets):
                 links = asked
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
         g.period_phrase = phrase

@@ -186,8 +186,9 @@ class Scope:
                 power = tuple(p for p in power if p in sensors) or power
             # no power to compute an energy from: a sensor the question names that an amount is computed from ("did
             # boiler_1 burn more gas": its gas_flow in cfh; "use more steam": the steam meter's running total)
-            if (pins or {}).get("statistic") == "energy" and not power:
-                power = tuple(n for n in links.sensors if n in units and _gives_amount(units[n]))
+            if (pins or {}).get("statistic") == "energy":  # a named sensor an amount is computed from comes first
+                named_amount = tuple(n for n in links.sensors if n in units and _gives_amount(units[n]))
+                power = named_amount or power  # ("did the terminal burn more gas": its Gas Flow, not a fan's power)
             tagged_sp = {x.short for a in assets for x in catalog.sensors(site, a) if point_measure(x).setpoint}
             setpoints = _setpoints(list(units), links.sensors, tagged_sp)
             # the series the setpoints in play are of: those among the sensors, else the assets' own ("colder than its
@@ -350,9 +351,18 @@ class Scope:
             one_asset = len(set(scope.fixed_assets)) <= 1
             apart = pins.get("setpoint") and one_asset and scope.setpoints
             if role in ("first", "second") and mark == SENSOR and apart:
-                # "how far above its setpoint": the measured series first, the setpoint it is of second
+                # "how far above its setpoint": the measured series first, the setpoint it is of second; "how far
+                # below" / "fall short of": the setpoint first, so the shortfall is positive, as it is said
                 measured = list(scope.setpoint_of) or [s for s in scope.sensors if s not in scope.setpoints]
-                props[name] = {"enum": measured if role == "first" else list(scope.setpoints)}
+                first, second = (
+                    (list(scope.setpoints), measured)
+                    if pins.get("direction") == "below"
+                    else (
+                        measured,
+                        list(scope.setpoints),
+                    )
+                )
+                props[name] = {"enum": first if role == "first" else second}
                 continue
             if role in ("first", "second"):  # two series: the question's two sensors, or its two assets, in its order
                 n = 0 if role == "first" else 1
