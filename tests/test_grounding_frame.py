@@ -930,3 +930,13 @@ def test_a_ratio_of_one_assets_two_series_said_by_a_word_each_takes_the_pair_in_
     ]
     g = Grounding.build("recovery ratio of RO Train 2 at K yesterday? permeate over feed, as a fraction", cat, NOW)
     assert g.links.sensors == ["Permeate Flow", "Feed Flow"]  # in the question's order: numerator first
+
+
+def test_a_signed_series_the_words_name_is_still_open_for_a_direction():
+    g = Grounding.build(
+        "how many hours was the grid connection at D exporting net power yesterday?", _substations(), NOW
+    )
+    head = "Grid Connection Net Power was above 0 for 5.5 h on Sun 5 May 2024"
+    args = {"site_name": "D", "asset_name": "Grid Connection", "sensor_name": "Net Power"}
+    g.observe(1, 1, "excursions", head, head=head, answers=True, args=args)
+    assert any("does not record which sign is export" in s for s in open_slots(g, 1))

@@ -94,10 +94,12 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     sensor = args.get("sensor_name")
     if not sensor or g.links is None:
         return None
-    if sensor in g.links.sensors:
-        return Slot(source="words", said=sensor)
     scope = g.scope()
     site = scope.sites.get(args.get("site_name", "")) if scope is not None else None
+    if site is not None and site.unsigned and sensor in site.sensors:  # "exporting", and the series the words name is
+        return Slot(source="model", said=f"{sensor}, {SIGNED.format(direction=site.unsigned)}")  # signed: unsettled
+    if sensor in g.links.sensors:
+        return Slot(source="words", said=sensor)
     if site is None:
         return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
     mine = dict(site.own).get(args.get("asset_name", ""), site.sensors)  # two assets' series: each its own's
