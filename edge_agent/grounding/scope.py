@@ -170,8 +170,13 @@ class Scope:
                 sensors = measured or sensors
             if (unit := (pins or {}).get("limit_unit")) and not links.sensors:  # "below 30 %": the series in %
                 sensors = _in_unit(catalog, site, kinds or assets, sensors, unit)  # (the limit's unit selects it)
-            elif (said_in := _unit_asked(asked)) and not links.sensors and len(sensors) > 1:  # "how low did the pond
-                sensors = _in_unit(catalog, site, kinds or assets, sensors, said_in)  # get in m³": its Volume
+            elif (
+                (said_in := _unit_asked(asked))
+                and not links.sensors
+                and len(sensors) > 1
+                and not ({"energy"} & set(links.measures) or (pins or {}).get("statistic") in ("energy", "sum"))
+            ):  # "how low did the pond get in m³": its Volume (an amount "in kWh" is computed from the rate, as ever)
+                sensors = _in_unit(catalog, site, kinds or assets, sensors, said_in)
             if linked:  # a sensor every named asset has, where there is one
                 owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
                 common = [s for s in sensors if all(s in own for own in owned)]
@@ -187,7 +192,11 @@ class Scope:
             # no power to compute an energy from: a sensor the question names that an amount is computed from ("did
             # boiler_1 burn more gas": its gas_flow in cfh; "use more steam": the steam meter's running total)
             if (pins or {}).get("statistic") == "energy":  # a named sensor an amount is computed from comes first
-                named_amount = tuple(n for n in links.sensors if n in units and _gives_amount(units[n]))
+                named_amount = tuple(  # a rate (never a series already in an amount's unit: kWh per interval)
+                    n
+                    for n in links.sensors
+                    if n in units and _gives_amount(units[n]) and not fieldvocab.summable_unit(units[n])
+                )
                 power = named_amount or power  # ("did the terminal burn more gas": its Gas Flow, not a fan's power)
             tagged_sp = {x.short for a in assets for x in catalog.sensors(site, a) if point_measure(x).setpoint}
             setpoints = _setpoints(list(units), links.sensors, tagged_sp)
