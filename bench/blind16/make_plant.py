@@ -294,8 +294,8 @@ OCT19, OCT20, OCT21, OCT24, OCT25, OCT28, OCT29 = (D(2026, 10, d) for d in (19, 
 NOV2 = D(2026, 11, 2)
 ndays = (END - START).days
 # outside air: mild in the week of 19 Oct, colder from 26 Oct
-oat_day = np.array([13.5, 13.0, 14.2, 12.8, 13.6, 12.9, 12.1, 8.6, 7.9, 8.8, 7.4, 8.2, 7.7, 8.9, 9.1, 8.4, 7.2, 8.0, 8.8,
-                    9.3, 8.1])  # fmt: skip
+oat_day = np.array([13.5, 13.0, 14.2, 12.8, 13.6, 12.9, 12.1, 8.6, 7.9, 8.8, 7.4, 8.2, 7.7, 8.9, 9.1, 8.4, 7.2,
+                    8.0, 8.8, 9.3, 8.1])  # fmt: skip
 oat = s.per_day(oat_day) + daily(s, 3.0, 15.0) + noise(s, 0.3)
 wx = equip(s, "e30", "Weather Station", ["weatherStation"])
 point(wx, "Outside Air Temp", "Number", "°C", ["outside", "air", "temp", "sensor"], oat)

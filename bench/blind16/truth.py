@@ -151,7 +151,10 @@ WRONG = {
         ("the CHP engine's generation", {"asset": "CHP Engine", "sensor": "Electrical Output"}),
     ],
     "b16-07": [
-        ("October's data (19-31 Oct: the data's first day to the month's end)", _w("2026-10-19", "2026-11-01", "-07:00")),
+        (
+            "October's data (19-31 Oct: the data's first day to the month's end)",
+            _w("2026-10-19", "2026-11-01", "-07:00"),
+        ),
         ("from the data's first day (19 Oct) to today", _w("2026-10-19", "2026-11-06", "-07:00")),
         ("yesterday only", _w("2026-11-05", "2026-11-06", "-07:00")),
         ("the last 7 days", _w("2026-10-30", "2026-11-06", "-07:00")),
@@ -211,7 +214,10 @@ WRONG = {
     "b16-30": [
         (
             "the inverse (linen per kg of steam)",
-            {"a": {"asset": "Laundry", "sensor": "Linen Throughput"}, "b": {"asset": "Laundry", "sensor": "Steam Flow"}},
+            {
+                "a": {"asset": "Laundry", "sensor": "Linen Throughput"},
+                "b": {"asset": "Laundry", "sensor": "Steam Flow"},
+            },
         ),
         ("the difference (kg/h)", {"derive": "difference"}),
     ],
@@ -494,9 +500,11 @@ def chk_value(tid, c, now):
                 other = at(p, inst + sh, 0)
                 if other and abs(other[1] - hit[1]) <= tolerance(c, hit[1]):
                     passing.append(f"{local(other[0], tz)} ({fmtv(other[1])}, one sample off)")
+            before_s, after_s = (fmtv(prev[1]) if prev else "—"), (fmtv(nxt[1]) if nxt else "—")
+            diff_b = fmtv(hit[1] - prev[1]) if prev else "—"
+            diff_a = fmtv(nxt[1] - hit[1]) if nxt else "—"
             out.append(
-                f"  the register one sample either side: {fmtv(prev[1]) if prev else '—'}, {fmtv(nxt[1]) if nxt else '—'}"
-                f" (differences {fmtv(hit[1] - prev[1]) if prev else '—'}, {fmtv(nxt[1] - hit[1]) if nxt else '—'}) — fail"
+                f"  the register one sample either side: {before_s}, {after_s} (differences {diff_b}, {diff_a}) — fail"
             )
         if passing and tid in FLAT:
             out.append(f"  the series is flat here: {', '.join(passing)} pass as well ({FLAT[tid]})")
