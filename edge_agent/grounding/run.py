@@ -104,10 +104,9 @@ def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
     return {w: TABLE.short_forms[w.casefold()] for w in typed if w.casefold() not in names}
 
 
-def _spaced_letters(question: str, catalog: Catalog) -> dict[str, str]:
-    """Capitals a voice-to-text writes apart ("the I T load", "U P S A2") → the code they spell, where a SkySpark name
-    holds it as a word."""
-    names = [a for site in catalog.sites for a in catalog.assets(site)]
+def _spaced_letters(question: str, names: list[str]) -> dict[str, str]:
+    """Capitals a voice-to-text writes apart ("the I T load", "U P S A2") → the code they spell, where one of the
+    asset `names` holds it as a word."""
     codes = {w.casefold() for n in names for w in re.findall(r"[^\W\d_]+", n) if w.isupper()}
     out = {}
     for m in re.finditer(r"(?<![\w-])[A-Z](?:\s[A-Z]){1,3}(?![\w-])", question):
@@ -139,9 +138,6 @@ def _with_setpoints(question: str, reading: Reading, links: Links, catalog: Cata
         return
     if not reading.parts or any(p.ask != "data" for p in reading.parts):
         return
-
-    def key(s: str) -> str:
-        return re.sub(r"[\s_\-]", "", s).casefold()
 
     points = [x for a in links.assets for x in catalog.sensors(links.asset_sites.get(a, ""), a)]
     setpoint = {x.short for x in points if SETPOINT.search(x.short) or "sp" in x.tags}
@@ -272,16 +268,13 @@ class Grounding:
         note names."""
         question, aside = set_aside(question)  # "the grower's asking …", "…? they think the screens opened late"
         # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
+        assets = [a for site in catalog.sites for a in catalog.assets(site)] if catalog is not None else []
         short = (
             {
                 **_short_forms(question, catalog),
                 **_spelled_initials(question, catalog),
-                **spelled_numbers(  # "chiller two", "minus two", "CRAH three" (CRAH-03)
-                    question,
-                    numbered_words(assets := [a for site in catalog.sites for a in catalog.assets(site)]),
-                    assets,
-                ),
-                **_spaced_letters(question, catalog),  # "the I T load": the IT Meter's
+                **spelled_numbers(question, numbered_words(assets), assets),  # "chiller two", "CRAH three" (CRAH-03)
+                **_spaced_letters(question, assets),  # "the I T load": the IT Meter's
                 **spelled_units(question),  # "kilowatt hours": kWh
             }
             if catalog is not None
