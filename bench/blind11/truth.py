@@ -12,10 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import sys
 
-import yaml
 from truthlib import (
     HERE,
-    Plant,
     T,
     Truth,
     aggregate,
@@ -31,9 +29,6 @@ from truthlib import (
     spacing,
     tolerance,
 )
-
-P = Plant()
-TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "weekday:N" (the latest such weekday before today, Monday = 0);
@@ -470,4 +465,4 @@ class Blind11(Truth):
 
 
 if __name__ == "__main__":
-    sys.exit(Blind11(globals()).main())
+    sys.exit(Blind11(HERE, globals()).main())

@@ -9,15 +9,7 @@ from __future__ import annotations
 
 import sys
 
-import yaml
-from truthlib import (
-    HERE,
-    Plant,
-    Truth,
-)
-
-P = Plant()
-TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
+from truthlib import HERE, Truth
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -218,4 +210,4 @@ SITE_BY_WORD = {
 
 
 if __name__ == "__main__":
-    sys.exit(Truth(globals()).main())
+    sys.exit(Truth(HERE, globals()).main())

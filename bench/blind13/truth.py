@@ -10,10 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import sys
 
-import yaml
 from truthlib import (
     HERE,
-    Plant,
     T,
     Truth,
     aggregate,
@@ -27,9 +25,6 @@ from truthlib import (
     past,
     spacing,
 )
-
-P = Plant()
-TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -366,4 +361,4 @@ class Blind13(Truth):
 
 
 if __name__ == "__main__":
-    sys.exit(Blind13(globals()).main())
+    sys.exit(Blind13(HERE, globals()).main())

@@ -9,21 +9,7 @@ from __future__ import annotations
 
 import sys
 
-import yaml
-from truthlib import (
-    HERE,
-    Plant,
-    T,
-    Truth,
-    aggregate,
-    at,
-    energy,
-    fmtv,
-    local,
-)
-
-P = Plant()
-TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
+from truthlib import HERE, T, Truth, aggregate, at, energy, fmtv, local
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -203,4 +189,4 @@ class Blind7(Truth):
 
 
 if __name__ == "__main__":
-    sys.exit(Blind7(globals()).main())
+    sys.exit(Blind7(HERE, globals()).main())

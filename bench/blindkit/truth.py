@@ -3,7 +3,8 @@
 library), checks that the answer is clear-cut and the one the plant was designed to give, that each slot-dependent
 question's wrong readings fail and its honest alternatives pass, and writes the set's truth.md.
 
-A set's truth.py holds only its own tables (module globals, read by `Truth(globals())`; docs/plants.md lists them):
+A set's truth.py holds only its own tables (module globals, read by `Truth(HERE, globals())`; docs/plants.md
+lists them):
   HEAD          the head of truth.md (definitions, in the set's own words)
   WORDS         what each question's words mean: {"win": phrase} | {"at": (day, clock)} | {"periods": (p1, p2)} |
                 {"gap_at": (day, clock)}; phrases: "yesterday", "today", "last week", "week before last",
@@ -94,10 +95,11 @@ def windows(x, site=None):
 
 
 class Truth:
-    """One blind set's truth: `Truth(globals()).main()` from the set's truth.py (HERE, HEAD and its tables)."""
+    """One blind set's truth: `Truth(HERE, globals()).main()` from the set's truth.py (its folder; its HEAD and
+    tables from its module globals)."""
 
-    def __init__(self, ns: dict[str, Any]):
-        self.HERE: Path = ns["HERE"]
+    def __init__(self, here: Path, ns: dict[str, Any]):
+        self.HERE = here
         self.HEAD: str = ns["HEAD"]
         for name, default in TABLES.items():
             setattr(self, name, ns.get(name, default))
