@@ -20,89 +20,26 @@ Usage: python bench/blind11/make_plant.py
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
 import math
+import sys
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.plant import Plant, daily, keep_gap, put, register  # noqa: E402
+
 SEED = 20261004
-STEP = dt.timedelta(minutes=15)
 START = dt.date(2026, 9, 21)
 END = dt.date(2026, 10, 12)
-NDAYS = (END - START).days
 D = dt.date
 
-M = {"_kind": "marker"}
 
-
-def ref(val: str, dis: str) -> dict:
-    return {"_kind": "ref", "val": val, "dis": dis}
-
-
-class Site:
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str):
-        self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / STEP)
-        self.utc = [t0 + i * STEP for i in range(n)]
-        self.local = [t.astimezone(self.tz) for t in self.utc]
-        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
-        self.uhour = np.array([t.hour + t.minute / 60 for t in self.utc])
-        self.date = [t.date() for t in self.local]
-        self.wday = np.array([d.weekday() for d in self.date])
-        self.day_i = np.array([(d - START).days for d in self.date])
-        self.n = n
-        self.secs = np.array([(t - self.utc[0]).total_seconds() for t in self.utc])
-
-    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
-        return np.array([d == day and h0 <= h < h1 for d, h in zip(self.date, self.hour)])
-
-    def day(self, day: dt.date) -> np.ndarray:
-        return np.array([d == day for d in self.date])
-
-    def hours(self, h0: float, h1: float) -> np.ndarray:
-        return (self.hour >= h0) & (self.hour < h1)
-
-    def at(self, day: dt.date, hour: float) -> int:
-        hits = [i for i, (d, h) in enumerate(zip(self.date, self.hour)) if d == day and abs(h - hour) < 1e-9]
-        if len(hits) != 1:
-            raise KeyError((day, hour, len(hits)))
-        return hits[0]
-
-
-rng = np.random.default_rng(SEED)
-
-
-def noise(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, site.n)
-
-
-def per_day(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, NDAYS)[site.day_i]
-
-
-def daily(site: Site, amp: float, peak_hour: float) -> np.ndarray:
-    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
-
-
-def keep_gap(site: Site, day: dt.date, h0: float, hours: float = 4.0) -> np.ndarray:
-    return ~site.mask(day, h0, h0 + hours)
-
-
-def register(site: Site, rate: np.ndarray, start: float, per_hour: float = 1.0) -> np.ndarray:
-    inc = (rate[1:] + rate[:-1]) / 2 * np.diff(site.secs) / 3600 * per_hour
-    return start + np.concatenate([[0.0], np.cumsum(inc)])
-
-
-def put(site: Site, arr: np.ndarray, day: dt.date, values: dict[float, float]) -> None:
-    for hh, v in values.items():
-        arr[site.at(day, hh)] = v
+G = Plant(SEED, START, END)
+rng = G.rng
+Site, noise, clipn, per_day, equip, point = G.site, G.noise, G.clipn, G.per_day, G.equip, G.point
+EQUIPS, POINTS = G.equips, G.points
 
 
 def bump_h(site: Site, h0: float, h1: float) -> np.ndarray:
@@ -116,19 +53,6 @@ jo = Site("jcs", "Joliet Cold Storage", "America/Chicago", "Chicago", "Joliet")
 mp = Site("mpe", "Murray Plains Energy Park", "Australia/Adelaide", "Adelaide", "Murray Bridge")
 bl = Site("bly", "Ballymount Laundry", "Europe/Dublin", "Dublin", "Dublin")
 SITES = [jo, mp, bl]
-
-EQUIPS: list[tuple[Site, str, str, list[str]]] = []
-POINTS: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None, str | None]] = []
-
-
-def equip(site: Site, code: str, dis: str, markers: list[str]) -> str:
-    EQUIPS.append((site, code, dis, markers))
-    return f"{site.key}.{code}"
-
-
-def point(eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None, desc=None) -> None:
-    assert kind == "Bool" or unit, (eq, nav)
-    POINTS.append((eq, nav, kind, unit, tags, np.asarray(vals), keep, desc))
 
 
 # ----- Joliet Cold Storage (Chicago, US units) ----------------------------------------------------------------
@@ -349,71 +273,5 @@ point(hw, "Level", "Number", "%", ["hot", "water", "level", "sensor"], lvl)
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def fmt(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def build() -> tuple[bytes, bytes]:
-    rows: list[dict] = []
-    for st in SITES:
-        rows.append({"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
-    eq_site = {}
-    for st, code, dis, marks in sorted(EQUIPS, key=lambda e: (SITES.index(e[0]), e[1])):
-        eid = f"{st.key}.{code}"
-        eq_site[eid] = (st, dis)
-        r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-        for mk in marks:
-            r[mk] = M
-        rows.append(r)
-    out = io.StringIO()
-    out.write("id,ts,val\n")
-    counts: dict[str, int] = {}
-    for eid, nav, kind, unit, tags, vals, keep, desc in POINTS:
-        st, edis = eq_site[eid]
-        n = counts.get(eid, 0)
-        counts[eid] = n + 1
-        pid = f"{eid}.p{n}"
-        r = {
-            "id": ref(pid, f"{edis} {nav}"),
-            "dis": f"{edis} {nav}",
-            "navName": nav,
-            "point": M,
-            "his": M,
-            "kind": kind,
-            "equipRef": ref(eid, edis),
-            "siteRef": ref(st.key, st.dis),
-            "tz": st.hs_tz,
-            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-        }
-        if unit:
-            r["unit"] = unit
-        if desc:
-            r["description"] = desc
-        for t in tags:
-            r[t] = M
-        rows.append(r)
-        for i, t in enumerate(st.local):
-            if keep is not None and not keep[i]:
-                continue
-            v = vals[i]
-            txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-            out.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-    cols: list[str] = []
-    for r in rows:
-        for k_ in r:
-            if k_ not in cols:
-                cols.append(k_)
-    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-    js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-        gz.write(out.getvalue().encode())
-    return js, buf.getvalue()
-
-
 if __name__ == "__main__":
-    js, gz = build()
-    (HERE / "plant.json").write_bytes(js)
-    (HERE / "plant.csv.gz").write_bytes(gz)
-    print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(EQUIPS)} equips, {len(POINTS)} points")
+    G.write(HERE, SITES)

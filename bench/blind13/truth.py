@@ -10,25 +10,21 @@ from __future__ import annotations
 import datetime as dt
 import sys
 
-import yaml
 from truthlib import (
     HERE,
-    Plant,
+    T,
+    Truth,
     aggregate,
     at,
     compared,
     duration,
     energy,
     extreme_instants,
-    gaps,
     local,
     norm,
     past,
     spacing,
 )
-
-P = Plant()
-TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -192,820 +188,9 @@ RIGHT_TOO = {
     "b13-10": [("the ratio of the day's means", {"_ratio_of_means": True})],
 }
 
-problems: list[str] = []
-out: list[str] = []
-
-
-def bad(tid: str, msg: str) -> None:
-    problems.append(f"{tid}: {msg}")
-    out.append(f"- **NOT CLEAR-CUT**: {msg}")
-
-
-def T(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s)
-
-
-def midnight(day: dt.date, tz) -> dt.datetime:
-    return dt.datetime.combine(day, dt.time(0), tz)
-
-
-def day_of(phrase: str, today: dt.date) -> dt.date:
-    if phrase == "today":
-        return today
-    if phrase == "yesterday":
-        return today - dt.timedelta(days=1)
-    if phrase.startswith("weekday:"):
-        parts = phrase.split(":")
-        wd = int(parts[1])
-        back = -int(parts[2]) if len(parts) > 2 else 0
-        return today - dt.timedelta(days=((today.weekday() - wd) % 7 or 7) + 7 * back)
-    if phrase.startswith("monthday:"):
-        d = today.replace(day=int(phrase.split(":")[1]))
-        assert d < today, (phrase, today)
-        return d
-    raise ValueError(phrase)
-
-
-def resolve(phrase: str, now: dt.datetime, tz) -> tuple[dt.datetime, dt.datetime]:
-    today = now.astimezone(tz).date()
-    monday = today - dt.timedelta(days=today.weekday())
-    if phrase == "last week":
-        return midnight(monday - dt.timedelta(days=7), tz), midnight(monday, tz)
-    if phrase == "week before last":
-        return midnight(monday - dt.timedelta(days=14), tz), midnight(monday - dt.timedelta(days=7), tz)
-    if phrase.startswith("dates:"):  # explicit days, both included ("from the 3rd to the 5th of November")
-        _, d0, d1 = phrase.split(":")
-        return midnight(dt.date.fromisoformat(d0), tz), midnight(dt.date.fromisoformat(d1) + dt.timedelta(days=1), tz)
-    d = day_of(phrase, today)
-    return midnight(d, tz), midnight(d + dt.timedelta(days=1), tz)
-
-
-def same(a: dt.datetime, b: dt.datetime) -> bool:
-    """The same instant written with the same UTC offset."""
-    return a == b and a.utcoffset() == b.utcoffset()
-
-
-def window_matches(tid: str, start: str, end: str, now, tz, phrase: str | None = None) -> None:
-    phrase = phrase or WORDS.get(tid, {}).get("win")
-    if phrase is None:
-        return
-    s, e = resolve(phrase, now, tz)
-    if not (same(T(start), s) and same(T(end), e)):
-        bad(tid, f"window {start} .. {end} is not what '{phrase}' means ({s.isoformat()} .. {e.isoformat()})")
-
-
-def fmtv(v: float) -> str:
-    return f"{v:,.3f}".rstrip("0").rstrip(".")
-
-
-def no_gaps(tid: str, ser, what: str) -> None:
-    if len(ser) < 2:
-        bad(tid, f"{what}: fewer than two samples")
-        return
-    g = gaps(ser)
-    if g:
-        bad(tid, f"{what}: a gap inside the window {g}")
-
-
-def n_samples(tid: str, ser, which: int = 0) -> None:
-    want = SAMPLES.get(tid)
-    if isinstance(want, tuple):
-        want = want[which]
-    if want is not None and len(ser) != want:
-        bad(tid, f"{len(ser)} samples in the window, not the designed {want}")
-
-
-def design(tid: str, got, what: str) -> None:
-    want = DESIGN.get(tid)
-    if isinstance(want, dict):  # a two-part task: one designed answer per check
-        want = want.get(what)
-    if want is not None and want != got:
-        bad(tid, f"{what} {got!r} is not the designed {want!r}")
-
-
-def tolerance(c: dict, v: float) -> float:
-    return max(c.get("rel_tol", 0.005) * abs(v), c.get("abs_tol", 0.01))
-
-
-def misread(tid: str, c: dict, now, stat, v: float, by: str) -> None:
-    """The window misread — the period before (or after, when it has ended by `now`), or, for a day's mean or energy,
-    shifted by the site's UTC offset (a UTC day) — must give a value outside the tolerance."""
-    s0, e0 = T(c["start"]), T(c["end"])
-    length = e0 - s0
-    off = s0.utcoffset()
-    cands = {"the period before": (s0 - length, s0)}
-    if by in ("mean", "energy") and length <= dt.timedelta(hours=25):  # a UTC day instead of the site's day
-        cands["shifted by the UTC offset"] = (s0 + off, e0 + off)
-    if e0 + length <= now:
-        cands["the period after"] = (e0, e0 + length)
-    passing = []
-    for what, (a, b) in cands.items():
-        try:
-            w = stat(a, b)
-        except (ValueError, ZeroDivisionError, IndexError):
-            continue
-        if abs(w - v) <= tolerance(c, v):
-            passing.append(f"{what} ({fmtv(w)})")
-    if passing and tid in SAME_ANYWAY:
-        out.append(f"  a misread window passes as well: {', '.join(passing)} ({SAME_ANYWAY[tid]})")
-    elif passing:
-        bad(tid, f"a misread window gives a passing value: {', '.join(passing)}")
-
-
-def site_of(c: dict):
-    s = P.site(c["site"])
-    assert s is not None, c
-    return s
-
-
-# ---------------------------------------------------------------------------------------------------------------
-def derived(c, start=None, end=None):
-    """The aligned derived series a - b, a + b or a / b (pairs with b = 0 dropped) in [start, end)."""
-    s0, e0 = start or T(c["start"]), end or T(c["end"])
-    sa = dict(P.series(c["site"], c["a"]["asset"], c["a"]["sensor"], s0, e0))
-    sb = dict(P.series(c["site"], c["b"]["asset"], c["b"]["sensor"], s0, e0))
-    out_ = []
-    for t_ in sorted(set(sa) & set(sb)):
-        x, y = sa[t_], sb[t_]
-        if c["derive"] == "difference":
-            out_.append((t_, x - y))
-        elif c["derive"] == "sum":
-            out_.append((t_, x + y))
-        elif y != 0:
-            out_.append((t_, x / y))
-    return out_
-
-
-def chk_derive(tid, c, now):
-    tz = site_of(c).tz
-    window_matches(tid, c["start"], c["end"], now, tz)
-    for side in ("a", "b"):
-        no_gaps(tid, P.series(c["site"], c[side]["asset"], c[side]["sensor"], T(c["start"]), T(c["end"])), side)
-    agg = c.get("aggregate", c.get("stat"))
-    ser = derived(c)
-    v = aggregate(ser, agg)
-    ua = P.point(c["site"], c["a"]["asset"], c["a"]["sensor"]).unit
-    out.append(
-        f"- {agg} of {c['derive']} ({c['a']['asset']} {c['a']['sensor']}, {c['b']['asset']} {c['b']['sensor']}) over "
-        f"[{local(T(c['start']), tz)}, {local(T(c['end']), tz)}) on {len(ser)} aligned instants = **{fmtv(v)}**"
-        f"{' ' + ua if c['derive'] != 'ratio' else ''} (tolerance ±{fmtv(tolerance(c, v))})"
-    )
-    misread(tid, c, now, lambda a, b: aggregate(derived(c, a, b), agg), v, agg)
-
-
-def chk_partial(tid, c, task):
-    """A `partial` task: here, an instant asked that lies inside a gap of the asked point's history."""
-    words = WORDS.get(tid, {}).get("gap_at")
-    if not words:
-        out.append("- **the run must end `partial`**")
-        return
-    site, asset, sensor = GAP_POINT[tid]
-    s = P.site(site)
-    d0, _ = resolve(words[0], T(task["now"]), s.tz)
-    inst = dt.datetime.combine(d0.date(), dt.time.fromisoformat(words[1]), s.tz)
-    p = P.point(site, asset, sensor)
-    ser = list(zip(p.ts, p.vals))
-    hit = at(p, inst, 60)
-    before = [t_ for t_ in p.ts if t_ <= inst]
-    after = [t_ for t_ in p.ts if t_ > inst]
-    inside = [(a, b) for a, b in gaps(ser) if a < inst < b]
-    out.append(
-        f"- {asset} {sensor} at {local(inst, s.tz)}: **no sample** — inside the gap "
-        f"{', '.join(f'{local(a, s.tz)} → {local(b, s.tz)}' for a, b in inside) or '(none!)'}; the last sample before "
-        f"{local(before[-1], s.tz) if before else '—'}, the next {local(after[0], s.tz) if after else '—'}: the "
-        f"**run must end `partial`** (saying the value was not recorded), not answer a figure"
-    )
-    if hit is not None or not inside:
-        bad(tid, f"the instant {inst.isoformat()} is not inside a gap (a sample within 60 min: {hit})")
-
-
-def chk_value(tid, c, now):
-    if c.get("derive"):
-        chk_derive(tid, c, now)
-        return
-    tz = site_of(c).tz
-    p = P.point(c["site"], c["asset"], c["sensor"])
-    unit = p.unit or ""
-    if c.get("aggregate") == "at":
-        inst = T(c["at"])
-        words = WORDS.get(tid, {}).get("at")
-        if words:
-            day, clock = words
-            want = (
-                now
-                if clock == "now"
-                else dt.datetime.combine(day_of(day, now.astimezone(tz).date()), dt.time.fromisoformat(clock), tz)
-            )
-            if not same(inst, want):
-                bad(tid, f"instant {inst.isoformat()} is not the asked {want.isoformat()}")
-        hit = at(p, inst, c.get("at_window_minutes", 60))
-        if hit is None or hit[0] != inst:
-            bad(tid, f"no sample exactly at {inst.isoformat()} ({hit})")
-            return
-        prev = at(p, inst - dt.timedelta(minutes=15), 0)
-        nxt = at(p, inst + dt.timedelta(minutes=15), 0)
-        out.append(
-            f"- value of {c['asset']} {c['sensor']} at {local(inst, tz)} = **{fmtv(hit[1])} {unit}** "
-            f"(tolerance ±{fmtv(tolerance(c, hit[1]))}; the samples either side: {fmtv(prev[1]) if prev else '—'}, "
-            f"{fmtv(nxt[1]) if nxt else '—'})"
-        )
-        # the instant misread: by one hour (a clock change) or by the site's whole UTC offset (local read as UTC)
-        off = inst.astimezone(tz).utcoffset()
-        shifts = {dt.timedelta(hours=1), off, -off, dt.timedelta(hours=-1)} - {dt.timedelta(0)}
-        passing = []
-        for sh in sorted(shifts):
-            other = at(p, inst + sh, 0)
-            if other and abs(other[1] - hit[1]) <= tolerance(c, hit[1]):
-                passing.append(f"{local(other[0], tz)} ({fmtv(other[1])})")
-        if passing and tid in FLAT:
-            out.append(f"  the series is flat here: {', '.join(passing)} pass as well ({FLAT[tid]})")
-        elif passing:
-            bad(tid, f"the instant misread by an hour or by the UTC offset passes too: {', '.join(passing)}")
-        return
-    ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-    window_matches(tid, c["start"], c["end"], now, tz)
-    no_gaps(tid, ser, "value")
-    n_samples(tid, ser)
-    agg = c["aggregate"]
-    v = aggregate(ser, agg)
-    out.append(
-        f"- {agg} of {c['asset']} {c['sensor']} over [{local(T(c['start']), tz)}, {local(T(c['end']), tz)}) = "
-        f"**{fmtv(v)} {unit}** ({len(ser)} samples; tolerance ±{fmtv(tolerance(c, v))})"
-    )
-    misread(tid, c, now, lambda a, b: aggregate(P.series(c["site"], c["asset"], c["sensor"], a, b), agg), v, agg)
-    if agg in ("max", "min"):
-        _, inst = extreme_instants(ser, agg)
-        out.append(f"  (at {', '.join(local(t, tz) for t in inst)})")
-        design(tid, inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M"), "instant of the extreme")
-
-
-def chk_energy(tid, c, now):
-    tz = site_of(c).tz
-    p = P.point(c["site"], c["asset"], c["sensor"])
-    ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-    window_matches(tid, c["start"], c["end"], now, tz)
-    no_gaps(tid, ser, "energy")
-    n_samples(tid, ser)
-    if p.unit not in ("W", "kW", "MW"):
-        bad(tid, f"energy of a {p.unit} point")
-        return
-    kwh = energy(ser, p.unit)
-    tol = c.get("rel_tol", 0.005)
-    span = (T(c["end"]) - T(c["start"])).total_seconds() / 3600
-    out.append(
-        f"- energy of {c['asset']} {c['sensor']} ({p.unit}) over [{local(T(c['start']), tz)}, "
-        f"{local(T(c['end']), tz)}) ({span:g} h, {len(ser)} samples) = **{fmtv(kwh)} kWh** "
-        f"(tolerance {tol * 100:g} %: {fmtv(kwh * (1 - tol))} .. {fmtv(kwh * (1 + tol))})"
-    )
-    misread(tid, c, now, lambda a, b: energy(P.series(c["site"], c["asset"], c["sensor"], a, b), p.unit), kwh, "energy")
-    reg_name = REGISTER.get(tid)
-    if reg_name:
-        reg = P.point(c["site"], c["asset"], reg_name)
-        scale = {"kWh": 1.0, "MWh": 1000.0}[reg.unit]
-        r0, r1 = at(reg, T(c["start"]), 0), at(reg, T(c["end"]), 0)
-        full = (r1[1] - r0[1]) * scale
-        odd_day = span < 48 and span != 24
-        line = (
-            f"  {reg_name} register ({reg.unit}): {fmtv(r0[1])} at {local(r0[0], tz)}, {fmtv(r1[1])} at "
-            f"{local(r1[0], tz)}: start to end ({span:g} h) **{fmtv(full)} kWh** ({(full / kwh - 1) * 100:+.2f} %)"
-        )
-        if span < 48:
-            mean24 = aggregate(ser, "mean") * 24 * (1000 if p.unit == "MW" else 0.001 if p.unit == "W" else 1)
-            line += (
-                f"; 24 x the day's mean power = {fmtv(mean24)} kWh ({(mean24 / kwh - 1) * 100:+.2f} %"
-                f"{f', wrong: the day has {span:g} hours' if odd_day else ''})"
-            )
-            if odd_day and abs(mean24 - kwh) <= tol * kwh:
-                bad(tid, f"24 x mean power would pass: the {span:g}-hour day is not tested")
-        out.append(line)
-        if abs(full - kwh) > tol * kwh:
-            bad(tid, f"the register's difference {full:.1f} is outside the tolerance of {kwh:.1f}")
-
-
-def chk_ranks(tid, c, now):
-    s = site_of(c)
-    window_matches(tid, c["start"], c["end"], now, s.tz)
-    if "assets" in c:
-        names = list(c["assets"])
-    else:
-        names = [
-            e.dis
-            for e in s.equips.values()
-            if ("kind" not in c or c["kind"] in e.markers)
-            and c.get("name_contains", "").lower() in e.dis.lower()
-            and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
-        ]
-    vals = {}
-    for n in names:
-        ser = P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
-        no_gaps(tid, ser, f"ranks {n}")
-        n_samples(tid, ser)
-        unit = P.point(c["site"], n, c["sensor"]).unit
-        vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-    order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
-    best, second = vals[order[0]], vals[order[1]]
-    rel = abs(best - second) / abs(best)
-    u = "kWh" if c["by"] == "energy" else P.point(c["site"], order[0], c["sensor"]).unit
-    out.append(
-        f"- ranked by {c['by']} ({c['order']} first) over [{local(T(c['start']), s.tz)}, {local(T(c['end']), s.tz)}): "
-        + ", ".join(f"{n} {fmtv(vals[n])} {u}" for n in order)
-        + f" → **{order[0]}** (the runner-up {rel * 100:.1f} % away)"
-    )
-    if rel < 0.03:
-        bad(tid, f"the runner-up is only {rel * 100:.2f} % away")
-    design(tid, order[0], "winner")
-
-
-def chk_periods(tid, c, now):
-    tz = site_of(c).tz
-    words = WORDS.get(tid, {}).get("periods")
-    if words:
-        for which, phrase in zip(("first", "second"), words):
-            window_matches(tid, c[which]["start"], c[which]["end"], now, tz, phrase)
-    unit = P.point(c["site"], c["asset"], c["sensor"]).unit
-    vals = {}
-    for k, which in enumerate(("first", "second")):
-        ser = P.series(c["site"], c["asset"], c["sensor"], T(c[which]["start"]), T(c[which]["end"]))
-        no_gaps(tid, ser, f"period {which}")
-        n_samples(tid, ser, k)
-        vals[which] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-    win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
-    rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
-    u = "kWh" if c["by"] == "energy" else unit
-    parts = [
-        f"{' / '.join(c[w]['labels'])} [{local(T(c[w]['start']), tz)}, {local(T(c[w]['end']), tz)}) = "
-        f"{fmtv(vals[w])} {u}"
-        for w in ("first", "second")
-    ]
-    out.append(
-        f"- {c['by']} of {c['asset']} {c['sensor']}: {'; '.join(parts)} → **{c[win]['labels'][0]}** is "
-        f"{c['order']} ({rel * 100:.1f} % apart)"
-    )
-    if rel < 0.03:
-        bad(tid, f"the periods are only {rel * 100:.2f} % apart")
-    design(tid, win, "period")
-
-
-def chk_excursion(tid, x, now):
-    tz = site_of(x).tz
-    window_matches(tid, x["start"], x["end"], now, tz)
-    ser = P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-    no_gaps(tid, ser, "excursion")
-    lim_ser = (
-        P.series(x["site"], x["asset"], x["limit_sensor"], T(x["start"]), T(x["end"])) if "limit_sensor" in x else None
-    )
-    comp = compared(ser, x.get("limit"), lim_ser)
-    if not comp:
-        bad(tid, "no samples to compare")
-        return
-    hits = [r for r in comp if past(r[1], r[2], x["direction"])]
-    closest = min(abs(v - lim) for _, v, lim in comp)
-    sign = 1 if x["direction"] == "above" else -1
-    worst = max(comp, key=lambda r: sign * (r[1] - r[2]))
-    ans = bool(hits)
-    out.append(
-        f"- {x['asset']} {x['sensor']} {x['direction']} {x.get('limit', x.get('limit_sensor'))} over "
-        f"[{local(T(x['start']), tz)}, {local(T(x['end']), tz)}): **{'Yes' if ans else 'No'}** — {len(hits)} of "
-        f"{len(comp)} compared samples past it; the most extreme {fmtv(worst[1])} (limit {fmtv(worst[2])}) at "
-        f"{local(worst[0], tz)}; the closest sample {closest:.3f} from the limit"
-    )
-    if hits:
-        out.append(f"  first past {local(hits[0][0], tz)}, last past {local(hits[-1][0], tz)}")
-    if hits:  # a Yes: the most extreme sample well past the limit, and more than one sample past it
-        margin = sign * (worst[1] - worst[2])
-        floor = MARGIN_FLOOR.get(tid, max(0.5, 0.02 * abs(worst[2])))
-        if margin < floor or len(hits) < 2:
-            bad(tid, f"a borderline Yes: {len(hits)} samples past, the most extreme {margin:.3f} past the limit")
-    elif closest < 0.1:  # a No: no sample near the limit
-        bad(tid, f"a sample lies {closest:.3f} from the limit")
-    design(tid, ans, "answer")
-
-
-def chk_exists(tid, x):
-    s = site_of(x)
-    if "kind" in x:
-        have = [e.dis for e in s.equips.values() if x["kind"] in e.markers]
-        elsewhere = [
-            f"{e.dis} ({t.dis})"
-            for t in P.sites.values()
-            if t is not s
-            for e in t.equips.values()
-            if x["kind"] in e.markers
-        ]
-        ans = bool(have)
-        out.append(
-            f"- an equip with the `{x['kind']}` marker at {s.dis}: **{'Yes' if ans else 'No'}** "
-            f"({', '.join(have) or 'none'}; at the other sites: {', '.join(elsewhere) or 'none'})"
-        )
-    else:
-        ans = P.equip(x["site"], x["asset"]) is not None
-        out.append(f"- an asset named {x['asset']} at {s.dis}: **{'Yes' if ans else 'No'}**")
-    design(tid, ans, "answer")
-
-
-def chk_duration(tid, c, now):
-    tz = site_of(c).tz
-    window_matches(tid, c["start"], c["end"], now, tz)
-    ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-    no_gaps(tid, ser, "duration")
-    lim_ser = (
-        P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"])) if "limit_sensor" in c else None
-    )
-    comp = compared(ser, c.get("limit"), lim_ser)
-    tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
-    closest = min(abs(v - lim) for _, v, lim in comp)
-    pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
-    h = tot.total_seconds() / 3600
-    share = n_past / n * 100
-    out.append(
-        f"- {c['asset']} {c['sensor']} {c['direction']} {c.get('limit', c.get('limit_sensor'))} over "
-        f"[{local(T(c['start']), tz)}, {local(T(c['end']), tz)}): **{h:g} h** ({n_past} of {n} samples, "
-        f"**{share:.2f} %**), the samples from {local(pts[0], tz)} to {local(pts[-1], tz)}; spacing "
-        f"{spacing(ser)}; the closest sample {closest:.3f} from the limit"
-    )
-    if closest < NEAR.get(tid, 0.1):
-        bad(tid, f"a sample lies {closest:.3f} from the limit")
-    if tid not in MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
-        bad(tid, "the samples past the limit are not one run")
-    want = DESIGN.get(tid)
-    if want and want[0] == "h" and abs(h - want[1]) > 1e-9:
-        bad(tid, f"{h} h is not the designed {want[1]} h")
-    if want and want[0] == "%" and abs(share - want[1]) > 1e-9:
-        bad(tid, f"{share} % is not the designed {want[1]} %")
-
-
-def chk_extreme(tid, c, now):
-    tz = site_of(c).tz
-    window_matches(tid, c["start"], c["end"], now, tz)
-    ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-    no_gaps(tid, ser, "time of extreme")
-    n_samples(tid, ser)
-    best, inst = extreme_instants(ser, c["extreme"])
-    ranked = sorted({v for _, v in ser}, reverse=c["extreme"] == "max")
-    runner = ranked[1]
-    unit = P.point(c["site"], c["asset"], c["sensor"]).unit or ""
-    out.append(
-        f"- {c['extreme']} of {c['asset']} {c['sensor']} = {fmtv(best)} {unit} at "
-        f"**{', '.join(local(t, tz) for t in inst)}** (the next value {fmtv(runner)})"
-    )
-    if len(inst) != 1:
-        bad(tid, "the extreme is held at more than one instant")
-    if abs(best - runner) < max(0.05, 0.005 * abs(best)):
-        bad(tid, f"the next value {runner} is too close to {best}")
-    design(tid, inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M"), "instant")
-
-
-def chk_count(tid, c):
-    s = site_of(c)
-    if c["of"] == "assets":
-        names = [e.dis for e in s.equips.values() if c.get("kind") is None or c["kind"] in e.markers]
-    else:
-        names = list(P.equip(c["site"], c["asset"]).points)
-    out.append(f"- count: **{len(names)}** ({', '.join(names)})")
-    design(tid, len(names), "count")
-
-
-def chk_lists(tid, c):
-    if c["of"] == "sites":
-        names = [s.dis for s in P.sites.values()]
-        shown = names
-    elif c["of"] == "assets":
-        s = site_of(c)
-        names = [e.dis for e in s.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
-        exact = [e.dis for e in s.equips.values() if c.get("name_contains", "") in e.dis]
-        if exact != names:
-            bad(tid, f"name_contains matches differ by case: {exact} vs {names}")
-        shown = names
-    else:
-        e = P.equip(c["site"], c["asset"])
-        names = list(e.points)
-        shown = [f"{p.nav} ({p.unit or p.kind})" for p in e.points.values()]
-    out.append(f"- lists: **{', '.join(shown)}**")
-    design(tid, names, "list")
-
-
-def chk_missing(tid, c):
-    k = c["kind"]
-    if k == "site":
-        missing = P.site(c["name"]) is None and not any(norm(c["name"]) in norm(s.dis) for s in P.sites.values())
-        there = [s.dis for s in P.sites.values()]
-    elif k == "asset":
-        s = site_of(c)
-        missing = P.equip(c["site"], c["name"]) is None and not any(
-            norm(c["name"]) in norm(e.dis) for e in s.equips.values()
-        )
-        there = list(s.equips)
-    else:
-        e = P.equip(c["site"], c["asset"])
-        # missing by name, and no point of the asset carries the measure's tag either (vibration, humidity, ...)
-        missing = all(
-            norm(p.nav) != norm(c["name"])
-            and norm(c["name"]) not in p.tags
-            and not (MISSING_TAGS.get(tid, set()) & p.tags)
-            for p in e.points.values()
-        )
-        there = list(e.points)
-    out.append(f"- {k} '{c['name']}': **{'missing' if missing else 'EXISTS'}** (there is: {', '.join(there)})")
-    if not missing:
-        bad(tid, "the 'missing' thing exists")
-
-
-def chk_not_recorded(tid, c):
-    if "asset" not in c:  # a thing outside the building's data: no record anywhere names it or carries its tag
-        words = {w.lower() for w in [c["attribute"], *c.get("words", [])] for w in w.split()}
-        hits = [
-            f"{e.dis} {p.nav}"
-            for s in P.sites.values()
-            for e in s.equips.values()
-            for p in e.points.values()
-            if words & ({w.lower() for w in p.nav.split()} | {t_.lower() for t_ in p.tags})
-        ]
-        out.append(
-            f"- {c['attribute']}: no point of any site is named or tagged for it → **not recorded** (says so, "
-            f"claims no value)"
-        )
-        if hits:
-            bad(tid, f"points mention it: {hits}")
-        return
-    e = P.equip(c["site"], c["asset"])
-    if e is None:
-        bad(tid, "the asset does not exist")
-        return
-    attr_tags = set(c.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating", "capacity"}
-    held = attr_tags & set(e.record)
-    out.append(f"- {c['attribute']} of {e.dis}: its record holds only {', '.join(sorted(e.record))} → **not recorded**")
-    if held:
-        bad(tid, f"the record holds {held}")
-
-
-def chk_file(tid, c, now):
-    tz = site_of(c).tz
-    window_matches(tid, c["start"], c["end"], now, tz)
-    sensors = c["sensor"] if isinstance(c["sensor"], list) else [c["sensor"]]
-    parts = []
-    for a in c["assets"]:
-        for sn in sensors:
-            ser = P.series(c["site"], a, sn, T(c["start"]), T(c["end"]))
-            no_gaps(tid, ser, f"file {a} {sn}")
-            n_samples(tid, ser)
-            parts.append(f"{a} {sn}: {len(ser)} rows, {local(ser[0][0], tz)} … {local(ser[-1][0], tz)}")
-    how = "one file" if c.get("single_file", True) else "one or more files"
-    out.append(f"- {how}: **" + "; ".join(parts) + "**")
-
-
-def chk_refuses(tid, c):
-    if c is True:
-        out.append("- **says it cannot; reads no data; claims no action**")
-    elif c.get("reason") == "forecast":
-        out.append("- **says it reads recorded data and does not forecast; states no figure; reads no data**")
-    else:
-        extra = "; may read data for the data part (checked beside)" if c.get("allow_data") else "; reads no data"
-        names = f"; names {', '.join(c['must_name'])}" if c.get("must_name") else ""
-        out.append(f"- **refuses the operation / the injected instruction; claims no action{names}{extra}**")
-        for n in c.get("must_name", []):
-            if not any(P.equip(s.dis, n) for s in P.sites.values()):
-                bad(tid, f"must_name {n} is no asset")
-
-
-# ----- the slot-dependent questions' wrong readings -----------------------------------------------------------
-def verdict(kind: str, c: dict):
-    """The answer a reading gives: a ranks winner set, a yes/no, hours past, a number, extreme instants, a period."""
-    s0, e0 = T(c["start"]) if "start" in c else None, T(c["end"]) if "end" in c else None
-    if kind == "ranks":
-        s = site_of(c)
-        names = c.get("assets") or [
-            e.dis for e in s.equips.values()
-            if ("kind" not in c or c["kind"] in e.markers) and any(norm(p.nav) == norm(c["sensor"])
-                                                                   for p in e.points.values())
-        ]  # fmt: skip
-        vals = {}
-        for n in names:
-            ser = P.series(c["site"], n, c["sensor"], s0, e0)
-            unit = P.point(c["site"], n, c["sensor"]).unit
-            vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        best = (max if c["order"] == "highest" else min)(vals.values())
-        return {n for n, v in vals.items() if abs(v - best) <= 1e-9 * max(1.0, abs(best))}
-    if kind in ("yes_no", "duration"):
-        ser = P.series(c["site"], c["asset"], c["sensor"], s0, e0)
-        if c.get("_negate"):
-            ser = [(t_, -v) for t_, v in ser]
-        lim = P.series(c["site"], c["asset"], c["limit_sensor"], s0, e0) if "limit_sensor" in c else None
-        comp = compared(ser, c.get("limit"), lim)
-        if kind == "yes_no":
-            return any(past(v, li, c["direction"]) for _, v, li in comp)
-        tot, n_past, n = duration(ser, comp, c["direction"], e0)
-        return tot.total_seconds() / 3600, n_past / n * 100
-    if kind == "value":
-        if c.get("_ratio_of_means"):
-            ser = derived({**c, "derive": "difference"})  # only for the alignment
-            sa = dict(P.series(c["site"], c["a"]["asset"], c["a"]["sensor"], s0, e0))
-            sb = dict(P.series(c["site"], c["b"]["asset"], c["b"]["sensor"], s0, e0))
-            ts = [t_ for t_, _ in ser]
-            return sum(sa[t_] for t_ in ts) / sum(sb[t_] for t_ in ts)
-        if c.get("derive"):
-            return aggregate(derived(c), c.get("aggregate", c.get("stat")))
-        if c.get("aggregate") == "at":
-            hit = at(P.point(c["site"], c["asset"], c["sensor"]), T(c["at"]), c.get("at_window_minutes", 60))
-            if hit is None:
-                raise ValueError("no sample")
-            return hit[1]
-        return aggregate(P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["aggregate"])
-    if kind == "time_of_extreme":
-        return extreme_instants(P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["extreme"])[1]
-    if kind == "periods":
-        unit = P.point(c["site"], c["asset"], c["sensor"]).unit
-        vals = {}
-        for w in ("first", "second"):
-            ser = P.series(c["site"], c["asset"], c["sensor"], T(c[w]["start"]), T(c[w]["end"]))
-            vals[w] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        return (max if c["order"] == "highest" else min)(vals, key=vals.get)
-    raise ValueError(kind)
-
-
-def passes(kind: str, c: dict, true, got) -> bool:
-    """Would an answer stating `got` pass the check whose true answer is `true`?"""
-    if kind == "ranks":
-        return bool(got & true)
-    if kind in ("yes_no", "periods"):
-        return got == true
-    if kind == "duration":
-        return abs(got[0] - true[0]) <= max(0.25, 0.02 * true[0]) or abs(got[1] - true[1]) <= 1.0
-    if kind == "value":
-        return abs(got - true) <= tolerance(c, true)
-    if kind == "time_of_extreme":
-        return any(abs(a - b) <= dt.timedelta(minutes=15) for a in got for b in true)
-    raise ValueError(kind)
-
-
-def show(x) -> str:
-    if isinstance(x, set):
-        return ", ".join(sorted(x))
-    if isinstance(x, tuple):
-        return f"{x[0]:g} h ({x[1]:.2f} %)"
-    if isinstance(x, list):
-        return ", ".join(t_.isoformat() for t_ in x)
-    if isinstance(x, bool):
-        return "Yes" if x else "No"
-    if isinstance(x, float):
-        return fmtv(x)
-    return str(x)
-
-
-def wrong_readings(task) -> None:
-    tid = task["id"]
-    if tid not in WRONG and tid not in RIGHT_TOO:
-        return
-    kinds = [k for k in ("ranks", "yes_no", "duration", "value", "time_of_extreme", "periods") if k in task["expect"]]
-    if len(kinds) != 1:
-        bad(tid, f"slot checks need exactly one value-bearing check, found {kinds}")
-        return
-    kind = kinds[0]
-    c = task["expect"][kind]
-    c = c["excursion"] if kind == "yes_no" else c
-    true = verdict(kind, c)
-    out.append(f"- slot readings (the true one: {show(true)}):")
-    for what, over in WRONG.get(tid, []):
-        cc = {k: v for k, v in {**c, **over}.items() if v is not None and k != "_same_ok"}
-        try:
-            got = verdict(kind, cc)
-        except (KeyError, ValueError, IndexError, ZeroDivisionError) as exc:
-            out.append(f"  - {what}: cannot be read ({exc!r}) — fails")
-            continue
-        ok = passes(kind, cc if kind == "value" else c, true, got)
-        if over.get("_same_ok"):  # a neighbouring reading that agrees: shown, not held against the task
-            out.append(f"  - another reading: {what} → {show(got)} — {'agrees' if ok else 'differs'}")
-            continue
-        out.append(f"  - wrong: {what} → {show(got)} — {'PASSES' if ok else 'fails'}")
-        if ok:
-            bad(tid, f"the wrong reading '{what}' gives a passing answer ({show(got)})")
-    for what, over in RIGHT_TOO.get(tid, []):
-        got = verdict(kind, {**c, **over})
-        ok = passes(kind, c, true, got)
-        out.append(f"  - also right: {what} → {show(got)} — {'passes' if ok else 'FAILS'}")
-        if not ok:
-            bad(tid, f"the honest alternative '{what}' fails ({show(got)})")
-
 
 #: the point a `partial` gap question asks about
 GAP_POINT = {"b13-24": ("Santos Reefer Terminal", "TR-2", "Oil Temp")}
-
-
-def do_check(tid: str, kind: str, c, task) -> None:
-    now = T(task["now"])
-    if kind == "partial":
-        chk_partial(tid, c, task)
-    elif kind == "value":
-        chk_value(tid, c, now)
-    elif kind == "energy":
-        chk_energy(tid, c, now)
-    elif kind == "ranks":
-        chk_ranks(tid, c, now)
-    elif kind == "periods":
-        chk_periods(tid, c, now)
-    elif kind == "yes_no":
-        if "excursion" in c:
-            chk_excursion(tid, c["excursion"], now)
-        else:
-            chk_exists(tid, c["exists"])
-    elif kind == "duration":
-        chk_duration(tid, c, now)
-    elif kind == "time_of_extreme":
-        chk_extreme(tid, c, now)
-    elif kind == "count":
-        chk_count(tid, c)
-    elif kind == "answer_lists":
-        chk_lists(tid, c)
-    elif kind == "answer_says_missing":
-        chk_missing(tid, c)
-    elif kind == "not_recorded":
-        chk_not_recorded(tid, c)
-    elif kind == "file":
-        chk_file(tid, c, now)
-    elif kind == "refuses":
-        chk_refuses(tid, c)
-    else:
-        bad(tid, f"no truth for the check {kind}")
-
-
-def windows(x, site=None):
-    """(site, start, end) of every window and instant in an expect block."""
-    if isinstance(x, dict):
-        site = x.get("site", site)
-        if "start" in x and "end" in x:
-            yield site, T(x["start"]), T(x["end"])
-        if isinstance(x.get("at"), str):
-            yield site, T(x["at"]), T(x["at"])
-        for v in x.values():
-            if isinstance(v, (dict, list)):
-                yield from windows(v, site)
-    elif isinstance(x, list):
-        for v in x:
-            yield from windows(v, site)
-
-
-def check_now(task) -> None:
-    """`now` carries its site's own offset at that instant; every window and instant lies at or before it and inside
-    the data; every window's ends carry the site's offset at that instant."""
-    tid = task["id"]
-    now = T(task["now"])
-    sites = {s for s, _, _ in windows(task["expect"])} | {
-        v.get("site") for v in task["expect"].values() if isinstance(v, dict)
-    }
-    for k in ("yes_no",):
-        x = task["expect"].get(k)
-        if isinstance(x, dict):
-            sites |= {v.get("site") for v in x.values() if isinstance(v, dict)}
-    sites.discard(None)
-    site_by_word = {
-        "naaldwijk": "Naaldwijk Greenhouse",
-        "santos": "Santos Reefer Terminal",
-        "westbrook": "Westbrook Research Labs",
-    }
-    if task["tags"][0] in site_by_word:
-        sites.add(site_by_word[task["tags"][0]])
-    elif task["tags"][0] != "general":
-        bad(tid, f"the first tag {task['tags'][0]!r} names no site")
-    for sn in sites:
-        s = P.site(sn)
-        if s is None:
-            continue
-        if now.astimezone(s.tz).utcoffset() != now.utcoffset():
-            bad(tid, f"now {now.isoformat()} does not carry {s.dis}'s offset {now.astimezone(s.tz).utcoffset()}")
-        first = min(p.ts[0] for e in s.equips.values() for p in e.points.values())
-        last = max(p.ts[-1] for e in s.equips.values() for p in e.points.values())
-        if not first <= now <= last:
-            bad(tid, f"now {now.isoformat()} lies outside {s.dis}'s data")
-    for sn, a, b in windows(task["expect"]):
-        if b > now:
-            bad(tid, f"a window ends after now ({b.isoformat()} > {now.isoformat()})")
-        s = P.site(sn) if sn else None
-        if s is not None:
-            for t in (a, b):
-                if t.astimezone(s.tz).utcoffset() != t.utcoffset():
-                    bad(tid, f"{t.isoformat()} does not carry {s.dis}'s offset")
-
-
-def plant_tables() -> list[str]:
-    lines = ["## The plant", ""]
-    lines += ["| site | tz | equips | points | samples per point |", "|---|---|---|---|---|"]
-    for s in P.sites.values():
-        pts = [p for e in s.equips.values() for p in e.points.values()]
-        lines.append(
-            f"| {s.dis} | {s.tz.key} | {len(s.equips)} | {len(pts)} | "
-            f"{min(len(p.ts) for p in pts)}–{max(len(p.ts) for p in pts)} |"
-        )
-    for s in P.sites.values():
-        lines += ["", f"### {s.dis} ({s.tz.key})", "", "| equip | markers | points (unit or kind) | gaps |"]
-        lines.append("|---|---|---|---|")
-        for e in s.equips.values():
-            pts = ", ".join(f"{p.nav} ({p.unit or p.kind})" for p in e.points.values())
-            gp = [
-                f"{p.nav}: {local(a, s.tz)} → {local(b, s.tz)}"
-                for p in e.points.values()
-                for a, b in gaps(list(zip(p.ts, p.vals)))
-            ]
-            lines.append(f"| {e.dis} | {', '.join(sorted(e.markers))} | {pts} | {'; '.join(gp) or '—'} |")
-    return lines
 
 
 HEAD = """# Blind set 13: the true answers
@@ -1048,34 +233,132 @@ checker). Times are site-local unless an offset is shown.
   the honest alternatives listed as "also right" pass it.
 """
 
+#: a task's first tag -> its site
+SITE_BY_WORD = {
+    "naaldwijk": "Naaldwijk Greenhouse",
+    "santos": "Santos Reefer Terminal",
+    "westbrook": "Westbrook Research Labs",
+}
 
-def main() -> int:
-    body: list[str] = ["## Questions and answers", ""]
-    for task in TASKS:
-        tid = task["id"]
-        out.clear()
-        check_now(task)
-        for kind, c in task["expect"].items():
-            for cc in c if isinstance(c, list) else [c]:
-                do_check(tid, kind, cc, task)
-        wrong_readings(task)
-        body += [f"### {tid} — {', '.join(task['tags'])}", ""]
-        body += [f"> {line}" for line in task["question"].splitlines()]
-        body += ["", f"now: `{task['now']}`"]
-        if task.get("notes"):
-            body += ["", f"notes: {task['notes'].strip()}"]
-        body.append("")
-        body += out
-        body.append("")
-    text = "\n".join([HEAD] + plant_tables() + [""] + body)
-    if problems:
-        text += "\n## Problems\n\n" + "\n".join(f"- {p}" for p in problems) + "\n"
-    (HERE / "truth.md").write_text(text)
-    for p in problems:
-        print("NOT CLEAR-CUT:", p, file=sys.stderr)
-    print(f"{len(TASKS)} tasks, {len(problems)} problems; wrote truth.md")
-    return 1 if problems else 0
+
+class Blind13(Truth):
+    """The checks of blind set 13 that read differently from the shared ones."""
+
+    def chk_duration(self, tid, c, now):
+        tz = self.site_of(c).tz
+        self.window_matches(tid, c["start"], c["end"], now, tz)
+        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
+        self.no_gaps(tid, ser, "duration")
+        lim_ser = (
+            self.P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
+            if "limit_sensor" in c
+            else None
+        )
+        comp = compared(ser, c.get("limit"), lim_ser)
+        tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
+        closest = min(abs(v - lim) for _, v, lim in comp)
+        pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
+        h = tot.total_seconds() / 3600
+        share = n_past / n * 100
+        self.out.append(
+            f"- {c['asset']} {c['sensor']} {c['direction']} {c.get('limit', c.get('limit_sensor'))} over "
+            f"[{local(T(c['start']), tz)}, {local(T(c['end']), tz)}): **{h:g} h** ({n_past} of {n} samples, "
+            f"**{share:.2f} %**), the samples from {local(pts[0], tz)} to {local(pts[-1], tz)}; spacing "
+            f"{spacing(ser)}; the closest sample {closest:.3f} from the limit"
+        )
+        if closest < NEAR.get(tid, 0.1):
+            self.bad(tid, f"a sample lies {closest:.3f} from the limit")
+        if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
+            self.bad(tid, "the samples past the limit are not one run")
+        want = self.DESIGN.get(tid)
+        if want and want[0] == "h" and abs(h - want[1]) > 1e-9:
+            self.bad(tid, f"{h} h is not the designed {want[1]} h")
+        if want and want[0] == "%" and abs(share - want[1]) > 1e-9:
+            self.bad(tid, f"{share} % is not the designed {want[1]} %")
+
+    def chk_not_recorded(self, tid, c):
+        if "asset" not in c:  # a thing outside the building's data: no record anywhere names it or carries its tag
+            words = {w.lower() for w in [c["attribute"], *c.get("words", [])] for w in w.split()}
+            hits = [
+                f"{e.dis} {p.nav}"
+                for s in self.P.sites.values()
+                for e in s.equips.values()
+                for p in e.points.values()
+                if words & ({w.lower() for w in p.nav.split()} | {t_.lower() for t_ in p.tags})
+            ]
+            self.out.append(
+                f"- {c['attribute']}: no point of any site is named or tagged for it → **not recorded** (says so, "
+                f"claims no value)"
+            )
+            if hits:
+                self.bad(tid, f"points mention it: {hits}")
+            return
+        e = self.P.equip(c["site"], c["asset"])
+        if e is None:
+            self.bad(tid, "the asset does not exist")
+            return
+        attr_tags = set(c.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating", "capacity"}
+        held = attr_tags & set(e.record)
+        self.out.append(
+            f"- {c['attribute']} of {e.dis}: its record holds only {', '.join(sorted(e.record))} → **not recorded**"
+        )
+        if held:
+            self.bad(tid, f"the record holds {held}")
+
+    def verdict(self, kind: str, c: dict):
+        """The answer a reading gives: a ranks winner set, a yes/no, hours past, a number, extreme instants, a
+        period."""
+        s0, e0 = T(c["start"]) if "start" in c else None, T(c["end"]) if "end" in c else None
+        if kind == "ranks":
+            s = self.site_of(c)
+            names = c.get("assets") or [
+                e.dis for e in s.equips.values()
+                if ("kind" not in c or c["kind"] in e.markers) and any(norm(p.nav) == norm(c["sensor"])
+                                                                       for p in e.points.values())
+            ]  # fmt: skip
+            vals = {}
+            for n in names:
+                ser = self.P.series(c["site"], n, c["sensor"], s0, e0)
+                unit = self.P.point(c["site"], n, c["sensor"]).unit
+                vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
+            best = (max if c["order"] == "highest" else min)(vals.values())
+            return {n for n, v in vals.items() if abs(v - best) <= 1e-9 * max(1.0, abs(best))}
+        if kind in ("yes_no", "duration"):
+            ser = self.P.series(c["site"], c["asset"], c["sensor"], s0, e0)
+            if c.get("_negate"):
+                ser = [(t_, -v) for t_, v in ser]
+            lim = self.P.series(c["site"], c["asset"], c["limit_sensor"], s0, e0) if "limit_sensor" in c else None
+            comp = compared(ser, c.get("limit"), lim)
+            if kind == "yes_no":
+                return any(past(v, li, c["direction"]) for _, v, li in comp)
+            tot, n_past, n = duration(ser, comp, c["direction"], e0)
+            return tot.total_seconds() / 3600, n_past / n * 100
+        if kind == "value":
+            if c.get("_ratio_of_means"):
+                ser = self.derived({**c, "derive": "difference"})  # only for the alignment
+                sa = dict(self.P.series(c["site"], c["a"]["asset"], c["a"]["sensor"], s0, e0))
+                sb = dict(self.P.series(c["site"], c["b"]["asset"], c["b"]["sensor"], s0, e0))
+                ts = [t_ for t_, _ in ser]
+                return sum(sa[t_] for t_ in ts) / sum(sb[t_] for t_ in ts)
+            if c.get("derive"):
+                return aggregate(self.derived(c), c.get("aggregate", c.get("stat")))
+            if c.get("aggregate") == "at":
+                hit = at(self.P.point(c["site"], c["asset"], c["sensor"]), T(c["at"]), c.get("at_window_minutes", 60))
+                if hit is None:
+                    raise ValueError("no sample")
+                return hit[1]
+            return aggregate(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["aggregate"])
+        if kind == "time_of_extreme":
+            return extreme_instants(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["extreme"])[1]
+        if kind == "periods":
+            unit = self.P.point(c["site"], c["asset"], c["sensor"]).unit
+            vals = {}
+            for w in ("first", "second"):
+                ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c[w]["start"]), T(c[w]["end"]))
+                vals[w] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
+            return (max if c["order"] == "highest" else min)(vals, key=vals.get)
+        raise ValueError(kind)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(Blind13(HERE, globals()).main())

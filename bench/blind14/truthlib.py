@@ -11,6 +11,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import blind_truthlib  # noqa: E402
 from blind_truthlib import *  # noqa: E402, F403
+from blindkit.truth import T, Truth, fmtv, same, tolerance, windows  # noqa: E402, F401
 
 
 class Plant(blind_truthlib.Plant):

@@ -1,0 +1,244 @@
+"""The generator scaffolding of the blind sets' plants: a site's 15-minute sample grid in its own zone, the seeded
+signal pieces every plant is drawn from, the equips and points a plant declares, and the writer of the two files the
+simulator serves (plant.json, a Haystack 4 JSON grid; plant.csv.gz, the histories `id,ts,val`).
+
+A set's make_plant.py holds only its own plant: the sites, and for each equip its markers and its points' units, tags
+and signals, drawn in order from one `Plant(seed, start, end)` (the draws' order is the plant: the same order gives
+byte-identical files). docs/plants.md describes the pieces and the files.
+
+Written from the copies in bench/blind7/ ... bench/blind14/make_plant.py; each set regenerates byte-identical files
+through it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import io
+import json
+import math
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import numpy as np
+
+M = {"_kind": "marker"}
+STEP = dt.timedelta(minutes=15)
+
+
+def ref(val: str, dis: str) -> dict:
+    return {"_kind": "ref", "val": val, "dis": dis}
+
+
+class Site:
+    """One site's samples, [start 00:00, end 00:00) in its own zone, every `step` (in absolute time: a day whose
+    clocks change holds 92 or 100 samples)."""
+
+    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str, *, start: dt.date, end: dt.date,
+                 step: dt.timedelta = STEP):  # fmt: skip
+        self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
+        t0 = dt.datetime.combine(start, dt.time(0), self.tz).astimezone(dt.UTC)
+        t1 = dt.datetime.combine(end, dt.time(0), self.tz).astimezone(dt.UTC)
+        n = int((t1 - t0) / step)
+        self.utc = [t0 + i * step for i in range(n)]
+        self.local = [t.astimezone(self.tz) for t in self.utc]
+        #: the local clock hour (a fraction), the same in UTC, the local date, weekday (Monday 0), day index
+        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
+        self.uhour = np.array([t.hour + t.minute / 60 for t in self.utc])
+        self.date = [t.date() for t in self.local]
+        self.wday = np.array([d.weekday() for d in self.date])
+        self.day_i = np.array([(d - start).days for d in self.date])
+        self.n = n
+        self.secs = np.array([(t - self.utc[0]).total_seconds() for t in self.utc])
+
+    def day(self, day: dt.date) -> np.ndarray:
+        return np.array([d == day for d in self.date])
+
+    def days(self, days: list[dt.date]) -> np.ndarray:
+        return np.array([d in days for d in self.date])
+
+    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
+        """Samples of that local day whose local clock hour is in [h0, h1) (on a 25-hour day both 02:xx; on a 23-hour
+        day the skipped hour does not exist)."""
+        return self.day(day) & (self.hour >= h0) & (self.hour < h1)
+
+    def span(self, d0: dt.date, h0: float, d1: dt.date, h1: float) -> np.ndarray:
+        """Samples from local (d0, h0) up to, not including, local (d1, h1), by the wall clock."""
+        a = dt.datetime.combine(d0, dt.time(0), self.tz) + dt.timedelta(hours=h0)
+        b = dt.datetime.combine(d1, dt.time(0), self.tz) + dt.timedelta(hours=h1)
+        return np.array([a <= t < b for t in self.local])
+
+    def hours(self, h0: float, h1: float) -> np.ndarray:
+        """Every day's samples whose local clock hour is in [h0, h1)."""
+        return (self.hour >= h0) & (self.hour < h1)
+
+    def at(self, day: dt.date, hour: float) -> int:
+        """The index of the one sample at that local day and clock hour."""
+        hits = [i for i, (d, h) in enumerate(zip(self.date, self.hour)) if d == day and abs(h - hour) < 1e-9]
+        if len(hits) != 1:
+            raise KeyError((day, hour, len(hits)))
+        return hits[0]
+
+
+# ----- signal pieces without randomness ---------------------------------------------------------------------------
+def daily(site: Site, amp: float, peak_hour: float) -> np.ndarray:
+    """A daily cosine of amplitude `amp` peaking at the local clock hour `peak_hour`."""
+    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
+
+
+def keep_gap(site: Site, day: dt.date, h0: float, hours: float = 4.0) -> np.ndarray:
+    """True where samples are kept: a gap of `hours` from local hour h0 on that day."""
+    return ~site.mask(day, h0, h0 + hours)
+
+
+def register(site: Site, rate: np.ndarray, start: float, per_hour: float = 1.0) -> np.ndarray:
+    """A cumulative register: the running trapezoid of `rate` x hours x per_hour."""
+    inc = (rate[1:] + rate[:-1]) / 2 * np.diff(site.secs) / 3600 * per_hour
+    return start + np.concatenate([[0.0], np.cumsum(inc)])
+
+
+def put(site: Site, arr: np.ndarray, day: dt.date, values: dict[float, float]) -> None:
+    """Set the samples of that local day at the given clock hours (an event drawn sample by sample)."""
+    for hh, v in values.items():
+        arr[site.at(day, hh)] = v
+
+
+def bump(site: Site, day: dt.date, h0: float, h1: float) -> np.ndarray:
+    """A half-sine from 0 at local hour h0 to 1 in the middle and back to 0 at h1 (0 outside that day's window)."""
+    m = site.mask(day, h0, h1)
+    return np.where(m, np.sin(math.pi * np.clip((site.hour - h0) / (h1 - h0), 0.0, 1.0)), 0.0)
+
+
+def centred(site: Site, x: np.ndarray, day: dt.date) -> np.ndarray:
+    """x with its mean over that local day removed on that day (so a designed daily mean is exact)."""
+    m = site.day(day)
+    return np.where(m, x - x[m].mean(), x)
+
+
+def lag(x: np.ndarray, k: float) -> np.ndarray:
+    """First-order lag: each sample moves the fraction k towards the input."""
+    out = np.empty_like(x)
+    cur = x[0]
+    for i, v in enumerate(x):
+        cur = cur + k * (v - cur)
+        out[i] = cur
+    return out
+
+
+def by_date(site: Site, table: dict[dt.date, float], default: float) -> np.ndarray:
+    """A value per local date (a setpoint schedule, a day's production), `default` on the dates not in `table`."""
+    return np.array([table.get(d, default) for d in site.date])
+
+
+def fmt(v: float) -> str:
+    """A sample as the CSV writes it: at most three decimals, no trailing zeros, never '-0'."""
+    s = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if s == "-0" else s
+
+
+class Plant:
+    """One plant being drawn: the seeded random source, and the equips and points in the order they are declared."""
+
+    def __init__(self, seed: int, start: dt.date, end: dt.date, step: dt.timedelta = STEP, require_unit: bool = True):
+        """`require_unit`: every Number point must carry a unit (blind set 7 has a COP without one)."""
+        self.rng = np.random.default_rng(seed)
+        self.require_unit = require_unit
+        self.start, self.end, self.step = start, end, step
+        self.ndays = (end - start).days
+        self.equips: list[tuple[Site, str, str, list[str]]] = []
+        self.points: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None, str | None]] = []
+
+    def site(self, key: str, dis: str, tz: str, hs_tz: str, city: str) -> Site:
+        """A site: `tz` the IANA zone, `hs_tz` its Haystack name (the part after the last '/')."""
+        return Site(key, dis, tz, hs_tz, city, start=self.start, end=self.end, step=self.step)
+
+    # ----- random signal pieces (each call draws: the order of the calls is part of the plant) ------------------------
+    def noise(self, site: Site, sd: float) -> np.ndarray:
+        return self.rng.normal(0.0, sd, site.n)
+
+    def clipn(self, site: Site, sd: float, lim: float) -> np.ndarray:
+        return np.clip(self.noise(site, sd), -lim, lim)
+
+    def per_day(self, site: Site, sd: float) -> np.ndarray:
+        """One random offset per local day."""
+        return self.rng.normal(0.0, sd, self.ndays)[site.day_i]
+
+    # ----- the records ----------------------------------------------------------------------------------------------
+    def equip(self, site: Site, code: str, dis: str, markers: list[str]) -> str:
+        self.equips.append((site, code, dis, markers))
+        return f"{site.key}.{code}"
+
+    def point(self, eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None,
+              desc: str | None = None) -> None:  # fmt: skip
+        """A point of equip `eq`: kind Number (with a unit) or Bool; `keep` False where a sample is missing (a gap);
+        `desc` its Haystack `description`."""
+        assert kind == "Bool" or unit or not self.require_unit, (eq, nav)
+        self.points.append((eq, nav, kind, unit, tags, np.asarray(vals), keep, desc))
+
+    def build(self, sites: list[Site], sort_equips: bool = True) -> tuple[bytes, bytes]:
+        """plant.json and plant.csv.gz as bytes: sites, then equips (by site and code where `sort_equips`, else as
+        declared), then points as declared; point ids `<equip id>.p<n>`; gzip without a name or a time."""
+        rows: list[dict] = []
+        for st in sites:
+            rows.append({"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
+        eq_site = {}
+        equips = sorted(self.equips, key=lambda e: (sites.index(e[0]), e[1])) if sort_equips else self.equips
+        for st, code, dis, marks in equips:
+            eid = f"{st.key}.{code}"
+            eq_site[eid] = (st, dis)
+            r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
+            for mk in marks:
+                r[mk] = M
+            rows.append(r)
+        out = io.StringIO()
+        out.write("id,ts,val\n")
+        counts: dict[str, int] = {}
+        for eid, nav, kind, unit, tags, vals, keep, desc in self.points:
+            st, edis = eq_site[eid]
+            n = counts.get(eid, 0)
+            counts[eid] = n + 1
+            pid = f"{eid}.p{n}"
+            r = {
+                "id": ref(pid, f"{edis} {nav}"),
+                "dis": f"{edis} {nav}",
+                "navName": nav,
+                "point": M,
+                "his": M,
+                "kind": kind,
+                "equipRef": ref(eid, edis),
+                "siteRef": ref(st.key, st.dis),
+                "tz": st.hs_tz,
+                "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
+            }
+            if unit:
+                r["unit"] = unit
+            if desc:
+                r["description"] = desc
+            for t in tags:
+                r[t] = M
+            rows.append(r)
+            for i, t in enumerate(st.local):
+                if keep is not None and not keep[i]:
+                    continue
+                v = vals[i]
+                txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
+                out.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
+        cols: list[str] = []
+        for r in rows:
+            for k in r:
+                if k not in cols:
+                    cols.append(k)
+        grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
+        js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
+        buf = io.BytesIO()
+        with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
+            gz.write(out.getvalue().encode())
+        return js, buf.getvalue()
+
+    def write(self, here: Path, sites: list[Site], sort_equips: bool = True) -> None:
+        """Write here/plant.json and here/plant.csv.gz."""
+        js, gz = self.build(sites, sort_equips)
+        (here / "plant.json").write_bytes(js)
+        (here / "plant.csv.gz").write_bytes(gz)
+        print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(self.equips)} equips, "
+              f"{len(self.points)} points")  # fmt: skip
