@@ -111,6 +111,7 @@ class _Trial:
         self.question, self.rt, self.feedback = question, rt, feedback
         self.trial = Trial(number=number)
         self.failed_before = failed_calls(earlier)
+        self.failed_steps = [s for t in earlier for s in t.steps if failed(s) and s.kind == "tool"]
         self.loops = LoopDetector(rt.settings.loop_repeats)
         self.spent = 0  # prompt + generated tokens of this trial
         self.finish_only = False  # the answer is in hand: the next step can only be Finish
@@ -132,7 +133,7 @@ class _Trial:
         grounded = g.for_step(self.rt.tools, self.trial.number) if g is not None else None
         # the answer's start written by code
         forced = len(grounded.answer.prefix) if grounded is not None and grounded.answer is not None else 0
-        constraint = step_grammar(self.rt, seed, self.trial.steps, only, grounded)
+        constraint = step_grammar(self.rt, seed, self.trial.steps, only, grounded, self.failed_steps)
         self._fixed = getattr(constraint, "fixed", {})  # arguments with one possible value: code writes them
         out = self._call(
             prompt,

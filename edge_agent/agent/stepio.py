@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from edge_agent.agent.prompting import (
@@ -81,18 +82,15 @@ def step_grammar(
     steps: list[StepRecord],
     only: tuple[str, ...] | None = None,
     grounded: StepGrounding | None = None,
+    failed_before: Sequence[StepRecord] = (),
 ) -> Constraint:
     """The grammar for the rest of a step whose prompt ends in "Thought:" (+ " " + seed, if any):
     file-name arguments may only name the files this run has made so far; site, asset, sensor and
     period arguments only what the run's grounding allows; a tool whose findings the grounding already
-    has is not offered, nor a call whose result this trial already holds; Finish comes once a tool has
+    has is not offered, nor a call whose result (or error) is in hand; Finish comes once a tool has
     answered (or when nothing else is left, or the question names what does not exist), and its answer
     may only state figures and codes this run has seen (`steps.step_constraint`, which caches them): all of it
     from `grounded`, what the run's grounding allows this step (`Grounding.for_step`)."""
-    made: dict[str, list[dict[str, Any]]] = {}
-    for s in steps:
-        if s.kind == "tool" and s.ok and isinstance(s.action_input, dict):
-            made.setdefault(s.action, []).append(s.action_input)
     return step_constraint(
         rt.tools,
         rt.settings.thought_max_chars,
@@ -101,8 +99,22 @@ def step_grammar(
         files=rt.ctx.files.names(),
         grounded=grounded,
         only=only,
-        made=made,
+        made=calls_in_hand(steps, failed_before),
     )
+
+
+def calls_in_hand(
+    steps: Sequence[StepRecord], failed_before: Sequence[StepRecord] = ()
+) -> dict[str, list[dict[str, Any]]]:
+    """Tool → the argument objects of the calls not to write again: those of `steps` (this trial) whose result or
+    error is in hand, and those of `failed_before` (earlier trials' failed calls). The same call gives the same
+    error: in the stored runs a second trial after a reflection began with the first one's failed call again."""
+    made: dict[str, list[dict[str, Any]]] = {}
+    for s in [*failed_before, *steps]:
+        if s.kind == "tool" and bool(s.action) and isinstance(s.action_input, dict):
+            if s.action_input not in made.get(s.action, []):
+                made.setdefault(s.action, []).append(s.action_input)
+    return made
 
 
 # --- parsing ------------------------------------------------------------------------------------

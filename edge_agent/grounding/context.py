@@ -148,8 +148,15 @@ def framing_spans(question: str) -> list[tuple[int, int]]:
     return [
         (a, b)
         for (a, b), t in zip(sentences, texts)
-        if t.endswith(".") and not _ASKING.search(t) and not re.search(r"\d", t) and _opens_a_statement(t)
+        if t.endswith(".")
+        and not _ASKING.search(_ONE_OF.sub(" ", t))
+        and not re.search(r"\d", t)
+        and _opens_a_statement(t)
     ]
+
+
+#: "one of our largest costs": a superlative that describes (one among several), never one the sentence asks for
+_ONE_OF = re.compile(r"\bone\s+of\s+(?:the|our|its|their|my|your)\s+\w+", re.I)
 
 
 #: how a sentence that states something opens: a subject (a pronoun, a possessive, an article) or a framing phrase —

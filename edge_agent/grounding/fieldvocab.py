@@ -395,6 +395,11 @@ def kinds_named(phrase: str, available: Iterable[str] | None = None, *, subkinds
 
 
 # --------------------------------------------------------------------------------------------------- quantities
+#: an amount and the quantity that is its rate over time (SI: energy = ∫ power dt, volume = ∫ volumetric flow dt,
+#: mass = ∫ mass flow dt): "pounds per kWh" of a recovery unit is its lb/h series over its kW series
+RATE_OF: dict[str, str] = {"energy": "power", "volume": "volumetric flow", "mass": "mass flow"}
+
+
 def quantity(name: str) -> Quantity | None:
     """The quantity kind called `name` ("temperature", "energy", …), or None."""
     return _v().quantities.get(name)

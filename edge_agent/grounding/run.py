@@ -68,6 +68,7 @@ from edge_agent.grounding.status import (
     unsupported,
 )
 from edge_agent.grounding.unitnamed import name_by_unit
+from edge_agent.grounding.wholes import share_of_total, system_meter
 from edge_agent.grounding.written import declined, written_in_code
 from edge_agent.toolkit import Tool
 
@@ -171,28 +172,41 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
             links.sensors[:] = pairs[0]
             return
     for m in _PER_UNIT.finditer(part.text):  # "kilowatts per m³ a minute": the point in kW over the one in m³/min
-        tops, bottoms = _in_unit_of(m.group(1), units), _in_unit_of(m.group(2), units)
-        if len(tops) == 1 and len(bottoms) == 1 and tops != bottoms and set(named) <= {*tops, *bottoms}:
-            links.sensors[:] = [*tops, *bottoms]
-            return
+        # the unit said before "per" (next to it, or a few words back: "pounds of CO2 are we getting back per kWh")
+        before = [w for w in re.findall(r"[^\W\d_]+|[^\s\w]+", part.text[: m.start(2)])[-10:] if unit_quantity(w)]
+        for top in dict.fromkeys([m.group(1), *reversed(before)]):
+            tops, bottoms = _in_unit_of(top, units), _in_unit_of(m.group(2), units)
+            if len(tops) == 1 and len(bottoms) == 1 and tops != bottoms and set(named) <= {*tops, *bottoms}:
+                links.sensors[:] = [*tops, *bottoms]
+                return
+
+
+def _not_a_name(text: str) -> bool:
+    """A piece of an answer the linking took for a name that is none: a decimal reading ("it 18.217") or a function
+    word before a number ("was 3")."""
+    first = text.split()[0].casefold() if text.split() else ""
+    return bool(re.search(r"\d[.,]\d", text)) or first in FUNCTION_WORDS
 
 
 _PER_UNIT = re.compile(r"([^\s/]+)\s*(?:\bper\b|/)\s*(?:an?\s+|one\s+)?([^\s/,;?!]+)", re.I)
 
 
 def _in_unit_of(word: str, units: dict[str, str | None]) -> list[str]:
-    """The points whose unit is the unit `word` writes, or a rate of it ("m³" of a point in m³/min)."""
+    """The points whose unit is the unit `word` writes, else those in a rate of it ("m³" of a point in m³/min,
+    "pounds" of one in lb/h, "kWh" of one in kW)."""
     q = unit_quantity(word)
     if q is None:
         return []
-    out = []
+    exact, rates = [], []
     for point, unit in units.items():
         of_unit = fieldvocab.quantity_of_unit(unit) if unit else None
         if (of_unit is not None and of_unit.name == q.name) or (unit or "").casefold().startswith(
             f"{word.casefold()}/"
         ):
-            out.append(point)
-    return out
+            exact.append(point)
+        elif of_unit is not None and of_unit.name == fieldvocab.RATE_OF.get(q.name):
+            rates.append(point)
+    return exact or rates
 
 
 def _ranked_kind_site(reading: Reading, links: Links, catalog: Catalog) -> None:
@@ -318,10 +332,12 @@ class Grounding:
             g.future = period.phrase
         g.sources.append(Source(kind="question", text=question))
         if catalog is not None and links is not None:
+            system_meter(question, links, catalog)  # "the BHS's electricity": what the BHS Sub-Meter measures
             g.reading = reading_of(question, catalog, links)
             if g.reading.also_spans:  # the names in a refused piece ("… and shut its ethylene injection off") are
                 spans = [*period_span(question, phrase), *events, *g.reading.also_spans]  # not what the data part asks
                 g.links = links = link(question, catalog, exclude=spans)
+                system_meter(question, links, catalog)
                 g.reading = reading_of(question, catalog, links)
             if now is not None and any(p.ask == "periods" for p in g.reading.parts):
                 pair = two_periods(spelled(question), now)
@@ -332,6 +348,7 @@ class Grounding:
             _count_of_a_point(g.reading, links)  # "how many plugs were in use": the Plugs In Use point's value
             _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP"
             _ratio_pair(g.reading, links, catalog)  # "permeate over feed, as a fraction": Permeate / Feed Flow
+            share_of_total(g.reading, links, catalog)  # "what share of the site's electricity went to X": X ÷ main
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)
@@ -503,6 +520,8 @@ class Grounding:
             asked = {key(m.text) for m in self.links.missing}
             seen = {c.text for c in claims}
             for m in link(answer, self.catalog).missing:
+                if _not_a_name(m.text):  # "before it, 18.217 °C": a word and a reading, never a name
+                    continue
                 if m.kind in ("site", "asset") and key(m.text) not in asked and m.text not in seen:
                     claims.append(Claim(text=m.text, what="name"))
         return claims
