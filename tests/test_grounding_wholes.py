@@ -10,6 +10,7 @@ from edge_agent.agent.stepio import calls_in_hand
 from edge_agent.agent.trajectory import StepRecord
 from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import framing_spans
+from edge_agent.grounding.readas import open_slots
 from edge_agent.grounding.run import Grounding
 
 NOW = datetime(2026, 10, 29, 9, 0, tzinfo=UTC)
@@ -113,3 +114,11 @@ def test_a_call_whose_error_is_in_hand_is_not_written_again_in_this_trial_or_the
     assert made == {"derive": [bad, good]}
     finish = StepRecord(index=2, thought="t", action="Finish", action_input={"answer": "x"}, kind="invalid", ok=False)
     assert calls_in_hand([finish]) == {}  # a refused answer is no call: it may be written better
+
+
+def test_a_site_taken_as_the_only_one_while_a_place_word_is_unplaced_is_an_open_slot():
+    g = _g("Have we got any cooling towers up the hill?")
+    assert g.links.sites == ["Brewery"]
+    assert [s for s in open_slots(g) if s.startswith("site: Brewery")], open_slots(g)
+    g = _g("Have we got any cooling towers at the Brewery?")
+    assert not [s for s in open_slots(g) if s.startswith("site:")]

@@ -145,6 +145,25 @@ def _asset_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     return Slot(source="model", said=f"{', '.join(picked)}, {NO_EQUIPMENT} ({len(having)} have {sensor})")
 
 
+def _site_slot(g: Grounding) -> str:
+    """The site code took as the only one with what the question names, where the question also has words nothing
+    placed ("any heat pumps up the hill": 'hill' may name another site, one with none): said, never answered as
+    settled ('' where the site was named, or every word was placed)."""
+    if g.links is None or not g.unplaced or len(g.links.sites) != 1:
+        return ""
+    named = [m for m in g.links.mentions if m.kind == "site"]
+    if not named or any(m.how != "only" for m in named):
+        return ""
+    places = [w for w in g.unplaced if re.search(rf"{_WHERE}\s+(?:the\s+|our\s+)?{re.escape(w)}\b", g.question, re.I)]
+    return f"{g.links.sites[0]}, {ONLY_SITE} (words not placed: {', '.join(places)})" if places else ""
+
+
+#: words that say where: an unplaced word after one of them may name a place ("up the hill", "over at the depot")
+_WHERE = r"\b(?:up|down|over|out|at|in|across|round|around)"
+
+
+#: how a site code took as the only candidate is said where words of the question were not placed
+ONLY_SITE = "the only site with what the question names"
 #: how equipment the model chose where the question named none is said (such a run is partial: `open_slots`)
 NO_EQUIPMENT = "chosen by the model: the question names no equipment"
 #: ... and the site, where the question names no site, nothing of one, and the SkySpark has several
@@ -301,6 +320,8 @@ def open_slots(g: Grounding, trial: int | None = None) -> list[str]:
                 out.append(f"measure: {measure.said}")
             if (equipment := _asset_slot(g, _args(source))) is not None:
                 out.append(f"asset: {equipment.said}")
+        if site := _site_slot(g):
+            out.append(f"site: {site}")
     gaps = [
         x for x in g.sources if x.kind == "observation" and x.answers and trial in (None, x.trial) and GAP in x.head
     ]
