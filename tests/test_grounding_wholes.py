@@ -122,3 +122,12 @@ def test_a_site_taken_as_the_only_one_while_a_place_word_is_unplaced_is_an_open_
     assert [s for s in open_slots(g) if s.startswith("site: Brewery")], open_slots(g)
     g = _g("Have we got any cooling towers at the Brewery?")
     assert not [s for s in open_slots(g) if s.startswith("site:")]
+
+
+def test_the_prompt_carries_no_sentence_that_only_frames_the_question():
+    q = "Water is one of our largest costs here. Which cooling tower used the most make-up water last week?"
+    assert _g(q).prompt_text() == "Which cooling tower used the most make-up water last week?"
+    q = "The Brewery had a busy month. Which cooling tower used the most make-up water last week?"
+    assert _g(q).prompt_text() == q  # the framing names the site: kept
+    q = "Last week was a busy one for us. Which cooling tower used the most make-up water then?"
+    assert _g(q).prompt_text() == q  # the framing holds the period the question reads: kept

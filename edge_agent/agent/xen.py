@@ -106,7 +106,7 @@ def _solve(question: str, rt: AgentRuntime) -> XenOutcome:
     if not rt.grounding.reading.analysis:  # the analysis tools are described only where a conclusion is asked for:
         rt.tools = rt.tools.without(ANALYSIS_TOOLS)  # every other question keeps its prompt (and cached prefix)
     # an answer the linking facts make whole (only what the SkySpark lacks is named) needs no goal from the model
-    asked = rt.grounding.asked_text()  # without the pieces code refused: they never reach the prompt
+    asked = rt.grounding.prompt_text()  # without the pieces code refused, nor sentences that only frame it
     distilled = run_distill(
         asked, rt, ask_model=plan.distill and not rt.cancelled and not rt.grounding.answered_by_links()
     )

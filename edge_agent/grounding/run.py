@@ -390,6 +390,26 @@ class Grounding:
             text = text[:a] + " " + text[b:]
         return " ".join(text.split()) or self.question
 
+    def prompt_text(self) -> str:
+        """The asked text as the model's prompt carries it: without the sentences that only frame it (context the
+        reading never reads for the form, `context.framing_spans`) where they name nothing linked and hold no period:
+        tokens a gateway's CPU would evaluate for nothing. The reading and the evidence keep the whole question."""
+        text = self.asked_text()
+        frames = framing_spans(text)
+        if not frames or self.links is None:
+            return text
+        names = [m.text for m in self.links.mentions if m.text] + [m.text for m in self.links.missing if m.text]
+        for a, b in sorted(frames, reverse=True):
+            piece = text[a:b].casefold()
+            if any(n.casefold() in piece for n in names) or (
+                self.period_phrase and self.period_phrase.casefold() in piece
+            ):
+                continue
+            if self.catalog is not None and (named := link(text[a:b], self.catalog)) and (named.sites or named.assets):
+                continue  # it names a site or equipment: the model reads it
+            text = text[:a] + " " + text[b:]
+        return " ".join(text.split()) or self.asked_text()
+
     def asked_text_less_names(self) -> str:
         """The asked text without the words that name something, on the SkySpark or missing from it ("B045 Total",
         "the Eastgate Hotel"): what is left says what is asked of them."""
