@@ -31,21 +31,18 @@ import paho.mqtt.client as mqtt
 
 from edge_agent.filestore import read_plain
 from edge_agent.mqtt.protocol import (
-    ON_BEHALF_OF_RE,
-    REQUEST_ID_RE,
     AcceptedReply,
     Answer,
     Cancel,
     CancelledReply,
     ErrorReply,
     Incoming,
-    IncomingKind,
     Request,
     ResultReply,
     parse_incoming,
-    valid_client_id,
 )
 from edge_agent.mqtt.queue import Job
+from edge_agent.mqtt.topics import ON_BEHALF_OF_RE, REQUEST_ID_RE, IncomingKind, valid_client_id
 
 if TYPE_CHECKING:
     from edge_agent.mqtt.service import GatewayService

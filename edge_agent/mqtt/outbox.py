@@ -44,8 +44,8 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from edge_agent.failures import disk_full
-from edge_agent.mqtt.protocol import topic_problem
 from edge_agent.mqtt.queue import ANSWERS, REFUSALS, JobQueue, OutboxRow
+from edge_agent.mqtt.topics import topic_problem
 
 log = logging.getLogger(__name__)
 
