@@ -6,9 +6,12 @@ calls run on the committer thread (with `mqtt.group_commit: false`, on paho's ne
 (`protocol.parse_incoming`, reply topics checked against what Mosquitto takes), then ONE transaction that
 inserts the jobs (the per-requester quota: `quota_exceeded`) and their `accepted` replies, handles cancels
 and answers (handing them to the worker's current job: `Worker.cancel` / `Worker.deliver_answer`), and keeps
-a message that raises as a dead letter; the replies are published right after the commit
-(`GatewayService.replying`), then the PUBACKs go out. So an acknowledged request is always on disk, a
-duplicate (client_id, request_id) never becomes a second job, and no message is left unacknowledged.
+a message that raises as a dead letter; the replies are published right after the commit (the gateway's
+`replying`), then the PUBACKs go out. So an acknowledged request is always on disk, a duplicate (client_id,
+request_id) never becomes a second job, and no message is left unacknowledged.
+
+What it needs of the daemon is `IntakeGateway` (gateway.py; `GatewayService` is one): it is handed that, not the
+service.
 
 Where errors go: a reply goes to the request's Response Topic (or body `reply_to`) only if it lies under
 `B/response/<client_id>/` and is a topic the broker takes; otherwise — and for payloads that name no reply
@@ -25,11 +28,12 @@ import sqlite3
 import time
 import uuid
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import paho.mqtt.client as mqtt
 
 from edge_agent.filestore import read_plain
+from edge_agent.mqtt.gateway import IntakeGateway
 from edge_agent.mqtt.protocol import (
     AcceptedReply,
     Answer,
@@ -43,9 +47,6 @@ from edge_agent.mqtt.protocol import (
 )
 from edge_agent.mqtt.queue import Job
 from edge_agent.mqtt.topics import ON_BEHALF_OF_RE, REQUEST_ID_RE, IncomingKind, valid_client_id
-
-if TYPE_CHECKING:
-    from edge_agent.mqtt.service import GatewayService
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
 
@@ -111,7 +112,7 @@ class Parsed(NamedTuple):
 class Intake:
     """Messages in → validated → stored with their replies (one transaction per batch) → acknowledged."""
 
-    def __init__(self, gw: GatewayService):
+    def __init__(self, gw: IntakeGateway):
         self.gw = gw
         self.backlog, self.backlog_at = 0, 0.0  # the session backlog (`GatewayService._watch_backlog`)
 
