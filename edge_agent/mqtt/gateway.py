@@ -27,7 +27,8 @@ from edge_agent.fleet.hooks import FleetHooks
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.outage import Outage
 from edge_agent.mqtt.protocol import Limits, Reply
-from edge_agent.mqtt.queue import Job, JobQueue
+from edge_agent.mqtt.queue import JobQueue
+from edge_agent.mqtt.records import Job
 from edge_agent.mqtt.runner import Runner
 from edge_agent.mqtt.topics import Topics
 

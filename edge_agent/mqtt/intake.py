@@ -45,7 +45,7 @@ from edge_agent.mqtt.protocol import (
     ResultReply,
     parse_incoming,
 )
-from edge_agent.mqtt.queue import Job
+from edge_agent.mqtt.records import Job
 from edge_agent.mqtt.topics import ON_BEHALF_OF_RE, REQUEST_ID_RE, IncomingKind, valid_client_id
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)

@@ -53,7 +53,8 @@ from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outage import Outage
 from edge_agent.mqtt.outbox import OutboxPublisher, correlation_props, publish_packet_size
 from edge_agent.mqtt.protocol import ErrorReply, Limits, Reply, is_final, parse_reply
-from edge_agent.mqtt.queue import Job, JobQueue, OutboxRow
+from edge_agent.mqtt.queue import JobQueue
+from edge_agent.mqtt.records import Job, OutboxRow
 from edge_agent.mqtt.runner import Runner
 from edge_agent.mqtt.topics import Topics, valid_client_id
 from edge_agent.mqtt.worker import DEGRADED, ONLINE, CurrentJob, Worker  # noqa: F401  (CurrentJob: re-exported)

@@ -43,7 +43,7 @@ from edge_agent.mqtt.protocol import (
     RequestOptions,
     ResultReply,
 )
-from edge_agent.mqtt.queue import Job
+from edge_agent.mqtt.records import Job
 from edge_agent.plots import add_plot
 
 if TYPE_CHECKING:
