@@ -10,15 +10,14 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
+from edge_agent.mqtt.incoming import Limits, parse_incoming
 from edge_agent.mqtt.protocol import (
     Answer,
     Cancel,
     ErrorReply,
-    Limits,
     Request,
     ResultReply,
     export_schemas,
-    parse_incoming,
     parse_reply,
     schemas,
 )

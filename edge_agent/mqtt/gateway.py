@@ -25,8 +25,9 @@ import paho.mqtt.client as mqtt
 from edge_agent.config import MQTTSettings, Settings
 from edge_agent.fleet.hooks import FleetHooks
 from edge_agent.mqtt.committer import GroupCommitter
+from edge_agent.mqtt.incoming import Limits
 from edge_agent.mqtt.outage import Outage
-from edge_agent.mqtt.protocol import Limits, Reply
+from edge_agent.mqtt.protocol import Reply
 from edge_agent.mqtt.queue import JobQueue
 from edge_agent.mqtt.records import Job
 from edge_agent.mqtt.runner import Runner

@@ -1,23 +1,21 @@
-"""The MQTT wire protocol's payloads: request/answer/cancel, the replies, their validation and their JSON schemas.
+"""The MQTT wire protocol's payloads: request/answer/cancel, the replies, and their JSON schemas.
 
-The topics they travel on, and the characters a topic, an id or a text may hold, are `topics.py`.
-`parse_incoming` turns raw bytes into a validated message or an `ErrorReply` with a code and a
-sentence; it never raises. Every payload is a pydantic model; `export_schemas` writes their JSON
-schemas to `docs/schemas/`.
+The topics they travel on, and the characters a topic, an id or a text may hold, are `topics.py`; reading raw
+bytes into a validated message or an `ErrorReply` with a code and a sentence is `incoming.py` (`parse_incoming`).
+Every payload is a pydantic model; `export_schemas` writes their JSON schemas to `docs/schemas/`.
 
-It stays one module though it is long: it is the wire contract, every payload and reply read by a client's author as
-one specification; `export_schemas` writes docs/schemas/ from this set.
+Every payload and reply is here, read by a client's author as one specification; `export_schemas` writes
+docs/schemas/ from this set.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.config import Strategy
@@ -26,10 +24,7 @@ from edge_agent.grounding.readas import ReadAs
 from edge_agent.mqtt.topics import (
     ON_BEHALF_OF_RE,
     REQUEST_ID_RE,
-    IncomingKind,
     _no_controls,
-    first_bad_text,
-    text_problem,
 )
 from edge_agent.tabular import FileFormat
 
@@ -65,34 +60,6 @@ ErrorCode = Literal[
 
 class Payload(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class DuplicateKey(ValueError):
-    """A JSON object names one field twice (JSON parsers disagree on which copy wins: refused)."""
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-def loads_strict(data: bytes | str) -> Any:
-    """`json.loads` that refuses an object naming a field twice (`DuplicateKey`) instead of keeping the last."""
-    return json.loads(data, object_pairs_hook=_no_duplicates)
-
-
-_PEEK_REQUEST_ID = re.compile(rb'"request_id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
-
-
-def peek_request_id(payload: bytes) -> str | None:
-    """The request_id a payload names, found without parsing it (a payload too large to parse, or not JSON):
-    so even the error about such a payload carries the id the requester gave."""
-    m = _PEEK_REQUEST_ID.search(bytes(payload[:1_000_000]))
-    return m.group(1).decode() if m else None
 
 
 # ----------------------------------------------------------------------------- incoming
@@ -325,108 +292,6 @@ def parse_reply(data: bytes | str) -> Reply:
 
 def is_final(reply: Reply) -> bool:
     return reply.kind in FINAL_KINDS and (not isinstance(reply, ErrorReply) or reply.final)
-
-
-# ----------------------------------------------------------------------------- validation
-
-
-class Limits(BaseModel):
-    max_payload_bytes: int = 65536
-    max_question_chars: int = 4000
-
-
-def _error(
-    code: ErrorCode, message: str, request_id: str | None = None, final: bool = True, correlation: str | None = None
-) -> ErrorReply:
-    return ErrorReply(
-        code=code,
-        message=message,
-        request_id=request_id,
-        final=final,
-        correlation=correlation,
-    )
-
-
-def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[ErrorCode, str]:
-    """The first validation problem as (code, sentence)."""
-    err = exc.errors()[0]
-    loc = [str(p) for p in err["loc"]]
-    where = ".".join(loc) or "payload"
-    if err["type"] == "missing":
-        return "missing_field", f"the field {where!r} is required"
-    if err["type"] == "extra_forbidden":
-        if loc[0] == "options" and len(loc) == 2:
-            allowed = ", ".join(RequestOptions.model_fields)
-            return "unknown_option", f"unknown option {loc[1]!r}; allowed options: {allowed}"
-        allowed = ", ".join(model.model_fields)
-        return "unknown_field", f"unknown field {where!r}; allowed fields: {allowed}"
-    msg = err["msg"].removeprefix("Value error, ")
-    if where == "request_id" and err["type"] == "string_pattern_mismatch":
-        msg = "must be 1-64 characters of letters, digits, '_', '.', ':' or '-'"
-    return "invalid_field", f"{where}: {msg}"
-
-
-Incoming = Request | Answer | Cancel
-
-
-def parse_incoming(
-    payload: bytes,
-    kind: IncomingKind,
-    limits: Limits,
-) -> Incoming | ErrorReply:
-    """Validate one incoming payload. Never raises: bad input becomes an `ErrorReply`."""
-    if len(payload) > limits.max_payload_bytes:
-        return _error(
-            "payload_too_large",
-            f"the payload is {len(payload)} bytes; the limit is {limits.max_payload_bytes} bytes",
-            peek_request_id(payload),
-            final=kind == "request",
-        )
-    try:
-        data = loads_strict(payload.decode("utf-8"))
-    except DuplicateKey as exc:
-        return _error(
-            "invalid_field",
-            f"{ascii(str(exc))[1:-1]}: the field appears twice in one object (send each field once)",
-            peek_request_id(payload),
-            final=kind == "request",
-        )
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return _error(
-            "bad_json",
-            'the payload is not UTF-8 JSON; send a JSON object such as {"request_id": "r1", "question": "..."}',
-        )
-    if not isinstance(data, dict):
-        return _error("bad_json", f"the payload must be a JSON object, not {type(data).__name__}")
-    rid = data.get("request_id")
-    rid = rid if isinstance(rid, str) and REQUEST_ID_RE.fullmatch(rid) else None
-    corr = data.get("correlation")
-    corr = corr if isinstance(corr, str) and len(corr) <= 256 and text_problem(corr) is None else None
-    if kind == "cancel":
-        model: type[Request] | type[Answer] | type[Cancel] = Cancel
-    elif kind == "answer" or ("answer" in data and "question" not in data):
-        model = Answer
-    else:
-        model = Request
-    bad = first_bad_text(data)  # every string an accepted message holds can be stored, sent back and tokenised
-    if bad is not None:
-        return _error("invalid_field", f"{bad[0]}: {bad[1]}", rid, final=model is Request, correlation=corr)
-    try:
-        msg = model.model_validate(data)
-    except ValidationError as exc:
-        code, sentence = _explain(exc, model)
-        return _error(code, sentence, rid, final=model is Request, correlation=corr)
-    if isinstance(msg, Request):
-        if not msg.question.strip():
-            return _error("question_empty", "the question is empty", msg.request_id, correlation=corr)
-        if len(msg.question) > limits.max_question_chars:
-            return _error(
-                "question_too_long",
-                f"the question has {len(msg.question)} characters; the limit is {limits.max_question_chars}",
-                msg.request_id,
-                correlation=corr,
-            )
-    return msg
 
 
 # ----------------------------------------------------------------------------- schemas

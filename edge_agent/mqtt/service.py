@@ -48,11 +48,12 @@ from edge_agent.fleet.hooks import FleetHooks
 from edge_agent.mqtt.acks import AckPacer
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
+from edge_agent.mqtt.incoming import Limits
 from edge_agent.mqtt.intake import BACKLOG_GAP_S, Intake
 from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outage import Outage
 from edge_agent.mqtt.outbox import OutboxPublisher, correlation_props, publish_packet_size
-from edge_agent.mqtt.protocol import ErrorReply, Limits, Reply, is_final, parse_reply
+from edge_agent.mqtt.protocol import ErrorReply, Reply, is_final, parse_reply
 from edge_agent.mqtt.queue import JobQueue
 from edge_agent.mqtt.records import Job, OutboxRow
 from edge_agent.mqtt.runner import Runner
