@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 from phable.kinds import Marker, Number, Ref  # noqa: E402
 
 from edge_agent.bench import checker as ck  # noqa: E402
+from edge_agent.bench.answer_text import norm  # noqa: E402
 from edge_agent.bench.tasks import parse_tasks  # noqa: E402
 from edge_agent.bench.truth import STRUCTURAL, Sample  # noqa: E402
 from edge_agent.skyspark.encoding import haystack_tz_name, make_grid  # noqa: E402
@@ -1940,7 +1941,7 @@ class TaskGen:
             last = m[-1]
             n = int(last.group(0)) + self.rng.randrange(3, 9)
             fake = base[: last.start()] + str(n).zfill(len(last.group(0))) + base[last.end() :]
-            if all(ck.norm(fake) != ck.norm(x) for x in names):
+            if all(norm(fake) != norm(x) for x in names):
                 return fake
         raise AssertionError("no fake equip name")
 
@@ -1968,15 +1969,15 @@ class TaskGen:
     def f_missing_sensor(self, i: int) -> bool:
         site, equip, kind = self.rng.choice(self.equips())
         mine = [p for p in self.plant.points if p.site is site and p.equip == equip]
-        have = {ck.norm(p.name) for p in mine}
+        have = {norm(p.name) for p in mine}
         measures = {p.t.quantity for p in mine} | {"energy", "volume", "power", "thermal", "bool", "count"}
         others = sorted(
             {
                 p.name
                 for p in self.plant.points
-                if ck.norm(p.name) not in have
+                if norm(p.name) not in have
                 and p.t.quantity not in measures
-                and not any(ck.norm(p.name) in h or h in ck.norm(p.name) for h in have)
+                and not any(norm(p.name) in h or h in norm(p.name) for h in have)
             }
         )
         if not others:

@@ -21,7 +21,7 @@ COMMANDS = {
     "tts": "edge_agent.commands.tts:tts",
     "serve": "edge_agent.commands.daemon:serve",
     "request": "edge_agent.commands.daemon:request",
-    "demo": "edge_agent.commands.daemon:demo",
+    "demo": "edge_agent.commands.demo:demo",
     "bench": "edge_agent.commands.bench:bench",
     "audit": "edge_agent.commands.audit:audit",
     "fleet": "edge_agent.commands.fleet:fleet",

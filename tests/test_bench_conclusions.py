@@ -337,7 +337,7 @@ def test_refusing_to_shut_down_is_not_a_claim():
 
 
 def test_a_ranking_is_read_in_the_clause_that_states_it():
-    from edge_agent.bench.checker import _ranking_clause
+    from edge_agent.bench.checker.ranks import _ranking_clause
 
     compared = ["Pump 1", "Pump 2", "Pump 3"]
     answer = "Found 3 pump assets at S: Pump 1, Pump 2, Pump 3; Pump 2 had the highest mean Speed: 70 (then Pump 3 68)"

@@ -196,7 +196,7 @@ def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulato
     model call, too quick to watch live), the tiny model, the simulator, a real Mosquitto, and the page."""
     from selenium.webdriver.common.by import By
 
-    from edge_agent.commands.daemon import DEMO_NOW
+    from edge_agent.commands.demo import DEMO_NOW
     from edge_agent.config import load_settings
     from edge_agent.console.users import UserStore
     from edge_agent.mqtt.runner import AgentRunner

@@ -340,7 +340,7 @@ def test_no_reflected_text_no_cache_hsts_only_over_tls_and_no_server_version(con
 def test_hsts_is_sent_over_tls():
     from multidict import CIMultiDict
 
-    from edge_agent.console.web import secure_headers
+    from edge_agent.console.state import secure_headers
 
     headers = CIMultiDict()
     secure_headers(headers, tls=True)

@@ -85,7 +85,7 @@ def daemon(tmp_path, mosquitto, sim):
 
     yield start
     for svc in made:
-        if not svc._stopping.is_set():
+        if not svc.stopping.is_set():
             svc.stop(timeout=5)
 
 

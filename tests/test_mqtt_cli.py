@@ -6,7 +6,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from edge_agent.commands.daemon import demo, request
+from edge_agent.commands.daemon import request
+from edge_agent.commands.demo import demo
 from edge_agent.mqtt.broker import free_port
 
 pytestmark = pytest.mark.broker

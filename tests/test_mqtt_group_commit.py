@@ -211,7 +211,7 @@ def test_the_worker_lets_the_intake_store_a_backlog_before_the_next_job_but_wait
     waiting = [5]
     committer = SimpleNamespace(pending=lambda: waiting[0])
     w = worker_mod.Worker.__new__(worker_mod.Worker)
-    w.gw = SimpleNamespace(committer=committer, _stopping=threading.Event())
+    w.gw = SimpleNamespace(committer=committer, stopping=threading.Event())
     w._beat = 0.0
     threading.Timer(0.2, lambda: waiting.__setitem__(0, 0)).start()  # the committer catches up
     t = time.monotonic()

@@ -62,7 +62,7 @@ def daemon(tmp_path):
 
     yield start
     for svc in made:
-        if not svc._stopping.is_set():
+        if not svc.stopping.is_set():
             svc.stop(timeout=5)
 
 

@@ -10,20 +10,19 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
+from edge_agent.mqtt.incoming import Limits, parse_incoming
 from edge_agent.mqtt.protocol import (
     Answer,
     Cancel,
     ErrorReply,
-    Limits,
     Request,
     ResultReply,
-    Topics,
     export_schemas,
-    parse_incoming,
     parse_reply,
     schemas,
 )
 from edge_agent.mqtt.queue import JobQueue
+from edge_agent.mqtt.topics import Topics
 
 LIMITS = Limits(max_payload_bytes=65536, max_question_chars=4000)
 #: every code point of every Unicode category — surrogates (Cs), noncharacters, private use, controls and NUL
@@ -347,7 +346,7 @@ def test_characters_mosquitto_takes_stay_allowed_in_a_reply_topic(ok):
 @given(st.text(st.characters(exclude_categories=()), max_size=12))
 @hsettings(max_examples=400, deadline=None)
 def test_topic_problem_agrees_with_mosquittos_rule(text):
-    from edge_agent.mqtt.protocol import topic_problem
+    from edge_agent.mqtt.topics import topic_problem
 
     def refused(c: str) -> bool:
         p = ord(c)
@@ -365,7 +364,7 @@ def test_topic_problem_agrees_with_mosquittos_rule(text):
 
 
 def test_a_client_id_a_broker_would_refuse_in_a_topic_is_not_answered():
-    from edge_agent.mqtt.protocol import valid_client_id
+    from edge_agent.mqtt.topics import valid_client_id
 
     assert valid_client_id("scada-1") and not valid_client_id("a\x01") and not valid_client_id("b\ufffe")
 

@@ -5,7 +5,7 @@ topics (Response Topic + Correlation Data on the request)."""
 import json
 
 from edge_agent import PROJECT_ROOT
-from edge_agent.mqtt.protocol import Topics
+from edge_agent.mqtt.topics import Topics
 
 FLOW = PROJECT_ROOT / "docs" / "examples" / "node-red-flow.json"
 #: Node-RED 3.x/4.x core nodes (packages/node_modules/@node-red/nodes/core) and the flow tab

@@ -12,18 +12,10 @@ from hypothesis import strategies as st
 from phable import Marker, Number, Ref
 
 from edge_agent.skyspark import filters as F
-from edge_agent.skyspark.encoding import (
-    REF_RE,
-    EncodingError,
-    Scanner,
-    encode_ref,
-    encode_str,
-    grid_to_zinc,
-    make_grid,
-    zinc_to_grid,
-)
+from edge_agent.skyspark.encoding import REF_RE, EncodingError, encode_ref, encode_str, grid_to_zinc, make_grid
 from edge_agent.skyspark.haystack_json import grid_to_json, json_to_grid
 from edge_agent.skyspark.records import assets_filter, named_filter, sensors_filter, sites_filter
+from edge_agent.skyspark.zinc_reader import Scanner, zinc_to_grid
 
 ANY_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60)
 NASTY = st.sampled_from(

@@ -220,8 +220,8 @@ CSV_HISTORY = """id,ts,val
 
 
 def test_file_dataset_zinc_and_json(tmp_path, start_simulator):
-    from edge_agent.skyspark.encoding import zinc_to_grid
     from edge_agent.skyspark.haystack_json import grid_to_json
+    from edge_agent.skyspark.zinc_reader import zinc_to_grid
 
     zinc = tmp_path / "plant.zinc"
     zinc.write_text(ZINC_RECORDS)

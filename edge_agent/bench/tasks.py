@@ -2,7 +2,7 @@
 
 A task is a question, the clock the agent sees (`now`), tags, and `expect`: one or more
 machine-checkable expectations. Expected rows, values and counts are never written into the
-file; the checker computes them from the SkySpark the run used (see `checker.py`), so one task
+file; the checker computes them from the SkySpark the run used (see `checker/`), so one task
 file works on the simulator, an operator's dataset or a real SkySpark. Every check listed in a
 task must pass for the task to count as completed.
 

@@ -41,10 +41,10 @@ from edge_agent.mqtt.protocol import (
     QuestionReply,
     Reply,
     ResultReply,
-    Topics,
     is_final,
     parse_reply,
 )
+from edge_agent.mqtt.topics import Topics
 
 
 class RequestError(RuntimeError):

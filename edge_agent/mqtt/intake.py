@@ -3,12 +3,15 @@
 Which thread: `on_message` runs on paho's network thread of the session connection and only counts the
 session backlog and queues the message for the group committer (`committer.py`); `store` and everything it
 calls run on the committer thread (with `mqtt.group_commit: false`, on paho's network thread): validation
-(`protocol.parse_incoming`, reply topics checked against what Mosquitto takes), then ONE transaction that
+(`incoming.parse_incoming`, reply topics checked against what Mosquitto takes), then ONE transaction that
 inserts the jobs (the per-requester quota: `quota_exceeded`) and their `accepted` replies, handles cancels
 and answers (handing them to the worker's current job: `Worker.cancel` / `Worker.deliver_answer`), and keeps
-a message that raises as a dead letter; the replies are published right after the commit
-(`GatewayService.replying`), then the PUBACKs go out. So an acknowledged request is always on disk, a
-duplicate (client_id, request_id) never becomes a second job, and no message is left unacknowledged.
+a message that raises as a dead letter; the replies are published right after the commit (the gateway's
+`replying`), then the PUBACKs go out. So an acknowledged request is always on disk, a duplicate (client_id,
+request_id) never becomes a second job, and no message is left unacknowledged.
+
+What it needs of the daemon is `IntakeGateway` (gateway.py; `GatewayService` is one): it is handed that, not the
+service.
 
 Where errors go: a reply goes to the request's Response Topic (or body `reply_to`) only if it lies under
 `B/response/<client_id>/` and is a topic the broker takes; otherwise — and for payloads that name no reply
@@ -18,37 +21,21 @@ an empty client id is acked, logged and dropped (there is nowhere safe to answer
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 import sqlite3
 import time
 import uuid
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import paho.mqtt.client as mqtt
 
 from edge_agent.filestore import read_plain
-from edge_agent.mqtt.protocol import (
-    ON_BEHALF_OF_RE,
-    REQUEST_ID_RE,
-    AcceptedReply,
-    Answer,
-    Cancel,
-    CancelledReply,
-    ErrorReply,
-    Incoming,
-    IncomingKind,
-    Request,
-    ResultReply,
-    parse_incoming,
-    valid_client_id,
-)
-from edge_agent.mqtt.queue import Job
-
-if TYPE_CHECKING:
-    from edge_agent.mqtt.service import GatewayService
+from edge_agent.mqtt.gateway import IntakeGateway
+from edge_agent.mqtt.incoming import Incoming, _peek_on_behalf_of, _peek_reply_to, _peek_request_id, parse_incoming
+from edge_agent.mqtt.protocol import AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, Request, ResultReply
+from edge_agent.mqtt.records import Job
+from edge_agent.mqtt.topics import IncomingKind, valid_client_id
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
 
@@ -61,43 +48,6 @@ def _topic_of(msg: mqtt.MQTTMessage) -> str:
         return msg.topic
     except UnicodeDecodeError:
         return bytes(msg._topic).decode("utf-8", "backslashreplace")
-
-
-def _peek_request_id(payload: bytes) -> str | None:
-    """The payload's request_id where it is a valid one (for error replies about a message that failed)."""
-    try:
-        rid = json.loads(payload).get("request_id")
-    except Exception:
-        return None
-    return rid if isinstance(rid, str) and REQUEST_ID_RE.fullmatch(rid) else None
-
-
-def _peek_reply_to(payload: bytes) -> str | None:
-    try:
-        data = json.loads(payload)
-    except Exception:
-        return None
-    value = data.get("reply_to") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
-
-
-_PEEK_ON_BEHALF_OF = re.compile(rb'"on_behalf_of"\s*:\s*"([A-Za-z0-9_.@-]{1,64})"')
-
-
-def _peek_on_behalf_of(payload: bytes, max_bytes: int) -> str | None:
-    """The person a refused message names in `on_behalf_of`, where it is a valid name: read as JSON (a question
-    too long, a field out of range), else found in the bytes (a payload too large to parse, or not JSON). The
-    caller asks only for a trusted console's messages: from anyone else the field is never read."""
-    if len(payload) <= max_bytes:
-        try:
-            data = json.loads(payload)
-        except Exception:
-            pass  # not JSON: looked for in the bytes below
-        else:
-            value = data.get("on_behalf_of") if isinstance(data, dict) else None
-            return value if isinstance(value, str) and ON_BEHALF_OF_RE.fullmatch(value) else None
-    m = _PEEK_ON_BEHALF_OF.search(bytes(payload[:1_000_000]))
-    return m.group(1).decode() if m else None
 
 
 class Parsed(NamedTuple):
@@ -114,7 +64,7 @@ class Parsed(NamedTuple):
 class Intake:
     """Messages in → validated → stored with their replies (one transaction per batch) → acknowledged."""
 
-    def __init__(self, gw: GatewayService):
+    def __init__(self, gw: IntakeGateway):
         self.gw = gw
         self.backlog, self.backlog_at = 0, 0.0  # the session backlog (`GatewayService._watch_backlog`)
 

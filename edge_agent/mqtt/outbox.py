@@ -1,7 +1,7 @@
 """The outbox publisher: hands stored replies to paho in order and deletes each when the broker acks it.
 
 Two ways out, one order per requester (issue 42). Every row belongs to a stream (its requester) and a lane
-(`queue.ANSWERS` or `queue.REFUSALS`); a stream's rows of one lane go out in id order, and a request's replies
+(`records.ANSWERS` or `records.REFUSALS`); a stream's rows of one lane go out in id order, and a request's replies
 are never split across lanes in a way that reorders them (`JobQueue._keep_request_order`). A thread that
 commits replies publishes its answers itself right after its commit (`claim` inside the transaction,
 `release` after it) — but only while no answer waits in the table (`_behind`): a burst's `accepted` replies
@@ -44,8 +44,9 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from edge_agent.failures import disk_full
-from edge_agent.mqtt.protocol import topic_problem
-from edge_agent.mqtt.queue import ANSWERS, REFUSALS, JobQueue, OutboxRow
+from edge_agent.mqtt.queue import JobQueue
+from edge_agent.mqtt.records import ANSWERS, REFUSALS, OutboxRow
+from edge_agent.mqtt.topics import topic_problem
 
 log = logging.getLogger(__name__)
 

@@ -1,45 +1,34 @@
-"""The MQTT wire protocol: topics, request/answer/cancel payloads, replies, and their validation.
+"""The MQTT wire protocol's payloads: request/answer/cancel, the replies, and their JSON schemas.
 
-With `B = edge-agent/<gateway_id>`:
+The topics they travel on, and the characters a topic, an id or a text may hold, are `topics.py`; reading raw
+bytes into a validated message or an `ErrorReply` with a code and a sentence is `incoming.py` (`parse_incoming`).
+Every payload is a pydantic model; `export_schemas` writes their JSON schemas to `docs/schemas/`.
 
-* `B/request/<client_id>`   in   a `Request` (new question) or an `Answer` (reply to a `question`)
-* `B/cancel/<client_id>`    in   a `Cancel`
-* the Response Topic        out  replies (`kind` accepted/progress/question/result/error/cancelled);
-  it must lie under `B/response/<client_id>/` (default `B/response/<client_id>/default`)
-* `B/response/<client_id>/files/<request_id>/<file_id>/<seq>`  out  raw file chunks
-* `B/status`                out  retained `online` / `offline`
-
-`parse_incoming` turns raw bytes into a validated message or an `ErrorReply` with a code and a
-sentence; it never raises. Every payload is a pydantic model; `export_schemas` writes their JSON
-schemas to `docs/schemas/`.
-
-It stays one module though it is long: it is the wire contract, every payload and reply beside the topics they
-travel on, read by a client's author as one specification; `export_schemas` writes docs/schemas/ from this set.
+Every payload and reply is here, read by a client's author as one specification; `export_schemas` writes
+docs/schemas/ from this set.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.config import Strategy
 from edge_agent.grounding.provenance import Claim
 from edge_agent.grounding.readas import ReadAs
+from edge_agent.mqtt.topics import (
+    ON_BEHALF_OF_RE,
+    REQUEST_ID_RE,
+    _no_controls,
+)
 from edge_agent.tabular import FileFormat
 
 FilesMode = Literal["chunks", "manifest", "none"]
-
-REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-CLIENT_ID_RE = re.compile(r"^[^/+#\x00]{1,128}$")
-ON_BEHALF_OF_RE = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
-DEFAULT_REPLY_LEAF = "default"
-MAX_TOPIC_CHARS = 512
 
 ErrorCode = Literal[
     "payload_too_large",  # the payload is over mqtt.max_payload_bytes
@@ -71,121 +60,6 @@ ErrorCode = Literal[
 
 class Payload(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-# ----------------------------------------------------------------------------- text
-
-#: control characters a question or an answer may not hold (tab, line feed and carriage return may stay): they
-#: reach the model, the run log and operators' terminals
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
-def text_problem(value: str) -> str | None:
-    """Why `value` cannot be stored, serialised or tokenised (None: it can): a lone surrogate (JSON allows
-    "\\ud800", but such a string has no UTF-8 form: SQLite, the JSON encoder and the tokenizer refuse it) or
-    a NUL character (C APIs cut the string there)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return (
-            f"holds a lone surrogate (U+{ord(value[exc.start]):04X}) at character {exc.start}, which is not "
-            f"Unicode text"
-        )
-    if "\x00" in value:
-        return f"holds a NUL character (U+0000) at character {value.index(chr(0))}"
-    return None
-
-
-#: characters Mosquitto (and the MQTT 5 spec, 1.5.4) refuse in a topic name (and in every UTF-8 string of a
-#: packet): C0 and C1 controls, U+007F, the noncharacters U+FDD0–U+FDEF and U+xFFFE/U+xFFFF of every plane.
-#: Mosquitto closes the connection of a client that publishes on such a topic ("malformed packet")
-_TOPIC_REFUSED = re.compile(
-    "[\x00-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff"
-    + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}" for p in range(1, 17))
-    + "]"
-)
-MAX_TOPIC_BYTES = 65535  # an MQTT UTF-8 string's length is two bytes
-
-
-def topic_problem(topic: str) -> str | None:
-    """Why an MQTT broker would refuse `topic` as a PUBLISH topic name (None: it would take it): no text
-    (a lone surrogate), a character Mosquitto refuses (controls, noncharacters, NUL), a wildcard, empty, or
-    longer than an MQTT string can be."""
-    problem = text_problem(topic)
-    if problem:
-        return problem
-    m = _TOPIC_REFUSED.search(topic)
-    if m:
-        return (
-            f"holds U+{ord(m.group(0)):04X} at character {m.start()}, a character MQTT brokers refuse in a "
-            f"topic (controls U+0000-001F and U+007F-009F, noncharacters U+FDD0-FDEF and U+xFFFE/U+xFFFF)"
-        )
-    if not topic:
-        return "is empty"
-    if "+" in topic or "#" in topic:
-        return "holds a wildcard (+ or #), which a topic name may not"
-    if len(topic.encode("utf-8")) > MAX_TOPIC_BYTES:
-        return f"is longer than an MQTT topic can be ({MAX_TOPIC_BYTES} bytes)"
-    return None
-
-
-class DuplicateKey(ValueError):
-    """A JSON object names one field twice (JSON parsers disagree on which copy wins: refused)."""
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-def loads_strict(data: bytes | str) -> Any:
-    """`json.loads` that refuses an object naming a field twice (`DuplicateKey`) instead of keeping the last."""
-    return json.loads(data, object_pairs_hook=_no_duplicates)
-
-
-_PEEK_REQUEST_ID = re.compile(rb'"request_id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
-
-
-def peek_request_id(payload: bytes) -> str | None:
-    """The request_id a payload names, found without parsing it (a payload too large to parse, or not JSON):
-    so even the error about such a payload carries the id the requester gave."""
-    m = _PEEK_REQUEST_ID.search(bytes(payload[:1_000_000]))
-    return m.group(1).decode() if m else None
-
-
-def first_bad_text(data: Any) -> tuple[str, str] | None:
-    """The first string of a parsed JSON value (object keys included) that `text_problem` refuses, as
-    (where, why); None if every string is fine. Iterative, so any nesting JSON allows is walked."""
-    stack: list[tuple[str, Any]] = [("", data)]
-    while stack:
-        where, value = stack.pop()
-        if isinstance(value, str):
-            problem = text_problem(value)
-            if problem:
-                return where or "payload", problem
-        elif isinstance(value, dict):
-            for k, v in reversed(list(value.items())):
-                problem = text_problem(k)
-                if problem:
-                    return f"{where + '.' if where else ''}{ascii(k)}", f"is a field name that {problem}"
-                stack.append((f"{where}.{k}" if where else k, v))
-        elif isinstance(value, list):
-            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
-    return None
-
-
-def _no_controls(value: str) -> str:
-    m = _CONTROL.search(value)
-    if m:
-        raise ValueError(
-            f"holds the control character U+{ord(m.group(0)):04X} at character {m.start()} (only "
-            f"tab and line breaks are allowed)"
-        )
-    return value
 
 
 # ----------------------------------------------------------------------------- incoming
@@ -418,191 +292,6 @@ def parse_reply(data: bytes | str) -> Reply:
 
 def is_final(reply: Reply) -> bool:
     return reply.kind in FINAL_KINDS and (not isinstance(reply, ErrorReply) or reply.final)
-
-
-# ----------------------------------------------------------------------------- topics
-
-
-IncomingKind = Literal["request", "cancel", "answer"]  # the topics the daemon reads: B/<kind>/<client_id>
-INCOMING_KINDS: dict[str, IncomingKind] = {"request": "request", "cancel": "cancel", "answer": "answer"}
-
-
-class Topics:
-    """Topic names for one gateway (`base` = edge-agent/<gateway_id>)."""
-
-    def __init__(self, gateway_id: str, shared_group: str | None = None, client_id: str = ""):
-        self.base = f"edge-agent/{gateway_id}"
-        self.shared_group = shared_group
-        self.client_id = client_id
-
-    @property
-    def request_filter(self) -> str:
-        flt = f"{self.base}/request/+"
-        return f"$share/{self.shared_group}/{flt}" if self.shared_group else flt
-
-    @property
-    def cancel_filter(self) -> str:
-        return f"{self.base}/cancel/+"  # never shared: every member must see every cancel
-
-    @property
-    def answer_filter(self) -> str:
-        return f"{self.base}/answer/+"  # members of a shared group forward answers here
-
-    @property
-    def status(self) -> str:
-        return f"{self.base}/status/{self.client_id}" if self.shared_group else f"{self.base}/status"
-
-    def request(self, client_id: str) -> str:
-        return f"{self.base}/request/{client_id}"
-
-    def cancel(self, client_id: str) -> str:
-        return f"{self.base}/cancel/{client_id}"
-
-    def answer(self, client_id: str) -> str:
-        return f"{self.base}/answer/{client_id}"
-
-    def response_prefix(self, client_id: str) -> str:
-        return f"{self.base}/response/{client_id}/"
-
-    def default_reply(self, client_id: str) -> str:
-        return self.response_prefix(client_id) + DEFAULT_REPLY_LEAF
-
-    def files(self, client_id: str, request_id: str, file_id: str) -> str:
-        return f"{self.response_prefix(client_id)}files/{request_id}/{file_id}"
-
-    def split(self, topic: str) -> tuple[IncomingKind, str] | None:
-        """`B/<kind>/<client_id>` → (kind, client_id) for kind in request/cancel/answer, else None."""
-        if not topic.startswith(self.base + "/"):
-            return None
-        parts = topic[len(self.base) + 1 :].split("/")
-        kind = INCOMING_KINDS.get(parts[0])
-        if len(parts) != 2 or kind is None:
-            return None
-        return kind, parts[1]
-
-    def check_reply_topic(self, client_id: str, topic: str | None, field: str = "reply topic") -> str | None:
-        """None if `topic` is an allowed reply topic for `client_id`, else the reason it is refused, naming
-        `field` (the Response Topic property, or the body's `reply_to`)."""
-        if topic is None:
-            return None
-        prefix = self.response_prefix(client_id)
-        if not topic.startswith(prefix) or len(topic) == len(prefix):
-            return f"{field}: the reply topic must lie under {prefix} (got {ascii(topic[:120])})"
-        if len(topic) > MAX_TOPIC_CHARS:
-            return f"{field}: the reply topic may have at most {MAX_TOPIC_CHARS} characters (got {len(topic)})"
-        problem = topic_problem(topic)
-        if problem:
-            return f"{field}: the reply topic {problem}"
-        if topic[len(prefix) :].startswith("files/"):
-            return f"{field}: {prefix}files/ is reserved for file chunks"
-        return None
-
-
-def valid_client_id(client_id: str) -> bool:
-    """A client id the daemon can answer: one topic level that a broker takes in a topic name."""
-    return bool(CLIENT_ID_RE.fullmatch(client_id)) and topic_problem(client_id) is None
-
-
-# ----------------------------------------------------------------------------- validation
-
-
-class Limits(BaseModel):
-    max_payload_bytes: int = 65536
-    max_question_chars: int = 4000
-
-
-def _error(
-    code: ErrorCode, message: str, request_id: str | None = None, final: bool = True, correlation: str | None = None
-) -> ErrorReply:
-    return ErrorReply(
-        code=code,
-        message=message,
-        request_id=request_id,
-        final=final,
-        correlation=correlation,
-    )
-
-
-def _explain(exc: ValidationError, model: type[BaseModel]) -> tuple[ErrorCode, str]:
-    """The first validation problem as (code, sentence)."""
-    err = exc.errors()[0]
-    loc = [str(p) for p in err["loc"]]
-    where = ".".join(loc) or "payload"
-    if err["type"] == "missing":
-        return "missing_field", f"the field {where!r} is required"
-    if err["type"] == "extra_forbidden":
-        if loc[0] == "options" and len(loc) == 2:
-            allowed = ", ".join(RequestOptions.model_fields)
-            return "unknown_option", f"unknown option {loc[1]!r}; allowed options: {allowed}"
-        allowed = ", ".join(model.model_fields)
-        return "unknown_field", f"unknown field {where!r}; allowed fields: {allowed}"
-    msg = err["msg"].removeprefix("Value error, ")
-    if where == "request_id" and err["type"] == "string_pattern_mismatch":
-        msg = "must be 1-64 characters of letters, digits, '_', '.', ':' or '-'"
-    return "invalid_field", f"{where}: {msg}"
-
-
-Incoming = Request | Answer | Cancel
-
-
-def parse_incoming(
-    payload: bytes,
-    kind: IncomingKind,
-    limits: Limits,
-) -> Incoming | ErrorReply:
-    """Validate one incoming payload. Never raises: bad input becomes an `ErrorReply`."""
-    if len(payload) > limits.max_payload_bytes:
-        return _error(
-            "payload_too_large",
-            f"the payload is {len(payload)} bytes; the limit is {limits.max_payload_bytes} bytes",
-            peek_request_id(payload),
-            final=kind == "request",
-        )
-    try:
-        data = loads_strict(payload.decode("utf-8"))
-    except DuplicateKey as exc:
-        return _error(
-            "invalid_field",
-            f"{ascii(str(exc))[1:-1]}: the field appears twice in one object (send each field once)",
-            peek_request_id(payload),
-            final=kind == "request",
-        )
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return _error(
-            "bad_json",
-            'the payload is not UTF-8 JSON; send a JSON object such as {"request_id": "r1", "question": "..."}',
-        )
-    if not isinstance(data, dict):
-        return _error("bad_json", f"the payload must be a JSON object, not {type(data).__name__}")
-    rid = data.get("request_id")
-    rid = rid if isinstance(rid, str) and REQUEST_ID_RE.fullmatch(rid) else None
-    corr = data.get("correlation")
-    corr = corr if isinstance(corr, str) and len(corr) <= 256 and text_problem(corr) is None else None
-    if kind == "cancel":
-        model: type[Request] | type[Answer] | type[Cancel] = Cancel
-    elif kind == "answer" or ("answer" in data and "question" not in data):
-        model = Answer
-    else:
-        model = Request
-    bad = first_bad_text(data)  # every string an accepted message holds can be stored, sent back and tokenised
-    if bad is not None:
-        return _error("invalid_field", f"{bad[0]}: {bad[1]}", rid, final=model is Request, correlation=corr)
-    try:
-        msg = model.model_validate(data)
-    except ValidationError as exc:
-        code, sentence = _explain(exc, model)
-        return _error(code, sentence, rid, final=model is Request, correlation=corr)
-    if isinstance(msg, Request):
-        if not msg.question.strip():
-            return _error("question_empty", "the question is empty", msg.request_id, correlation=corr)
-        if len(msg.question) > limits.max_question_chars:
-            return _error(
-                "question_too_long",
-                f"the question has {len(msg.question)} characters; the limit is {limits.max_question_chars}",
-                msg.request_id,
-                correlation=corr,
-            )
-    return msg
 
 
 # ----------------------------------------------------------------------------- schemas

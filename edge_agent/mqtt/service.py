@@ -6,7 +6,8 @@ The daemon is split by thread (docs/mqtt.md):
   on the main thread; the connection callbacks (`_on_connect`, `_on_disconnect`, ...) on paho's network
   threads; `_watch_backlog` on its own small thread ("session-watch"). The reply helpers below (`replying`,
   `add`, `send`, `notify`, `publish_now`, `not_delivered`) and `set_status` are called from the intake and
-  worker threads.
+  worker threads, which are handed this service as the narrow interfaces of gateway.py (`IntakeGateway`,
+  `WorkerGateway`) and never import this module.
 * `Intake` (intake.py): paho's `on_message` and the group committer's thread — validation, one transaction per
   batch, PUBACKs after the commit.
 * `Worker` (worker.py): the worker thread — jobs through the `Runner`, progress, `agentask`, final replies.
@@ -47,13 +48,16 @@ from edge_agent.fleet.hooks import FleetHooks
 from edge_agent.mqtt.acks import AckPacer
 from edge_agent.mqtt.committer import GroupCommitter
 from edge_agent.mqtt.connection import connect_properties, honour_receive_maximum, mqtt_client
+from edge_agent.mqtt.incoming import Limits
 from edge_agent.mqtt.intake import BACKLOG_GAP_S, Intake
 from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outage import Outage
 from edge_agent.mqtt.outbox import OutboxPublisher, correlation_props, publish_packet_size
-from edge_agent.mqtt.protocol import ErrorReply, Limits, Reply, Topics, is_final, parse_reply, valid_client_id
-from edge_agent.mqtt.queue import Job, JobQueue, OutboxRow
+from edge_agent.mqtt.protocol import ErrorReply, Reply, is_final, parse_reply
+from edge_agent.mqtt.queue import JobQueue
+from edge_agent.mqtt.records import Job, OutboxRow
 from edge_agent.mqtt.runner import Runner
+from edge_agent.mqtt.topics import Topics, valid_client_id
 from edge_agent.mqtt.worker import DEGRADED, ONLINE, CurrentJob, Worker  # noqa: F401  (CurrentJob: re-exported)
 
 log = logging.getLogger(__name__)
@@ -80,7 +84,7 @@ class GatewayService:
         self.jobs = JobQueue(settings.state_dir / "queue.db")
         self.max_packet = self.m.max_packet_bytes  # lowered to the broker's Maximum Packet Size at each CONNACK
         self.connected = threading.Event()
-        self._stopping = threading.Event()
+        self.stopping = threading.Event()
         self._stop_requested = threading.Event()
         self.outage = Outage(settings.skyspark.outage_wait_s, settings.skyspark.outage_retry_s)
         self._status = ONLINE  # the retained status: online, or degraded while an outage is waited out
@@ -181,7 +185,7 @@ class GatewayService:
 
     def stop(self, timeout: float = 30.0) -> None:
         notify("STOPPING=1")
-        self._stopping.set()
+        self.stopping.set()
         self.worker.interrupt()  # the running job is interrupted, not cancelled: it resumes at the next start
         self.worker.thread.join(timeout)
         if self.connected.is_set():
@@ -298,7 +302,7 @@ class GatewayService:
         self._mark(client, False)
         if client is self.replies:
             self.outbox.on_disconnect(reason_code)
-        if not self._stopping.is_set():
+        if not self.stopping.is_set():
             log.warning("%s disconnected from the broker (%s); reconnecting", self._ids[client], reason_code)
 
     # ------------------------------------------------------------------------------ replies (intake and worker threads)
@@ -402,7 +406,7 @@ class GatewayService:
         `degraded: session queue` (the broker is about to drop requests after their PUBACK: it holds no more
         than max_queued_messages for a session); a pause in the deliveries turns it back."""
         limit = self.m.broker_queue_limit
-        while limit and not self._stopping.wait(0.5):
+        while limit and not self.stopping.wait(0.5):
             recent = time.monotonic() - self.intake.backlog_at < 2 * BACKLOG_GAP_S
             near = recent and self.intake.backlog >= BACKLOG_NEAR * limit
             if near != self._queue_near:

@@ -6,8 +6,9 @@ It takes the next job (`JobQueue.next_queued`: round-robin between requesters), 
 (one at a time: the model is one), publishes `progress` for every agent event, relays `agentask` questions to
 the requester (`kind=question`; the answer comes back through the intake), waits out a SkySpark outage (status
 `degraded: skyspark`), and finally stores the file chunks + `result` / `error` / `cancelled` with the job in
-one transaction (`GatewayService.replying`). A job the worker itself fails on still gets one final `internal`
-error; a full disk holds the final reply until there is space.
+one transaction (the gateway's `replying`). A job the worker itself fails on still gets one final `internal`
+error; a full disk holds the final reply until there is space. What it needs of the daemon is `WorkerGateway`
+(gateway.py; `GatewayService` is one): it is handed that, not the service.
 
 It stays one module though it is long: it is one thread's code, and its steps share the current job, its cancel
 event and the outage wait under one lock, which a split would spread across files.
@@ -30,6 +31,7 @@ from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.failures import WAIT_OUT, ExternalFailure, Interrupted, disk_full
 from edge_agent.filestore import read_plain
 from edge_agent.fleet.hooks import final_status
+from edge_agent.mqtt.gateway import WorkerGateway
 from edge_agent.mqtt.outbox import publish_packet_size
 from edge_agent.mqtt.protocol import (
     CancelledReply,
@@ -41,13 +43,12 @@ from edge_agent.mqtt.protocol import (
     RequestOptions,
     ResultReply,
 )
-from edge_agent.mqtt.queue import Job
+from edge_agent.mqtt.records import Job
 from edge_agent.plots import add_plot
 
 if TYPE_CHECKING:
     from edge_agent.failures import FailureReason
     from edge_agent.mqtt.runner import OnEvent
-    from edge_agent.mqtt.service import GatewayService
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
 
@@ -97,7 +98,7 @@ def _failed_result(job: Job, failure: ExternalFailure | None) -> RunResult:
 class Worker:
     """The worker thread and the job it runs (`current`)."""
 
-    def __init__(self, gw: GatewayService):
+    def __init__(self, gw: WorkerGateway):
         self.gw = gw
         self._beat = time.monotonic()
         self._wake = threading.Event()
@@ -160,11 +161,11 @@ class Worker:
         failure here is logged and the jobs still run; a stop interrupts it (a new model's prefill on a
         gateway CPU takes minutes)."""
         warm = getattr(self.gw.runner, "warm", None)
-        if warm is None or self.gw._stopping.is_set():
+        if warm is None or self.gw.stopping.is_set():
             return
         started = time.monotonic()
         try:
-            usage = warm(interrupt=self.gw._stopping) or {}
+            usage = warm(interrupt=self.gw.stopping) or {}
         except Interrupted:
             log.info("warm: stopped after %.2f s by the daemon's stop", time.monotonic() - started)
             return
@@ -189,12 +190,12 @@ class Worker:
         if committer is None or not committer.pending():
             return
         deadline = time.monotonic() + INTAKE_FIRST_S
-        while committer.pending() and time.monotonic() < deadline and not self.gw._stopping.wait(0.01):
+        while committer.pending() and time.monotonic() < deadline and not self.gw.stopping.wait(0.01):
             self._beat = time.monotonic()
 
     def _work(self) -> None:
         self._warm()
-        while not self.gw._stopping.is_set():
+        while not self.gw.stopping.is_set():
             self._beat = time.monotonic()
             self._intake_first()
             job = self.gw.jobs.next_queued()
@@ -220,7 +221,7 @@ class Worker:
                 if disk_full(exc) is not None:  # no space for the queue's own writes: the job waits for space
                     log.error("job %s waits: %s", job.job_id, disk_full(exc))
                     self._requeue(job)
-                    self.gw._stopping.wait(DISK_RETRY_S)
+                    self.gw.stopping.wait(DISK_RETRY_S)
                     continue
                 log.exception("worker failed on job %s", job.job_id)
                 self._fail(cur, f"{type(exc).__name__}: {exc}")
@@ -560,7 +561,7 @@ class Worker:
                     )
                     told = True
                 self._beat = time.monotonic()
-                if self.gw._stopping.wait(DISK_RETRY_S):  # it runs again at the next start
+                if self.gw.stopping.wait(DISK_RETRY_S):  # it runs again at the next start
                     return
         self.gw.fleet.finished(job, status)
         log.info("job %s finished: %s", job.job_id, reply.kind)

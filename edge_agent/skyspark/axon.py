@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from edge_agent.skyspark.encoding import EncodingError, Scanner
+from edge_agent.skyspark.encoding import EncodingError
+from edge_agent.skyspark.zinc_reader import Scanner
 
 
 class OpError(Exception):

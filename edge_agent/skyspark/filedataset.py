@@ -15,8 +15,9 @@ from typing import Any
 
 from phable.kinds import Grid, Number, Ref
 
-from edge_agent.skyspark.encoding import EncodingError, Scanner, zinc_to_grid, zone
+from edge_agent.skyspark.encoding import EncodingError, zone
 from edge_agent.skyspark.haystack_json import json_to_grid
+from edge_agent.skyspark.zinc_reader import Scanner, zinc_to_grid
 
 
 @dataclass

@@ -25,7 +25,8 @@ from typing import Any
 
 from phable.kinds import Number, Ref, Symbol, Uri
 
-from edge_agent.skyspark.encoding import EncodingError, Scanner, encode_scalar
+from edge_agent.skyspark.encoding import EncodingError, encode_scalar
+from edge_agent.skyspark.zinc_reader import Scanner
 
 
 class FilterError(ValueError):

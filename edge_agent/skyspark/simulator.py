@@ -37,15 +37,9 @@ from edge_agent import __version__
 from edge_agent.skyspark import filters
 from edge_agent.skyspark.axon import OpError, axon_range, parse_axon, parse_range
 from edge_agent.skyspark.dataset import Dataset, plant
-from edge_agent.skyspark.encoding import (
-    EncodingError,
-    Scanner,
-    grid_to_zinc,
-    make_grid,
-    zinc_to_grid,
-    zone,
-)
+from edge_agent.skyspark.encoding import EncodingError, grid_to_zinc, make_grid, zone
 from edge_agent.skyspark.haystack_json import grid_to_json, json_to_grid
+from edge_agent.skyspark.zinc_reader import Scanner, zinc_to_grid
 
 ITERATIONS = 10000
 MECH = scramp.ScramMechanism("SCRAM-SHA-256")

@@ -139,7 +139,7 @@ def inproc_daemon(mqtt_settings):
 
     yield start
     for svc in started:
-        if not svc._stopping.is_set():
+        if not svc.stopping.is_set():
             svc.stop(timeout=5)
 
 
