@@ -6,7 +6,7 @@ A set's make_plant.py holds only its own plant: the sites, and for each equip it
 and signals, drawn in order from one `Plant(seed, start, end)` (the draws' order is the plant: the same order gives
 byte-identical files). docs/plants.md describes the pieces and the files.
 
-Written from the copies in bench/blind7/ ... bench/blind14/make_plant.py; each set regenerates byte-identical files
+Written from the copies in bench/blind7/ ... bench/blind16/make_plant.py; each set regenerates byte-identical files
 through it.
 """
 
@@ -79,11 +79,21 @@ class Site:
             raise KeyError((day, hour, len(hits)))
         return hits[0]
 
+    def by_day(self, vals) -> np.ndarray:
+        """A value per local day (vals[k] for the k-th day of the plant), spread over that day's samples."""
+        return np.asarray(vals)[self.day_i]
+
 
 # ----- signal pieces without randomness ---------------------------------------------------------------------------
 def daily(site: Site, amp: float, peak_hour: float) -> np.ndarray:
     """A daily cosine of amplitude `amp` peaking at the local clock hour `peak_hour`."""
     return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
+
+
+def since(site: Site, day: dt.date, hour: float) -> np.ndarray:
+    """Hours elapsed (absolute time) since that local day and clock hour; negative before it."""
+    t0 = (dt.datetime.combine(day, dt.time(0), site.tz) + dt.timedelta(hours=hour)).astimezone(dt.UTC)
+    return np.array([(t - t0).total_seconds() / 3600 for t in site.utc])
 
 
 def keep_gap(site: Site, day: dt.date, h0: float, hours: float = 4.0) -> np.ndarray:
