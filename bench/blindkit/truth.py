@@ -7,16 +7,18 @@ A set's truth.py holds only its own tables (module globals, read by `Truth(HERE,
 lists them):
   HEAD          the head of truth.md (definitions, in the set's own words)
   WORDS         what each question's words mean: {"win": phrase} | {"at": (day, clock)} | {"periods": (p1, p2)} |
-                {"gap_at": (day, clock)}; phrases: "yesterday", "today", "last week", "week before last",
-                "weekday:N[:back]", "monthday:N", "dates:D0:D1", "mtd"
+                {"gap_at": (day, clock)}; phrases: "yesterday", "today", "day before yesterday", "last week",
+                "week before last", "weekday:N[:back]", "monthday:N", "dates:D0:D1", "mtd", "weekend" (the latest
+                Saturday and Sunday), "last weekend" (the latest whole one before today), "past:N" (the N whole days
+                before today), "night" (yesterday 18:00 to today 06:00; its other readings must agree)
   DESIGN        the answers the plant was designed to give
   SITE_BY_WORD  a task's first tag -> its site's name ("general": no site)
-  FLAT, SAME_ANYWAY, SAMPLES, REGISTER, MISSING_TAGS, MARGIN_FLOOR, MULTI_RUN, WRONG, RIGHT_TOO, SLOT_OTHER,
-  GAP_POINT     the optional tables (see docs/plants.md)
+  FLAT, SAME_ANYWAY, SAMPLES, REGISTER, REGISTER_AT, MISSING_TAGS, MARGIN_FLOOR, MULTI_RUN, WRONG, RIGHT_TOO,
+  SLOT_OTHER, GAP_POINT     the optional tables (see docs/plants.md)
 and, where its checks read differently from the shared ones, a subclass overriding those methods.
 
-Written from blind set 14's truth.py (which had grown, copy by copy, from blind set 7's); the sets 7-14 regenerate
-their truth.md byte-identical through it.
+Written from blind set 14's truth.py (which had grown, copy by copy, from blind set 7's) and what sets 15 and 16 added
+to their copies; the sets 7-16 regenerate their truth.md byte-identical through it.
 """
 
 from __future__ import annotations
@@ -55,14 +57,26 @@ TABLES: dict[str, Any] = {
     "RIGHT_TOO": {},
     "SLOT_OTHER": set(),
     "GAP_POINT": {},
+    "REGISTER_AT": set(),
     "DESIGN": {},
     "WORDS": {},
     "SITE_BY_WORD": {},
 }
 
 
+#: other readings of "last night" (start on yesterday, end on today, local clock hours; None = now): an aggregate
+#: asked of "last night" must give the same figure over each
+NIGHT_READINGS = [(12.0, None), (17.0, 7.0), (20.0, 8.0), (18.0, None)]
+
+
 def T(s: str) -> dt.datetime:
     return dt.datetime.fromisoformat(s)
+
+
+def wall(day: dt.date, hour: float, tz) -> dt.datetime:
+    """A local wall-clock time on that day, written with the offset the site has then."""
+    naive = dt.datetime.combine(day, dt.time(0)) + dt.timedelta(hours=hour)
+    return naive.replace(tzinfo=tz).astimezone(dt.UTC).astimezone(tz)
 
 
 def same(a: dt.datetime, b: dt.datetime) -> bool:
@@ -122,6 +136,8 @@ class Truth:
             return today
         if phrase == "yesterday":
             return today - dt.timedelta(days=1)
+        if phrase == "day before yesterday":
+            return today - dt.timedelta(days=2)
         if phrase.startswith("weekday:"):
             parts = phrase.split(":")
             wd = int(parts[1])
@@ -147,6 +163,19 @@ class Truth:
             return self.midnight(dt.date.fromisoformat(d0), tz), self.midnight(
                 dt.date.fromisoformat(d1) + dt.timedelta(days=1), tz
             )
+        if phrase == "weekend":  # the latest Saturday before today 00:00 to the Monday 00:00 after it
+            sat = self.day_of("weekday:5", today)
+            return self.midnight(sat, tz), self.midnight(sat + dt.timedelta(days=2), tz)
+        if phrase == "last weekend":  # the latest whole Saturday + Sunday before today
+            sat = today - dt.timedelta(days=(today.weekday() - 5) % 7 or 7)
+            if sat + dt.timedelta(days=1) >= today:
+                sat -= dt.timedelta(days=7)
+            return self.midnight(sat, tz), self.midnight(sat + dt.timedelta(days=2), tz)
+        if phrase.startswith("past:"):  # the past N days: the N whole days before today
+            n = int(phrase.split(":")[1])
+            return self.midnight(today - dt.timedelta(days=n), tz), self.midnight(today, tz)
+        if phrase == "night":  # last night: yesterday 18:00 to today 06:00
+            return wall(today - dt.timedelta(days=1), 18.0, tz), wall(today, 6.0, tz)
         d = self.day_of(phrase, today)
         return self.midnight(d, tz), self.midnight(d + dt.timedelta(days=1), tz)
 
@@ -187,7 +216,7 @@ class Truth:
         length = e0 - s0
         off = s0.utcoffset()
         cands = {"the period before": (s0 - length, s0)}
-        if by in ("mean", "energy") and length <= dt.timedelta(hours=25):  # a UTC day instead of the site's day
+        if by in ("mean", "energy") and length <= dt.timedelta(hours=25) and off:  # a UTC day, not the site's
             cands["shifted by the UTC offset"] = (s0 + off, e0 + off)
         if e0 + length <= now:
             cands["the period after"] = (e0, e0 + length)
@@ -321,6 +350,18 @@ class Truth:
                 other = at(p, inst + sh, 0)
                 if other and abs(other[1] - hit[1]) <= tolerance(c, hit[1]):
                     passing.append(f"{local(other[0], tz)} ({fmtv(other[1])})")
+            if tid in self.REGISTER_AT:  # a register read one sample off must fail
+                for sh in (dt.timedelta(minutes=-15), dt.timedelta(minutes=15)):
+                    other = at(p, inst + sh, 0)
+                    if other and abs(other[1] - hit[1]) <= tolerance(c, hit[1]):
+                        passing.append(f"{local(other[0], tz)} ({fmtv(other[1])}, one sample off)")
+                before_s, after_s = (fmtv(prev[1]) if prev else "—"), (fmtv(nxt[1]) if nxt else "—")
+                diff_b = fmtv(hit[1] - prev[1]) if prev else "—"
+                diff_a = fmtv(nxt[1] - hit[1]) if nxt else "—"
+                self.out.append(
+                    f"  the register one sample either side: {before_s}, {after_s} (differences {diff_b}, {diff_a})"
+                    " — fail"
+                )
             if passing and tid in self.FLAT:
                 self.out.append(f"  the series is flat here: {', '.join(passing)} pass as well ({self.FLAT[tid]})")
             elif passing:
@@ -339,10 +380,32 @@ class Truth:
         self.misread(
             tid, c, now, lambda a, b: aggregate(self.P.series(c["site"], c["asset"], c["sensor"], a, b), agg), v, agg
         )
+        if self.WORDS.get(tid, {}).get("win") == "night":
+            self.night_readings(tid, c, now, tz, agg, v)
         if agg in ("max", "min"):
             _, inst = extreme_instants(ser, agg)
             self.out.append(f"  (at {', '.join(local(t, tz) for t in inst)})")
             self.design(tid, inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M"), "instant of the extreme")
+
+    def night_readings(self, tid, c, now, tz, agg, v) -> None:
+        """An aggregate asked of "last night": its other readings (NIGHT_READINGS) must give the same figure; the
+        calendar days either side are shown."""
+        today = now.astimezone(tz).date()
+        agree, differ = [], []
+        for h0, h1 in NIGHT_READINGS:
+            a = wall(today - dt.timedelta(days=1), h0, tz)
+            b = now if h1 is None else wall(today, h1, tz)
+            w = aggregate(self.P.series(c["site"], c["asset"], c["sensor"], a, b), agg)
+            (agree if abs(w - v) <= tolerance(c, v) else differ).append(f"[{local(a, tz)}, {local(b, tz)}) {fmtv(w)}")
+        cal = {}
+        for what, d in (("yesterday's calendar day", today - dt.timedelta(days=1)), ("today so far", today)):
+            a = self.midnight(d, tz)
+            b = min(now, self.midnight(d + dt.timedelta(days=1), tz))
+            cal[what] = aggregate(self.P.series(c["site"], c["asset"], c["sensor"], a, b), agg)
+        self.out.append(f"  other readings of 'last night' that agree: {'; '.join(agree)}")
+        self.out.append("  (" + "; ".join(f"{k}: {fmtv(x)}" for k, x in cal.items()) + ")")
+        if differ:
+            self.bad(tid, f"a reading of 'last night' gives another value: {'; '.join(differ)}")
 
     def chk_energy(self, tid, c, now):
         tz = self.site_of(c).tz
@@ -626,6 +689,21 @@ class Truth:
             self.bad(tid, "the 'missing' thing exists")
 
     def chk_not_recorded(self, tid, c):
+        if "asset" not in c:  # a topic outside the plant's data altogether: no point of any site is about it
+            found = [
+                f"{s.dis} / {e.dis} / {p.nav}"
+                for s in self.P.sites.values()
+                for e in s.equips.values()
+                for p in e.points.values()
+                if any(w.lower() in (p.nav + " " + " ".join(p.tags)).lower() for w in c.get("words", [c["attribute"]]))
+            ]
+            self.out.append(
+                f"- {c['attribute']}: no point of any site is about it ({', '.join(found) or 'none found'}) → "
+                f"**not recorded**"
+            )
+            if found:
+                self.bad(tid, f"points about {c['attribute']} exist: {found}")
+            return
         e = self.P.equip(c["site"], c["asset"])
         if e is None:
             self.bad(tid, "the asset does not exist")
