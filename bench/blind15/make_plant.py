@@ -42,9 +42,7 @@ D = dt.date
 
 
 G = Plant(SEED, START, END)
-rng = G.rng
 Site, noise, clipn, equip, point = G.site, G.noise, G.clipn, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 lsb = Site("lsb", "Larimer Street Brewery", "America/Denver", "Denver", "Denver")

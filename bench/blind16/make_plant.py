@@ -41,7 +41,6 @@ D = dt.date
 G = Plant(SEED, START, END)
 rng = G.rng
 Site, noise, clipn, equip, point = G.site, G.noise, G.clipn, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 cfw = Site("cfw", "Cactus Flats Water Reclamation Plant", "America/Phoenix", "Phoenix", "Phoenix")

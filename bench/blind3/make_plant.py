@@ -28,9 +28,7 @@ D = dt.date
 
 
 G = Plant(SEED, START, END)
-rng = G.rng
 Site, noise, equip, point = G.site, G.noise, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 cs = Site("kcs", "Kestrel Cold Store", "Australia/Sydney", "Sydney", "Sydney")

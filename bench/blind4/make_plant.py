@@ -33,9 +33,7 @@ D = dt.date
 
 
 G = Plant(SEED, START, END)
-rng = G.rng
 Site, noise, equip, point = G.site, G.noise, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 ww = Site(

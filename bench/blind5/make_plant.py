@@ -31,7 +31,6 @@ D = dt.date
 G = Plant(SEED, START, END)
 rng = G.rng
 Site, noise, equip, point = G.site, G.noise, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 sk = Site("crsr", "Copper Ridge Ski Resort", "America/Denver", "Denver", "Frisco")

@@ -31,7 +31,6 @@ D = dt.date
 G = Plant(SEED, START, END, require_unit=False)  # the Power Factor points have no unit
 rng = G.rng
 Site, noise, equip, point = G.site, G.noise, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 bk = Site("sbh", "Saltbush Bakehouse", "Australia/Adelaide", "Adelaide", "Adelaide")
