@@ -112,6 +112,9 @@ class Truth:
     """One blind set's truth: `Truth(HERE, globals()).main()` from the set's truth.py (its folder; its HEAD and
     tables from its module globals)."""
 
+    #: the plant table's column of points
+    POINTS_HEAD = "points (unit or kind)"
+
     def __init__(self, here: Path, ns: dict[str, Any]):
         self.HERE = here
         self.HEAD: str = ns["HEAD"]
@@ -965,7 +968,7 @@ class Truth:
                 f"{min(len(p.ts) for p in pts)}–{max(len(p.ts) for p in pts)} |"
             )
         for s in self.P.sites.values():
-            lines += ["", f"### {s.dis} ({s.tz.key})", "", "| equip | markers | points (unit or kind) | gaps |"]
+            lines += ["", f"### {s.dis} ({s.tz.key})", "", f"| equip | markers | {self.POINTS_HEAD} | gaps |"]
             lines.append("|---|---|---|---|")
             for e in s.equips.values():
                 pts = ", ".join(f"{p.nav} ({p.unit or p.kind})" for p in e.points.values())
@@ -995,7 +998,11 @@ class Truth:
             body.append("")
             body += self.out
             body.append("")
-        text = "\n".join([self.HEAD] + self.plant_tables() + [""] + body)
+        return self.finish([self.HEAD] + self.plant_tables() + [""] + body)
+
+    def finish(self, lines: list[str]) -> int:
+        """Write truth.md (the lines, then the problems), say the problems; exit status 1 on any."""
+        text = "\n".join(lines)
         if self.problems:
             text += "\n## Problems\n\n" + "\n".join(f"- {p}" for p in self.problems) + "\n"
         (self.HERE / "truth.md").write_text(text)
