@@ -356,7 +356,7 @@ class FirstTruth(Truth):
         )
         if len(inst) != 1:
             self.bad(tid, "extreme at more than one instant")
-        if abs(best - runner) < max(0.05, 0.005 * abs(best)) * (1 if unit != "MW" else 0.1):
+        if abs(best - runner) < max(0.05, 0.005 * abs(best)):
             self.bad(tid, f"runner-up {runner} too close to {best}")
         want = self.EXPECTED.get(tid)
         if want and inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M") != want:
