@@ -11,24 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
+from pathlib import Path
 
-from truthlib import (
-    HERE,
-    T,
-    Truth,
-    aggregate,
-    at,
-    compared,
-    duration,
-    energy,
-    extreme_instants,
-    fmtv,
-    gaps,
-    local,
-    past,
-    spacing,
-    tolerance,
-)
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blind_truthlib import aggregate, at, compared, duration, energy, extreme_instants, gaps, local, past, spacing  # noqa: E402
+from blindkit.truth import T, Truth, fmtv, tolerance  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "weekday:N" (the latest such weekday before today, Monday = 0);

@@ -8,8 +8,12 @@ Usage: python bench/blind8/truth.py
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from truthlib import HERE, T, Truth, aggregate, at, energy, fmtv, local
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blind_truthlib import aggregate, at, energy, local  # noqa: E402
+from blindkit.truth import T, Truth, fmtv  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
