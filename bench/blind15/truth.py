@@ -12,7 +12,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from blindkit.truth import Truth  # noqa: E402
+from blindkit.truth import Truth, whole_days  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "day before yesterday", "last week", "week before last", "last weekend" (the latest whole
@@ -101,11 +101,6 @@ GD = "Griesheim Data Centre"
 SR = "Skippers Ridge Ski Area"
 
 
-def _w(d0: str, d1: str, tz_off: str, tz_off1: str | None = None) -> dict:
-    """A window of whole days d0 .. d1 (d1 excluded) written with the offset tz_off (tz_off1 at the end)."""
-    return {"start": f"{d0}T00:00:00{tz_off}", "end": f"{d1}T00:00:00{tz_off1 or tz_off}"}
-
-
 # The slot-dependent questions: readings a program could silently default to. Each must give a DIFFERENT verdict from
 # the true one (a ranks winner, a yes/no, hours past a limit, a number outside the tolerance, an instant outside the
 # tolerance, the other period, other rows of a file). Each entry: (what the wrong reading is, overrides merged into the
@@ -131,10 +126,10 @@ WRONG = {
         ("the difference (lb/h − kW)", {"derive": "difference"}),
     ],
     "b15-10": [
-        ("21 Sep only", _w("2026-09-21", "2026-09-22", "-06:00")),
-        ("23 Sep only", _w("2026-09-23", "2026-09-24", "-06:00")),
-        ("21-22 Sep (the 23rd read as exclusive)", _w("2026-09-21", "2026-09-23", "-06:00")),
-        ("22-23 Sep", _w("2026-09-22", "2026-09-24", "-06:00")),
+        ("21 Sep only", whole_days("2026-09-21", "2026-09-22", "-06:00")),
+        ("23 Sep only", whole_days("2026-09-23", "2026-09-24", "-06:00")),
+        ("21-22 Sep (the 23rd read as exclusive)", whole_days("2026-09-21", "2026-09-23", "-06:00")),
+        ("22-23 Sep", whole_days("2026-09-22", "2026-09-24", "-06:00")),
     ],
     "b15-12": [("the Return Temp instead of the supply", {"sensor": "Return Temp"})],
     "b15-13": [("order highest (the busiest)", {"order": "highest"})],
@@ -167,10 +162,10 @@ WRONG = {
         ("the Return Air Temp instead of the supply air", {"sensor": "Return Air Temp"}),
     ],
     "b15-20": [
-        ("21 Sep only", _w("2026-09-21", "2026-09-22", "+02:00")),
-        ("24 Sep only", _w("2026-09-24", "2026-09-25", "+02:00")),
-        ("21-23 Sep (the 24th read as exclusive)", _w("2026-09-21", "2026-09-24", "+02:00")),
-        ("22-24 Sep", _w("2026-09-22", "2026-09-25", "+02:00")),
+        ("21 Sep only", whole_days("2026-09-21", "2026-09-22", "+02:00")),
+        ("24 Sep only", whole_days("2026-09-24", "2026-09-25", "+02:00")),
+        ("21-23 Sep (the 24th read as exclusive)", whole_days("2026-09-21", "2026-09-24", "+02:00")),
+        ("22-24 Sep", whole_days("2026-09-22", "2026-09-25", "+02:00")),
     ],
     "b15-24": [
         ("24 x the day's mean power (a 24-hour day assumed)", {"_mean24": True}),
@@ -180,8 +175,11 @@ WRONG = {
         ),
     ],
     "b15-25": [
-        ("the day written +12:00 at both ends (to Mon 01:00 local)", _w("2026-09-27", "2026-09-28", "+12:00")),
-        ("the day written +13:00 at both ends (from Sat 23:00 local)", _w("2026-09-27", "2026-09-28", "+13:00")),
+        ("the day written +12:00 at both ends (to Mon 01:00 local)", whole_days("2026-09-27", "2026-09-28", "+12:00")),
+        (
+            "the day written +13:00 at both ends (from Sat 23:00 local)",
+            whole_days("2026-09-27", "2026-09-28", "+13:00"),
+        ),
     ],
     "b15-26": [("order highest (the best fed)", {"order": "highest"})],
     "b15-27": [("order lowest (the laziest)", {"order": "lowest"})],

@@ -12,7 +12,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from blindkit.truth import Truth  # noqa: E402
+from blindkit.truth import Truth, whole_days  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -101,11 +101,6 @@ TA = "Thameside Airport Terminal"
 AN = "Al Noor Resort & Casino"
 
 
-def _w(d0: str, d1: str, tz_off: str, tz_off1: str | None = None) -> dict:
-    """A window of whole days d0 .. d1 (d1 excluded), its ends written with the given offsets."""
-    return {"start": f"{d0}T00:00:00{tz_off}", "end": f"{d1}T00:00:00{tz_off1 or tz_off}"}
-
-
 # The slot-dependent questions: readings a program could silently default to. Each must give a DIFFERENT verdict from
 # the true one (a ranks winner, a yes/no, hours past a limit, a number outside the tolerance, an instant outside the
 # tolerance, the other period, other rows of a file). Each entry: (what the wrong reading is, overrides merged into the
@@ -137,22 +132,22 @@ WRONG = {
     "b16-07": [
         (
             "October's data (19-31 Oct: the data's first day to the month's end)",
-            _w("2026-10-19", "2026-11-01", "-07:00"),
+            whole_days("2026-10-19", "2026-11-01", "-07:00"),
         ),
-        ("from the data's first day (19 Oct) to today", _w("2026-10-19", "2026-11-06", "-07:00")),
-        ("yesterday only", _w("2026-11-05", "2026-11-06", "-07:00")),
-        ("the last 7 days", _w("2026-10-30", "2026-11-06", "-07:00")),
+        ("from the data's first day (19 Oct) to today", whole_days("2026-10-19", "2026-11-06", "-07:00")),
+        ("yesterday only", whole_days("2026-11-05", "2026-11-06", "-07:00")),
+        ("the last 7 days", whole_days("2026-10-30", "2026-11-06", "-07:00")),
     ],
     "b16-14": [
         ("24 x the day's mean power (a 24-hour day assumed)", {"_mean24": True}),
         ("24 hours from midnight (00:00 BST to 23:00 GMT)", {"end": "2026-10-25T23:00:00+00:00"}),
     ],
     "b16-15": [
-        ("19 Oct only", _w("2026-10-19", "2026-10-20", "+01:00")),
-        ("20 Oct only", _w("2026-10-20", "2026-10-21", "+01:00")),
-        ("21 Oct only", _w("2026-10-21", "2026-10-22", "+01:00")),
-        ("19-20 Oct (the 21st read as exclusive)", _w("2026-10-19", "2026-10-21", "+01:00")),
-        ("20-21 Oct", _w("2026-10-20", "2026-10-22", "+01:00")),
+        ("19 Oct only", whole_days("2026-10-19", "2026-10-20", "+01:00")),
+        ("20 Oct only", whole_days("2026-10-20", "2026-10-21", "+01:00")),
+        ("21 Oct only", whole_days("2026-10-21", "2026-10-22", "+01:00")),
+        ("19-20 Oct (the 21st read as exclusive)", whole_days("2026-10-19", "2026-10-21", "+01:00")),
+        ("20-21 Oct", whole_days("2026-10-20", "2026-10-22", "+01:00")),
     ],
     "b16-16": [
         ("order lowest (the least efficient)", {"order": "lowest"}),
@@ -176,10 +171,10 @@ WRONG = {
     ],
     "b16-21": [("the PCA's CMP-KW (kW) instead of its discharge air (°C)", {"sensor": "CMP-KW"})],
     "b16-24": [
-        ("Saturday only", _w("2026-10-31", "2026-11-01", "+00:00")),
-        ("Sunday only", _w("2026-11-01", "2026-11-02", "+00:00")),
-        ("Friday to Sunday", _w("2026-10-30", "2026-11-02", "+00:00")),
-        ("the weekend before (24-25 Oct)", _w("2026-10-24", "2026-10-26", "+01:00", "+00:00")),
+        ("Saturday only", whole_days("2026-10-31", "2026-11-01", "+00:00")),
+        ("Sunday only", whole_days("2026-11-01", "2026-11-02", "+00:00")),
+        ("Friday to Sunday", whole_days("2026-10-30", "2026-11-02", "+00:00")),
+        ("the weekend before (24-25 Oct)", whole_days("2026-10-24", "2026-10-26", "+01:00", "+00:00")),
     ],
     "b16-26": [
         ("order lowest", {"order": "lowest"}),

@@ -92,6 +92,12 @@ def tolerance(c: dict, v: float) -> float:
     return max(c.get("rel_tol", 0.005) * abs(v), c.get("abs_tol", 0.01))
 
 
+def whole_days(d0: str, d1: str, off: str, off1: str | None = None) -> dict:
+    """A window of whole days d0 .. d1 (d1 excluded) for a WRONG reading, its ends written with the offset `off`
+    (`off1` at the end, where the clocks change in between)."""
+    return {"start": f"{d0}T00:00:00{off}", "end": f"{d1}T00:00:00{off1 or off}"}
+
+
 def windows(x, site=None):
     """(site, start, end) of every window and instant in an expect block."""
     if isinstance(x, dict):
