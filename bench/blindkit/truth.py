@@ -58,6 +58,7 @@ TABLES: dict[str, Any] = {
     "SLOT_OTHER": set(),
     "GAP_POINT": {},
     "REGISTER_AT": set(),
+    "REGISTER_SPAN": "start to end",
     "DESIGN": {},
     "WORDS": {},
     "SITE_BY_WORD": {},
@@ -451,7 +452,8 @@ class Truth:
             odd_day = span < 48 and span != 24
             line = (
                 f"  {reg_name} register ({reg.unit}): {fmtv(r0[1])} at {local(r0[0], tz)}, {fmtv(r1[1])} at "
-                f"{local(r1[0], tz)}: start to end ({span:g} h) **{fmtv(full)} kWh** ({(full / kwh - 1) * 100:+.2f} %)"
+                f"{local(r1[0], tz)}: {self.REGISTER_SPAN} ({span:g} h) **{fmtv(full)} kWh** "
+                f"({(full / kwh - 1) * 100:+.2f} %)"
             )
             if span < 48:
                 mean24 = aggregate(ser, "mean") * 24 * (1000 if p.unit == "MW" else 0.001 if p.unit == "W" else 1)
