@@ -13,8 +13,8 @@ lists them):
                 before today), "night" (yesterday 18:00 to today 06:00; its other readings must agree)
   DESIGN        the answers the plant was designed to give
   SITE_BY_WORD  a task's first tag -> its site's name ("general": no site)
-  FLAT, SAME_ANYWAY, SAMPLES, REGISTER, REGISTER_AT, MISSING_TAGS, MARGIN_FLOOR, MULTI_RUN, WRONG, RIGHT_TOO,
-  SLOT_OTHER, GAP_POINT     the optional tables (see docs/plants.md)
+  FLAT, SAME_ANYWAY, SAMPLES, REGISTER, REGISTER_AT, REGISTER_SPAN, MISSING_TAGS, MARGIN_FLOOR, NEAR, MULTI_RUN,
+  WRONG, RIGHT_TOO, SLOT_OTHER, GAP_POINT     the optional tables (see docs/plants.md)
 and, where its checks read differently from the shared ones, a subclass overriding those methods.
 
 Written from blind set 14's truth.py (which had grown, copy by copy, from blind set 7's) and what sets 15 and 16 added
@@ -53,6 +53,7 @@ TABLES: dict[str, Any] = {
     "MISSING_TAGS": {},
     "MARGIN_FLOOR": {},
     "MULTI_RUN": set(),
+    "NEAR": {},
     "WRONG": {},
     "RIGHT_TOO": {},
     "SLOT_OTHER": set(),
@@ -611,7 +612,7 @@ class Truth:
             f"**{share:.2f} %**), the samples from {local(pts[0], tz)} to {local(pts[-1], tz)}; spacing "
             f"{spacing(ser)}; the closest sample {closest:.3f} from the limit"
         )
-        if closest < 0.1:
+        if closest < self.NEAR.get(tid, 0.1):
             self.bad(tid, f"a sample lies {closest:.3f} from the limit")
         if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
             self.bad(tid, "the samples past the limit are not one run")
@@ -809,6 +810,11 @@ class Truth:
                 return sum(sa[t_] for t_ in ts) / sum(sb[t_] for t_ in ts)
             if c.get("derive"):
                 return aggregate(self.derived(c), c.get("aggregate", c.get("stat")))
+            if c.get("aggregate") == "at":
+                hit = at(self.P.point(c["site"], c["asset"], c["sensor"]), T(c["at"]), c.get("at_window_minutes", 60))
+                if hit is None:
+                    raise ValueError("no sample")
+                return hit[1]
             return aggregate(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["aggregate"])
         if kind == "time_of_extreme":
             return extreme_instants(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["extreme"])[1]
