@@ -11,24 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
+from pathlib import Path
 
-from truthlib import (
-    HERE,
-    T,
-    Truth,
-    aggregate,
-    at,
-    compared,
-    duration,
-    energy,
-    extreme_instants,
-    fmtv,
-    gaps,
-    local,
-    past,
-    spacing,
-    tolerance,
-)
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blind_truthlib import aggregate, at, compared, duration, energy, extreme_instants, gaps, local, past, spacing  # noqa: E402
+from blindkit.truth import T, Truth, fmtv, tolerance  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "weekday:N" (the latest such weekday before today, Monday = 0);
@@ -263,9 +251,10 @@ class Blind11(Truth):
         if want and want[0] == "%" and abs(share - want[1]) > 1e-9:
             self.bad(tid, f"{share} % is not the designed {want[1]} %")
 
-    def chk_partial(self, tid, task, now):
+    def chk_partial(self, tid, c, task):
         """A value asked at an instant inside a gap: no sample at it nor within the hour before; the run can only be
         partial (it cannot establish the value) and should say the history has a gap there."""
+        now = T(task["now"])
         site, asset, sensor = self.GAP_POINT[tid]
         s = self.P.site(site)
         day, clock = self.WORDS[tid]["gap_at"]
@@ -285,42 +274,6 @@ class Blind11(Truth):
             self.bad(tid, f"the instant is not inside a gap ({hit}, {g})")
         if after is None or after > now:
             self.bad(tid, "the gap does not end before now: the data would simply not be there yet")
-
-    def do_check(self, tid: str, kind: str, c, task) -> None:
-        now = T(task["now"])
-        if kind == "value":
-            self.chk_value(tid, c, now)
-        elif kind == "energy":
-            self.chk_energy(tid, c, now)
-        elif kind == "ranks":
-            self.chk_ranks(tid, c, now)
-        elif kind == "periods":
-            self.chk_periods(tid, c, now)
-        elif kind == "yes_no":
-            if "excursion" in c:
-                self.chk_excursion(tid, c["excursion"], now)
-            else:
-                self.chk_exists(tid, c["exists"])
-        elif kind == "duration":
-            self.chk_duration(tid, c, now)
-        elif kind == "time_of_extreme":
-            self.chk_extreme(tid, c, now)
-        elif kind == "count":
-            self.chk_count(tid, c)
-        elif kind == "answer_lists":
-            self.chk_lists(tid, c)
-        elif kind == "answer_says_missing":
-            self.chk_missing(tid, c)
-        elif kind == "not_recorded":
-            self.chk_not_recorded(tid, c)
-        elif kind == "file":
-            self.chk_file(tid, c, now)
-        elif kind == "refuses":
-            self.chk_refuses(tid, c)
-        elif kind == "partial":
-            self.chk_partial(tid, task, now)
-        else:
-            self.bad(tid, f"no truth for the check {kind}")
 
     def rank_vals(self, c, sensor=None, by=None):
         vals = {}

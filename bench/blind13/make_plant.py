@@ -38,9 +38,7 @@ D = dt.date
 
 G = Plant(SEED, START, END)
 NDAYS = G.ndays
-rng = G.rng
 Site, noise, clipn, per_day, equip, point = G.site, G.noise, G.clipn, G.per_day, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 def week_of(site: Site) -> np.ndarray:

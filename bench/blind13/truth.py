@@ -7,24 +7,12 @@ Usage: python bench/blind13/truth.py
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
+from pathlib import Path
 
-from truthlib import (
-    HERE,
-    T,
-    Truth,
-    aggregate,
-    at,
-    compared,
-    duration,
-    energy,
-    extreme_instants,
-    local,
-    norm,
-    past,
-    spacing,
-)
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.truth import Truth  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -244,120 +232,25 @@ SITE_BY_WORD = {
 class Blind13(Truth):
     """The checks of blind set 13 that read differently from the shared ones."""
 
-    def chk_duration(self, tid, c, now):
-        tz = self.site_of(c).tz
-        self.window_matches(tid, c["start"], c["end"], now, tz)
-        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        self.no_gaps(tid, ser, "duration")
-        lim_ser = (
-            self.P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
-            if "limit_sensor" in c
-            else None
-        )
-        comp = compared(ser, c.get("limit"), lim_ser)
-        tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
-        closest = min(abs(v - lim) for _, v, lim in comp)
-        pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
-        h = tot.total_seconds() / 3600
-        share = n_past / n * 100
-        self.out.append(
-            f"- {c['asset']} {c['sensor']} {c['direction']} {c.get('limit', c.get('limit_sensor'))} over "
-            f"[{local(T(c['start']), tz)}, {local(T(c['end']), tz)}): **{h:g} h** ({n_past} of {n} samples, "
-            f"**{share:.2f} %**), the samples from {local(pts[0], tz)} to {local(pts[-1], tz)}; spacing "
-            f"{spacing(ser)}; the closest sample {closest:.3f} from the limit"
-        )
-        if closest < NEAR.get(tid, 0.1):
-            self.bad(tid, f"a sample lies {closest:.3f} from the limit")
-        if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
-            self.bad(tid, "the samples past the limit are not one run")
-        want = self.DESIGN.get(tid)
-        if want and want[0] == "h" and abs(h - want[1]) > 1e-9:
-            self.bad(tid, f"{h} h is not the designed {want[1]} h")
-        if want and want[0] == "%" and abs(share - want[1]) > 1e-9:
-            self.bad(tid, f"{share} % is not the designed {want[1]} %")
-
     def chk_not_recorded(self, tid, c):
-        if "asset" not in c:  # a thing outside the building's data: no record anywhere names it or carries its tag
-            words = {w.lower() for w in [c["attribute"], *c.get("words", [])] for w in w.split()}
-            hits = [
-                f"{e.dis} {p.nav}"
-                for s in self.P.sites.values()
-                for e in s.equips.values()
-                for p in e.points.values()
-                if words & ({w.lower() for w in p.nav.split()} | {t_.lower() for t_ in p.tags})
-            ]
-            self.out.append(
-                f"- {c['attribute']}: no point of any site is named or tagged for it → **not recorded** (says so, "
-                f"claims no value)"
-            )
-            if hits:
-                self.bad(tid, f"points mention it: {hits}")
+        """A thing outside the building's data: no record anywhere names it or carries its tag (in this set's words)."""
+        if "asset" in c:
+            super().chk_not_recorded(tid, c)
             return
-        e = self.P.equip(c["site"], c["asset"])
-        if e is None:
-            self.bad(tid, "the asset does not exist")
-            return
-        attr_tags = set(c.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating", "capacity"}
-        held = attr_tags & set(e.record)
+        words = {w.lower() for w in [c["attribute"], *c.get("words", [])] for w in w.split()}
+        hits = [
+            f"{e.dis} {p.nav}"
+            for s in self.P.sites.values()
+            for e in s.equips.values()
+            for p in e.points.values()
+            if words & ({w.lower() for w in p.nav.split()} | {t_.lower() for t_ in p.tags})
+        ]
         self.out.append(
-            f"- {c['attribute']} of {e.dis}: its record holds only {', '.join(sorted(e.record))} → **not recorded**"
+            f"- {c['attribute']}: no point of any site is named or tagged for it → **not recorded** (says so, "
+            f"claims no value)"
         )
-        if held:
-            self.bad(tid, f"the record holds {held}")
-
-    def verdict(self, kind: str, c: dict):
-        """The answer a reading gives: a ranks winner set, a yes/no, hours past, a number, extreme instants, a
-        period."""
-        s0, e0 = T(c["start"]) if "start" in c else None, T(c["end"]) if "end" in c else None
-        if kind == "ranks":
-            s = self.site_of(c)
-            names = c.get("assets") or [
-                e.dis for e in s.equips.values()
-                if ("kind" not in c or c["kind"] in e.markers) and any(norm(p.nav) == norm(c["sensor"])
-                                                                       for p in e.points.values())
-            ]  # fmt: skip
-            vals = {}
-            for n in names:
-                ser = self.P.series(c["site"], n, c["sensor"], s0, e0)
-                unit = self.P.point(c["site"], n, c["sensor"]).unit
-                vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-            best = (max if c["order"] == "highest" else min)(vals.values())
-            return {n for n, v in vals.items() if abs(v - best) <= 1e-9 * max(1.0, abs(best))}
-        if kind in ("yes_no", "duration"):
-            ser = self.P.series(c["site"], c["asset"], c["sensor"], s0, e0)
-            if c.get("_negate"):
-                ser = [(t_, -v) for t_, v in ser]
-            lim = self.P.series(c["site"], c["asset"], c["limit_sensor"], s0, e0) if "limit_sensor" in c else None
-            comp = compared(ser, c.get("limit"), lim)
-            if kind == "yes_no":
-                return any(past(v, li, c["direction"]) for _, v, li in comp)
-            tot, n_past, n = duration(ser, comp, c["direction"], e0)
-            return tot.total_seconds() / 3600, n_past / n * 100
-        if kind == "value":
-            if c.get("_ratio_of_means"):
-                ser = self.derived({**c, "derive": "difference"})  # only for the alignment
-                sa = dict(self.P.series(c["site"], c["a"]["asset"], c["a"]["sensor"], s0, e0))
-                sb = dict(self.P.series(c["site"], c["b"]["asset"], c["b"]["sensor"], s0, e0))
-                ts = [t_ for t_, _ in ser]
-                return sum(sa[t_] for t_ in ts) / sum(sb[t_] for t_ in ts)
-            if c.get("derive"):
-                return aggregate(self.derived(c), c.get("aggregate", c.get("stat")))
-            if c.get("aggregate") == "at":
-                hit = at(self.P.point(c["site"], c["asset"], c["sensor"]), T(c["at"]), c.get("at_window_minutes", 60))
-                if hit is None:
-                    raise ValueError("no sample")
-                return hit[1]
-            return aggregate(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["aggregate"])
-        if kind == "time_of_extreme":
-            return extreme_instants(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["extreme"])[1]
-        if kind == "periods":
-            unit = self.P.point(c["site"], c["asset"], c["sensor"]).unit
-            vals = {}
-            for w in ("first", "second"):
-                ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c[w]["start"]), T(c[w]["end"]))
-                vals[w] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-            return (max if c["order"] == "highest" else min)(vals, key=vals.get)
-        raise ValueError(kind)
+        if hits:
+            self.bad(tid, f"points mention it: {hits}")
 
 
 if __name__ == "__main__":

@@ -8,8 +8,11 @@ Usage: python bench/blind14/truth.py
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from truthlib import HERE, Truth
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.truth import Truth, whole_days  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -97,11 +100,6 @@ PJ = "Pajaritos Metro Depot"
 OK = "Oakwood Poultry Plant"
 
 
-def _w(d0: str, d1: str, tz_off: str) -> dict:
-    """A window of whole days d0 .. d1 (d1 excluded) at a site whose offset is tz_off all along."""
-    return {"start": f"{d0}T00:00:00{tz_off}", "end": f"{d1}T00:00:00{tz_off}"}
-
-
 # The slot-dependent questions: readings a program could silently default to. Each must give a DIFFERENT verdict from
 # the true one (a ranks winner, a yes/no, hours past a limit, a number outside the tolerance, an instant outside the
 # tolerance, the other period, other rows of a file). Each entry: (what the wrong reading is, overrides merged into the
@@ -136,16 +134,16 @@ WRONG = {
     ],
     "b14-07": [("the reservoir's Level (m) instead of its Volume (ML)", {"sensor": "Level"})],
     "b14-09": [
-        ("1 Sep only", _w("2026-09-01", "2026-09-02", "+08:00")),
-        ("3 Sep only", _w("2026-09-03", "2026-09-04", "+08:00")),
-        ("1-2 Sep (the 3rd read as exclusive)", _w("2026-09-01", "2026-09-03", "+08:00")),
-        ("2-3 Sep", _w("2026-09-02", "2026-09-04", "+08:00")),
+        ("1 Sep only", whole_days("2026-09-01", "2026-09-02", "+08:00")),
+        ("3 Sep only", whole_days("2026-09-03", "2026-09-04", "+08:00")),
+        ("1-2 Sep (the 3rd read as exclusive)", whole_days("2026-09-01", "2026-09-03", "+08:00")),
+        ("2-3 Sep", whole_days("2026-09-02", "2026-09-04", "+08:00")),
     ],
     "b14-10": [("order lowest (the lighter pump)", {"order": "lowest"})],
     "b14-12": [
-        ("from the data's first day (24 Aug)", _w("2026-08-24", "2026-09-11", "+08:00")),
-        ("August (the month before)", _w("2026-08-01", "2026-09-01", "+08:00")),
-        ("yesterday only", _w("2026-09-10", "2026-09-11", "+08:00")),
+        ("from the data's first day (24 Aug)", whole_days("2026-08-24", "2026-09-11", "+08:00")),
+        ("August (the month before)", whole_days("2026-08-01", "2026-09-01", "+08:00")),
+        ("yesterday only", whole_days("2026-09-10", "2026-09-11", "+08:00")),
     ],
     "b14-15": [
         ("the energy of the signed Active Power (net drawn)", {"sensor": "Active Power"}),
@@ -166,11 +164,11 @@ WRONG = {
         ("below instead of above", {"direction": "below"}),
     ],
     "b14-24": [
-        ("8 Sep only", _w("2026-09-08", "2026-09-09", "-03:00")),
-        ("9 Sep only", _w("2026-09-09", "2026-09-10", "-03:00")),
-        ("10 Sep only", _w("2026-09-10", "2026-09-11", "-03:00")),
-        ("8-9 Sep (the 10th read as exclusive)", _w("2026-09-08", "2026-09-10", "-03:00")),
-        ("9-10 Sep", _w("2026-09-09", "2026-09-11", "-03:00")),
+        ("8 Sep only", whole_days("2026-09-08", "2026-09-09", "-03:00")),
+        ("9 Sep only", whole_days("2026-09-09", "2026-09-10", "-03:00")),
+        ("10 Sep only", whole_days("2026-09-10", "2026-09-11", "-03:00")),
+        ("8-9 Sep (the 10th read as exclusive)", whole_days("2026-09-08", "2026-09-10", "-03:00")),
+        ("9-10 Sep", whole_days("2026-09-09", "2026-09-11", "-03:00")),
     ],
     "b14-25": [
         ("order highest (the least efficient)", {"order": "highest"}),

@@ -25,139 +25,30 @@ Usage: python bench/blind15/make_plant.py
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
 import math
+import sys
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.plant import Plant, by_date, daily, keep_gap, put, register, since  # noqa: E402
+
 SEED = 20260927
-STEP = dt.timedelta(minutes=15)
 START = dt.date(2026, 9, 14)
 END = dt.date(2026, 10, 5)
-NDAYS = (END - START).days
 D = dt.date
 
-M = {"_kind": "marker"}
 
-
-def ref(val: str, dis: str) -> dict:
-    return {"_kind": "ref", "val": val, "dis": dis}
-
-
-class Site:
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str):
-        self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / STEP)
-        self.utc = [t0 + i * STEP for i in range(n)]
-        self.local = [t.astimezone(self.tz) for t in self.utc]
-        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
-        self.date = [t.date() for t in self.local]
-        self.wday = np.array([d.weekday() for d in self.date])
-        self.day_i = np.array([(d - START).days for d in self.date])
-        self.n = n
-        self.secs = np.array([(t - self.utc[0]).total_seconds() for t in self.utc])
-
-    def day(self, day: dt.date) -> np.ndarray:
-        return np.array([d == day for d in self.date])
-
-    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
-        """Samples of that local day whose local clock hour is in [h0, h1) (on the 23-hour day 00:xx do not exist)."""
-        return self.day(day) & (self.hour >= h0) & (self.hour < h1)
-
-    def span(self, d0: dt.date, h0: float, d1: dt.date, h1: float) -> np.ndarray:
-        """Samples from local (d0, h0) up to, not including, local (d1, h1), by the wall clock."""
-        a = dt.datetime.combine(d0, dt.time(0), self.tz) + dt.timedelta(hours=h0)
-        b = dt.datetime.combine(d1, dt.time(0), self.tz) + dt.timedelta(hours=h1)
-        return np.array([a <= t < b for t in self.local])
-
-    def hours(self, h0: float, h1: float) -> np.ndarray:
-        return (self.hour >= h0) & (self.hour < h1)
-
-    def at(self, day: dt.date, hour: float) -> int:
-        hits = [i for i, (d, h) in enumerate(zip(self.date, self.hour)) if d == day and abs(h - hour) < 1e-9]
-        if len(hits) != 1:
-            raise KeyError((day, hour, len(hits)))
-        return hits[0]
-
-
-rng = np.random.default_rng(SEED)
-
-
-def noise(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, site.n)
-
-
-def clipn(site: Site, sd: float, lim: float) -> np.ndarray:
-    return np.clip(noise(site, sd), -lim, lim)
-
-
-def daily(site: Site, amp: float, peak_hour: float) -> np.ndarray:
-    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
-
-
-def keep_gap(site: Site, day: dt.date, h0: float, hours: float = 4.0) -> np.ndarray:
-    """True where samples are kept: a gap of `hours` from local hour h0 on that day."""
-    return ~site.mask(day, h0, h0 + hours)
-
-
-def register(site: Site, rate: np.ndarray, start: float, per_hour: float = 1.0) -> np.ndarray:
-    """A cumulative register: the running trapezoid of `rate` x hours x per_hour."""
-    inc = (rate[1:] + rate[:-1]) / 2 * np.diff(site.secs) / 3600 * per_hour
-    return start + np.concatenate([[0.0], np.cumsum(inc)])
-
-
-def put(site: Site, arr: np.ndarray, day: dt.date, values: dict[float, float]) -> None:
-    for hh, v in values.items():
-        arr[site.at(day, hh)] = v
-
-
-def bump(site: Site, day: dt.date, h0: float, h1: float) -> np.ndarray:
-    """A half-sine from 0 at local hour h0 to 1 in the middle and back to 0 at h1 (0 outside that day's window)."""
-    m = site.mask(day, h0, h1)
-    return np.where(m, np.sin(math.pi * np.clip((site.hour - h0) / (h1 - h0), 0.0, 1.0)), 0.0)
-
-
-def centred(site: Site, x: np.ndarray, day: dt.date) -> np.ndarray:
-    """x with its mean over that local day removed on that day (so a designed daily mean is exact)."""
-    m = site.day(day)
-    return np.where(m, x - x[m].mean(), x)
-
-
-def since(site: Site, day: dt.date, hour: float) -> np.ndarray:
-    """Hours elapsed (absolute time) since that local instant; negative before it."""
-    t0 = (dt.datetime.combine(day, dt.time(0), site.tz) + dt.timedelta(hours=hour)).astimezone(dt.UTC)
-    return np.array([(t - t0).total_seconds() / 3600 for t in site.utc])
-
-
-def per_day(site: Site, default: float, special: dict[dt.date, float]) -> np.ndarray:
-    return np.array([special.get(d, default) for d in site.date])
+G = Plant(SEED, START, END)
+Site, noise, clipn, equip, point = G.site, G.noise, G.clipn, G.equip, G.point
 
 
 lsb = Site("lsb", "Larimer Street Brewery", "America/Denver", "Denver", "Denver")
 gdc = Site("gdc", "Griesheim Data Centre", "Europe/Berlin", "Berlin", "Frankfurt am Main")
 srs = Site("srs", "Skippers Ridge Ski Area", "Pacific/Auckland", "Auckland", "Queenstown")
 SITES = [lsb, gdc, srs]
-
-EQUIPS: list[tuple[Site, str, str, list[str]]] = []
-POINTS: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None]] = []
-
-
-def equip(site: Site, code: str, dis: str, markers: list[str]) -> str:
-    EQUIPS.append((site, code, dis, markers))
-    return f"{site.key}.{code}"
-
-
-def point(eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None) -> None:
-    assert kind == "Bool" or unit, (eq, nav)
-    POINTS.append((eq, nav, kind, unit, tags, np.asarray(vals), keep))
-
 
 # ----- Larimer Street Brewery (Denver, US units) -------------------------------------------------------------------
 s = lsb
@@ -258,7 +149,7 @@ point(bk, "Steam Valve", "Number", "%", ["steam", "valve", "cmd"], steam / 26.0)
 # purifier's purge valve stuck open (purity down, the compressor works on air): 4.8
 co2 = equip(s, "e12", "CO2 Recovery", ["co2Recovery"])
 rr = 14.0 * ferment_act + daily(s, 2.0, 14.0) + noise(s, 0.8)
-spec = per_day(s, 5.6, {SEP30: 5.55, OCT1: 4.8, OCT2: 5.62})
+spec = by_date(s, {SEP30: 5.55, OCT1: 4.8, OCT2: 5.62}, 5.6)
 cmp_kw = rr / spec * (1.0 + clipn(s, 0.006, 0.015))
 # Sat 26 Sep: an overtime shift 06:00-18:00; Fri 18 Sep the line stopped at 14:00 for the filler's CIP
 bottling = ((brewday & s.hours(6.0, 22.0)) | s.mask(SEP26, 6.0, 18.0)) & ~s.mask(D(2026, 9, 18), 14.0, 22.0)
@@ -276,8 +167,8 @@ point(co2, "PUR", "Number", "%", ["co2", "purity", "sensor"],
 
 # the bottling line: weekdays 06:00-22:00; bottles per hour by the day's package
 bl = equip(s, "e13", "Bottling Line", ["bottlingLine", "packaging"])
-bph_day = per_day(s, 8800.0, {D(2026, 9, 21): 9000.0, SEP22: 5200.0, D(2026, 9, 23): 8600.0, D(2026, 9, 24): 9100.0,
-                              D(2026, 9, 25): 9100.0})  # fmt: skip
+bph_day = by_date(s, {D(2026, 9, 21): 9000.0, SEP22: 5200.0, D(2026, 9, 23): 8600.0, D(2026, 9, 24): 9100.0,
+                      D(2026, 9, 25): 9100.0}, 8800.0)  # fmt: skip
 jam = s.mask(D(2026, 9, 23), 13.0, 15.0)  # Wed 23 Sep: the labeller jams
 run_b = bottling & ~jam
 bph = np.where(run_b, bph_day + noise(s, 120.0), 0.0)
@@ -301,7 +192,7 @@ point(wm, "Volume Total", "Number", "gal", ["water", "volume", "sensor"], regist
 s = gdc
 h = s.hour
 SEP28G, SEP30G, OCT1G, OCT2G, OCT3G = D(2026, 9, 28), D(2026, 9, 30), D(2026, 10, 1), D(2026, 10, 2), D(2026, 10, 3)
-day_off = per_day(s, 0.0, {D(2026, 9, 17): -2.0, D(2026, 9, 23): 2.0, OCT1G: 1.0, OCT2G: 10.0, OCT3G: -2.0})
+day_off = by_date(s, {D(2026, 9, 17): -2.0, D(2026, 9, 23): 2.0, OCT1G: 1.0, OCT2G: 10.0, OCT3G: -2.0}, 0.0)
 tout = 12.0 + daily(s, 5.5, 15.0) + day_off + noise(s, 0.3)
 # the IT load grows about 40 kW a day (a tenant's migration)
 it = 1520.0 + 40.0 * s.day_i + daily(s, 15.0, 14.0) + noise(s, 6.0)
@@ -538,71 +429,5 @@ point(bs, "Active Power", "Number", "kW", ["elec", "power", "sensor"], sub_kw)
 point(bs, "Energy", "Number", "kWh", ["elec", "energy", "import", "sensor"], register(s, sub_kw, 9_330_871.0))
 
 
-def fmt(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def build() -> tuple[bytes, bytes]:
-    rows: list[dict] = []
-    for st in SITES:
-        rows.append({"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
-    eq_site = {}
-    for st, code, dis, marks in sorted(EQUIPS, key=lambda e: (SITES.index(e[0]), e[1])):
-        eid = f"{st.key}.{code}"
-        eq_site[eid] = (st, dis)
-        r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-        for mk in marks:
-            r[mk] = M
-        rows.append(r)
-    out = io.StringIO()
-    out.write("id,ts,val\n")
-    counts: dict[str, int] = {}
-    prows = []
-    for eid, nav, kind, unit, tags, vals, keep in POINTS:
-        st, edis = eq_site[eid]
-        n = counts.get(eid, 0)
-        counts[eid] = n + 1
-        pid = f"{eid}.p{n}"
-        r = {
-            "id": ref(pid, f"{edis} {nav}"),
-            "dis": f"{edis} {nav}",
-            "navName": nav,
-            "point": M,
-            "his": M,
-            "kind": kind,
-            "equipRef": ref(eid, edis),
-            "siteRef": ref(st.key, st.dis),
-            "tz": st.hs_tz,
-            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-        }
-        if unit:
-            r["unit"] = unit
-        for t in tags:
-            r[t] = M
-        prows.append((pid, r))
-        for i, t in enumerate(st.local):
-            if keep is not None and not keep[i]:
-                continue
-            v = vals[i]
-            txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-            out.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-    rows += [r for _, r in prows]
-    cols: list[str] = []
-    for r in rows:
-        for k_ in r:
-            if k_ not in cols:
-                cols.append(k_)
-    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-    js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-        gz.write(out.getvalue().encode())
-    return js, buf.getvalue()
-
-
 if __name__ == "__main__":
-    js, gz = build()
-    (HERE / "plant.json").write_bytes(js)
-    (HERE / "plant.csv.gz").write_bytes(gz)
-    print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(EQUIPS)} equips, {len(POINTS)} points")
+    G.write(HERE, SITES)

@@ -22,136 +22,31 @@ Usage: python bench/blind16/make_plant.py
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
 import math
+import sys
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.plant import Plant, centred, daily, keep_gap, put, register  # noqa: E402
+
 SEED = 20261025
-STEP = dt.timedelta(minutes=15)
 START = dt.date(2026, 10, 19)
 END = dt.date(2026, 11, 9)
 D = dt.date
 
-M = {"_kind": "marker"}
 
-
-def ref(val: str, dis: str) -> dict:
-    return {"_kind": "ref", "val": val, "dis": dis}
-
-
-class Site:
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str):
-        self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / STEP)
-        self.utc = [t0 + i * STEP for i in range(n)]
-        self.local = [t.astimezone(self.tz) for t in self.utc]
-        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
-        self.date = [t.date() for t in self.local]
-        self.wday = np.array([d.weekday() for d in self.date])
-        self.day_i = np.array([(d - START).days for d in self.date])
-        self.n = n
-        self.secs = np.array([(t - self.utc[0]).total_seconds() for t in self.utc])
-
-    def day(self, day: dt.date) -> np.ndarray:
-        return np.array([d == day for d in self.date])
-
-    def days(self, d0: dt.date, d1: dt.date) -> np.ndarray:
-        """Local days d0 .. d1, both included."""
-        return np.array([d0 <= d <= d1 for d in self.date])
-
-    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
-        """Samples of that local day whose local clock hour is in [h0, h1) (on the 25-hour day 01:xx twice)."""
-        return self.day(day) & (self.hour >= h0) & (self.hour < h1)
-
-    def span(self, d0: dt.date, h0: float, d1: dt.date, h1: float) -> np.ndarray:
-        """Samples from local (d0, h0) up to, not including, local (d1, h1), by the wall clock (fold 0)."""
-        a = dt.datetime.combine(d0, dt.time(0), self.tz) + dt.timedelta(hours=h0)
-        b = dt.datetime.combine(d1, dt.time(0), self.tz) + dt.timedelta(hours=h1)
-        return np.array([a <= t < b for t in self.local])
-
-    def hours(self, h0: float, h1: float) -> np.ndarray:
-        return (self.hour >= h0) & (self.hour < h1)
-
-    def at(self, day: dt.date, hour: float) -> int:
-        hits = [i for i, (d, h) in enumerate(zip(self.date, self.hour)) if d == day and abs(h - hour) < 1e-9]
-        if len(hits) != 1:
-            raise KeyError((day, hour, len(hits)))
-        return hits[0]
-
-    def per_day(self, vals: np.ndarray) -> np.ndarray:
-        """A value per local day (vals[k] for day k), spread over that day's samples."""
-        return np.asarray(vals)[self.day_i]
-
-
-rng = np.random.default_rng(SEED)
-
-
-def noise(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, site.n)
-
-
-def clipn(site: Site, sd: float, lim: float) -> np.ndarray:
-    return np.clip(noise(site, sd), -lim, lim)
-
-
-def daily(site: Site, amp: float, peak_hour: float) -> np.ndarray:
-    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
-
-
-def keep_gap(site: Site, day: dt.date, h0: float, hours: float = 4.0) -> np.ndarray:
-    """True where samples are kept: a gap of `hours` from local hour h0 on that day."""
-    return ~site.mask(day, h0, h0 + hours)
-
-
-def register(site: Site, rate: np.ndarray, start: float, per_hour: float = 1.0) -> np.ndarray:
-    """A cumulative register: the running trapezoid of `rate` x hours x per_hour."""
-    inc = (rate[1:] + rate[:-1]) / 2 * np.diff(site.secs) / 3600 * per_hour
-    return start + np.concatenate([[0.0], np.cumsum(inc)])
-
-
-def put(site: Site, arr: np.ndarray, day: dt.date, values: dict[float, float]) -> None:
-    for hh, v in values.items():
-        arr[site.at(day, hh)] = v
-
-
-def bump(site: Site, day: dt.date, h0: float, h1: float) -> np.ndarray:
-    """A half-sine from 0 at local hour h0 to 1 in the middle and back to 0 at h1 (0 outside that day's window)."""
-    m = site.mask(day, h0, h1)
-    return np.where(m, np.sin(math.pi * np.clip((site.hour - h0) / (h1 - h0), 0.0, 1.0)), 0.0)
-
-
-def centred(site: Site, x: np.ndarray, day: dt.date) -> np.ndarray:
-    """x with its mean over that local day removed on that day (so a designed daily mean is exact)."""
-    m = site.day(day)
-    return np.where(m, x - x[m].mean(), x)
+G = Plant(SEED, START, END)
+rng = G.rng
+Site, noise, clipn, equip, point = G.site, G.noise, G.clipn, G.equip, G.point
 
 
 cfw = Site("cfw", "Cactus Flats Water Reclamation Plant", "America/Phoenix", "Phoenix", "Phoenix")
 tat = Site("tat", "Thameside Airport Terminal", "Europe/London", "London", "London")
 anr = Site("anr", "Al Noor Resort & Casino", "Asia/Dubai", "Dubai", "Dubai")
 SITES = [cfw, tat, anr]
-
-EQUIPS: list[tuple[Site, str, str, list[str]]] = []
-POINTS: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None]] = []
-
-
-def equip(site: Site, code: str, dis: str, markers: list[str]) -> str:
-    EQUIPS.append((site, code, dis, markers))
-    return f"{site.key}.{code}"
-
-
-def point(eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None) -> None:
-    assert kind == "Bool" or unit, (eq, nav)
-    POINTS.append((eq, nav, kind, unit, tags, np.asarray(vals), keep))
-
 
 # ----- Cactus Flats Water Reclamation Plant (Phoenix, US units) ----------------------------------------------------
 s = cfw
@@ -163,7 +58,7 @@ OCT28, NOV1, NOV2, NOV3, NOV4, NOV5 = D(2026, 10, 28), D(2026, 11, 1), D(2026, 1
 # a storm Mon 2 Nov 14:00 to Tue 3 Nov 20:00 (the collection system's inflow and infiltration)
 peak_h = np.where(wd >= 5, 12.0, 10.5)
 infl = 31.0 + 6.0 * np.cos((h - peak_h) / 24 * 2 * math.pi) + 1.5 * np.cos((h - 20.0) / 12 * 2 * math.pi)
-infl = infl * s.per_day(1.0 + rng.normal(0.0, 0.012, (END - START).days))
+infl = infl * s.by_day(1.0 + rng.normal(0.0, 0.012, (END - START).days))
 storm = s.span(NOV2, 14.0, NOV3, 20.0)
 infl = infl + 16.0 * np.where(storm, np.sin(math.pi * np.clip((s.secs - s.secs[storm.argmax()]) / (30 * 3600), 0, 1)),
                               0.0)  # fmt: skip
@@ -296,7 +191,7 @@ ndays = (END - START).days
 # outside air: mild in the week of 19 Oct, colder from 26 Oct
 oat_day = np.array([13.5, 13.0, 14.2, 12.8, 13.6, 12.9, 12.1, 8.6, 7.9, 8.8, 7.4, 8.2, 7.7, 8.9, 9.1, 8.4, 7.2,
                     8.0, 8.8, 9.3, 8.1])  # fmt: skip
-oat = s.per_day(oat_day) + daily(s, 3.0, 15.0) + noise(s, 0.3)
+oat = s.by_day(oat_day) + daily(s, 3.0, 15.0) + noise(s, 0.3)
 wx = equip(s, "e30", "Weather Station", ["weatherStation"])
 point(wx, "Outside Air Temp", "Number", "°C", ["outside", "air", "temp", "sensor"], oat)
 
@@ -315,7 +210,7 @@ for k in range(7, 12):
     day_f[k] = 1.1
 day_f[(OCT24 - START).days] = 0.93
 day_f = day_f * (1.0 + rng.normal(0.0, 0.02, ndays))
-bags = 2400.0 * ops * s.per_day(day_f)
+bags = 2400.0 * ops * s.by_day(day_f)
 late = s.span(OCT24, 22.5, OCT25, 1.0)
 bags = np.where(late, 1500.0, bags)
 bags = np.clip(bags * (1.0 + clipn(s, 0.04, 0.1)), 0.0, None)
@@ -385,7 +280,7 @@ esc_kw = np.zeros(s.n)
 for i, use in enumerate((1.0, 0.85, 0.3, 0.7), start=1):
     es = equip(s, f"e{12 + i:02d}", f"Escalator {i}", ["escalator"])
     run = s.hours(4.0, 23.5) | late
-    kw = np.where(run, 3.2 + 8.5 * use * np.maximum(ops, np.where(late, 0.6, 0.0)) * s.per_day(day_f)
+    kw = np.where(run, 3.2 + 8.5 * use * np.maximum(ops, np.where(late, 0.6, 0.0)) * s.by_day(day_f)
                   * (1.0 + clipn(s, 0.08, 0.2)), 0.0)  # fmt: skip
     esc_kw += kw
     point(es, "Motor Power", "Number", "kW", ["elec", "power", "sensor"], kw)
@@ -430,7 +325,7 @@ OCT30, NOV1, NOV3, NOV4, NOV7 = D(2026, 10, 30), D(2026, 11, 1), D(2026, 11, 3),
 ndays = (END - START).days
 # the weather cools through the period (the cooling load falls); nights cool the pools
 amb_day = 31.0 - 0.22 * np.arange(ndays) + rng.normal(0.0, 0.6, ndays)
-amb = s.per_day(amb_day) + daily(s, 4.5, 14.5) + noise(s, 0.2)
+amb = s.by_day(amb_day) + daily(s, 4.5, 14.5) + noise(s, 0.2)
 night = s.hours(0.0, 7.0) | s.hours(20.0, 24.0)
 for k, (name, sp0, kw_day, kw_night) in enumerate(
     (("Main Pool", 28.0, 35.0, 150.0), ("Family Pool", 30.0, 22.0, 80.0), ("Spa Pool", 36.0, 38.0, 52.0))
@@ -438,7 +333,7 @@ for k, (name, sp0, kw_day, kw_night) in enumerate(
     pl = equip(s, f"e{1 + k:02d}", name, ["pool", "water"])
     sp = np.full(s.n, sp0)
     wt = sp + 0.33 + clipn(s, 0.07, 0.17)
-    heat_f = s.per_day(1.0 + 0.09 * (29.0 - amb_day) + rng.normal(0.0, 0.05, ndays))
+    heat_f = s.by_day(1.0 + 0.09 * (29.0 - amb_day) + rng.normal(0.0, 0.05, ndays))
     hp = np.where(night, kw_night, kw_day) * heat_f * (1.0 + clipn(s, 0.06, 0.15))
     if name == "Family Pool":  # Fri 30 Oct 01:00-06:30: the heat pump trips on high pressure; the water cools
         trip = s.mask(OCT30, 1.0, 6.5)
@@ -458,7 +353,7 @@ for k, (name, sp0, kw_day, kw_night) in enumerate(
     point(pl, "Free Chlorine", "Number", "mg/L", ["water", "chlorine", "sensor"], 1.6 + clipn(s, 0.1, 0.3))
 
 # guest occupancy drives hot water, laundry and the domestic water meter
-occ = s.per_day(0.78 + 0.08 * ((np.arange(ndays) + 2) % 7 >= 5) + rng.normal(0.0, 0.02, ndays))
+occ = s.by_day(0.78 + 0.08 * ((np.arange(ndays) + 2) % 7 >= 5) + rng.normal(0.0, 0.02, ndays))
 dhw_use = occ * np.select([h < 5.0, h < 10.0, h < 17.0, h < 23.0], [0.15, 1.0, 0.5, 0.85], 0.3)
 dhw_steam = np.zeros(s.n)
 for i in (1, 2):
@@ -474,7 +369,7 @@ for i in (1, 2):
     point(cz, "Steam Flow", "Number", "kg/h", ["steam", "flow", "sensor"], st)
 
 # cooling towers: Cooling Tower 2's drift eliminators are damaged (the thirstiest); Cooling Tower 1 has the biggest fan
-cool = s.per_day(amb_day / 31.0) * (0.75 + 0.25 * (amb - amb.mean()) / 4.5 + 0.2) + noise(s, 0.01)
+cool = s.by_day(amb_day / 31.0) * (0.75 + 0.25 * (amb - amb.mean()) / 4.5 + 0.2) + noise(s, 0.01)
 for i, (mu0, fan0) in enumerate(((9.4, 41.0), (14.6, 30.0), (7.6, 26.0)), start=1):
     ct = equip(s, f"e{5 + i:02d}", f"Cooling Tower {i}", ["coolingTower"])
     mu = mu0 * cool + noise(s, 0.25)
@@ -530,71 +425,5 @@ point(dw, "Flow", "Number", "m³/h", ["domestic", "water", "flow", "sensor"], df
 point(dw, "Volume Total", "Number", "m³", ["domestic", "water", "volume", "sensor"], register(s, dflow, 2_407_315.0))
 
 
-def fmt(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def build() -> tuple[bytes, bytes]:
-    rows: list[dict] = []
-    for st in SITES:
-        rows.append({"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
-    eq_site = {}
-    for st, code, dis, marks in sorted(EQUIPS, key=lambda e: (SITES.index(e[0]), e[1])):
-        eid = f"{st.key}.{code}"
-        eq_site[eid] = (st, dis)
-        r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-        for mk in marks:
-            r[mk] = M
-        rows.append(r)
-    out = io.StringIO()
-    out.write("id,ts,val\n")
-    counts: dict[str, int] = {}
-    prows = []
-    for eid, nav, kind, unit, tags, vals, keep in POINTS:
-        st, edis = eq_site[eid]
-        n = counts.get(eid, 0)
-        counts[eid] = n + 1
-        pid = f"{eid}.p{n}"
-        r = {
-            "id": ref(pid, f"{edis} {nav}"),
-            "dis": f"{edis} {nav}",
-            "navName": nav,
-            "point": M,
-            "his": M,
-            "kind": kind,
-            "equipRef": ref(eid, edis),
-            "siteRef": ref(st.key, st.dis),
-            "tz": st.hs_tz,
-            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-        }
-        if unit:
-            r["unit"] = unit
-        for t in tags:
-            r[t] = M
-        prows.append((pid, r))
-        for i, t in enumerate(st.local):
-            if keep is not None and not keep[i]:
-                continue
-            v = vals[i]
-            txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-            out.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-    rows += [r for _, r in prows]
-    cols: list[str] = []
-    for r in rows:
-        for k_ in r:
-            if k_ not in cols:
-                cols.append(k_)
-    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-    js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-        gz.write(out.getvalue().encode())
-    return js, buf.getvalue()
-
-
 if __name__ == "__main__":
-    js, gz = build()
-    (HERE / "plant.json").write_bytes(js)
-    (HERE / "plant.csv.gz").write_bytes(gz)
-    print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(EQUIPS)} equips, {len(POINTS)} points")
+    G.write(HERE, SITES)

@@ -12,108 +12,36 @@ Usage: python bench/blind3/make_plant.py
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
-import math
+import sys
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.plant import Plant, daily, keep_gap, triangle  # noqa: E402
+
 SEED = 20261004
-STEP = dt.timedelta(minutes=15)
 START = dt.date(2026, 9, 21)
 END = dt.date(2026, 10, 12)
-
-M = {"_kind": "marker"}
-
-
-def ref(val: str, dis: str) -> dict:
-    return {"_kind": "ref", "val": val, "dis": dis}
-
-
-class Site:
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str):
-        self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / STEP)
-        self.utc = [t0 + i * STEP for i in range(n)]
-        self.local = [t.astimezone(self.tz) for t in self.utc]
-        # local clock hour (fraction), day index, weekday
-        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
-        self.date = [t.date() for t in self.local]
-        self.n = n
-
-    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
-        """Samples of that local day with local clock hour in [h0, h1)."""
-        return np.array([d == day and h0 <= h < h1 for d, h in zip(self.date, self.hour)])
-
-    def day(self, day: dt.date) -> np.ndarray:
-        return np.array([d == day for d in self.date])
-
-
-rng = np.random.default_rng(SEED)
-
-
-def noise(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, site.n)
-
-
-def daily(site: Site, amp: float, peak_hour: float = 15.0) -> np.ndarray:
-    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
-
-
-def gap(site: Site, day: dt.date, h0: float) -> np.ndarray:
-    """A 4-hour gap starting at local hour h0: True where samples are kept."""
-    return ~site.mask(day, h0, h0 + 4)
-
-
-def bump(site: Site, day: dt.date, h_start: float, h_peak: float, h_end: float, height: float) -> np.ndarray:
-    """Triangle bump of `height` from h_start up to h_peak and down to h_end on that local day."""
-    out = np.zeros(site.n)
-    for i, (d, h) in enumerate(zip(site.date, site.hour)):
-        if d != day or not (h_start <= h <= h_end):
-            continue
-        if h <= h_peak:
-            out[i] = height * (h - h_start) / (h_peak - h_start)
-        else:
-            out[i] = height * (h_end - h) / (h_end - h_peak)
-    return out
-
-
 D = dt.date
 
-# ---------------------------------------------------------------------------------------------------------------
-# Sites
+
+G = Plant(SEED, START, END)
+Site, noise, equip, point = G.site, G.noise, G.equip, G.point
+
+
 cs = Site("kcs", "Kestrel Cold Store", "Australia/Sydney", "Sydney", "Sydney")
 aq = Site("lvac", "Lakeview Aquatic Center", "America/Chicago", "Chicago", "Naperville")
 dc = Site("tdc2", "Tamaki DC2", "Pacific/Auckland", "Auckland", "Auckland")
 SITES = [cs, aq, dc]
-
-# equips: (site, code, dis, markers)
-# points: (equip code, navName, kind, unit, tags, values, keep-mask or None)
-EQUIPS: list[tuple[Site, str, str, list[str]]] = []
-POINTS: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None]] = []
-
-
-def equip(site: Site, code: str, dis: str, markers: list[str]) -> str:
-    EQUIPS.append((site, code, dis, markers))
-    return code
-
-
-def point(eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None) -> None:
-    POINTS.append((eq, nav, kind, unit, tags, np.asarray(vals), keep))
-
 
 # ----- Kestrel Cold Store (SI) -----------------------------------------------------------------------------------
 s = cs
 fr1 = equip(s, "e01", "Freezer Room 1", ["coldRoom", "freezer"])
 fr1_sp = np.full(s.n, -20.0)
 fr1_t = -21.6 + daily(s, 0.35) + noise(s, 0.15)
-door = bump(s, D(2026, 10, 7), 14.0, 15.25, 16.75, 7.0)  # door left open: peak at 15:15
+door = triangle(s, D(2026, 10, 7), 14.0, 15.25, 16.75, 7.0)  # door left open: peak at 15:15
 fr1_t = np.where(door > 0, -21.6 + door, fr1_t)
 fr1_t[np.argmax(door)] += 0.35  # a single clear peak
 point(fr1, "Room Temp", "Number", "°C", ["zone", "air", "temp", "sensor"], fr1_t)
@@ -132,8 +60,8 @@ point(fr2, "Room Temp Setpoint", "Number", "°C", ["zone", "air", "temp", "sp"],
 
 cr3 = equip(s, "e03", "Chill Room 3", ["coldRoom", "cooler"])
 cr3_t = 2.4 + daily(s, 0.5) + noise(s, 0.15)
-cr3_t = cr3_t + bump(s, D(2026, 9, 30), 9.0, 10.5, 12.0, 3.8)  # a warm delivery, above 5 °C
-cr3_t = cr3_t + bump(s, D(2026, 10, 4), 3.0, 3.5, 5.0, 1.6)  # just after the skipped hour
+cr3_t = cr3_t + triangle(s, D(2026, 9, 30), 9.0, 10.5, 12.0, 3.8)  # a warm delivery, above 5 °C
+cr3_t = cr3_t + triangle(s, D(2026, 10, 4), 3.0, 3.5, 5.0, 1.6)  # just after the skipped hour
 point(cr3, "Room Temp", "Number", "°C", ["zone", "air", "temp", "sensor"], cr3_t)
 point(cr3, "Room Temp Setpoint", "Number", "°C", ["zone", "air", "temp", "sp"], np.full(s.n, 3.0))
 
@@ -148,7 +76,7 @@ rack_a_kw = 86 + daily(s, 14) + noise(s, 3)
 rack_b_kw = 61 + daily(s, 10) + noise(s, 3)
 for code, name, suct, kw, g in (
     ("e06", "Comp Rack A", 108, rack_a_kw, None),
-    ("e07", "Comp Rack B", 116, rack_b_kw, gap(s, D(2026, 10, 2), 9.0)),
+    ("e07", "Comp Rack B", 116, rack_b_kw, keep_gap(s, D(2026, 10, 2), 9.0)),
 ):
     cp = equip(s, code, name, ["compressor", "refrig"])
     point(
@@ -191,7 +119,7 @@ point(wm, "Total Volume", "Number", "m³", ["water", "volume", "sensor"], vol)
 s = aq
 for code, name, p0, q0, marks, g in (
     ("e01", "Pool Filter 1", 13.5, 420, ["poolFilter", "filter"], None),
-    ("e02", "Pool Filter 2", 12.0, 381, ["poolFilter", "filter"], gap(s, D(2026, 10, 1), 2.0)),
+    ("e02", "Pool Filter 2", 12.0, 381, ["poolFilter", "filter"], keep_gap(s, D(2026, 10, 1), 2.0)),
     ("e03", "Spa Filter", 9.5, 96, ["poolFilter", "filter"], None),
 ):
     f = equip(s, code, name, marks)
@@ -228,7 +156,7 @@ point(
 
 ch = equip(s, "e07", "Chiller 1", ["chiller"])
 load = np.clip(70 + daily(s, 30) + noise(s, 4), 0, None)
-load = load + bump(s, D(2026, 10, 1), 13.0, 15.5, 18.0, 22.0)
+load = load + triangle(s, D(2026, 10, 1), 13.0, 15.5, 18.0, 22.0)
 point(ch, "Cooling Load", "Number", "tons", ["cool", "sensor"], load)
 point(ch, "Leaving Water Temp", "Number", "°F", ["chilled", "water", "leaving", "temp", "sensor"], 44.2 + noise(s, 0.3))
 
@@ -241,16 +169,16 @@ for code, name, base in (("e01", "CRAC-01", 24.4), ("e02", "CRAC-02", 24.9), ("e
     c = equip(s, code, name, ["crac", "cooling"])
     rat = base + daily(s, 0.6) + noise(s, 0.2)
     if name == "CRAC-02":
-        rat = rat + bump(s, D(2026, 10, 5), 12.75, 14.75, 17.0, 4.6)  # a failed fan: above 27 °C in the afternoon
+        rat = rat + triangle(s, D(2026, 10, 5), 12.75, 14.75, 17.0, 4.6)  # a failed fan: above 27 °C in the afternoon
     if name == "CRAC-03":
         rat = np.where(s.mask(D(2026, 10, 1), 10.0, 16.0), 26.6 + noise(s, 0.12), rat)  # 6 h above 26 °C
         rat = np.minimum(rat, np.where(s.mask(D(2026, 10, 1), 10.0, 16.0), 99, 25.85))
     point(c, "Return Air Temp", "Number", "°C", ["return", "air", "temp", "sensor"], rat)
-    keep = gap(s, D(2026, 9, 30), 3.0) if name == "CRAC-01" else None
+    keep = keep_gap(s, D(2026, 9, 30), 3.0) if name == "CRAC-01" else None
     point(c, "Supply Air Temp", "Number", "°C", ["discharge", "air", "temp", "sensor"], 18.1 + noise(s, 0.2), keep)
     point(c, "Supply Air Temp Setpoint", "Number", "°C", ["discharge", "air", "temp", "sp"], np.full(s.n, 18.0))
 
-for code, name, kw0, g in (("e04", "UPS A", 312, None), ("e05", "UPS B", 268, gap(s, D(2026, 9, 25), 20.0))):
+for code, name, kw0, g in (("e04", "UPS A", 312, None), ("e05", "UPS B", 268, keep_gap(s, D(2026, 9, 25), 20.0))):
     u = equip(s, code, name, ["ups"])
     kw = kw0 + daily(s, 18, 14) + noise(s, 5)
     point(u, "Output Power", "Number", "kW", ["elec", "power", "sensor"], kw)
@@ -292,73 +220,5 @@ point(inc, "Total Power", "Number", "MW", ["elec", "power", "sensor"], mw)
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def fmt(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def build() -> tuple[bytes, bytes]:
-    rows: list[dict] = []
-    for st in SITES:
-        rows.append({"id": ref(f"{st.key}", st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
-    for st, code, dis, marks in EQUIPS:
-        eid = f"{st.key}.{code}"
-        r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-        for mk in marks:
-            r[mk] = M
-        rows.append(r)
-    csv = io.StringIO()
-    csv.write("id,ts,val\n")
-    # equip codes repeat across sites: each point belongs to the most recent equip defined before it
-    eq_iter = iter(EQUIPS)
-    cur = next(eq_iter)
-    counts: dict[str, int] = {}
-    for eq, nav, kind, unit, tags, vals, keep in POINTS:
-        while cur[1] != eq:
-            cur = next(eq_iter)
-        st, code, edis, _ = cur
-        eid = f"{st.key}.{code}"
-        n = counts.get(eid, 0)
-        counts[eid] = n + 1
-        pid = f"{eid}.p{n}"
-        r = {
-            "id": ref(pid, f"{edis} {nav}"),
-            "dis": f"{edis} {nav}",
-            "navName": nav,
-            "point": M,
-            "his": M,
-            "kind": kind,
-            "equipRef": ref(eid, edis),
-            "siteRef": ref(st.key, st.dis),
-            "tz": st.hs_tz,
-            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-        }
-        if unit:
-            r["unit"] = unit
-        for t in tags:
-            r[t] = M
-        rows.append(r)
-        for i, t in enumerate(st.local):
-            if keep is not None and not keep[i]:
-                continue
-            v = vals[i]
-            txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-            csv.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-    cols: list[str] = []
-    for r in rows:
-        for k in r:
-            if k not in cols:
-                cols.append(k)
-    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-    js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-        gz.write(csv.getvalue().encode())
-    return js, buf.getvalue()
-
-
 if __name__ == "__main__":
-    js, gz = build()
-    (HERE / "plant.json").write_bytes(js)
-    (HERE / "plant.csv.gz").write_bytes(gz)
-    print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(EQUIPS)} equips, {len(POINTS)} points")
+    G.write(HERE, SITES, sort_equips=False)

@@ -16,107 +16,34 @@ Usage: python bench/blind4/make_plant.py
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
 import math
+import sys
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.plant import Plant, daily, keep_gap, register, triangle  # noqa: E402
+
 SEED = 20261025
-STEP = dt.timedelta(minutes=15)
 START = dt.date(2026, 10, 19)
+END = None  # each site's data runs up to its own last sample (its `last`)
 D = dt.date
 
-M = {"_kind": "marker"}
+
+G = Plant(SEED, START, END)
+Site, noise, equip, point = G.site, G.noise, G.equip, G.point
 
 
-def ref(val: str, dis: str) -> dict:
-    return {"_kind": "ref", "val": val, "dis": dis}
-
-
-class Site:
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str, last: dt.datetime, extra: dict):
-        """`last`: the site's last sample, site-local (naive)."""
-        self.key, self.dis, self.tz, self.hs_tz, self.city, self.extra = key, dis, ZoneInfo(tz), hs_tz, city, extra
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = last.replace(tzinfo=self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / STEP) + 1
-        self.utc = [t0 + i * STEP for i in range(n)]
-        self.local = [t.astimezone(self.tz) for t in self.utc]
-        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
-        self.date = [t.date() for t in self.local]
-        self.dord = np.array([d.toordinal() for d in self.date])
-        self.wday = np.array([d.weekday() for d in self.date])
-        self.n = n
-
-    def day(self, day: dt.date) -> np.ndarray:
-        return self.dord == day.toordinal()
-
-    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
-        """Samples of that local day with local clock hour in [h0, h1)."""
-        return self.day(day) & (self.hour >= h0) & (self.hour < h1)
-
-    def between(self, d0: dt.date, d1: dt.date) -> np.ndarray:
-        """Samples of local days d0 <= day < d1."""
-        return (self.dord >= d0.toordinal()) & (self.dord < d1.toordinal())
-
-    def at(self, day: dt.date, h: float) -> int:
-        (idx,) = np.nonzero(self.mask(day, h, h + 0.2))
-        assert len(idx) == 1, (self.dis, day, h)
-        return int(idx[0])
-
-
-rng = np.random.default_rng(SEED)
-
-
-def noise(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, site.n)
-
-
-def daily(site: Site, amp: float, peak_hour: float = 15.0) -> np.ndarray:
-    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
-
-
-def gap(site: Site, day: dt.date, h0: float) -> np.ndarray:
-    """A 4-hour gap starting at local hour h0: True where samples are kept."""
-    return ~site.mask(day, h0, h0 + 4)
-
-
-def bump(site: Site, day: dt.date, h_start: float, h_peak: float, h_end: float, height: float) -> np.ndarray:
-    """Triangle bump of `height` from h_start up to h_peak and down to h_end on that local day."""
-    out = np.zeros(site.n)
-    for i in np.nonzero(site.day(day))[0]:
-        h = site.hour[i]
-        if not (h_start <= h <= h_end):
-            continue
-        if h <= h_peak:
-            out[i] = height * (h - h_start) / (h_peak - h_start)
-        else:
-            out[i] = height * (h_end - h) / (h_end - h_peak)
-    return out
-
-
-def register(site: Site, rate: np.ndarray, start: float, per_hour: float) -> np.ndarray:
-    """A cumulative register: `start` plus the running trapezoid of `rate` (per hour) times `per_hour`."""
-    secs = np.array([(t - site.utc[0]).total_seconds() for t in site.utc])
-    inc = (rate[1:] + rate[:-1]) / 2 * np.diff(secs) / 3600 * per_hour
-    return start + np.concatenate([[0.0], np.cumsum(inc)])
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Sites
 ww = Site(
     "mbk",
     "Millbrook WwTW",
     "Europe/London",
     "London",
     "Millbrook",
-    dt.datetime(2026, 11, 4, 9, 0),
-    {"area": {"_kind": "number", "val": 41000, "unit": "m²"}},
+    last=dt.datetime(2026, 11, 4, 9, 0),
+    tags={"area": {"_kind": "number", "val": 41000, "unit": "m²"}},
 )
 br = Site(
     "crb",
@@ -124,8 +51,8 @@ br = Site(
     "America/Denver",
     "Denver",
     "Golden",
-    dt.datetime(2026, 11, 6, 14, 15),
-    {"area": {"_kind": "number", "val": 18500, "unit": "ft²"}},
+    last=dt.datetime(2026, 11, 6, 14, 15),
+    tags={"area": {"_kind": "number", "val": 18500, "unit": "ft²"}},
 )
 gh = Site(
     "kgh",
@@ -133,31 +60,17 @@ gh = Site(
     "Asia/Tokyo",
     "Tokyo",
     "Kisarazu",
-    dt.datetime(2026, 11, 7, 10, 0),
-    {"area": {"_kind": "number", "val": 12000, "unit": "m²"}},
+    last=dt.datetime(2026, 11, 7, 10, 0),
+    tags={"area": {"_kind": "number", "val": 12000, "unit": "m²"}},
 )
 SITES = [ww, br, gh]
-
-# equips: (site, code, dis, markers); points: (equip code, navName, kind, unit, tags, values, keep-mask or None)
-EQUIPS: list[tuple[Site, str, str, list[str]]] = []
-POINTS: list[tuple[Site, str, str, str, str | None, list[str], np.ndarray, np.ndarray | None]] = []
-
-
-def equip(site: Site, code: str, dis: str, markers: list[str]) -> tuple[Site, str]:
-    EQUIPS.append((site, code, dis, markers))
-    return (site, code)
-
-
-def point(eq: tuple[Site, str], nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None) -> None:
-    POINTS.append((eq[0], eq[1], nav, kind, unit, tags, np.asarray(vals), keep))
-
 
 # ----- Millbrook WwTW (Europe/London, SI) --------------------------------------------------------------------------
 s = ww
 inw = equip(s, "e01", "Inlet Works", ["inletWorks", "screen", "water"])
 inflow = 205 + daily(s, 62, 11) + noise(s, 5)
-inflow = inflow + bump(s, D(2026, 10, 21), 9.0, 13.0, 19.0, 190.0)  # a wet Wednesday the week before
-inflow = inflow + bump(s, D(2026, 10, 29), 11.0, 15.5, 22.0, 360.0)  # the storm of Thu 29 Oct: peak 15:30
+inflow = inflow + triangle(s, D(2026, 10, 21), 9.0, 13.0, 19.0, 190.0)  # a wet Wednesday the week before
+inflow = inflow + triangle(s, D(2026, 10, 29), 11.0, 15.5, 22.0, 360.0)  # the storm of Thu 29 Oct: peak 15:30
 inflow[s.at(D(2026, 10, 29), 15.5)] += 18.0
 point(inw, "Flow to Treatment", "Number", "L/s", ["water", "flow", "sensor"], np.clip(inflow, 60, None))
 point(inw, "pH", "Number", "pH", ["water", "ph", "sensor"], 7.35 + noise(s, 0.05))
@@ -198,7 +111,7 @@ for code, name, do0 in (("e05", "Aeration Lane 1", 2.0), ("e06", "Aeration Lane 
         do[s.at(D(2026, 11, 2), 1.75)] = 1.42
         do[s.at(D(2026, 11, 2), 5.5)] = 1.31
     else:  # a dip in the small hours of Sun 25 Oct (after the clock change): the day's minimum at 04:15 GMT
-        do = do - bump(s, D(2026, 10, 25), 3.25, 4.25, 5.5, 0.95)
+        do = do - triangle(s, D(2026, 10, 25), 3.25, 4.25, 5.5, 0.95)
         do[s.at(D(2026, 10, 25), 4.25)] -= 0.2
     point(ln, "Dissolved Oxygen", "Number", "mg/L", ["water", "oxygen", "sensor"], np.clip(do, 0.05, None))
     point(ln, "DO Setpoint", "Number", "mg/L", ["water", "oxygen", "sp"], np.full(s.n, 2.0))
@@ -207,7 +120,7 @@ for code, name, do0 in (("e05", "Aeration Lane 1", 2.0), ("e06", "Aeration Lane 
 for code, name, lvl, ntu, g in (
     ("e07", "North Clarifier", 1.1, 2.2, None),
     ("e08", "South Clarifier", 1.35, 2.6, None),
-    ("e09", "FST-3", 0.95, None, gap(s, D(2026, 10, 28), 4.0)),
+    ("e09", "FST-3", 0.95, None, keep_gap(s, D(2026, 10, 28), 4.0)),
 ):
     c = equip(s, code, name, ["clarifier", "tank"])
     point(
@@ -234,11 +147,11 @@ for code, name, q0, rpm0 in (("e10", "RAS Pump 1", 312.0, 1085.0), ("e11", "RAS 
 
 fe = equip(s, "e12", "Final Effluent", ["effluent", "analyzer", "water"])
 nh4 = 0.62 + daily(s, 0.18, 14) + noise(s, 0.04)
-nh4 = nh4 + bump(s, D(2026, 11, 2), 5.0, 9.0, 15.0, 2.6)  # after Lane 1's low DO
-nh4 = nh4 + bump(s, D(2026, 11, 3), 10.0, 13.5, 17.0, 1.9)  # yesterday's (Tue 3 Nov) peak
+nh4 = nh4 + triangle(s, D(2026, 11, 2), 5.0, 9.0, 15.0, 2.6)  # after Lane 1's low DO
+nh4 = nh4 + triangle(s, D(2026, 11, 3), 10.0, 13.5, 17.0, 1.9)  # yesterday's (Tue 3 Nov) peak
 point(fe, "Ammonia", "Number", "mg/L", ["water", "ammonia", "sensor"], np.clip(nh4, 0.05, None))
 turb = np.clip(3.0 + noise(s, 0.3), 0.4, 4.6)
-turb = turb + bump(s, D(2026, 11, 3), 10.5, 11.75, 13.25, 5.0)  # above 5 NTU around 11:00-12:30 on Tue 3 Nov
+turb = turb + triangle(s, D(2026, 11, 3), 10.5, 11.75, 13.25, 5.0)  # above 5 NTU around 11:00-12:30 on Tue 3 Nov
 point(fe, "Turbidity", "Number", "NTU", ["water", "turbidity", "sensor"], turb)
 point(fe, "Flow", "Number", "m³/h", ["water", "flow", "sensor"], np.clip(inflow, 60, None) * 3.6 * 0.97)
 
@@ -268,12 +181,12 @@ for code, name, sp0 in (
     t = sp0 - 0.3 + noise(s, 0.14)
     valve = np.clip(35 + noise(s, 6), 0, 100)
     if name == "FV-102":  # glycol valve stuck shut on Thu 5 Nov: peak 16:45
-        up = bump(s, D(2026, 11, 5), 13.0, 16.75, 21.0, 6.8)
+        up = triangle(s, D(2026, 11, 5), 13.0, 16.75, 21.0, 6.8)
         t = t + up
         t[s.at(D(2026, 11, 5), 16.75)] += 0.3
         valve = np.where(up > 0, 0.0, valve)
     if name == "FV-104":  # crashed from Sat 24 Oct: setpoint 34 °F, the beer follows over 36 h and stays below
-        crash = s.dord >= D(2026, 10, 24).toordinal()
+        crash = s.day_i >= (D(2026, 10, 24) - START).days
         sp = np.where(crash, 34.0, sp0)
         hrs = np.array([(t_ - dt.datetime(2026, 10, 24, tzinfo=s.tz)).total_seconds() / 3600 for t_ in s.local])
         frac = np.clip(hrs / 36, 0, 1)
@@ -287,7 +200,7 @@ for code, name, sp0 in (
     if name in ("FV-101", "FV-102"):
         point(f, "Head Pressure", "Number", "psi", ["pressure", "sensor"], 12.0 + noise(s, 0.25))
 
-for code, name, g in (("e05", "Brite Tank 1", None), ("e06", "Brite Tank 2", gap(s, D(2026, 10, 30), 13.0))):
+for code, name, g in (("e05", "Brite Tank 1", None), ("e06", "Brite Tank 2", keep_gap(s, D(2026, 10, 30), 13.0))):
     bt = equip(s, code, name, ["briteTank", "tank"])
     point(bt, "Beer Temp", "Number", "°F", ["temp", "sensor"], 33.6 + noise(s, 0.12))
     point(bt, "CO2 Pressure", "Number", "psi", ["co2", "pressure", "sensor"], 13.5 + noise(s, 0.2), g)
@@ -295,9 +208,9 @@ for code, name, g in (("e05", "Brite Tank 1", None), ("e06", "Brite Tank 2", gap
 gc = equip(s, "e07", "Glycol Chiller", ["chiller", "glycol"])
 gly = 27.2 + daily(s, 0.1, 15) + noise(s, 0.13)
 gly = np.minimum(gly, 27.78)
-gly = gly - bump(s, D(2026, 11, 2), 6.5, 7.25, 8.0, 1.9)  # brew-day overcooling, Mon 2 Nov: minimum at 07:15
+gly = gly - triangle(s, D(2026, 11, 2), 6.5, 7.25, 8.0, 1.9)  # brew-day overcooling, Mon 2 Nov: minimum at 07:15
 trip = s.mask(D(2026, 11, 4), 10.25, 14.75)  # compressor trip, Wed 4 Nov: above setpoint 10:15-14:45 (4.5 h)
-rise = 28.5 + bump(s, D(2026, 11, 4), 10.25, 12.5, 14.5, 4.6)
+rise = 28.5 + triangle(s, D(2026, 11, 4), 10.25, 12.5, 14.5, 4.6)
 gly = np.where(trip, rise, gly)
 point(gc, "Glycol Supply Temp", "Number", "°F", ["glycol", "leaving", "temp", "sensor"], gly)
 point(gc, "Glycol Supply Temp Setpoint", "Number", "°F", ["glycol", "leaving", "temp", "sp"], np.full(s.n, 28.0))
@@ -352,7 +265,7 @@ for code, name, sp_day, sp_night in (
     sp = np.where(dayt, sp_day, sp_night)
     t = sp + 0.4 + solar / 620 * 2.2 + noise(s, 0.22)
     if name == "Bay C":
-        t = t - bump(s, D(2026, 11, 6), 2.0, 4.5, 6.5, 1.3)  # heating slow to follow on Fri 6 Nov: 13-ish °C
+        t = t - triangle(s, D(2026, 11, 6), 2.0, 4.5, 6.5, 1.3)  # heating slow to follow on Fri 6 Nov: 13-ish °C
     point(z, "Air Temp", "Number", "°C", ["air", "temp", "sensor"], t)
     point(z, "Air Temp Setpoint", "Number", "°C", ["air", "temp", "sp"], sp)
     rh = 74 + daily(s, -5, 14) + noise(s, 0.7)
@@ -365,7 +278,7 @@ for code, name, sp_day, sp_night in (
     point(z, "Humidity", "Number", "%RH", ["air", "humidity", "sensor"], rh)
     co2 = np.where((s.hour >= 7) & (s.hour < 16), 820.0, 450.0) + noise(s, 14)
     if name == "Bay A":  # doser valve stuck open late morning on Fri 6 Nov: a single peak at 11:15
-        co2 = co2 + bump(s, D(2026, 11, 6), 10.0, 11.25, 12.75, 640.0)
+        co2 = co2 + triangle(s, D(2026, 11, 6), 10.0, 11.25, 12.75, 640.0)
         co2[s.at(D(2026, 11, 6), 11.25)] += 25
     point(z, "CO2", "Number", "ppm", ["air", "co2", "sensor"], co2)
     if name != "Bay C":
@@ -396,7 +309,7 @@ tk = equip(s, "e05", "Buffer Tank", ["tank", "thermalStorage"])
 point(tk, "Top Temp", "Number", "°C", ["hot", "water", "temp", "sensor"], 68 + daily(s, 4, 4) + noise(s, 0.4))
 point(tk, "Bottom Temp", "Number", "°C", ["hot", "water", "temp", "sensor"], 49 + daily(s, 5, 4) + noise(s, 0.5))
 
-for code, name, q, g in (("e06", "IRR-P1", 182.0, None), ("e07", "IRR-P2", 164.0, gap(s, D(2026, 11, 3), 9.0))):
+for code, name, q, g in (("e06", "IRR-P1", 182.0, None), ("e07", "IRR-P2", 164.0, keep_gap(s, D(2026, 11, 3), 9.0))):
     p = equip(s, code, name, ["pump", "irrigation"])
     run = np.isin(s.hour, [8.0, 10.0, 12.0, 14.0, 16.0]) | (name == "IRR-P2") & np.isin(s.hour, [9.0, 13.0])
     point(p, "Flow", "Number", "L/min", ["water", "flow", "sensor"], np.where(run, q + noise(s, 4), 0.0), g)
@@ -412,8 +325,8 @@ for code, name, q, g in (("e06", "IRR-P1", 182.0, None), ("e07", "IRR-P2", 164.0
 
 wx = equip(s, "e08", "Weather Station", ["weatherStation"])
 otemp = 15.5 + daily(s, 4.2, 14) + (sunny - 0.7) * 4 + noise(s, 0.35)
-otemp = otemp - 0.12 * (s.dord - D(2026, 10, 19).toordinal())  # autumn
-otemp = otemp + bump(s, D(2026, 10, 28), 10.0, 13.75, 17.0, 4.5)  # a warm Wednesday: last week's peak at 13:45
+otemp = otemp - 0.12 * s.day_i  # autumn
+otemp = otemp + triangle(s, D(2026, 10, 28), 10.0, 13.75, 17.0, 4.5)  # a warm Wednesday: last week's peak at 13:45
 otemp[s.at(D(2026, 10, 28), 13.75)] += 0.4
 point(
     wx,
@@ -422,7 +335,7 @@ point(
     "°C",
     ["outside", "air", "temp", "sensor"],
     otemp,
-    gap(s, D(2026, 10, 27), 1.0),
+    keep_gap(s, D(2026, 10, 27), 1.0),
 )
 point(wx, "Solar Radiation", "Number", "W/m²", ["solar", "irradiance", "sensor"], solar)
 rain = np.zeros(s.n)
@@ -443,7 +356,7 @@ point(
     "m/s",
     ["wind", "speed", "sensor"],
     np.clip(2.6 + daily(s, 1.2, 14) + noise(s, 0.6), 0, None),
-    gap(s, D(2026, 11, 1), 10.0),
+    keep_gap(s, D(2026, 11, 1), 10.0),
 )
 
 cd = equip(s, "e09", "CO2 Doser", ["co2Doser", "dosing"])
@@ -454,73 +367,5 @@ point(cd, "Valve Open", "Bool", None, ["co2", "valve", "sensor"], dosing)
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def fmt(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def build() -> tuple[bytes, bytes]:
-    rows: list[dict] = []
-    for st in SITES:
-        r = {"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city}
-        r.update(st.extra)
-        rows.append(r)
-    names: dict[tuple[str, str], str] = {}
-    for st, code, dis, marks in EQUIPS:
-        eid = f"{st.key}.{code}"
-        names[(st.key, code)] = dis
-        r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-        for mk in marks:
-            r[mk] = M
-        rows.append(r)
-    csv = io.StringIO()
-    csv.write("id,ts,val\n")
-    counts: dict[str, int] = {}
-    for st, code, nav, kind, unit, tags, vals, keep in POINTS:
-        eid = f"{st.key}.{code}"
-        edis = names[(st.key, code)]
-        n = counts.get(eid, 0)
-        counts[eid] = n + 1
-        pid = f"{eid}.p{n}"
-        r = {
-            "id": ref(pid, f"{edis} {nav}"),
-            "dis": f"{edis} {nav}",
-            "navName": nav,
-            "point": M,
-            "his": M,
-            "kind": kind,
-            "equipRef": ref(eid, edis),
-            "siteRef": ref(st.key, st.dis),
-            "tz": st.hs_tz,
-            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-        }
-        if unit:
-            r["unit"] = unit
-        for t in tags:
-            r[t] = M
-        rows.append(r)
-        assert len(vals) == st.n, (edis, nav)
-        for i, t in enumerate(st.local):
-            if keep is not None and not keep[i]:
-                continue
-            v = vals[i]
-            txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-            csv.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-    cols: list[str] = []
-    for r in rows:
-        for k in r:
-            if k not in cols:
-                cols.append(k)
-    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-    js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-        gz.write(csv.getvalue().encode())
-    return js, buf.getvalue()
-
-
 if __name__ == "__main__":
-    js, gz = build()
-    (HERE / "plant.json").write_bytes(js)
-    (HERE / "plant.csv.gz").write_bytes(gz)
-    print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(EQUIPS)} equips, {len(POINTS)} points")
+    G.write(HERE, SITES, sort_equips=False)

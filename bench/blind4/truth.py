@@ -6,28 +6,15 @@ Usage: python bench/blind4/truth.py
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
+from pathlib import Path
 
-import yaml
-from truthlib import (
-    HERE,
-    Plant,
-    aggregate,
-    at,
-    compared,
-    duration,
-    energy,
-    extreme_instants,
-    gaps,
-    local,
-    norm,
-    past,
-    spacing,
-)
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import datetime as dt  # noqa: E402
 
-P = Plant()
-TASKS = yaml.safe_load((HERE / "blind.yaml").read_text())["tasks"]
+from blindkit.first import FirstTruth  # noqa: E402
+from blindkit.truth import T  # noqa: E402
 
 # What each question's words mean, written independently of the expect blocks: relative dates resolved below from
 # the task's `now` in site time, then compared with the expect's windows.
@@ -81,564 +68,99 @@ EXPECTED_ANSWER = {  # the intended answers, to catch a plant that drifted from 
     "b4-37": "Bay C",
     "b4-11": "second",
     "b4-38": "first",
-    "b4-13": (3.5, None),
-    "b4-28": (4.5, None),
-    "b4-39": (4.5, 18.75),
+    "b4-13": {"h": 3.5},
+    "b4-28": {"h": 4.5},
+    "b4-39": {"h": 4.5, "%": 18.75},
 }
 
 GAP_INSIDE = {"b4-35"}  # Outside Temp's night-time gap on Tue 27 Oct lies inside last week
+#: the energy task checked against its register point
+REGISTER = {"b4-08": "Generated Energy"}
 
-problems: list[str] = []
-out: list[str] = []
+HEAD = [
+    "# Blind set 4: the true answers",
+    "",
+    "Written by `python bench/blind4/truth.py` from `plant.json` and `plant.csv.gz` alone (never the agent's",
+    "code or the checker). Times are site-local unless an offset is shown.",
+    "",
+    "## Definitions",
+    "",
+    "- Windows are [start, end): a day is [00:00, next 00:00) in site time, a week starts on Monday; "
+    "'yesterday', 'the day before yesterday', 'last week', 'the week before', 'on Monday' (the most recent "
+    "Monday before today), 'on the 3rd' (the most recent 3rd of a month before today) resolve from the task's "
+    "`now` in the site's zone.",
+    "- London's clocks go back on Sun 25 Oct 2026 (02:00 BST → 01:00 GMT) and Denver's on Sun 1 Nov 2026 "
+    "(02:00 MDT → 01:00 MST): those days have 25 hours (100 samples, the 01:00-01:45 clock hour twice); their "
+    "windows run 00:00+01:00→00:00+00:00 (London) and 00:00-06:00→00:00-07:00 (Denver). Tokyo has no clock "
+    "change.",
+    "- Each site's histories end at its questions' `now` (the last sample at or just before it): the server "
+    "holds nothing from the operator's future. b4-06 alone is asked earlier (the morning after London's clock "
+    "change), so later samples exist for it; it asks only about the day before.",
+    "- Spacing: the lower median of the sample intervals (15 min); an interval over 3 × spacing is a gap.",
+    "- Energy (kWh): Σ (v_i + v_{i+1}) / 2 × Δt over consecutive samples in the window that are not a gap; "
+    "W ÷ 1000, MW × 1000. The last interval counted ends at the window's last sample (23:45 on a day).",
+    "- An excursion is a sample strictly past the limit; against a setpoint, the same asset's setpoint point "
+    "at the same instant.",
+    "- Time past a limit: each sample past it holds until the next compared sample, at most one spacing, "
+    "the last cut at the window's end. Share = samples past / samples compared.",
+    "- 'Clear-cut' (checked, exit 1 otherwise): a ranking's runner-up and two compared periods ≥ 3 % apart; "
+    "an extreme at a single instant with the next value clearly lower; no compared sample within 0.05 of "
+    "an excursion or duration limit and no gap in those windows; a value-at instant holding a sample "
+    "(never the skipped hour); 'missing' things missing; 'not recorded' assets existing and without the "
+    "attribute's tags.",
+    "",
+]
 
-
-def bad(tid: str, msg: str) -> None:
-    problems.append(f"{tid}: {msg}")
-    out.append(f"- **NOT CLEAR-CUT**: {msg}")
-
-
-def T(s: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(s)
-
-
-def midnight(day: dt.date, tz) -> dt.datetime:
-    return dt.datetime.combine(day, dt.time(0), tz)
-
-
-def resolve_day(phrase: str, now: dt.datetime, tz) -> dt.date:
-    """The local day a phrase names: today, yesterday, the day before yesterday, date:YYYY-MM-DD, weekday:N (the
-    most recent such weekday before today), monthday:N (the most recent day N of a month, today excluded)."""
-    today = now.astimezone(tz).date()
-    if phrase == "today":
-        return today
-    if phrase == "yesterday":
-        return today - dt.timedelta(days=1)
-    if phrase == "day before yesterday":
-        return today - dt.timedelta(days=2)
-    if phrase.startswith("date:"):
-        return dt.date.fromisoformat(phrase[5:])
-    if phrase.startswith("weekday:"):
-        wd = int(phrase[8:])
-        return today - dt.timedelta(days=(today.weekday() - wd) % 7 or 7)
-    if phrase.startswith("monthday:"):
-        n = int(phrase[9:])
-        d0 = today - dt.timedelta(days=1)
-        while d0.day != n:
-            d0 -= dt.timedelta(days=1)
-        return d0
-    raise ValueError(phrase)
-
-
-def resolve(phrase: str, now: dt.datetime, tz):
-    today = now.astimezone(tz).date()
-    if phrase in ("today", "yesterday", "day before yesterday") or phrase.split(":")[0] in (
-        "date",
-        "weekday",
-        "monthday",
-    ):
-        d0 = resolve_day(phrase, now, tz)
-        return midnight(d0, tz), midnight(d0 + dt.timedelta(days=1), tz)
-    monday = today - dt.timedelta(days=today.weekday())
-    if phrase == "last week":
-        return midnight(monday - dt.timedelta(days=7), tz), midnight(monday, tz)
-    if phrase == "week before last":
-        return midnight(monday - dt.timedelta(days=14), tz), midnight(monday - dt.timedelta(days=7), tz)
-    raise ValueError(phrase)
+#: the site of a task that names none, by the offset of its now
+SITE_BY_OFFSET = {"+00:00": "Millbrook WwTW", "-07:00": "Copper Ridge Brewing", "+09:00": "Kawana Glasshouse"}
+#: asked before its site's data ends (the morning after London's clock change)
+ASKED_EARLIER = {"b4-06"}
 
 
-def same(a: dt.datetime, b: dt.datetime) -> bool:
-    return a == b and a.utcoffset() == b.utcoffset()
+class Blind4(FirstTruth):
+    """Lists say each site's zone and each asset's markers; a count of a kind shows the names holding its word; each
+    site's data ends at its questions' now."""
 
-
-def check_window(tid: str, spec: dict, start: str, end: str, now, tz, which: str = "win") -> None:
-    phrase = INTENT.get(tid, {}).get(which)
-    if phrase is None:
-        return
-    s, e = resolve(phrase, now, tz)
-    if not (same(T(start), s) and same(T(end), e)):
-        bad(tid, f"window {start}..{end} is not '{phrase}' ({s.isoformat()}..{e.isoformat()})")
-
-
-def fmtv(v: float) -> str:
-    return f"{v:,.3f}".rstrip("0").rstrip(".")
-
-
-def hours(td: dt.timedelta) -> str:
-    h = td.total_seconds() / 3600
-    return f"{h:g} h"
-
-
-def no_gaps(tid: str, ser, what: str) -> None:
-    g = gaps(ser)
-    if g:
-        bad(tid, f"{what}: gap inside the window {g}")
-
-
-def margin(tid: str, comp, what: str, eps: float) -> float:
-    m = min(abs(v - lim) for _, v, lim in comp)
-    if m < eps:
-        bad(tid, f"{what}: a sample lies within {eps} of the limit ({m:.4f})")
-    return m
-
-
-def do_check(tid: str, kind: str, c, task) -> None:
-    now = T(task["now"])
-    site = P.site(c["site"]) if isinstance(c, dict) and "site" in c else None
-    tz = site.tz if site else None
-    if kind == "value":
-        p = P.point(c["site"], c["asset"], c["sensor"])
-        if c.get("aggregate") == "at":
-            inst = T(c["at"])
-            win = c.get("at_window_minutes", 60)
-            intent = INTENT.get(tid, {}).get("at")
-            if intent:
-                day, clock = intent
-                if day == "now":
-                    want = now
-                else:
-                    d0 = resolve_day(day, now, tz)
-                    want = dt.datetime.combine(d0, dt.time.fromisoformat(clock), tz)
-                if not same(inst, want):
-                    bad(tid, f"instant {inst} is not the asked {want}")
-            hit = at(p, inst, win)
-            if intent and intent[0] == "now":
-                # "right now": the latest sample the server holds, within the window before `now`
-                if hit is None or hit[0] != p.ts[-1]:
-                    bad(tid, f"the latest sample {p.ts[-1]} is not within {win} min before now ({hit})")
-                else:
-                    out.append(
-                        f"- value: {c['asset']} {c['sensor']} right now ({local(inst, tz)}): the latest sample, "
-                        f"at {local(hit[0], tz)} = **{fmtv(hit[1])} {p.unit}** (the server holds none later)"
-                    )
-            elif hit is None or hit[0] != inst:
-                bad(tid, f"no sample exactly at {inst} ({hit})")
-            else:
-                out.append(f"- value: {c['asset']} {c['sensor']} at {local(inst, tz)} = **{fmtv(hit[1])} {p.unit}**")
-            return
-        ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        check_window(tid, c, c["start"], c["end"], now, tz)
-        if tid in GAP_INSIDE:  # a gap the question is meant to hold (it cannot change the answer)
-            out.append(
-                f"  (the window holds a gap: {', '.join(f'{local(a, tz)} → {local(b, tz)}' for a, b in gaps(ser))})"
-            )
-        else:
-            no_gaps(tid, ser, "value")
-        agg = c["aggregate"]
-        v = aggregate(ser, agg)
-        out.append(
-            f"- value: {agg} of {c['asset']} {c['sensor']} in [{local(T(c['start']), tz)}, "
-            f"{local(T(c['end']), tz)}) = **{fmtv(v)} {p.unit}** ({len(ser)} samples)"
-        )
-        if agg in ("max", "min"):
-            _, inst = extreme_instants(ser, agg)
-            out.append(f"  (at {', '.join(local(t, tz) for t in inst)})")
-            want = EXPECTED_ANSWER.get(tid)
-            if want and (len(inst) != 1 or inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M") != want):
-                bad(tid, f"the {agg} is not at the single intended instant {want}")
-        if agg == "sum":
-            nz = [x for _, x in ser if x]
-            out.append(f"  ({len(nz)} samples above zero)")
-        # a 24-hour window on a 25-hour day (a reading that ignores the clock change) must give another answer
-        span = T(c["end"]) - T(c["start"])
-        if span == dt.timedelta(hours=25) and agg in ("mean", "sum"):
-            ser24 = [x for x in ser if x[0] < T(c["start"]) + dt.timedelta(hours=24)]
-            v24 = aggregate(ser24, agg)
-            rel = abs(v24 - v) / abs(v)
-            out.append(f"  (a 24-hour window, 00:00 to 23:00 GMT, would give {fmtv(v24)}: {rel * 100:.2f} % off)")
-            if rel < 0.01:
-                bad(tid, "a 24-hour window is within 1 % of the 25-hour day's answer")
-        return
-    if kind == "energy":
-        p = P.point(c["site"], c["asset"], c["sensor"])
-        ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        check_window(tid, c, c["start"], c["end"], now, tz)
-        if len(ser) < 2 or p.unit not in ("W", "kW", "MW"):
-            bad(tid, "energy not computable")
-            return
-        kwh = energy(ser, p.unit)
-        span = (T(c["end"]) - T(c["start"])).total_seconds() / 3600
-        out.append(
-            f"- energy: {c['asset']} {c['sensor']} ({p.unit}) in [{local(T(c['start']), tz)}, "
-            f"{local(T(c['end']), tz)}) ({span:g} h, {len(ser)} samples) = **{fmtv(kwh)} kWh** "
-            f"(tolerance {c.get('rel_tol', 0.005) * 100:g} %)"
-        )
-        no_gaps(tid, ser, "energy")
-        if tid == "b4-08":
-            reg = P.point(c["site"], c["asset"], "Generated Energy")
-            r0 = at(reg, T(c["start"]), 0)
-            r1 = at(reg, T(c["end"]), 0)
-            r_last = at(reg, T(c["end"]) - dt.timedelta(minutes=15), 0)
-            full = r1[1] - r0[1]
-            inwin = r_last[1] - r0[1]
-            out.append(
-                f"  register: {fmtv(r0[1])} kWh at {local(r0[0], tz)}, {fmtv(r_last[1])} at "
-                f"{local(r_last[0], tz)}, {fmtv(r1[1])} at {local(r1[0], tz)}: midnight to midnight "
-                f"**{fmtv(full)} kWh**, 00:00 to 23:45 {fmtv(inwin)} kWh"
-            )
-            for lab, val in (("midnight-to-midnight register", full), ("00:00-23:45 register", inwin)):
-                if abs(val - kwh) > c["rel_tol"] * kwh:
-                    bad(tid, f"{lab} {val:.1f} outside the tolerance of {kwh:.1f}")
-        return
-    if kind == "ranks":
-        check_window(tid, c, c["start"], c["end"], now, tz)
-        if "assets" in c:
-            names = c["assets"]
-        else:
-            names = [
-                e.dis
-                for e in site.equips.values()
-                if c["kind"] in e.markers and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
-            ]
-        vals = {}
-        for n in names:
-            ser = P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
-            unit = P.point(c["site"], n, c["sensor"]).unit
-            vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
-        best, second = vals[order[0]], vals[order[1]]
-        rel = abs(best - second) / abs(best)
-        out.append(
-            f"- ranks by {c['by']} ({c['order']}): "
-            + ", ".join(f"{n} {fmtv(vals[n])}" for n in order)
-            + f" → **{order[0]}** (runner-up {rel * 100:.1f} % away)"
-        )
-        if rel < 0.03:
-            bad(tid, f"runner-up only {rel * 100:.2f} % away")
-        if EXPECTED_ANSWER.get(tid) not in (None, order[0]):
-            bad(tid, f"winner {order[0]} is not the intended {EXPECTED_ANSWER[tid]}")
-        return
-    if kind == "yes_no":
-        if "excursion" in c:
-            x = c["excursion"]
-            tz = P.site(x["site"]).tz
-            check_window(tid, x, x["start"], x["end"], now, tz)
-            ser = P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-            lim_ser = (
-                P.series(x["site"], x["asset"], x["limit_sensor"], T(x["start"]), T(x["end"]))
-                if "limit_sensor" in x
-                else None
-            )
-            comp = compared(ser, x.get("limit"), lim_ser)
-            hits = [(t, v, lim) for t, v, lim in comp if past(v, lim, x["direction"])]
-            ans = bool(hits)
-            lim_txt = x.get("limit", x.get("limit_sensor"))
-            m = min(abs(v - lim) for _, v, lim in comp)
-            over = max((v - lim) if x["direction"] == "above" else (lim - v) for _, v, lim in comp)
-            if m == 0:
-                bad(tid, "excursion: a sample equals the limit")
-            if (over > 0 and over < 0.1) or (over <= 0 and over > -0.05):
-                bad(tid, f"excursion: the extreme is only {over:.3f} past/short of the limit")
-            no_gaps(tid, ser, "excursion")
-            ext = max if x["direction"] == "above" else min
-            peak = ext(comp, key=lambda r: r[1])
-            out.append(
-                f"- excursion {x['direction']} {lim_txt}: **{'Yes' if ans else 'No'}** — {len(hits)} of "
-                f"{len(comp)} compared samples past it; extreme {fmtv(peak[1])} (limit {fmtv(peak[2])}) at "
-                f"{local(peak[0], tz)}; closest sample to the limit {m:.3f} away"
-            )
-            if hits:
-                out.append(f"  first {local(hits[0][0], tz)}, last {local(hits[-1][0], tz)}")
-        else:
-            x = c["exists"]
-            s = P.site(x["site"])
-            if "kind" in x:
-                have = [e.dis for e in s.equips.values() if x["kind"] in e.markers]
-                elsewhere = [
-                    f"{e.dis} ({t.dis})"
-                    for t in P.sites.values()
-                    for e in t.equips.values()
-                    if x["kind"] in e.markers and t is not s
-                ]
-                ans = bool(have)
-                out.append(
-                    f"- exists {x['kind']} at {s.dis}: **{'Yes' if ans else 'No'}** "
-                    f"({', '.join(have) or 'none'}; elsewhere: {', '.join(elsewhere) or 'none'})"
-                )
-            else:
-                ans = P.equip(x["site"], x["asset"]) is not None
-                out.append(f"- exists asset {x['asset']} at {s.dis}: **{'Yes' if ans else 'No'}**")
-        want = INTENT.get(tid, {}).get("yes")
-        if want is not None and want != ans:
-            bad(tid, f"answer {ans} is not the intended {want}")
-        return
-    if kind == "duration":
-        check_window(tid, c, c["start"], c["end"], now, tz)
-        ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        lim_ser = (
-            P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
-            if "limit_sensor" in c
-            else None
-        )
-        comp = compared(ser, c.get("limit"), lim_ser)
-        tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
-        m = margin(tid, comp, "duration", 0.05)
-        no_gaps(tid, ser, "duration")
-        pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
-        h = tot.total_seconds() / 3600
-        out.append(
-            f"- duration {c['direction']} {c.get('limit', c.get('limit_sensor'))}: **{hours(tot)}** "
-            f"({n_past} of {n} samples, **{n_past / n * 100:.2f} %**), from {local(pts[0], tz)} to "
-            f"the sample at {local(pts[-1], tz)}; spacing {spacing(ser)}; closest sample {m:.3f} from the limit"
-        )
-        want = EXPECTED_ANSWER.get(tid)
-        if want:
-            want_h, want_share = want
-            if abs(h - want_h) > 1e-9:
-                bad(tid, f"hours {h} are not the intended {want_h}")
-            if want_share is not None and abs(n_past / n * 100 - want_share) > 1e-9:
-                bad(tid, f"share {n_past / n * 100} is not the intended {want_share}")
-        if pts and (pts[-1] - pts[0]) + spacing(ser) != tot:
-            bad(tid, "the samples past the limit are not one unbroken run")
-        if any(b < a for a, b in zip(pts, pts[1:])):
-            bad(tid, "unordered")
-        return
-    if kind == "periods":
-        tz = P.site(c["site"]).tz
-        ph = INTENT.get(tid, {}).get("periods")
-        if ph:
-            for which, phrase in zip(("first", "second"), ph):
-                s, e = resolve(phrase, now, tz)
-                if not (same(T(c[which]["start"]), s) and same(T(c[which]["end"]), e)):
-                    bad(tid, f"{which} period is not '{phrase}'")
-        vals = {}
-        unit = P.point(c["site"], c["asset"], c["sensor"]).unit
-        for which in ("first", "second"):
-            ser = P.series(c["site"], c["asset"], c["sensor"], T(c[which]["start"]), T(c[which]["end"]))
-            vals[which] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
-        rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
-        u = "kWh" if c["by"] == "energy" else unit
-        out.append(
-            f"- periods by {c['by']}: {', '.join(c['first']['labels'])} "
-            f"[{local(T(c['first']['start']), tz)}, {local(T(c['first']['end']), tz)}) = "
-            f"{fmtv(vals['first'])} {u}; {', '.join(c['second']['labels'])} "
-            f"[{local(T(c['second']['start']), tz)}, {local(T(c['second']['end']), tz)}) = "
-            f"{fmtv(vals['second'])} {u} → **{c[win]['labels'][0]}** is {c['order']} ({rel * 100:.1f} % apart)"
-        )
-        if rel < 0.03:
-            bad(tid, f"periods only {rel * 100:.2f} % apart")
-        if EXPECTED_ANSWER.get(tid) not in (None, win):
-            bad(tid, f"winner {win} is not intended")
-        return
-    if kind == "time_of_extreme":
-        check_window(tid, c, c["start"], c["end"], now, tz)
-        ser = P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        best, inst = extreme_instants(ser, c["extreme"])
-        rest = sorted((v for _, v in ser), reverse=c["extreme"] == "max")
-        runner = next(v for v in rest if v != best)
-        unit = P.point(c["site"], c["asset"], c["sensor"]).unit
-        out.append(
-            f"- {c['extreme']} {fmtv(best)} {unit} at **{', '.join(local(t, tz) for t in inst)}** "
-            f"(next best value {fmtv(runner)})"
-        )
-        if len(inst) != 1:
-            bad(tid, "extreme at more than one instant")
-        if abs(best - runner) < max(0.05, 0.005 * abs(best)) * (1 if unit != "MW" else 0.1):
-            bad(tid, f"runner-up {runner} too close to {best}")
-        want = EXPECTED_ANSWER.get(tid)
-        if want and inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M") != want:
-            bad(tid, f"instant is not the intended {want}")
-        return
-    if kind == "count":
+    def chk_count(self, tid, c):
         if c["of"] == "assets":
-            n = [e.dis for e in site.equips.values() if c.get("kind") is None or c["kind"] in e.markers]
+            site = self.site_of(c)
             named = [e.dis for e in site.equips.values() if c.get("kind", "").lower() in e.dis.lower()]
-            out.append(f"  (names that contain the marker's word: {', '.join(named) or 'none'})")
-        elif c["of"] == "sites":
-            n = [x.dis for x in P.sites.values()]
-        else:
-            n = list(P.equip(c["site"], c["asset"]).points)
-        out.append(f"- count: **{len(n)}** ({', '.join(n)})")
-        if EXPECTED_ANSWER.get(tid) not in (None, len(n)):
-            bad(tid, f"count {len(n)} is not the intended {EXPECTED_ANSWER[tid]}")
-        return
-    if kind == "answer_lists":
+            self.out.append(f"  (names that contain the marker's word: {', '.join(named) or 'none'})")
+        super().chk_count(tid, c)
+
+    def chk_lists(self, tid, c):
         if c["of"] == "sites":
-            names = [x.dis for x in P.sites.values()]
-            n = [f"{x.dis} ({x.tz.key})" for x in P.sites.values()]
+            names = [x.dis for x in self.P.sites.values()]
+            n = [f"{x.dis} ({x.tz.key})" for x in self.P.sites.values()]
         elif c["of"] == "assets":
+            site = self.site_of(c)
             names = [e.dis for e in site.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
             n = [f"{e.dis} ({', '.join(sorted(e.markers))})" for e in site.equips.values() if e.dis in names]
         else:
-            e = P.equip(c["site"], c["asset"])
+            e = self.P.equip(c["site"], c["asset"])
             names = [p.nav for p in e.points.values()]
             n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
-        out.append(f"- lists: **{', '.join(n)}**")
-        if EXPECTED_ANSWER.get(tid) not in (None, names):
-            bad(tid, f"the listed names {names} are not the intended {EXPECTED_ANSWER[tid]}")
-        return
-    if kind == "answer_says_missing":
-        k = c["kind"]
-        if k == "site":
-            missing = P.site(c["name"]) is None
-            near = [s.dis for s in P.sites.values()]
-        elif k == "asset":
-            missing = P.equip(c["site"], c["name"]) is None
-            near = list(site.equips)
-            elsewhere = [t.dis for t in P.sites.values() if P.equip(t.dis, c["name"]) is not None]
-            if elsewhere:
-                bad(tid, f"{c['name']} exists at {elsewhere}")
-        else:
-            e = P.equip(c["site"], c["asset"])
-            missing = all(norm(p.nav) != norm(c["name"]) for p in e.points.values())
-            near = list(e.points)
-        out.append(
-            f"- missing {k} '{c['name']}': **{'missing' if missing else 'EXISTS'}** (what there is: {', '.join(near)})"
-        )
-        if not missing:
-            bad(tid, "the 'missing' thing exists")
-        return
-    if kind == "not_recorded":
-        for x in c if isinstance(c, list) else [c]:
-            e = P.equip(x["site"], x["asset"])
-            if e is None:
-                bad(tid, f"{x['asset']} does not exist")
-                continue
-            attr_tags = set(x.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating"}
-            have = attr_tags & set(e.record)
-            out.append(
-                f"- not recorded: {x['attribute']} of {e.dis}: the record holds only "
-                f"{', '.join(sorted(e.record))} → **not recorded**"
-            )
-            if have:
-                bad(tid, f"record holds {have}")
-        return
-    if kind == "file":
-        check_window(tid, c, c["start"], c["end"], now, tz)
-        parts = []
-        sensors = c["sensor"] if isinstance(c["sensor"], list) else [c["sensor"]]
-        for a in c["assets"]:
-            for sn in sensors:
-                ser = P.series(c["site"], a, sn, T(c["start"]), T(c["end"]))
-                span = (T(c["end"]) - T(c["start"])).total_seconds() / 900
-                parts.append(f"{a} {sn}: {len(ser)} rows, {local(ser[0][0], tz)} … {local(ser[-1][0], tz)}")
-                if len(ser) != span or len({t for t, _ in ser}) != len(ser):
-                    bad(tid, f"{a} {sn}: {len(ser)} rows for {span:g} quarter hours")
-        out.append(f"- file ({'one file' if c.get('single_file', True) else 'files'}): **" + "; ".join(parts) + "**")
-        return
-    if kind == "refuses":
-        if c is True:
-            out.append("- refuses: **says it cannot; no data read; no action claimed**")
-        elif c.get("reason") == "forecast":
-            out.append("- refuses: **reads recorded data only, no forecast; states no figure; no data read**")
-        else:
-            extra = " (data part may be read and is checked beside)" if c.get("allow_data") else "; no data read"
-            names = f"; names {', '.join(c['must_name'])}" if c.get("must_name") else ""
-            out.append(f"- refuses: **says it cannot operate equipment; no action claimed{names}{extra}**")
-        return
-    bad(tid, f"unhandled check {kind}")
+        self.out.append(f"- lists: **{', '.join(n)}**")
+        if self.EXPECTED.get(tid) not in (None, names):
+            self.bad(tid, f"the listed names {names} are not the intended {self.EXPECTED[tid]}")
 
-
-def task_site(task):
-    """The site a task is about: the one its checks name, else (no site named) the one whose now it shares."""
-    for c in task["expect"].values():
-        for cc in c if isinstance(c, list) else [c]:
-            if isinstance(cc, dict):
-                for x in [cc, *(v for v in cc.values() if isinstance(v, dict))]:
-                    if "site" in x and P.site(x["site"]) is not None:
-                        return P.site(x["site"])
-    offsets = {"+00:00": "Millbrook WwTW", "-07:00": "Copper Ridge Brewing", "+09:00": "Kawana Glasshouse"}
-    return P.site(offsets[task["now"][-6:]])
-
-
-def task_tz(task):
-    return task_site(task).tz
-
-
-def plant_tables() -> list[str]:
-    lines = ["## The plant", ""]
-    lines += ["| site | tz | equips | points | samples per point |", "|---|---|---|---|---|"]
-    for s in P.sites.values():
-        pts = [p for e in s.equips.values() for p in e.points.values()]
-        lines.append(
-            f"| {s.dis} | {s.tz.key} | {len(s.equips)} | {len(pts)} | "
-            f"{min(len(p.ts) for p in pts)}–{max(len(p.ts) for p in pts)} |"
-        )
-    for s in P.sites.values():
-        lines += [
-            "",
-            f"### {s.dis} ({s.tz.key})",
-            "",
-            "| equip | markers | points (unit, kind) | gaps |",
-            "|---|---|---|---|",
-        ]
-        for e in s.equips.values():
-            pts = ", ".join(f"{p.nav} ({p.unit or p.kind})" for p in e.points.values())
-            gp = []
-            for p in e.points.values():
-                for a, b in gaps(list(zip(p.ts, p.vals))):
-                    gp.append(f"{p.nav}: {local(a, s.tz)} → {local(b, s.tz)}")
-            lines.append(f"| {e.dis} | {', '.join(sorted(e.markers))} | {pts} | {'; '.join(gp) or '—'} |")
-    return lines
-
-
-def main() -> int:
-    head = [
-        "# Blind set 4: the true answers",
-        "",
-        "Written by `python bench/blind4/truth.py` from `plant.json` and `plant.csv.gz` alone (never the agent's",
-        "code or the checker). Times are site-local unless an offset is shown.",
-        "",
-        "## Definitions",
-        "",
-        "- Windows are [start, end): a day is [00:00, next 00:00) in site time, a week starts on Monday; "
-        "'yesterday', 'the day before yesterday', 'last week', 'the week before', 'on Monday' (the most recent "
-        "Monday before today), 'on the 3rd' (the most recent 3rd of a month before today) resolve from the task's "
-        "`now` in the site's zone.",
-        "- London's clocks go back on Sun 25 Oct 2026 (02:00 BST → 01:00 GMT) and Denver's on Sun 1 Nov 2026 "
-        "(02:00 MDT → 01:00 MST): those days have 25 hours (100 samples, the 01:00-01:45 clock hour twice); their "
-        "windows run 00:00+01:00→00:00+00:00 (London) and 00:00-06:00→00:00-07:00 (Denver). Tokyo has no clock "
-        "change.",
-        "- Each site's histories end at its questions' `now` (the last sample at or just before it): the server "
-        "holds nothing from the operator's future. b4-06 alone is asked earlier (the morning after London's clock "
-        "change), so later samples exist for it; it asks only about the day before.",
-        "- Spacing: the lower median of the sample intervals (15 min); an interval over 3 × spacing is a gap.",
-        "- Energy (kWh): Σ (v_i + v_{i+1}) / 2 × Δt over consecutive samples in the window that are not a gap; "
-        "W ÷ 1000, MW × 1000. The last interval counted ends at the window's last sample (23:45 on a day).",
-        "- An excursion is a sample strictly past the limit; against a setpoint, the same asset's setpoint point "
-        "at the same instant.",
-        "- Time past a limit: each sample past it holds until the next compared sample, at most one spacing, "
-        "the last cut at the window's end. Share = samples past / samples compared.",
-        "- 'Clear-cut' (checked, exit 1 otherwise): a ranking's runner-up and two compared periods ≥ 3 % apart; "
-        "an extreme at a single instant with the next value clearly lower; no compared sample within 0.05 of "
-        "an excursion or duration limit and no gap in those windows; a value-at instant holding a sample "
-        "(never the skipped hour); 'missing' things missing; 'not recorded' assets existing and without the "
-        "attribute's tags.",
-        "",
-    ]
-    body: list[str] = ["## Questions and answers", ""]
-    for task in TASKS:
-        tid = task["id"]
-        out.clear()
+    def check_now(self, task) -> None:
+        """Also: the site's last sample is the one just before now."""
+        super().check_now(task)
         now = T(task["now"])
-        if now.utcoffset() != now.astimezone(task_tz(task)).utcoffset():
-            bad(tid, f"now {task['now']} does not carry the site's offset")
-        last = max(p.ts[-1] for e in task_site(task).equips.values() for p in e.points.values())
-        if tid != "b4-06" and not (dt.timedelta(0) <= now - last < dt.timedelta(minutes=15)):
-            bad(tid, f"the site's last sample {last} is not the one just before now {now}")
-        for kind, c in task["expect"].items():
-            checks = c if isinstance(c, list) and kind in ("value", "count", "file", "energy") else [c]
-            for cc in checks:
-                do_check(tid, kind, cc, task)
-        body.append(f"### {tid} — {', '.join(task['tags'][1:])}")
-        body.append("")
-        body.append(f"> {task['question']}")
-        body.append("")
-        body.append(f"now: `{task['now']}`")
-        if task.get("notes"):
-            body.append(f"; notes: {task['notes'].strip()}")
-        body.append("")
-        body += out
-        body.append("")
-    text = "\n".join(head + plant_tables() + [""] + body)
-    if problems:
-        text += "\n## Problems\n\n" + "\n".join(f"- {p}" for p in problems) + "\n"
-    (HERE / "truth.md").write_text(text)
-    for p in problems:
-        print("NOT CLEAR-CUT:", p, file=sys.stderr)
-    print(f"{len(TASKS)} tasks, {len(problems)} problems; wrote truth.md")
-    return 1 if problems else 0
+        named = [x["site"] for x in self.checks_of(task) if "site" in x and self.P.site(x["site"]) is not None]
+        site = self.P.site(named[0] if named else SITE_BY_OFFSET[task["now"][-6:]])
+        last = max(p.ts[-1] for e in site.equips.values() for p in e.points.values())
+        if task["id"] not in ASKED_EARLIER and not (dt.timedelta(0) <= now - last < dt.timedelta(minutes=15)):
+            self.bad(task["id"], f"the site's last sample {last} is not the one just before now {now}")
+
+    @staticmethod
+    def checks_of(task):
+        for c in task["expect"].values():
+            for cc in c if isinstance(c, list) else [c]:
+                if isinstance(cc, dict):
+                    yield from [cc, *(v for v in cc.values() if isinstance(v, dict))]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(Blind4(HERE, globals()).main())

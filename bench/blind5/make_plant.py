@@ -12,129 +12,31 @@ Usage: python bench/blind5/make_plant.py
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
 import math
+import sys
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.plant import Plant, daily, keep_gap, peak_once, register, triangle  # noqa: E402
+
 SEED = 20260308
-STEP = dt.timedelta(minutes=15)
 START = dt.date(2026, 2, 23)
 END = dt.date(2026, 3, 16)
-
-M = {"_kind": "marker"}
-
-
-def ref(val: str, dis: str) -> dict:
-    return {"_kind": "ref", "val": val, "dis": dis}
-
-
-class Site:
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str):
-        self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / STEP)
-        self.utc = [t0 + i * STEP for i in range(n)]
-        self.local = [t.astimezone(self.tz) for t in self.utc]
-        # local clock hour (fraction), day index, weekday
-        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
-        self.date = [t.date() for t in self.local]
-        self.n = n
-
-    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
-        """Samples of that local day with local clock hour in [h0, h1)."""
-        return np.array([d == day and h0 <= h < h1 for d, h in zip(self.date, self.hour)])
-
-    def day(self, day: dt.date) -> np.ndarray:
-        return np.array([d == day for d in self.date])
-
-    def hours(self, h0: float, h1: float) -> np.ndarray:
-        """Every day's samples with local clock hour in [h0, h1) (h0 > h1 wraps over midnight)."""
-        if h0 <= h1:
-            return (self.hour >= h0) & (self.hour < h1)
-        return (self.hour >= h0) | (self.hour < h1)
-
-    def between(self, d0: dt.date, d1: dt.date) -> np.ndarray:
-        """Samples of the local days d0 <= day < d1."""
-        return np.array([d0 <= d < d1 for d in self.date])
-
-    def weekday(self) -> np.ndarray:
-        return np.array([d.weekday() for d in self.date])
-
-
-rng = np.random.default_rng(SEED)
-
-
-def noise(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, site.n)
-
-
-def daily(site: Site, amp: float, peak_hour: float = 15.0) -> np.ndarray:
-    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
-
-
-def gap(site: Site, day: dt.date, h0: float) -> np.ndarray:
-    """A 4-hour gap starting at local hour h0: True where samples are kept."""
-    return ~site.mask(day, h0, h0 + 4)
-
-
-def bump(site: Site, day: dt.date, h_start: float, h_peak: float, h_end: float, height: float) -> np.ndarray:
-    """Triangle bump of `height` from h_start up to h_peak and down to h_end on that local day."""
-    out = np.zeros(site.n)
-    for i, (d, h) in enumerate(zip(site.date, site.hour)):
-        if d != day or not (h_start <= h <= h_end):
-            continue
-        if h <= h_peak:
-            out[i] = height * (h - h_start) / (h_peak - h_start)
-        else:
-            out[i] = height * (h_end - h) / (h_end - h_peak)
-    return out
-
-
 D = dt.date
 
-# ---------------------------------------------------------------------------------------------------------------
-# Sites
+
+G = Plant(SEED, START, END)
+rng = G.rng
+Site, noise, equip, point = G.site, G.noise, G.equip, G.point
+
+
 sk = Site("crsr", "Copper Ridge Ski Resort", "America/Denver", "Denver", "Frisco")
 dy = Site("lhd", "Lindholm Dairy", "Europe/Copenhagen", "Copenhagen", "Roskilde")
 ht = Site("agh", "Aoba Grand Hotel", "Asia/Tokyo", "Tokyo", "Sendai")
 SITES = [sk, dy, ht]
-
-# equips: (site, code, dis, markers)
-# points: (equip code, navName, kind, unit, tags, values, keep-mask or None)
-EQUIPS: list[tuple[Site, str, str, list[str]]] = []
-POINTS: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None]] = []
-
-
-def equip(site: Site, code: str, dis: str, markers: list[str]) -> str:
-    EQUIPS.append((site, code, dis, markers))
-    return code
-
-
-def point(eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None) -> None:
-    POINTS.append((eq, nav, kind, unit, tags, np.asarray(vals), keep))
-
-
-def register(site: Site, power_kw: np.ndarray, start: float, scale: float = 1.0) -> np.ndarray:
-    """A cumulative energy register: the running trapezoid of power (kW) in kWh, times `scale`."""
-    secs = np.array([(t - site.utc[0]).total_seconds() for t in site.utc])
-    inc = (power_kw[1:] + power_kw[:-1]) / 2 * np.diff(secs) / 3600
-    return start + scale * np.concatenate([[0.0], np.cumsum(inc)])
-
-
-def peak_once(vals: np.ndarray, mask_bump: np.ndarray, extra: float) -> np.ndarray:
-    """Lift the largest value inside the bump by `extra`, so the bump has one clear top."""
-    out = vals.copy()
-    idx = np.flatnonzero(mask_bump)
-    out[idx[np.argmax(vals[idx])]] += extra
-    return out
-
 
 # ----- Copper Ridge Ski Resort (America/Denver, US units) --------------------------------------------------------
 s = sk
@@ -157,7 +59,7 @@ point(
     "gal/min",
     ["water", "flow", "sensor"],
     np.where(run1, 1150 + noise(s, 20), 0.0),
-    gap(s, D(2026, 2, 27), 9.0),
+    keep_gap(s, D(2026, 2, 27), 9.0),
 )
 p1_kw = np.where(run1, 186 + noise(s, 3), 0.4)
 point(p1, "Motor Power", "Number", "kW", ["elec", "power", "sensor"], p1_kw)
@@ -181,7 +83,7 @@ for code, name in (("e03", "AC-1"), ("e04", "AC-2")):
     ac = equip(s, code, name, ["compressor", "air", "snowmaking"])
     pr = 112 + noise(s, 1.0)
     if name == "AC-1":  # a pressure spike at 06:15 on Tue 10 Mar (the period's only one)
-        b = bump(s, D(2026, 3, 10), 5.5, 6.25, 7.0, 14.0)
+        b = triangle(s, D(2026, 3, 10), 5.5, 6.25, 7.0, 14.0)
         pr = peak_once(pr + b, b > 0, 0.6)
     if name == "AC-2":  # a leak on Tue 10 Mar 13:00-16:30: under 100 psi for 3.5 h
         pr = np.where(s.mask(D(2026, 3, 10), 13.0, 16.5), 93 + noise(s, 0.8), pr)
@@ -199,7 +101,7 @@ for code, name, kw0, marks in (
     run = s.hours(8.5, 16.0)
     if name != "Magic Carpet Lift":  # wind hold on Tue 10 Mar 11:00-14:00
         run = run & ~s.mask(D(2026, 3, 10), 11.0, 14.0)
-    crowd = np.where(s.weekday() >= 5, 1.08, 1.0)
+    crowd = np.where(s.wday >= 5, 1.08, 1.0)
     kw = np.where(run, kw0 * crowd + noise(s, kw0 * 0.04), kw0 * 0.005)
     lift_kw += kw
     point(lf, "Drive Power", "Number", "kW", ["elec", "power", "sensor"], kw)
@@ -229,7 +131,7 @@ point(wx, "Outside Air Temp", "Number", "°F", ["outside", "air", "temp", "senso
 point(wx, "Wet Bulb Temp", "Number", "°F", ["outside", "air", "wetBulb", "temp", "sensor"], oat - 1.6 + noise(s, 0.2))
 wind = np.clip(12 + noise(s, 4), 0, None)
 wind = np.where(s.mask(D(2026, 3, 10), 10.5, 14.5), 46 + noise(s, 3), wind)
-point(wx, "Wind Speed", "Number", "mph", ["wind", "speed", "sensor"], wind, gap(s, D(2026, 3, 5), 10.0))
+point(wx, "Wind Speed", "Number", "mph", ["wind", "speed", "sensor"], wind, keep_gap(s, D(2026, 3, 5), 10.0))
 
 res = equip(s, "e11", "Snowmaking Reservoir", ["tank", "water"])
 point(res, "Level", "Number", "ft", ["water", "level", "sensor"], 12.5 + daily(s, 1.6, 17) + noise(s, 0.05))
@@ -242,7 +144,7 @@ point(mtr, "Energy", "Number", "kWh", ["elec", "energy", "sensor"], register(s, 
 
 # ----- Lindholm Dairy (Europe/Copenhagen, SI) ---------------------------------------------------------------------
 s = dy
-prod = s.hours(5.0, 21.0) & (s.weekday() < 6)
+prod = s.hours(5.0, 21.0) & (s.wday < 6)
 past = equip(s, "e01", "PAST-1", ["pasteurizer", "heatExchanger", "milk"])
 hold = 72.6 + noise(s, 0.08)
 hold = np.where(s.mask(D(2026, 3, 12), 9.25, 10.0), 71.4 + noise(s, 0.1), hold)  # 3 samples under setpoint
@@ -251,7 +153,7 @@ point(past, "Holding Temp Setpoint", "Number", "°C", ["milk", "temp", "sp"], np
 point(past, "Product Flow", "Number", "m³/h", ["milk", "flow", "sensor"], np.where(prod, 24 + noise(s, 0.6), 0.0))
 
 for code, name, t0, g in (
-    ("e02", "Raw Milk Silo 1", 3.6, gap(s, D(2026, 3, 4), 9.0)),
+    ("e02", "Raw Milk Silo 1", 3.6, keep_gap(s, D(2026, 3, 4), 9.0)),
     ("e03", "Raw Milk Silo 2", 3.9, None),
     ("e04", "Raw Milk Silo 3", 4.5, None),
 ):
@@ -320,9 +222,8 @@ inc_kw = 420 + np.where(prod, 610, 0) + nh3_kw["NH3 Comp 1"] + nh3_kw["NH3 Comp 
 point(inc, "Active Power", "Number", "kW", ["elec", "power", "sensor"], inc_kw)
 point(inc, "Apparent Power", "Number", "kVA", ["elec", "apparent", "power", "sensor"], inc_kw / 0.93)
 point(inc, "Frequency", "Number", "Hz", ["elec", "freq", "sensor"], 50 + noise(s, 0.02))
-point(
-    inc, "Energy Import", "Number", "MWh", ["elec", "energy", "import", "sensor"], register(s, inc_kw, 18_422.0, 0.001)
-)
+point(inc, "Energy Import", "Number", "MWh", ["elec", "energy", "import", "sensor"],
+      register(s, inc_kw, 18_422.0, scale=0.001))  # fmt: skip
 
 pw = equip(s, "e12", "Process Water", ["waterMeter", "meter", "water"])
 point(pw, "Flow", "Number", "m³/h", ["water", "flow", "sensor"], np.where(prod, 38, 6) + noise(s, 1.2))
@@ -334,7 +235,7 @@ point(a1, "Supply Air Temp", "Number", "°C", ["discharge", "air", "temp", "sens
 point(a1, "Lobby Temp", "Number", "°C", ["zone", "air", "temp", "sensor"], 22.3 + daily(s, 0.6) + noise(s, 0.15))
 point(a1, "Lobby Temp Setpoint", "Number", "°C", ["zone", "air", "temp", "sp"], np.full(s.n, 22.0))
 co2 = 600 + daily(s, 170, 19) + noise(s, 15)
-co2 = co2 + bump(s, D(2026, 3, 6), 17.0, 20.5, 23.0, 520)  # a wedding on Fri 6 Mar
+co2 = co2 + triangle(s, D(2026, 3, 6), 17.0, 20.5, 23.0, 520)  # a wedding on Fri 6 Mar
 point(a1, "Lobby CO2", "Number", "ppm", ["zone", "air", "co2", "sensor"], co2)
 
 a2 = equip(s, "e02", "AHU-L2-03", ["ahu"])
@@ -351,7 +252,7 @@ for code, name, t0 in (
     f = equip(s, code, name, ["fcu"])
     t = t0 + daily(s, 0.6) + noise(s, 0.15)
     if name == "FCU-0810":  # afternoon sun with the balcony door open on Mon 9 Mar
-        t = t + bump(s, D(2026, 3, 9), 12.0, 15.0, 17.0, 4.0)
+        t = t + triangle(s, D(2026, 3, 9), 12.0, 15.0, 17.0, 4.0)
     point(f, "Room Temp", "Number", "°C", ["zone", "air", "temp", "sensor"], t)
     point(f, "Room Temp Setpoint", "Number", "°C", ["zone", "air", "temp", "sp"], np.full(s.n, 23.0))
 
@@ -370,7 +271,7 @@ point(
     "°C",
     ["chilled", "water", "entering", "temp", "sensor"],
     12.0 + daily(s, 0.8) + noise(s, 0.15),
-    gap(s, D(2026, 3, 1), 2.0),
+    keep_gap(s, D(2026, 3, 1), 2.0),
 )
 ch_kw = 95 + daily(s, 35, 14) + noise(s, 4)
 point(ch, "Power", "Number", "kW", ["elec", "power", "sensor"], ch_kw)
@@ -388,7 +289,7 @@ for code, name, p0 in (("e10", "pump_a", 480), ("e11", "pump_b", 474)):
 
 msb = equip(s, "e12", "Main Switchboard", ["elecMeter", "meter", "elec"])
 kw = 520 + daily(s, 180, 19) + ch_kw + noise(s, 10)
-b = bump(s, D(2026, 3, 5), 18.0, 19.5, 21.0, 260)  # a banquet on Thu 5 Mar
+b = triangle(s, D(2026, 3, 5), 18.0, 19.5, 21.0, 260)  # a banquet on Thu 5 Mar
 kw = peak_once(kw + b, b > 0, 8.0)
 point(msb, "Active Power", "Number", "kW", ["elec", "power", "sensor"], kw)
 point(msb, "Apparent Power", "Number", "kVA", ["elec", "apparent", "power", "sensor"], kw / 0.95)
@@ -398,73 +299,5 @@ point(msb, "Current L1", "Number", "A", ["elec", "current", "sensor"], kw * 1000
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def fmt(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def build() -> tuple[bytes, bytes]:
-    rows: list[dict] = []
-    for st in SITES:
-        rows.append({"id": ref(f"{st.key}", st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
-    for st, code, dis, marks in EQUIPS:
-        eid = f"{st.key}.{code}"
-        r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-        for mk in marks:
-            r[mk] = M
-        rows.append(r)
-    csv = io.StringIO()
-    csv.write("id,ts,val\n")
-    # equip codes repeat across sites: each point belongs to the most recent equip defined before it
-    eq_iter = iter(EQUIPS)
-    cur = next(eq_iter)
-    counts: dict[str, int] = {}
-    for eq, nav, kind, unit, tags, vals, keep in POINTS:
-        while cur[1] != eq:
-            cur = next(eq_iter)
-        st, code, edis, _ = cur
-        eid = f"{st.key}.{code}"
-        n = counts.get(eid, 0)
-        counts[eid] = n + 1
-        pid = f"{eid}.p{n}"
-        r = {
-            "id": ref(pid, f"{edis} {nav}"),
-            "dis": f"{edis} {nav}",
-            "navName": nav,
-            "point": M,
-            "his": M,
-            "kind": kind,
-            "equipRef": ref(eid, edis),
-            "siteRef": ref(st.key, st.dis),
-            "tz": st.hs_tz,
-            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-        }
-        if unit:
-            r["unit"] = unit
-        for t in tags:
-            r[t] = M
-        rows.append(r)
-        for i, t in enumerate(st.local):
-            if keep is not None and not keep[i]:
-                continue
-            v = vals[i]
-            txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-            csv.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-    cols: list[str] = []
-    for r in rows:
-        for k in r:
-            if k not in cols:
-                cols.append(k)
-    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-    js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-        gz.write(csv.getvalue().encode())
-    return js, buf.getvalue()
-
-
 if __name__ == "__main__":
-    js, gz = build()
-    (HERE / "plant.json").write_bytes(js)
-    (HERE / "plant.csv.gz").write_bytes(gz)
-    print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(EQUIPS)} equips, {len(POINTS)} points")
+    G.write(HERE, SITES, sort_equips=False)

@@ -12,116 +12,31 @@ Usage: python bench/blind6/make_plant.py
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
 import math
+import sys
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.plant import Plant, daily, keep_gap, register, triangle  # noqa: E402
+
 SEED = 20260405
-STEP = dt.timedelta(minutes=15)
 START = dt.date(2026, 3, 23)
 END = dt.date(2026, 4, 13)
 D = dt.date
 
-M = {"_kind": "marker"}
+
+G = Plant(SEED, START, END, require_unit=False)  # the Power Factor points have no unit
+rng = G.rng
+Site, noise, equip, point = G.site, G.noise, G.equip, G.point
 
 
-def ref(val: str, dis: str) -> dict:
-    return {"_kind": "ref", "val": val, "dis": dis}
-
-
-class Site:
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str):
-        self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
-        t0 = dt.datetime.combine(START, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = dt.datetime.combine(END, dt.time(0), self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / STEP)
-        self.utc = [t0 + i * STEP for i in range(n)]
-        self.local = [t.astimezone(self.tz) for t in self.utc]
-        self.hour = np.array([t.hour + t.minute / 60 for t in self.local])
-        self.date = [t.date() for t in self.local]
-        self.wday = np.array([d.weekday() for d in self.date])
-        self.n = n
-        self.secs = np.array([(t - self.utc[0]).total_seconds() for t in self.utc])
-
-    def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
-        """Samples of that local day with local clock hour in [h0, h1)."""
-        return np.array([d == day and h0 <= h < h1 for d, h in zip(self.date, self.hour)])
-
-    def hours(self, h0: float, h1: float) -> np.ndarray:
-        """Samples of any day with local clock hour in [h0, h1)."""
-        return (self.hour >= h0) & (self.hour < h1)
-
-    def days(self, days: list[dt.date]) -> np.ndarray:
-        return np.array([d in days for d in self.date])
-
-    def at(self, day: dt.date, hour: float) -> int:
-        """Index of the (first) sample at that local day and clock hour."""
-        for i, (d, h) in enumerate(zip(self.date, self.hour)):
-            if d == day and abs(h - hour) < 1e-9:
-                return i
-        raise KeyError((day, hour))
-
-
-rng = np.random.default_rng(SEED)
-
-
-def noise(site: Site, sd: float) -> np.ndarray:
-    return rng.normal(0.0, sd, site.n)
-
-
-def daily(site: Site, amp: float, peak_hour: float = 15.0) -> np.ndarray:
-    return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
-
-
-def gap(site: Site, day: dt.date, h0: float) -> np.ndarray:
-    """A 4-hour gap starting at local hour h0: True where samples are kept."""
-    return ~site.mask(day, h0, h0 + 4)
-
-
-def bump(site: Site, day: dt.date, h_start: float, h_peak: float, h_end: float, height: float) -> np.ndarray:
-    """Triangle bump of `height` from h_start up to h_peak and down to h_end on that local day."""
-    out = np.zeros(site.n)
-    for i, (d, h) in enumerate(zip(site.date, site.hour)):
-        if d != day or not (h_start <= h <= h_end):
-            continue
-        if h <= h_peak:
-            out[i] = height * (h - h_start) / (h_peak - h_start)
-        else:
-            out[i] = height * (h_end - h) / (h_end - h_peak)
-    return out
-
-
-def register(site: Site, rate: np.ndarray, start: float, per_hour: float = 1.0) -> np.ndarray:
-    """A cumulative register: the running trapezoid of `rate` (per hour x per_hour)."""
-    inc = (rate[1:] + rate[:-1]) / 2 * np.diff(site.secs) / 3600 * per_hour
-    return start + np.concatenate([[0.0], np.cumsum(inc)])
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Sites
 bk = Site("sbh", "Saltbush Bakehouse", "Australia/Adelaide", "Adelaide", "Adelaide")
 jg = Site("eej", "EEA Jaguari", "America/Sao_Paulo", "Sao_Paulo", "Sao Paulo")
 tm = Site("sgr", "SGR Terminal", "America/Phoenix", "Phoenix", "Phoenix")
 SITES = [bk, jg, tm]
-
-EQUIPS: list[tuple[Site, str, str, list[str]]] = []
-POINTS: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None]] = []
-
-
-def equip(site: Site, code: str, dis: str, markers: list[str]) -> str:
-    EQUIPS.append((site, code, dis, markers))
-    return code
-
-
-def point(eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None) -> None:
-    POINTS.append((eq, nav, kind, unit, tags, np.asarray(vals), keep))
-
 
 # ----- Saltbush Bakehouse (Adelaide, SI) -------------------------------------------------------------------------
 s = bk
@@ -193,7 +108,7 @@ point(cv, "Run", "Bool", None, ["run", "sensor"], prod)
 
 sf = equip(s, "e09", "Spiral Freezer SF-1", ["freezer"])
 sf_t = np.minimum(-33.2 + noise(s, 0.4), -31.8)
-sf_t = sf_t + bump(s, D(2026, 4, 7), 13.0, 13.75, 14.5, 14.0)  # a jammed infeed door: up to about -19 °C at 13:45
+sf_t = sf_t + triangle(s, D(2026, 4, 7), 13.0, 13.75, 14.5, 14.0)  # a jammed infeed door: up to about -19 °C at 13:45
 point(sf, "Air Temp", "Number", "°C", ["air", "temp", "sensor"], sf_t)
 point(sf, "Air Temp Setpoint", "Number", "°C", ["air", "temp", "sp"], np.full(s.n, -32.0))
 point(sf, "Belt Speed", "Number", "m/min", ["speed", "sensor"], np.where(prod, 2.2 + noise(s, 0.03), 0.0))
@@ -217,7 +132,7 @@ point(
     "Pa",
     ["filter", "pressure", "sensor"],
     420.0 + (days_in % 7) * 15.0 + noise(s, 5.0),
-    gap(s, D(2026, 4, 1), 8.0),
+    keep_gap(s, D(2026, 4, 1), 8.0),
 )
 
 msb = equip(s, "e12", "Main Switchboard", ["elecMeter", "meter", "elec"])
@@ -277,7 +192,7 @@ for code, name, q0, kw0, p0, on in (
         "m³/h",
         ["water", "flow", "sensor"],
         q,
-        gap(s, D(2026, 3, 26), 10.0) if name == "BP-03" else None,
+        keep_gap(s, D(2026, 3, 26), 10.0) if name == "BP-03" else None,
     )
     kw = np.where(on, kw0 * scale + noise(s, 1.2), 0.0)
     pump_kw[name] = kw
@@ -292,7 +207,7 @@ for code, name, lvl, amps, ev in (
     w = equip(s, code, name, ["well", "water"])
     level = lvl + daily(s, 0.6, 4.0) + noise(s, 0.08)
     if ev:  # heavy draw on Wed 8 Apr: the one low, 14:30
-        level = level - bump(s, D(2026, 4, 8), 10.0, 14.5, 19.0, 4.4)
+        level = level - triangle(s, D(2026, 4, 8), 10.0, 14.5, 19.0, 4.4)
         level[s.at(D(2026, 4, 8), 14.5)] -= 0.3
     point(w, "Water Level", "Number", "m", ["water", "level", "sensor"], level)
     point(w, "Pump Current", "Number", "A", ["elec", "current", "sensor"], amps + noise(s, 1.0))
@@ -350,10 +265,10 @@ point(ft, "Totalizer", "Number", "m³", ["water", "volume", "sensor"], register(
 
 rg = equip(s, "e13", "RG-1 Rain Gauge", ["weatherStation"])
 rain = np.zeros(s.n)
-rain += bump(s, D(2026, 3, 26), 14.0, 15.0, 16.0, 4.0)
-rain += bump(s, STORM, 15.0, 16.75, 18.5, 58.0)
+rain += triangle(s, D(2026, 3, 26), 14.0, 15.0, 16.0, 4.0)
+rain += triangle(s, STORM, 15.0, 16.75, 18.5, 58.0)
 rain[s.at(STORM, 16.75)] += 0.4  # the storm's one peak, Tue 31 Mar 16:45
-rain += bump(s, D(2026, 4, 7), 18.0, 19.0, 20.5, 6.0)
+rain += triangle(s, D(2026, 4, 7), 18.0, 19.0, 20.5, 6.0)
 rain = np.where(rain > 0, rain + np.abs(noise(s, 0.15)), 0.0)
 point(rg, "Precipitation", "Number", "mm/h", ["weather", "precipitation", "sensor"], rain)
 oat = 22.0 + daily(s, 5.0, 15.0) + noise(s, 0.3) - np.where(s.mask(STORM, 15.0, 24.0), 5.0, 0.0)
@@ -396,7 +311,7 @@ for code, name, sp, co2_amp, fan0 in (
     point(a, "Supply Air Temp Setpoint", "Number", "°F", ["discharge", "air", "temp", "sp"], np.full(s.n, sp))
     co2 = 480.0 + co2_amp * activity + noise(s, 15.0)
     if name == "AHU-1 Concourse":  # a delayed wide-body and a full concourse: the one high, Fri 10 Apr 17:30
-        co2 = co2 + bump(s, D(2026, 4, 10), 16.0, 17.5, 19.0, 230.0)
+        co2 = co2 + triangle(s, D(2026, 4, 10), 16.0, 17.5, 19.0, 230.0)
         co2[s.at(D(2026, 4, 10), 17.5)] += 25.0
     point(a, "Return Air CO2", "Number", "ppm", ["return", "air", "co2", "sensor"], co2)
     point(
@@ -406,7 +321,7 @@ for code, name, sp, co2_amp, fan0 in (
         "%RH",
         ["return", "air", "humidity", "sensor"],
         28.0 + noise(s, 1.5),
-        gap(s, D(2026, 3, 28), 2.0) if name == "AHU-1 Concourse" else None,
+        keep_gap(s, D(2026, 3, 28), 2.0) if name == "AHU-1 Concourse" else None,
     )
     point(
         a,
@@ -466,7 +381,7 @@ point(hu, "Space Humidity Setpoint", "Number", "%RH", ["zone", "air", "humidity"
 ev_kw_total = np.zeros(s.n)
 for code, name, kw_s, p_start, g in (
     ("e12", "Lot C Charger 1", 50.0, 0.10, None),
-    ("e13", "Lot C Charger 2", 7.2, 0.06, gap(s, D(2026, 4, 7), 12.0)),
+    ("e13", "Lot C Charger 2", 7.2, 0.06, keep_gap(s, D(2026, 4, 7), 12.0)),
 ):
     c = equip(s, code, name, ["evse"])
     active = np.zeros(s.n, bool)
@@ -508,73 +423,5 @@ point(up, "Battery Temp", "Number", "°F", ["battery", "temp", "sensor"], 77.0 +
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def fmt(v: float) -> str:
-    s = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def build() -> tuple[bytes, bytes]:
-    rows: list[dict] = []
-    for st in SITES:
-        rows.append({"id": ref(f"{st.key}", st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
-    for st, code, dis, marks in EQUIPS:
-        eid = f"{st.key}.{code}"
-        r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-        for mk in marks:
-            r[mk] = M
-        rows.append(r)
-    csv = io.StringIO()
-    csv.write("id,ts,val\n")
-    # equip codes repeat across sites: each point belongs to the most recent equip defined before it
-    eq_iter = iter(EQUIPS)
-    cur = next(eq_iter)
-    counts: dict[str, int] = {}
-    for eq, nav, kind, unit, tags, vals, keep in POINTS:
-        while cur[1] != eq:
-            cur = next(eq_iter)
-        st, code, edis, _ = cur
-        eid = f"{st.key}.{code}"
-        n = counts.get(eid, 0)
-        counts[eid] = n + 1
-        pid = f"{eid}.p{n}"
-        r = {
-            "id": ref(pid, f"{edis} {nav}"),
-            "dis": f"{edis} {nav}",
-            "navName": nav,
-            "point": M,
-            "his": M,
-            "kind": kind,
-            "equipRef": ref(eid, edis),
-            "siteRef": ref(st.key, st.dis),
-            "tz": st.hs_tz,
-            "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-        }
-        if unit:
-            r["unit"] = unit
-        for t in tags:
-            r[t] = M
-        rows.append(r)
-        for i, t in enumerate(st.local):
-            if keep is not None and not keep[i]:
-                continue
-            v = vals[i]
-            txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-            csv.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-    cols: list[str] = []
-    for r in rows:
-        for k in r:
-            if k not in cols:
-                cols.append(k)
-    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-    js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
-        gz.write(csv.getvalue().encode())
-    return js, buf.getvalue()
-
-
 if __name__ == "__main__":
-    js, gz = build()
-    (HERE / "plant.json").write_bytes(js)
-    (HERE / "plant.csv.gz").write_bytes(gz)
-    print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(EQUIPS)} equips, {len(POINTS)} points")
+    G.write(HERE, SITES, sort_equips=False)

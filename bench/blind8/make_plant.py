@@ -35,7 +35,6 @@ D = dt.date
 G = Plant(SEED, START, END)
 rng = G.rng
 Site, noise, clipn, per_day, equip, point = G.site, G.noise, G.clipn, G.per_day, G.equip, G.point
-EQUIPS, POINTS = G.equips, G.points
 
 
 def bump(site: Site, day: dt.date, h0: float, hp: float, h1: float, height: float) -> np.ndarray:

@@ -8,8 +8,11 @@ Usage: python bench/blind8/truth.py
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from truthlib import HERE, T, Truth, aggregate, at, energy, fmtv, local
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.truth import Truth  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,
@@ -111,9 +114,10 @@ SAMPLES = {
     "b8-34": (96, 100),
     "b8-47": 100,
 }
-#: energy tasks checked against their meter's register: (register point, whether the day has 25 hours, so that
-#: 24 x the mean power must fail)
-REGISTER = {"b8-20": ("Energia", True), "b8-21": ("kwh", True), "b8-23": ("IMPORT MWH", False)}
+#: energy tasks checked against their meter's register point (on a 25-hour day 24 x the mean power must fail), and
+#: the words of its line
+REGISTER_SPAN = "midnight to midnight"
+REGISTER = {"b8-20": "Energia", "b8-21": "kwh", "b8-23": "IMPORT MWH"}
 
 
 HEAD = """# Blind set 8: the true answers
@@ -158,54 +162,5 @@ SITE_BY_WORD = {
 }
 
 
-class Blind8(Truth):
-    """The checks of blind set 8 that read differently from the shared ones."""
-
-    def chk_energy(self, tid, c, now):
-        tz = self.site_of(c).tz
-        p = self.P.point(c["site"], c["asset"], c["sensor"])
-        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        self.window_matches(tid, c["start"], c["end"], now, tz)
-        self.no_gaps(tid, ser, "energy")
-        self.n_samples(tid, ser)
-        if p.unit not in ("W", "kW", "MW"):
-            self.bad(tid, f"energy of a {p.unit} point")
-            return
-        kwh = energy(ser, p.unit)
-        tol = c.get("rel_tol", 0.005)
-        span = (T(c["end"]) - T(c["start"])).total_seconds() / 3600
-        self.out.append(
-            f"- energy of {c['asset']} {c['sensor']} ({p.unit}) over [{local(T(c['start']), tz)}, "
-            f"{local(T(c['end']), tz)}) ({span:g} h, {len(ser)} samples) = **{fmtv(kwh)} kWh** "
-            f"(tolerance {tol * 100:g} %: {fmtv(kwh * (1 - tol))} .. {fmtv(kwh * (1 + tol))})"
-        )
-        self.misread(
-            tid,
-            c,
-            now,
-            lambda a, b: energy(self.P.series(c["site"], c["asset"], c["sensor"], a, b), p.unit),
-            kwh,
-            "energy",
-        )
-        reg_spec = self.REGISTER.get(tid)
-        if reg_spec:
-            reg_name, long_day = reg_spec
-            reg = self.P.point(c["site"], c["asset"], reg_name)
-            scale = {"kWh": 1.0, "MWh": 1000.0}[reg.unit]
-            r0, r1 = at(reg, T(c["start"]), 0), at(reg, T(c["end"]), 0)
-            full = (r1[1] - r0[1]) * scale
-            mean24 = aggregate(ser, "mean") * 24 * (1000 if p.unit == "MW" else 0.001 if p.unit == "W" else 1)
-            self.out.append(
-                f"  {reg_name} register ({reg.unit}): {fmtv(r0[1])} at {local(r0[0], tz)}, {fmtv(r1[1])} at "
-                f"{local(r1[0], tz)}: midnight to midnight ({span:g} h) **{fmtv(full)} kWh** "
-                f"({(full / kwh - 1) * 100:+.2f} %); 24 x the day's mean power = {fmtv(mean24)} kWh "
-                f"({(mean24 / kwh - 1) * 100:+.2f} %{', wrong: the day has 25 hours' if long_day else ''})"
-            )
-            if abs(full - kwh) > tol * kwh:
-                self.bad(tid, f"the register's difference {full:.1f} is outside the tolerance of {kwh:.1f}")
-            if long_day and abs(mean24 - kwh) <= tol * kwh:
-                self.bad(tid, "24 x mean power would pass: the 25-hour day is not tested")
-
-
 if __name__ == "__main__":
-    sys.exit(Blind8(HERE, globals()).main())
+    sys.exit(Truth(HERE, globals()).main())

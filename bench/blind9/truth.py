@@ -8,8 +8,11 @@ Usage: python bench/blind9/truth.py
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from truthlib import HERE, Truth
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from blindkit.truth import Truth  # noqa: E402
 
 # What each question's words mean, written from the question alone (not from its expect block). Phrases:
 #   "yesterday", "today", "last week", "week before last", "weekday:N" (the latest such weekday before today,

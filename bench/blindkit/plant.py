@@ -6,7 +6,7 @@ A set's make_plant.py holds only its own plant: the sites, and for each equip it
 and signals, drawn in order from one `Plant(seed, start, end)` (the draws' order is the plant: the same order gives
 byte-identical files). docs/plants.md describes the pieces and the files.
 
-Written from the copies in bench/blind7/ ... bench/blind14/make_plant.py; each set regenerates byte-identical files
+Written from the copies in bench/blind3/ ... bench/blind16/make_plant.py; each set regenerates byte-identical files
 through it.
 """
 
@@ -32,14 +32,21 @@ def ref(val: str, dis: str) -> dict:
 
 class Site:
     """One site's samples, [start 00:00, end 00:00) in its own zone, every `step` (in absolute time: a day whose
-    clocks change holds 92 or 100 samples)."""
+    clocks change holds 92 or 100 samples); or, with `last` (a naive site-local time), from start 00:00 up to and
+    including that sample (blind set 4: each site's data ends at its own "now"). `tags`: more tags of the site's record
+    (written after `geoCity`)."""
 
-    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str, *, start: dt.date, end: dt.date,
-                 step: dt.timedelta = STEP):  # fmt: skip
+    def __init__(self, key: str, dis: str, tz: str, hs_tz: str, city: str, *, start: dt.date, end: dt.date | None,
+                 step: dt.timedelta = STEP, last: dt.datetime | None = None, tags: dict | None = None):  # fmt: skip
         self.key, self.dis, self.tz, self.hs_tz, self.city = key, dis, ZoneInfo(tz), hs_tz, city
+        self.tags = tags or {}
         t0 = dt.datetime.combine(start, dt.time(0), self.tz).astimezone(dt.UTC)
-        t1 = dt.datetime.combine(end, dt.time(0), self.tz).astimezone(dt.UTC)
-        n = int((t1 - t0) / step)
+        if last is None:
+            assert end is not None
+            t1 = dt.datetime.combine(end, dt.time(0), self.tz).astimezone(dt.UTC)
+            n = int((t1 - t0) / step)
+        else:
+            n = int((last.replace(tzinfo=self.tz).astimezone(dt.UTC) - t0) / step) + 1
         self.utc = [t0 + i * step for i in range(n)]
         self.local = [t.astimezone(self.tz) for t in self.utc]
         #: the local clock hour (a fraction), the same in UTC, the local date, weekday (Monday 0), day index
@@ -57,6 +64,10 @@ class Site:
     def days(self, days: list[dt.date]) -> np.ndarray:
         return np.array([d in days for d in self.date])
 
+    def between(self, d0: dt.date, d1: dt.date) -> np.ndarray:
+        """Samples of the local days d0 <= day < d1."""
+        return np.array([d0 <= d < d1 for d in self.date])
+
     def mask(self, day: dt.date, h0: float, h1: float) -> np.ndarray:
         """Samples of that local day whose local clock hour is in [h0, h1) (on a 25-hour day both 02:xx; on a 23-hour
         day the skipped hour does not exist)."""
@@ -69,8 +80,10 @@ class Site:
         return np.array([a <= t < b for t in self.local])
 
     def hours(self, h0: float, h1: float) -> np.ndarray:
-        """Every day's samples whose local clock hour is in [h0, h1)."""
-        return (self.hour >= h0) & (self.hour < h1)
+        """Every day's samples whose local clock hour is in [h0, h1) (h0 > h1: over midnight, [h0, 24) and [0, h1))."""
+        if h0 <= h1:
+            return (self.hour >= h0) & (self.hour < h1)
+        return (self.hour >= h0) | (self.hour < h1)
 
     def at(self, day: dt.date, hour: float) -> int:
         """The index of the one sample at that local day and clock hour."""
@@ -79,11 +92,21 @@ class Site:
             raise KeyError((day, hour, len(hits)))
         return hits[0]
 
+    def by_day(self, vals) -> np.ndarray:
+        """A value per local day (vals[k] for the k-th day of the plant), spread over that day's samples."""
+        return np.asarray(vals)[self.day_i]
+
 
 # ----- signal pieces without randomness ---------------------------------------------------------------------------
-def daily(site: Site, amp: float, peak_hour: float) -> np.ndarray:
+def daily(site: Site, amp: float, peak_hour: float = 15.0) -> np.ndarray:
     """A daily cosine of amplitude `amp` peaking at the local clock hour `peak_hour`."""
     return amp * np.cos((site.hour - peak_hour) / 24 * 2 * math.pi)
+
+
+def since(site: Site, day: dt.date, hour: float) -> np.ndarray:
+    """Hours elapsed (absolute time) since that local day and clock hour; negative before it."""
+    t0 = (dt.datetime.combine(day, dt.time(0), site.tz) + dt.timedelta(hours=hour)).astimezone(dt.UTC)
+    return np.array([(t - t0).total_seconds() / 3600 for t in site.utc])
 
 
 def keep_gap(site: Site, day: dt.date, h0: float, hours: float = 4.0) -> np.ndarray:
@@ -91,10 +114,11 @@ def keep_gap(site: Site, day: dt.date, h0: float, hours: float = 4.0) -> np.ndar
     return ~site.mask(day, h0, h0 + hours)
 
 
-def register(site: Site, rate: np.ndarray, start: float, per_hour: float = 1.0) -> np.ndarray:
-    """A cumulative register: the running trapezoid of `rate` x hours x per_hour."""
+def register(site: Site, rate: np.ndarray, start: float, per_hour: float = 1.0, scale: float = 1.0) -> np.ndarray:
+    """A cumulative register: `start` + the running trapezoid of `rate` x hours x per_hour (each step scaled), the
+    running total x `scale` (blind set 5's MWh registers: scale 0.001)."""
     inc = (rate[1:] + rate[:-1]) / 2 * np.diff(site.secs) / 3600 * per_hour
-    return start + np.concatenate([[0.0], np.cumsum(inc)])
+    return start + scale * np.concatenate([[0.0], np.cumsum(inc)])
 
 
 def put(site: Site, arr: np.ndarray, day: dt.date, values: dict[float, float]) -> None:
@@ -107,6 +131,27 @@ def bump(site: Site, day: dt.date, h0: float, h1: float) -> np.ndarray:
     """A half-sine from 0 at local hour h0 to 1 in the middle and back to 0 at h1 (0 outside that day's window)."""
     m = site.mask(day, h0, h1)
     return np.where(m, np.sin(math.pi * np.clip((site.hour - h0) / (h1 - h0), 0.0, 1.0)), 0.0)
+
+
+def triangle(site: Site, day: dt.date, h_start: float, h_peak: float, h_end: float, height: float) -> np.ndarray:
+    """A triangle of `height` from local hour h_start up to h_peak and down to h_end on that local day (0 elsewhere)."""
+    out = np.zeros(site.n)
+    for i, (d, h) in enumerate(zip(site.date, site.hour)):
+        if d != day or not (h_start <= h <= h_end):
+            continue
+        if h <= h_peak:
+            out[i] = height * (h - h_start) / (h_peak - h_start)
+        else:
+            out[i] = height * (h_end - h) / (h_end - h_peak)
+    return out
+
+
+def peak_once(vals: np.ndarray, mask: np.ndarray, extra: float) -> np.ndarray:
+    """Lift the largest value inside `mask` by `extra`, so an event has one clear top."""
+    out = vals.copy()
+    idx = np.flatnonzero(mask)
+    out[idx[np.argmax(vals[idx])]] += extra
+    return out
 
 
 def centred(site: Site, x: np.ndarray, day: dt.date) -> np.ndarray:
@@ -139,18 +184,22 @@ def fmt(v: float) -> str:
 class Plant:
     """One plant being drawn: the seeded random source, and the equips and points in the order they are declared."""
 
-    def __init__(self, seed: int, start: dt.date, end: dt.date, step: dt.timedelta = STEP, require_unit: bool = True):
-        """`require_unit`: every Number point must carry a unit (blind set 7 has a COP without one)."""
+    def __init__(self, seed: int, start: dt.date, end: dt.date | None, step: dt.timedelta = STEP,
+                 require_unit: bool = True):  # fmt: skip
+        """`require_unit`: every Number point must carry a unit (blind set 7 has a COP without one); `end` None: each
+        site gives its `last` sample."""
         self.rng = np.random.default_rng(seed)
         self.require_unit = require_unit
         self.start, self.end, self.step = start, end, step
-        self.ndays = (end - start).days
+        self.ndays = (end - start).days if end else 0
         self.equips: list[tuple[Site, str, str, list[str]]] = []
         self.points: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None, str | None]] = []
 
-    def site(self, key: str, dis: str, tz: str, hs_tz: str, city: str) -> Site:
-        """A site: `tz` the IANA zone, `hs_tz` its Haystack name (the part after the last '/')."""
-        return Site(key, dis, tz, hs_tz, city, start=self.start, end=self.end, step=self.step)
+    def site(self, key: str, dis: str, tz: str, hs_tz: str, city: str, last: dt.datetime | None = None,
+             tags: dict | None = None) -> Site:  # fmt: skip
+        """A site: `tz` the IANA zone, `hs_tz` its Haystack name (the part after the last '/'); `last`, `tags`: see
+        Site."""
+        return Site(key, dis, tz, hs_tz, city, start=self.start, end=self.end, step=self.step, last=last, tags=tags)
 
     # ----- random signal pieces (each call draws: the order of the calls is part of the plant) ------------------------
     def noise(self, site: Site, sd: float) -> np.ndarray:
@@ -180,7 +229,8 @@ class Plant:
         declared), then points as declared; point ids `<equip id>.p<n>`; gzip without a name or a time."""
         rows: list[dict] = []
         for st in sites:
-            rows.append({"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city})
+            rows.append({"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city,
+                         **st.tags})  # fmt: skip
         eq_site = {}
         equips = sorted(self.equips, key=lambda e: (sites.index(e[0]), e[1])) if sort_equips else self.equips
         for st, code, dis, marks in equips:

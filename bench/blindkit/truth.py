@@ -7,16 +7,18 @@ A set's truth.py holds only its own tables (module globals, read by `Truth(HERE,
 lists them):
   HEAD          the head of truth.md (definitions, in the set's own words)
   WORDS         what each question's words mean: {"win": phrase} | {"at": (day, clock)} | {"periods": (p1, p2)} |
-                {"gap_at": (day, clock)}; phrases: "yesterday", "today", "last week", "week before last",
-                "weekday:N[:back]", "monthday:N", "dates:D0:D1", "mtd"
+                {"gap_at": (day, clock)}; phrases: "yesterday", "today", "day before yesterday", "last week",
+                "week before last", "weekday:N[:back]", "monthday:N", "dates:D0:D1", "mtd", "weekend" (the latest
+                Saturday and Sunday), "last weekend" (the latest whole one before today), "past:N" (the N whole days
+                before today), "night" (yesterday 18:00 to today 06:00; its other readings must agree)
   DESIGN        the answers the plant was designed to give
   SITE_BY_WORD  a task's first tag -> its site's name ("general": no site)
-  FLAT, SAME_ANYWAY, SAMPLES, REGISTER, MISSING_TAGS, MARGIN_FLOOR, MULTI_RUN, WRONG, RIGHT_TOO, SLOT_OTHER,
-  GAP_POINT     the optional tables (see docs/plants.md)
+  FLAT, SAME_ANYWAY, SAMPLES, REGISTER, REGISTER_AT, REGISTER_SPAN, MISSING_TAGS, MARGIN_FLOOR, NEAR, MULTI_RUN,
+  WRONG, RIGHT_TOO, SLOT_OTHER, GAP_POINT     the optional tables (see docs/plants.md)
 and, where its checks read differently from the shared ones, a subclass overriding those methods.
 
-Written from blind set 14's truth.py (which had grown, copy by copy, from blind set 7's); the sets 7-14 regenerate
-their truth.md byte-identical through it.
+Written from blind set 14's truth.py (which had grown, copy by copy, from blind set 7's) and what sets 15 and 16 added
+to their copies; the sets 7-16 regenerate their truth.md byte-identical through it.
 """
 
 from __future__ import annotations
@@ -51,18 +53,32 @@ TABLES: dict[str, Any] = {
     "MISSING_TAGS": {},
     "MARGIN_FLOOR": {},
     "MULTI_RUN": set(),
+    "NEAR": {},
     "WRONG": {},
     "RIGHT_TOO": {},
     "SLOT_OTHER": set(),
     "GAP_POINT": {},
+    "REGISTER_AT": set(),
+    "REGISTER_SPAN": "start to end",
     "DESIGN": {},
     "WORDS": {},
     "SITE_BY_WORD": {},
 }
 
 
+#: other readings of "last night" (start on yesterday, end on today, local clock hours; None = now): an aggregate
+#: asked of "last night" must give the same figure over each
+NIGHT_READINGS = [(12.0, None), (17.0, 7.0), (20.0, 8.0), (18.0, None)]
+
+
 def T(s: str) -> dt.datetime:
     return dt.datetime.fromisoformat(s)
+
+
+def wall(day: dt.date, hour: float, tz) -> dt.datetime:
+    """A local wall-clock time on that day, written with the offset the site has then."""
+    naive = dt.datetime.combine(day, dt.time(0)) + dt.timedelta(hours=hour)
+    return naive.replace(tzinfo=tz).astimezone(dt.UTC).astimezone(tz)
 
 
 def same(a: dt.datetime, b: dt.datetime) -> bool:
@@ -76,6 +92,12 @@ def fmtv(v: float) -> str:
 
 def tolerance(c: dict, v: float) -> float:
     return max(c.get("rel_tol", 0.005) * abs(v), c.get("abs_tol", 0.01))
+
+
+def whole_days(d0: str, d1: str, off: str, off1: str | None = None) -> dict:
+    """A window of whole days d0 .. d1 (d1 excluded) for a WRONG reading, its ends written with the offset `off`
+    (`off1` at the end, where the clocks change in between)."""
+    return {"start": f"{d0}T00:00:00{off}", "end": f"{d1}T00:00:00{off1 or off}"}
 
 
 def windows(x, site=None):
@@ -97,6 +119,9 @@ def windows(x, site=None):
 class Truth:
     """One blind set's truth: `Truth(HERE, globals()).main()` from the set's truth.py (its folder; its HEAD and
     tables from its module globals)."""
+
+    #: the plant table's column of points
+    POINTS_HEAD = "points (unit or kind)"
 
     def __init__(self, here: Path, ns: dict[str, Any]):
         self.HERE = here
@@ -122,6 +147,8 @@ class Truth:
             return today
         if phrase == "yesterday":
             return today - dt.timedelta(days=1)
+        if phrase == "day before yesterday":
+            return today - dt.timedelta(days=2)
         if phrase.startswith("weekday:"):
             parts = phrase.split(":")
             wd = int(parts[1])
@@ -147,6 +174,19 @@ class Truth:
             return self.midnight(dt.date.fromisoformat(d0), tz), self.midnight(
                 dt.date.fromisoformat(d1) + dt.timedelta(days=1), tz
             )
+        if phrase == "weekend":  # the latest Saturday before today 00:00 to the Monday 00:00 after it
+            sat = self.day_of("weekday:5", today)
+            return self.midnight(sat, tz), self.midnight(sat + dt.timedelta(days=2), tz)
+        if phrase == "last weekend":  # the latest whole Saturday + Sunday before today
+            sat = today - dt.timedelta(days=(today.weekday() - 5) % 7 or 7)
+            if sat + dt.timedelta(days=1) >= today:
+                sat -= dt.timedelta(days=7)
+            return self.midnight(sat, tz), self.midnight(sat + dt.timedelta(days=2), tz)
+        if phrase.startswith("past:"):  # the past N days: the N whole days before today
+            n = int(phrase.split(":")[1])
+            return self.midnight(today - dt.timedelta(days=n), tz), self.midnight(today, tz)
+        if phrase == "night":  # last night: yesterday 18:00 to today 06:00
+            return wall(today - dt.timedelta(days=1), 18.0, tz), wall(today, 6.0, tz)
         d = self.day_of(phrase, today)
         return self.midnight(d, tz), self.midnight(d + dt.timedelta(days=1), tz)
 
@@ -187,7 +227,7 @@ class Truth:
         length = e0 - s0
         off = s0.utcoffset()
         cands = {"the period before": (s0 - length, s0)}
-        if by in ("mean", "energy") and length <= dt.timedelta(hours=25):  # a UTC day instead of the site's day
+        if by in ("mean", "energy") and length <= dt.timedelta(hours=25) and off:  # a UTC day, not the site's
             cands["shifted by the UTC offset"] = (s0 + off, e0 + off)
         if e0 + length <= now:
             cands["the period after"] = (e0, e0 + length)
@@ -321,6 +361,18 @@ class Truth:
                 other = at(p, inst + sh, 0)
                 if other and abs(other[1] - hit[1]) <= tolerance(c, hit[1]):
                     passing.append(f"{local(other[0], tz)} ({fmtv(other[1])})")
+            if tid in self.REGISTER_AT:  # a register read one sample off must fail
+                for sh in (dt.timedelta(minutes=-15), dt.timedelta(minutes=15)):
+                    other = at(p, inst + sh, 0)
+                    if other and abs(other[1] - hit[1]) <= tolerance(c, hit[1]):
+                        passing.append(f"{local(other[0], tz)} ({fmtv(other[1])}, one sample off)")
+                before_s, after_s = (fmtv(prev[1]) if prev else "—"), (fmtv(nxt[1]) if nxt else "—")
+                diff_b = fmtv(hit[1] - prev[1]) if prev else "—"
+                diff_a = fmtv(nxt[1] - hit[1]) if nxt else "—"
+                self.out.append(
+                    f"  the register one sample either side: {before_s}, {after_s} (differences {diff_b}, {diff_a})"
+                    " — fail"
+                )
             if passing and tid in self.FLAT:
                 self.out.append(f"  the series is flat here: {', '.join(passing)} pass as well ({self.FLAT[tid]})")
             elif passing:
@@ -339,10 +391,32 @@ class Truth:
         self.misread(
             tid, c, now, lambda a, b: aggregate(self.P.series(c["site"], c["asset"], c["sensor"], a, b), agg), v, agg
         )
+        if self.WORDS.get(tid, {}).get("win") == "night":
+            self.night_readings(tid, c, now, tz, agg, v)
         if agg in ("max", "min"):
             _, inst = extreme_instants(ser, agg)
             self.out.append(f"  (at {', '.join(local(t, tz) for t in inst)})")
             self.design(tid, inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M"), "instant of the extreme")
+
+    def night_readings(self, tid, c, now, tz, agg, v) -> None:
+        """An aggregate asked of "last night": its other readings (NIGHT_READINGS) must give the same figure; the
+        calendar days either side are shown."""
+        today = now.astimezone(tz).date()
+        agree, differ = [], []
+        for h0, h1 in NIGHT_READINGS:
+            a = wall(today - dt.timedelta(days=1), h0, tz)
+            b = now if h1 is None else wall(today, h1, tz)
+            w = aggregate(self.P.series(c["site"], c["asset"], c["sensor"], a, b), agg)
+            (agree if abs(w - v) <= tolerance(c, v) else differ).append(f"[{local(a, tz)}, {local(b, tz)}) {fmtv(w)}")
+        cal = {}
+        for what, d in (("yesterday's calendar day", today - dt.timedelta(days=1)), ("today so far", today)):
+            a = self.midnight(d, tz)
+            b = min(now, self.midnight(d + dt.timedelta(days=1), tz))
+            cal[what] = aggregate(self.P.series(c["site"], c["asset"], c["sensor"], a, b), agg)
+        self.out.append(f"  other readings of 'last night' that agree: {'; '.join(agree)}")
+        self.out.append("  (" + "; ".join(f"{k}: {fmtv(x)}" for k, x in cal.items()) + ")")
+        if differ:
+            self.bad(tid, f"a reading of 'last night' gives another value: {'; '.join(differ)}")
 
     def chk_energy(self, tid, c, now):
         tz = self.site_of(c).tz
@@ -379,7 +453,8 @@ class Truth:
             odd_day = span < 48 and span != 24
             line = (
                 f"  {reg_name} register ({reg.unit}): {fmtv(r0[1])} at {local(r0[0], tz)}, {fmtv(r1[1])} at "
-                f"{local(r1[0], tz)}: start to end ({span:g} h) **{fmtv(full)} kWh** ({(full / kwh - 1) * 100:+.2f} %)"
+                f"{local(r1[0], tz)}: {self.REGISTER_SPAN} ({span:g} h) **{fmtv(full)} kWh** "
+                f"({(full / kwh - 1) * 100:+.2f} %)"
             )
             if span < 48:
                 mean24 = aggregate(ser, "mean") * 24 * (1000 if p.unit == "MW" else 0.001 if p.unit == "W" else 1)
@@ -537,7 +612,7 @@ class Truth:
             f"**{share:.2f} %**), the samples from {local(pts[0], tz)} to {local(pts[-1], tz)}; spacing "
             f"{spacing(ser)}; the closest sample {closest:.3f} from the limit"
         )
-        if closest < 0.1:
+        if closest < self.NEAR.get(tid, 0.1):
             self.bad(tid, f"a sample lies {closest:.3f} from the limit")
         if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
             self.bad(tid, "the samples past the limit are not one run")
@@ -626,6 +701,21 @@ class Truth:
             self.bad(tid, "the 'missing' thing exists")
 
     def chk_not_recorded(self, tid, c):
+        if "asset" not in c:  # a topic outside the plant's data altogether: no point of any site is about it
+            found = [
+                f"{s.dis} / {e.dis} / {p.nav}"
+                for s in self.P.sites.values()
+                for e in s.equips.values()
+                for p in e.points.values()
+                if any(w.lower() in (p.nav + " " + " ".join(p.tags)).lower() for w in c.get("words", [c["attribute"]]))
+            ]
+            self.out.append(
+                f"- {c['attribute']}: no point of any site is about it ({', '.join(found) or 'none found'}) → "
+                f"**not recorded**"
+            )
+            if found:
+                self.bad(tid, f"points about {c['attribute']} exist: {found}")
+            return
         e = self.P.equip(c["site"], c["asset"])
         if e is None:
             self.bad(tid, "the asset does not exist")
@@ -720,6 +810,11 @@ class Truth:
                 return sum(sa[t_] for t_ in ts) / sum(sb[t_] for t_ in ts)
             if c.get("derive"):
                 return aggregate(self.derived(c), c.get("aggregate", c.get("stat")))
+            if c.get("aggregate") == "at":
+                hit = at(self.P.point(c["site"], c["asset"], c["sensor"]), T(c["at"]), c.get("at_window_minutes", 60))
+                if hit is None:
+                    raise ValueError("no sample")
+                return hit[1]
             return aggregate(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["aggregate"])
         if kind == "time_of_extreme":
             return extreme_instants(self.P.series(c["site"], c["asset"], c["sensor"], s0, e0), c["extreme"])[1]
@@ -887,7 +982,7 @@ class Truth:
                 f"{min(len(p.ts) for p in pts)}–{max(len(p.ts) for p in pts)} |"
             )
         for s in self.P.sites.values():
-            lines += ["", f"### {s.dis} ({s.tz.key})", "", "| equip | markers | points (unit or kind) | gaps |"]
+            lines += ["", f"### {s.dis} ({s.tz.key})", "", f"| equip | markers | {self.POINTS_HEAD} | gaps |"]
             lines.append("|---|---|---|---|")
             for e in s.equips.values():
                 pts = ", ".join(f"{p.nav} ({p.unit or p.kind})" for p in e.points.values())
@@ -917,7 +1012,11 @@ class Truth:
             body.append("")
             body += self.out
             body.append("")
-        text = "\n".join([self.HEAD] + self.plant_tables() + [""] + body)
+        return self.finish([self.HEAD] + self.plant_tables() + [""] + body)
+
+    def finish(self, lines: list[str]) -> int:
+        """Write truth.md (the lines, then the problems), say the problems; exit status 1 on any."""
+        text = "\n".join(lines)
         if self.problems:
             text += "\n## Problems\n\n" + "\n".join(f"- {p}" for p in self.problems) + "\n"
         (self.HERE / "truth.md").write_text(text)
