@@ -57,6 +57,9 @@ HS_TZ = {
     "Vancouver": "America/Vancouver",
     "Dubai": "Asia/Dubai",
     "Berlin": "Europe/Berlin",
+    "Nairobi": "Africa/Nairobi",
+    "Hong_Kong": "Asia/Hong_Kong",
+    "Hobart": "Australia/Hobart",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
