@@ -19,6 +19,7 @@ word of theirs is one the run could not place.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from edge_agent.grounding.clauses import _clause_spans, _states
 from edge_agent.grounding.forms import TABLE, words
@@ -94,6 +95,20 @@ def set_aside(question: str) -> tuple[str, list[str]]:
             aside.append(tail.group("tail").strip())
             text = _blank(text, tail.start(), tail.end())
     return text, aside
+
+
+#: a log's heading before what it asks ("Turnover sheet:", "Energy log:", "For the milk book:"): up to four words and
+#: a colon opening the message, no digit in it (not a time "06:00", not a name "AHU-2")
+_LABEL = re.compile(r"^\W*(?P<label>[^\W\d_][^\d:?!.,;]{0,40}?)\s*:\s+(?=\S)")
+
+
+def label_lead(question: str, keep: Callable[[str], bool]) -> tuple[str, str]:
+    """The question with a heading that opens it blanked (length kept), and the heading ('' where there is none, or
+    where `keep` says it holds what the question asks about: a site or equipment it names, a period)."""
+    m = _LABEL.match(question)
+    if m is None or len(m.group("label").split()) > 4 or keep(m.group("label")):
+        return question, ""
+    return _blank(question, 0, m.end()), m.group("label").strip()
 
 
 def in_statements(question: str) -> set[str]:

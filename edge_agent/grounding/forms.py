@@ -118,7 +118,9 @@ _BUILTIN = {
     "isodate": r"\d{4}-\d{2}-\d{2}(?:[T ][\d:]+)?",
     "year": r"(?:19|20)\d\d(?!\w)",
     "coded": r"[^\W\d_]*\d[\w-]*",
-    "limit": rf"(?<![\w.:/,-])(?P<limit>-?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?)\s*(?P<unit>{_UNITS})?(?![\w:/-])",
+    # a rate's unit glued on ("4.5mm/s"), never a number cut before its decimals ("4" of "4.5mm/s")
+    "limit": rf"(?<![\w.:/,-])(?P<limit>-?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?)\s*"
+    rf"(?P<unit>(?:{_UNITS})(?:/[a-z]{{1,3}})?)?(?![\w:/-]|\.\d)",
 }
 #: unit words a limit may carry that the reading places with the number
 _UNIT_WORDS = frozenset("c f degree degrees deg percent kw kwh ton tons tonref psi pa cfm gpm ppm".split())

@@ -30,10 +30,11 @@ from datetime import datetime
 from typing import Any
 
 from edge_agent.grounding import fieldvocab, respelling
+from edge_agent.grounding.abbrev import cut_words, short_codes
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding.context import framing_spans, set_aside
+from edge_agent.grounding.context import framing_spans, label_lead, set_aside
 from edge_agent.grounding.dates import resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
@@ -181,6 +182,12 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
                 return
 
 
+def _names_something(text: str, catalog: Catalog, now: datetime | None) -> bool:
+    """`text` names a site or equipment of the SkySpark, or a period ("Gross head yesterday")."""
+    links = link(text, catalog)
+    return bool(links.sites or links.assets or (now is not None and resolve_period(text, now) is not None))
+
+
 def _not_a_name(text: str) -> bool:
     """A piece of an answer the linking took for a name that is none: a decimal reading ("it 18.217") or a function
     word before a number ("was 3")."""
@@ -281,6 +288,9 @@ class Grounding:
         words ("clarifers", "temprature"), of the question with them respelt (`grounding.respelling`), which the run's
         note names."""
         question, aside = set_aside(question)  # "the grower's asking …", "…? they think the screens opened late"
+        if catalog is not None:  # "Turnover sheet: what flow …": a log's heading, unless it names what is asked
+            question, label = label_lead(question, lambda t: _names_something(t, catalog, now))
+            aside = [label, *aside] if label else aside
         # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
         assets = [a for site in catalog.sites for a in catalog.assets(site)] if catalog is not None else []
         short = (
@@ -290,6 +300,8 @@ class Grounding:
                 **spelled_numbers(question, numbered_words(assets), assets),  # "chiller two", "CRAH three" (CRAH-03)
                 **_spaced_letters(question, assets),  # "the I T load": the IT Meter's
                 **spelled_units(question),  # "kilowatt hours": kWh
+                **short_codes(question, assets, catalog.all_names()),  # "U1": Unit 1
+                **cut_words(question, assets, catalog.all_names()),  # "upper res": Upper Reservoir
             }
             if catalog is not None
             else {}

@@ -171,6 +171,15 @@ class Scope:
             if (unit := (pins or {}).get("limit_unit")) and not links.sensors:  # "below 30 %": the series in %
                 sensors = _in_unit(catalog, site, kinds or assets, sensors, unit)  # (the limit's unit selects it)
             elif (
+                unit
+                and not _fitting(catalog, site, kinds or assets, sensors, unit)
+                and (fitting := _fitting(catalog, site, kinds or assets, list(shorts), unit))
+                and all(m.how in ("loose", "part", "near") for m in links.mentions if m.kind == "sensor")
+            ):
+                # "guide brg vib … over 4.5 mm/s": a series linked by a loose word ("guide": Guide Vane Opening, %)
+                # that the limit's unit does not fit gives way to the series the unit fits (Vibration, mm/s)
+                sensors = fitting
+            elif (
                 (said_in := _unit_asked(asked))
                 and not links.sensors
                 and len(sensors) > 1
@@ -569,6 +578,21 @@ def _in_unit(catalog: Catalog, site: str, assets: list[str], sensors: list[str],
         if want is not None and (q := fieldvocab.quantity_of_unit(units.get(s))) is not None and q.name == want.name
     ]
     return alike or sensors
+
+
+def _fitting(catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str) -> list[str]:
+    """The sensors of `sensors` in the limit's unit or of its quantity ([] where none is), where the unit is no
+    single letter ("k" of "sixty k an hour" is no kelvin)."""
+    want = fieldvocab.quantity_of_limit_unit(unit)
+    if len(unit.strip()) < 2 or want is None:
+        return []
+    units = {x.short: x.unit or "" for a in assets for x in catalog.sensors(site, a)}
+    return [
+        s
+        for s in sensors
+        if "".join(units.get(s, "").split()).casefold() == "".join(unit.split()).casefold()
+        or ((q := fieldvocab.quantity_of_unit(units.get(s))) is not None and q.name == want.name)
+    ]
 
 
 def _is_setpoint(catalog: Catalog, site: str, assets: list[str], short: str) -> bool:

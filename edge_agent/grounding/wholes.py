@@ -45,8 +45,8 @@ def _markers(catalog: Catalog, site: str, asset: str) -> set[str]:
 def system_meter(question: str, links: Links, catalog: Catalog) -> None:
     """Link the meter of a system the question names by its code, where the question asks what such a meter
     measures (see the module's docstring)."""
-    if links.assets or not (links.measures or links.sensors):
-        return
+    if links.assets or links.asset_types or not (links.measures or links.sensors):
+        return  # ("which NH3 comp": a kind named, not the system's meter)
     taken = {m.text.casefold() for m in links.mentions if m.text}
     sites = links.sites or list(catalog.sites)
     for m in _CODE.finditer(question):

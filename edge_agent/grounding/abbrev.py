@@ -1,0 +1,87 @@
+"""Names a log or a radio call shortens: a name said by its first letter(s) and its number ("U1" of Unit 1, "P2" of
+Pasteuriser 2), and a name of several words with a word cut short ("upper res" of Upper Reservoir).
+
+Each shortening is read only where exactly one of the SkySpark's asset names fits it and the shortened word is no
+word of any name on the SkySpark (a point "QT02", a site "RN" stay what they are). What was read is said in the
+Read-as line like every respelling."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from edge_agent.grounding.forms import FUNCTION_WORDS
+
+#: a code of one to three letters glued to a number ("U1", "P2", "TG-3")
+_CODE = re.compile(r"(?<![\w/-])([A-Za-z]{1,3})-?(\d{1,2})(?![\w/-])")
+#: a name of words then a number ("Unit 1", "Pasteuriser 02")
+_NUMBERED = re.compile(r"([^\W\d_]+(?:\s+[^\W\d_]+)*)[\s_\-.#]*(\d+)")
+
+
+def _words(name: str) -> list[str]:
+    return re.findall(r"[^\W\d_]+", name)
+
+
+def short_codes(question: str, assets: Iterable[str], names: Iterable[str]) -> dict[str, str]:
+    """ "U1" → "Unit 1": a code of letters and a number that is the initials (or the first letter of the one word) of
+    exactly one asset name with that number; never a code that is itself a word of a name (`names`)."""
+    assets = list(assets)
+    taken = {w.casefold() for n in names for w in re.findall(r"[^\W_]+", n)}
+    out: dict[str, str] = {}
+    for m in _CODE.finditer(question):
+        letters, number = m.group(1), int(m.group(2))
+        if m.group(0).replace("-", "").casefold() in taken or letters.casefold() in taken:
+            continue
+        fits = []
+        for name in assets:
+            n = _NUMBERED.fullmatch(name)
+            if n is None or int(n.group(2)) != number:
+                continue
+            words = _words(n.group(1))
+            initials = len(words) == len(letters) and all(
+                w.casefold().startswith(c.casefold()) for w, c in zip(words, letters)
+            )
+            if initials:
+                fits.append(name)
+        if len(fits) == 1:
+            out[m.group(0)] = fits[0]
+    return out
+
+
+def _cut(said: str, word: str) -> bool:
+    """`said` is `word` cut short as engineers write it: its first three letters or more ("res", "vib"), or three
+    letters or more of it in order from its first ("brg" of bearing, "pmp" of pump)."""
+    if len(said) < 3 or said == word or said[0] != word[0]:
+        return False
+    if word.startswith(said):
+        return True
+    at = 0
+    for c in said:
+        at = word.find(c, at) + 1
+        if at == 0:
+            return False
+    return True
+
+
+def cut_words(question: str, assets: Iterable[str], names: Iterable[str]) -> dict[str, str]:
+    """ "upper res" → "Upper Reservoir", "guide brg vib" → "Guide Bearing Vibration": the words of one name of two
+    words or more (an asset's, or a point's: `names`), in order, each whole or cut short (`_cut`), one of them cut
+    short and one whole."""
+    names = list(names)
+    taken = {w.casefold() for n in names for w in re.findall(r"[^\W_]+", n)}
+    assets = list(dict.fromkeys([*assets, *(n for n in names if " " in n)]))
+    tokens = list(re.finditer(r"[^\W\d_]+", question))
+    fits: dict[tuple[int, int], set[str]] = {}
+    for name in assets:
+        words = [w.casefold() for w in _words(name)]
+        if len(words) < 2 or re.search(r"\d", name):
+            continue
+        for i in range(len(tokens) - len(words) + 1):
+            said = [t.group(0).casefold() for t in tokens[i : i + len(words)]]
+            whole = [s == w for s, w in zip(said, words)]
+            cut = [_cut(s, w) and s not in taken and s not in FUNCTION_WORDS for s, w in zip(said, words)]
+            if all(a or b for a, b in zip(whole, cut)) and any(whole) and any(cut):
+                span = (tokens[i].start(), tokens[i + len(words) - 1].end())
+                if re.fullmatch(r"[^\W\d_]+(?:\s+[^\W\d_]+)*", question[span[0] : span[1]]):
+                    fits.setdefault(span, set()).add(name)
+    return {question[a:b]: next(iter(n)) for (a, b), n in fits.items() if len(n) == 1}

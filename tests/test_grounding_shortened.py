@@ -1,0 +1,80 @@
+"""What a log or a radio call shortens (issue 40, a shift supervisor's handover voice): a name by its first letters and
+number ("U1"), a name's words cut short ("upper res", "thrust brg temp"), a log's heading before the ask ("Turnover
+sheet:"), a limit with a rate's unit glued on ("4.5mm/s"), and a series a loose word linked that the limit's unit
+does not fit. Each on a small catalog of its own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from edge_agent.grounding.abbrev import cut_words, short_codes
+from edge_agent.grounding.catalog import Catalog, SensorName
+from edge_agent.grounding.context import label_lead
+from edge_agent.grounding.question import read_part
+from edge_agent.grounding.run import Grounding
+
+NOW = datetime(2026, 4, 9, 10, 0, tzinfo=UTC)
+ASSETS = ["Unit 1", "Unit 2", "Upper Reservoir", "Lower Reservoir", "Pasteuriser 2", "Pump 2", "QT02 Panel"]
+NAMES = [*ASSETS, "Thrust Bearing Temp", "Guide Vane Opening", "Vibration", "Steam Pressure", "QT02"]
+
+
+def _p(name: str, unit: str, *tags: str) -> SensorName:
+    return SensorName(name, name, unit, tags)
+
+
+def _station() -> Catalog:
+    cat = Catalog.of({"Station": {"Unit 1": [], "Unit 2": [], "Upper Reservoir": [], "Lower Reservoir": []}})
+    st = cat.site("Station")
+    for a in ("Unit 1", "Unit 2"):
+        st.types[a] = ["turbine"]
+        st.sensors[a] = [
+            _p("Thrust Bearing Temp", "°C", "temp", "sensor"),
+            _p("Guide Vane Opening", "%", "sensor"),
+            _p("Vibration", "mm/s", "sensor"),
+        ]
+    for a in ("Upper Reservoir", "Lower Reservoir"):
+        st.types[a] = ["tank"]
+        st.sensors[a] = [_p("Level", "m", "level", "sensor")]
+    return cat
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [("U1 tripped", "Unit 1"), ("what was U-2 doing", "Unit 2"), ("PS2 status", None), ("QT02 reading", None)],
+)
+def test_a_name_said_by_its_initials_and_number(said, name):
+    found = short_codes(said, ASSETS, NAMES)
+    assert list(found.values()) == ([name] if name else [])
+
+
+def test_a_code_two_names_fit_is_left_as_written():
+    assert short_codes("P2 on ESL", ASSETS, NAMES) == {}  # Pasteuriser 2 and Pump 2
+
+
+def test_words_cut_short_as_engineers_write_them():
+    assert cut_words("avg of upper res level", ASSETS, NAMES)["upper res"] == "Upper Reservoir"
+    assert cut_words("U2 thrust brg temp", ASSETS, NAMES) == {"thrust brg temp": "Thrust Bearing Temp"}
+    assert cut_words("kg steam per litre", ASSETS, NAMES) == {}  # "per" is a word of English, never a cut one
+
+
+def test_a_logs_heading_is_set_aside_unless_it_names_what_is_asked():
+    keep = lambda text: "yesterday" in text.casefold()  # noqa: E731
+    text, label = label_lead("Turnover sheet: what flow was the pump doing at 02:00?", keep)
+    assert label == "Turnover sheet" and text.strip() == "what flow was the pump doing at 02:00?"
+    assert label_lead("Gross head yesterday: avg of the levels", keep)[1] == ""
+    assert label_lead("At 06:00: what was it", keep)[1] == ""  # no heading: a time
+
+
+def test_a_limit_with_a_rate_unit_glued_on_is_read_whole():
+    part = read_part("How long was it over 4.5mm/s on Tuesday?")
+    assert (part.limit, part.limit_unit) == (4.5, "mm/s")
+
+
+def test_a_series_a_loose_word_linked_gives_way_to_the_one_the_limits_unit_fits():
+    g = Grounding.build("U1 guide brg vib alarm. How long was it over 4.5mm/s yesterday?", _station(), NOW)
+    assert g.links.assets == ["Unit 1"]
+    assert g.scope().sites["Station"].sensors == ("Vibration",)
+    g = Grounding.build("How long was Unit 1 guide vane opening over 40 % yesterday?", _station(), NOW)
+    assert g.scope().sites["Station"].sensors == ("Guide Vane Opening",)  # the unit fits: kept
