@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from edge_agent.grounding.abbrev import cut_words, short_codes
+from edge_agent.grounding.abbrev import cut_words, numbered_ranges, short_codes
 from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import label_lead
+from edge_agent.grounding.dates import resolve_period
 from edge_agent.grounding.question import read_part
 from edge_agent.grounding.run import Grounding
 
@@ -78,3 +79,29 @@ def test_a_series_a_loose_word_linked_gives_way_to_the_one_the_limits_unit_fits(
     assert g.scope().sites["Station"].sensors == ("Vibration",)
     g = Grounding.build("How long was Unit 1 guide vane opening over 40 % yesterday?", _station(), NOW)
     assert g.scope().sites["Station"].sensors == ("Guide Vane Opening",)  # the unit fits: kept
+
+
+@pytest.mark.parametrize(
+    ("said", "span"),
+    [
+        ("main meter kWh over the Easter w/e, Good friday to Easter monday inc.?", ("2026-04-03", "2026-04-07")),
+        ("kWh from Fri 3rd to Mon 6th Apr inc.", ("2026-04-03", "2026-04-07")),
+        ("what was the temp on friday", ("2026-04-03", "2026-04-04")),
+    ],
+)
+def test_a_span_of_weekdays_or_of_dated_weekdays(said, span):
+    period = resolve_period(said, datetime(2026, 4, 7, 8, 30, tzinfo=UTC))
+    assert period is not None and tuple(x[:10] for x in period.iso()) == span
+
+
+def test_a_weekday_before_a_date_is_one_even_where_a_point_has_its_name():
+    cat = _station()
+    cat.site("Station").sensors["Unit 1"].append(_p("SAT", "°C", "air", "temp", "sensor"))
+    g = Grounding.build("Unit 1 vibration from Sat 28th to Mon 30th Mar?", cat, NOW)
+    assert "SAT" not in g.links.sensors and g.respelt.get("Sat") == "saturday"
+
+
+def test_a_range_of_numbered_names():
+    assets = ["Silo 1", "Silo 2", "Silo 3", "Chiller 6", "Chiller 9"]
+    assert numbered_ranges("Silo 1-3 milk temps", assets) == {"Silo 1-3": "Silo 1, Silo 2 and Silo 3"}
+    assert numbered_ranges("Chiller 6 to 9 tonnage", assets) == {}  # 7 and 8 are no chillers: not a range of names

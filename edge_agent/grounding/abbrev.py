@@ -85,3 +85,22 @@ def cut_words(question: str, assets: Iterable[str], names: Iterable[str]) -> dic
                 if re.fullmatch(r"[^\W\d_]+(?:\s+[^\W\d_]+)*", question[span[0] : span[1]]):
                     fits.setdefault(span, set()).add(name)
     return {question[a:b]: next(iter(n)) for (a, b), n in fits.items() if len(n) == 1}
+
+
+def numbered_ranges(question: str, assets: Iterable[str]) -> dict[str, str]:
+    """ "Silo 1-3" → "Silo 1, Silo 2 and Silo 3": a name's word and a range of its numbers, where every name of the
+    range is an asset's."""
+    numbered: dict[str, dict[int, str]] = {}
+    for name in assets:
+        n = _NUMBERED.fullmatch(name)
+        if n is not None:
+            numbered.setdefault(n.group(1).casefold(), {})[int(n.group(2))] = name
+    out: dict[str, str] = {}
+    for stem, members in numbered.items():
+        pattern = rf"\b{re.escape(stem)}[\s_\-.#]*(\d{{1,2}})\s*(?:-|–|to|through|thru)\s*(\d{{1,2}})\b(?![.:/]\d)"
+        for m in re.finditer(pattern, question, re.I):
+            first, last = int(m.group(1)), int(m.group(2))
+            if first < last <= first + 20 and all(k in members for k in range(first, last + 1)):
+                names = [members[k] for k in range(first, last + 1)]
+                out[m.group(0)] = f"{', '.join(names[:-1])} and {names[-1]}"
+    return out

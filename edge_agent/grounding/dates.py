@@ -135,6 +135,12 @@ _RANGE = re.compile(
 )
 
 
+_WEEKDAY_SPAN = re.compile(
+    rf"\b(?:[a-z]+\s+)?(?P<a>(?:last\s+)?(?:{'|'.join(WEEKDAYS)}))\s+(?:to|until|till|through|-|–)\s+(?:[a-z]+\s+)?"
+    rf"(?P<b>(?:{'|'.join(WEEKDAYS)}))\b"
+)
+
+
 @dataclass(frozen=True)
 class DateRange:
     """A resolved period; `point` means a single instant (start == end)."""
@@ -523,6 +529,19 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
     """The period a question talks about, resolved against `now` (aware), or None if it names none."""
     lowered = " ".join(text.lower().split())
     lowered = re.sub(rf"\b({'|'.join(WEEKDAYS)})s\b", r"\1", lowered)  # "in wednesdays test": Wednesday's
+    # "from fri 3rd to mon 6th apr": the day's number says the day, its weekday only names it again
+    lowered = re.sub(
+        rf"\b(?:{'|'.join(WEEKDAYS)}|{'|'.join(w[:3] for w in WEEKDAYS)})\.?\s+(?=\d{{1,2}}(?:st|nd|rd|th)\b)",
+        "",
+        lowered,
+    )
+    # "good friday to easter monday", "sat to mon": two weekdays, a word before each at most, are a range as after
+    # "from" ("from friday to monday")
+    lowered = (
+        _WEEKDAY_SPAN.sub(lambda m: f"from {m['a']} to {m['b']}", lowered, count=1)
+        if "from " not in lowered
+        else lowered
+    )
     days = _days_of_one_month(lowered, now)
     if days is not None:
         return days

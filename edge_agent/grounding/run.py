@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from edge_agent.grounding import fieldvocab, respelling
-from edge_agent.grounding.abbrev import cut_words, short_codes
+from edge_agent.grounding.abbrev import cut_words, numbered_ranges, short_codes
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
@@ -100,10 +100,28 @@ def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
     """The short forms of general words the question writes ("yday", "thru", "pts": the forms table's `short_forms`)
     → the words they stand for; never a word of one of the SkySpark's names (a site "RN", an asset "DL 2")."""
     typed = {w for w in re.findall(r"(?<![\w-])[A-Za-z0-9/]+(?![\w-])", question) if w.casefold() in TABLE.short_forms}
-    if not typed:
+    if not typed and not _DAY_BEFORE_DATE.search(question):
         return {}
     names = {w.casefold() for n in catalog.all_names() for w in re.findall(r"[^\W_]+", n)}
-    return {w: TABLE.short_forms[w.casefold()] for w in typed if w.casefold() not in names}
+    out = {w: TABLE.short_forms[w.casefold()] for w in typed if w.casefold() not in names}
+    for m in _DAY_BEFORE_DATE.finditer(question):  # "Sat 28th": a weekday, even where SAT names a point
+        out[m.group(1)] = _WEEKDAY_SHORT[m.group(1).casefold()]
+    return out
+
+
+_WEEKDAY_SHORT = {
+    **{w: "monday" for w in ("mon",)},
+    **{w: "tuesday" for w in ("tue", "tues")},
+    **{w: "wednesday" for w in ("wed", "weds")},
+    **{w: "thursday" for w in ("thu", "thur", "thurs")},
+    **{w: "friday" for w in ("fri",)},
+    "sat": "saturday",
+    "sun": "sunday",
+}
+#: a weekday's short form before the day's number ("Sat 28th", "Sun 5"): a date, whatever else the word names
+_DAY_BEFORE_DATE = re.compile(
+    rf"\b({'|'.join(_WEEKDAY_SHORT)})\b\.?(?=\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!\s*(?:%|°|kw|c\b)))", re.I
+)
 
 
 def _spaced_letters(question: str, names: list[str]) -> dict[str, str]:
@@ -302,6 +320,7 @@ class Grounding:
                 **spelled_units(question),  # "kilowatt hours": kWh
                 **short_codes(question, assets, catalog.all_names()),  # "U1": Unit 1
                 **cut_words(question, assets, catalog.all_names()),  # "upper res": Upper Reservoir
+                **numbered_ranges(question, assets),  # "Silo 1-3": Silo 1, Silo 2 and Silo 3
             }
             if catalog is not None
             else {}
