@@ -57,6 +57,9 @@ HS_TZ = {
     "Vancouver": "America/Vancouver",
     "Dubai": "Asia/Dubai",
     "Berlin": "Europe/Berlin",
+    "Istanbul": "Europe/Istanbul",
+    "Brisbane": "Australia/Brisbane",
+    "Warsaw": "Europe/Warsaw",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
