@@ -60,6 +60,9 @@ HS_TZ = {
     "Nairobi": "Africa/Nairobi",
     "Hong_Kong": "Asia/Hong_Kong",
     "Hobart": "Australia/Hobart",
+    "Istanbul": "Europe/Istanbul",
+    "Brisbane": "Australia/Brisbane",
+    "Warsaw": "Europe/Warsaw",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
