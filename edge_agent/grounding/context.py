@@ -106,9 +106,19 @@ def label_lead(question: str, keep: Callable[[str], bool]) -> tuple[str, str]:
     """The question with a heading that opens it blanked (length kept), and the heading ('' where there is none, or
     where `keep` says it holds what the question asks about: a site or equipment it names, a period)."""
     m = _LABEL.match(question)
-    if m is None or len(m.group("label").split()) > 4 or keep(m.group("label")):
+    if m is not None and len(m.group("label").split()) > 4:
+        m = None
+    m = m or _FRONTED.match(question)
+    if m is None or keep(m.group("label")):
         return question, ""
     return _blank(question, 0, m.end()), m.group("label").strip()
+
+
+#: a purpose said before the ask ("For the tenant engagement section, please …", "As an energy-saving measure,
+#: please …"): context, like a log's heading
+_FRONTED = re.compile(
+    r"^\W*(?P<label>(?:for|as)\s+(?:the|our|my|this|that|an?|part\s+of)\s+[^,?!.;:]{1,80}?)\s*,\s+(?=\S)", re.I
+)
 
 
 def in_statements(question: str) -> set[str]:

@@ -202,7 +202,8 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
 
 def _names_something(text: str, catalog: Catalog, now: datetime | None) -> bool:
     """`text` names a site or equipment of the SkySpark, or a period ("Gross head yesterday")."""
-    links = link(text, catalog)
+    links = link(text, catalog)  # "Dairy:", "For the Cinema's statement,", "For the tenant comfort summary," (the
+    # one site with tenants): it says where, which the question may say nowhere else
     return bool(links.sites or links.assets or (now is not None and resolve_period(text, now) is not None))
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.links import Links
 from edge_agent.grounding.question import Part, Reading, Slot
@@ -57,7 +58,21 @@ def _input_per_output() -> frozenset[str]:
 
 def lower_is_better(unit: str | None) -> bool:
     """`unit` is an input per output (kW/ton, kWh/m³): the lower its value, the more efficient the equipment."""
-    return bool(unit) and _key(unit or "") in _input_per_output()
+    if not unit:
+        return False
+    if _key(unit) in _input_per_output():
+        return True
+    # any power or energy per an amount or a rate of what the equipment delivers ("kW/(m³/min)" of a compressor's
+    # specific power): the field's list written as a rule; never per a power or an energy (kW/kW is a COP's)
+    top, _, bottom = unit.partition("/")
+    q_top = fieldvocab.quantity_of_unit(top.strip())
+    q_bottom = fieldvocab.quantity_of_unit(bottom.strip().strip("()").strip())
+    return (
+        q_top is not None
+        and q_top.name in ("power", "energy")
+        and q_bottom is not None
+        and q_bottom.name not in ("power", "energy", "time")
+    )
 
 
 def named_by_unit(question: str, catalog: Catalog, links: Links) -> list[str]:
@@ -163,3 +178,6 @@ def _efficient_end(part: Part, unit: str) -> None:
         source="rule",
         said=f"'{said.said} efficient' as the {part.order} {unit}: the lower the {unit}, the more efficient",
     )
+    if part.statistic in ("energy", "sum"):  # "electricity consumed per unit of air": a ratio is no amount to add
+        part.statistic = "mean"  # up over the period; its mean over it ranks them
+        part.slots["statistic"] = Slot(source="rule", said=f"the mean {unit} over the period: a ratio adds up to nothing")
