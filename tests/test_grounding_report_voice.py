@@ -59,7 +59,7 @@ def test_an_input_per_output_of_any_unit_is_better_lower(unit, lower):
 
 
 def test_the_least_efficient_by_input_per_output_is_its_highest_mean():
-    q = "Which of the air compressors was the least efficient last week, in terms of electricity consumed per unit of air?"
+    q = "Which air compressor was the least efficient last week, in terms of electricity consumed per unit of air?"
     g = Grounding.build(q, _mill(), NOW)
     part = g.reading.parts[0]
     assert (part.ask, part.order, part.statistic) == ("rank", "highest", "mean")

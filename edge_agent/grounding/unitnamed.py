@@ -180,4 +180,6 @@ def _efficient_end(part: Part, unit: str) -> None:
     )
     if part.statistic in ("energy", "sum"):  # "electricity consumed per unit of air": a ratio is no amount to add
         part.statistic = "mean"  # up over the period; its mean over it ranks them
-        part.slots["statistic"] = Slot(source="rule", said=f"the mean {unit} over the period: a ratio adds up to nothing")
+        part.slots["statistic"] = Slot(
+            source="rule", said=f"the mean {unit} over the period: a ratio adds up to nothing"
+        )
