@@ -10,6 +10,7 @@ import pytest
 
 from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import label_lead
+from edge_agent.grounding.dates import resolve_period
 from edge_agent.grounding.question import read_part
 from edge_agent.grounding.run import Grounding
 from edge_agent.grounding.unitnamed import lower_is_better
@@ -71,3 +72,17 @@ def test_a_grid_emission_factor_is_said_not_recorded():
         "Please report the grid emission factor (kg CO2e per kWh) for the Mill's purchased electricity.", _mill(), NOW
     )
     assert "emission factor is not recorded" in g.in_code and "price" not in g.in_code
+
+
+@pytest.mark.parametrize(
+    ("said", "span"),
+    [
+        ("during October 2026 (1 to 31 October inclusive), in kWh", ("2026-10-01T00:00:00", "2026-11-01T00:00:00")),
+        ("on Wednesday 28 October, that is from 09:00 to 17:30.", ("2026-10-28T09:00:00", "2026-10-28T17:30:00")),
+        ("on 28 October between 9am and 5:30pm", ("2026-10-28T09:00:00", "2026-10-28T17:30:00")),
+        ("yesterday from 22:00 to 06:00", ("2026-11-01T22:00:00", "2026-11-02T06:00:00")),
+    ],
+)
+def test_a_report_names_a_month_by_its_days_and_hours_of_one_day(said, span):
+    period = resolve_period(said, datetime(2026, 11, 2, 9, 10, tzinfo=UTC))
+    assert period is not None and period.iso() == span

@@ -112,7 +112,7 @@ _MONTH_YEAR = re.compile(
 #: two days of one month, the month (and year) written once: "25th to 27th march", "from 3 - 5 april 2024" (a bare
 #: first number only after from/between: "Chiller 6 to 9 March" is no range)
 _DAYS_OF_ONE_MONTH = re.compile(
-    r"\b(?:(?:from|between)\s+(?:the\s+)?(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<o1>\d{1,2})(?:st|nd|rd|th)"
+    r"(?:(?:\b(?:from|between)\s+(?:the\s+)?|\(\s*)(?P<d1>\d{1,2})(?:st|nd|rd|th)?|\b(?P<o1>\d{1,2})(?:st|nd|rd|th)"
     r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d))"  # "on 3-5 may": a dash after a period's word
     r"\s*(?:to|until|till|through|-|–|and)\s*(?:the\s+)?"  # "the 27th to the 29th of Oct"
     r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"
@@ -133,6 +133,40 @@ _RANGE = re.compile(
     r"\b(?:from|between)\s+(?P<a>.+?)\s+(?:to|and|until|till|through|-)\s+"
     r"(?P<b>.+?)(?=$|[?.!;]|\s+(?:at|for|in|on|of)\s)"
 )
+
+
+#: two clock times of one day ("from 09:00 to 17:30", "between 9am and 5:30pm")
+_CLOCK_SPAN = re.compile(
+    r"\b(?:from|between)\s+(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<p1>am|pm)?\s+(?:to|and|until|till|-|–)\s+"
+    r"(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<p2>am|pm)?\b"
+)
+
+
+def _clock_window(text: str, now: datetime) -> DateRange | None:
+    """ "on Wednesday 28 October, that is from 09:00 to 17:30": the hours of the one day the rest of the text names
+    (a time written with a colon or am/pm; an end before the start runs past midnight)."""
+    m = _CLOCK_SPAN.search(text)
+    if m is None or not ((m["m1"] or m["p1"]) and (m["m2"] or m["p2"])):
+        return None
+    day = resolve_period(text[: m.start()] + " " + text[m.end() :], now)
+    if (
+        day is None
+        or day.point
+        or day.start.time() != time(0)
+        or not 23 <= (day.end - day.start).total_seconds() / 3600 <= 25
+    ):
+        return None
+
+    def clock(h: str, mins: str | None, half: str | None) -> time | None:
+        hour = int(h) % 12 + (12 if half == "pm" else 0) if half else int(h)
+        return time(hour, int(mins or 0)) if hour < 24 and int(mins or 0) < 60 else None
+
+    t1, t2 = clock(m["h1"], m["m1"], m["p1"]), clock(m["h2"], m["m2"], m["p2"])
+    if t1 is None or t2 is None:
+        return None
+    start = datetime.combine(day.start.date(), t1, day.start.tzinfo)
+    end = datetime.combine(day.start.date() + timedelta(days=1 if t2 <= t1 else 0), t2, day.start.tzinfo)
+    return DateRange(start, end, f"{day.phrase} {m.group(0)}", absolute=day.absolute)
 
 
 _WEEKDAY_SPAN = re.compile(
@@ -542,6 +576,8 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
         if "from " not in lowered
         else lowered
     )
+    if (window := _clock_window(lowered, now)) is not None:
+        return window
     days = _days_of_one_month(lowered, now)
     if days is not None:
         return days
