@@ -188,14 +188,26 @@ def test_nothing_answered_gives_up(tmp_path):
 
 
 def test_react_strategy_is_one_trial_without_review(tmp_path):
-    h = harness(tmp_path, RoleScript(react=[finish("an answer")]), strategy="react")
+    h = harness(tmp_path, RoleScript(react=[HIST6, finish("Data of Chiller 6 is in the file.")]), strategy="react")
     out = solve(Q, h.rt)
-    assert h.roles() == ["react"] and out.trials[0].review is None
+    assert set(h.roles()) == {"react"} and len(out.trials) == 1 and out.trials[0].review is None
     # the facts are worked out in code for every strategy; only the goal needs the model (not asked here); without
     # a catalog, code names nothing (names come from the linking) and still works out the period
     assert out.distilled is not None and out.distilled.assets == [] and out.distilled.goal == ""
     assert out.status == "answered"
     assert _metrics(h, out).completed_final  # without review, a finished trial counts as completed
+
+
+def test_the_reviews_checks_hold_back_an_answer_in_every_strategy(tmp_path):
+    """The Review's checks are code: where they find the answer short (here: no tool was called), the run is partial
+    with what they found, with or without the Review model (react asks no model for it)."""
+    h = harness(tmp_path / "react", RoleScript(react=[finish("an answer")]), strategy="react")
+    out = solve(Q, h.rt)
+    assert out.status == "partial" and out.answer == "an answer"
+    assert out.detail.startswith("the checks found: ") and "tool" in out.detail, out.detail
+    h = harness(tmp_path / "xen", RoleScript(react=[finish("an answer")]), strategy="reactxen", max_trials=1)
+    out = solve(Q, h.rt)  # reviewed: Not Accomplished by the same checks, which hold the answer back
+    assert out.status == "gave_up" and out.reason == "unverified" and "tool" in out.detail
 
 
 def test_react_review_retries_with_review_feedback_and_never_reflects_or_distills(tmp_path):

@@ -38,6 +38,10 @@ class Finding:
     cap: ReviewStatus  # the best verdict this finding still allows
     problem: str
     fix: str
+    #: a fact about the run that holds the answer back whatever the strategy (a series asked and never read, an asset
+    #: named and never covered, no call at all, a file never written); False for a reading of the answer's words
+    #: ("states nothing a tool returned"), which only guides the Review
+    holds: bool = True
 
 
 @dataclass
@@ -220,6 +224,7 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
                     "Partially Accomplished",
                     "the answer states nothing that a tool returned",
                     "answer with the names and figures of the Observations",
+                    holds=False,
                 )
             )
         elif g is not None and g.catalog is not None and period_asked and data_steps and not from_links:
@@ -230,6 +235,7 @@ def gather_evidence(question: str, trial: Trial, rt: AgentRuntime, distilled: Di
                         "Partially Accomplished",
                         "the answer gives no figure or file of the data that was read",
                         "answer with the figures of the data call's Observation",
+                        holds=False,
                     )
                 )
         if len(facts.assets) > 1 and wants_single_file(question) and not _one_file_for_all(facts.assets, ok_steps):

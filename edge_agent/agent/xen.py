@@ -32,6 +32,7 @@ import json
 from dataclasses import dataclass
 
 from edge_agent.agent.distill import render_distilled, run_distill
+from edge_agent.agent.evidence import gather_evidence
 from edge_agent.agent.react import run_trial
 from edge_agent.agent.reflect import how_it_ended, reflect
 from edge_agent.agent.review import pick_answer, review
@@ -226,11 +227,32 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
                 reason="partial",
                 detail="not settled: " + "; ".join(unsettled) + " (the answer and its Read-as line say what was taken)",
             )
+        if status == "answered" and (found := checks_found(best, rt, distilled)):
+            # the Review's checks (code, no model) found the answer short: "the question asks for Specific Power,
+            # but no data call read it" is said with the answer, never delivered as answered (every strategy)
+            return XenOutcome(
+                answer=best.answer,
+                status="partial",
+                trials=trials,
+                distilled=distilled,
+                reason="partial",
+                detail=f"the checks found: {found}",
+            )
     elif trials and trials[-1].outcome == "error":
         status = "error"
     else:
         return short_of(trials, distilled, rt, "")
     return XenOutcome(answer=best.answer if best else None, status=status, trials=trials, distilled=distilled)
+
+
+def checks_found(trial: Trial, rt: AgentRuntime, distilled: Distilled | None) -> str:
+    """What the Review's checks (code alone, no model call: `evidence.gather_evidence`) found that holds `trial`'s
+    answer back ('' where none did): a series the question asks for that no call read, an asset it names that no call
+    covered, no call at all, a file never written."""
+    if rt.grounding is None:
+        return ""
+    evidence = gather_evidence(rt.grounding.question, trial, rt, distilled)
+    return " ".join(f"{f.problem}." for f in evidence.findings if f.holds and f.cap != "Accomplished")
 
 
 def short_of(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime, lacking: str) -> XenOutcome:
