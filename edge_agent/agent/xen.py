@@ -219,25 +219,13 @@ def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime)
         status = "refused" if g is not None and g.refusal and g.answered_by_links() else "answered"
         unsettled = open_slots(g, best.number) if g is not None and status == "answered" else []
         if unsettled:  # a word the reading has no value for: the model's choice is said, never delivered as answered
-            return XenOutcome(
-                answer=best.answer,
-                status="partial",
-                trials=trials,
-                distilled=distilled,
-                reason="partial",
-                detail="not settled: " + "; ".join(unsettled) + " (the answer and its Read-as line say what was taken)",
-            )
+            why = "not settled: " + "; ".join(unsettled) + " (the answer and its Read-as line say what was taken)"
+            return XenOutcome(best.answer, "partial", trials, distilled, reason="partial", detail=why)
         if status == "answered" and (found := checks_found(best, rt, distilled)):
             # the Review's checks (code, no model) found the answer short: "the question asks for Specific Power,
             # but no data call read it" is said with the answer, never delivered as answered (every strategy)
-            return XenOutcome(
-                answer=best.answer,
-                status="partial",
-                trials=trials,
-                distilled=distilled,
-                reason="partial",
-                detail=f"the checks found: {found}",
-            )
+            why = f"the checks found: {found}"
+            return XenOutcome(best.answer, "partial", trials, distilled, reason="partial", detail=why)
     elif trials and trials[-1].outcome == "error":
         status = "error"
     else:
