@@ -13,7 +13,7 @@ from edge_agent.grounding.abbrev import cut_words, numbered_ranges, short_codes
 from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import label_lead
 from edge_agent.grounding.dates import resolve_period
-from edge_agent.grounding.question import read_part
+from edge_agent.grounding.question import read_part, read_question
 from edge_agent.grounding.run import Grounding
 
 NOW = datetime(2026, 4, 9, 10, 0, tzinfo=UTC)
@@ -105,3 +105,16 @@ def test_a_range_of_numbered_names():
     assets = ["Silo 1", "Silo 2", "Silo 3", "Chiller 6", "Chiller 9"]
     assert numbered_ranges("Silo 1-3 milk temps", assets) == {"Silo 1-3": "Silo 1, Silo 2 and Silo 3"}
     assert numbered_ranges("Chiller 6 to 9 tonnage", assets) == {}  # 7 and 8 are no chillers: not a range of names
+
+
+@pytest.mark.parametrize(
+    ("said", "refused"),
+    [
+        ("U3 thrust brg temp now? Then ramp U3 up to 150MW for the evening peak.", "control: ramp"),
+        ("Unit 3 temp now? Then switch Unit 3 off.", "control: switch"),
+        ("show the temps and switch units to °F", ""),  # the answer's units: nothing operated
+    ],
+)
+def test_a_request_to_operate_a_unit_named_with_a_number_is_refused(said, refused):
+    also = read_question(said).also
+    assert also[0].startswith(refused) if refused else also == [], also

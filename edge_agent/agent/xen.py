@@ -237,7 +237,7 @@ def checks_found(trial: Trial, rt: AgentRuntime, distilled: Distilled | None) ->
     """What the Review's checks (code alone, no model call: `evidence.gather_evidence`) found that holds `trial`'s
     answer back ('' where none did): a series the question asks for that no call read, an asset it names that no call
     covered, no call at all, a file never written."""
-    if rt.grounding is None:
+    if rt.grounding is None or getattr(rt, "ctx", None) is None:  # (a bare runtime: no file store to check)
         return ""
     evidence = gather_evidence(rt.grounding.question, trial, rt, distilled)
     return " ".join(f"{f.problem}." for f in evidence.findings if f.holds and f.cap != "Accomplished")

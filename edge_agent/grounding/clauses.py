@@ -63,7 +63,8 @@ def _control_at(text: str) -> tuple[str, set[str]] | None:
         if not m:
             continue
         obj = [w for w in words(rest[m.end("verb") : m.end("verb") + 40])[:3] if w not in FUNCTION_WORDS]
-        if obj and obj[0] in TABLE.not_operated:
+        named = len(obj) > 1 and re.fullmatch(r"\d+", obj[1])  # "switch Unit 3 off": a name, not the answer's units
+        if obj and obj[0] in TABLE.not_operated and not named:
             return None
         placed = set(words(text[: lead.end()]) if lead else []) | set(words(v.spec.verb))
         particle = ""
