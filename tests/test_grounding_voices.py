@@ -145,6 +145,17 @@ def test_equipment_the_model_picked_where_the_question_names_none_is_open():
     assert any(slot.startswith("asset: Pump 1, chosen by the model") for slot in open_slots(g, 1))
 
 
+def test_one_of_a_kind_said_in_the_singular_that_the_model_picked_is_open():
+    g = Grounding.build("what was the flow of the pump at Plant yesterday", _hall(), NOW)
+    head = "The mean Pump 1 Flow on 30 September 2026 was 12 L/s"
+    args = {"site_name": "Plant", "asset_names": ["Pump 1"], "sensor_name": "Flow"}
+    g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
+    assert any(slot.startswith("asset: Pump 1, chosen by the model") for slot in open_slots(g, 1)), open_slots(g, 1)
+    g = Grounding.build("what was the flow of the pumps at Plant yesterday", _hall(), NOW)  # the kind, all of it
+    g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
+    assert not any(slot.startswith("asset:") for slot in open_slots(g, 1))
+
+
 def test_framing_sentences_are_context_and_a_purpose_asks_nothing():
     q = "With the colder weather arriving, I would like to understand our costs. Did Pump 1 at Plant run more?"
     assert [q[a:b].strip() for a, b in framing_spans(q)] == [

@@ -300,7 +300,7 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
 _OVER_THE_PERIOD = re.compile(
     r"\b(?:busiest|busier|laziest|lazier|idlest|thirstiest|thirstier|hungriest|hungrier|hardest|harder|starved|"
     r"deprived|(?:most|least|more|less)\s+(?:heavily\s+|lightly\s+)?(?:loaded|efficient(?:ly)?|economical(?:ly)?|"
-    r"used|utili[sz]ed|busy|active|idle))\b",
+    r"used|utili[sz]ed|busy|active|idle|[a-z]+-intensive|intensive|productive|wasteful|hungry|thirsty))\b",
     re.I,
 )
 

@@ -131,8 +131,10 @@ def _asset_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     sensor, site_name = args.get("sensor_name"), args.get("site_name", "")
     if not picked or not sensor or g.links is None or g.catalog is None:
         return None
-    if g.links.assets or g.links.asset_types or g.links.missing:
+    if g.links.assets or g.links.missing:
         return None
+    if g.links.asset_types:  # "the filter pump", "fermenter number seven": one of a kind said in the singular
+        return _one_of_a_kind(g, picked, sensor, site_name)
     if not g.links.sites and len(g.catalog.sites) > 1 and site_name:  # "what was the t bar drawing yesterday"
         return Slot(source="model", said=f"{site_name}, {NO_SITE} ({len(g.catalog.sites)} sites)")
     scope = g.scope()
@@ -164,6 +166,28 @@ _WHERE = r"\b(?:up|down|over|out|at|in|across|round|around)"
 
 #: how a site code took as the only candidate is said where words of the question were not placed
 ONLY_SITE = "the only site with what the question names"
+
+
+def _one_of_a_kind(g: Grounding, picked: list[str], sensor: str, site_name: str) -> Slot | None:
+    """The model's pick of one asset where the question names a kind in the singular ("what flow was the filter pump
+    doing", three filter pumps) and several of the kind have the series: open (a ranking, a count or a list of the
+    kind names no one of them)."""
+    assert g.links is not None and g.catalog is not None
+    if site_name not in g.catalog.sites or len(picked) != 1:
+        return None
+    kinds = [m for m in g.links.mentions if m.kind == "asset" and m.name in g.links.asset_types and m.text]
+    if not kinds or any(re.search(r"s\b", m.text.casefold()) for m in kinds):
+        return None  # "the filter pumps": the kind, all of it
+    sc = g.catalog.site(site_name)
+    having = [
+        a for k in g.links.asset_types for a in sc.assets_of_type(k) if g.catalog.has_sensor(site_name, a, sensor)
+    ]
+    having = list(dict.fromkeys(having))
+    if len(having) <= 1 or picked[0] not in having:
+        return None
+    return Slot(source="model", said=f"{picked[0]}, {NO_EQUIPMENT} ({len(having)} {kinds[0].text} have {sensor})")
+
+
 #: how equipment the model chose where the question named none is said (such a run is partial: `open_slots`)
 NO_EQUIPMENT = "chosen by the model: the question names no equipment"
 #: ... and the site, where the question names no site, nothing of one, and the SkySpark has several
