@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from edge_agent.grounding.abbrev import cut_words, numbered_ranges, short_codes
+from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes
 from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import label_lead
 from edge_agent.grounding.dates import resolve_period
@@ -118,3 +118,15 @@ def test_a_range_of_numbered_names():
 def test_a_request_to_operate_a_unit_named_with_a_number_is_refused(said, refused):
     also = read_question(said).also
     assert also[0].startswith(refused) if refused else also == [], also
+
+
+def test_a_kinds_word_and_a_number_name_the_one_asset_of_that_kind_with_it():
+    cat = Catalog.of({"Brewery": {"FV-01": [], "FV-07": [], "Pump 7": []}})
+    b = cat.site("Brewery")
+    for a in ("FV-01", "FV-07"):
+        b.types[a] = ["tank", "fermenter"]
+    b.types["Pump 7"] = ["pump"]
+    assert kind_numbers("how warm was fermenter number seven", cat) == {"fermenter number seven": "FV-07"}
+    assert kind_numbers("fermenter 7 temp", cat) == {"fermenter 7": "FV-07"}
+    assert kind_numbers("pump 7 flow", cat) == {}  # "Pump" is a name's own word: linked as written
+    assert kind_numbers("fermenter 3 temp", cat) == {}  # no fermenter has 3

@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.forms import FUNCTION_WORDS
+from edge_agent.grounding.numbers import NUMBER, value
 
 #: a code of one to three letters glued to a number ("U1", "P2", "TG-3")
 _CODE = re.compile(r"(?<![\w/-])([A-Za-z]{1,3})-?(\d{1,2})(?![\w/-])")
@@ -103,4 +106,35 @@ def numbered_ranges(question: str, assets: Iterable[str]) -> dict[str, str]:
             if first < last <= first + 20 and all(k in members for k in range(first, last + 1)):
                 names = [members[k] for k in range(first, last + 1)]
                 out[m.group(0)] = f"{', '.join(names[:-1])} and {names[-1]}"
+    return out
+
+
+def kind_numbers(question: str, catalog: Catalog) -> dict[str, str]:
+    """ "fermenter number seven" → "FV-07": a word of a kind of equipment the field names and a number (in digits or
+    words), where exactly one asset of that kind has that number and the word stands before a number in no name (a
+    name's own word is linked as written: "Chiller 2")."""
+    names = [a for site in catalog.sites for a in catalog.assets(site)]
+    own = {w.casefold() for n in names for w in re.findall(r"([^\W\d_]+)[\s_\-.#]*\d", n)}
+    out: dict[str, str] = {}
+    pattern = rf"\b([^\W\d_]+)\s+(?:(?:number|no\.?|num|#)\s*)?(\d{{1,3}}|{NUMBER})\b(?![.:/]\d)"
+    for m in re.finditer(pattern, question, re.I):
+        word = m.group(1)
+        if word.casefold() in own or word.casefold() in FUNCTION_WORDS:
+            continue
+        said = fieldvocab.singular(word.casefold())
+        kinds = set(fieldvocab.kinds_named(word.casefold())) | {  # the field's word, or a marker of the SkySpark's
+            k for site in catalog.sites for k in catalog.types(site) if k.casefold() == said
+        }
+        if not kinds:
+            continue
+        number = int(m.group(2)) if m.group(2).isdigit() else value(m.group(2))
+        fits = [
+            a
+            for site in catalog.sites
+            for k in kinds
+            for a in catalog.site(site).assets_of_type(k)
+            if (n := _NUMBERED.fullmatch(a)) is not None and int(n.group(2)) == number
+        ]
+        if len(set(fits)) == 1:
+            out[m.group(0)] = fits[0]
     return out

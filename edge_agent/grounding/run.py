@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from edge_agent.grounding import fieldvocab, respelling
-from edge_agent.grounding.abbrev import cut_words, numbered_ranges, short_codes
+from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
@@ -322,6 +322,7 @@ class Grounding:
                 **short_codes(question, assets, catalog.all_names()),  # "U1": Unit 1
                 **cut_words(question, assets, catalog.all_names()),  # "upper res": Upper Reservoir
                 **numbered_ranges(question, assets),  # "Silo 1-3": Silo 1, Silo 2 and Silo 3
+                **kind_numbers(question, catalog),  # "fermenter number seven": FV-07
             }
             if catalog is not None
             else {}
