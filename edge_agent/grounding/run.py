@@ -109,12 +109,13 @@ def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
     return out
 
 
+#: the weekdays' short forms (the forms table's, and "sat", "sun": words of their own save before a date)
 _WEEKDAY_SHORT = {
-    **{w: "monday" for w in ("mon",)},
-    **{w: "tuesday" for w in ("tue", "tues")},
-    **{w: "wednesday" for w in ("wed", "weds")},
-    **{w: "thursday" for w in ("thu", "thur", "thurs")},
-    **{w: "friday" for w in ("fri",)},
+    **{
+        w: full
+        for w, full in TABLE.short_forms.items()
+        if full in ("monday", "tuesday", "wednesday", "thursday", "friday")
+    },
     "sat": "saturday",
     "sun": "sunday",
 }
@@ -312,6 +313,7 @@ class Grounding:
             aside = [label, *aside] if label else aside
         # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
         assets = [a for site in catalog.sites for a in catalog.assets(site)] if catalog is not None else []
+        names = catalog.all_names() if catalog is not None else set()  # listed once for the readers below
         short = (
             {
                 **_short_forms(question, catalog),
@@ -319,8 +321,8 @@ class Grounding:
                 **spelled_numbers(question, numbered_words(assets), assets),  # "chiller two", "CRAH three" (CRAH-03)
                 **_spaced_letters(question, assets),  # "the I T load": the IT Meter's
                 **spelled_units(question),  # "kilowatt hours": kWh
-                **short_codes(question, assets, catalog.all_names()),  # "U1": Unit 1
-                **cut_words(question, assets, catalog.all_names()),  # "upper res": Upper Reservoir
+                **short_codes(question, assets, names),  # "U1": Unit 1
+                **cut_words(question, assets, names),  # "upper res": Upper Reservoir
                 **numbered_ranges(question, assets),  # "Silo 1-3": Silo 1, Silo 2 and Silo 3
                 **kind_numbers(question, catalog),  # "fermenter number seven": FV-07
             }
