@@ -33,6 +33,7 @@ def test_repeated_pieces_of_tool_output_are_not_an_answer():
 
 def test_prose_with_words_no_observation_holds_is_not_answered():
     g = Grounding.build("list the sensors of Freezer 1 at SITE-A", CATALOG)
+    g.in_code = ""  # (code lists them from the catalog; here the model's own prose is what is checked)
     g.observe(1, 1, "sensors", "Freezer 1 has 2 sensors: Box Temp, Compressor Power")
     answer = "The 2 sensors on Freezer 1 are connected to the sensors_freezer file"
     lacking = g.unsupported(1, answer, _claims(g, answer))
@@ -237,6 +238,7 @@ def test_a_head_that_starts_with_a_lower_case_name_keeps_its_case():
 
 def test_the_distill_models_own_goal_is_no_evidence_for_the_answers_words():
     g = Grounding.build("list the sensors of Freezer 1 at SITE-A", CATALOG)
+    g.in_code = ""  # (code lists them from the catalog; here the model's own prose is what is checked)
     g.set_facts("Worked out from the question: site_name SITE-A; asset_name Freezer 1\nGoal: find the copbone of it")
     g.observe(1, 1, "sensors", "found 2 sensors on Freezer 1: Box Temp, Compressor Power")
     answer = "The copbone of Freezer 1 is Box Temp"

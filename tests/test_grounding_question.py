@@ -966,6 +966,9 @@ def test_a_listing_never_answers_a_sensor_named_nor_a_count_of_another_thing():
     g.observe(1, 1, "assets", f"{head}; saved to f.json", head=head, answers=False, args={"site_name": "W"})
     assert g.unsupported(1, head, []) == "no data call of this run read what the question asks for"
     g = Grounding.build("How many points are on the MAUs at W?", cat, NOW)
+    listed = "Found 1 sensors on MAU-1 Basecoat at W: Burner Gas Flow; Found 1 sensors on MAU-3 Sealer at W: "
+    assert g.in_code == listed + "Burner Gas Flow"
+    g.in_code = ""  # (read in code from the catalog; where it is not, a listing of sites answers no count of points)
     g.observe(1, 1, "sites", "found 2 sites: P, W; saved to f.json", head="found 2 sites: P, W", answers=False, args={})
     assert [p.ask for p in g.open_parts(1)] == ["count"]  # points counted, sites listed
     g = Grounding.build("How many points are on MAU-1 Basecoat?", cat, NOW)

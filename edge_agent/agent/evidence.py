@@ -256,7 +256,11 @@ def _unread_sensors(g: Grounding | None, data_steps: Sequence[StepRecord]) -> li
     asset. Pairs the SkySpark lacks are facts of the answer, not reads to make."""
     if g is None or g.links is None or not g.links.sensors:
         return []
-    sensors = g.links.sensors
+    scope = g.scope()
+    in_play = {x for site in scope.sites.values() for x in site.sensors} if scope is not None else set()
+    # the series the scope kept: "guide brg vib … over 4.5 mm/s" reads Vibration, the one the limit's unit fits, not
+    # every series a loose word linked
+    sensors = [s for s in g.links.sensors if s in in_play] or g.links.sensors
     lacking = {(m.asset, m.text) for m in g.links.missing if m.kind == "sensor"}
     pairs = [(a, s) for s in sensors for a in (g.links.assets or [""]) if (a, s) not in lacking]
 

@@ -41,6 +41,8 @@ def short_codes(question: str, assets: Iterable[str], names: Iterable[str]) -> d
             if n is None or int(n.group(2)) != number:
                 continue
             words = _words(n.group(1))
+            if any(len(w) > len(letters) and w.isupper() for w in words):
+                continue  # "PHAHU-2" is shortened to nothing shorter: a code already
             initials = len(words) == len(letters) and all(
                 w.casefold().startswith(c.casefold()) for w, c in zip(words, letters)
             )

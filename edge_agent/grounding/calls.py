@@ -119,7 +119,7 @@ def wrong_measure(g: Grounding, tool: str, args: Any) -> str:
         offer = f"; the measured series: {', '.join(measured[:8])}" if measured else ""
         return f"{sensor} is a setpoint, and the question does not ask for a setpoint{offer}."
     wanted = g.links.measures
-    if wanted and not fits(wanted, first):
+    if wanted and not fits(wanted, first) and sensor not in g.links.sensors:  # a series the words named is asked
         good = [
             s.short
             for a in assets[:1]

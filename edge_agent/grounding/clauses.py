@@ -91,14 +91,18 @@ def _numbers_and_units(text: str) -> set[str]:
 
 
 def _wish(text: str) -> tuple[str, set[str]] | None:
+    """The operation a clause wishes done without an operating verb at its start ("I want it turned off",
+    "pool SP to 30.5 °C"), with the words it placed; None in a question ("is the SP to 30.5 yet?")."""
+    question = text.rstrip().endswith("?") or bool((_WH_WORDS | _AUXILIARIES).intersection(words(text)[:1]))
     for cue in TABLE.wish:
         m = cue.search(text)
-        if m:
+        if m and not question:
             done = next((w for w in reversed(words(m.group(0))) if w in TABLE.participles), "")
             after = [w for w in words(text[m.end() :])[:2] if w in _PARTICLES]
             if not after:
                 after = [w for w in words(m.group(0)) if w in _PARTICLES][-1:]
-            plain = "switch" if after and after[0] in ("on", "off") else "operate"  # "I need X off right now"
+            setpoint = TABLE.setpoint.search(m.group(0)) and not done  # "SP to 30.5": set it
+            plain = "switch" if after and after[0] in ("on", "off") else "set" if setpoint else "operate"
             verb = TABLE.participles.get(done, plain) + (f" {after[0]}" if after else "")
             return verb, cue.placed(text, m) | set(after) | _numbers_and_units(text)
     return None
@@ -121,6 +125,8 @@ def _asks(text: str) -> bool:
     return rest[0] not in TABLE.statement_start and not _states(text[lead.end() :] if lead else text)
 
 
+#: the auxiliaries that open a yes/no question ("is the SP to 30.5 yet?")
+_AUXILIARIES = frozenset("is are was were did does do has have had".split())
 #: English's question words (a closed class)
 _WH_WORDS = frozenset("how what which who whom whose when where why whether".split())
 

@@ -50,6 +50,10 @@ _PURPOSE = re.compile(
     r"\s*(?:(?:it|this|that)\s+is\s+|(?:it|this|that)['’]s\s+|is\s+|its\s+)?for\s+(?:the|a|an|my|our|his|her|their)\s",
     re.I,
 )
+#: why the question is asked, after it: ", so that I can attach it to the monitoring plan", ", so we can bill them"
+_SO_THAT = re.compile(
+    r",\s+(?P<tail>so(?:\s+that)?\s+(?:i|we|they|he|she|you)\s+(?:can|could|may|might|will)\s[^?]+?)\s*[.!]?\s*$", re.I
+)
 #: a remark after the question's end: after its last "?", or a statement after a comma or a dash at the end
 _TAIL_AFTER_COMMA = re.compile(r"(?:,|\s[—–-])\s+(?P<tail>[^,?—–]+?)\s*[.!]?\s*$")
 
@@ -85,6 +89,10 @@ def set_aside(question: str) -> tuple[str, list[str]]:
     if m and not _PERSONAL.search(m.group("lead")):
         aside.append(m.group("lead").strip())
         text = _blank(text, 0, m.end())  # with the greeting before it ("hiya — the grower's asking …")
+    purpose = _SO_THAT.search(text)
+    if purpose and not re.search(r"\d", purpose.group("tail")):  # "…, so that I can attach it to the plan"
+        aside.append(purpose.group("tail").strip())
+        text = _blank(text, purpose.start(), purpose.end())
     end = text.rfind("?")
     if end >= 0 and text[end + 1 :].strip() and _remark(text[end + 1 :]):  # "…? roughly is fine"
         aside.append(text[end + 1 :].strip())
@@ -112,6 +120,24 @@ def label_lead(question: str, keep: Callable[[str], bool]) -> tuple[str, str]:
     if m is None or keep(m.group("label")):
         return question, ""
     return _blank(question, 0, m.end()), m.group("label").strip()
+
+
+#: a circumstance after the question, set off by a comma: "…, when Cooling Tower 2's fan was out of service." (why it
+#: is asked, not what: its equipment is not the subject)
+_CIRCUMSTANCE = re.compile(
+    r",\s+(?P<tail>(?:when|while|whilst|as|because|since|after)\s+[^,?;]+?\b(?:was|were|had\s+been|went|got)\s+"
+    r"[^,?;]+?)\s*[.!]?\s*$",
+    re.I,
+)
+
+
+def circumstance_tail(question: str, keep: Callable[[str], bool]) -> tuple[str, str]:
+    """The question with a circumstance after it blanked (length kept) and the circumstance ('' where there is none,
+    or where `keep` says the question without it names nothing to read: then the circumstance holds the subject)."""
+    m = _CIRCUMSTANCE.search(question)
+    if m is None or "?" in m.group("tail") or not keep(question[: m.start()]):
+        return question, ""
+    return _blank(question, m.start(), m.end()), m.group("tail").strip()
 
 
 #: a purpose said before the ask ("For the tenant engagement section, please …", "As an energy-saving measure,
@@ -178,6 +204,32 @@ def framing_spans(question: str) -> list[tuple[int, int]]:
         and not re.search(r"\d", t)
         and _opens_a_statement(t)
     ]
+
+
+def statement_spans(question: str) -> list[tuple[int, int]]:
+    """Whole sentences before the question that report a state or an event, names and all ("Dairy: Boiler 1 burner
+    serviced Tue evening. What was its …?", "Walk-round: Comp 1 sounding laboured. …"): a sentence that ends in a
+    full stop, asks the gateway nothing, and whose every clause (a log's heading before a colon aside) states
+    something, where a later sentence asks. Their names stay for the linking ("its"); no word of theirs is read for
+    the question's form ("serviced" is no question about maintenance)."""
+    sentences, at = [], 0
+    for stop in re.finditer(r"(?<=[.?!])\s+", question):
+        sentences.append((at, stop.start()))
+        at = stop.end()
+    sentences.append((at, len(question)))
+    out: list[tuple[int, int]] = []
+    for i, (a, b) in enumerate(sentences[:-1]):
+        text = question[a:b].strip()
+        later = [question[x:y].strip() for x, y in sentences[i + 1 :]]
+        if not text.endswith(".") or _ASKING.search(text) or "?" in text:
+            continue
+        if not any(t.endswith("?") or _ASKING.search(t) for t in later):
+            continue
+        body = text[label.end() :] if (label := _LABEL.match(text)) else text
+        clauses = [body[x:y] for x, y, _ in _clause_spans(body.rstrip("."))]
+        if clauses and all(_states(c) for c in clauses) and not any(c.search(text) for c in TABLE.injection):
+            out.append((a, b))
+    return out
 
 
 #: "one of our largest costs": a superlative that describes (one among several), never one the sentence asks for

@@ -112,10 +112,21 @@ _MONTH_YEAR = re.compile(
 #: two days of one month, the month (and year) written once: "25th to 27th march", "from 3 - 5 april 2024" (a bare
 #: first number only after from/between: "Chiller 6 to 9 March" is no range)
 _DAYS_OF_ONE_MONTH = re.compile(
-    r"(?:(?:\b(?:from|between)\s+(?:the\s+)?|\(\s*)(?P<d1>\d{1,2})(?:st|nd|rd|th)?|\b(?P<o1>\d{1,2})(?:st|nd|rd|th)"
+    r"(?:(?:\b(?:from|between)\s+(?:the\s+)?|\(\s*|(?:^|(?<=[—–:,;])|(?<=[—–:,;]\s))(?=\d))(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
+    r"|\b(?P<o1>\d{1,2})(?:st|nd|rd|th)"
     r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d))"  # "on 3-5 may": a dash after a period's word
     r"\s*(?:to|until|till|through|-|–|and)\s*(?:the\s+)?"  # "the 27th to the 29th of Oct"
     r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"
+)
+#: two whole dates and no "from": "26 october to 1 november" (not after "compare": "compare 19 october to 26 october"
+#: sets one day against another)
+_DATES_RANGE = re.compile(
+    r"(?<!\w)(?P<a>\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+    + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + r")\.?)\s*(?:to|until|till|through|-|–)\s*(?P<b>\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+    + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + r")\.?"
+    + r"(?:,?\s*\d{4})?)(?!\w)"
 )
 #: the month written first, once: "may 3-5", "may 3 to 5 2024", "march 3rd through 7th" (not "may 3 to 5 pm", not
 #: "may 3 to june 5", which `_RANGE` reads)
@@ -582,6 +593,8 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
     if days is not None:
         return days
     m = _RANGE.search(lowered)
+    if m is None and (d := _DATES_RANGE.search(lowered)) and not re.search(r"\bcompar", lowered[: d.start()]):
+        m = d
     if m:
         # A year written once at the end applies to both ends ("from jan 1 to jan 5 2021").
         year = re.search(r"(\d{4})\s*$", m["b"])

@@ -438,6 +438,8 @@ def quantity_of_unit(unit: str | None) -> Quantity | None:
     v = _v()
     u = _unit_key(unit)
     name = v.unit_q.get(u) or v.unit_q.get(u.translate(_SUPER)) or v.unit_folded.get(u.casefold())
+    if name is None and re.search(r"(?:lit|met)res?$", u.casefold()):  # the British "litre", "cubic metres"
+        name = v.unit_folded.get(re.sub(r"re(s?)$", r"er\1", u.casefold()))
     return v.quantities.get(name) if name else None
 
 

@@ -145,8 +145,13 @@ def words(text: str) -> list[str]:
     return out
 
 
+#: a superlative that opens a compound ("hardest-working", "best-performing", "least-loaded"): read as two words
+_SUPERLATIVE_COMPOUND = re.compile(r"(?<=[a-z](?:est|ost))-(?=[a-z])|(?<=\bleast)-(?=[a-z])", re.I)
+
+
 def _normal(text: str) -> str:
-    return text.replace("\u2019", "'").replace("\u2018", "'")
+    """The text as cues read it (the same length: spans into it point into the question as written)."""
+    return _SUPERLATIVE_COMPOUND.sub(" ", text.replace("\u2019", "'").replace("\u2018", "'"))
 
 
 @dataclass(frozen=True)
@@ -201,6 +206,8 @@ class _Compiler:
         for alt in element.split("|"):
             if alt.startswith("<") and alt.endswith(">"):
                 body, w, s = self.slot(alt[1:-1])
+                if alt == "<period>":  # "what fraction of yesterday's load": a possessive period qualifies a noun
+                    body = rf"(?:{body})(?!'s\b)"
                 alts.append(body)
                 ws |= w
                 ss |= s

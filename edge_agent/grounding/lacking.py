@@ -288,6 +288,8 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         if links.sites and not set(links.sites) & set(where[marker]):
             if _qualifies_a_measure(tokens, i, j) or _in_a_measure_phrase(tokens, i, j):
                 continue  # "rank the kilns by fan energy": the fans' energy of a kiln, not a fan the site lacks
+            if _qualifies_a_kind_there(tokens, j, index, catalog, links.sites[0]):
+                continue  # "the exhaust fans" where the site's fans are "CP Exhaust Fan 1…": which fans, not a kind
             tokens.take(i, j)
             site = links.sites[0]
             if _the_site_itself(tokens, i, j, links, site):  # "did the mill use more steam? check the Höyrymittari"
@@ -437,6 +439,24 @@ def _as_written(text: str, marker: str) -> str:
     label = kind_label(marker)
     written = fieldvocab.singular(text.strip()) if text.strip().casefold() != label.casefold() else label
     return label if key(written) in (key(label), key(label) + "s") else f"{written} ({label})"
+
+
+def _qualifies_a_kind_there(tokens: Tokens, j: int, index: dict[str, str], catalog: Catalog, site: str) -> bool:
+    """The kind's word at tokens[..j] stands before a kind the site has, whose equipment there carries the word in its
+    names ("exhaust" of "those big exhaust fans", the site's fans named "CP Exhaust Fan 1" …): it says which of them,
+    it names no kind the site lacks."""
+    word = key(tokens.items[j - 1][0]) if j > 0 else ""
+    for k in (j + 1, j + 2):
+        if k > len(tokens.items):
+            break
+        after = index.get(key("".join(tokens.words(j, k))))
+        if after is None or after not in catalog.types(site):
+            continue
+        named = [
+            a for a in catalog.site(site).assets_of_type(after) if word in {key(w) for w in re.split(r"[\s_-]+", a)}
+        ]
+        return bool(word) and bool(named)
+    return False
 
 
 def _absent_kinds(tokens: Tokens, catalog: Catalog, links: Links, present: set[str]) -> None:

@@ -243,7 +243,12 @@ def _match_tags(
 
     def variants(word: str) -> set[str]:
         k = key(word)
-        return key_variants(k) | key_variants(k[:-1] if k.endswith("s") and len(k) > 3 else k)
+        out = key_variants(k) | key_variants(k[:-1] if k.endswith("s") and len(k) > 3 else k)
+        if len(k) <= 3 and fieldvocab.quantity_of_unit(word) is None:  # "RH": its quantity, as tags say it
+            out |= {
+                key(w) for m in fieldvocab.measure_words(word.casefold()) if m.quantity for w in m.quantity.name.split()
+            }
+        return out
 
     found: list[tuple[int, int, str, str]] = []
     for i, j in tokens.spans(3):
@@ -426,6 +431,9 @@ def _match_place_word(tokens: Tokens, sites: list[str], common: set[str]) -> lis
 
 #: the general words a site's name may end with that say nothing of which site ("North Plant", "Main Campus")
 _GENERAL_PLACES = frozenset("site sites plant plants campus building buildings facility centre center works".split())
+#: ... of which these say what kind of place it is, where they end one site's name ("the centre's export" of Kedron Park
+#: Shopping Centre, when no other site's name ends so)
+_PLACE_KINDS = frozenset({"centre", "center"})
 
 
 def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, str]]:
@@ -447,7 +455,7 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
         raw = tokens.items[i][0].removesuffix("'s").removesuffix("’s")
         k = key(raw)
         fits = lasts.get(k, [])
-        if tokens.used[i] or len(fits) != 1 or k in _GENERAL_PLACES or k in points:
+        if tokens.used[i] or len(fits) != 1 or k in _GENERAL_PLACES - _PLACE_KINDS or k in points:
             continue
         # an asset of another site holding the word, or one of this site's whose name the next word goes on with
         # ("the depot main meter"); the site's own meter named after it ("Depot Main Meter") leaves "the depot" its

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.clauses import split_parts
-from edge_agent.grounding.context import framing_spans, in_statements
+from edge_agent.grounding.context import framing_spans, in_statements, statement_spans
 from edge_agent.grounding.dates import MONTHS, WEEKDAYS
 from edge_agent.grounding.forms import FUNCTION_WORDS, words
 from edge_agent.grounding.lacking import sensor_lacking
@@ -44,7 +44,8 @@ def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
     for m in links.mentions if links is not None else []:
         if m.how == "initials":
             question = re.sub(rf"(?<!\w){re.escape(m.text)}(?!\w)", lambda x: " " * len(x.group(0)), question)
-    for a, b in framing_spans(question):  # "With the colder weather arriving, I would like to …": no form word of it
+    # "With the colder weather arriving, I would like to …", "Boiler 1 burner serviced Tue evening.": no form word
+    for a, b in framing_spans(question) + statement_spans(question):
         question = question[:a] + " " * (b - a) + question[b:]
     texts = split_parts(question)
     many = []
@@ -123,7 +124,7 @@ CALENDAR_WORDS = frozenset(
 #: what happens on a plant that a question dates its data by ("during the black building test"): no name, no measure
 EVENT_WORDS = frozenset(
     "test tests testing trial trials drill drills exercise inspection inspections commissioning shutdown shutdowns "
-    "startup outage outages storm storms incident incidents event events".split()
+    "startup outage outages storm storms incident incidents event events alarm alarms trip trips".split()
 )
 
 #: the general nouns for the things a catalog lists ("chiller units", "which devices"), never a name or a kind
@@ -150,6 +151,10 @@ def initial_spans(question: str, catalog: Catalog) -> list[tuple[list[str], str]
     return out
 
 
+#: English's words of size, as one describes equipment ("the big fans", "those huge tanks")
+_SIZE = "big|large|small|little|huge|tiny|giant|massive"
+
+
 def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[str]:
     """The question's words that neither the reading (form cues, function words, operating verbs), the linking
     (sites, assets, sensors, kinds, missing names), the period, the field's vocabulary (kinds, measures, units)
@@ -174,10 +179,19 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         placed |= set(words(phrase))
     for term in RATIO_TERMS.finditer(g.question):  # "the PUE", "its specific power": a ratio the field defines
         placed |= set(words(term.group(0)))
+    if any(p.op == "ratio" for p in g.reading.parts) and len(links.sensors) >= 2:
+        # "its evaporation ratio, kg steam per litre of fuel oil": the ratio's name, its two series named by the words
+        for named in re.finditer(r"\b([^\W\d_]+)\s+(?:ratio|factor|index)\b", g.question, re.I):
+            placed |= set(words(named.group(1)))
     for a, b in fieldvocab.event_spans(g.question):  # "during Tuesday's power cut": an event, placed
         placed |= set(words(g.question[a:b]))
     for named in re.finditer(rf"((?:[^\W\d_]+\s+){{1,2}})(?:{'|'.join(EVENT_WORDS)})\b", g.question, re.I):
         placed |= set(words(named.group(1)))  # "the black building test": the event's name
+    for kind in links.asset_types:  # "those big exhaust fans": a size that describes the kind's equipment, not a name
+        label = " ".join(fieldvocab.marker_words(kind)).split()[:1]
+        if label:
+            sized = rf"\b({_SIZE})\W+(?:\w+\W+){{0,2}}?{re.escape(label[0])}"
+            placed |= {m.group(1).casefold() for m in re.finditer(sized, g.question, re.I)}
     for span, _ in initial_spans(g.question, catalog):  # "the tunnel ventilation fans (TVF)": a name spelled out
         placed |= set(words(" ".join(span)))
     for missing in links.missing:

@@ -346,6 +346,9 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
     pins = set(spec.pins)
     if "direction" in pins:
         part.direction = _argument("direction", text)
+        lim = _first(TABLE.limit, text)  # "drawn down hard over Easter … drop under 45%": the limit's own word wins
+        said = _argument("direction", words(lim[1].group(0))[0]) if lim and words(lim[1].group(0)) else None
+        part.direction = said or part.direction
     if "limit" in pins and part.direction is not None:
         part.limit = _limit(text)
         lim = _first(TABLE.limit, text)
@@ -521,7 +524,9 @@ COURTESY_WORDS = frozenset(
     # greetings an operator brings from another language ("Hola, pls list …")
     "hiya howdy greetings gday g'day hola buenas buenos dias bonjour salut hallo moin ciao ola oi namaste "
     # a formal writer's courtesy ("I'd be grateful for …", "preferably as a CSV")
-    "grateful appreciate appreciated preferably ideally possible if convenient".split()
+    "grateful appreciate appreciated preferably ideally possible if convenient "
+    # an apology for cutting in ("sorry to butt in —", "sorry to jump in,")
+    "interrupt butt jump barge chime in".split()
 )
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from edge_agent.analysis import is_power
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.forms import TABLE
 from edge_agent.grounding.measures import point_measure
@@ -88,6 +89,23 @@ def _when(start: str | None, final: str | None) -> str:
     return f"from {a:%H:%M} {day} to {b:%H:%M} {b:%a} {b.day} {b:%b %Y}"
 
 
+def _one_amount(g: Grounding, args: dict[str, Any], mine: tuple[str, ...] | list[str]) -> bool:
+    """An amount of energy asked of one asset whose candidate series are its power and its energy register (b18-27:
+    "the farm's electricity consumption", Active Power and Energy): either gives the same energy, so the pick changes
+    no answer. A series with no unit (a run state) gives no energy and is no candidate."""
+    asset, site = args.get("asset_name", ""), args.get("site_name", "")
+    if args.get("by") not in ("energy", "amount") or not asset or g.catalog is None or site not in g.catalog.sites:
+        return False
+    units = {p.short: p.unit for p in g.catalog.sensors(site, asset)}
+    kinds = []
+    for s in mine:
+        q = fieldvocab.quantity_of_unit(units.get(s))
+        if units.get(s) is None:
+            continue
+        kinds.append("power" if is_power(units.get(s)) else q.name if q is not None and q.summable else "other")
+    return sorted(kinds) in (["energy", "power"], ["power"], ["energy"])
+
+
 def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     """Where the series of a call came from: the question named it, a measure word it says, the catalog's only
     candidate, or the model's choice among several."""
@@ -118,6 +136,8 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
         # word names ("energy": Import and Export Energy) the model picked
         of = ", ".join(g.links.measures) or "asset's"
         return Slot(source="words", said=f"{sensor}, of the {of} series the one the words name")
+    if _one_amount(g, args, mine):  # power or its register: the same energy
+        return Slot(source="rule", said=f"{sensor}, {ONE_AMOUNT}")
     if g.links.measures:  # the question's measure word fits several series, and no word names one: the model's pick
         return Slot(source="model", said=f"{sensor}, {MODEL_PICK} {', '.join(g.links.measures)} series")
     return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
@@ -194,6 +214,9 @@ NO_EQUIPMENT = "chosen by the model: the question names no equipment"
 NO_SITE = "chosen by the model: the question names no site"
 #: how a series the model chose where the question named no measure is said (such a run is partial: `open_slots`)
 NO_MEASURE = "chosen by the model: the question names no measure"
+#: how the power series picked beside an energy register (or the register beside the power) is said: either gives the
+#: same energy
+ONE_AMOUNT = "the asset's power and its energy register give the same energy"
 #: ... and where the question's measure word fits several series and no word of it names one
 MODEL_PICK = "chosen by the model among the"
 #: ... and a signed series, where the question asks one direction of its flow and no point is tagged with it

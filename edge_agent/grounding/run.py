@@ -34,8 +34,8 @@ from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding.context import framing_spans, label_lead, set_aside
-from edge_agent.grounding.dates import resolve_period
+from edge_agent.grounding.context import circumstance_tail, framing_spans, label_lead, set_aside, statement_spans
+from edge_agent.grounding.dates import DateRange, resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import Links, Mention
@@ -69,7 +69,7 @@ from edge_agent.grounding.status import (
     unsupported,
 )
 from edge_agent.grounding.unitnamed import name_by_unit
-from edge_agent.grounding.wholes import share_of_total, system_meter
+from edge_agent.grounding.wholes import share_of_total, share_order, system_meter
 from edge_agent.grounding.written import declined, written_in_code
 from edge_agent.toolkit import Tool
 
@@ -208,6 +208,25 @@ def _names_something(text: str, catalog: Catalog, now: datetime | None) -> bool:
     return bool(links.sites or links.assets or (now is not None and resolve_period(text, now) is not None))
 
 
+def _asked_period(question: str, now: datetime) -> DateRange | None:
+    """The period of the one sentence that asks ("P2 on ESL since the 1st with its SP raised. Did the holding tube temp
+    dip below SP at any point yesterday?": yesterday), where the message has others before it that ask nothing; else
+    the period of the whole message."""
+    whole = resolve_period(question, now)
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.strip()) if s]
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    if len(sentences) < 2 or len(asking) != 1 or whole is None:
+        return whole
+    own = resolve_period(asking[0], now)
+    return own if own is not None and own.phrase and own.phrase in question.casefold() else whole
+
+
+def _names_equipment(text: str, catalog: Catalog) -> bool:
+    """`text` names equipment, a kind of it or a series of the SkySpark."""
+    links = link(text, catalog)
+    return bool(links.assets or links.asset_types or links.sensors)
+
+
 def _not_a_name(text: str) -> bool:
     """A piece of an answer the linking took for a name that is none: a decimal reading ("it 18.217") or a function
     word before a number ("was 3")."""
@@ -311,6 +330,9 @@ class Grounding:
         if catalog is not None:  # "Turnover sheet: what flow …": a log's heading, unless it names what is asked
             question, label = label_lead(question, lambda t: _names_something(t, catalog, now))
             aside = [label, *aside] if label else aside
+            # "…, when Cooling Tower 2's fan was out of service": context, where the rest names what is read
+            question, why = circumstance_tail(question, lambda t: _names_equipment(t, catalog))
+            aside = [*aside, why] if why else aside
         # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
         assets = [a for site in catalog.sites for a in catalog.assets(site)] if catalog is not None else []
         names = catalog.all_names() if catalog is not None else set()  # listed once for the readers below
@@ -348,12 +370,13 @@ class Grounding:
 
     @classmethod
     def _build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:
-        period = resolve_period(question, now) if now is not None else None
+        period = _asked_period(question, now) if now is not None else None
         start, final = period.iso() if period is not None else (None, None)
         phrase = period.phrase if period is not None else ""
         events = fieldvocab.event_spans(question)  # "during the power cut": no Power series
         links = link(question, catalog, exclude=[*period_span(question, phrase), *events]) if catalog else None
-        frames = framing_spans(question) if catalog else []
+        # the sentences that frame the question or report before it ("Comp 1 sounding laboured. Which NH3 comp …?")
+        frames = framing_spans(question) + statement_spans(question) if catalog else []
         if (
             frames and catalog and links is not None
         ):  # "Our insurer asks us to confirm that the domestic hot water …. Did DHW Calorifier 1
@@ -384,6 +407,9 @@ class Grounding:
             _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP"
             _ratio_pair(g.reading, links, catalog)  # "permeate over feed, as a fraction": Permeate / Feed Flow
             share_of_total(g.reading, links, catalog)  # "what share of the site's electricity went to X": X ÷ main
+            share_order(
+                g.reading, links, question
+            )  # "what fraction of the incomer's load was the NH3 meter": NH3 first
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)

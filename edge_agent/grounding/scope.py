@@ -148,7 +148,8 @@ class Scope:
                     "energy",
                     "sum",
                 )
-                rates = bool((pins or {}).get("report")) or not amount
+                # a peak or its time is a rate's too ("the time at which the export to the grid peaked")
+                rates = bool((pins or {}).get("report")) or not amount or bool(_PEAKED.search(asked))
                 directed, unsigned, sensors = _directed(catalog, site, kinds or assets, sensors, direction, rates)
             worded: list[str] = []
             if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
@@ -172,12 +173,15 @@ class Scope:
                 sensors = _in_unit(catalog, site, kinds or assets, sensors, unit)  # (the limit's unit selects it)
             elif (
                 unit
-                and not _fitting(catalog, site, kinds or assets, sensors, unit)
-                and (fitting := _fitting(catalog, site, kinds or assets, list(shorts), unit))
+                and (
+                    fitting := _fitting(catalog, site, kinds or assets, sensors, unit)
+                    or _fitting(catalog, site, kinds or assets, list(shorts), unit)
+                )
+                and set(fitting) != set(sensors)
                 and all(m.how in ("loose", "part", "near") for m in links.mentions if m.kind == "sensor")
             ):
-                # "guide brg vib … over 4.5 mm/s": a series linked by a loose word ("guide": Guide Vane Opening, %)
-                # that the limit's unit does not fit gives way to the series the unit fits (Vibration, mm/s)
+                # "guide brg vib … over 4.5 mm/s": series linked by loose words ("guide": Guide Vane Opening, %; "brg":
+                # Thrust Bearing Temp) that the limit's unit does not fit give way to the series it fits (Vibration)
                 sensors = fitting
             elif (
                 (said_in := _unit_asked(asked))
@@ -513,6 +517,10 @@ def said_among(asked: str, sensors: list[str]) -> list[str]:
 
 #: "what did the meter read", "the water meter reading": a meter's running total
 _READ = re.compile(r"\bmeter\s+reading\b|\bread(?:ing)?\s+(?:of|on)\b|\bdid\b.{1,60}\bread\b", re.I)
+
+
+#: a peak asked, or its time ("when did the export peak", "the maximum discharge"): a rate's, never a running total's
+_PEAKED = re.compile(r"\b(?:peak(?:s|ed|ing)?|max(?:imum)?|highest|hardest|fastest)\b", re.I)
 
 
 def _directed(

@@ -111,3 +111,22 @@ def share_of_total(reading: Reading, links: Links, catalog: Catalog) -> None:
     common = powers[0] & powers[1]
     if wanted & {"energy", "power"} and len(common) == 1 and all(len(p) == 1 for p in powers):
         links.sensors.append(next(iter(common)))
+
+
+def share_order(reading: Reading, links: Links, question: str) -> None:
+    """ "What fraction of yesterday's main incomer load was the NH3 plant sub-meter": the whole is what "share of"
+    names, the part the other asset; a ratio is the part over the whole, whatever order the question names them in
+    (the two series' roles follow the linked assets' order)."""
+    part = next((p for p in reading.parts if p.ask == "derive" and p.op == "ratio"), None)
+    if part is None or len(links.assets) != 2:
+        return
+    m = SHARE.search(question)
+    if m is None:
+        return
+    said = {x.name: question.casefold().find(x.text.casefold(), m.end()) for x in links.mentions if x.kind == "asset"}
+    at = {a: said.get(a, -1) for a in links.assets}
+    if any(v < 0 for v in at.values()):
+        return
+    whole = min(links.assets, key=lambda a: at[a])  # the one named right after "share of"
+    if question[m.end() : at[whole]].count(" ") <= 5 and links.assets[0] == whole:
+        links.assets.reverse()

@@ -88,7 +88,28 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
         return _exists(g, catalog, links)
     if r.parts and all(p.ask == "attribute" for p in r.parts):
         return _attributes(g, catalog, links)
-    return _kind_listing(g, catalog, links) or _name_listing(g, catalog, links)
+    return _kind_listing(g, catalog, links) or _name_listing(g, catalog, links) or _sensor_listing(g, catalog, links)
+
+
+def _sensor_listing(g: Grounding, catalog: Catalog, links: Links) -> str:
+    """The series of equipment a question names by its kind only, for a question that only lists or counts them
+    ("list every measurement the stack emissions monitoring system records at Aliaga", "how many points are on the
+    MAUs"): read from the catalog, each with its unit, no model or tool call. Three assets at most."""
+    r = g.reading
+    if len(r.parts) != 1 or r.parts[0].ask not in ("names", "count") or not SENSOR_THINGS.search(r.parts[0].text):
+        return ""
+    if len(links.sites) != 1 or links.sensors or links.measures or links.missing or g.unplaced or r.also:
+        return ""
+    site = links.sites[0]
+    assets = list(dict.fromkeys(a for k in links.asset_types for a in catalog.site(site).assets_of_type(k)))
+    if links.assets or not assets or len(assets) > 3 or g.start is not None:  # a named asset: the sensors tool's
+        return ""
+    said = []
+    for asset in assets:
+        points = catalog.sensors(site, asset)
+        listed = ", ".join(f"{p.short} ({p.unit})" if p.unit else p.short for p in points)
+        said.append(f"Found {len(points)} sensors on {asset} at {site}: {listed}")
+    return "; ".join(said)
 
 
 def _kind_listing(g: Grounding, catalog: Catalog, links: Links) -> str:

@@ -1,0 +1,162 @@
+"""Classes of blind sets 17 and 18 that stayed open (issue 40, session 24), each read by a rule of English or of the
+field, never by a set's words: a setpoint and a value with no verb is a request; the requester's own future is no
+forecast; two date ranges with no "from"; a statement before the question sets no form; a circumstance after it names
+no subject; the limit's own direction word; a power and its energy register give one energy; a listing of a system's
+series; a kind's qualifier that the site's names carry; the period of the one asking sentence."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from edge_agent.grounding.abbrev import short_codes
+from edge_agent.grounding.catalog import Catalog, SensorName
+from edge_agent.grounding.clauses import _clauses
+from edge_agent.grounding.context import circumstance_tail, set_aside, statement_spans
+from edge_agent.grounding.dates import resolve_period
+from edge_agent.grounding.fieldvocab import quantity_of_unit
+from edge_agent.grounding.periods import two_periods
+from edge_agent.grounding.question import read_part, read_question
+from edge_agent.grounding.run import Grounding
+
+NOW = datetime(2026, 11, 2, 9, 0)
+
+
+@pytest.mark.parametrize(
+    ("said", "control"),
+    [
+        ("Teaching pool SP to 30.5degC before tomorrow's first lesson pls.", True),
+        ("Pool SP up to 29 please", True),
+        ("Did the teaching pool SP go up to 30.5 yesterday?", False),
+        ("Is the pool SP to 30.5 yet?", False),
+        ("What was the pool SP yesterday?", False),
+    ],
+)
+def test_a_setpoint_and_its_new_value_with_no_verb_is_a_request_to_set_it(said, control):
+    kinds = {c.kind for c in _clauses(said)}
+    assert ("control" in kinds) is control
+    if control:
+        assert read_question(said).intent == "control" and read_question(said).verb.startswith("set")
+
+
+@pytest.mark.parametrize(
+    ("said", "forecast"),
+    [
+        ("Please report the gas meter's volume at 00:00 on 1 November, which I will use as the closing figure.", False),
+        ("We will use the figure in the report: what was the gas volume on Sunday?", False),
+        ("Will the gas meter volume exceed 5000 m3 this week?", True),
+        ("How much gas will the boiler use next week?", True),
+    ],
+)
+def test_the_requesters_own_future_is_no_forecast(said, forecast):
+    assert (read_part(said).ask == "forecast") is forecast
+
+
+@pytest.mark.parametrize(
+    ("said", "start", "end"),
+    [
+        ("the two weeks — 19 to 25 October, or", datetime(2026, 10, 19), datetime(2026, 10, 26)),
+        ("26 October to 1 November", datetime(2026, 10, 26), datetime(2026, 11, 2)),
+        ("between 19 and 25 October", datetime(2026, 10, 19), datetime(2026, 10, 26)),
+    ],
+)
+def test_date_ranges_without_from(said, start, end):
+    got = resolve_period(said.lower(), NOW)
+    assert got is not None and (got.start, got.end) == (start, end)
+
+
+@pytest.mark.parametrize("said", ["Chiller 6 to 9 March", "compare 19 October to 26 October"])
+def test_a_name_s_number_or_a_comparison_is_no_range(said):
+    got = resolve_period(said.lower(), NOW)
+    assert got is not None and (got.end - got.start).days == 1
+
+
+def test_two_ranges_set_against_each_other_and_which_of_the_two_weeks():
+    q = (
+        "could you confirm in which of the two weeks — 19 to 25 October, or 26 October to 1 November — the furnace "
+        "consumed less electricity"
+    )
+    first, second = two_periods(q, NOW) or (None, None)
+    assert first is not None and second is not None
+    assert (first.start, second.start, second.end) == (
+        datetime(2026, 10, 19),
+        datetime(2026, 10, 26),
+        datetime(2026, 11, 2),
+    )
+    assert read_part(
+        "the consumption for the week of 19 October and for last week; which of the 2 weeks was higher"
+    ).ask == ("periods")
+
+
+def test_a_statement_before_the_question_sets_no_form():
+    q = "Dairy: Boiler 1 burner serviced Tue evening. What was its evaporation ratio yesterday, kg steam per litre?"
+    spans = statement_spans(q)
+    assert [q[a:b] for a, b in spans] == ["Dairy: Boiler 1 burner serviced Tue evening."]
+    assert statement_spans("Boiler 1 steam flow yesterday. Any alarms?") == []  # a terse ask states nothing
+
+
+def test_a_circumstance_after_the_question_is_context_where_the_rest_names_what_is_read():
+    q = "How long was the supply temp above its setpoint on Monday, when Cooling Tower 2's fan was out of service."
+    text, why = circumstance_tail(q, lambda _: True)
+    assert why == "when Cooling Tower 2's fan was out of service" and "Cooling Tower" not in text
+    assert circumstance_tail(q, lambda _: False)[1] == ""  # the rest names nothing: the circumstance holds it
+
+
+def test_a_purpose_after_the_question_is_context():
+    text, aside = set_aside(
+        "Please list every measurement the stack monitor records, so that I can attach it to the plan."
+    )
+    assert aside == ["so that I can attach it to the plan"] and "attach" not in text
+
+
+def test_the_limit_s_own_direction_word_wins():
+    q = "Upper Reservoir drawn down hard over Easter. Did it drop under 45% at any point last week?"
+    part = read_question(q).parts[0]
+    assert (part.direction, part.limit) == ("below", 45.0)
+
+
+def test_british_spellings_of_units():
+    assert str(quantity_of_unit("litre")) == "volume" and str(quantity_of_unit("metre")) == "length"
+
+
+def test_a_code_already_is_not_shortened_to_its_first_letter():
+    assets = ["Pasteuriser 2", "PHAHU-2", "Unit 1"]
+    assert short_codes("P2 on ESL since the 1st", assets, assets) == {"P2": "Pasteuriser 2"}
+    assert short_codes("U1 net", assets, assets) == {"U1": "Unit 1"}
+
+
+def _farm() -> Catalog:
+    cat = Catalog.of({"Farm": {"Main Meter": [], "Stack CEMS": [], "CP Exhaust Fan 1": [], "CP Exhaust Fan 2": []}})
+    farm = cat.site("Farm")
+    farm.types.update(
+        {"Main Meter": ["elecMeter", "meter"], "Stack CEMS": ["stack", "emissions"]}
+        | {f"CP Exhaust Fan {n}": ["fan", "carPark"] for n in (1, 2)}
+    )
+    farm.sensors["Main Meter"] = [
+        SensorName("Active Power", "Active Power", "kW", ("elec", "power", "sensor")),
+        SensorName("Energy", "Energy", "kWh", ("elec", "energy", "sensor")),
+    ]
+    farm.sensors["Stack CEMS"] = [
+        SensorName("Dust", "Dust", "mg/Nm³", ("dust", "sensor")),
+        SensorName("O2", "O2", "%", ("oxygen", "sensor")),
+    ]
+    return cat
+
+
+def test_a_system_s_series_are_listed_from_the_catalog():
+    g = Grounding.build("Please list every measurement that the stack emissions system records at Farm.", _farm(), NOW)
+    assert g.in_code == "Found 2 sensors on Stack CEMS at Farm: Dust (mg/Nm³), O2 (%)"
+
+
+def test_a_qualifier_the_site_s_names_carry_is_no_missing_kind():
+    g = Grounding.build("how many of those big exhaust fans have we got at Farm?", _farm(), NOW)
+    assert g.links is not None and not g.links.missing and g.unplaced == []
+    assert g.in_code.startswith("Found 2 fan")
+
+
+def test_the_period_of_the_one_asking_sentence():
+    g = Grounding.build(
+        "Main Meter serviced since the 1st with a new CT. Was its power above 40 kW yesterday?", _farm(), NOW
+    )
+    assert (g.start, g.final) == ("2026-11-01T00:00:00", "2026-11-02T00:00:00")
