@@ -63,6 +63,9 @@ HS_TZ = {
     "Istanbul": "Europe/Istanbul",
     "Brisbane": "Australia/Brisbane",
     "Warsaw": "Europe/Warsaw",
+    "Dhaka": "Asia/Dhaka",
+    "Buenos_Aires": "America/Argentina/Buenos_Aires",
+    "Reykjavik": "Atlantic/Reykjavik",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
