@@ -63,6 +63,9 @@ HS_TZ = {
     "Istanbul": "Europe/Istanbul",
     "Brisbane": "Australia/Brisbane",
     "Warsaw": "Europe/Warsaw",
+    "Moncton": "America/Moncton",
+    "Lisbon": "Europe/Lisbon",
+    "Accra": "Africa/Accra",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
