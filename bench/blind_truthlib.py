@@ -66,6 +66,9 @@ HS_TZ = {
     "Dhaka": "Asia/Dhaka",
     "Buenos_Aires": "America/Argentina/Buenos_Aires",
     "Reykjavik": "Atlantic/Reykjavik",
+    "Moncton": "America/Moncton",
+    "Lisbon": "Europe/Lisbon",
+    "Accra": "Africa/Accra",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
