@@ -160,3 +160,56 @@ def test_the_period_of_the_one_asking_sentence():
         "Main Meter serviced since the 1st with a new CT. Was its power above 40 kW yesterday?", _farm(), NOW
     )
     assert (g.start, g.final) == ("2026-11-01T00:00:00", "2026-11-02T00:00:00")
+
+
+def test_half_a_month_and_the_other_half():
+    now = datetime(2026, 12, 4, 9, 0)
+    got = resolve_period("the first half of november", now)
+    assert got is not None and (got.start, got.end) == (datetime(2026, 11, 1), datetime(2026, 11, 16))
+    pair = two_periods("did it use more electricity in the first half of November or in the second half?", now)
+    assert pair is not None and (pair[1].start, pair[1].end) == (datetime(2026, 11, 16), datetime(2026, 12, 1))
+
+
+def test_day_ranges_set_against_each_other():
+    now = datetime(2026, 12, 3, 9, 0)
+    pair = two_periods("compare its mean gas flow for 2–5 November against 23–26 November", now)
+    assert pair is not None and (pair[0].end, pair[1].start) == (datetime(2026, 11, 6), datetime(2026, 11, 23))
+    assert read_part("compare its mean gas flow for 2–5 November against 23–26 November").ask == "periods"
+    assert read_part("Which period was higher?").ask == "periods"
+
+
+def _works() -> Catalog:
+    cat = Catalog.of({"Works": {"Stenter 2": [], "Boiler 1": [], "Well Pump 3": [], "Pump 1": [], "String B": []}})
+    works = cat.site("Works")
+    works.types.update({"String B": ["battery"], "Well Pump 3": ["pump"], "Pump 1": ["pump"]})
+    works.markers.update({"String B": ("equip", "battery", "dc", "elec")})
+    works.sensors["Stenter 2"] = [
+        SensorName("Chamber Temp", "Chamber Temp", "°C", ("air", "temp", "sensor")),
+        SensorName("Chamber Temp SP", "Chamber Temp SP", "°C", ("air", "temp", "sp")),
+    ]
+    works.sensors["Boiler 1"] = [SensorName("Steam Pressure", "Steam Pressure", "bar", ("steam", "pressure", "sensor"))]
+    works.sensors["Well Pump 3"] = [SensorName("VFD Hz", "VFD Hz", "Hz", ("freq", "sensor"))]
+    works.sensors["Pump 1"] = [SensorName("Run", "Run", None, ("run", "sensor"))]
+    works.sensors["String B"] = [
+        SensorName("Battery Current", "Battery Current", "A", ("elec", "current", "sensor")),
+        SensorName("Cell Temp", "Cell Temp", "°C", ("temp", "sensor")),
+    ]
+    return cat
+
+
+def test_sp_is_a_setpoint_never_a_names_initials():
+    g = Grounding.build("how many hours was Stenter 2's chamber temperature below its SP yesterday?", _works(), NOW)
+    assert g.links is not None and g.links.sensors == ["Chamber Temp"] and not g.links.missing
+
+
+def test_a_limit_with_its_unit_says_what_is_measured():
+    g = Grounding.build("Did Well Pump 3 run above 48 Hz at any point yesterday?", _works(), NOW)
+    assert g.links is not None and not g.links.missing and "Run" not in g.links.sensors
+
+
+def test_a_direction_asked_of_a_battery_is_a_sign_no_point_records():
+    g = Grounding.build("How long was String B on discharge yesterday, in hours?", _works(), NOW)
+    assert g.links is not None and not g.links.missing
+    scope = g.scope()
+    assert scope is not None and scope.sites["Works"].unsigned == "export"
+    assert scope.sites["Works"].sensors == ("Battery Current",)

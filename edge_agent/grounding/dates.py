@@ -112,7 +112,7 @@ _MONTH_YEAR = re.compile(
 #: two days of one month, the month (and year) written once: "25th to 27th march", "from 3 - 5 april 2024" (a bare
 #: first number only after from/between: "Chiller 6 to 9 March" is no range)
 _DAYS_OF_ONE_MONTH = re.compile(
-    r"(?:(?:\b(?:from|between)\s+(?:the\s+)?|\(\s*|(?:^|(?<=[—–:,;])|(?<=[—–:,;]\s))(?=\d))(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
+    r"(?:(?:\b(?:from|between)\s+(?:the\s+)?|\(\s*|(?:^\s*|(?<=[—–:,;])|(?<=[—–:,;]\s))(?=\d))(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
     r"|\b(?P<o1>\d{1,2})(?:st|nd|rd|th)"
     r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d))"  # "on 3-5 may": a dash after a period's word
     r"\s*(?:to|until|till|through|-|–|and)\s*(?:the\s+)?"  # "the 27th to the 29th of Oct"
@@ -552,6 +552,23 @@ def _single(text: str, now: datetime) -> DateRange | None:
     return _day_range(day, now, match.group(0))
 
 
+#: half a month: "the first half of November" (the 1st to the 15th), "the second half" (the 16th to its end)
+_HALF_MONTH = re.compile(
+    r"\b(?P<half>first|1st|second|2nd|latter|last)\s+half\s+of\s+(?:the\s+month\s+of\s+)?" + _MON + _YEAR + "?"
+)
+
+
+def _half_month(lowered: str, now: datetime) -> DateRange | None:
+    m = _HALF_MONTH.search(lowered)
+    if m is None:
+        return None
+    month, year = MONTHS[m["mon"]], _year(m["year"], now)
+    first = date(year, month, 1) if year else _past_day(month, 1, now)
+    middle, end = first + timedelta(days=15), _add_months(first, 1)
+    a, b = (first, middle) if m["half"] in ("first", "1st") else (middle, end)
+    return DateRange(_midnight(a, now), _midnight(b, now), m.group(0))
+
+
 def _days_of_one_month(lowered: str, now: datetime) -> DateRange | None:
     """ "25th to 27th march (inclusive)": the month and year written once, after the second day."""
     m = _DAYS_OF_ONE_MONTH.search(lowered) or _MONTH_THEN_DAYS.search(lowered)
@@ -589,7 +606,7 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
     )
     if (window := _clock_window(lowered, now)) is not None:
         return window
-    days = _days_of_one_month(lowered, now)
+    days = _days_of_one_month(lowered, now) or _half_month(lowered, now)
     if days is not None:
         return days
     m = _RANGE.search(lowered)

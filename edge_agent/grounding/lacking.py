@@ -114,11 +114,14 @@ def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[
         for p in catalog.sensors(site, asset)
         for w in [*p.tags, *re.split(r"[\s_\-]+", p.short)]
     }
+    directions = {w for phrase in fieldvocab.flow_direction_phrases(tokens.text) for w in phrase.casefold().split()}
     for n in free:
         word = tokens.items[n][0]
         k = key(word)
         if len(k) < 2 or not word.isalpha() or k in GLUE or word.casefold() in forms.FUNCTION_WORDS | forms.CUE_WORDS:
             continue
+        if word.casefold() in directions:
+            continue  # "on discharge": which way a two-way flow goes (a battery's current), no measure it lacks
         if k in elsewhere and k not in own and not any(inflected(k, w) for w in own):  # "zone": Zona de Quemado
             tokens.used[n] = True
             for site, asset in on:

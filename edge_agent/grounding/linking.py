@@ -333,6 +333,8 @@ def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, st
         # in capitals ("DO"), or in a question written in lower case, three letters or more that are no English
         # word of the reading's ("soc" for State of Charge; "do" never)
         said = re.fullmatch(r"[A-Z]{2,5}", text) or (re.fullmatch(r"[a-z]{3,5}", text) and key(text) not in plain)
+        if TABLE.setpoint.fullmatch(text):
+            said = None  # "below its SP": the field's word for a setpoint, never a name's initials (Steam Pressure)
         fits = by.get(text.casefold(), set()) if said else set()
         if not tokens.used[n] and len(fits) == 1:
             tokens.take(n, n + 1)

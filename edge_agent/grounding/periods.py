@@ -62,6 +62,18 @@ def _relative(text: str, first: DateRange) -> DateRange | None:
     return _back(first, unit)
 
 
+def _other_half(text: str, first: DateRange) -> DateRange | None:
+    """ "the first half of November or the second half": the rest of the month the first half is of."""
+    if not re.search(r"\b(?:second|latter|other|2nd)\s+half\b", text) or "first half" not in first.phrase.replace(
+        "1st", "first"
+    ):
+        return None
+    start = first.end
+    year, month = divmod(start.year * 12 + start.month, 12)  # the first day of the next month
+    end = start.replace(year=year, month=month + 1, day=1)
+    return DateRange(start, end, "the second half", point=False, absolute=first.absolute)
+
+
 def two_periods(text: str, now: datetime) -> tuple[DateRange, DateRange] | None:
     """The two periods `text` compares, in its order, or None."""
     lowered = " ".join(text.lower().split())
@@ -78,7 +90,7 @@ def two_periods(text: str, now: datetime) -> tuple[DateRange, DateRange] | None:
             first = resolve_period(f"{left.rstrip()} {week.group(0)}", now)
         if first is None or first.point:
             continue
-        second = _relative(right, first) or resolve_period(right, now)
+        second = _relative(right, first) or _other_half(right, first) or resolve_period(right, now)
         if second is None or second.point:
             continue
         if (second.start, second.end) == (first.start, first.end):

@@ -208,6 +208,33 @@ def _names_something(text: str, catalog: Catalog, now: datetime | None) -> bool:
     return bool(links.sites or links.assets or (now is not None and resolve_period(text, now) is not None))
 
 
+def _settled_by_unit(reading: Reading, links: Links, catalog: Catalog) -> None:
+    """A limit with its unit ("above 48 Hz", "above 40 °C") says what is measured: where the one named asset has a
+    series in that unit (or of its quantity), a plain word of the question claimed as a series the asset lacks ("did
+    Well Pump 3 *run* above 48 Hz": its Run; "ETP final *discharge*") is no measure asked, and the claim is dropped
+    with any series of another asset that word linked."""
+    part = next((p for p in reading.parts if p.limit is not None and p.limit_unit), None)
+    if part is None or len(links.assets) != 1 or not links.missing:
+        return
+    asset = links.assets[0]
+    site = links.asset_sites.get(asset, "")
+    want = fieldvocab.quantity_of_limit_unit(part.limit_unit or "")
+    if want is None or not site:
+        return
+    units = [x.unit for x in catalog.sensors(site, asset)]
+    if not any((q := fieldvocab.quantity_of_unit(u)) is not None and q.name == want.name for u in units):
+        return
+    plain = [
+        m
+        for m in links.missing
+        if m.kind == "sensor" and m.asset == asset and re.fullmatch(r"[a-z]+", m.text.strip(), re.I)
+    ]
+    own = {x.short for x in catalog.sensors(site, asset)}
+    for m in plain:
+        links.missing.remove(m)
+        links.sensors[:] = [s for s in links.sensors if s in own or s.casefold() != m.text.casefold()]
+
+
 def _asked_period(question: str, now: datetime) -> DateRange | None:
     """The period of the one sentence that asks ("P2 on ESL since the 1st with its SP raised. Did the holding tube temp
     dip below SP at any point yesterday?": yesterday), where the message has others before it that ask nothing; else
@@ -410,6 +437,7 @@ class Grounding:
             share_order(
                 g.reading, links, question
             )  # "what fraction of the incomer's load was the NH3 meter": NH3 first
+            _settled_by_unit(g.reading, links, catalog)  # "did Well Pump 3 run above 48 Hz": no Run it lacks
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)

@@ -33,7 +33,7 @@ from typing import Any
 
 from edge_agent.analysis import is_power
 from edge_agent.grounding import fieldvocab
-from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.forms import FUNCTION_WORDS
 from edge_agent.grounding.links import Links
 from edge_agent.grounding.measures import counted_unit, fits, point_measure
@@ -519,6 +519,16 @@ def said_among(asked: str, sensors: list[str]) -> list[str]:
 _READ = re.compile(r"\bmeter\s+reading\b|\bread(?:ing)?\s+(?:of|on)\b|\bdid\b.{1,60}\bread\b", re.I)
 
 
+#: the equipment markers of storage, whose electrical series flow both ways (Haystack `battery`, Brick's Energy_Storage)
+_STORES = frozenset({"battery", "bess", "energyStorage", "ess"})
+
+
+def _electrical(x: SensorName) -> bool:
+    """A power or a current series (what a battery's charge and discharge flow through)."""
+    q = fieldvocab.quantity_of_unit(x.unit)
+    return is_power(x.unit) or (q is not None and q.name == "electric current")
+
+
 #: a peak asked, or its time ("when did the export peak", "the maximum discharge"): a rate's, never a running total's
 _PEAKED = re.compile(r"\b(?:peak(?:s|ed|ing)?|max(?:imum)?|highest|hardest|fastest)\b", re.I)
 
@@ -533,6 +543,11 @@ def _directed(
     `rates`: the part times or tests a crossing ("for how many hours was it exporting"), which only a rate answers."""
     points = [x for a in assets for x in catalog.sensors(site, a)]
     ways = {m for x in points for m in ("export", "import") if m in x.tags}
+    storage = any(m in _STORES for a in assets for m in catalog.site(site).markers.get(a, ()))
+    if not ways and storage:  # a battery's current or power flows both ways, and no point says which sign is which
+        electrical = [s for s in sensors if any(x.short == s and _electrical(x) for x in points)]
+        if electrical:
+            return "", direction, electrical
     if direction not in ways and len(ways) < 2:  # the assets record one direction (a meter's import): no other
         return "", "", sensors
     if rates:  # a duration or a crossing: a running total is never "above 0" only while it flows
