@@ -545,9 +545,9 @@ def _directed(
     ways = {m for x in points for m in ("export", "import") if m in x.tags}
     storage = any(m in _STORES for a in assets for m in catalog.site(site).markers.get(a, ()))
     if not ways and storage:  # a battery's current or power flows both ways, and no point says which sign is which
-        electrical = [s for s in sensors if any(x.short == s and _electrical(x) for x in points)]
-        if electrical:
-            return "", direction, electrical
+        flowing = [s for s in sensors if any(x.short == s and _electrical(x) for x in points)]
+        if flowing:
+            return "", direction, flowing
     if direction not in ways and len(ways) < 2:  # the assets record one direction (a meter's import): no other
         return "", "", sensors
     if rates:  # a duration or a crossing: a running total is never "above 0" only while it flows
