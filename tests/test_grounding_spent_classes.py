@@ -213,3 +213,12 @@ def test_a_direction_asked_of_a_battery_is_a_sign_no_point_records():
     scope = g.scope()
     assert scope is not None and scope.sites["Works"].unsigned == "export"
     assert scope.sites["Works"].sensors == ("Battery Current",)
+
+
+def test_a_site_named_by_its_city():
+    cat = Catalog.of({"Grafarholt Pumping Station": {"Well Pump 1": ["Motor kW"]}, "Tejgaon Dye House": {"JD-01": []}})
+    cat.cities.update({"Grafarholt Pumping Station": "Reykjavik", "Tejgaon Dye House": "Dhaka"})
+    g = Grounding.build("how much power did the Reykjavik station's well pump draw yesterday?", cat, NOW)
+    assert g.links is not None and g.links.sites == ["Grafarholt Pumping Station"] and g.unplaced == []
+    refused = Grounding.build("Could someone switch off one of the pumps at the Reykjavik station overnight?", cat, NOW)
+    assert refused.refusal == "control"

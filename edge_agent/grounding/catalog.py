@@ -101,6 +101,7 @@ class Catalog:
 
     sites: list[str]
     tz: dict[str, str] = field(default_factory=dict)
+    cities: dict[str, str] = field(default_factory=dict)  # site -> its `geoCity`, where the SkySpark records one
     _load_site: Callable[[str], SiteCatalog] | None = None
     _loaded: dict[str, SiteCatalog] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -131,7 +132,12 @@ class Catalog:
                 markers={a.name: tuple(a.types) for a in assets},
             )
 
-        return cls(sites=[s.name for s in sites], tz={s.name: s.tz for s in sites}, _load_site=load)
+        return cls(
+            sites=[s.name for s in sites],
+            tz={s.name: s.tz for s in sites},
+            cities={s.name: c for s in sites if (c := getattr(s, "city", ""))},
+            _load_site=load,
+        )
 
     @classmethod
     def of(cls, plant: dict[str, dict[str, list[str]]]) -> Catalog:

@@ -438,6 +438,33 @@ _GENERAL_PLACES = frozenset("site sites plant plants campus building buildings f
 _PLACE_KINDS = frozenset({"centre", "center"})
 
 
+def _match_city(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, str]]:
+    """A site named by its city (its `geoCity`: "the Reykjavik station", "the Buenos Aires telephone exchange"), where
+    no other site is in that city and the words stand in no asset's name."""
+    by_city: dict[tuple[str, ...], list[str]] = {}
+    for site, city in catalog.cities.items():
+        words = tuple(key(w) for w in re.split(r"[\s_\-./]+", city) if w)
+        if words and all(w.isalpha() and len(w) >= 3 for w in words):
+            by_city.setdefault(words, []).append(site)
+    found = []
+    for words, sites in by_city.items():
+        if len(sites) != 1:
+            continue
+        n = len(words)
+        for i in range(len(tokens.items) - n + 1):
+            said = tuple(key(w.removesuffix("'s").removesuffix("’s")) for w in tokens.words(i, i + n))
+            if said == words and not any(tokens.used[i : i + n]):
+                own = {key(w) for w in re.split(r"[\s_\-./]+", sites[0]) if w}
+                after = [key(w) for w in tokens.words(i + n, min(i + n + 3, len(tokens.items)))]
+                # "the Buenos Aires telephone exchange": the words up to the site's own name word go with it
+                end = next((i + n + k + 1 for k, w in enumerate(after) if w in own), i + n)
+                if any(tokens.used[i + n : end]):
+                    end = i + n
+                tokens.take(i, end)
+                found.append((i, end, sites[0], "city"))
+    return found
+
+
 def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, str]]:
     """A site named by the last word of its name after "the" (or as the question's first word), where that word says
     what kind of place it is and ends no other site's name and stands in no asset's or point's ("at the hotel", "the
@@ -704,6 +731,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
     site_matches += _match_word(tokens, list(catalog.sites), plain, first_only=True)
     site_matches += _match_site_type(tokens, catalog)
     site_matches += _match_place_word(tokens, list(catalog.sites), plain)
+    site_matches += _match_city(tokens, catalog)
     for i, j, name, how in site_matches:
         links.sites.append(name)
         links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="site", how=how))

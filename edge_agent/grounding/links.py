@@ -48,7 +48,7 @@ class Mention(BaseModel):
     kind: Kind
     site: str = ""  # for assets and sensors: the site (and asset) they were found at
     how: Literal[
-        "exact", "loose", "near", "list", "only", "part", "group", "within", "initials", "inverted", "tags"
+        "exact", "loose", "near", "list", "only", "part", "group", "within", "initials", "inverted", "tags", "city"
     ] = "exact"
 
 

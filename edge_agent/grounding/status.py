@@ -292,7 +292,8 @@ def _names_asked(g: Grounding) -> bool:
         return False
     if _asks_names(g):
         return True
-    measured = bool(g.links.sensors or g.links.measures)
+    # a measure, or a period: "what was the day tank level at 06:00" asks a value of a time, which no listing holds
+    measured = bool(g.links.sensors or g.links.measures or g.start is not None)
     return bool(g.links.asset_types and _WHICH.search(g.question)) and not measured
 
 

@@ -280,7 +280,8 @@ class SkySparkClient:
                 iana = zone(tz).key
             except EncodingError:
                 iana = "UTC"
-            out.append(Site(id=rec["id"].val, name=record_name(rec), tz=iana))
+            city = rec.get("geoCity") if isinstance(rec.get("geoCity"), str) else ""
+            out.append(Site(id=rec["id"].val, name=record_name(rec), tz=iana, city=city))
         return sorted(out, key=lambda s: s.name)
 
     def site(self, site_name: str) -> Site:

@@ -25,6 +25,7 @@ class Site(BaseModel):
     id: str
     name: str
     tz: str  # IANA name, e.g. America/New_York
+    city: str = ""  # its `geoCity` (Haystack), where the record has one: an operator may name the site by it
 
 
 class Asset(BaseModel):
