@@ -222,3 +222,22 @@ def test_a_site_named_by_its_city():
     assert g.links is not None and g.links.sites == ["Grafarholt Pumping Station"] and g.unplaced == []
     refused = Grounding.build("Could someone switch off one of the pumps at the Reykjavik station overnight?", cat, NOW)
     assert refused.refusal == "control"
+
+
+@pytest.mark.parametrize(
+    ("said", "start", "end"),
+    [
+        ("how much electricity did it use in November, in kWh?", datetime(2026, 11, 1), datetime(2026, 12, 1)),
+        ("peak heat over the fortnight before last?", datetime(2026, 11, 2), datetime(2026, 11, 16)),
+        ("over the last fortnight", datetime(2026, 11, 16), datetime(2026, 11, 30)),
+        ("the mean on the A shift yesterday (06:00–14:00)?", datetime(2026, 11, 29, 6), datetime(2026, 11, 29, 14)),
+    ],
+)
+def test_a_month_alone_a_fortnight_and_a_shift_s_hours(said, start, end):
+    got = resolve_period(said.lower(), datetime(2026, 11, 30, 9, 0))
+    assert got is not None and (got.start, got.end) == (start, end)
+
+
+def test_what_was_spent_is_a_price_no_skyspark_records_and_time_spent_is_a_duration():
+    assert read_part("how much did the dye house spend on electricity in November, in taka").ask == "attribute"
+    assert read_part("how many hours the centre spent exporting electricity").ask == "duration"

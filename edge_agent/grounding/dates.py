@@ -148,7 +148,7 @@ _RANGE = re.compile(
 
 #: two clock times of one day ("from 09:00 to 17:30", "between 9am and 5:30pm")
 _CLOCK_SPAN = re.compile(
-    r"\b(?:from|between)\s+(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<p1>am|pm)?\s+(?:to|and|until|till|-|–)\s+"
+    r"(?:\b(?:from|between)\s+|\(\s*)(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<p1>am|pm)?\s*(?:to|and|until|till|-|–)\s*"
     r"(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<p2>am|pm)?\b"
 )
 
@@ -417,6 +417,12 @@ def _relative(text: str, now: datetime) -> DateRange | None:
         day = week + timedelta(days=WEEKDAYS[m["wd"] or m["wd2"]])
         if day <= today:
             return _day_range(day, now, m.group(0))
+    m = re.search(
+        r"\b(?:the\s+)?fortnight\s+before\s+(?:last|that)\b|\b(?:last|previous|prior|past)\s+fortnight\b", text
+    )
+    if m:  # two calendar weeks: the last fortnight ends this Monday, the one before last two weeks earlier
+        end = monday - timedelta(days=14 if "before" in m.group(0) else 0)
+        return DateRange(_midnight(end - timedelta(days=14), now), _midnight(end, now), m.group(0))
     m = re.search(r"\b(?:last|previous|prior)\s+(?:week|wk)\b", text)  # "last wk"
     if m:
         return DateRange(_midnight(monday - timedelta(days=7), now), _midnight(monday, now), m.group(0))
@@ -504,6 +510,25 @@ def _month_year(text: str, now: datetime) -> DateRange | None:
     return DateRange(_midnight(first, now), _midnight(next_month, now), m.group(0))
 
 
+#: a month named alone ("in November", "for the month of March", "November's bill"): no day, no year
+_MONTH_ALONE = re.compile(
+    r"\b(?:in|during|for|over|of|throughout|across|through)\s+(?:the\s+(?:whole\s+|entire\s+)?month\s+of\s+)?"
+    + _MON
+    + r"(?:'s)?(?!\s*(?:\d|')|\w)"
+)
+
+
+def _month_alone(text: str, now: datetime) -> DateRange | None:
+    """The latest such month that has begun: "in November" said on 3 December is November of this year; said in
+    November, this month so far."""
+    m = _MONTH_ALONE.search(text)
+    if m is None or m["mon"] == "may" and not re.search(r"\bmay\s*(?:'s)?\s*[,.?!]|\bmay$", text):
+        return None  # "may" is a verb more often than a month
+    month = MONTHS[m["mon"]]
+    first = date(now.year if month <= now.month else now.year - 1, month, 1)
+    return DateRange(_midnight(first, now), _midnight(_add_months(first, 1), now), m.group(0))
+
+
 def _single(text: str, now: datetime) -> DateRange | None:
     """One period (no 'from … to …'): an instant, a day (optionally at a time), a month, or a relative phrase."""
     m = _ISO_INSTANT.search(text)
@@ -519,7 +544,7 @@ def _single(text: str, now: datetime) -> DateRange | None:
     if found is None:
         span = _month_year(text, now)
         if span is None:
-            span = _relative(text, now)
+            span = _relative(text, now) or _month_alone(text, now)
         if span is not None and tod is None:
             return span
         if tod is not None:

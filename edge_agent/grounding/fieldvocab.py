@@ -440,6 +440,8 @@ def quantity_of_unit(unit: str | None) -> Quantity | None:
     name = v.unit_q.get(u) or v.unit_q.get(u.translate(_SUPER)) or v.unit_folded.get(u.casefold())
     if name is None and re.search(r"(?:lit|met)res?$", u.casefold()):  # the British "litre", "cubic metres"
         name = v.unit_folded.get(re.sub(r"re(s?)$", r"er\1", u.casefold()))
+    if name is None and re.match(r"[NS]m[³3]", u, re.I):  # normal / standard cubic metres (of a gas): m³
+        return quantity_of_unit(u[1:])
     return v.quantities.get(name) if name else None
 
 

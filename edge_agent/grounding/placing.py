@@ -118,7 +118,9 @@ def only_requests(g: Grounding, catalog: Catalog, links: Links) -> None:
 
 #: words of the calendar's named days ("on Labor Day (the Monday)"): no name of the SkySpark's, no measure
 CALENDAR_WORDS = frozenset(
-    "labor labour christmas xmas easter thanksgiving memorial independence boxing holiday holidays".split()
+    "labor labour christmas xmas easter thanksgiving memorial independence boxing holiday holidays "
+    # how much of a period ("the whole month", "the full week") and its names ("month-end", "the A shift")
+    "whole entire full complete month end shift shifts".split()
 )
 
 #: what happens on a plant that a question dates its data by ("during the black building test"): no name, no measure
