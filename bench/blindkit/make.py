@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from blindkit.plantfile import PlantFile  # noqa: E402
+from blindkit.expr import ExprError  # noqa: E402
+from blindkit.plantfile import PlantFile, PlantFileError  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,7 +25,11 @@ def main(argv: list[str] | None = None) -> int:
     for p in args.sets:
         yml = p if p.suffix == ".yaml" else p / "plant.yaml"
         here = yml.parent
-        js, gz = PlantFile.load(yml).build()
+        try:
+            js, gz = PlantFile.load(yml).build()
+        except (PlantFileError, ExprError) as e:
+            print(f"{yml}: {e}", file=sys.stderr)
+            return 2
         if not args.check:
             (here / "plant.json").write_bytes(js)
             (here / "plant.csv.gz").write_bytes(gz)

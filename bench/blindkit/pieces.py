@@ -3,8 +3,8 @@ plant being drawn and to the current site, and the few numpy and math functions 
 name. docs/plants.md lists them with what each gives.
 
 A piece that takes a day takes a `datetime.date` or the text 'YYYY-MM-DD'. The random pieces (`noise`, `clipn`,
-`per_day`, `day_noise`, `uniform`, `draw`) each take their numbers from the plant's one seeded generator when they are
-called: the order of the calls is part of the plant.
+`per_day`, `day_noise`, `uniform`, `draw_one`) each take their numbers from the plant's one seeded generator when
+they are called: the order of the calls is part of the plant.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class Pieces:
         """A uniform draw in [0, 1) per sample."""
         return self.plant.rng.random(self.s.n)
 
-    def p_draw(self, sd: float, mean: float = 0.0) -> float:
+    def p_draw_one(self, sd: float, mean: float = 0.0) -> float:
         """One normal draw (in a `recur` step: one per sample that evaluates it)."""
         return self.plant.rng.normal(mean, sd)
 
@@ -111,6 +111,11 @@ class Pieces:
     def p_between(self, d0: Any, d1: Any) -> np.ndarray:
         """The samples of the local days d0 <= day < d1."""
         return self.s.between(day_of(d0), day_of(d1))
+
+    def p_through(self, d0: Any, d1: Any) -> np.ndarray:
+        """The samples of the local days d0 through d1, both included."""
+        a, b = day_of(d0), day_of(d1)
+        return np.array([a <= x <= b for x in self.s.date])
 
     def p_from_day(self, d: Any) -> np.ndarray:
         """The samples of that local day and every later one."""
