@@ -287,6 +287,7 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "cumsum": np.cumsum,
     "round": np.round,
     "mean": np.mean,
+    "argmax": np.argmax,
     "amax": np.max,
     "amin": np.min,
     "arange": _arange,

@@ -50,7 +50,7 @@ STATEMENTS = {
     "if": {"then", "else"},
     "recur": set(),
 }
-PLANT_NAMES = ("start", "end", "ndays", "k")
+PLANT_NAMES = ("start", "end", "ndays")
 
 
 class PlantFileError(ValueError):
@@ -296,6 +296,8 @@ class PlantFile:
         steps = [(name, self.expr(text)) for name, text in spec["step"].items()]
         for name, _ in steps:
             self._check_name(name, where)
+            if name == "k":
+                raise PlantFileError(f"{where}: 'k' is the sample's index in a recur step, not a name it sets")
         own = {name for name, _ in steps}
         reads = set().union(*(e.names for _, e in steps)) - own
         known = {**self.scope.site, **self.names}
