@@ -122,6 +122,20 @@ class Pieces:
         d0 = day_of(d)
         return np.array([x >= d0 for x in self.s.date])
 
+    def p_nights(self, ds: Sequence[Any]) -> np.ndarray:
+        """The samples of the nights that begin on those days: from noon of the day to noon of the next."""
+        want = {day_of(d) for d in ds}
+        return np.array(
+            [(d if h >= 12.0 else d - dt.timedelta(days=1)) in want for d, h in zip(self.s.date, self.s.hour)]
+        )
+
+    def p_from_night(self, d: Any) -> np.ndarray:
+        """The samples of the night that begins on that day (at noon) and of every later one."""
+        d0 = day_of(d)
+        return np.array(
+            [(d if h >= 12.0 else d - dt.timedelta(days=1)) >= d0 for d, h in zip(self.s.date, self.s.hour)]
+        )
+
     def p_mask(self, d: Any, h0: float, h1: float) -> np.ndarray:
         """The samples of that local day whose clock hour is in [h0, h1)."""
         return self.s.mask(day_of(d), h0, h1)
