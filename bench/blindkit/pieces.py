@@ -165,7 +165,7 @@ class Pieces:
         """Hours since local (d, h), negative before it."""
         return kit.since(self.s, day_of(d), h)
 
-    def p_ramp(self, d0: Any, h0: float, d1: Any, h1: float) -> np.ndarray:
+    def p_ramp_between(self, d0: Any, h0: float, d1: Any, h1: float) -> np.ndarray:
         """0 before local (d0, h0), rising linearly to 1 at (d1, h1), 1 after."""
         s = self.s
         a, b = s.secs[s.at(day_of(d0), h0)], s.secs[s.at(day_of(d1), h1)]
