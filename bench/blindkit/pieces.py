@@ -313,6 +313,7 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "abs": abs,
     "sum": sum,
     "len": len,
+    "endswith": lambda text, suffix: str(text).endswith(suffix),
     "float": float,
     "int": int,
 }

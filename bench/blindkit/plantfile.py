@@ -272,8 +272,10 @@ class PlantFile:
         names = st["for"]
         names = [names] if isinstance(names, str) else names
         rows = st.get("in")
+        if isinstance(rows, str):  # an expression giving the rows (a list a let or an outer loop holds)
+            rows = self.value(rows, f"{where}.in")
         if not isinstance(rows, list):
-            raise PlantFileError(f"{where}: `in` takes a list of rows")
+            raise PlantFileError(f"{where}: `in` takes a list of rows (or an expression giving one)")
         for j, row in enumerate(rows):
             vals = [row] if len(names) == 1 else row
             if not isinstance(vals, list) or len(vals) != len(names):
