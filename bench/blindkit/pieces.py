@@ -232,6 +232,12 @@ class Pieces:
             out[self.s.at(day_of(d), h)] += v
         return out
 
+    def p_set_at(self, x: np.ndarray, i: int, value: float) -> np.ndarray:
+        """x with sample number i (an `at(...)`) set to value."""
+        out = np.array(x, copy=True)
+        out[i] = value
+        return out
+
     def p_peak_once(self, x: np.ndarray, mask: np.ndarray, extra: float) -> np.ndarray:
         """x with its largest value inside `mask` lifted by `extra` (one clear top)."""
         return kit.peak_once(x, mask, extra)
