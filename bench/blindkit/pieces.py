@@ -193,6 +193,11 @@ class Pieces:
         """A half-sine from 0 at local hour h0 to 1 and back to 0 at h1 on that day."""
         return kit.bump(self.s, day_of(d), h0, h1)
 
+    def p_bump_hours(self, h0: float, h1: float) -> np.ndarray:
+        """A half-sine over the local hours [h0, h1) of every day (0 outside)."""
+        x = np.clip((self.s.hour - h0) / (h1 - h0), 0.0, 1.0)
+        return np.where(self.s.hours(h0, h1), np.sin(math.pi * x), 0.0)
+
     def p_triangle(self, d: Any, h_start: float, h_peak: float, h_end: float, height: float) -> np.ndarray:
         """A triangle of `height`, up from h_start to h_peak and down to h_end on that day."""
         return kit.triangle(self.s, day_of(d), h_start, h_peak, h_end, height)
@@ -321,5 +326,7 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "len": len,
     "endswith": lambda text, suffix: str(text).endswith(suffix),
     "float": float,
+    "as_int": lambda x: np.asarray(x).astype(int),
+    "as_float": lambda x: np.asarray(x).astype(float),
     "int": int,
 }
