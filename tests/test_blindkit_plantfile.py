@@ -55,6 +55,13 @@ def test_rejected_expressions_name_the_construct(text: str, says: str) -> None:
     assert repr(text) in str(e.value)
 
 
+def test_an_expression_may_run_over_lines() -> None:
+    """A YAML block scalar holds a long expression over lines; an error names the line and the column."""
+    assert compile_expr("a +\n  b if a else 0  # a comment\n", PIECES)({"a": 1, "b": 2}) == 3
+    with pytest.raises(ExprError, match=r"not np.where\(...\)\) is not allowed at line 2 column 5"):
+        compile_expr("a +\n    np.x", PIECES)
+
+
 def test_an_integer_power_is_bounded() -> None:
     e = compile_expr("a ** b", PIECES)
     assert e({"a": 2, "b": 10}) == 1024

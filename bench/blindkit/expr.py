@@ -77,9 +77,11 @@ class ExprError(ValueError):
     """An expression that is not allowed, or that cannot be evaluated (an unbound name): the message names the
     expression, the construct and its column."""
 
-    def __init__(self, text: str, msg: str, col: int | None = None):
-        self.text, self.msg, self.col = text, msg, col
-        where = f" at column {col + 1}" if col is not None else ""
+    def __init__(self, text: str, msg: str, col: int | None = None, line: int = 0):
+        self.text, self.msg, self.col, self.line = text, msg, col, line
+        where = ""
+        if col is not None:
+            where = f" at line {line + 1} column {col + 1}" if "\n" in text.strip() else f" at column {col + 1}"
         super().__init__(f"{msg}{where} in expression {text!r}")
 
 
@@ -91,10 +93,11 @@ class Expr:
         self.names: set[str] = set()
         self.calls: set[str] = set()
         self._pieces = pieces
-        try:
-            tree = ast.parse(text.strip(), mode="eval")
+        try:  # in brackets: an expression may run over lines (a YAML block scalar); line 2 is its first
+            tree = ast.parse("(\n" + text.strip() + "\n)", mode="eval")
         except SyntaxError as e:
-            raise ExprError(text, f"not an expression: {e.msg}", (e.offset or 1) - 1) from None
+            line = max((e.lineno or 2) - 2, 0)
+            raise ExprError(text, f"not an expression: {e.msg}", (e.offset or 1) - 1, line) from None
         self._fn = self._compile(tree.body)
 
     def __call__(self, env: Env) -> Any:
@@ -102,7 +105,7 @@ class Expr:
 
     # ----- compiling ---------------------------------------------------------------------------------------------
     def _err(self, node: ast.AST, msg: str) -> ExprError:
-        return ExprError(self.text, msg, getattr(node, "col_offset", None))
+        return ExprError(self.text, msg, getattr(node, "col_offset", None), getattr(node, "lineno", 2) - 2)
 
     def _compile(self, node: ast.AST) -> Compiled:  # noqa: C901 - one branch per construct
         if isinstance(node, ast.Constant):
@@ -167,12 +170,12 @@ class Expr:
         return get
 
     def _power(self, node: ast.BinOp, a: Compiled, b: Compiled) -> Compiled:
-        text, col = self.text, node.col_offset
+        text, col, line = self.text, node.col_offset, node.lineno - 2
 
         def power(env: Env) -> Any:
             x, y = a(env), b(env)
             if isinstance(x, int) and isinstance(y, int) and abs(y) > MAX_INT_POWER:
-                raise ExprError(text, f"an integer power over {MAX_INT_POWER} is not allowed", col)
+                raise ExprError(text, f"an integer power over {MAX_INT_POWER} is not allowed", col, line)
             return x**y
 
         return power
