@@ -91,6 +91,10 @@ class Pieces:
         """One normal draw per day of the plant, as an array of days (spread it with by_day)."""
         return self.plant.rng.normal(0.0, sd, self.plant.ndays)
 
+    def p_gamma(self, shape: float, scale: float) -> np.ndarray:
+        """A gamma draw per sample (rain in mm)."""
+        return self.plant.rng.gamma(shape, scale, self.s.n)
+
     def p_uniform(self) -> np.ndarray:
         """A uniform draw in [0, 1) per sample."""
         return self.plant.rng.random(self.s.n)
@@ -143,6 +147,13 @@ class Pieces:
     def p_span(self, d0: Any, h0: float, d1: Any, h1: float) -> np.ndarray:
         """The samples from local (d0, h0) up to, not including, (d1, h1), by the wall clock."""
         return self.s.span(day_of(d0), h0, day_of(d1), h1)
+
+    def p_spans(self, windows: Sequence[Sequence[Any]]) -> np.ndarray:
+        """The samples inside any of the windows [d0, h0, d1, h1] (each as `span`)."""
+        out = np.zeros(self.s.n, bool)
+        for d0, h0, d1, h1 in windows:
+            out |= self.s.span(day_of(d0), h0, day_of(d1), h1)
+        return out
 
     def p_from_time(self, d: Any, h: float) -> np.ndarray:
         """The samples from local (d, h) to the end of the data."""
@@ -213,6 +224,16 @@ class Pieces:
         for j, (md, mh) in enumerate(marks):
             idx = np.where((c > md) | ((c == md) & (s.hour >= mh)), j, idx)
         return idx
+
+    def p_trail(self, starts: np.ndarray, values: Sequence[float]) -> np.ndarray:
+        """After each start (True in `starts`) the next samples take values[0], values[1], ... (the larger where two
+        trails overlap); 0 elsewhere: a warming after each ice flood."""
+        out = np.zeros(self.s.n)
+        for i in np.flatnonzero(starts):
+            for j, a in enumerate(values):
+                if i + 1 + j < self.s.n:
+                    out[i + 1 + j] = max(out[i + 1 + j], a)
+        return out
 
     def p_steps_since(self, starts: np.ndarray, count: int) -> np.ndarray:
         """For each sample, how many samples since the latest start (True in `starts`) if under `count`, else -1."""
@@ -287,6 +308,13 @@ def _arange(*args: Any) -> np.ndarray:
     return out
 
 
+def _shift(x: Any, k: int, fill: Any) -> np.ndarray:
+    """x moved k samples later, the first k samples `fill`."""
+    x = np.asarray(x)
+    out: np.ndarray = np.concatenate([np.full(k, fill), x[:-k]]) if k else x.copy()
+    return out
+
+
 def _pick(idx: Any, values: Sequence[Any]) -> np.ndarray:
     out: np.ndarray = np.asarray(values)[idx]
     return out
@@ -318,6 +346,7 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "arange": _arange,
     "array": np.array,
     "pick": _pick,
+    "shifted": _shift,
     "lookup": _lookup,
     "min": min,
     "max": max,

@@ -98,11 +98,17 @@ class PlantFile:
 
     def check(self) -> int:
         """Compile every expression and template of the file without drawing (a syntax error, a construct that is
-        not allowed, an unknown piece: an ExprError); the number of expressions."""
+        not allowed, an unknown piece: an ExprError; a name bound that a piece or the site holds: a PlantFileError);
+        the number of expressions."""
         from blindkit.pieces import NUMPY, PIECES
 
         self.piece_names = frozenset(PIECES) | frozenset(NUMPY)
+        self.reserved = set(self.piece_names) | set(CONSTANTS) | set(SITE_NAMES) | set(PLANT_NAMES)
         count = 0
+
+        def binds(names: Any, where: str) -> None:
+            for name in [names] if isinstance(names, str) else names or []:
+                self._check_name(name, where)
 
         def exprs(val: Any) -> None:
             nonlocal count
@@ -132,18 +138,23 @@ class PlantFile:
                     for k in ("nav", "desc", "equip"):
                         texts(p.get(k, ""))
                 elif "let" in st:
+                    binds(list(st["let"]), "let")
                     exprs(list(st["let"].values()))
                 elif "equip" in st:
                     for k in ("code", "dis"):
                         texts(st["equip"].get(k, ""))
                     walk(st.get("points"))
                 elif "for" in st:
+                    binds(st["for"], "for")
+                    if isinstance(st.get("in"), str):
+                        exprs(st["in"])
                     walk(st.get("do"))
                 elif "if" in st:
                     exprs(st["if"])
                     walk(st.get("then"))
                     walk(st.get("else"))
                 elif "recur" in st:
+                    binds(list(st["recur"].get("state") or {}) + list(st["recur"]["step"]), "recur")
                     exprs(list((st["recur"].get("state") or {}).values()))
                     exprs(list(st["recur"]["step"].values()))
 
