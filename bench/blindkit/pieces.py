@@ -204,6 +204,16 @@ class Pieces:
         """A half-sine from 0 at local hour h0 to 1 and back to 0 at h1 on that day."""
         return kit.bump(self.s, day_of(d), h0, h1)
 
+    def p_tent(self, d: Any, h0: float, hp: float, h1: float, height: float) -> np.ndarray:
+        """A peak of `height` on that day, rising linearly from local hour h0 to hp and falling to h1 (0 elsewhere):
+        height x (h - h0) / (hp - h0), then height x (h1 - h) / (h1 - hp) (`triangle` multiplies first)."""
+        day = day_of(d)
+        out = np.zeros(self.s.n)
+        for i, (x, h) in enumerate(zip(self.s.date, self.s.hour)):
+            if x == day and h0 <= h <= h1:
+                out[i] = height * ((h - h0) / (hp - h0) if h <= hp else (h1 - h) / (h1 - hp))
+        return out
+
     def p_bump_hours(self, h0: float, h1: float) -> np.ndarray:
         """A half-sine over the local hours [h0, h1) of every day (0 outside)."""
         x = np.clip((self.s.hour - h0) / (h1 - h0), 0.0, 1.0)
