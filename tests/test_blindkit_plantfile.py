@@ -256,3 +256,13 @@ def test_every_committed_plant_file_compiles(path) -> None:
     """Every expression of every set's plant.yaml compiles (the full draw, compared byte for byte with the committed
     files, is `python bench/blindkit/make.py --check bench/blindN`: seconds a set)."""
     assert PlantFile.load(path).check() > 0
+
+
+def test_the_documented_example_draws() -> None:
+    """docs/plants.md's example plant.yaml is a plant that draws."""
+    import re
+
+    doc = (PROJECT_ROOT / "docs" / "plants.md").read_text(encoding="utf-8")
+    example = re.findall(r"```yaml\n(.*?)```", doc[doc.index("## A plant as data") :], re.S)[0]
+    js, gz = PlantFile(yaml.safe_load(example), "docs/plants.md").build()
+    assert b'"navName":"Motor Power"' in js and len(gz) > 1000
