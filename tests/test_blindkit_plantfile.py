@@ -91,6 +91,7 @@ def test_python_order_and_laziness() -> None:
     compile_expr("c and f('and')", PIECES)(env)
     compile_expr("1 < 0 < f('chained')", PIECES)(env)
     assert seen == ["a", "b", "c", "k", "v", "no"]
+    assert compile_expr("c is not None and x is None", PIECES)({"c": 1, "x": None}) is True
 
 
 # Arithmetic trees over small numbers: the evaluator gives what Python gives, built without eval.

@@ -51,6 +51,8 @@ _CMPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.LtE: operator.le,
     ast.Gt: operator.gt,
     ast.GtE: operator.ge,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
     ast.In: lambda a, b: a in b,
     ast.NotIn: lambda a, b: a not in b,
 }

@@ -91,6 +91,10 @@ class Pieces:
         """One normal draw per day of the plant, as an array of days (spread it with by_day)."""
         return self.plant.rng.normal(0.0, sd, self.plant.ndays)
 
+    def p_day_uniform(self) -> np.ndarray:
+        """A uniform draw in [0, 1) per day of the plant, as an array of days (spread it with by_day)."""
+        return self.plant.rng.random(self.plant.ndays)
+
     def p_gamma(self, shape: float, scale: float) -> np.ndarray:
         """A gamma draw per sample (rain in mm)."""
         return self.plant.rng.gamma(shape, scale, self.s.n)
