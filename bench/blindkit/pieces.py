@@ -95,6 +95,14 @@ class Pieces:
         """A uniform draw in [0, 1) per day of the plant, as an array of days (spread it with by_day)."""
         return self.plant.rng.random(self.plant.ndays)
 
+    def p_uniform_one(self) -> float:
+        """One uniform draw in [0, 1) (in a `recur` step: one per sample that evaluates it)."""
+        return float(self.plant.rng.random())
+
+    def p_integers_one(self, lo: int, hi: int) -> int:
+        """One integer drawn from lo .. hi - 1 (in a `recur` step)."""
+        return int(self.plant.rng.integers(lo, hi))
+
     def p_gamma(self, shape: float, scale: float) -> np.ndarray:
         """A gamma draw per sample (rain in mm)."""
         return self.plant.rng.gamma(shape, scale, self.s.n)
