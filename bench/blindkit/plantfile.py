@@ -143,6 +143,8 @@ class PlantFile:
                 elif "equip" in st:
                     for k in ("code", "dis"):
                         texts(st["equip"].get(k, ""))
+                    if isinstance(st["equip"].get("markers"), str):
+                        exprs(st["equip"]["markers"])
                     walk(st.get("points"))
                 elif "for" in st:
                     binds(st["for"], "for")
@@ -239,7 +241,10 @@ class PlantFile:
         _keys(eq, EQUIP_KEYS, EQUIP_KEYS, where)
         s = self._need_site(where)
         code = self.text(eq["code"])
-        eid = self.plant.equip(s, code, self.text(eq["dis"]), [self.text(m) for m in eq["markers"]])
+        markers = eq["markers"]
+        if isinstance(markers, str):  # an expression giving the list (a loop's row)
+            markers = self.value(markers, f"{where}.markers")
+        eid = self.plant.equip(s, code, self.text(eq["dis"]), [self.text(m) for m in markers])
         self.equip_ids[(s.key, code)] = eid
         saved = self._equip
         self._equip = eid
