@@ -375,6 +375,7 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "abs": abs,
     "sum": sum,
     "len": len,
+    "values": lambda d: list(d.values()),
     "endswith": lambda text, suffix: str(text).endswith(suffix),
     "float": float,
     "as_int": lambda x: np.asarray(x).astype(int),
