@@ -302,6 +302,13 @@ class Pieces:
         """A cumulative register: `start` + the running trapezoid of `rate` over hours (x per_hour, total x scale)."""
         return kit.register(self.s, rate, start, per_hour, scale)
 
+    def p_integral(self, rate: np.ndarray, start: float, per: float) -> np.ndarray:
+        """`start` + the running trapezoid of `rate` over seconds / `per` (3600: kW to kWh; 1000: L/s to m³)."""
+        rate = np.asarray(rate)
+        inc = (rate[1:] + rate[:-1]) / 2 * np.diff(self.s.secs) / per
+        out: np.ndarray = start + np.concatenate([[0.0], np.cumsum(inc)])
+        return out
+
     def p_full(self, v: Any) -> np.ndarray:
         """The value v at every sample (True: a Bool that is always true)."""
         return np.full(self.s.n, v)
