@@ -58,7 +58,7 @@ WORDS = {
     "b10-57": {"win": "yesterday"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b10-02": ["Macchina IS 1", "Macchina IS 2", "Macchina IS 3"],
     "b10-03": ["AHU-1", "AHU-2", "AHU-3"],

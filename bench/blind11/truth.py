@@ -51,7 +51,7 @@ WORDS = {
     "b11-36": {"win": "yesterday"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b11-01": ["NH3 Comp 1", "NH3 Comp 2", "NH3 Comp 3"],
     "b11-02": 6,

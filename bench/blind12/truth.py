@@ -46,7 +46,7 @@ WORDS = {
     "b12-33": {"win": "last week"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b12-01": ["Chiller 1", "Chiller 2", "Chiller 3"],
     "b12-02": ["Supply Air Temp", "Supply Air Temp Setpoint", "Supply Airflow", "Return Air Humidity", "Fan Power"],

@@ -47,7 +47,7 @@ WORDS = {
     "b13-35": {"win": "yesterday"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b13-01": ["DH-1", "DH-2", "DH-3"],
     "b13-02": ["Electrical Output", "Heat Output", "Gas Flow", "Generated Energy", "Jacket Water Temp", "Engine Run"],

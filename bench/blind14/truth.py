@@ -51,7 +51,7 @@ WORDS = {
     "b14-36": {"win": "yesterday"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b14-01": {"list": ["RO Train 1", "RO Train 2", "RO Train 3", "RO Train 4"], "winner": "RO Train 2"},
     "b14-02": "ERD 3",

@@ -51,7 +51,7 @@ WORDS = {
     "b15-32": {"win": "night"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b15-01": {"list": [f"FV-{i:02d}" for i in range(1, 9)], "winner": "FV-03"},
     "b15-02": ("h", 16.0),

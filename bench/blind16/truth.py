@@ -51,7 +51,7 @@ WORDS = {
     "b16-36": {"win": "yesterday"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b16-01": {"list": ["Blower 1", "Blower 2", "Blower 3", "Blower 4"], "winner": "Blower 2"},
     "b16-02": ("h", 4.5),

@@ -52,7 +52,7 @@ WORDS = {
     "b17-36": {"at": ("today", "now")},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b17-01": "Ammonia Compressor 3",
     "b17-02": "Pasteuriser 1",

@@ -52,7 +52,7 @@ WORDS = {
     "b18-34": {"win": "yesterday"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b18-04": "second",
     "b18-05": "2026-10-30 14:15",

@@ -59,7 +59,7 @@ WORDS = {
     "b7-62": {"win": "weekday:6"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b7-02": ["MAU-1 Basecoat", "MAU-2 Clearcoat", "MAU-3 Sealer"],
     "b7-03": 2,

@@ -59,7 +59,7 @@ WORDS = {
     "b8-57": {"at": ("today", "now")},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b8-02": ["Kuivaamo 1", "Kuivaamo 2", "Kuivaamo 3"],
     "b8-03": ["BLW-01", "BLW-02", "BLW-03"],

@@ -58,7 +58,7 @@ WORDS = {
     "b9-57": {"win": "yesterday"},
 }
 
-# The answers the plant was designed to give (make_plant.py's events), to catch a plant that drifted from its design.
+# The answers the plant was designed to give (plant.yaml's events), to catch a plant that drifted from its design.
 DESIGN = {
     "b9-02": ["Molino de Crudo", "Molino de Cemento 1", "Molino de Cemento 2"],
     "b9-03": ["ref_comp_1", "ref_comp_2", "ref_comp_3"],

@@ -1,13 +1,14 @@
-"""The generator scaffolding of the blind sets' plants: a site's 15-minute sample grid in its own zone, the seeded
-signal pieces every plant is drawn from, the equips and points a plant declares, and the writer of the two files the
-simulator serves (plant.json, a Haystack 4 JSON grid; plant.csv.gz, the histories `id,ts,val`).
+"""The generator of the blind sets' plants: a site's 15-minute sample grid in its own zone, the seeded signal pieces
+every plant is drawn from, the equips and points a plant declares, and the writer of the two files the simulator
+serves (plant.json, a Haystack 4 JSON grid; plant.csv.gz, the histories `id,ts,val`).
 
-A set's make_plant.py holds only its own plant: the sites, and for each equip its markers and its points' units, tags
-and signals, drawn in order from one `Plant(seed, start, end)` (the draws' order is the plant: the same order gives
-byte-identical files). docs/plants.md describes the pieces and the files.
+A set's plant.yaml (read by bench/blindkit/plantfile.py) is drawn on it, and so is a set still written as a Python
+script on this API: the sites, and for each equip its markers and its points' units, tags and signals, drawn in order
+from one `Plant(seed, start, end)` (the draws' order is the plant: the same order gives byte-identical files).
+docs/plants.md describes the pieces and the files.
 
-Written from the copies in bench/blind3/ ... bench/blind16/make_plant.py; each set regenerates byte-identical files
-through it.
+Written from the copies in bench/blind3/ ... bench/blind16/make_plant.py (since issue 43 each set's plant.yaml, drawing
+the same bytes through it).
 """
 
 from __future__ import annotations

@@ -1,0 +1,50 @@
+"""Draw a blind set's plant from its plant.yaml (docs/plants.md): write plant.json and plant.csv.gz beside it, or with
+--check only compare what it draws with the files there (sha256; exit 1 on a difference).
+
+Usage: python bench/blindkit/make.py bench/blind18 [bench/blind17 ...] [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from blindkit.expr import ExprError  # noqa: E402
+from blindkit.plantfile import PlantFile, PlantFileError  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sets", nargs="+", type=Path, help="a blind set's folder (holding plant.yaml) or a plant.yaml")
+    ap.add_argument("--check", action="store_true", help="compare with the files there, write nothing")
+    args = ap.parse_args(argv)
+    bad = 0
+    for p in args.sets:
+        yml = p if p.suffix == ".yaml" else p / "plant.yaml"
+        here = yml.parent
+        try:
+            js, gz = PlantFile.load(yml).build()
+        except (PlantFileError, ExprError) as e:
+            print(f"{yml}: {e}", file=sys.stderr)
+            return 2
+        if not args.check:
+            (here / "plant.json").write_bytes(js)
+            (here / "plant.csv.gz").write_bytes(gz)
+        for name, data in (("plant.json", js), ("plant.csv.gz", gz)):
+            new = hashlib.sha256(data).hexdigest()
+            if args.check:
+                old_file = here / name
+                old = hashlib.sha256(old_file.read_bytes()).hexdigest() if old_file.exists() else "(none)"
+                same = "same" if new == old else f"DIFFERS from {old}"
+                bad += new != old
+                print(f"{here / name}: {new} {same}")
+            else:
+                print(f"{here / name}: {new} ({len(data)} bytes)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
