@@ -307,7 +307,6 @@ KNOWN_GAPS = {
     "dc-east-031": ["tower"],  # "a tower" alone: a building's tower as much as a cooling tower
     "nordwerk-029": ["kühltürme"],  # German plurals are not derived (the field's files are English)
     "nordwerk-032": ["kessel"],  # Werk Süd has no asset named Kessel to learn the word from; the files are English
-    "nordwerk-044": ["alarm"],  # inside an injection the whole question is refused; no word of it is read
 }
 
 
