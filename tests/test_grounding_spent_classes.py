@@ -241,3 +241,11 @@ def test_a_month_alone_a_fortnight_and_a_shift_s_hours(said, start, end):
 def test_what_was_spent_is_a_price_no_skyspark_records_and_time_spent_is_a_duration():
     assert read_part("how much did the dye house spend on electricity in November, in taka").ask == "attribute"
     assert read_part("how many hours the centre spent exporting electricity").ask == "duration"
+
+
+def test_blind_19_s_chat_wordings():
+    assert read_question("laziest refiner lst wk? by avg load", [True]).parts[0].order == "lowest"
+    assert read_part("What was our electricity use per m³ of seawater taken in last week?").op == "ratio"
+    assert read_part("PM1 avg production rate, wk of the 19th vs wk of the 26th - which was better?").ask == "periods"
+    got = resolve_period("wk of the 19th", datetime(2026, 11, 3, 14, 0))
+    assert got is not None and (got.start, got.end) == (datetime(2026, 10, 19), datetime(2026, 10, 26))

@@ -565,7 +565,7 @@ def _single(text: str, now: datetime) -> DateRange | None:
         instant = datetime.combine(day, tod[0], tzinfo=now.tzinfo)
         return DateRange(instant, instant, f"{match.group(0)} {tod[1]}", point=True)
     week = re.search(
-        r"\b(?:the\s+)?week\s+(?P<w>[a-z]+)\s+(?:on\s+)?(?:(?:" + "|".join(WEEKDAYS) + r"),?\s+)?$",
+        r"\b(?:the\s+)?(?:week|wk)\s+(?P<w>[a-z]+)\s+(?:on\s+)?(?:(?:" + "|".join(WEEKDAYS) + r"),?\s+)?$",
         text[: match.start()],
     )
     if week and (

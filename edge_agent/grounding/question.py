@@ -242,7 +242,9 @@ def _per_ratio(text: str) -> str | None:
         qa, qb = fieldvocab.quantity_of_unit(a), fieldvocab.quantity_of_unit(b)
         if "/" in m.group(0) and (qa is None or qb is None):
             continue  # "the gas/power settlement", "heating/cooling": a slash between words is "and/or"
-        if (qa is not None or fieldvocab.names_a_measure(a)) and (qb is not None or fieldvocab.names_a_measure(b)):
+        before = text[: m.start(1)].split()[-1:]  # "electricity use per m³": the measure said just before "use"
+        said_a = fieldvocab.names_a_measure(a) or bool(before and fieldvocab.measure_words(f"{before[0]} {a}"))
+        if (qa is not None or said_a) and (qb is not None or fieldvocab.names_a_measure(b)):
             if qb is not None and qb.name == "time" or b.casefold() in _TIME_WORDS:
                 continue
             return m.group(0)
