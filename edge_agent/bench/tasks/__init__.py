@@ -13,7 +13,8 @@ Read top to bottom by a task file's author as the file's reference:
   `figure_checks`      `file`, `value`, `energy`: figures and rows read from histories
   `conclusion_checks`  `ranks`, `yes_no`, `duration`, `periods`, `time_of_extreme`: an answer's conclusion
   `catalog_checks`     `answer_lists`, `count`, `answer_says_missing`, `not_recorded`: what the SkySpark holds
-  `base`               the strict base model, a period, a list written as one item, `TaskFileError`
+  `base`               the strict base model, a period, a series over it, a list written as one item,
+                       `TaskFileError`
 
 Every name is importable from here (`from edge_agent.bench.tasks import Task, load_tasks`).
 """
@@ -24,6 +25,7 @@ from edge_agent.bench.tasks.base import (
     EntityKind,
     PeriodSpec,
     RankBy,
+    SeriesSpec,
     Spec,
     TaskFileError,
     Words,
@@ -68,6 +70,7 @@ __all__ = [
     "RanksCheck",
     "RefusesCheck",
     "SeriesRef",
+    "SeriesSpec",
     "Spec",
     "Task",
     "TaskFile",

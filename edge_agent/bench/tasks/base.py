@@ -1,5 +1,5 @@
-"""What every part of a task file's schema shares: the strict base model, a period's validation, a list that may be
-written as one item, the kinds of aggregate, and the error a bad file raises."""
+"""What every part of a task file's schema shares: the strict base model, a period's validation, one series over a
+period, a list that may be written as one item, the kinds of aggregate, and the error a bad file raises."""
 
 from __future__ import annotations
 
@@ -30,14 +30,25 @@ def one_or_many(value: Any) -> Any:
 Words = Annotated[list[str], BeforeValidator(lambda v: one_or_many(v) or [])]
 
 
+def start_before_end(spec: Any) -> Any:
+    """A period's check (`model_validator(mode="after")`): its start comes before its end."""
+    if spec.start >= spec.end:
+        raise ValueError("start must be before end")
+    return spec
+
+
 class PeriodSpec(Spec):
     """A check over the period [start, end): start-inclusive and end-exclusive, as SkySpark's hisRead."""
 
     start: AwareDatetime
     end: AwareDatetime
 
-    @model_validator(mode="after")
-    def _range(self):
-        if self.start >= self.end:
-            raise ValueError("start must be before end")
-        return self
+    _range = model_validator(mode="after")(start_before_end)
+
+
+class SeriesSpec(PeriodSpec):
+    """One series over the period: a sensor of an asset at a site."""
+
+    site: str
+    asset: str
+    sensor: str

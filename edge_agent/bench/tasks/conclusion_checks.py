@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from edge_agent.bench.tasks.base import PeriodSpec, RankBy, Spec, Words
+from edge_agent.bench.tasks.base import PeriodSpec, RankBy, SeriesSpec, Spec, Words
 
 
 class RanksCheck(PeriodSpec):
@@ -34,12 +34,9 @@ class RanksCheck(PeriodSpec):
         return self
 
 
-class LimitSpec(PeriodSpec):
+class LimitSpec(SeriesSpec):
     """One series against a limit: a number (`limit`) or a setpoint sensor of the same asset (`limit_sensor`)."""
 
-    site: str
-    asset: str
-    sensor: str
     direction: Literal["above", "below"]
     limit: float | None = None
     limit_sensor: str | None = None
@@ -119,13 +116,10 @@ class PeriodsCheck(Spec):
     abs_tol: float = Field(0.01, ge=0)
 
 
-class TimeOfExtremeCheck(PeriodSpec):
+class TimeOfExtremeCheck(SeriesSpec):
     """When the series reached its max (min) in [start, end): the answer states that site-local time (an ISO
     date-time, or a clock time with the date when the window is longer than a day) within `tolerance_minutes`
     (default: the series' sample spacing) of an instant holding the extreme."""
 
-    site: str
-    asset: str
-    sensor: str
     extreme: Literal["max", "min"]
     tolerance_minutes: float | None = Field(None, ge=0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import AwareDatetime, Field, field_validator, model_validator
 
-from edge_agent.bench.tasks.base import Aggregate, DeriveOp, PeriodSpec, Spec, one_or_many
+from edge_agent.bench.tasks.base import Aggregate, DeriveOp, SeriesSpec, Spec, one_or_many, start_before_end
 
 
 class FileCheck(Spec):
@@ -34,11 +34,7 @@ class FileCheck(Spec):
     def sensors(self) -> list[str]:
         return [self.sensor] if isinstance(self.sensor, str) else list(self.sensor)
 
-    @model_validator(mode="after")
-    def _range(self):
-        if self.start >= self.end:
-            raise ValueError("start must be before end")
-        return self
+    _range = model_validator(mode="after")(start_before_end)  # (its own fields first: no PeriodSpec)
 
 
 class SeriesRef(Spec):
@@ -104,12 +100,9 @@ class ValueCheck(Spec):
         return self
 
 
-class EnergyCheck(PeriodSpec):
+class EnergyCheck(SeriesSpec):
     """A number in the answer equals the energy (kWh) of a power sensor over [start, end): the
     trapezoidal integral over the samples' own timestamps, gaps (> 3 × spacing) not integrated."""
 
-    site: str
-    asset: str
-    sensor: str
     rel_tol: float = Field(0.005, ge=0)
     abs_tol: float = Field(0.01, ge=0)
