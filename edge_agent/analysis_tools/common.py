@@ -9,6 +9,7 @@ head that names the file (`said`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,7 +20,7 @@ from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.measures import counted_unit
 from edge_agent.skyspark.access import client_of, max_days, reading
 from edge_agent.skyspark.window import parse_window
-from edge_agent.toolkit import Said, ToolContext, ToolError
+from edge_agent.toolkit import Said, Tool, ToolContext, ToolError, tool
 
 #: an aggregate in words, as a head says it
 LABEL = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise", "amount": "total"}
@@ -36,6 +37,11 @@ class Period:
 
     start: datetime
     end: datetime
+
+
+def analysis_tool(name: str, description: str) -> Callable[[Callable], Tool]:
+    """`toolkit.tool` as every analysis tool is declared: it needs the question's period and its head answers it."""
+    return tool(name, description, needs=("period",), answers=True)
 
 
 def period_read(ctx: ToolContext, site: str, start: str, final: str) -> tuple[Any, Period]:

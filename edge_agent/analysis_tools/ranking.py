@@ -14,6 +14,7 @@ from edge_agent.analysis_tools.common import (
     COUNTED,
     LABEL,
     Period,
+    analysis_tool,
     compared_by,
     figure,
     period_read,
@@ -25,16 +26,14 @@ from edge_agent.analysis_tools.common import (
     when,
 )
 from edge_agent.skyspark.access import reading
-from edge_agent.toolkit import Said, ToolContext, ToolError, tool
+from edge_agent.toolkit import Said, ToolContext, ToolError
 
 SHOWN = 3  # assets named after the winner in a ranking's head
 
 
-@tool(
+@analysis_tool(
     "rank",
     "Rank several assets by one sensor over a period (highest or lowest max, min, mean or energy).",
-    needs=("period",),
-    answers=True,
 )
 def rank(args: RankArgs, ctx: ToolContext) -> Said:
     client, window = period_read(ctx, args.site_name, args.start, args.final)
@@ -116,11 +115,9 @@ def _period_words(window: Period) -> str:
     return f"from {day(start)} {start:%H:%M} to {day(end)} {end:%H:%M}"
 
 
-@tool(
+@analysis_tool(
     "compare_periods",
     "Compare one sensor of one asset over two periods (which had the higher or lower max, min, mean or energy).",
-    needs=("period",),
-    answers=True,
 )
 def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
     client, first = period_read(ctx, args.site_name, args.start, args.final)

@@ -8,8 +8,8 @@ import re
 
 from edge_agent import analysis as an
 from edge_agent.analysis_tools.args import DeriveArgs, ExcursionArgs
-from edge_agent.analysis_tools.common import period_read, read_series, said, span, stat, unit_said, when
-from edge_agent.toolkit import Said, ToolContext, ToolError, tool
+from edge_agent.analysis_tools.common import analysis_tool, period_read, read_series, said, span, stat, unit_said, when
+from edge_agent.toolkit import Said, ToolContext, ToolError
 
 _SETPOINT = re.compile(r"(?:set\s*point|\bsp\b|setpt|_sp\b|\bsp_)", re.I)
 
@@ -28,11 +28,9 @@ def _question_order(question: str, first: str, second: str) -> bool:
     return a >= 0 and b >= 0 and b < a
 
 
-@tool(
+@analysis_tool(
     "derive",
     "Combine two series aligned on their timestamps (difference, sum or ratio) and give its statistics.",
-    needs=("period",),
-    answers=True,
 )
 def derive(args: DeriveArgs, ctx: ToolContext) -> Said:
     if (args.asset_name, args.sensor_name) == (args.other_asset, args.other_sensor):
@@ -86,11 +84,9 @@ def derive(args: DeriveArgs, ctx: ToolContext) -> Said:
     return said(ctx, f"{args.op} {what} {span(window)}: {stats}", data, f"derive_{a_asset}_{args.op}")
 
 
-@tool(
+@analysis_tool(
     "excursions",
     "Check whether a sensor went above or below a value or another sensor (a setpoint) over a period.",
-    needs=("period",),
-    answers=True,
 )
 def excursions(args: ExcursionArgs, ctx: ToolContext) -> Said:
     sensor, limit_sensor = args.sensor_name, args.limit_sensor
