@@ -1,6 +1,6 @@
 """Conclusions computed in code from series: energy from power, ranking, two series aligned, excursions.
 
-Pure functions over `Point`s (a time and a number); the analysis tools (`tools/iot_analysis.py`) feed them the
+Pure functions over `Point`s (a time and a number); the analysis tools (`edge_agent/analysis_tools/`) feed them the
 `hisRead` samples `histories` reads, and the rules are the contract in docs/analysis.md, which the benchmark's
 checker implements on its own:
 

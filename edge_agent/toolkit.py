@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.json_schema import JsonDict
 
 from edge_agent.clock import Clock
 from edge_agent.failures import ExternalFailure, Interrupted, disk_full
@@ -48,16 +49,17 @@ class ToolLoadError(Exception):
 
 #: Marks an argument that names a file of the run's file store: `Field(..., json_schema_extra=FILE_REF)`.
 #: The step constraint then only lets the model write the names of files that exist (see `Tool.schema`).
-FILE_REF = {"x-file-ref": True}
+FILE_REF: JsonDict = {"x-file-ref": True}
 #: Mark arguments that name a site, an asset (or a list of assets) or a sensor on the SkySpark, and the start
 #: and end of a period: the step constraint then only lets the model write names that exist there (and the
 #: period worked out from the question), see `edge_agent.grounding.scope`.
-SITE_REF = {"x-catalog": "site"}
-ASSET_REF = {"x-catalog": "asset"}
-SENSOR_REF = {"x-catalog": "sensor"}
-TYPE_REF = {"x-catalog": "asset_type"}  # a kind of equipment (a Haystack equip marker: chiller, ahu, meter, …)
-START_REF = {"x-period": "start"}
-FINAL_REF = {"x-period": "final"}
+SITE_REF: JsonDict = {"x-catalog": "site"}
+ASSET_REF: JsonDict = {"x-catalog": "asset"}
+SENSOR_REF: JsonDict = {"x-catalog": "sensor"}
+#: a kind of equipment (a Haystack equip marker: chiller, ahu, meter, …)
+TYPE_REF: JsonDict = {"x-catalog": "asset_type"}
+START_REF: JsonDict = {"x-period": "start"}
+FINAL_REF: JsonDict = {"x-period": "final"}
 
 
 class ToolArgs(BaseModel):

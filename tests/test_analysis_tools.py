@@ -27,6 +27,26 @@ def tools():
     )
 
 
+def test_the_tools_folder_registers_the_tools_in_the_order_the_prompt_shows_them():
+    """The registry's order is the order of the tools in the model's prompt and step grammar (and its cached
+    prefix): the analysis tools' plugin binds the four, from their two families, in this order."""
+    assert ToolRegistry.from_dir(PROJECT_ROOT / "tools").names == [
+        "currentdatetime",
+        "sites",
+        "assets",
+        "sensors",
+        "histories",
+        "rank",
+        "derive",
+        "excursions",
+        "compare_periods",
+        "jsonreader",
+        "jsonmerge",
+        "Finish",
+        "Self-Ask",
+    ]
+
+
 def call(tools, ctx, name, **args):
     result = tools.get(name).run(args, ctx)
     return result

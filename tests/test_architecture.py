@@ -42,6 +42,7 @@ LAYERS = (
     ),
     Layer("tools", ("edge_agent.toolkit",)),
     Layer("engines", ("edge_agent.llm", "edge_agent.skyspark", "edge_agent.grounding"), independent=True),
+    Layer("toolbox", ("edge_agent.analysis_tools",)),
     Layer("agent", ("edge_agent.agent",)),
     Layer("assembly", ("edge_agent.runlog", "edge_agent.trajectory_store", "edge_agent.tts_autogen", "edge_agent.app")),
     Layer("watchers", ("edge_agent.fleet", "edge_agent.bench"), independent=True),

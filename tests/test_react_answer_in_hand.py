@@ -1,4 +1,4 @@
-"""A Finish written by code once the answer is in hand (`react._Trial.answer_in_hand`), on two plant styles.
+"""A Finish written by code once the answer is in hand (`finishing.answer_in_hand`), on two plant styles.
 
 When the grounding writes the whole answer from the trial's calls and the Review's evidence checks pass on
 it, the Finish step has one possible action and one possible answer: it is recorded without a model call
@@ -17,7 +17,8 @@ from pydantic import Field
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.agent.distill import facts_from, render_distilled
-from edge_agent.agent.react import ANSWER_IN_HAND, run_trial
+from edge_agent.agent.finishing import ANSWER_IN_HAND
+from edge_agent.agent.react import run_trial
 from edge_agent.grounding.run import Grounding
 from edge_agent.toolkit import Said, ToolArgs, ToolContext, ToolRegistry, load_tools_from_file, tool
 from tests.plants import OTHER, POK

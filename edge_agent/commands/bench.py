@@ -132,6 +132,7 @@ def bench(
     config,
 ) -> None:
     """Run an IoT task set and check every answer exactly (report with plots in --out)."""
+    from edge_agent.bench.runner import BenchOptions
     from edge_agent.bench.tasks import TaskFileError, load_tasks
     from edge_agent.costmodel import ProfileError, load_profiles
 
@@ -158,56 +159,33 @@ def bench(
                 settings = stack.enter_context(embedded_simulator(settings, task_file.dataset))
             except KeyError as exc:
                 _usage(f"{tasks_file}: dataset: {exc.args[0]}")
-        sys.exit(
-            _run(
-                task_file,
-                tasks_file,
-                settings,
-                strategies,
-                models,
-                limit,
-                only,
-                out,
-                max_steps,
-                max_trials,
-                resume,
-                check_tasks,
-                quiet,
-                skyspark_url
-                or f"embedded simulator ({settings.skyspark.url}"
-                f"{', dataset ' + task_file.dataset if task_file.dataset else ''})",
-                chosen.name,
-                profiles.profiles,
-                strict_names,
-                states_label,
-            )
+        options = BenchOptions(
+            tasks_file=str(tasks_file),
+            strategies=list(strategies) or [settings.agent.strategy],
+            models=list(models),
+            limit=limit,
+            only=list(only),
+            out=out,
+            max_steps=max_steps,
+            max_trials=max_trials,
+            resume=resume,
+            skyspark=skyspark_url
+            or f"embedded simulator ({settings.skyspark.url}"
+            f"{', dataset ' + task_file.dataset if task_file.dataset else ''})",
+            progress=not quiet,
+            gateway=chosen.name,
+            gateways=profiles.profiles,
+            strict_names=strict_names,
+            prefix_states=states_label,
         )
+        sys.exit(_run(task_file, settings, options, check_tasks))
 
 
-def _run(
-    task_file,
-    tasks_file,
-    settings,
-    strategies,
-    models,
-    limit,
-    only,
-    out,
-    max_steps,
-    max_trials,
-    resume,
-    check_tasks,
-    quiet,
-    skyspark_label,
-    gateway,
-    gateways,
-    strict_names=True,
-    prefix_states="",
-) -> int:
+def _run(task_file, settings, options, check_tasks: bool) -> int:
     from edge_agent.bench.checker import validate_task
     from edge_agent.bench.report import cost_table, grounding_table, headline, summary_table, write_report
     from edge_agent.bench.results import summarise
-    from edge_agent.bench.runner import BenchOptions, run_bench, select_tasks
+    from edge_agent.bench.runner import run_bench, select_tasks
     from edge_agent.bench.truth import skyspark_truth
     from edge_agent.skyspark.errors import SkySparkError
 
@@ -217,23 +195,6 @@ def _run(
     except SkySparkError as exc:
         click.echo(f"edge-agent bench: {exc}", err=True)
         return 1
-    options = BenchOptions(
-        tasks_file=str(tasks_file),
-        strategies=list(strategies) or [settings.agent.strategy],
-        models=list(models),
-        limit=limit,
-        only=list(only),
-        out=out,
-        max_steps=max_steps,
-        max_trials=max_trials,
-        resume=resume,
-        skyspark=skyspark_label,
-        progress=not quiet,
-        gateway=gateway,
-        gateways=gateways,
-        strict_names=strict_names,
-        prefix_states=prefix_states,
-    )
     try:
         tasks = select_tasks(task_file, options)
     except ValueError as exc:
@@ -242,7 +203,7 @@ def _run(
         problems = [p for t in tasks for p in validate_task(t, truth)]
         for p in problems:
             click.echo(p)
-        click.echo(f"{len(tasks) - len({p.split(':')[0] for p in problems})}/{len(tasks)} tasks fit {skyspark_label}")
+        click.echo(f"{len(tasks) - len({p.split(':')[0] for p in problems})}/{len(tasks)} tasks fit {options.skyspark}")
         return 1 if problems else 0
 
     def make_llm(name: str):
@@ -256,14 +217,16 @@ def _run(
     except Exception as exc:  # a model that cannot be loaded, a broken tool folder …
         click.echo(f"edge-agent bench: {type(exc).__name__}: {exc}", err=True)
         return 1
-    report = write_report(results, out)
+    report = write_report(results, options.out)
     rows = summarise(results.runs, results.max_trials, results.gateways)
     click.echo(headline(rows) + "\n")
     click.echo(summary_table(rows))
     click.echo("\nWhat was made up (every column but reviews and thoughts should be 0):")
     click.echo(grounding_table(rows))
-    click.echo(f"\nProjected seconds per answer (8B Q4_K_M; chosen gateway: {gateway}) and this machine's split:")
-    click.echo(cost_table(rows, results.gateways, gateway))
+    click.echo(
+        f"\nProjected seconds per answer (8B Q4_K_M; chosen gateway: {options.gateway}) and this machine's split:"
+    )
+    click.echo(cost_table(rows, results.gateways, options.gateway))
     click.echo(f"\n{len(results.runs)} runs in {time.monotonic() - started:.0f} s; report: {report}")
     if results.invalid_tasks:
         click.echo(f"warning: {len(results.invalid_tasks)} task(s) do not fit this SkySpark (see the report)", err=True)

@@ -10,28 +10,19 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import datetime, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from edge_agent.config import Settings
+from edge_agent.console.present import site_zone
 from edge_agent.skyspark.client import SkySparkClient
 
 log = logging.getLogger(__name__)
 RETRY_S = 300.0
 
 
-def _zone(name: str | None) -> ZoneInfo | None:
-    if not name:
-        return None
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
-
-
 class SiteZone:
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.zone: tzinfo | None = _zone(settings.agent.timezone)
+        self.zone: tzinfo | None = site_zone(settings.agent.timezone)
         self.source = "agent.timezone" if self.zone is not None else "the gateway's zone"
         self._stop = threading.Event()
 
@@ -49,9 +40,9 @@ class SiteZone:
 
     def from_sites(self, zones: dict[str, str]) -> bool:
         """Take the sites' zone (site name → IANA name) when they agree; True once there is one."""
-        names = {z for z in zones.values() if _zone(z) is not None}
+        names = {z for z in zones.values() if site_zone(z) is not None}
         if len(names) == 1:
-            self.zone = _zone(names.pop())
+            self.zone = site_zone(names.pop())
             self.source = "the SkySpark site's tz" if len(zones) == 1 else "the SkySpark sites' tz"
             return True
         if len(names) > 1:

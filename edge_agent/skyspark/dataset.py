@@ -80,6 +80,49 @@ def _clamp(x: float, lo: float = 0.0, hi: float = 1.0) -> float:
     return lo if x < lo else hi if x > hi else x
 
 
+def site_record(site_ref: Ref, spec: SiteSpec, tzname: str, area: Number, *, state: bool = True) -> dict[str, Any]:
+    """A site's record as the built-in plants write it: its name, zone, place (`geoState` unless `state` is False,
+    empty where the site has none) and area."""
+    rec: dict[str, Any] = {"id": site_ref, "dis": spec.name, "site": M, "tz": tzname, "geoCity": spec.city}
+    if state:
+        rec["geoState"] = spec.state
+    rec.update({"geoCountry": spec.country, "area": area})
+    return rec
+
+
+def equip_record(eq_ref: Ref, name: str, site_ref: Ref, tags: Iterable[str]) -> dict[str, Any]:
+    """An equipment's record as the built-in plants write it: its name, the `equip` marker, its site, its kind's
+    markers."""
+    rec: dict[str, Any] = {"id": eq_ref, "dis": name, "navName": name, "equip": M, "siteRef": site_ref}
+    rec.update({t: M for t in tags})
+    return rec
+
+
+def point_record(pid: str, equip: str, ps: PointSpec, tzname: str, eq_ref: Ref, site_ref: Ref) -> dict[str, Any]:
+    """A point's record as the built-in plants write it: historized every 15 minutes in the site's zone, its unit
+    (none for a Bool, which is off/on), its role's marker and its tags."""
+    full = f"{equip} {ps.nav}"
+    prec: dict[str, Any] = {
+        "id": Ref(pid, full),
+        "dis": full,
+        "navName": ps.nav,
+        "point": M,
+        "his": M,
+        ps.role: M,
+        "kind": ps.kind,
+        "tz": tzname,
+        "equipRef": eq_ref,
+        "siteRef": site_ref,
+        "hisInterval": Number(15.0, "min"),
+    }
+    if ps.unit:
+        prec["unit"] = ps.unit
+    if ps.kind == "Bool":
+        prec["enum"] = "off,on"
+    prec.update({t: M for t in ps.tags})
+    return prec
+
+
 # ── the model of the plant in time ────────────────────────────────────────────
 
 
@@ -204,38 +247,68 @@ _NOISE = {"Tonnage": 0.015, "Power": 0.015, "% Loaded": 1.2, "Efficiency": 0.01}
 _TEMP_NOISE = 0.35
 
 
-class SyntheticPlant:
+class SlotPlant:
+    """What the built-in plants share: their records by id, and histories on 15-minute slots from `FIRST_DAY` to
+    `END_DAY` in each site's zone, a value a pure function of (point, slot) (`_value_at_slot`), gaps left out."""
+
+    def __init__(self) -> None:
+        self.records: list[dict] = []
+        self._by_id: dict[str, dict] = {}
+        self._points: dict[str, Any] = {}
+
+    def _add(self, rec: dict) -> None:
+        self.records.append(rec)
+        self._by_id[rec["id"].val] = rec
+
+    def rec(self, rec_id: str) -> dict | None:
+        return self._by_id.get(rec_id)
+
+    def _zone(self, p: Any) -> ZoneInfo:
+        """The zone of point `p`'s site."""
+        raise NotImplementedError
+
+    def _value_at_slot(self, p: Any, slot: int, tz: ZoneInfo) -> Any:
+        raise NotImplementedError
+
+    @staticmethod
+    def _bounds(tz: ZoneInfo) -> tuple[int, int]:
+        first = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, tzinfo=tz).timestamp()
+        last = datetime(END_DAY.year, END_DAY.month, END_DAY.day, tzinfo=tz).timestamp()
+        return math.ceil(first / STEP_S), math.ceil(last / STEP_S)
+
+    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
+        """(timestamp in the point's timezone, value) for start <= ts < end, gaps left out."""
+        p = self._points.get(point_id)
+        if p is None:
+            raise KeyError(point_id)
+        tz = self._zone(p)
+        lo, hi = self._bounds(tz)
+        first = max(lo, math.ceil(start.timestamp() / STEP_S))
+        last = min(hi, math.ceil(end.timestamp() / STEP_S))
+        out = []
+        for slot in range(first, last):
+            val = self._value_at_slot(p, slot, tz)
+            if val is not None:
+                out.append((datetime.fromtimestamp(slot * STEP_S, tz), val))
+        return out
+
+
+class SyntheticPlant(SlotPlant):
     """The synthetic plant: Haystack records plus `value(point_id, instant)`, a pure function."""
 
     def __init__(self, sites: Iterable[SiteSpec] = SITES):
-        self.records: list[dict] = []
-        self._by_id: dict[str, dict] = {}
+        super().__init__()
         self._points: dict[str, _Point] = {}
         self._equips: dict[str, _Equip] = {}
         for spec in sites:
             self._add_site(spec)
 
     # records
-    def _add(self, rec: dict) -> None:
-        self.records.append(rec)
-        self._by_id[rec["id"].val] = rec
-
     def _add_site(self, spec: SiteSpec) -> None:
         site_id = make_id(spec.name)
         tzname = haystack_tz_name(spec.tz)
         site_ref = Ref(site_id, spec.name)
-        self._add(
-            {
-                "id": site_ref,
-                "dis": spec.name,
-                "site": M,
-                "tz": tzname,
-                "geoCity": spec.city,
-                "geoState": spec.state,
-                "geoCountry": spec.country,
-                "area": Number(float(50000 + _seed(spec.name) % 20 * 25000), "ft²"),
-            }
-        )
+        self._add(site_record(site_ref, spec, tzname, Number(float(50000 + _seed(spec.name) % 20 * 25000), "ft²")))
         ranks: dict[str, int] = {}
         for name, etype in equip_names(spec):
             rank = ranks.get(etype, 0)
@@ -252,39 +325,16 @@ class SyntheticPlant:
             eq = _Equip(make_id(spec.name, name), name, etype, spec, seed, rank, size)
             self._equips[eq.id] = eq
             eq_ref = Ref(eq.id, name)
-            rec = {"id": eq_ref, "dis": name, "navName": name, "equip": M, "siteRef": site_ref}
-            for tag in EQUIP_TAGS[etype]:
-                rec[tag] = M
-            self._add(rec)
+            self._add(equip_record(eq_ref, name, site_ref, EQUIP_TAGS[etype]))
             for ps in POINTS[etype]:
-                full = f"{name} {ps.nav}"
                 pid = make_id(spec.name, name, ps.nav)
                 self._points[pid] = _Point(pid, eq, ps, _seed(spec.name, name, ps.nav))
-                prec = {
-                    "id": Ref(pid, full),
-                    "dis": full,
-                    "navName": ps.nav,
-                    "point": M,
-                    "his": M,
-                    ps.role: M,
-                    "kind": ps.kind,
-                    "tz": tzname,
-                    "equipRef": eq_ref,
-                    "siteRef": site_ref,
-                    "hisInterval": Number(15.0, "min"),
-                }
-                if ps.unit:
-                    prec["unit"] = ps.unit
-                if ps.kind == "Bool":
-                    prec["enum"] = "off,on"
-                for tag in ps.tags:
-                    prec[tag] = M
-                self._add(prec)
-
-    def rec(self, rec_id: str) -> dict | None:
-        return self._by_id.get(rec_id)
+                self._add(point_record(pid, name, ps, tzname, eq_ref, site_ref))
 
     # histories
+    def _zone(self, p: _Point) -> ZoneInfo:
+        return ZoneInfo(p.equip.site.tz)
+
     def _value_at_slot(self, p: _Point, slot: int, tz: ZoneInfo) -> Any:
         if _u(p.equip.seed ^ 0x6A9, slot // GAP_BLOCK_SLOTS) < GAP_RATE:
             return None
@@ -310,11 +360,6 @@ class SyntheticPlant:
             val = min(max(val, 0.0), 100.0)
         return round(val, 2) if p.spec.nav != "Power Factor" else round(val, 3)
 
-    def _bounds(self, tz: ZoneInfo) -> tuple[int, int]:
-        first = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, tzinfo=tz).timestamp()
-        last = datetime(END_DAY.year, END_DAY.month, END_DAY.day, tzinfo=tz).timestamp()
-        return math.ceil(first / STEP_S), math.ceil(last / STEP_S)
-
     def value(self, point_id: str, instant: datetime) -> Any:
         """The value recorded at `instant` (must be on a 15-minute slot), or None (gap / no data)."""
         p = self._points.get(point_id)
@@ -329,22 +374,6 @@ class SyntheticPlant:
         if not lo <= slot < hi:
             return None
         return self._value_at_slot(p, slot, tz)
-
-    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
-        """(timestamp in the point's timezone, value) for start <= ts < end, gaps left out."""
-        p = self._points.get(point_id)
-        if p is None:
-            raise KeyError(point_id)
-        tz = ZoneInfo(p.equip.site.tz)
-        lo, hi = self._bounds(tz)
-        first = max(lo, math.ceil(start.timestamp() / STEP_S))
-        last = min(hi, math.ceil(end.timestamp() / STEP_S))
-        out = []
-        for slot in range(first, last):
-            val = self._value_at_slot(p, slot, tz)
-            if val is not None:
-                out.append((datetime.fromtimestamp(slot * STEP_S, tz), val))
-        return out
 
 
 _PLANT: SyntheticPlant | None = None

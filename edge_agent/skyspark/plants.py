@@ -12,7 +12,6 @@ pure function of (point, instant) at 15-minute resolution from 2020-01-01, with 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,18 +23,19 @@ from phable.kinds import Number, Ref
 
 from edge_agent import PROJECT_ROOT
 from edge_agent.skyspark.dataset import (
-    END_DAY,
-    FIRST_DAY,
     GAP_BLOCK_SLOTS,
     GAP_RATE,
     STEP_S,
-    M,
+    SlotPlant,
     _clamp,
     _features,
     _seed,
     _u,
+    equip_record,
     make_id,
     plant,
+    point_record,
+    site_record,
 )
 from edge_agent.skyspark.encoding import haystack_tz_name
 from edge_agent.skyspark.filedataset import FileDataset
@@ -206,72 +206,38 @@ class _P:
     size: float
 
 
-class RhinePlant:
+class RhinePlant(SlotPlant):
     """The `rhine` plant: Haystack records plus `value(point_id, instant)`, a pure function (as `SyntheticPlant`)."""
 
-    def __init__(self):
-        self.records: list[dict] = []
-        self._by_id: dict[str, dict] = {}
+    def __init__(self) -> None:
+        super().__init__()
         self._points: dict[str, _P] = {}
         for spec, equips in RHINE_SITES:
             self._add_site(spec, equips)
 
-    def _add(self, rec: dict) -> None:
-        self.records.append(rec)
-        self._by_id[rec["id"].val] = rec
-
     def _add_site(self, spec: SiteSpec, equips) -> None:
         tzname = haystack_tz_name(spec.tz)
         site_ref = Ref(make_id("rhine", spec.name), spec.name)
-        self._add(
-            {
-                "id": site_ref,
-                "dis": spec.name,
-                "site": M,
-                "tz": tzname,
-                "geoCity": spec.city,
-                "geoCountry": spec.country,
-                "area": Number(float(12000 + _seed(spec.name) % 9 * 1500), "m²"),
-            }
-        )
+        area = Number(float(12000 + _seed(spec.name) % 9 * 1500), "m²")
+        self._add(site_record(site_ref, spec, tzname, area, state=False))  # (German sites: no state)
         ranks: dict[str, int] = {}
         for name, etype in equips:
             rank = ranks.get(etype, 0)
             ranks[etype] = rank + 1
             seed = _seed("rhine", spec.name, name)
             eq_ref = Ref(make_id("rhine", spec.name, name), name)
-            rec = {"id": eq_ref, "dis": name, "navName": name, "equip": M, "siteRef": site_ref}
-            rec.update({t: M for t in RHINE_TAGS[etype]})
-            self._add(rec)
+            self._add(equip_record(eq_ref, name, site_ref, RHINE_TAGS[etype]))
             for pt in RHINE_POINTS[etype]:
                 pid = make_id("rhine", spec.name, name, pt.nav)
                 self._points[pid] = _P(
                     pid, etype, spec, pt, seed, _seed("rhine", spec.name, name, pt.nav), rank, _SIZE[etype](seed)
                 )
-                prec = {
-                    "id": Ref(pid, f"{name} {pt.nav}"),
-                    "dis": f"{name} {pt.nav}",
-                    "navName": pt.nav,
-                    "point": M,
-                    "his": M,
-                    pt.role: M,
-                    "kind": pt.kind,
-                    "tz": tzname,
-                    "equipRef": eq_ref,
-                    "siteRef": site_ref,
-                    "hisInterval": Number(15.0, "min"),
-                }
-                if pt.unit:
-                    prec["unit"] = pt.unit
-                if pt.kind == "Bool":
-                    prec["enum"] = "off,on"
-                prec.update({t: M for t in pt.tags})
-                self._add(prec)
+                self._add(point_record(pid, name, pt, tzname, eq_ref, site_ref))
 
-    def rec(self, rec_id: str) -> dict | None:
-        return self._by_id.get(rec_id)
+    def _zone(self, p: _P) -> ZoneInfo:
+        return ZoneInfo(p.site.tz)
 
-    def _value(self, p: _P, slot: int, tz: ZoneInfo) -> Any:
+    def _value_at_slot(self, p: _P, slot: int, tz: ZoneInfo) -> Any:
         if _u(p.equip_seed ^ 0x6A9, slot // GAP_BLOCK_SLOTS) < GAP_RATE:
             return None
         local = datetime.fromtimestamp(slot * STEP_S, tz)
@@ -288,26 +254,6 @@ class RhinePlant:
         if p.spec.unit == "%":
             val = min(max(val, 0.0), 100.0)
         return round(val, 2) if p.spec.nav != "Power Factor" else round(val, 3)
-
-    @staticmethod
-    def _bounds(tz: ZoneInfo) -> tuple[int, int]:
-        first = datetime(FIRST_DAY.year, FIRST_DAY.month, FIRST_DAY.day, tzinfo=tz).timestamp()
-        last = datetime(END_DAY.year, END_DAY.month, END_DAY.day, tzinfo=tz).timestamp()
-        return math.ceil(first / STEP_S), math.ceil(last / STEP_S)
-
-    def his(self, point_id: str, start: datetime, end: datetime) -> list[tuple[datetime, Any]]:
-        """(timestamp in the point's timezone, value) for start <= ts < end, gaps left out."""
-        p = self._points.get(point_id)
-        if p is None:
-            raise KeyError(point_id)
-        tz = ZoneInfo(p.site.tz)
-        lo, hi = self._bounds(tz)
-        out = []
-        for slot in range(max(lo, math.ceil(start.timestamp() / STEP_S)), min(hi, math.ceil(end.timestamp() / STEP_S))):
-            val = self._value(p, slot, tz)
-            if val is not None:
-                out.append((datetime.fromtimestamp(slot * STEP_S, tz), val))
-        return out
 
     # layout, for generators
     def equips(self, site: str) -> list[tuple[str, str]]:

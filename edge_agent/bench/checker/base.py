@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from edge_agent.bench import conclusions as cc
 from edge_agent.bench.answer_text import norm
 from edge_agent.bench.filerows import sensor_key
-from edge_agent.bench.tasks import EntityQuery
+from edge_agent.bench.tasks import EntityQuery, LimitSpec
 from edge_agent.bench.truth import Truth
 
 CheckStatus = Literal["pass", "fail", "error"]
@@ -134,3 +134,13 @@ def series_of(
     samples = truth.history(site, asset, sensor, start, end)
     unit = next((s.unit for s in samples if s.unit), None)
     return cc.clean([(s.ts, s.value) for s in samples]), unit
+
+
+def limit_pairs(spec: LimitSpec, truth: Truth) -> list[tuple[datetime, float, float]]:
+    """The series' samples beside their limit: the number, or the setpoint sensor's sample at the same instant."""
+    series, _ = series_of(truth, spec.site, spec.asset, spec.sensor, spec.start, spec.end)
+    if spec.limit_sensor is not None:
+        limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
+        return cc.align(series, limit)
+    assert spec.limit is not None  # a limit or a limit sensor (`LimitSpec`)
+    return [(at, v, float(spec.limit)) for at, v in series]

@@ -9,20 +9,14 @@ import re
 from edge_agent.bench import conclusions as cc
 from edge_agent.bench.answer_text import mentions
 from edge_agent.bench.answer_times import ISO_DATETIME
-from edge_agent.bench.checker.base import CheckStatus, Evidence, TruthError, catalog_names, series_of
+from edge_agent.bench.checker.base import CheckStatus, Evidence, TruthError, catalog_names, limit_pairs
 from edge_agent.bench.tasks import DurationCheck
 from edge_agent.bench.truth import Truth
 
 
 def expected_duration(spec: DurationCheck, truth: Truth) -> tuple[float, float, int, int, float]:
     """(hours past the limit, share in %, samples past, samples compared, spacing in hours)."""
-    series, _ = series_of(truth, spec.site, spec.asset, spec.sensor, spec.start, spec.end)
-    if spec.limit_sensor is not None:
-        limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
-        pairs = cc.align(series, limit)
-    else:
-        assert spec.limit is not None  # a limit or a limit sensor (`LimitSpec`)
-        pairs = [(at, v, float(spec.limit)) for at, v in series]
+    pairs = limit_pairs(spec, truth)
     if len(pairs) < 2:
         raise TruthError(
             f"fewer than two samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}"

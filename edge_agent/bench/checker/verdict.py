@@ -56,29 +56,23 @@ def _items(task: Task):
 
 
 def _expect_items(e: Expect):
-    if e.answer_mentions_all:
-        yield "answer_mentions_all", _mentions_all, e.answer_mentions_all
-    if e.answer_mentions_any:
-        yield "answer_mentions_any", _mentions_any, e.answer_mentions_any
-    if e.answer_lists:
-        yield "answer_lists", _check_list, e.answer_lists
-    if e.answer_says_missing:
-        yield "answer_says_missing", _check_missing, e.answer_says_missing
-    if e.ranks:
-        yield "ranks", _check_ranks, e.ranks
-    if e.yes_no:
-        yield "yes_no", _check_yes_no, e.yes_no
-    if e.refuses:
-        yield "refuses", _check_refuses, e.refuses
-    for kind, fn in (
+    single: tuple[tuple[str, Callable[[Any, Evidence, Truth], tuple[CheckStatus, str]]], ...] = (
+        ("answer_mentions_all", _mentions_all),
+        ("answer_mentions_any", _mentions_any),
+        ("answer_lists", _check_list),
+        ("answer_says_missing", _check_missing),
+        ("ranks", _check_ranks),
+        ("yes_no", _check_yes_no),
+        ("refuses", _check_refuses),
         ("duration", _check_duration),
         ("periods", _check_periods),
         ("time_of_extreme", _check_time_of_extreme),
         ("not_recorded", _check_not_recorded),
         ("partial", _check_partial),
-    ):
+    )
+    for kind, fn in single:
         spec = getattr(e, kind)
-        if spec is not None:
+        if spec:  # (a check's model is always true; an empty list of words checks nothing)
             yield kind, fn, spec
     listed: tuple[tuple[str, Callable[[Any, Evidence, Truth], tuple[CheckStatus, str]]], ...] = (
         ("file", _check_file),
@@ -144,18 +138,17 @@ def _probes(e: Expect, truth: Truth) -> list:
         probes.append(lambda s=e.answer_says_missing: _confirm_missing(s, truth))
     for energy_spec in e.energy or []:
         probes.append(lambda s=energy_spec: expected_energy(s, truth))
-    if e.ranks:
-        probes.append(lambda s=e.ranks: expected_ranking(s, truth))
-    if e.yes_no:
-        probes.append(lambda s=e.yes_no: expected_yes(s, truth))
-    if e.duration:
-        probes.append(lambda s=e.duration: expected_duration(s, truth))
-    if e.periods:
-        probes.append(lambda s=e.periods: _clear_periods(s, truth))
-    if e.time_of_extreme:
-        probes.append(lambda s=e.time_of_extreme: expected_extreme(s, truth))
-    if e.not_recorded:
-        probes.append(lambda s=e.not_recorded: _confirm_not_recorded(s, truth))
+    expected: tuple[tuple[str, Callable[[Any, Truth], object]], ...] = (
+        ("ranks", expected_ranking),
+        ("yes_no", expected_yes),
+        ("duration", expected_duration),
+        ("periods", _clear_periods),
+        ("time_of_extreme", expected_extreme),
+        ("not_recorded", _confirm_not_recorded),
+    )
+    for kind, fn in expected:
+        if spec := getattr(e, kind):
+            probes.append(lambda s=spec, fn=fn: fn(s, truth))
     if e.partial and e.partial.established:
         probes += _probes(e.partial.established, truth)
     return probes

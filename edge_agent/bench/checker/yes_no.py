@@ -16,7 +16,7 @@ from edge_agent.bench.checker.base import (
     _canonical,
     assets_of_kind,
     catalog_names,
-    series_of,
+    limit_pairs,
 )
 from edge_agent.bench.checker.words import noun_named
 from edge_agent.bench.tasks import ExcursionSpec, YesNoCheck
@@ -25,13 +25,7 @@ from edge_agent.bench.truth import Truth
 
 def expected_excursion(spec: ExcursionSpec, truth: Truth) -> tuple[bool, int, int]:
     """(any sample strictly past the limit, how many, how many compared)."""
-    series, _ = series_of(truth, spec.site, spec.asset, spec.sensor, spec.start, spec.end)
-    if spec.limit_sensor is not None:
-        limit, _ = series_of(truth, spec.site, spec.asset, spec.limit_sensor, spec.start, spec.end)
-        pairs = cc.align(series, limit)
-    else:
-        assert spec.limit is not None  # a limit or a limit sensor (`LimitSpec`)
-        pairs = [(at, v, float(spec.limit)) for at, v in series]
+    pairs = limit_pairs(spec, truth)
     if not pairs:
         raise TruthError(f"no samples of {spec.asset} {spec.sensor} to compare from {spec.start} to {spec.end}")
     past = cc.crossed(pairs, spec.direction)
