@@ -249,3 +249,17 @@ def test_blind_19_s_chat_wordings():
     assert read_part("PM1 avg production rate, wk of the 19th vs wk of the 26th - which was better?").ask == "periods"
     got = resolve_period("wk of the 19th", datetime(2026, 11, 3, 14, 0))
     assert got is not None and (got.start, got.end) == (datetime(2026, 10, 19), datetime(2026, 10, 26))
+
+
+def test_a_possessive_kind_is_one_of_them_and_electricity_ranks_by_the_electrical_series():
+    cat = Catalog.of({"X": {"CRAC-01": [], "CRAC-02": []}})
+    x = cat.site("X")
+    for a in ("CRAC-01", "CRAC-02"):
+        x.types[a] = ["crac"]
+        x.sensors[a] = [
+            SensorName("Input kW", "Input kW", "kW", ("elec", "power", "sensor")),
+            SensorName("Cooling kW", "Cooling kW", "kW", ("cool", "power", "sensor")),
+        ]
+    g = Grounding.build("Which of the air-conditioning units at X used the most electricity last week?", cat, NOW)
+    scope = g.scope()
+    assert scope is not None and scope.sites["X"].sensors == ("Input kW",)

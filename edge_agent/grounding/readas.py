@@ -196,7 +196,8 @@ def _one_of_a_kind(g: Grounding, picked: list[str], sensor: str, site_name: str)
     if site_name not in g.catalog.sites or len(picked) != 1:
         return None
     kinds = [m for m in g.links.mentions if m.kind == "asset" and m.name in g.links.asset_types and m.text]
-    if not kinds or any(re.search(r"s\b", m.text.casefold()) for m in kinds):
+    plural = [m for m in kinds if re.search(r"s\b", re.sub(r"['’]s\b", "", m.text.casefold()))]  # not "the stenter's"
+    if not kinds or plural:
         return None  # "the filter pumps": the kind, all of it
     sc = g.catalog.site(site_name)
     having = [

@@ -367,7 +367,9 @@ class Scope:
             ):
                 if not scope.power:
                     return None
-                props[name] = {"enum": list(scope.power)}
+                # of the power series, those the question's words kept ("used the most electricity": the CRACs' Input
+                # kW, not their Cooling kW)
+                props[name] = {"enum": [p for p in scope.power if p in scope.sensors] or list(scope.power)}
                 continue
             role = prop.get("x-role")
             one_asset = len(set(scope.fixed_assets)) <= 1
