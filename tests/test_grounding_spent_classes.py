@@ -263,3 +263,9 @@ def test_a_possessive_kind_is_one_of_them_and_electricity_ranks_by_the_electrica
     g = Grounding.build("Which of the air-conditioning units at X used the most electricity last week?", cat, NOW)
     scope = g.scope()
     assert scope is not None and scope.sites["X"].sensors == ("Input kW",)
+
+
+def test_a_town_alone_is_no_topic_of_the_plant():
+    cat = Catalog.of({"lab_bldg_b": {"AHU-1": ["zone_temp"]}})
+    cat.cities["lab_bldg_b"] = "Davis"
+    assert Grounding.build("recommend a good pizza place near Davis", cat, NOW).refusal == "outside"

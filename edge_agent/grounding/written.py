@@ -254,7 +254,7 @@ def declined(g: Grounding) -> str:
 def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     """Nothing the question says is on the SkySpark and it speaks of another topic (or of nothing of a
     building's data at all, and not of the time)."""
-    linked = [m for m in links.mentions if m.text]
+    linked = [m for m in links.mentions if m.text and m.how != "city"]  # "a pizza place near Davis": a town, no data
     rest = g.asked_text_less_names()  # the refused pieces are no topic, nor a place it lacks ("the Eastgate Hotel")
     if outside_topic(rest, _held_words(catalog)):
         return True
