@@ -269,3 +269,14 @@ def test_a_town_alone_is_no_topic_of_the_plant():
     cat = Catalog.of({"lab_bldg_b": {"AHU-1": ["zone_temp"]}})
     cat.cities["lab_bldg_b"] = "Davis"
     assert Grounding.build("recommend a good pizza place near Davis", cat, NOW).refusal == "outside"
+
+
+def test_equipment_at_a_time_is_read_from_data_never_from_a_listing():
+    cat = Catalog.of({"A": {"Storage Tank 1": [], "Storage Tank 2": []}, "B": {"Pump 1": []}})
+    for t in ("Storage Tank 1", "Storage Tank 2"):
+        cat.site("A").types[t] = ["tank"]
+        cat.site("A").sensors[t] = [SensorName("Level", "Level", "%", ("level", "sensor"))]
+    g = Grounding.build("What was the storage tank level at 07:00 this morning?", cat, NOW)
+    head = "found 2 sites: A, B"
+    g.observe(1, 1, "sites", head + "; saved to sites-x.json", head=head, answers=False, args={})
+    assert g.unsupported(1, "A, B", []) == "no data call of this run read what the question asks for"

@@ -366,7 +366,8 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         )
     if (
         (g.start is not None or g.links.sensors)
-        and (g.links.sensors or g.links.measures)
+        # "what was the storage tank level at 07:00": equipment at a time, its measure a word the field lacks
+        and (g.links.sensors or g.links.measures or (g.start is not None and (g.links.assets or g.links.asset_types)))
         and all(p.ask in _READS_DATA for p in g.reading.parts)
         and not _names_asked(g)
     ):
