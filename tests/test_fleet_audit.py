@@ -33,6 +33,23 @@ def test_request_options_hold_no_secret_field():
     assert not [name for name in RequestOptions.model_fields if audit.SECRET_KEY.search(name)]
 
 
+def test_the_schema_is_the_one_sqlite_utils_created():
+    """The table and its index are created with plain sqlite3 (issue 42: sqlite-utils brings numpy into the daemon's
+    start-up); their text in sqlite_master is what sqlite-utils wrote for every audit table before."""
+    import sqlite_utils
+
+    made = sqlite3.connect(":memory:", isolation_level=None)
+    audit.ensure_schema(made)
+    audit.ensure_schema(made)
+    before = sqlite3.connect(":memory:", isolation_level=None)
+    table = sqlite_utils.Database(before).table(audit.TABLE)
+    table.create(audit.COLUMNS, pk="id", not_null={"time", "event", "who"}, if_not_exists=True)
+    table.create_index(["time"], if_not_exists=True)
+    before.executescript(audit._TRIGGER)
+    schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+    assert made.execute(schema).fetchall() == before.execute(schema).fetchall()
+
+
 def test_rows_are_append_only_secret_free_and_pruned(tmp_path):
     conn = sqlite3.connect(tmp_path / "q.db", isolation_level=None)
     audit.ensure_schema(conn)

@@ -9,8 +9,9 @@ it survives a kill -9 or a power cut like the queue), and it costs one INSERT, n
 `use_username_as_clientid`), or `console:<user>` for the console; `on_behalf_of` what a request says of the
 person behind a shared client, as claimed (not vouched). Never stored: passwords, tokens, correlation data,
 or option keys that look like secrets. UPDATE is refused by a trigger; DELETE is the retention's
-(`audit.retention_days`), at start and daily. The schema is created with sqlite-utils, which also backs
-`edge-agent audit` (list, JSON lines, CSV; filters by time and requester).
+(`audit.retention_days`), at start and daily. `query` backs `edge-agent audit` (list, JSON lines, CSV; filters by
+time and requester). Plain `sqlite3`: the table's DDL is the text sqlite-utils wrote for it (`_CREATE`, unchanged in
+existing databases); sqlite-utils pulls in numpy, ~0.3 s of the daemon's start-up before its first reply (issue 42).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import sqlite_utils
 from pydantic import BaseModel
 
 TABLE = "audit"
@@ -48,6 +48,27 @@ _INSERT = (
     f"INSERT INTO {TABLE} (time, event, who, on_behalf_of, request_id, job_id, question, options, outcome, "
     "files, cancelled_by, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 )
+#: the table and its index as sqlite-utils created them (`Table.create(COLUMNS, pk="id", not_null=...)`, then
+#: `create_index(["time"])`): the same text in `sqlite_master` as in every audit table written before
+_CREATE = f"""
+CREATE TABLE IF NOT EXISTS "{TABLE}" (
+   "id" INTEGER PRIMARY KEY,
+   "time" REAL NOT NULL,
+   "event" TEXT NOT NULL,
+   "who" TEXT NOT NULL,
+   "on_behalf_of" TEXT,
+   "request_id" TEXT,
+   "job_id" TEXT,
+   "question" TEXT,
+   "options" TEXT,
+   "outcome" TEXT,
+   "files" TEXT,
+   "cancelled_by" TEXT,
+   "detail" TEXT
+);
+CREATE INDEX IF NOT EXISTS "idx_{TABLE}_time"
+    ON "{TABLE}" ("time");
+"""
 _TRIGGER = f"""
 CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON {TABLE}
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
@@ -55,12 +76,9 @@ BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:
-    """Create the table, its indexes and the append-only trigger (idempotent)."""
-    db = sqlite_utils.Database(conn)
-    table = db.table(TABLE)
-    if not table.exists():
-        table.create(COLUMNS, pk="id", not_null={"time", "event", "who"}, if_not_exists=True)
-        table.create_index(["time"], if_not_exists=True)  # the only index: each costs every request an insert
+    """Create the table, its index and the append-only trigger (idempotent)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (TABLE,)).fetchone() is None:
+        conn.executescript(_CREATE)  # the only index: each costs every request an insert
     conn.executescript(_TRIGGER)
 
 
@@ -151,4 +169,7 @@ def query(
     sql = f"SELECT * FROM {TABLE}" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
     if limit:  # the newest `limit`, still oldest first
         sql = f"SELECT * FROM ({sql[: -len(' ORDER BY id')]} ORDER BY id DESC LIMIT {int(limit)}) ORDER BY id"
-    yield from sqlite_utils.Database(conn).query(sql, args)
+    cur = conn.execute(sql, args)
+    names = [d[0] for d in cur.description]
+    for row in cur:
+        yield dict(zip(names, row, strict=True))

@@ -77,7 +77,7 @@ class FleetHooks:
     def start(self) -> None:
         if self.auditing:
             schema = sqlite3.connect(str(self.jobs.path), isolation_level=None, timeout=10)
-            try:  # DDL on its own connection (sqlite-utils and executescript commit as they go)
+            try:  # DDL on its own connection (executescript commits as it goes)
                 audit.ensure_schema(schema)
             finally:
                 schema.close()
