@@ -44,10 +44,12 @@ COLUMNS = {
 EVENTS = ("request", "cancel", "answer", "final")
 SECRET_KEY = re.compile(r"pass|secret|token|auth|credential|key", re.IGNORECASE)
 DETAIL_CHARS = 2000
-_INSERT = (
+#: the INSERT of one row without its VALUES (`row` gives them): the daemon writes a batch's rows in one statement
+INSERT = (
     f"INSERT INTO {TABLE} (time, event, who, on_behalf_of, request_id, job_id, question, options, outcome, "
-    "files, cancelled_by, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+    "files, cancelled_by, detail)"
 )
+_INSERT = INSERT + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 #: the table and its index as sqlite-utils created them (`Table.create(COLUMNS, pk="id", not_null=...)`, then
 #: `create_index(["time"])`): the same text in `sqlite_master` as in every audit table written before
 _CREATE = f"""
@@ -98,8 +100,12 @@ def _cut(text: str | None, n: int = DETAIL_CHARS) -> str | None:
     return text if text is None or len(text) <= n else text[: n - 3] + "..."
 
 
-def record(
-    conn: sqlite3.Connection,
+def record(conn: sqlite3.Connection, event: str, who: str, **fields: Any) -> None:
+    """Append one row, inside the caller's transaction (`row` says what `fields` may name)."""
+    conn.execute(_INSERT, row(event, who, **fields))
+
+
+def row(
     event: str,
     who: str,
     *,
@@ -113,24 +119,21 @@ def record(
     cancelled_by: str | None = None,
     detail: str | None = None,
     now: float | None = None,
-) -> None:
-    """Append one row, inside the caller's transaction."""
-    conn.execute(
-        _INSERT,
-        (
-            time.time() if now is None else now,
-            event,
-            who,
-            on_behalf_of,
-            request_id,
-            job_id,
-            question,
-            scrub(options),
-            outcome,
-            json.dumps(files) if files else None,
-            cancelled_by,
-            _cut(detail),
-        ),
+) -> tuple[Any, ...]:
+    """The values of one row for `INSERT` (secrets scrubbed from the options, the detail cut), stamped now."""
+    return (
+        time.time() if now is None else now,
+        event,
+        who,
+        on_behalf_of,
+        request_id,
+        job_id,
+        question,
+        scrub(options),
+        outcome,
+        json.dumps(files) if files else None,
+        cancelled_by,
+        _cut(detail),
     )
 
 

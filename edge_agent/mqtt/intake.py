@@ -105,7 +105,13 @@ class Intake:
     ) -> list[mqtt.MQTTMessage]:
         """One transaction; `alone`: each message in its own savepoint, one that raises becomes a dead letter."""
         stored: list[mqtt.MQTTMessage] = []
+        requests = [
+            (p.client_id, p.parsed.request_id)
+            for _, p in parsed
+            if isinstance(p, Parsed) and p.kind == "request" and isinstance(p.parsed, Request)
+        ]
         with self.gw.replying() as conn:
+            self.gw.jobs.prefetch(conn, requests)  # one query for the batch's requests, not one each (`_on_request`)
             for msg, incoming in parsed:
                 try:
                     with self.gw.jobs.savepoint(conn) if alone else nullcontext():

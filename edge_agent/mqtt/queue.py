@@ -40,6 +40,8 @@ from typing import Any
 from edge_agent.mqtt.records import ANSWERS, OUTBOX_INDEXES, REFUSALS, SCHEMA, Job, OutboxRow, _outbox_row, stream_of
 
 OUTBOX_ROWS_PER_INSERT = 500  # 8 parameters a row, well under SQLite's 32766 per statement
+MAX_PARAMETERS = 6000  # parameters in one multi-row INSERT of `add_row` rows (SQLite takes 32766)
+KEYS_PER_SELECT = 500  # request ids looked up in one statement (`prefetch`, `_keep_request_order`)
 
 
 def _inserted_id(cur: sqlite3.Cursor) -> int:
@@ -62,6 +64,12 @@ class JobQueue:
         self._added: list[OutboxRow] = []  # the outbox rows of the open transaction (`added`)
         self.promoted = False  # the open transaction moved waiting refusals among the answers (`_keep_request_order`)
         self._written = 0  # how many of `_added` are in the table (the rest get ids at `_write_added`)
+        #: rows of other tables the open transaction writes before its commit (`add_row`): (INSERT, values)
+        self._rows: list[tuple[str, tuple[Any, ...]]] = []
+        self._rows_written = 0
+        #: inside `tx()`: (client_id, request_id) → its job (None: none) as one query per batch read them (`prefetch`);
+        #: a key is dropped when its job is inserted, everything when any job changes, at the end of the transaction
+        self._known: dict[tuple[str, str], Job | None] = {}
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=10)
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA journal_mode=WAL")
@@ -96,6 +104,7 @@ class JobQueue:
         and the next durable commit makes it durable too."""
         with self._lock:
             self._added, self._written, self.promoted = [], 0, False
+            self._known, self._rows, self._rows_written = {}, [], 0
             if not durable:
                 self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
@@ -112,7 +121,8 @@ class JobQueue:
                 self._active = self._by_client = None
                 raise
             finally:
-                self._added, self._written = [], 0
+                self._added, self._written, self._known = [], 0, {}
+                self._rows, self._rows_written = [], 0
                 if not durable:
                     self._conn.execute("PRAGMA synchronous=FULL")
 
@@ -121,12 +131,16 @@ class JobQueue:
         """Inside `tx()`: a part that is undone alone if it raises (one message of a batch)."""
         conn.execute("SAVEPOINT part")
         added, written = len(self._added), self._written
+        rows, rows_written = len(self._rows), self._rows_written
         try:
             yield
         except BaseException:
             self._active = self._by_client = None  # the part may have inserted or finished jobs
+            self._known = {}
             del self._added[added:]
             self._written = written  # rows added before the part but written inside it are unwritten again
+            del self._rows[rows:]
+            self._rows_written = rows_written
             conn.execute("ROLLBACK TO part")
             conn.execute("RELEASE part")
             raise
@@ -139,8 +153,33 @@ class JobQueue:
 
     # jobs --------------------------------------------------------------------------------------
     def get(self, client_id: str, request_id: str) -> Job | None:
-        row = self._one("SELECT * FROM jobs WHERE client_id=? AND request_id=?", (client_id, request_id))
+        """The job of (client_id, request_id), or None; inside `tx()` it sees the transaction's own inserts."""
+        with self._lock:  # `_known` is filled only while this lock's holder has a transaction open
+            if (client_id, request_id) in self._known:
+                return self._known[(client_id, request_id)]
+            row = self._one("SELECT * FROM jobs WHERE client_id=? AND request_id=?", (client_id, request_id))
         return Job.from_row(row) if row else None
+
+    def prefetch(self, conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
+        """Inside `tx()`: look up the jobs of `keys` (client_id, request_id) in one query per requester (and per
+        `KEYS_PER_SELECT`), for `get` to answer from (the intake stores a batch of requests: issue 42, a flood of
+        10,000 was one SELECT per request)."""
+        wanted: dict[str, list[str]] = {}
+        for client_id, request_id in dict.fromkeys(keys):
+            if (client_id, request_id) not in self._known:
+                wanted.setdefault(client_id, []).append(request_id)
+        for client_id, request_ids in wanted.items():
+            for start in range(0, len(request_ids), KEYS_PER_SELECT):
+                part = request_ids[start : start + KEYS_PER_SELECT]
+                marks = ",".join("?" * len(part))
+                found = {
+                    row["request_id"]: Job.from_row(row)
+                    for row in conn.execute(
+                        f"SELECT * FROM jobs WHERE client_id=? AND request_id IN ({marks})", (client_id, *part)
+                    )
+                }
+                for request_id in part:
+                    self._known[(client_id, request_id)] = found.get(request_id)
 
     def by_id(self, job_id: str) -> Job | None:
         row = self._one("SELECT * FROM jobs WHERE job_id=?", (job_id,))
@@ -162,6 +201,7 @@ class JobQueue:
     ) -> Job:
         """Insert a queued job inside `tx()`; the caller has checked that (client_id, request_id) is new."""
         created = time.time()
+        self._known.pop((client_id, request_id), None)  # `get` reads it back from the table
         cur = conn.execute(
             "INSERT INTO jobs (job_id, client_id, request_id, question, options, reply_topic, correlation,"
             " body_correlation, state, created, on_behalf_of) VALUES (?,?,?,?,?,?,?,?, 'queued', ?, ?)",
@@ -268,6 +308,7 @@ class JobQueue:
     def finish(self, conn: sqlite3.Connection, job_id: str, kind: str, payload: str) -> None:
         """Record the final reply inside `tx()` (together with its outbox rows)."""
         self._active = self._by_client = None
+        self._known = {}
         conn.execute(
             "UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
             (time.time(), kind, payload, job_id),
@@ -329,6 +370,14 @@ class JobQueue:
         lane = REFUSALS if refusal else ANSWERS
         self._added.append(OutboxRow(0, topic, payload, correlation, retain, 0, request_id, lane))
 
+    def add_row(self, conn: sqlite3.Connection, insert: str, values: tuple[Any, ...]) -> None:
+        """Inside `tx()`: a row of another table (`insert`: "INSERT INTO t (a, b, ...)", without VALUES), written with
+        the transaction's outbox rows, before its commit: the rows of one statement in order, in multi-row INSERTs
+        (the audit trail's row per request: issue 42). Undone with a savepoint like the outbox rows."""
+        if not conn.in_transaction:
+            raise RuntimeError("add_row outside a transaction")
+        self._rows.append((insert, values))
+
     def added(self) -> list[OutboxRow]:
         """Inside `tx()`: the outbox rows this transaction has added so far (savepoints rolled back
         excluded), written and with their ids, for the committing thread to publish itself once they
@@ -344,13 +393,11 @@ class JobQueue:
         if all(r.request_id is None for r in rows):
             return
         answered = {(r.stream, r.request_id) for r in rows if r.lane == ANSWERS and r.request_id is not None}
-        for r in rows:
-            if r.lane != REFUSALS or r.request_id is None:
-                continue
-            if (r.stream, r.request_id) in answered or self._conn.execute(
-                "SELECT 1 FROM outbox WHERE stream=? AND request_id=? AND lane=? LIMIT 1",
-                (r.stream, r.request_id, ANSWERS),
-            ).fetchone():
+        refused = [r for r in rows if r.lane == REFUSALS and r.request_id is not None]
+        keys = {(r.stream, r.request_id) for r in refused if r.request_id is not None}
+        waiting = self._answers_waiting(keys - answered)
+        for r in refused:
+            if (r.stream, r.request_id) in answered or (r.stream, r.request_id) in waiting:
                 r.lane = ANSWERS
         if self._conn.execute("SELECT 1 FROM outbox WHERE lane=? LIMIT 1", (REFUSALS,)).fetchone() is None:
             return
@@ -360,6 +407,26 @@ class JobQueue:
                 (ANSWERS, stream, request_id, REFUSALS),
             )
             self.promoted = self.promoted or cur.rowcount > 0
+
+    def _answers_waiting(self, keys: set[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Of `keys` (stream, request_id), those with an answer waiting in the outbox table: one query per stream (and
+        per `KEYS_PER_SELECT`), not one per refusal (a flood's batch is hundreds)."""
+        by_stream: dict[str, list[str]] = {}
+        for stream, request_id in sorted(keys):
+            by_stream.setdefault(stream, []).append(request_id)
+        found: set[tuple[str, str]] = set()
+        for stream, request_ids in by_stream.items():
+            for start in range(0, len(request_ids), KEYS_PER_SELECT):
+                part = request_ids[start : start + KEYS_PER_SELECT]
+                found.update(
+                    (stream, row[0])
+                    for row in self._conn.execute(
+                        f"SELECT DISTINCT request_id FROM outbox WHERE stream=? AND lane=? "
+                        f"AND request_id IN ({','.join('?' * len(part))})",
+                        (stream, ANSWERS, *part),
+                    )
+                )
+        return found
 
     def _write_added(self) -> None:
         """Write the rows added since the last call in multi-row INSERTs; ids are assigned in order
@@ -385,6 +452,20 @@ class JobQueue:
             for row, row_id in zip(part, ids, strict=True):
                 row.id = row_id
         self._written = len(self._added)
+        self._write_rows()
+
+    def _write_rows(self) -> None:
+        """The `add_row` rows added since the last call, per statement in multi-row INSERTs."""
+        rows, self._rows_written = self._rows[self._rows_written :], len(self._rows)
+        by_insert: dict[str, list[tuple[Any, ...]]] = {}
+        for insert, values in rows:
+            by_insert.setdefault(insert, []).append(values)
+        for insert, all_values in by_insert.items():
+            per = max(1, MAX_PARAMETERS // len(all_values[0]))
+            for start in range(0, len(all_values), per):
+                part = all_values[start : start + per]
+                marks = "(" + ",".join("?" * len(part[0])) + ")"
+                self._conn.execute(f"{insert} VALUES {','.join([marks] * len(part))}", [v for r in part for v in r])
 
     def outbox_pending(self, exclude: set[int] | frozenset[int] = frozenset(), limit: int = 500) -> list[OutboxRow]:
         with self._lock:
