@@ -228,3 +228,33 @@ def test_the_worker_lets_the_intake_store_a_backlog_before_the_next_job_but_wait
     assert time.monotonic() - t < 0.05
     w.gw.committer = None  # no group commit: nothing to wait for
     w._intake_first()
+
+
+def test_a_burst_the_backlog_watcher_looks_at_late_still_turns_the_status():
+    """The broker's whole queue for the session arrives in milliseconds; the watcher looks twice a second, and on a
+    loaded machine later. A run near the limit that ended before its look still turns the status `degraded: session
+    queue` once (it used to be missed when the look came more than 2 x BACKLOG_GAP_S after the run's last message),
+    and the next look turns it back."""
+    from types import SimpleNamespace
+
+    from edge_agent.mqtt.intake import Intake
+    from edge_agent.mqtt.service import QUEUE_NEAR, GatewayService
+
+    put = []
+    svc = GatewayService.__new__(GatewayService)
+    svc.m = SimpleNamespace(broker_queue_limit=50)
+    svc.committer = SimpleNamespace(put=put.append)
+    svc.intake = Intake(svc)
+    for _ in range(45):  # a burst of 45 of the broker's 50, back to back
+        svc.intake.on_message(None, None, object())
+    assert len(put) == 45 and svc.intake.backlog == 45
+    svc.intake.backlog_at -= 5.0  # ... and the watcher's look comes seconds later
+    published: list[str] = []
+    svc._status, svc._outage_status, svc._queue_near = "online", "online", False
+    svc.client = SimpleNamespace(publish=lambda topic, status, **kw: published.append(status))
+    svc.topics = SimpleNamespace(status="edge-agent/gw1/status")
+    looks = iter([False, False, True])  # two looks, then stop
+    svc.stopping = SimpleNamespace(wait=lambda s: next(looks))
+    svc._watch_backlog()
+    assert published == [QUEUE_NEAR, "online"]
+    assert svc.intake.take_backlog_peak() == 0

@@ -67,16 +67,26 @@ class Intake:
     def __init__(self, gw: IntakeGateway):
         self.gw = gw
         self.backlog, self.backlog_at = 0, 0.0  # the session backlog (`GatewayService._watch_backlog`)
+        self.backlog_peak = 0  # the longest run since the watcher last looked (`take_backlog_peak`)
 
     def on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         now = time.monotonic()  # the session backlog: messages in one run without a pause (`_watch_backlog`)
         self.backlog = self.backlog + 1 if now - self.backlog_at < BACKLOG_GAP_S else 1
         self.backlog_at = now
+        if self.backlog > self.backlog_peak:
+            self.backlog_peak = self.backlog
         if self.gw.committer is not None:
             self.gw.committer.put(msg)  # stored with whatever else arrives meanwhile, then acked
             return
         for stored in self.store([msg]):  # no group commit: one transaction per message
             client.ack(stored.mid, stored.qos)
+
+    def take_backlog_peak(self) -> int:
+        """The longest run of back-to-back deliveries since the last call (the watcher's, twice a second): a run
+        that began and ended between two of its looks still shows once. (A run counted on paho's thread meanwhile
+        is lost only if it is no longer than the one returned.)"""
+        peak, self.backlog_peak = self.backlog_peak, 0
+        return peak
 
     def store(self, msgs: list[mqtt.MQTTMessage]) -> list[mqtt.MQTTMessage]:
         """Handle `msgs` in ONE transaction; after the commit, the ones to acknowledge — all of them: a message
