@@ -258,3 +258,46 @@ def test_a_burst_the_backlog_watcher_looks_at_late_still_turns_the_status():
     svc._watch_backlog()
     assert published == [QUEUE_NEAR, "online"]
     assert svc.intake.take_backlog_peak() == 0
+
+
+def test_a_batch_looks_its_requests_up_once_and_still_sees_its_own_inserts_and_finishes(tmp_path):
+    """`JobQueue.prefetch` (one query for a batch's requests): `get` answers from it inside the transaction, sees a job
+    the same transaction inserted or finished, and forgets everything at a savepoint's rollback and at the end. The
+    audit rows (`add_row`) are written in order at the commit, those of a rolled-back part not at all."""
+    from edge_agent.fleet import audit
+
+    q = JobQueue(tmp_path / "queue.db")
+    audit.ensure_schema(q._conn)
+
+    def insert(conn, rid):
+        return q.insert(
+            conn,
+            job_id=f"j-{rid}",
+            client_id="c1",
+            request_id=rid,
+            question="q",
+            options={},
+            reply_topic="t",
+            correlation=None,
+            body_correlation=None,
+        )
+
+    with q.tx() as conn:
+        insert(conn, "old")
+    with q.tx() as conn:
+        q.prefetch(conn, [("c1", "old"), ("c1", "new"), ("c1", "gone")])
+        q.add_row(conn, audit.INSERT, audit.row("request", "c1", request_id="new"))
+        assert q.get("c1", "old").job_id == "j-old" and q.get("c1", "new") is None
+        insert(conn, "new")
+        assert q.get("c1", "new").state == "queued"  # its own insert
+        q.finish(conn, "j-old", "cancelled", "{}")
+        assert q.get("c1", "old").state == "done"  # its own finish
+        with pytest.raises(RuntimeError), q.savepoint(conn):
+            insert(conn, "gone")
+            q.add_row(conn, audit.INSERT, audit.row("request", "c1", request_id="gone"))
+            raise RuntimeError("a message of the batch fails")
+        assert q.get("c1", "gone") is None  # undone with the savepoint
+        q.add_row(conn, audit.INSERT, audit.row("cancel", "c1", request_id="old"))
+    assert q._known == {} and q.get("c1", "new").state == "queued"
+    assert [(r["event"], r["request_id"]) for r in audit.query(q._conn)] == [("request", "new"), ("cancel", "old")]
+    q.close()
