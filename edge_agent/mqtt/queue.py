@@ -18,6 +18,10 @@ when the broker acknowledges them, so replies that could not be published (broke
 killed) go out after the next connect. A transaction's outbox rows are written together, in one
 multi-row INSERT, when `added()` is asked or the transaction commits: a batch of requests costs
 one statement for all its replies.
+A batch is also looked up once: `prefetch` reads the jobs of its requests in one query, which `get` answers from
+inside the transaction (a job the transaction inserts or finishes is read again), and the rows it writes to other
+tables (the audit trail's: `add_row`) go in multi-row INSERTs with the outbox rows. A flood of 10,050 requests was
+~30,000 statements, now ~400 (issue 42): each statement also hands the GIL to paho's reading thread and back.
 
 Each outbox row belongs to a stream (its requester) and a lane, answers or refusals (records.py, with the tables
 and the `Job` and `OutboxRow` records). `outbox_schedule` hands rows out answers first, round-robin between
