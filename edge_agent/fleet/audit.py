@@ -9,9 +9,10 @@ it survives a kill -9 or a power cut like the queue), and it costs one INSERT, n
 `use_username_as_clientid`), or `console:<user>` for the console; `on_behalf_of` what a request says of the
 person behind a shared client, as claimed (not vouched). Never stored: passwords, tokens, correlation data,
 or option keys that look like secrets. UPDATE is refused by a trigger; DELETE is the retention's
-(`audit.retention_days`), at start and daily. `query` backs `edge-agent audit` (list, JSON lines, CSV; filters by
-time and requester). Plain `sqlite3`: the table's DDL is the text sqlite-utils wrote for it (`_CREATE`, unchanged in
-existing databases); sqlite-utils pulls in numpy, ~0.3 s of the daemon's start-up before its first reply (issue 42).
+(`audit.retention_days`), at start and daily. The schema is created with sqlite-utils, which also backs
+`edge-agent audit` (list, JSON lines, CSV; filters by time and requester). sqlite-utils is imported only where it is
+used — creating the table (a database's first start) and `query` — never by a daemon whose table exists: with
+numpy it costs ~0.2 s of CPU, which a restart would spend before its first reply (issue 42).
 """
 
 from __future__ import annotations
@@ -50,27 +51,6 @@ INSERT = (
     "files, cancelled_by, detail)"
 )
 _INSERT = INSERT + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-#: the table and its index as sqlite-utils created them (`Table.create(COLUMNS, pk="id", not_null=...)`, then
-#: `create_index(["time"])`): the same text in `sqlite_master` as in every audit table written before
-_CREATE = f"""
-CREATE TABLE IF NOT EXISTS "{TABLE}" (
-   "id" INTEGER PRIMARY KEY,
-   "time" REAL NOT NULL,
-   "event" TEXT NOT NULL,
-   "who" TEXT NOT NULL,
-   "on_behalf_of" TEXT,
-   "request_id" TEXT,
-   "job_id" TEXT,
-   "question" TEXT,
-   "options" TEXT,
-   "outcome" TEXT,
-   "files" TEXT,
-   "cancelled_by" TEXT,
-   "detail" TEXT
-);
-CREATE INDEX IF NOT EXISTS "idx_{TABLE}_time"
-    ON "{TABLE}" ("time");
-"""
 _TRIGGER = f"""
 CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON {TABLE}
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
@@ -78,9 +58,13 @@ BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:
-    """Create the table, its index and the append-only trigger (idempotent)."""
+    """Create the table, its index and the append-only trigger (idempotent; sqlite-utils only for a new table)."""
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (TABLE,)).fetchone() is None:
-        conn.executescript(_CREATE)  # the only index: each costs every request an insert
+        import sqlite_utils  # here, not at the top: see the module's docstring
+
+        table = sqlite_utils.Database(conn).table(TABLE)
+        table.create(COLUMNS, pk="id", not_null={"time", "event", "who"}, if_not_exists=True)
+        table.create_index(["time"], if_not_exists=True)  # the only index: each costs every request an insert
     conn.executescript(_TRIGGER)
 
 
@@ -172,7 +156,6 @@ def query(
     sql = f"SELECT * FROM {TABLE}" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
     if limit:  # the newest `limit`, still oldest first
         sql = f"SELECT * FROM ({sql[: -len(' ORDER BY id')]} ORDER BY id DESC LIMIT {int(limit)}) ORDER BY id"
-    cur = conn.execute(sql, args)
-    names = [d[0] for d in cur.description]
-    for row in cur:
-        yield dict(zip(names, row, strict=True))
+    import sqlite_utils  # here, not at the top: see the module's docstring
+
+    yield from sqlite_utils.Database(conn).query(sql, args)
