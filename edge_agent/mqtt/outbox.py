@@ -44,13 +44,14 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from edge_agent.failures import disk_full
+from edge_agent.mqtt.pace import Pace
 from edge_agent.mqtt.queue import JobQueue
 from edge_agent.mqtt.records import ANSWERS, REFUSALS, OutboxRow
 from edge_agent.mqtt.topics import topic_problem
 
 log = logging.getLogger(__name__)
 
-REFUSALS_IN_FLIGHT = 16  # refusals handed to paho at once: an answer waits behind at most this many (issue 42)
+REFUSALS_IN_FLIGHT = 16  # refusals handed to paho at once (fewer while the window is paced): issue 42
 ACK_DELAY_S = 0.05  # PUBACKs collected this long become one delete (a burst's 100: a few, not 100)
 IDLE_S = 0.5
 LOG_EVERY_S = 60.0  # the same database failure (a full disk) is logged once a minute, not at every turn
@@ -108,11 +109,13 @@ class OutboxPublisher:
         attempts: int = 3,
         notice: Notice | None = None,
         on_dead: Callable[[], None] | None = None,
+        paced: bool = True,
     ):
         self.jobs = jobs
         self.client = client
         self.max_packet = max_packet
-        self.window = window
+        self.window = window  # rows handed to paho at most; fewer while the broker is slow (`pace`)
+        self.pace = Pace(window) if paced else None
         self.attempts = attempts  # a row the broker refuses or disconnects on this often is dead-lettered
         self.notice = notice
         self.on_dead = on_dead
@@ -171,6 +174,8 @@ class OutboxPublisher:
         thread deletes acknowledged rows in groups (`ACK_DELAY_S`), not one transaction and one thread
         wake-up per PUBACK, unless rows are waiting for room in the window."""
         self._acks.put((mid, reason_code))
+        if self.pace is not None:
+            self.pace.acked()
         if self._behind or self._probe is not None or getattr(reason_code, "is_failure", False):
             self._wake.set()  # answers wait for room: at once (refusals wait for the next turn, `ACK_DELAY_S`)
 
@@ -217,6 +222,11 @@ class OutboxPublisher:
 
     def in_flight(self) -> int:
         return len(self._handed)
+
+    def _limit(self) -> int:
+        """Under `_lock`: the rows that may be handed to paho now — the window, as the broker's recent pace allows
+        (pace.py: a row handed on is out of reach of the answers-first order)."""
+        return self.window if self.pace is None else min(self.window, self.pace.window())
 
     def claim(self, rows: list[OutboxRow]) -> list[OutboxRow]:
         """Inside the transaction that stores `rows` (so before the outbox thread can read them): the
@@ -265,7 +275,7 @@ class OutboxPublisher:
         if not self._online:
             self._left_behind()  # `on_connect` wakes the outbox thread, which reads the table
             return
-        limit = self.max_packet()
+        limit, window = self.max_packet(), self._limit()
         held: set[str] = set()
         for row in rows:
             if row.id in self._handed or row.id in self._doomed:
@@ -276,10 +286,10 @@ class OutboxPublisher:
                 held.add(row.stream)
                 self._blocked = True
                 continue
-            if len(self._handed) >= self.window or self._probe is not None:
+            if len(self._handed) >= window or self._probe is not None:
                 self._blocked = True
                 break
-            if row.lane == REFUSALS and len(self._handed_refusals) >= REFUSALS_IN_FLIGHT:
+            if row.lane == REFUSALS and len(self._handed_refusals) >= min(REFUSALS_IN_FLIGHT, window):
                 self._blocked = True
                 break
             problem = row_problem(row, limit)
@@ -418,13 +428,13 @@ class OutboxPublisher:
     def _hand_pending(self) -> None:
         """Read the waiting rows in `outbox_schedule` order and hand on what the window takes; `_behind` is cleared
         when every answer read went out and nothing was left behind meanwhile (`_gen`)."""
-        room = self.window - len(self._handed)
         if not self._online:
             return  # `_behind` stays: `on_connect` wakes the thread
-        if room <= 0:
-            self._blocked = True
-            return
         with self._lock:
+            room = self._limit() - len(self._handed)
+            if room <= 0:
+                self._blocked = True
+                return
             gen = self._gen
             skip = self._handed | self._undeleted | set(self._doomed)
         # not under `_lock`: a claimer holds the database lock while it waits for ours
