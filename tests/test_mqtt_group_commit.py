@@ -201,15 +201,15 @@ def test_a_burst_behind_a_running_job_gets_every_accepted_with_its_place_in_the_
 
 
 def test_the_worker_lets_the_intake_store_a_backlog_before_the_next_job_but_waits_bounded(monkeypatch):
-    """Issue 42: messages read and not yet stored go first (the worker waits while the committer has a backlog), at
-    most `INTAKE_FIRST_S` per job, and not at all when nothing waits."""
+    """Issue 42: messages read and not yet stored go first (the worker waits while the committer has a backlog or is
+    storing a batch), at most `INTAKE_FIRST_S` per job, and not at all when nothing waits."""
     import threading
     from types import SimpleNamespace
 
     from edge_agent.mqtt import worker as worker_mod
 
     waiting = [5]
-    committer = SimpleNamespace(pending=lambda: waiting[0])
+    committer = SimpleNamespace(busy=lambda: waiting[0] > 0)
     w = worker_mod.Worker.__new__(worker_mod.Worker)
     w.gw = SimpleNamespace(committer=committer, stopping=threading.Event())
     w._beat = 0.0
@@ -301,3 +301,32 @@ def test_a_batch_looks_its_requests_up_once_and_still_sees_its_own_inserts_and_f
     assert q._known == {} and q.get("c1", "new").state == "queued"
     assert [(r["event"], r["request_id"]) for r in audit.query(q._conn)] == [("request", "new"), ("cancel", "old")]
     q.close()
+
+
+def test_the_committer_is_busy_while_a_batch_is_being_stored_not_only_while_messages_wait():
+    """The worker's intake-first wait looks at `busy`: with messages taken into a batch the queue is empty, but the
+    intake is not done until the batch is stored (a job started then holds the database lock the batch needs)."""
+    import threading
+
+    from edge_agent.mqtt.committer import GroupCommitter
+
+    release, seen = threading.Event(), []
+
+    def store(batch):
+        seen.append(committer.busy())  # inside the batch: nothing waits, and still busy
+        release.wait(5)
+        return batch
+
+    committer = GroupCommitter(store, lambda m: None)
+    assert not committer.busy()
+    committer.start()
+    committer.put("m1")
+    deadline = time.monotonic() + 5
+    while not seen and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert seen == [True] and committer.pending() == 0 and committer.busy()
+    release.set()
+    while committer.busy() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not committer.busy()
+    committer.stop()

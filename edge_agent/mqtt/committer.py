@@ -32,6 +32,7 @@ class GroupCommitter(Generic[T]):
         self.max_batch = max_batch
         self.messages = self.batches = self.largest = 0  # committed so far: for tests and the log
         self._items: deque[T] = deque()
+        self._storing = 0  # messages taken and not yet stored and acknowledged (`busy`)
         self._cond = threading.Condition()
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="committer", daemon=True)
@@ -61,6 +62,11 @@ class GroupCommitter(Generic[T]):
         with self._cond:
             return len(self._items)
 
+    def busy(self) -> bool:
+        """Messages wait, or a batch is being stored: the intake is not done (`Worker._intake_first`)."""
+        with self._cond:
+            return bool(self._items) or self._storing > 0
+
     def take(self) -> list[T]:
         """Wait for a message, then take everything waiting (at most `max_batch`); [] once stopped."""
         with self._cond:
@@ -68,6 +74,7 @@ class GroupCommitter(Generic[T]):
             if self._stop:
                 return []
             n = min(len(self._items), self.max_batch)
+            self._storing = n
             return [self._items.popleft() for _ in range(n)]
 
     def _run(self) -> None:
@@ -77,6 +84,8 @@ class GroupCommitter(Generic[T]):
             except Exception:  # the commit itself failed: nothing acked, the broker redelivers
                 log.exception("could not store a batch of %d message(s)", len(batch))
                 continue
+            finally:
+                self._storing = 0  # (its PUBACKs are only handed over below: `ack` queues them)
             self.messages += len(batch)
             self.batches += 1
             self.largest = max(self.largest, len(batch))

@@ -180,17 +180,17 @@ class Worker:
         )
 
     def _intake_first(self) -> None:
-        """Before the next job: while the committer has messages waiting (a backlog the broker delivers back to
-        back, e.g. its queue for the session after a restart), let it store them first — at most
+        """Before the next job: while the committer has messages waiting or is storing a batch (a backlog the broker
+        delivers back to back, e.g. its queue for the session after a restart), let it store them first — at most
         `INTAKE_FIRST_S`. A job's durable commits hold the database lock the intake needs (and the CPU), so a
         flood was stored ~2x slower while the worker ran the flooder's first jobs; and the round-robin between
         requesters (`next_queued`) can only be fair to requests already stored (issue 42: the victims' jobs
         come next once they are)."""
         committer = self.gw.committer
-        if committer is None or not committer.pending():
+        if committer is None or not committer.busy():
             return
         deadline = time.monotonic() + INTAKE_FIRST_S
-        while committer.pending() and time.monotonic() < deadline and not self.gw.stopping.wait(0.01):
+        while committer.busy() and time.monotonic() < deadline and not self.gw.stopping.wait(0.01):
             self._beat = time.monotonic()
 
     def _work(self) -> None:
