@@ -330,3 +330,25 @@ def test_the_committer_is_busy_while_a_batch_is_being_stored_not_only_while_mess
         time.sleep(0.01)
     assert not committer.busy()
     committer.stop()
+
+
+def test_between_the_bursts_of_a_backlog_the_committer_stays_busy_a_moment_but_not_after_a_lone_request(monkeypatch):
+    from edge_agent.mqtt import committer as committer_mod
+
+    committer = committer_mod.GroupCommitter(lambda batch: batch, lambda m: None, max_batch=50)
+    committer.start()
+    try:
+        for i in range(120):  # a backlog, in batches of 50
+            committer.put(i)
+        deadline = time.monotonic() + 5
+        while committer.messages < 120 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert committer.pending() == 0 and committer.busy()  # the next burst may come: not yet done
+        time.sleep(committer_mod.RUN_GAP_S * 2)
+        assert not committer.busy()  # the broker has paused: done
+        committer.put("lone")
+        while committer.messages < 121 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert not committer.busy()  # a lone request never makes the worker wait once it is stored
+    finally:
+        committer.stop()
