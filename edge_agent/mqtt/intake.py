@@ -30,11 +30,10 @@ from typing import NamedTuple
 
 import paho.mqtt.client as mqtt
 
-from edge_agent.filestore import read_plain
 from edge_agent.mqtt.gateway import IntakeGateway
 from edge_agent.mqtt.incoming import Incoming, _peek_on_behalf_of, _peek_reply_to, _peek_request_id, parse_incoming
-from edge_agent.mqtt.protocol import AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, Request, ResultReply
-from edge_agent.mqtt.records import Job
+from edge_agent.mqtt.protocol import AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, Request
+from edge_agent.mqtt.replies import stored_chunks
 from edge_agent.mqtt.topics import IncomingKind, valid_client_id
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
@@ -287,8 +286,9 @@ class Intake:
         job = self.gw.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
         if job is not None and job.state == "done":
             payload = job.final_bytes()
-            for topic, data in self.stored_chunks(job):  # a retry gets the files again too (no Correlation Data:
-                self.gw.jobs.outbox_add(conn, topic, data, request_id=req.request_id)  # the topic names the request)
+            # a retry gets the files again too (no Correlation Data: the topic names the request)
+            for topic, data in stored_chunks(job, self.gw.settings.files_dir):
+                self.gw.jobs.outbox_add(conn, topic, data, request_id=req.request_id)
         elif job is not None:
             payload = (
                 AcceptedReply(
@@ -440,16 +440,3 @@ class Intake:
             f"({client_id!r} is not in mqtt.trusted_consoles)",
         )
         self.gw.add(conn, self.gw.topics.default_reply(client_id), err, None, refusal=True)
-
-    def stored_chunks(self, job: Job) -> list[tuple[str, bytes]]:
-        """The chunks of a finished job's files, cut as its stored manifest says (files still on disk)."""
-        if job.final_kind != "result" or not job.final_payload:
-            return []
-        out = []
-        for entry in ResultReply.model_validate_json(job.final_payload).files:
-            path = self.gw.settings.files_dir / job.job_id / entry.name
-            if not entry.chunks or not entry.chunk_bytes or not path.is_file():
-                continue
-            data, size = read_plain(path.parent, entry.name), entry.chunk_bytes
-            out += [(f"{entry.topic}/{n}", data[n * size : (n + 1) * size]) for n in range(entry.chunks)]
-        return out

@@ -18,7 +18,7 @@ within one process.
 
 No row can jam the outbox (issue 30). A row the broker would refuse outright — a topic holding a character
 MQTT brokers refuse (controls, noncharacters), or a packet (topic, properties with the Correlation Data,
-payload: `publish_packet_size`) over the broker's Maximum Packet Size — is never sent: it is moved to
+payload: `packets.publish_packet_size`) over the broker's Maximum Packet Size — is never sent: it is moved to
 `dead_letters` with the reason, and its requester gets a `not_delivered` error on its default response topic
 (`notice`). A row the broker refuses in its PUBACK (e.g. "Not authorized"), or that was on the wire when the
 broker closed the connection, becomes a suspect: it is sent again alone (nothing else in flight), so a
@@ -39,15 +39,13 @@ import time
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from edge_agent.failures import disk_full
 from edge_agent.mqtt.pace import Pace
+from edge_agent.mqtt.packets import correlation_props, row_problem
 from edge_agent.mqtt.queue import JobQueue
 from edge_agent.mqtt.records import ANSWERS, REFUSALS, OutboxRow
-from edge_agent.mqtt.topics import topic_problem
 
 log = logging.getLogger(__name__)
 
@@ -58,44 +56,6 @@ LOG_EVERY_S = 60.0  # the same database failure (a full disk) is logged once a m
 
 #: notice(row, reason, dead_letter_id) → (topic, payload, correlation) of the error its requester gets, or None
 Notice = Callable[[OutboxRow, str, int], "tuple[str, bytes, bytes | None] | None"]
-
-
-def _varint_len(n: int) -> int:
-    return 1 if n < 128 else 2 if n < 16384 else 3 if n < 2097152 else 4
-
-
-def publish_packet_size(topic: str, payload: bytes, correlation: bytes | None = None, *, qos: int = 1) -> int:
-    """The bytes of the MQTT 5 PUBLISH packet paho sends for this reply: fixed header, topic, packet id,
-    properties (Correlation Data: identifier, length, data) and payload — what the broker's Maximum Packet
-    Size counts."""
-    props = 3 + len(correlation) if correlation else 0
-    remaining = (
-        2 + len(topic.encode("utf-8", "surrogatepass")) + (2 if qos else 0) + _varint_len(props) + props + len(payload)
-    )
-    return 1 + _varint_len(remaining) + remaining
-
-
-def row_problem(row: OutboxRow, max_packet: int) -> str | None:
-    """Why the broker would refuse to take `row` (None: it would): a topic it refuses, or a packet over its limit."""
-    problem = topic_problem(row.topic)
-    if problem:
-        return f"its topic {problem}"
-    size = publish_packet_size(row.topic, row.payload, row.correlation)
-    if size > max_packet:
-        return (
-            f"as an MQTT packet it is {size} bytes (topic, Correlation Data {len(row.correlation or b'')} "
-            f"bytes, payload {len(row.payload)} bytes), over the broker's maximum packet size {max_packet}"
-        )
-    return None
-
-
-def correlation_props(correlation: bytes | None) -> Properties | None:
-    """PUBLISH properties carrying a request's MQTT v5 Correlation Data (None when it has none)."""
-    if not correlation:
-        return None
-    props = Properties(PacketTypes.PUBLISH)
-    props.CorrelationData = correlation
-    return props
 
 
 class OutboxPublisher:

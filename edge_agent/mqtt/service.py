@@ -52,7 +52,8 @@ from edge_agent.mqtt.incoming import Limits
 from edge_agent.mqtt.intake import BACKLOG_GAP_S, Intake
 from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outage import Outage
-from edge_agent.mqtt.outbox import OutboxPublisher, correlation_props, publish_packet_size
+from edge_agent.mqtt.outbox import OutboxPublisher
+from edge_agent.mqtt.packets import correlation_props, publish_packet_size
 from edge_agent.mqtt.protocol import ErrorReply, Reply, is_final, parse_reply
 from edge_agent.mqtt.queue import JobQueue
 from edge_agent.mqtt.records import Job, OutboxRow
