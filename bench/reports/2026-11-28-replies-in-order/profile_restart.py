@@ -76,6 +76,43 @@ def timeline_main(outdir: str, argv: list[str]) -> None:
 
     intake_mod.Intake.store = st2
     events["store_wall"] = store_wall
+    # the victims' replies on the reply connection: when handed to paho (with what is ahead of them there) and when
+    # the broker's PUBACK came back
+    import edge_agent.mqtt.bulkread as bulk_mod
+    import edge_agent.mqtt.outbox as outbox_mod
+
+    events["victim_publish"], events["victim_puback"], events["worker_jobs"] = [], [], []
+    victim_mids: dict = {}
+    publish = bulk_mod.BulkReadClient.publish
+
+    def pu(self, topic, *a, **kw):
+        info = publish(self, topic, *a, **kw)
+        if "victim" in topic:
+            ahead = len(getattr(self, "_out_messages", {}))
+            victim_mids[(id(self), info.mid)] = topic
+            events["victim_publish"].append((time.monotonic(), topic, ahead, len(self._out_packet)))
+        return info
+
+    bulk_mod.BulkReadClient.publish = pu
+    on_publish = outbox_mod.OutboxPublisher.on_publish
+
+    def op(self, mid, reason_code=None):
+        topic = victim_mids.get((id(self.client), mid))
+        if topic:
+            events["victim_puback"].append((time.monotonic(), topic))
+        return on_publish(self, mid, reason_code)
+
+    outbox_mod.OutboxPublisher.on_publish = op
+    import edge_agent.mqtt.worker as worker_mod
+
+    run_job = worker_mod.Worker._run_job
+
+    def rj(self, cur):
+        t = time.monotonic()
+        run_job(self, cur)
+        events["worker_jobs"].append((t, time.monotonic(), cur.job.client_id))
+
+    worker_mod.Worker._run_job = rj
     stop = threading.Event()
 
     def sample():
@@ -96,6 +133,8 @@ def timeline_main(outdir: str, argv: list[str]) -> None:
             "t_start": t_start, "first_read": r[0] if r else None, "last_read": r[-1] if r else None,
             "n_reads": len(r), "stored": events["stored"], "cpu": events["cpu"],
             "fence": events["fence"], "store_wall": events["store_wall"],
+            "victim_publish": events["victim_publish"], "victim_puback": events["victim_puback"],
+            "worker_jobs": events["worker_jobs"][:12],
             "read_deciles": [r[int(i * (len(r) - 1) / 10)] for i in range(11)] if r else [],
         }))
 
@@ -133,7 +172,7 @@ def daemon_main(outdir: str, argv: list[str]) -> None:
 
 
 def drill(root: Path, out: Path, n: int) -> None:
-    sys.path.insert(0, "/work/wt-fleet6/bench")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/, for mqtt_drills
     import mqtt_drills as d
 
     class Profiled(d.Setup):
@@ -221,6 +260,12 @@ def timeline(out: Path) -> None:
     print("fences before the last read", len(fences), "waiting", round(sum(d for _, d in fences), 3), "s")
     sw = tl["store_wall"][: len(st)]
     print("committer in store()", round(sum(sw), 3), "s over", len(sw), "batches; sizes", [n for _, n in st][:12])
+    for t, topic, ahead, packets in tl.get("victim_publish", []):
+        print("victim reply handed to paho", rel(t), topic.split("/")[3], "paho messages out", ahead, "packets", packets)
+    for t, topic in tl.get("victim_puback", []):
+        print("victim reply PUBACK", rel(t), topic.split("/")[3])
+    for t, t2, who in tl.get("worker_jobs", []):
+        print("job", who, rel(t), "->", rel(t2))
     for t, cpu in tl["cpu"]:
         if t - t0 > 12:
             break
