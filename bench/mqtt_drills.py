@@ -462,6 +462,7 @@ def drill_victims(work: Path, root: Path, n: int = 10050, wait_s: float = 400.0)
     broker connection (keep-alive) or be answered twice."""
     users = ["flood", "victim-0", "victim-1", "victim-2"]
     s = Setup(work, root, users)
+    load = [round(os.getloadavg()[0], 2)]  # the 1-min load average at the start, the restart and the end
     try:
         s.start()  # the daemon's persistent session exists ...
         s.stop()  # ... and the daemon is down
@@ -473,6 +474,7 @@ def drill_victims(work: Path, root: Path, n: int = 10050, wait_s: float = 400.0)
         for v in victims:
             v.ask(f"v-{v.user}", "a victim's question [steps=1 delay=0]")
             v.wait_sent(1, 30)
+        load.append(round(os.getloadavg()[0], 2))
         t0 = time.monotonic()
         s.start()
         connected = time.monotonic() - t0
@@ -494,7 +496,9 @@ def drill_victims(work: Path, root: Path, n: int = 10050, wait_s: float = 400.0)
             jobs = db.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
         for c in [flood, *victims]:
             c.close()
+        load.append(round(os.getloadavg()[0], 2))
         return {
+            "load_1min_start_restart_end": load,
             "flood_while_down": n,
             "flood_queued_at_the_broker": queued,
             "restart_to_connected_s": round(connected, 3),

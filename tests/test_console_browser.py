@@ -199,7 +199,7 @@ def test_browser_demo_question_with_the_tiny_model(tmp_path, mosquitto, simulato
     from edge_agent.commands.demo import DEMO_NOW
     from edge_agent.config import load_settings
     from edge_agent.console.users import UserStore
-    from edge_agent.mqtt.runner import AgentRunner
+    from edge_agent.mqtt.agentrunner import AgentRunner
     from edge_agent.mqtt.service import GatewayService
 
     over = console_overrides(tmp_path / "state", mosquitto)

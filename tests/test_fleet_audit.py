@@ -33,6 +33,31 @@ def test_request_options_hold_no_secret_field():
     assert not [name for name in RequestOptions.model_fields if audit.SECRET_KEY.search(name)]
 
 
+def test_sqlite_utils_is_imported_only_to_create_the_table_or_to_query_it(tmp_path):
+    """A daemon whose audit table exists never imports sqlite-utils (with numpy ~0.2 s of CPU before a restart's first
+    reply, issue 42): not with the daemon's modules, not to check the schema; creating the table and `query` do."""
+    db = tmp_path / "q.db"
+    script = f"""
+import sqlite3, sys
+import edge_agent.commands.daemon, edge_agent.mqtt.service
+from edge_agent.fleet import audit
+assert "sqlite_utils" not in sys.modules, "imported with the daemon"
+conn = sqlite3.connect({str(db)!r}, isolation_level=None)
+audit.ensure_schema(conn)
+print("created", "sqlite_utils" in sys.modules)
+"""
+    run = [sys.executable, "-c", script]
+    env = {"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"}
+    first = subprocess.run(run, capture_output=True, text=True, env=env, timeout=60, cwd=PROJECT_ROOT)
+    assert first.stdout.strip() == "created True", first.stderr  # a new table: made with sqlite-utils
+    again = subprocess.run(run, capture_output=True, text=True, env=env, timeout=60, cwd=PROJECT_ROOT)
+    assert again.stdout.strip() == "created False", again.stderr  # it exists: nothing imported
+    conn = sqlite3.connect(db, isolation_level=None)
+    audit.ensure_schema(conn)
+    audit.record(conn, "request", "c1", request_id="r1", outcome="accepted", now=1.0)
+    assert [(r["who"], r["request_id"]) for r in audit.query(conn)] == [("c1", "r1")]
+
+
 def test_rows_are_append_only_secret_free_and_pruned(tmp_path):
     conn = sqlite3.connect(tmp_path / "q.db", isolation_level=None)
     audit.ensure_schema(conn)

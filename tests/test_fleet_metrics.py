@@ -13,8 +13,8 @@ from edge_agent import PROJECT_ROOT
 from edge_agent.app import EdgeAgent
 from edge_agent.config import load_settings
 from edge_agent.fleet.metrics import METRICS
+from edge_agent.mqtt.agentrunner import AgentRunner
 from edge_agent.mqtt.protocol import ResultReply
-from edge_agent.mqtt.runner import AgentRunner
 from edge_agent.mqtt.service import GatewayService
 from tests.plugins.mqtt import mqtt_overrides
 

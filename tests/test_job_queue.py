@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edge_agent.mqtt import queue as queue_module
+from edge_agent.mqtt import outboxtable as outboxtable_module
 from edge_agent.mqtt.queue import JobQueue
 
 # transactions: the operations inside, and what follows: a commit, a commit and the worker taking the
@@ -116,7 +116,7 @@ OUTBOX_OPS = st.lists(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(transactions=st.lists(OUTBOX_OPS, min_size=1, max_size=4))
 def test_outbox_rows_written_together_keep_their_ids_order_and_rollbacks(tmp_path_factory, monkeypatch, transactions):
-    monkeypatch.setattr(queue_module, "OUTBOX_ROWS_PER_INSERT", 4)  # several INSERTs per write (same each input)
+    monkeypatch.setattr(outboxtable_module, "OUTBOX_ROWS_PER_INSERT", 4)  # several INSERTs per write (same each input)
     q = JobQueue(tmp_path_factory.mktemp("q") / "queue.db")
     kept: list[bytes] = []
     try:

@@ -10,8 +10,8 @@ import pytest
 from edge_agent.app import EdgeAgent
 from edge_agent.config import load_settings
 from edge_agent.llm.scripted import ScriptedLLM
+from edge_agent.mqtt.agentrunner import AgentRunner
 from edge_agent.mqtt.protocol import ProgressReply, QuestionReply, ResultReply
-from edge_agent.mqtt.runner import AgentRunner
 from edge_agent.mqtt.service import GatewayService
 from tests.plugins.mqtt import mqtt_overrides
 from tests.xen_helpers import NOW, RoleScript, finish, registry, step

@@ -335,7 +335,9 @@ def test_requests_the_broker_drops_while_the_daemon_is_down_are_resent_and_answe
     the rest after their PUBACK. One requester floods 60; another sends one (dropped). When the daemon is back,
     the status and the metric show the session backlog near the limit, and the dropped request's client — which
     takes the daemon's `accepted` as the receipt — sends it again with the same request_id: it is answered once,
-    one job."""
+    one job. On a loaded machine (the daemon, the clients and the broker share two busy cores) each wait is on the
+    condition itself, with a wide bound; the burst of 50 takes milliseconds, and the daemon's watcher shows a run it
+    looked at late all the same (`Intake.take_backlog_peak`: a look more than 0.5 s after the burst missed it)."""
     broker = secured_broker(("flood", "victim"), extra="max_queued_messages 50\n")
     svc = daemon(broker, broker_queue_limit=50)
     svc.stop(timeout=5)
@@ -347,12 +349,12 @@ def test_requests_the_broker_drops_while_the_daemon_is_down_are_resent_and_answe
     victim = requester(settings=as_user(tmp_path, broker, "victim"), resend_after_s=3.0)
     rid = victim.send("the victim's question [steps=1 delay=0]")
     again = daemon(broker, broker_queue_limit=50)
-    assert _wait(lambda: "degraded: session queue" in statuses, 10), statuses
+    assert _wait(lambda: "degraded: session queue" in statuses, 30), statuses
     assert again.fleet.backlog()[0] >= 40 and again.fleet.backlog()[1] == 50
-    out = victim.wait(rid, timeout=60)
+    out = victim.wait(rid, timeout=90)
     assert isinstance(out.final, ResultReply) and victim.resent.get(rid, 0) >= 1
     assert len(victim.finals(rid)) == 1 and len([j for j in again.jobs.jobs() if j.client_id == "victim"]) == 1
-    assert _wait(lambda: statuses[-1] == "online", 10), statuses
+    assert _wait(lambda: statuses[-1] == "online", 30), statuses
     watcher.close()
 
 

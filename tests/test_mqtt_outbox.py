@@ -45,7 +45,8 @@ def outbox(tmp_path, monkeypatch):
     monkeypatch.setattr(outbox_module, "IDLE_S", 60.0)  # no idle re-reads: only wake-ups deliver
     jobs = JobQueue(tmp_path / "queue.db")
     client = Recorder()
-    box = OutboxPublisher(jobs, client, lambda: 10_000, window=50)  # type: ignore[arg-type]
+    # unpaced: the recorder never acknowledges on its own (the pace has tests of its own, below)
+    box = OutboxPublisher(jobs, client, lambda: 10_000, window=50, paced=False)  # type: ignore[arg-type]
     box.on_connect()  # as paho's on_connect of the reply connection would
     yield box, jobs, client
     box.stop()
@@ -283,7 +284,7 @@ def test_nothing_is_handed_on_before_the_reply_connection_is_up_and_then_against
     jobs = JobQueue(tmp_path / "queue.db")
     client = Recorder()
     limit = [1_000_000]  # the configured default, before the broker's CONNACK said otherwise
-    box = OutboxPublisher(jobs, client, lambda: limit[0], window=50)  # type: ignore[arg-type]
+    box = OutboxPublisher(jobs, client, lambda: limit[0], window=50, paced=False)  # type: ignore[arg-type]
     with jobs.tx() as conn:
         jobs.outbox_add(conn, "t", b"small")
         jobs.outbox_add(conn, "t", b"x" * 5_000)
@@ -305,6 +306,51 @@ def test_nothing_is_handed_on_before_the_reply_connection_is_up_and_then_against
         box.wake()
         time.sleep(0.3)
         assert len(client.sent) == 3
+    finally:
+        box.stop()
+        jobs.close()
+
+
+def test_the_pace_is_what_the_broker_acknowledges_in_its_target_time():
+    from edge_agent.mqtt.pace import Pace
+
+    pace = Pace(200, least=8, target_s=0.1, over_s=1.0)
+    assert pace.window(now=0.0) == 8  # nothing measured yet: a few rows, never none
+    for i in range(60):  # a slow broker: 60 PUBACKs a second
+        pace.acked(now=i / 60)
+    assert pace.window(now=1.0) == 8 + 6  # what it takes in 0.1 s, on top of the least
+    for i in range(5000):  # a fast one: the whole window
+        pace.acked(now=1.0 + i / 5000)
+    assert pace.window(now=2.0) == 200
+    assert pace.window(now=3.5) == 8  # a second without a PUBACK: back to the least
+
+
+def test_a_paced_window_keeps_a_new_requesters_answer_ahead_of_another_requesters_backlog(tmp_path, monkeypatch):
+    """Issue 42: what is handed to paho is out of the outbox's order. With the broker slow, only the paced window of
+    one requester's 100 replies is handed on; another requester's answer, stored after them, goes out at the first
+    PUBACK, before the rest of the 100 (answers round-robin between requesters in the table)."""
+    monkeypatch.setattr(outbox_module, "IDLE_S", 60.0)
+    jobs = JobQueue(tmp_path / "queue.db")
+    client = Recorder()
+    box = OutboxPublisher(jobs, client, lambda: 10_000, window=200)  # type: ignore[arg-type]
+    box.on_connect()
+    try:
+        _caught_up(box)
+        rows = _commit(box, jobs, [f"f{i}".encode() for i in range(100)], topic="gw/response/flood/r")
+        box.release(rows)
+        assert len(client.sent) == box.pace.least  # not 100: the broker has shown no pace yet
+        rows = _commit(box, jobs, [b"victim"], topic="gw/response/victim/r")
+        box.release(rows)
+        box.on_publish(1)  # the broker takes the first one
+        assert _wait(lambda: len(client.sent) == box.pace.least + 1)
+        assert client.sent[-1][1] == b"victim"
+        acked, deadline = 1, time.monotonic() + 10
+        while len(client.sent) < 101 and time.monotonic() < deadline:  # the broker takes each as it comes
+            while acked < client.mids:
+                acked += 1
+                box.on_publish(acked)
+            time.sleep(0.01)
+        assert [p for _, p in client.sent if p != b"victim"] == [f"f{i}".encode() for i in range(100)]
     finally:
         box.stop()
         jobs.close()

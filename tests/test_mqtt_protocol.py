@@ -395,7 +395,7 @@ def test_the_packet_size_counts_topic_correlation_data_and_payload():
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
-    from edge_agent.mqtt.outbox import correlation_props, publish_packet_size
+    from edge_agent.mqtt.packets import correlation_props, publish_packet_size
 
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="x", protocol=mqtt.MQTTv5)
     sent = []

@@ -135,7 +135,7 @@ def test_the_run_log_keeps_the_masked_thought_and_the_provenance(tmp_path):
 
 def test_the_run_log_keeps_how_the_question_was_read(tmp_path):
     from edge_agent.agent.trajectory import RunResult
-    from edge_agent.grounding.readas import ReadAs
+    from edge_agent.grounding.frame import ReadAs
 
     log = RunLog(tmp_path / "r.db")
     reading = ReadAs(line="Read as: which of the pumps at S had the lowest mean Speed.", open=["order: 'sweetest'"])

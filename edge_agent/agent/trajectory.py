@@ -12,8 +12,8 @@ from pydantic import BaseModel, Field
 
 from edge_agent.failures import FailureReason
 from edge_agent.filestore import FileInfo
+from edge_agent.grounding.frame import ReadAs
 from edge_agent.grounding.provenance import Claim, mask
-from edge_agent.grounding.readas import ReadAs
 from edge_agent.llm.base import Usage
 
 StepKind = Literal["tool", "self_ask", "ask_requester", "finish", "invalid", "loop", "recovery", "failure"]
@@ -156,7 +156,8 @@ class RunResult(BaseModel):
     reason: str | None = None
     #: each figure and name of `answer` with the step (trial, step, tool) or fact it came from
     provenance: list[Claim] = Field(default_factory=list)
-    #: how the question was read, said back (`grounding.readas.ReadAs`: the line, each part, slots nothing settled)
+    #: how the question was read, said back (`grounding.frame.ReadAs`, written by `grounding.readas`: the line, each
+    #: part, slots nothing settled)
     reading: ReadAs | None = None
 
 

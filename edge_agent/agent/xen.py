@@ -40,8 +40,9 @@ from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
 from edge_agent.failures import ExternalFailure
+from edge_agent.grounding.frame import ReadAs
 from edge_agent.grounding.language import foreign_language, sentence
-from edge_agent.grounding.readas import ReadAs, ask_back, open_slots, read_as, wrong_sensors
+from edge_agent.grounding.readas import ask_back, open_slots, read_as, wrong_sensors
 from edge_agent.grounding.run import ANALYSIS_TOOLS, Grounding
 
 #: how many earlier attempts the feedback block describes (the most recent ones)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from edge_agent.commands.daemon import EXIT_FAIL, _check_now, _load, _logging, run_request
+from edge_agent.commands.daemon import EXIT_FAIL, _check_now, _load, _logging, make_runner, run_request
 from edge_agent.config import STRATEGIES, Settings
 
 DEMO_QUESTION = "What was the highest Tonnage of Chiller 6 at POKMAIN yesterday?"
@@ -117,7 +117,6 @@ def demo(
     """Start the SkySpark simulator, a broker and the daemon; ask one question over MQTT; stop."""
     _logging(log_level)
     from edge_agent.mqtt.broker import start_broker
-    from edge_agent.mqtt.runner import make_runner
     from edge_agent.mqtt.service import GatewayService
 
     work = Path(tempfile.mkdtemp(prefix="edge-agent-demo-"))

@@ -10,7 +10,9 @@ it survives a kill -9 or a power cut like the queue), and it costs one INSERT, n
 person behind a shared client, as claimed (not vouched). Never stored: passwords, tokens, correlation data,
 or option keys that look like secrets. UPDATE is refused by a trigger; DELETE is the retention's
 (`audit.retention_days`), at start and daily. The schema is created with sqlite-utils, which also backs
-`edge-agent audit` (list, JSON lines, CSV; filters by time and requester).
+`edge-agent audit` (list, JSON lines, CSV; filters by time and requester). sqlite-utils is imported only where it is
+used — creating the table (a database's first start) and `query` — never by a daemon whose table exists: with
+numpy it costs ~0.2 s of CPU, which a restart would spend before its first reply (issue 42).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import sqlite_utils
 from pydantic import BaseModel
 
 TABLE = "audit"
@@ -44,10 +45,12 @@ COLUMNS = {
 EVENTS = ("request", "cancel", "answer", "final")
 SECRET_KEY = re.compile(r"pass|secret|token|auth|credential|key", re.IGNORECASE)
 DETAIL_CHARS = 2000
-_INSERT = (
+#: the INSERT of one row without its VALUES (`row` gives them): the daemon writes a batch's rows in one statement
+INSERT = (
     f"INSERT INTO {TABLE} (time, event, who, on_behalf_of, request_id, job_id, question, options, outcome, "
-    "files, cancelled_by, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+    "files, cancelled_by, detail)"
 )
+_INSERT = INSERT + " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 _TRIGGER = f"""
 CREATE TRIGGER IF NOT EXISTS audit_append_only BEFORE UPDATE ON {TABLE}
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
@@ -55,10 +58,11 @@ BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:
-    """Create the table, its indexes and the append-only trigger (idempotent)."""
-    db = sqlite_utils.Database(conn)
-    table = db.table(TABLE)
-    if not table.exists():
+    """Create the table, its index and the append-only trigger (idempotent; sqlite-utils only for a new table)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (TABLE,)).fetchone() is None:
+        import sqlite_utils  # here, not at the top: see the module's docstring
+
+        table = sqlite_utils.Database(conn).table(TABLE)
         table.create(COLUMNS, pk="id", not_null={"time", "event", "who"}, if_not_exists=True)
         table.create_index(["time"], if_not_exists=True)  # the only index: each costs every request an insert
     conn.executescript(_TRIGGER)
@@ -80,8 +84,12 @@ def _cut(text: str | None, n: int = DETAIL_CHARS) -> str | None:
     return text if text is None or len(text) <= n else text[: n - 3] + "..."
 
 
-def record(
-    conn: sqlite3.Connection,
+def record(conn: sqlite3.Connection, event: str, who: str, **fields: Any) -> None:
+    """Append one row, inside the caller's transaction (`row` says what `fields` may name)."""
+    conn.execute(_INSERT, row(event, who, **fields))
+
+
+def row(
     event: str,
     who: str,
     *,
@@ -95,24 +103,21 @@ def record(
     cancelled_by: str | None = None,
     detail: str | None = None,
     now: float | None = None,
-) -> None:
-    """Append one row, inside the caller's transaction."""
-    conn.execute(
-        _INSERT,
-        (
-            time.time() if now is None else now,
-            event,
-            who,
-            on_behalf_of,
-            request_id,
-            job_id,
-            question,
-            scrub(options),
-            outcome,
-            json.dumps(files) if files else None,
-            cancelled_by,
-            _cut(detail),
-        ),
+) -> tuple[Any, ...]:
+    """The values of one row for `INSERT` (secrets scrubbed from the options, the detail cut), stamped now."""
+    return (
+        time.time() if now is None else now,
+        event,
+        who,
+        on_behalf_of,
+        request_id,
+        job_id,
+        question,
+        scrub(options),
+        outcome,
+        json.dumps(files) if files else None,
+        cancelled_by,
+        _cut(detail),
     )
 
 
@@ -151,4 +156,6 @@ def query(
     sql = f"SELECT * FROM {TABLE}" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id"
     if limit:  # the newest `limit`, still oldest first
         sql = f"SELECT * FROM ({sql[: -len(' ORDER BY id')]} ORDER BY id DESC LIMIT {int(limit)}) ORDER BY id"
+    import sqlite_utils  # here, not at the top: see the module's docstring
+
     yield from sqlite_utils.Database(conn).query(sql, args)

@@ -51,18 +51,9 @@ from edge_agent.grounding.forms import (
     _normal,
     words,
 )
+from edge_agent.grounding.frame import Slot
 
 # -- the reading --
-
-
-class Slot(BaseModel):
-    """Where one slot of a part's frame came from: `words` (the question's words, `said`), `requester` (asked back:
-    the person who sent the question chose among code's choices), `rule` (a documented
-    default, `said` names it: "highest first"), `catalog` (the only candidate), `model` (chosen by the model among
-    candidates code enumerated) or `open` (the question says `said`, and code does not know which value it means)."""
-
-    source: Literal["words", "requester", "rule", "catalog", "model", "open"]
-    said: str = ""
 
 
 class Part(BaseModel):

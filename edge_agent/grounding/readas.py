@@ -20,13 +20,12 @@ from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
-
 from edge_agent.analysis import is_power
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.forms import TABLE
+from edge_agent.grounding.frame import PartRead, ReadAs, Slot
 from edge_agent.grounding.measures import point_measure
-from edge_agent.grounding.question import Part, Slot, stated_first
+from edge_agent.grounding.question import Part, stated_first
 from edge_agent.grounding.status import ANSWERED_BY, assignment, open_parts
 
 if TYPE_CHECKING:
@@ -42,27 +41,6 @@ REFUSALS = {
 #: how a data call's head says that the value asked at an instant falls in a gap of the history (tools/iot.py)
 GAP = "a gap in the history"
 _STAT = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "sum": "total"}
-
-
-class PartRead(BaseModel):
-    """One part of the question as it was read and answered."""
-
-    text: str  # the part in the operator's words
-    ask: str
-    form: str
-    tool: str | None = None  # the call that answered it (None: none did)
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    slots: dict[str, Slot] = Field(default_factory=dict)
-    said: str = ""  # this part's piece of the line
-
-
-class ReadAs(BaseModel):
-    """The frame of a run, said back: the line, each part, and the slots nothing settled."""
-
-    line: str = ""
-    intent: str = "read"
-    parts: list[PartRead] = Field(default_factory=list)
-    open: list[str] = Field(default_factory=list)  # "order: 'quietest'"
 
 
 def _args(source: Source | None) -> dict[str, Any]:

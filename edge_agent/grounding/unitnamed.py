@@ -18,8 +18,9 @@ import yaml
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.frame import Slot
 from edge_agent.grounding.links import Links
-from edge_agent.grounding.question import Part, Reading, Slot
+from edge_agent.grounding.question import Part, Reading
 
 WORDS_FILE = Path(__file__).with_name("vocab") / "words.yaml"
 

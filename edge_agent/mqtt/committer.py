@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -23,6 +24,9 @@ from typing import Generic, TypeVar
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+RUN_GAP_S = 0.05  # batches taken less than this after the last one ended are one run of the intake
+RUN_LEAST = 100  # a run of at least this many messages is a backlog being delivered: `busy` between its batches
 
 
 class GroupCommitter(Generic[T]):
@@ -32,6 +36,8 @@ class GroupCommitter(Generic[T]):
         self.max_batch = max_batch
         self.messages = self.batches = self.largest = 0  # committed so far: for tests and the log
         self._items: deque[T] = deque()
+        self._storing = 0  # messages taken and not yet stored (`busy`)
+        self._in_run, self._ended = 0, 0.0  # messages in the current run of batches; when the last batch ended
         self._cond = threading.Condition()
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="committer", daemon=True)
@@ -61,6 +67,15 @@ class GroupCommitter(Generic[T]):
         with self._cond:
             return len(self._items)
 
+    def busy(self) -> bool:
+        """The intake is not done (`Worker._intake_first`): messages wait, a batch is being stored, or a backlog is
+        being delivered — a run of `RUN_LEAST` messages whose last batch ended less than `RUN_GAP_S` ago (the broker
+        hands its queue over in bursts, and between two a worker that took a job would hold the database lock)."""
+        with self._cond:
+            if self._items or self._storing:
+                return True
+            return self._in_run >= RUN_LEAST and time.monotonic() - self._ended < RUN_GAP_S
+
     def take(self) -> list[T]:
         """Wait for a message, then take everything waiting (at most `max_batch`); [] once stopped."""
         with self._cond:
@@ -68,6 +83,8 @@ class GroupCommitter(Generic[T]):
             if self._stop:
                 return []
             n = min(len(self._items), self.max_batch)
+            self._storing = n
+            self._in_run = self._in_run + n if time.monotonic() - self._ended < RUN_GAP_S else n
             return [self._items.popleft() for _ in range(n)]
 
     def _run(self) -> None:
@@ -77,6 +94,9 @@ class GroupCommitter(Generic[T]):
             except Exception:  # the commit itself failed: nothing acked, the broker redelivers
                 log.exception("could not store a batch of %d message(s)", len(batch))
                 continue
+            finally:
+                with self._cond:
+                    self._storing, self._ended = 0, time.monotonic()  # (the PUBACKs below are only queued)
             self.messages += len(batch)
             self.batches += 1
             self.largest = max(self.largest, len(batch))

@@ -1,4 +1,5 @@
-"""One place that builds paho-mqtt 2.x clients: MQTT v5, TLS, username + password from a secret."""
+"""One place that builds paho-mqtt 2.x clients: MQTT v5, TLS, username + password from a secret; each reads its
+socket in bulk (`bulkread.BulkReadClient`: every packet the socket holds in one turn of paho's loop)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from edge_agent.config import Settings, resolve_secret
+from edge_agent.mqtt.bulkread import BulkReadClient
 
 if TYPE_CHECKING:
     from paho.mqtt.client import SocketLike
@@ -27,7 +29,9 @@ def mqtt_client(
     """A paho MQTT v5 client configured from `settings.mqtt` (TLS, username, password credential);
     `username` logs in as another user with the same password (the daemon's reply connection)."""
     m = settings.mqtt
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5, manual_ack=manual_ack)
+    client = BulkReadClient(
+        CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5, manual_ack=manual_ack
+    )
     if m.tls.enabled:
         client.tls_set(
             ca_certs=str(m.tls.ca_file) if m.tls.ca_file else None,

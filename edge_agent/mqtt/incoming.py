@@ -32,9 +32,16 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+_STRICT = json.JSONDecoder(object_pairs_hook=_no_duplicates)  # one decoder (json.loads makes one a call)
+
+
 def loads_strict(data: bytes | str) -> Any:
     """`json.loads` that refuses an object naming a field twice (`DuplicateKey`) instead of keeping the last."""
-    return json.loads(data, object_pairs_hook=_no_duplicates)
+    if not isinstance(data, str):
+        return json.loads(data, object_pairs_hook=_no_duplicates)  # bytes: json.loads finds their encoding
+    if data.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", data, 0)  # as json.loads
+    return _STRICT.decode(data)
 
 
 _PEEK_REQUEST_ID = re.compile(rb'"request_id"\s*:\s*"([A-Za-z0-9_.:-]{1,64})"')
@@ -162,7 +169,9 @@ def parse_incoming(
         model = Answer
     else:
         model = Request
-    bad = first_bad_text(data)  # every string an accepted message holds can be stored, sent back and tokenised
+    # every string an accepted message holds can be stored, sent back and tokenised: only a \u escape can give a
+    # string a lone surrogate or a NUL (the payload is strict UTF-8, and JSON refuses raw controls in a string)
+    bad = first_bad_text(data) if b"\\u" in payload else None
     if bad is not None:
         return _error("invalid_field", f"{bad[0]}: {bad[1]}", rid, final=model is Request, correlation=corr)
     try:

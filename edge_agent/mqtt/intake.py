@@ -30,11 +30,10 @@ from typing import NamedTuple
 
 import paho.mqtt.client as mqtt
 
-from edge_agent.filestore import read_plain
 from edge_agent.mqtt.gateway import IntakeGateway
 from edge_agent.mqtt.incoming import Incoming, _peek_on_behalf_of, _peek_reply_to, _peek_request_id, parse_incoming
-from edge_agent.mqtt.protocol import AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, Request, ResultReply
-from edge_agent.mqtt.records import Job
+from edge_agent.mqtt.protocol import AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, Request
+from edge_agent.mqtt.replies import stored_chunks
 from edge_agent.mqtt.topics import IncomingKind, valid_client_id
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
@@ -67,16 +66,26 @@ class Intake:
     def __init__(self, gw: IntakeGateway):
         self.gw = gw
         self.backlog, self.backlog_at = 0, 0.0  # the session backlog (`GatewayService._watch_backlog`)
+        self.backlog_peak = 0  # the longest run since the watcher last looked (`take_backlog_peak`)
 
     def on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         now = time.monotonic()  # the session backlog: messages in one run without a pause (`_watch_backlog`)
         self.backlog = self.backlog + 1 if now - self.backlog_at < BACKLOG_GAP_S else 1
         self.backlog_at = now
+        if self.backlog > self.backlog_peak:
+            self.backlog_peak = self.backlog
         if self.gw.committer is not None:
             self.gw.committer.put(msg)  # stored with whatever else arrives meanwhile, then acked
             return
         for stored in self.store([msg]):  # no group commit: one transaction per message
             client.ack(stored.mid, stored.qos)
+
+    def take_backlog_peak(self) -> int:
+        """The longest run of back-to-back deliveries since the last call (the watcher's, twice a second): a run
+        that began and ended between two of its looks still shows once. (A run counted on paho's thread meanwhile
+        is lost only if it is no longer than the one returned.)"""
+        peak, self.backlog_peak = self.backlog_peak, 0
+        return peak
 
     def store(self, msgs: list[mqtt.MQTTMessage]) -> list[mqtt.MQTTMessage]:
         """Handle `msgs` in ONE transaction; after the commit, the ones to acknowledge — all of them: a message
@@ -105,7 +114,13 @@ class Intake:
     ) -> list[mqtt.MQTTMessage]:
         """One transaction; `alone`: each message in its own savepoint, one that raises becomes a dead letter."""
         stored: list[mqtt.MQTTMessage] = []
+        requests = [
+            (p.client_id, p.parsed.request_id)
+            for _, p in parsed
+            if isinstance(p, Parsed) and p.kind == "request" and isinstance(p.parsed, Request)
+        ]
         with self.gw.replying() as conn:
+            self.gw.jobs.prefetch(conn, requests)  # one query for the batch's requests, not one each (`_on_request`)
             for msg, incoming in parsed:
                 try:
                     with self.gw.jobs.savepoint(conn) if alone else nullcontext():
@@ -271,8 +286,9 @@ class Intake:
         job = self.gw.jobs.get(client_id, req.request_id)  # sees this batch's own inserts: same transaction
         if job is not None and job.state == "done":
             payload = job.final_bytes()
-            for topic, data in self.stored_chunks(job):  # a retry gets the files again too (no Correlation Data:
-                self.gw.jobs.outbox_add(conn, topic, data, request_id=req.request_id)  # the topic names the request)
+            # a retry gets the files again too (no Correlation Data: the topic names the request)
+            for topic, data in stored_chunks(job, self.gw.settings.files_dir):
+                self.gw.jobs.outbox_add(conn, topic, data, request_id=req.request_id)
         elif job is not None:
             payload = (
                 AcceptedReply(
@@ -424,16 +440,3 @@ class Intake:
             f"({client_id!r} is not in mqtt.trusted_consoles)",
         )
         self.gw.add(conn, self.gw.topics.default_reply(client_id), err, None, refusal=True)
-
-    def stored_chunks(self, job: Job) -> list[tuple[str, bytes]]:
-        """The chunks of a finished job's files, cut as its stored manifest says (files still on disk)."""
-        if job.final_kind != "result" or not job.final_payload:
-            return []
-        out = []
-        for entry in ResultReply.model_validate_json(job.final_payload).files:
-            path = self.gw.settings.files_dir / job.job_id / entry.name
-            if not entry.chunks or not entry.chunk_bytes or not path.is_file():
-                continue
-            data, size = read_plain(path.parent, entry.name), entry.chunk_bytes
-            out += [(f"{entry.topic}/{n}", data[n * size : (n + 1) * size]) for n in range(entry.chunks)]
-        return out

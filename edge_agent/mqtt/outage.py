@@ -6,6 +6,8 @@ that failure at once: the worker keeps it (and every job behind it, in order) an
 wait is counted from the outage's start (the earliest failure the daemon knows of, kept with the job so that a
 restart does not start it over), up to `skyspark.outage_wait_s`; past it, each job gets one error at once. While
 an outage lasts, a job asks the SkySpark before it runs, so no model call is spent on a run that would fail.
+`waitable` tells such a failure in a run's result; `failed_result` is the outcome of a job the outage kept from
+running until the wait was over.
 """
 
 from __future__ import annotations
@@ -13,8 +15,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
-from edge_agent.failures import ExternalFailure
+from edge_agent.agent.trajectory import RunResult
+from edge_agent.failures import WAIT_OUT, ExternalFailure
+from edge_agent.mqtt.records import Job
+
+if TYPE_CHECKING:
+    from edge_agent.failures import FailureReason
 
 FIRST_PAUSE_S = 5.0
 
@@ -61,3 +69,25 @@ class Outage:
     def due(self) -> bool:
         """Time to ask the SkySpark again."""
         return self.active and self.clock() >= self.next_ping
+
+
+def waitable(result: RunResult | None) -> ExternalFailure | None:
+    """The failure of a run that the daemon waits out (the SkySpark unreachable or too slow), else None."""
+    if result is None or result.status != "failed" or result.reason not in WAIT_OUT:
+        return None
+    reason = cast("FailureReason", result.reason)  # one of WAIT_OUT
+    return ExternalFailure(result.error or reason, reason)
+
+
+def failed_result(job: Job, failure: ExternalFailure | None) -> RunResult:
+    """The outcome of a job that never ran: the outage outlasted `skyspark.outage_wait_s` before it could."""
+    return RunResult(
+        run_id=job.job_id,
+        question=job.question,
+        strategy="",
+        model="",
+        now="",
+        status="failed",
+        reason=failure.reason if failure else "skyspark_unavailable",
+        error=str(failure) if failure else "the SkySpark could not be reached",
+    )

@@ -18,7 +18,7 @@ within one process.
 
 No row can jam the outbox (issue 30). A row the broker would refuse outright — a topic holding a character
 MQTT brokers refuse (controls, noncharacters), or a packet (topic, properties with the Correlation Data,
-payload: `publish_packet_size`) over the broker's Maximum Packet Size — is never sent: it is moved to
+payload: `packets.publish_packet_size`) over the broker's Maximum Packet Size — is never sent: it is moved to
 `dead_letters` with the reason, and its requester gets a `not_delivered` error on its default response topic
 (`notice`). A row the broker refuses in its PUBACK (e.g. "Not authorized"), or that was on the wire when the
 broker closed the connection, becomes a suspect: it is sent again alone (nothing else in flight), so a
@@ -39,62 +39,23 @@ import time
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from edge_agent.failures import disk_full
+from edge_agent.mqtt.pace import Pace
+from edge_agent.mqtt.packets import correlation_props, row_problem
 from edge_agent.mqtt.queue import JobQueue
 from edge_agent.mqtt.records import ANSWERS, REFUSALS, OutboxRow
-from edge_agent.mqtt.topics import topic_problem
 
 log = logging.getLogger(__name__)
 
-REFUSALS_IN_FLIGHT = 16  # refusals handed to paho at once: an answer waits behind at most this many (issue 42)
+REFUSALS_IN_FLIGHT = 16  # refusals handed to paho at once (fewer while the window is paced): issue 42
 ACK_DELAY_S = 0.05  # PUBACKs collected this long become one delete (a burst's 100: a few, not 100)
 IDLE_S = 0.5
 LOG_EVERY_S = 60.0  # the same database failure (a full disk) is logged once a minute, not at every turn
 
 #: notice(row, reason, dead_letter_id) → (topic, payload, correlation) of the error its requester gets, or None
 Notice = Callable[[OutboxRow, str, int], "tuple[str, bytes, bytes | None] | None"]
-
-
-def _varint_len(n: int) -> int:
-    return 1 if n < 128 else 2 if n < 16384 else 3 if n < 2097152 else 4
-
-
-def publish_packet_size(topic: str, payload: bytes, correlation: bytes | None = None, *, qos: int = 1) -> int:
-    """The bytes of the MQTT 5 PUBLISH packet paho sends for this reply: fixed header, topic, packet id,
-    properties (Correlation Data: identifier, length, data) and payload — what the broker's Maximum Packet
-    Size counts."""
-    props = 3 + len(correlation) if correlation else 0
-    remaining = (
-        2 + len(topic.encode("utf-8", "surrogatepass")) + (2 if qos else 0) + _varint_len(props) + props + len(payload)
-    )
-    return 1 + _varint_len(remaining) + remaining
-
-
-def row_problem(row: OutboxRow, max_packet: int) -> str | None:
-    """Why the broker would refuse to take `row` (None: it would): a topic it refuses, or a packet over its limit."""
-    problem = topic_problem(row.topic)
-    if problem:
-        return f"its topic {problem}"
-    size = publish_packet_size(row.topic, row.payload, row.correlation)
-    if size > max_packet:
-        return (
-            f"as an MQTT packet it is {size} bytes (topic, Correlation Data {len(row.correlation or b'')} "
-            f"bytes, payload {len(row.payload)} bytes), over the broker's maximum packet size {max_packet}"
-        )
-    return None
-
-
-def correlation_props(correlation: bytes | None) -> Properties | None:
-    """PUBLISH properties carrying a request's MQTT v5 Correlation Data (None when it has none)."""
-    if not correlation:
-        return None
-    props = Properties(PacketTypes.PUBLISH)
-    props.CorrelationData = correlation
-    return props
 
 
 class OutboxPublisher:
@@ -108,11 +69,13 @@ class OutboxPublisher:
         attempts: int = 3,
         notice: Notice | None = None,
         on_dead: Callable[[], None] | None = None,
+        paced: bool = True,
     ):
         self.jobs = jobs
         self.client = client
         self.max_packet = max_packet
-        self.window = window
+        self.window = window  # rows handed to paho at most; fewer while the broker is slow (`pace`)
+        self.pace = Pace(window) if paced else None
         self.attempts = attempts  # a row the broker refuses or disconnects on this often is dead-lettered
         self.notice = notice
         self.on_dead = on_dead
@@ -171,6 +134,8 @@ class OutboxPublisher:
         thread deletes acknowledged rows in groups (`ACK_DELAY_S`), not one transaction and one thread
         wake-up per PUBACK, unless rows are waiting for room in the window."""
         self._acks.put((mid, reason_code))
+        if self.pace is not None:
+            self.pace.acked()
         if self._behind or self._probe is not None or getattr(reason_code, "is_failure", False):
             self._wake.set()  # answers wait for room: at once (refusals wait for the next turn, `ACK_DELAY_S`)
 
@@ -217,6 +182,11 @@ class OutboxPublisher:
 
     def in_flight(self) -> int:
         return len(self._handed)
+
+    def _limit(self) -> int:
+        """Under `_lock`: the rows that may be handed to paho now — the window, as the broker's recent pace allows
+        (pace.py: a row handed on is out of reach of the answers-first order)."""
+        return self.window if self.pace is None else min(self.window, self.pace.window())
 
     def claim(self, rows: list[OutboxRow]) -> list[OutboxRow]:
         """Inside the transaction that stores `rows` (so before the outbox thread can read them): the
@@ -265,7 +235,7 @@ class OutboxPublisher:
         if not self._online:
             self._left_behind()  # `on_connect` wakes the outbox thread, which reads the table
             return
-        limit = self.max_packet()
+        limit, window = self.max_packet(), self._limit()
         held: set[str] = set()
         for row in rows:
             if row.id in self._handed or row.id in self._doomed:
@@ -276,10 +246,10 @@ class OutboxPublisher:
                 held.add(row.stream)
                 self._blocked = True
                 continue
-            if len(self._handed) >= self.window or self._probe is not None:
+            if len(self._handed) >= window or self._probe is not None:
                 self._blocked = True
                 break
-            if row.lane == REFUSALS and len(self._handed_refusals) >= REFUSALS_IN_FLIGHT:
+            if row.lane == REFUSALS and len(self._handed_refusals) >= min(REFUSALS_IN_FLIGHT, window):
                 self._blocked = True
                 break
             problem = row_problem(row, limit)
@@ -418,13 +388,13 @@ class OutboxPublisher:
     def _hand_pending(self) -> None:
         """Read the waiting rows in `outbox_schedule` order and hand on what the window takes; `_behind` is cleared
         when every answer read went out and nothing was left behind meanwhile (`_gen`)."""
-        room = self.window - len(self._handed)
         if not self._online:
             return  # `_behind` stays: `on_connect` wakes the thread
-        if room <= 0:
-            self._blocked = True
-            return
         with self._lock:
+            room = self._limit() - len(self._handed)
+            if room <= 0:
+                self._blocked = True
+                return
             gen = self._gen
             skip = self._handed | self._undeleted | set(self._doomed)
         # not under `_lock`: a claimer holds the database lock while it waits for ours

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_
 
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.config import Strategy
+from edge_agent.grounding.frame import ReadAs
 from edge_agent.grounding.provenance import Claim
-from edge_agent.grounding.readas import ReadAs
 from edge_agent.mqtt.topics import (
     ON_BEHALF_OF_RE,
     REQUEST_ID_RE,

@@ -13,17 +13,13 @@ alone. The final reply is stored with the job in the same transaction that puts 
 so a request has exactly one final reply, and a resend gets that same reply (same `reply_id`).
 A message the daemon cannot handle at all (a bug) is kept in `dead_letters` and answered with an error.
 
-Every reply goes through `outbox` (topic, payload, MQTT v5 correlation data): rows are deleted
-when the broker acknowledges them, so replies that could not be published (broker down, daemon
-killed) go out after the next connect. A transaction's outbox rows are written together, in one
-multi-row INSERT, when `added()` is asked or the transaction commits: a batch of requests costs
-one statement for all its replies.
-
-Each outbox row belongs to a stream (its requester) and a lane, answers or refusals (records.py, with the tables
-and the `Job` and `OutboxRow` records). `outbox_schedule` hands rows out answers first, round-robin between
-streams, each stream in id order. A request's replies never change order across lanes: a refusal whose request
-already has a row waiting among the answers is written as an answer, and an answer promotes its request's
-refusals still waiting (`_write_added`).
+Every reply goes through `outbox` (topic, payload, MQTT v5 correlation data): rows are deleted when the broker
+acknowledges them, so replies that could not be published (broker down, daemon killed) go out after the next
+connect. The outbox's SQL — a transaction's rows written together, their order, their end — is `OutboxTable`
+(outboxtable.py), which this class is. A batch is also looked up once: `prefetch` reads the jobs of its requests in
+one query, which `get` answers from inside the transaction (a job the transaction inserts or finishes is read
+again). A flood of 10,050 requests was ~30,000 statements, now ~400 (issue 42): each statement also hands the GIL
+to paho's reading thread and back.
 """
 
 from __future__ import annotations
@@ -37,9 +33,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from edge_agent.mqtt.records import ANSWERS, OUTBOX_INDEXES, REFUSALS, SCHEMA, Job, OutboxRow, _outbox_row, stream_of
-
-OUTBOX_ROWS_PER_INSERT = 500  # 8 parameters a row, well under SQLite's 32766 per statement
+from edge_agent.mqtt.outboxtable import KEYS_PER_SELECT, OutboxTable
+from edge_agent.mqtt.records import OUTBOX_INDEXES, SCHEMA, Job, OutboxRow, stream_of
 
 
 def _inserted_id(cur: sqlite3.Cursor) -> int:
@@ -49,8 +44,9 @@ def _inserted_id(cur: sqlite3.Cursor) -> int:
     return cur.lastrowid
 
 
-class JobQueue:
-    """Thread-safe access to jobs and outbox (one connection, one lock; transactions are short)."""
+class JobQueue(OutboxTable):
+    """Thread-safe access to jobs and outbox (one connection, one lock; transactions are short); the outbox's
+    table is `OutboxTable` (outboxtable.py)."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -62,6 +58,12 @@ class JobQueue:
         self._added: list[OutboxRow] = []  # the outbox rows of the open transaction (`added`)
         self.promoted = False  # the open transaction moved waiting refusals among the answers (`_keep_request_order`)
         self._written = 0  # how many of `_added` are in the table (the rest get ids at `_write_added`)
+        #: rows of other tables the open transaction writes before its commit (`add_row`): (INSERT, values)
+        self._rows: list[tuple[str, tuple[Any, ...]]] = []
+        self._rows_written = 0
+        #: inside `tx()`: (client_id, request_id) → its job (None: none) as one query per batch read them (`prefetch`);
+        #: a key is dropped when its job is inserted, everything when any job changes, at the end of the transaction
+        self._known: dict[tuple[str, str], Job | None] = {}
         self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=10)
         self._conn.row_factory = sqlite3.Row
         self._conn.execute("PRAGMA journal_mode=WAL")
@@ -96,6 +98,7 @@ class JobQueue:
         and the next durable commit makes it durable too."""
         with self._lock:
             self._added, self._written, self.promoted = [], 0, False
+            self._known, self._rows, self._rows_written = {}, [], 0
             if not durable:
                 self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
@@ -112,7 +115,8 @@ class JobQueue:
                 self._active = self._by_client = None
                 raise
             finally:
-                self._added, self._written = [], 0
+                self._added, self._written, self._known = [], 0, {}
+                self._rows, self._rows_written = [], 0
                 if not durable:
                     self._conn.execute("PRAGMA synchronous=FULL")
 
@@ -121,12 +125,16 @@ class JobQueue:
         """Inside `tx()`: a part that is undone alone if it raises (one message of a batch)."""
         conn.execute("SAVEPOINT part")
         added, written = len(self._added), self._written
+        rows, rows_written = len(self._rows), self._rows_written
         try:
             yield
         except BaseException:
             self._active = self._by_client = None  # the part may have inserted or finished jobs
+            self._known = {}
             del self._added[added:]
             self._written = written  # rows added before the part but written inside it are unwritten again
+            del self._rows[rows:]
+            self._rows_written = rows_written
             conn.execute("ROLLBACK TO part")
             conn.execute("RELEASE part")
             raise
@@ -139,8 +147,33 @@ class JobQueue:
 
     # jobs --------------------------------------------------------------------------------------
     def get(self, client_id: str, request_id: str) -> Job | None:
-        row = self._one("SELECT * FROM jobs WHERE client_id=? AND request_id=?", (client_id, request_id))
+        """The job of (client_id, request_id), or None; inside `tx()` it sees the transaction's own inserts."""
+        with self._lock:  # `_known` is filled only while this lock's holder has a transaction open
+            if (client_id, request_id) in self._known:
+                return self._known[(client_id, request_id)]
+            row = self._one("SELECT * FROM jobs WHERE client_id=? AND request_id=?", (client_id, request_id))
         return Job.from_row(row) if row else None
+
+    def prefetch(self, conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
+        """Inside `tx()`: look up the jobs of `keys` (client_id, request_id) in one query per requester (and per
+        `KEYS_PER_SELECT`), for `get` to answer from (the intake stores a batch of requests: issue 42, a flood of
+        10,000 was one SELECT per request)."""
+        wanted: dict[str, list[str]] = {}
+        for client_id, request_id in dict.fromkeys(keys):
+            if (client_id, request_id) not in self._known:
+                wanted.setdefault(client_id, []).append(request_id)
+        for client_id, request_ids in wanted.items():
+            for start in range(0, len(request_ids), KEYS_PER_SELECT):
+                part = request_ids[start : start + KEYS_PER_SELECT]
+                marks = ",".join("?" * len(part))
+                found = {
+                    row["request_id"]: Job.from_row(row)
+                    for row in conn.execute(
+                        f"SELECT * FROM jobs WHERE client_id=? AND request_id IN ({marks})", (client_id, *part)
+                    )
+                }
+                for request_id in part:
+                    self._known[(client_id, request_id)] = found.get(request_id)
 
     def by_id(self, job_id: str) -> Job | None:
         row = self._one("SELECT * FROM jobs WHERE job_id=?", (job_id,))
@@ -162,6 +195,7 @@ class JobQueue:
     ) -> Job:
         """Insert a queued job inside `tx()`; the caller has checked that (client_id, request_id) is new."""
         created = time.time()
+        self._known.pop((client_id, request_id), None)  # `get` reads it back from the table
         cur = conn.execute(
             "INSERT INTO jobs (job_id, client_id, request_id, question, options, reply_topic, correlation,"
             " body_correlation, state, created, on_behalf_of) VALUES (?,?,?,?,?,?,?,?, 'queued', ?, ?)",
@@ -268,6 +302,7 @@ class JobQueue:
     def finish(self, conn: sqlite3.Connection, job_id: str, kind: str, payload: str) -> None:
         """Record the final reply inside `tx()` (together with its outbox rows)."""
         self._active = self._by_client = None
+        self._known = {}
         conn.execute(
             "UPDATE jobs SET state='done', finished=?, final_kind=?, final_payload=? WHERE job_id=?",
             (time.time(), kind, payload, job_id),
@@ -309,149 +344,3 @@ class JobQueue:
     def dead_letters(self) -> list[dict[str, Any]]:
         with self._lock:
             return [dict(r) for r in self._conn.execute("SELECT * FROM dead_letters ORDER BY id").fetchall()]
-
-    # outbox ------------------------------------------------------------------------------------
-    def outbox_add(
-        self,
-        conn: sqlite3.Connection,
-        topic: str,
-        payload: bytes,
-        correlation: bytes | None = None,
-        retain: bool = False,
-        *,
-        request_id: str | None = None,
-        refusal: bool = False,
-    ) -> None:
-        """Inside `tx()`: a reply to publish once the transaction commits (written with the others); `refusal`:
-        it answers a message that stored nothing (the refusals' lane, after every answer)."""
-        if not conn.in_transaction:
-            raise RuntimeError("outbox_add outside a transaction")
-        lane = REFUSALS if refusal else ANSWERS
-        self._added.append(OutboxRow(0, topic, payload, correlation, retain, 0, request_id, lane))
-
-    def added(self) -> list[OutboxRow]:
-        """Inside `tx()`: the outbox rows this transaction has added so far (savepoints rolled back
-        excluded), written and with their ids, for the committing thread to publish itself once they
-        are committed."""
-        self._write_added()
-        return list(self._added)
-
-    def _keep_request_order(self, rows: list[OutboxRow]) -> None:
-        """Before `rows` are written: a refusal whose request has an answer waiting goes among the answers, and
-        an answer's request's refusals still waiting are promoted to the answers' lane (their smaller ids keep
-        them first), so a request's replies never overtake each other (`promoted` tells the committing thread
-        to leave its rows to the outbox thread)."""
-        if all(r.request_id is None for r in rows):
-            return
-        answered = {(r.stream, r.request_id) for r in rows if r.lane == ANSWERS and r.request_id is not None}
-        for r in rows:
-            if r.lane != REFUSALS or r.request_id is None:
-                continue
-            if (r.stream, r.request_id) in answered or self._conn.execute(
-                "SELECT 1 FROM outbox WHERE stream=? AND request_id=? AND lane=? LIMIT 1",
-                (r.stream, r.request_id, ANSWERS),
-            ).fetchone():
-                r.lane = ANSWERS
-        if self._conn.execute("SELECT 1 FROM outbox WHERE lane=? LIMIT 1", (REFUSALS,)).fetchone() is None:
-            return
-        for stream, request_id in answered:
-            cur = self._conn.execute(
-                "UPDATE outbox SET lane=? WHERE stream=? AND request_id=? AND lane=?",
-                (ANSWERS, stream, request_id, REFUSALS),
-            )
-            self.promoted = self.promoted or cur.rowcount > 0
-
-    def _write_added(self) -> None:
-        """Write the rows added since the last call in multi-row INSERTs; ids are assigned in order
-        (AUTOINCREMENT under the transaction's write lock), so sorted RETURNING ids match the rows."""
-        rows, now = self._added[self._written :], time.time()
-        self._keep_request_order(rows)
-        for start in range(0, len(rows), OUTBOX_ROWS_PER_INSERT):
-            part = rows[start : start + OUTBOX_ROWS_PER_INSERT]
-            values = ",".join(["(?,?,?,?,?,?,?,?)"] * len(part))
-            args = [
-                v
-                for r in part
-                for v in (r.topic, r.payload, r.correlation, int(r.retain), now, r.stream, r.request_id, r.lane)
-            ]
-            ids = sorted(
-                row[0]
-                for row in self._conn.execute(
-                    "INSERT INTO outbox (topic, payload, correlation, retain, created, stream, request_id, lane) "
-                    f"VALUES {values} RETURNING id",
-                    args,
-                ).fetchall()
-            )
-            for row, row_id in zip(part, ids, strict=True):
-                row.id = row_id
-        self._written = len(self._added)
-
-    def outbox_pending(self, exclude: set[int] | frozenset[int] = frozenset(), limit: int = 500) -> list[OutboxRow]:
-        with self._lock:
-            rows = self._conn.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit + len(exclude),)).fetchall()
-        return [_outbox_row(r) for r in rows if r["id"] not in exclude][:limit]
-
-    def outbox_schedule(self, per_stream: int, answers: int, refusals: int) -> list[tuple[int, str, int]]:
-        """(id, stream, lane) of waiting rows in the order the outbox hands them on: at most `answers` of the
-        answers' lane, then at most `refusals` of the refusals'; in each, round-robin between streams (every
-        stream's first row, then every stream's second, ...), each stream in id order, at most `per_stream` rows
-        of a stream (rows already handed on count: the caller skips them). Index walks, no sort of the table."""
-        out: list[tuple[int, str, int]] = []
-        with self._lock:
-            for lane, cap in ((ANSWERS, answers), (REFUSALS, refusals)):
-                if cap <= 0:
-                    continue
-                streams = [r[0] for r in self._conn.execute("SELECT DISTINCT stream FROM outbox WHERE lane=?", (lane,))]
-                take = min(per_stream, cap)
-                heads = [
-                    [
-                        r[0]
-                        for r in self._conn.execute(
-                            "SELECT id FROM outbox WHERE lane=? AND stream=? ORDER BY id LIMIT ?", (lane, stream, take)
-                        )
-                    ]
-                    for stream in streams
-                ]
-                ranked = sorted(
-                    (n, row_id, stream)
-                    for stream, ids in zip(streams, heads, strict=True)
-                    for n, row_id in enumerate(ids)
-                )
-                out += [(row_id, stream, lane) for _, row_id, stream in ranked[:cap]]
-        return out
-
-    def outbox_rows(self, row_ids: list[int]) -> dict[int, OutboxRow]:
-        """The rows with these ids (those still there)."""
-        out: dict[int, OutboxRow] = {}
-        with self._lock:
-            for start in range(0, len(row_ids), 500):
-                part = row_ids[start : start + 500]
-                marks = ",".join("?" * len(part))
-                for r in self._conn.execute(f"SELECT * FROM outbox WHERE id IN ({marks})", part).fetchall():
-                    out[r["id"]] = _outbox_row(r)
-        return out
-
-    def outbox_row(self, conn: sqlite3.Connection, row_id: int) -> OutboxRow | None:
-        r = conn.execute("SELECT * FROM outbox WHERE id=?", (row_id,)).fetchone()
-        return _outbox_row(r) if r else None
-
-    def outbox_failed(self, row_id: int, reason: str) -> int:
-        """Count one delivery failure of a row (kept across restarts); returns its failures so far (0: gone)."""
-        with self.tx() as conn:
-            row = conn.execute(
-                "UPDATE outbox SET attempts=attempts+1, error=? WHERE id=? RETURNING attempts",
-                (ascii(reason)[1:-1][:500], row_id),
-            ).fetchone()
-        return int(row[0]) if row else 0
-
-    def outbox_delete(self, conn: sqlite3.Connection, row_ids: list[int] | set[int]) -> None:
-        """Inside `tx()`: rows acknowledged by the broker (or moved to dead_letters)."""
-        conn.executemany("DELETE FROM outbox WHERE id=?", [(r,) for r in row_ids])
-
-    def outbox_done(self, row_id: int) -> None:
-        with self.tx() as conn:
-            conn.execute("DELETE FROM outbox WHERE id=?", (row_id,))
-
-    def outbox_size(self) -> int:
-        row = self._one("SELECT COUNT(*) FROM outbox")
-        return int(row[0]) if row else 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 SCHEMA = """
@@ -129,8 +130,8 @@ class OutboxRow:
     request_id: str | None = None  # the request it answers, where known (a refusal's promotion)
     lane: int = ANSWERS
 
-    @property
-    def stream(self) -> str:
+    @cached_property
+    def stream(self) -> str:  # (read a few times per row while a batch is written: computed once)
         return stream_of(self.topic)
 
 

@@ -1,7 +1,7 @@
 """What the daemon's worker calls to answer one job: a `Runner` (question + options + callbacks → RunResult).
 
-* `AgentRunner` — production: the real `EdgeAgent` (local model, tools, SkySpark).
-* `ScriptRunner` — deterministic, no model: for the daemon's control-flow tests and the latency
+* `AgentRunner` (agentrunner.py) — production: the real `EdgeAgent` (local model, tools, SkySpark).
+* `ScriptRunner` (here) — deterministic, no model: for the daemon's control-flow tests and the latency
   benchmark. Directives in the question steer it, e.g. `"count chillers [steps=5 delay=0.2 file=300000
   ask=1]"`: N progress steps, a sleep per step (cancel interrupts it), a file of that many bytes,
   one clarifying question to the requester, `history=N` for a history file of N samples (plotted), `fail=1`
@@ -19,16 +19,14 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any, Protocol
+from typing import Protocol
 
 from edge_agent.agent.trajectory import AgentEvent, RunMetrics, RunResult, StepRecord, Trial
-from edge_agent.app import EdgeAgent
 from edge_agent.config import Settings
 from edge_agent.failures import ExternalFailure, disk_full
 from edge_agent.filestore import FileInfo, FileStore
 from edge_agent.mqtt.protocol import RequestOptions
 from edge_agent.observers import NO_OBSERVER, Observer
-from edge_agent.runlog import RunLog
 from edge_agent.skyspark.client import SkySparkClient
 
 OnEvent = Callable[[AgentEvent], None]
@@ -60,61 +58,6 @@ def ping_skyspark(settings: Settings, observer: Observer = NO_OBSERVER) -> None:
         client.ping()
     finally:
         client.close()
-
-
-class AgentRunner:
-    """Answers with the real ReActXen agent (`EdgeAgent.ask`)."""
-
-    name = "agent"
-
-    def __init__(self, agent: EdgeAgent):
-        self.agent = agent
-        self._thread = threading.get_ident()
-
-    def _adopt_thread(self) -> None:
-        """The agent is built in the main thread (READY=1 after the model loads) but runs in the worker;
-        its run log's SQLite connection is bound to the thread that opened it, so reopen it here once."""
-        if self._thread != threading.get_ident():
-            self.agent.runlog = RunLog(self.agent.settings.db_path)
-            self._thread = threading.get_ident()
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> AgentRunner:
-        return cls(EdgeAgent(settings))
-
-    def warm(self, interrupt: threading.Event | None = None) -> dict[str, Any]:
-        """The agent's react prefix into the KV cache (`EdgeAgent.warm`), before the first job; stops (raising
-        `Interrupted`) once `interrupt` is set."""
-        self._adopt_thread()
-        return self.agent.warm(interrupt=interrupt)
-
-    def ping(self) -> None:
-        ping_skyspark(self.agent.settings, self.agent.observer)
-
-    def run(
-        self,
-        question: str,
-        options: RequestOptions,
-        *,
-        run_id: str,
-        on_event: OnEvent,
-        cancel: threading.Event,
-        ask_requester: AskRequester | None,
-    ) -> RunResult:
-        self._adopt_thread()
-        return self.agent.ask(
-            question,
-            now=options.now,
-            strategy=options.strategy,
-            max_steps=options.max_steps,
-            max_trials=options.max_trials,
-            distill=options.distill,
-            on_event=on_event,
-            cancel=cancel,
-            ask_requester=ask_requester if options.ask else None,
-            run_id=run_id,
-            file_format=options.format,
-        )
 
 
 DIRECTIVES = re.compile(r"\[([a-z_]+=[^\]\s]+(?:\s+[a-z_]+=[^\]\s]+)*)\]")
@@ -275,11 +218,3 @@ class ScriptRunner:
             return f"found {len(client.sites())} sites"
         finally:
             client.close()
-
-
-def make_runner(kind: str, settings: Settings) -> Runner:
-    if kind == "agent":
-        return AgentRunner.from_settings(settings)
-    if kind == "script":
-        return ScriptRunner(settings)
-    raise ValueError(f"unknown runner {kind!r}; use agent or script")

@@ -52,7 +52,8 @@ from edge_agent.mqtt.incoming import Limits
 from edge_agent.mqtt.intake import BACKLOG_GAP_S, Intake
 from edge_agent.mqtt.notify import Watchdog, notify
 from edge_agent.mqtt.outage import Outage
-from edge_agent.mqtt.outbox import OutboxPublisher, correlation_props, publish_packet_size
+from edge_agent.mqtt.outbox import OutboxPublisher
+from edge_agent.mqtt.packets import correlation_props, publish_packet_size
 from edge_agent.mqtt.protocol import ErrorReply, Reply, is_final, parse_reply
 from edge_agent.mqtt.queue import JobQueue
 from edge_agent.mqtt.records import Job, OutboxRow
@@ -407,15 +408,19 @@ class GatewayService:
         than max_queued_messages for a session); a pause in the deliveries turns it back."""
         limit = self.m.broker_queue_limit
         while limit and not self.stopping.wait(0.5):
+            # a run seen since the last look counts even if it ended meanwhile: a burst of the broker's whole queue
+            # takes milliseconds, and a look half a second later (a loaded machine: later) would miss it
+            peak = self.intake.take_backlog_peak()
             recent = time.monotonic() - self.intake.backlog_at < 2 * BACKLOG_GAP_S
-            near = recent and self.intake.backlog >= BACKLOG_NEAR * limit
+            run = max(peak, self.intake.backlog if recent else 0)
+            near = run >= BACKLOG_NEAR * limit
             if near != self._queue_near:
                 self._queue_near = near
                 if near:
                     log.warning(
                         "session queue: %d requests delivered without a pause, near the broker's limit of "
                         "%d (mqtt.broker_queue_limit): requests beyond it are dropped by the broker",
-                        self.intake.backlog,
+                        run,
                         limit,
                     )
                 self.set_status(self._outage_status)

@@ -18,6 +18,7 @@ back and tokenised. The payloads themselves are `protocol.py`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Literal
 
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
@@ -191,6 +192,8 @@ class Topics:
         return None
 
 
+@lru_cache(maxsize=4096)
 def valid_client_id(client_id: str) -> bool:
-    """A client id the daemon can answer: one topic level that a broker takes in a topic name."""
+    """A client id the daemon can answer: one topic level that a broker takes in a topic name (remembered for the
+    requesters last seen: it is asked for every message)."""
     return bool(CLIENT_ID_RE.fullmatch(client_id)) and topic_problem(client_id) is None

@@ -10,54 +10,45 @@ one transaction (the gateway's `replying`). A job the worker itself fails on sti
 error; a full disk holds the final reply until there is space. What it needs of the daemon is `WorkerGateway`
 (gateway.py; `GatewayService` is one): it is handed that, not the service.
 
-It stays one module though it is long: it is one thread's code, and its steps share the current job, its cancel
-event and the outage wait under one lock, which a split would spread across files.
+What the replies say is replies.py (`progress_reply`, `final_reply` with the file chunks), what an outage's
+failure is outage.py (`waitable`, `failed_result`); the thread's own steps stay here, as they share the current job,
+its cancel event and the outage wait under one lock.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import math
 import shutil
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.failures import WAIT_OUT, ExternalFailure, Interrupted, disk_full
-from edge_agent.filestore import read_plain
 from edge_agent.fleet.hooks import final_status
 from edge_agent.mqtt.gateway import WorkerGateway
-from edge_agent.mqtt.outbox import publish_packet_size
+from edge_agent.mqtt.outage import failed_result, waitable
 from edge_agent.mqtt.protocol import (
-    CancelledReply,
     ErrorReply,
-    FileEntry,
     ProgressReply,
     QuestionReply,
-    Reply,
     RequestOptions,
-    ResultReply,
 )
 from edge_agent.mqtt.records import Job
-from edge_agent.plots import add_plot
+from edge_agent.mqtt.replies import final_reply, progress_reply
 
 if TYPE_CHECKING:
-    from edge_agent.failures import FailureReason
     from edge_agent.mqtt.runner import OnEvent
 
 log = logging.getLogger("edge_agent.mqtt.service")  # one logger for the daemon (its journal lines stay the same)
 
-OBSERVATION_CHARS = 300
 DISK_RETRY_S = 5.0  # a final reply the queue database cannot take (a full disk) is tried again this often
 #: a backlog of messages read and not yet stored (a broker delivering a queue after a restart) is stored before the
 #: next job starts, waiting at most this long per job (issue 42: `_intake_first`)
 INTAKE_FIRST_S = 2.0
-CHUNK_SEQ_DIGITS = 10  # a chunk's topic ends in /<seq>: sized as if seq had this many digits
 ONLINE, DEGRADED = "online", "degraded: skyspark"
 
 
@@ -71,28 +62,6 @@ class CurrentJob:
     waiting: bool = False
     answer: str | None = None
     answer_event: threading.Event = field(default_factory=threading.Event)
-
-
-def _waitable(result: RunResult | None) -> ExternalFailure | None:
-    """The failure of a run that the daemon waits out (the SkySpark unreachable or too slow), else None."""
-    if result is None or result.status != "failed" or result.reason not in WAIT_OUT:
-        return None
-    reason = cast("FailureReason", result.reason)  # one of WAIT_OUT
-    return ExternalFailure(result.error or reason, reason)
-
-
-def _failed_result(job: Job, failure: ExternalFailure | None) -> RunResult:
-    """The outcome of a job that never ran: the outage outlasted `skyspark.outage_wait_s` before it could."""
-    return RunResult(
-        run_id=job.job_id,
-        question=job.question,
-        strategy="",
-        model="",
-        now="",
-        status="failed",
-        reason=failure.reason if failure else "skyspark_unavailable",
-        error=str(failure) if failure else "the SkySpark could not be reached",
-    )
 
 
 class Worker:
@@ -180,17 +149,17 @@ class Worker:
         )
 
     def _intake_first(self) -> None:
-        """Before the next job: while the committer has messages waiting (a backlog the broker delivers back to
-        back, e.g. its queue for the session after a restart), let it store them first — at most
+        """Before the next job: while the committer has messages waiting or is storing a batch (a backlog the broker
+        delivers back to back, e.g. its queue for the session after a restart), let it store them first — at most
         `INTAKE_FIRST_S`. A job's durable commits hold the database lock the intake needs (and the CPU), so a
         flood was stored ~2x slower while the worker ran the flooder's first jobs; and the round-robin between
         requesters (`next_queued`) can only be fair to requests already stored (issue 42: the victims' jobs
         come next once they are)."""
         committer = self.gw.committer
-        if committer is None or not committer.pending():
+        if committer is None or not committer.busy():
             return
         deadline = time.monotonic() + INTAKE_FIRST_S
-        while committer.pending() and time.monotonic() < deadline and not self.gw.stopping.wait(0.01):
+        while committer.busy() and time.monotonic() < deadline and not self.gw.stopping.wait(0.01):
             self._beat = time.monotonic()
 
     def _work(self) -> None:
@@ -272,14 +241,14 @@ class Worker:
         def on_event(event: AgentEvent) -> None:
             self._beat = time.monotonic()
             if event.kind != "final":
-                self.gw.notify(job, self._progress(job, event))
+                self.gw.notify(job, progress_reply(job, event))
 
         while True:
             result, error = None, None
             outage = self._known_outage()  # an outage is known: ask the SkySpark before any model call
             if outage is None:
                 result, error = self._run_agent(cur, options, on_event)
-                outage = _waitable(result)
+                outage = waitable(result)
             if outage is None or not self.gw.settings.skyspark.outage_wait_s:
                 break
             self.gw.outage.begin(outage, since=self.gw.jobs.outage_since(job.job_id, time.time()))
@@ -294,7 +263,7 @@ class Worker:
                 )
                 return
             if waited == "deadline" and result is None:  # it never ran: its failure is the outage's
-                result = _failed_result(job, self.gw.outage.failure)
+                result = failed_result(job, self.gw.outage.failure)
             break
         if cur.shutdown and not cur.cancel_requested and (result is None or result.status == "cancelled"):
             log.info("job %s interrupted by the stop; it resumes at the next start", job.job_id)
@@ -375,30 +344,6 @@ class Worker:
             if self._known_outage() is None:
                 return "back"
 
-    def _progress(self, job: Job, event: AgentEvent) -> ProgressReply:
-        step = event.step
-        obs = step.observation if step else ""
-        text = event.text if len(event.text) <= 600 else event.text[:597] + "..."
-        action_input = step.action_input if step else None
-        if action_input is not None and len(json.dumps(action_input, default=str)) > 500:
-            action_input = json.dumps(action_input, default=str)[:500]
-        return ProgressReply(
-            request_id=job.request_id,
-            correlation=job.body_correlation,
-            event=event.kind,
-            attempt=job.attempts,
-            trial=event.trial,
-            step=step.index if step else 0,
-            thought=step.shown_thought if step else "",
-            action=step.action if step else "",
-            action_input=action_input,
-            ok=step.ok if step else True,
-            by=step.by if step else "model",
-            observation=obs if len(obs) <= OBSERVATION_CHARS else obs[: OBSERVATION_CHARS - 3] + "...",
-            text=text,
-            reply_id=uuid.uuid4().hex,
-        )
-
     def _ask(self, cur: CurrentJob, question: str) -> str | None:
         """The `agentask` tool: publish `kind=question`, wait for the requester's answer or the timeout."""
         if cur.cancel.is_set():
@@ -428,94 +373,19 @@ class Worker:
             cur.waiting = False
             return None if cur.cancel.is_set() else cur.answer
 
-    def _chunk_bytes(self, topic: str) -> int:
-        """The largest chunk whose whole packet (its topic `<topic>/<seq>` and the payload: a chunk carries no
-        Correlation Data) fits the packet limit, at most `mqtt.file_chunk_bytes`; 0 if not even one byte fits."""
-        # + 8: the remaining-length field grows with the payload
-        overhead = publish_packet_size(f"{topic}/{'9' * CHUNK_SEQ_DIGITS}", b"") + 8
-        return max(0, min(self.gw.m.file_chunk_bytes, self.gw.max_packet - overhead))
-
-    def _add_plot(self, job: Job, result: RunResult) -> None:
-        """`options.plots`: an SVG of every series the answer read joins the result's files (`edge_agent.plots`)."""
-        try:
-            info = add_plot(self.gw.settings.files_dir / job.job_id, result.files, [result.answer or ""], job.question)
-        except Exception:  # a plot is a convenience: the answer goes out without it
-            log.exception("job %s: could not draw its plot", job.job_id)
-            return
-        if info is not None:
-            result.files.append(info)
-
     def _finish(self, cur: CurrentJob, options: RequestOptions, result: RunResult | None, failure: str | None) -> None:
         job = cur.job
-        final_id = f"{job.job_id}.final"
-        chunks: list[tuple[str, bytes]] = []
-        if cur.cancel_requested:
-            reply: Reply = CancelledReply(
-                request_id=job.request_id,
-                correlation=job.body_correlation,
-                reply_id=final_id,
-                message=f"cancelled by {cur.cancelled_by or job.client_id}",
-            )
-        elif result is None or result.status == "error":
-            reply = ErrorReply(
-                code="agent_error",
-                request_id=job.request_id,
-                correlation=job.body_correlation,
-                message=f"the agent failed: {failure or (result.error if result else '')}",
-                reply_id=final_id,
-            )
-        elif result.status == "failed":  # something outside the gateway: its reason is the code
-            waited = (
-                f" (waited {self.gw.settings.skyspark.outage_wait_s:.0f} s for it to come back)"
-                if result.reason in WAIT_OUT and self.gw.settings.skyspark.outage_wait_s
-                else ""
-            )
-            reply = ErrorReply(
-                code=result.reason or "agent_error",
-                request_id=job.request_id,
-                correlation=job.body_correlation,
-                message=f"{result.error}{waited}",
-                reply_id=final_id,
-            )
-        elif result.status == "cancelled":
-            reply = CancelledReply(
-                request_id=job.request_id,
-                correlation=job.body_correlation,
-                message="the agent stopped the run",
-                reply_id=final_id,
-            )
-        else:
-            if options.plots and result.status == "answered":
-                self._add_plot(job, result)
-            entries = []
-            if options.files != "none":
-                for i, info in enumerate(result.files):
-                    entry = FileEntry(file_id=str(i), name=info.name, size=info.size, sha256=info.sha256)
-                    if options.files == "chunks":
-                        data = read_plain(self.gw.settings.files_dir / job.job_id, info.name)
-                        topic = self.gw.topics.files(job.client_id, job.request_id, entry.file_id)
-                        size = self._chunk_bytes(topic)
-                        if size < 512:  # the packet limit leaves no room: the manifest only (stated in the entry)
-                            size = 0
-                        entry.chunks, entry.chunk_bytes, entry.topic = (
-                            (math.ceil(len(data) / size), size, topic) if size else (0, 0, "")
-                        )
-                        chunks += [(f"{topic}/{n}", data[n * size : (n + 1) * size]) for n in range(entry.chunks)]
-                    entries.append(entry)
-            reply = ResultReply(
-                request_id=job.request_id,
-                correlation=job.body_correlation,
-                status=result.status,
-                answer=result.answer,
-                error=result.error,
-                reason=result.reason,
-                metrics=result.metrics,
-                files=entries,
-                run_id=result.run_id,
-                reply_id=final_id,
-                provenance=result.provenance,
-                reading=result.reading,
-            )
+        cancelled_by = (cur.cancelled_by or job.client_id) if cur.cancel_requested else None
+        reply, chunks = final_reply(
+            job,
+            options,
+            result,
+            failure,
+            cancelled_by=cancelled_by,
+            settings=self.gw.settings,
+            topics=self.gw.topics,
+            max_packet=self.gw.max_packet,
+        )
         payload = reply.model_dump_json()
         status = final_status(reply.kind, result)
         told = False

@@ -4,7 +4,7 @@ import gc, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the checkout this report lies in
 from edge_agent.config import load_settings
-from edge_agent.mqtt.runner import make_runner
+from edge_agent.commands.daemon import make_runner
 tmp = tempfile.mkdtemp()
 settings = load_settings(None, overrides={"paths": {"state_dir": tmp}}, environ={})
 runner = make_runner(sys.argv[1] if len(sys.argv) > 1 else "agent", settings)
