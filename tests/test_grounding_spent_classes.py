@@ -280,3 +280,17 @@ def test_equipment_at_a_time_is_read_from_data_never_from_a_listing():
     head = "found 2 sites: A, B"
     g.observe(1, 1, "sites", head + "; saved to sites-x.json", head=head, answers=False, args={})
     assert g.unsupported(1, "A, B", []) == "no data call of this run read what the question asks for"
+
+
+def test_chat_spellings_of_the_field_s_words():
+    cat = Catalog.of({"Mill": {"Tie Line": [], "Booster Fan 10L": []}})
+    mill = cat.site("Mill")
+    mill.types.update({"Tie Line": ["elecMeter", "meter"], "Booster Fan 10L": ["fan"]})
+    mill.markers.update({"Tie Line": ("equip", "elecMeter", "meter", "export", "import")})
+    mill.sensors["Tie Line"] = [SensorName("Tie Line Power", "Tie Line Power", "kW", ("elec", "power", "sensor"))]
+    mill.sensors["Booster Fan 10L"] = [SensorName("Motor Power", "Motor Power", "kW", ("elec", "power", "sensor"))]
+    g = Grounding.build("how many hours was the mill exportng yesterday", cat, NOW)
+    assert g.respelt.get("exportng") == "exporting" and g.unplaced == []
+    g = Grounding.build("whats the booster fan pulling atm", cat, NOW)
+    assert g.links is not None and g.links.measures == ["power"] and g.unplaced == []
+    assert read_question("hows the fan doing rn").parts

@@ -182,6 +182,10 @@ class _Vocab:
             )
             for marker, ws in (words.get("flow_directions") or {}).items()
         )
+        #: the single words of the flow directions' phrases ("exporting", "discharging"): words a question may misspell
+        self.flow_words: frozenset[str] = frozenset(
+            w.casefold() for ws in (words.get("flow_directions") or {}).values() for p in ws for w in str(p).split()
+        )
         self.summable_names: set[str] = {q for q, info in units["quantities"].items() if info["summable"]}
         self.quantities: dict[str, Quantity] = {q: Quantity(q, q in self.summable_names) for q in units["quantities"]}
 
@@ -265,6 +269,13 @@ def _v() -> _Vocab:
             if _VOCAB is None:
                 _VOCAB = _Vocab(VOCAB_DIR)
     return _VOCAB
+
+
+def spelling_words() -> frozenset[str]:
+    """Field words a question may misspell beyond the measure words: the flow directions' words ("exporting") and
+    the quantities' names ("velocity")."""
+    v = _v()
+    return v.flow_words | frozenset(w for q in v.quantities for w in q.split())
 
 
 def register_words() -> frozenset[str]:

@@ -32,14 +32,18 @@ def vocabulary(catalog: Catalog) -> frozenset[str]:
                 names.append(p.short)
                 names.extend(" ".join(fieldvocab.marker_words(t)) for t in p.tags)  # "vibration", "oxygen"
     words = {w.casefold() for n in names for w in re.findall(r"[^\W\d_]+", n)}
-    words |= kind_words(catalog) | set(fieldvocab.measure_vocabulary()) | CUE_WORDS
+    words |= kind_words(catalog) | set(fieldvocab.measure_vocabulary()) | CUE_WORDS | fieldvocab.spelling_words()
     return frozenset(w for w in words if len(w) >= MIN_LETTERS and w.isalpha())
 
 
 def respelt(question: str, unplaced: list[str], catalog: Catalog) -> dict[str, str]:
     """Each unplaced word of the question (as written) → the one vocabulary word it misspells."""
     every = vocabulary(catalog)
-    field = frozenset(w for w in kind_words(catalog) | set(fieldvocab.measure_vocabulary()) | CUE_WORDS if w in every)
+    field = frozenset(
+        w
+        for w in kind_words(catalog) | set(fieldvocab.measure_vocabulary()) | CUE_WORDS | fieldvocab.spelling_words()
+        if w in every
+    )
     out: dict[str, str] = {}
     for written in dict.fromkeys(re.findall(r"[^\W\d_]+", question)):
         low = written.casefold()
