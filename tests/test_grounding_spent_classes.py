@@ -291,6 +291,4 @@ def test_chat_spellings_of_the_field_s_words():
     mill.sensors["Booster Fan 10L"] = [SensorName("Motor Power", "Motor Power", "kW", ("elec", "power", "sensor"))]
     g = Grounding.build("how many hours was the mill exportng yesterday", cat, NOW)
     assert g.respelt.get("exportng") == "exporting" and g.unplaced == []
-    g = Grounding.build("whats the booster fan pulling atm", cat, NOW)
-    assert g.links is not None and g.links.measures == ["power"] and g.unplaced == []
     assert read_question("hows the fan doing rn").parts
