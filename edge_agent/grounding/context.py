@@ -178,6 +178,16 @@ _ASKING = re.compile(
 )
 
 
+def sentence_spans(question: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of the question: a sentence ends where a stop is followed by a space."""
+    sentences, at = [], 0
+    for stop in re.finditer(r"(?<=[.?!])\s+", question):
+        sentences.append((at, stop.start()))
+        at = stop.end()
+    sentences.append((at, len(question)))
+    return sentences
+
+
 def _framing_sentences(question: str) -> set[str]:
     """The words of whole sentences around a question that only frame it (`framing_spans`)."""
     return {w for a, b in framing_spans(question) for w in words(question[a:b])}
@@ -188,11 +198,7 @@ def framing_spans(question: str) -> list[tuple[int, int]]:
     understand our heating costs. Did the terminal burn more gas …?", "Our insurer asks us to confirm …."): sentences
     that end in a full stop, ask the gateway nothing and hold no digit (a name), where another sentence of the message
     asks (a "?" or a request). Their words are context: placed, and never read for the question's form."""
-    sentences, at = [], 0
-    for m in re.finditer(r"(?<=[.?!])\s+", question):  # a sentence ends where a stop is followed by a space
-        sentences.append((at, m.start()))
-        at = m.end()
-    sentences.append((at, len(question)))
+    sentences = sentence_spans(question)
     texts = [question[a:b].strip() for a, b in sentences]
     if len(sentences) < 2 or not any(t.endswith("?") or _ASKING.search(t) for t in texts):
         return []
@@ -212,11 +218,7 @@ def statement_spans(question: str) -> list[tuple[int, int]]:
     full stop, asks the gateway nothing, and whose every clause (a log's heading before a colon aside) states
     something, where a later sentence asks. Their names stay for the linking ("its"); no word of theirs is read for
     the question's form ("serviced" is no question about maintenance)."""
-    sentences, at = [], 0
-    for stop in re.finditer(r"(?<=[.?!])\s+", question):
-        sentences.append((at, stop.start()))
-        at = stop.end()
-    sentences.append((at, len(question)))
+    sentences = sentence_spans(question)
     out: list[tuple[int, int]] = []
     for i, (a, b) in enumerate(sentences[:-1]):
         text = question[a:b].strip()

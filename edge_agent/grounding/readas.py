@@ -76,11 +76,11 @@ def _one_amount(g: Grounding, args: dict[str, Any], mine: tuple[str, ...] | list
         return False
     units = {p.short: p.unit for p in g.catalog.sensors(site, asset)}
     kinds = []
-    for s in mine:
-        q = fieldvocab.quantity_of_unit(units.get(s))
-        if units.get(s) is None:
+    for unit in (units.get(s) for s in mine):
+        if unit is None:
             continue
-        kinds.append("power" if is_power(units.get(s)) else q.name if q is not None and q.summable else "other")
+        q = fieldvocab.quantity_of_unit(unit)
+        kinds.append("power" if is_power(unit) else q.name if q is not None and q.summable else "other")
     return sorted(kinds) in (["energy", "power"], ["power"], ["energy"])
 
 

@@ -34,7 +34,14 @@ from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
-from edge_agent.grounding.context import circumstance_tail, framing_spans, label_lead, set_aside, statement_spans
+from edge_agent.grounding.context import (
+    circumstance_tail,
+    framing_spans,
+    label_lead,
+    sentence_spans,
+    set_aside,
+    statement_spans,
+)
 from edge_agent.grounding.dates import DateRange, resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.linking import link
@@ -240,7 +247,7 @@ def _asked_period(question: str, now: datetime) -> DateRange | None:
     dip below SP at any point yesterday?": yesterday), where the message has others before it that ask nothing; else
     the period of the whole message."""
     whole = resolve_period(question, now)
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.strip()) if s]
+    sentences = [t for a, b in sentence_spans(question) if (t := question[a:b].strip())]
     asking = [s for s in sentences if s.rstrip().endswith("?")]
     if len(sentences) < 2 or len(asking) != 1 or whole is None:
         return whole
