@@ -208,6 +208,17 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
                 return
 
 
+def _point_words(catalog: Catalog) -> frozenset[str]:
+    """The words of every point's name on the SkySpark, case-folded ("supply", "temp", "steam", "flow")."""
+    return frozenset(
+        w.casefold()
+        for site in catalog.sites
+        for asset in catalog.assets(site)
+        for point in catalog.sensors(site, asset)
+        for w in re.findall(r"[^\W\d_]+", point.short)
+    )
+
+
 def _names_something(text: str, catalog: Catalog, now: datetime | None) -> bool:
     """`text` names a site or equipment of the SkySpark, or a period ("Gross head yesterday")."""
     links = link(text, catalog)  # "Dairy:", "For the Cinema's statement,", "For the tenant comfort summary," (the
@@ -374,7 +385,8 @@ class Grounding:
             {
                 **_short_forms(question, catalog),
                 **_spelled_initials(question, catalog),
-                **spelled_numbers(question, numbered_words(assets), assets),  # "chiller two", "CRAH three" (CRAH-03)
+                # "chiller two", "CRAH three" (CRAH-03), "boiler to steam flow" (Boiler 2)
+                **spelled_numbers(question, numbered_words(assets), assets, _point_words(catalog)),
                 **_spaced_letters(question, assets),  # "the I T load": the IT Meter's
                 **spelled_units(question),  # "kilowatt hours": kWh
                 **short_codes(question, assets, names),  # "U1": Unit 1
