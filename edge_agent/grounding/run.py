@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from edge_agent.grounding import fieldvocab, respelling
-from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes
+from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes, slashed_siblings
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
@@ -392,6 +392,7 @@ class Grounding:
                 **short_codes(question, assets, names),  # "U1": Unit 1
                 **cut_words(question, assets, names),  # "upper res": Upper Reservoir
                 **numbered_ranges(question, assets),  # "Silo 1-3": Silo 1, Silo 2 and Silo 3
+                **slashed_siblings(question, assets),  # "P-101A/B": P-101A and P-101B
                 **kind_numbers(question, catalog),  # "fermenter number seven": FV-07
             }
             if catalog is not None
