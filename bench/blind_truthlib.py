@@ -69,6 +69,7 @@ HS_TZ = {
     "Moncton": "America/Moncton",
     "Lisbon": "Europe/Lisbon",
     "Accra": "Africa/Accra",
+    "Zurich": "Europe/Zurich",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
