@@ -70,6 +70,8 @@ HS_TZ = {
     "Lisbon": "Europe/Lisbon",
     "Accra": "Africa/Accra",
     "Zurich": "Europe/Zurich",
+    "Aqtobe": "Asia/Aqtobe",
+    "Ho_Chi_Minh": "Asia/Ho_Chi_Minh",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
