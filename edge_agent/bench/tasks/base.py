@@ -37,6 +37,18 @@ def start_before_end(spec: Any) -> Any:
     return spec
 
 
+def exactly_one(first: str, second: str, message: str) -> Any:
+    """A model's check (a `model_validator(mode="after")`, assigned in its class): exactly one of the fields `first`
+    and `second` is given; else `message`."""
+
+    def check(spec: Any) -> Any:
+        if (getattr(spec, first) is None) == (getattr(spec, second) is None):
+            raise ValueError(message)
+        return spec
+
+    return model_validator(mode="after")(check)
+
+
 class PeriodSpec(Spec):
     """A check over the period [start, end): start-inclusive and end-exclusive, as SkySpark's hisRead."""
 

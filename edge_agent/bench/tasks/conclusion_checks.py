@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from edge_agent.bench.tasks.base import PeriodSpec, RankBy, SeriesSpec, Spec, Words
+from edge_agent.bench.tasks.base import PeriodSpec, RankBy, SeriesSpec, Spec, Words, exactly_one
 
 
 class RanksCheck(PeriodSpec):
@@ -41,11 +41,7 @@ class LimitSpec(SeriesSpec):
     limit: float | None = None
     limit_sensor: str | None = None
 
-    @model_validator(mode="after")
-    def _limit(self):
-        if (self.limit is None) == (self.limit_sensor is None):
-            raise ValueError("give exactly one of `limit` (a number) and `limit_sensor`")
-        return self
+    _limit = exactly_one("limit", "limit_sensor", "give exactly one of `limit` (a number) and `limit_sensor`")
 
 
 class ExcursionSpec(LimitSpec):
@@ -62,11 +58,7 @@ class ExistsSpec(Spec):
     kind: str | None = None
     noun: Words = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _one(self):
-        if (self.asset is None) == (self.kind is None):
-            raise ValueError("exists takes exactly one of `asset` and `kind`")
-        return self
+    _one = exactly_one("asset", "kind", "exists takes exactly one of `asset` and `kind`")
 
 
 class YesNoCheck(Spec):
@@ -77,11 +69,7 @@ class YesNoCheck(Spec):
     excursion: ExcursionSpec | None = None
     exists: ExistsSpec | None = None
 
-    @model_validator(mode="after")
-    def _one(self):
-        if (self.excursion is None) == (self.exists is None):
-            raise ValueError("yes_no takes exactly one of `excursion` and `exists`")
-        return self
+    _one = exactly_one("excursion", "exists", "yes_no takes exactly one of `excursion` and `exists`")
 
 
 class DurationCheck(LimitSpec):
