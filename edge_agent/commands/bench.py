@@ -127,9 +127,9 @@ def bench(
     config,
 ) -> None:
     """Run an IoT task set and check every answer exactly (report with plots in --out)."""
-    from edge_agent.bench.runner import BenchOptions
-    from edge_agent.bench.tasks import TaskFileError, load_tasks
     from edge_agent.costmodel import ProfileError, load_profiles
+    from edge_agent.evaluation.runner import BenchOptions
+    from edge_agent.evaluation.tasks import TaskFileError, load_tasks
 
     try:
         task_file = load_tasks(tasks_file)
@@ -177,11 +177,11 @@ def bench(
 
 
 def _run(task_file, settings, options, check_tasks: bool) -> int:
-    from edge_agent.bench.checker import validate_task
-    from edge_agent.bench.report import cost_table, grounding_table, headline, summary_table, write_report
-    from edge_agent.bench.results import summarise
-    from edge_agent.bench.runner import run_bench, select_tasks
-    from edge_agent.bench.truth import skyspark_truth
+    from edge_agent.evaluation.checker import validate_task
+    from edge_agent.evaluation.report import cost_table, grounding_table, headline, summary_table, write_report
+    from edge_agent.evaluation.results import summarise
+    from edge_agent.evaluation.runner import run_bench, select_tasks
+    from edge_agent.evaluation.truth import skyspark_truth
     from edge_agent.skyspark.errors import SkySparkError
 
     truth = skyspark_truth(settings)
