@@ -25,7 +25,7 @@ def truth(skyspark_client):
 
 @pytest.fixture
 def histories():
-    return ToolRegistry.from_dir(PROJECT_ROOT / "tools").get("histories")
+    return ToolRegistry.from_dir(PROJECT_ROOT / "plugins").get("histories")
 
 
 def run_tool(tool, ctx, **args):

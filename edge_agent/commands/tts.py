@@ -35,7 +35,7 @@ def _store(settings, *, handcrafted: bool = True):
     from edge_agent.trajectory_store import TrajectoryLoadError, TrajectoryStore
 
     try:
-        tools = ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
+        tools = ToolRegistry.from_dir(settings.plugins_dir)
         return tools, TrajectoryStore.open(settings, tools, handcrafted=handcrafted)
     except (TrajectoryLoadError, ToolLoadError) as exc:
         _fail(str(exc))
