@@ -171,7 +171,7 @@ def test_how_many_of_a_kind_is_a_count_even_where_a_point_shares_a_word():
 
 def test_only_a_series_a_setpoint_is_of_is_compared_with_it():
     from edge_agent.toolkit import ToolRegistry
-    from tools.iot_analysis import excursions
+    from plugins.iot_analysis import excursions
 
     cat = Catalog.of({"N": {"Pipe Rail Loop 2": ["Flow Temp", "Flow Temp SP", "Mixing Valve"]}})
     q = "grower reckons the mixing valve on Pipe Rail Loop 2 at N was sticking — did its flow temp dip below its sp?"

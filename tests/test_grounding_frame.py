@@ -16,7 +16,7 @@ from edge_agent.grounding.question import read_question
 from edge_agent.grounding.readas import open_slots, read_as, wrong_series
 from edge_agent.grounding.run import Grounding
 from edge_agent.toolkit import ToolRegistry
-from tools.iot_analysis import derive
+from plugins.iot_analysis import derive
 
 NOW = datetime(2024, 5, 6, 9, 0, tzinfo=UTC)
 

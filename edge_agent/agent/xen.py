@@ -56,7 +56,8 @@ class XenOutcome:
     trials: list[Trial]
     distilled: Distilled | None
     failure: ExternalFailure | None = None  # status failed: what failed
-    # status gave_up: "unverified" (an answer held back), "not_understood", "ambiguous", "language" (not English)
+    # status gave_up: "unverified" (an answer held back), "not_understood", "ambiguous", "language" (not English),
+    # "no_answer" (no trial answered: `why_none`)
     reason: str | None = None
     detail: str = ""  # what the evidence lacked
     reading: ReadAs | None = None  # how the question was read, said back (`grounding.readas`)
@@ -273,7 +274,20 @@ def short_of(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime,
         return XenOutcome(
             answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified", detail=lacking
         )
-    return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled)
+    return XenOutcome(
+        answer=None, status="gave_up", trials=trials, distilled=distilled, reason="no_answer", detail=why_none(trials)
+    )
+
+
+def why_none(trials: list[Trial]) -> str:
+    """Why no trial answered, in a line: the last refused call's reason ("Humidifier Valve measures dimensionless, and
+    the question asks for relative humidity"), else how the last trial ended."""
+    for trial in reversed(trials):
+        refused = [s for s in trial.steps if s.kind == "invalid" and s.observation]
+        if refused:
+            reason = one_line(refused[-1].observation.removeprefix("Error:").strip(), 300)
+            return f"no answer: the tool calls written were refused ({reason})"
+    return f"no answer: the last trial ended {trials[-1].outcome}" if trials else "no answer: no trial ran"
 
 
 def unverified(trial: Trial, rt: AgentRuntime) -> str:

@@ -28,7 +28,13 @@ class _Clause:
     placed: frozenset[str] = frozenset()
 
 
-_CLAUSE_BREAK = re.compile(r"[.;!?:]+(?=\s|$)|,|\s(?:and|then|but|plus|&)(?=\s)", re.I)
+#: a clause ends at a sentence's end, ';', ':', ',', a conjunction, and — in speech written without punctuation —
+#: before a request put to the reader ("tunnel one is running warm can you turn it down": two sentences)
+_CLAUSE_BREAK = re.compile(
+    r"[.;!?:]+(?=\s|$)|,|\s(?:and|then|but|plus|&)(?=\s)"
+    r"|(?<=[^\W\d_]{2})\s+(?=(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone)\s+(?:please\s+)?[^\W\d_]+)",
+    re.I,
+)
 
 
 def _clause_spans(text: str) -> list[tuple[int, int, str]]:

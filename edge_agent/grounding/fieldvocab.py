@@ -319,6 +319,12 @@ def _primary(marker: str) -> str:
 
 
 @lru_cache(maxsize=4096)
+def is_marker(name: str) -> bool:
+    """`name` is an equipment marker the field defines (a kind's own, or another spelling of one: `blastFreezer`)."""
+    v = _v()
+    return name in v.kinds or name in v.alias
+
+
 def kind_label(marker: str) -> KindLabel:
     """How people name the kind `marker`: the field's label when the definitions know it, else its words."""
     v = _v()

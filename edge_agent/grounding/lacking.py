@@ -303,6 +303,12 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
             kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
             links.missing.append(Missing(text=_as_written(text, marker), kind="kind", site=site, suggestions=kinds))
             continue
+        if (sub := _another_subtype(tokens, i, j, marker, catalog, links.sites or where[marker])) is not None:
+            tokens.take(min(i, sub[0]), j)  # "the blast freezer" where the site's freezers are plate freezers
+            site = (links.sites or where[marker])[0]
+            kinds = [kind_label(k, 2) for k in catalog.types(site)][:SUGGEST]
+            links.missing.append(Missing(text=tokens.raw(min(i, sub[0]), j), kind="kind", site=site, suggestions=kinds))
+            continue
         tokens.take(i, j)
         if not links.sites and len(where[marker]) == 1:  # the only site that has this kind
             links.sites = [where[marker][0]]
@@ -315,6 +321,29 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     _the_only_one(tokens, catalog, links, spans, where)
     _members_listed(tokens, catalog, links, spans, where)
     _absent_kinds(tokens, catalog, links, set(where))
+
+
+def _another_subtype(
+    tokens: Tokens, i: int, j: int, marker: str, catalog: Catalog, sites: list[str]
+) -> tuple[int, str] | None:
+    """The word before a kind's head word where it names a subtype the field defines ("blast" of "the blast freezer":
+    `blastFreezer`) and the site's equipment of that kind is of other subtypes only (its plate freezers: `plateFreezer`,
+    "Plate Freezer 1"): (its token, the word), the kind asked being none the site has; else None."""
+    at = j - 2 if j - i >= 2 else i - 1  # "blast freezer" read as one kind's words, or "blast" before "freezer"
+    if at < 0 or (at < i and tokens.used[at]) or len(sites) != 1:
+        return None
+    word = tokens.items[at][0].casefold()
+    if not word.isalpha() or word in forms.FUNCTION_WORDS:
+        return None
+    subtype = word + marker[:1].upper() + marker[1:]
+    if not fieldvocab.is_marker(subtype):
+        return None
+    site = catalog.site(sites[0])
+    of_kind = site.assets_of_type(marker)
+    markers = {m.casefold() for a in of_kind for m in site.markers.get(a, ())}
+    names = {w.casefold() for a in of_kind for w in re.split(r"[\s_\-.]+", a)}
+    others = {m for m in markers if m.endswith(marker.casefold()) and m != marker.casefold()}
+    return (at, word) if of_kind and others and subtype.casefold() not in markers and word not in names else None
 
 
 _DEGREE = frozenset("least most more less too very so as how".split())

@@ -479,7 +479,7 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
     points = _name_words(
         p.short for site in catalog.sites for a in catalog.assets(site) for p in catalog.sensors(site, a)
     )
-    found = []
+    found = _site_tail(tokens, catalog) + _site_by_its_trade(tokens, catalog)
     for i in range(len(tokens.items)):
         raw = tokens.items[i][0].removesuffix("'s").removesuffix("’s")
         k = key(raw)
@@ -497,6 +497,51 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
             continue
         tokens.take(i, i + 1)
         found.append((i, i + 1, fits[0], "part"))
+    return found
+
+
+def _after_the(tokens: Tokens, i: int) -> bool:
+    """Token `i` follows "the" (or starts the question): how a site is named by what kind of place it is."""
+    return i == 0 or tokens.items[i - 1][0].casefold() == "the"
+
+
+def _site_tail(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, str]]:
+    """A site named by the last two words or more of its name after "the" ("the chocolate factory" of Altstetten
+    Chocolate Factory, "the harbor seafoods plant"), where they end exactly one site's name."""
+    tails: dict[tuple[str, ...], list[str]] = {}
+    for site in catalog.sites:
+        words = [key(w) for w in re.split(r"[\s_\-./&]+", site) if w]
+        for n in range(2, len(words)):
+            tails.setdefault(tuple(words[-n:]), []).append(site)
+    found = []
+    for tail, fits in sorted(tails.items(), key=lambda t: -len(t[0])):
+        for i in range(len(tokens.items) - len(tail) + 1):
+            j = i + len(tail)
+            if len(fits) != 1 or any(tokens.used[i:j]) or not _after_the(tokens, i):
+                continue
+            if tuple(key(w.removesuffix("'s").removesuffix("’s")) for w in tokens.words(i, j)) == tail:
+                tokens.take(i, j)
+                found.append((i, j, fits[0], "part"))
+    return found
+
+
+def _site_by_its_trade(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, str]]:
+    """A site named by the place of its trade after "the" ("the winery" of Dwarsrivier Wine Estate, "the brewery" of
+    Front Range Brewing): a word in -ery whose stem begins a word of exactly one site's name (wine, brew, bake)."""
+    found = []
+    for i in range(len(tokens.items)):
+        raw = key(tokens.items[i][0].removesuffix("'s").removesuffix("’s"))
+        if tokens.used[i] or not raw.endswith("ery") or not _after_the(tokens, i):
+            continue
+        stems = {raw[:-3], raw[:-3] + "e"} - {""}
+        fits = [
+            site
+            for site in catalog.sites
+            if any(len(st) >= 4 and key(w).startswith(st) for w in re.split(r"[\s_\-./&]+", site) for st in stems)
+        ]
+        if len(fits) == 1:
+            tokens.take(i, i + 1)
+            found.append((i, i + 1, fits[0], "part"))
     return found
 
 

@@ -131,7 +131,7 @@ _A_NUMBER_THEN_WORDS = re.compile(
 )
 _HOMOPHONES = {"to": 2, "too": 2, "for": 4}
 #: the words after "boiler to" that make it Boiler 2 (a verb of its state or nothing), never "to the", "for last week"
-_AFTER_A_NAME = frozenset("was is were has had did does running tripped trip ? . !".split()) | {""}
+_AFTER_A_NAME = frozenset("was is were has had did does running tripped trip at in on and or ? . !".split()) | {""}
 
 
 def spelled_numbers(
@@ -173,6 +173,8 @@ def spelled_numbers(
         hour, minutes = value(m.group(1)), value(m.group(2).replace("oh ", "").replace("o ", ""))
         if isinstance(hour, int) and 1 <= hour <= 12 and isinstance(minutes, int) and 0 < minutes < 60:
             out[m.group(0)] = f"{hour}:{minutes:02d}"
+    for m in re.finditer(rf"\b(?:including|inclusive\s+of|incl\.?|up\s+to)\s+(?:the\s+)?({ORDINAL})\b", question, re.I):
+        out[m.group(0)] = m.group(0).replace(m.group(1), _ordinal(ordinal_value(m.group(1))))  # "including the 11th"
     for m in re.finditer(_ORDINAL_DATE, question):  # "the twenty first to the twenty third of september"
         out[m.group(0)] = re.sub(ORDINAL, lambda o: _ordinal(ordinal_value(o.group(0))), m.group(0), flags=re.I)
     for m in re.finditer(_A_NUMBER_THEN_WORDS, question):

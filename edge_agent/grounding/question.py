@@ -117,12 +117,16 @@ def _argument(name: str, text: str) -> str | None:
 
 
 def _argument_hit(name: str, text: str) -> tuple[str, str] | None:
-    """The value of argument `name` the text states, and the words that state it."""
+    """The value of argument `name` the text states, and the words that state it. Of the order's values the longest
+    words win ("the most cold" is lowest, though "most" alone is highest; "the least cold" highest)."""
+    hits = []
     for value, cues in TABLE.arguments[name]:
         hit = _first(cues, text)
         if hit:
-            return value, hit[1].group(0).strip()
-    return None
+            if name != "order":
+                return value, hit[1].group(0).strip()
+            hits.append((value, hit[1].group(0).strip()))
+    return max(hits, key=lambda h: len(h[1].split()), default=None)
 
 
 #: a superlative or comparative the order table does not know ("which pump ran idlest"): the order is then open

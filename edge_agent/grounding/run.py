@@ -378,26 +378,7 @@ class Grounding:
             # "…, when Cooling Tower 2's fan was out of service": context, where the rest names what is read
             question, why = circumstance_tail(question, lambda t: _names_equipment(t, catalog))
             aside = [*aside, why] if why else aside
-        # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
-        assets = [a for site in catalog.sites for a in catalog.assets(site)] if catalog is not None else []
-        names = catalog.all_names() if catalog is not None else set()  # listed once for the readers below
-        short = (
-            {
-                **_short_forms(question, catalog),
-                **_spelled_initials(question, catalog),
-                # "chiller two", "CRAH three" (CRAH-03), "boiler to steam flow" (Boiler 2)
-                **spelled_numbers(question, numbered_words(assets), assets, _point_words(catalog)),
-                **_spaced_letters(question, assets),  # "the I T load": the IT Meter's
-                **spelled_units(question),  # "kilowatt hours": kWh
-                **short_codes(question, assets, names),  # "U1": Unit 1
-                **cut_words(question, assets, names),  # "upper res": Upper Reservoir
-                **numbered_ranges(question, assets),  # "Silo 1-3": Silo 1, Silo 2 and Silo 3
-                **slashed_siblings(question, assets),  # "P-101A/B": P-101A and P-101B
-                **kind_numbers(question, catalog),  # "fermenter number seven": FV-07
-            }
-            if catalog is not None
-            else {}
-        )
+        short = cls._shortened(question, catalog)
         question = respelling.apply(question, short) if short else question
         g = cls._build(question, catalog, now, note)
         g.respelt, g.aside = dict(short), aside
@@ -407,13 +388,37 @@ class Grounding:
         slips = _kind_slips(question)  # "boliers": the reading read "boilers"; the linking must too
         if not fixes and not slips:
             return g
-        again = cls._build(respelling.apply(question, {**slips, **fixes}), catalog, now, note)
+        respelt = respelling.apply(question, {**slips, **fixes})
+        more = cls._shortened(respelt, catalog)  # "conch one", respelt "conche one": Conche 1
+        again = cls._build(respelling.apply(respelt, more) if more else respelt, catalog, now, note)
         if len(again.unplaced) > len(g.unplaced) or (
             len(again.unplaced) == len(g.unplaced) and _linked(again.links) <= _linked(g.links)
         ):
             return g
-        again.respelt, again.aside = {**short, **slips, **fixes}, aside
+        again.respelt, again.aside = {**short, **slips, **fixes, **more}, aside
         return again
+
+    @staticmethod
+    def _shortened(question: str, catalog: Catalog | None) -> dict[str, str]:
+        """The question's short, spoken and shorthand forms of what the catalog names, each → its full form."""
+        if catalog is None:
+            return {}
+        # "yday": yesterday, written out; "clean dry air": the CDA its names abbreviate it to
+        assets = [a for site in catalog.sites for a in catalog.assets(site)]
+        names = catalog.all_names()  # listed once for the readers below
+        return {
+            **_short_forms(question, catalog),
+            **_spelled_initials(question, catalog),
+            # "chiller two", "CRAH three" (CRAH-03), "boiler to steam flow" (Boiler 2)
+            **spelled_numbers(question, numbered_words(assets), assets, _point_words(catalog)),
+            **_spaced_letters(question, assets),  # "the I T load": the IT Meter's
+            **spelled_units(question),  # "kilowatt hours": kWh
+            **short_codes(question, assets, names),  # "U1": Unit 1
+            **cut_words(question, assets, names),  # "upper res": Upper Reservoir
+            **numbered_ranges(question, assets),  # "Silo 1-3": Silo 1, Silo 2 and Silo 3
+            **slashed_siblings(question, assets),  # "P-101A/B": P-101A and P-101B
+            **kind_numbers(question, catalog),  # "fermenter number seven": FV-07
+        }
 
     @classmethod
     def _build(cls, question: str, catalog: Catalog | None, now: datetime | None = None, note: str = "") -> Grounding:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -154,9 +155,9 @@ class Scope:
             worded: list[str] = []
             if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
                 # the question's words name ("discharge rate": Discharge Power); never by a word of a name ("Heat Pump")
-                said = _without_names(asked, catalog, site)
+                said = _without_names(asked, catalog, site, sensors, links.assets)
                 for m in links.mentions:  # "the air handling units": a kind's words name no series of it
-                    if m.kind == "asset" and m.name in links.asset_types and m.text:
+                    if m.kind == "asset" and m.name in links.asset_types and m.text and not links.assets:
                         said = re.sub(re.escape(m.text), " ", said, flags=re.I)
                 worded = said_among(said, sensors)
                 if not links.measures and (
@@ -170,7 +171,8 @@ class Scope:
                 measured = [x for x in sensors if not _is_setpoint(catalog, site, kinds or assets, x)]
                 sensors = measured or sensors
             if (unit := (pins or {}).get("limit_unit")) and not links.sensors:  # "below 30 %": the series in %
-                sensors = _in_unit(catalog, site, kinds or assets, sensors, unit)  # (the limit's unit selects it)
+                # (the limit's unit selects it)
+                sensors = _in_unit(catalog, site, kinds or assets, sensors, unit, links.measures)
             elif (
                 unit
                 and (
@@ -495,11 +497,18 @@ def _stem(word: str) -> str:
     return w
 
 
-def _without_names(asked: str, catalog: Catalog, site: str) -> str:
+def _without_names(
+    asked: str, catalog: Catalog, site: str, sensors: Sequence[str] = (), named: Sequence[str] = ()
+) -> str:
     """The asked text without the words of the site's asset names, the sites' names and the kinds ("Heat Pump 2",
-    "Valby District Heating": no word of a series)."""
+    "Valby District Heating": no word of a series); a word of one of `sensors` that no asset the question `named`
+    holds stays ("the chocolate the hottest in the line one temperer": Chocolate Temp, though the site is a chocolate
+    factory)."""
     names = {w.casefold() for a in [*catalog.assets(site), *catalog.sites] for w in re.findall(r"[^\W\d_]+", a)}
     names |= {w.casefold() for t in catalog.types(site) for w in re.findall(r"[^\W\d_]+", t)}
+    if named:
+        own = {w.casefold() for a in named for w in re.findall(r"[^\W\d_]+", a)}
+        names -= {w.casefold() for x in sensors for w in re.findall(r"[^\W\d_]+", x)} - own
     return " ".join(w for w in re.findall(r"[^\W\d_]+|\S", asked) if w.casefold() not in names)
 
 
@@ -585,24 +594,35 @@ def _unit_asked(asked: str) -> str | None:
     return m.group(1)
 
 
-def _in_unit(catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str) -> list[str]:
+def _in_unit(
+    catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str, measures: list[str] | None = None
+) -> list[str]:
     """The sensors of `sensors` in the limit's `unit` ("44 F" of a °F series), else of its quantity ("30 %" of a %RH
-    one); all of them where none is."""
-    units = {x.short: x.unit or "" for a in assets for x in catalog.sensors(site, a)}
+    one); all of them where none is. Of those, the ones of a measure the question names: "humidity … under 70
+    percent" is the Humidity series (%RH), not a valve's %."""
+    points = {x.short: x for a in assets for x in catalog.sensors(site, a)}
+    units = {name: x.unit or "" for name, x in points.items()}
 
     def ukey(u: str) -> str:
         return "".join(u.split()).casefold().lstrip("°")
 
     same = [s for s in sensors if ukey(unit) and ukey(units.get(s, "")) == ukey(unit)]
-    if same:
-        return same
     want = fieldvocab.quantity_of_limit_unit(unit)
     alike = [
         s
         for s in sensors
-        if want is not None and (q := fieldvocab.quantity_of_unit(units.get(s))) is not None and q.name == want.name
+        if want is not None
+        and (q := fieldvocab.quantity_of_unit(units.get(s))) is not None
+        and (q.name == want.name or (want.name == "dimensionless" and q.name in _PERCENT_OF))
     ]
-    return alike or sensors
+    named = [
+        s for s in dict.fromkeys(same + alike) if measures and s in points and fits(measures, point_measure(points[s]))
+    ]
+    return named or same or alike or sensors
+
+
+#: the quantities whose unit is a percent of something ("%RH", "%LEL"): a limit in "%" is one of theirs too
+_PERCENT_OF = frozenset({"relative humidity", "concentration"})
 
 
 def _fitting(catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str) -> list[str]:
@@ -616,7 +636,10 @@ def _fitting(catalog: Catalog, site: str, assets: list[str], sensors: list[str],
         s
         for s in sensors
         if "".join(units.get(s, "").split()).casefold() == "".join(unit.split()).casefold()
-        or ((q := fieldvocab.quantity_of_unit(units.get(s))) is not None and q.name == want.name)
+        or (
+            (q := fieldvocab.quantity_of_unit(units.get(s))) is not None
+            and (q.name == want.name or (want.name == "dimensionless" and q.name in _PERCENT_OF))
+        )
     ]
 
 

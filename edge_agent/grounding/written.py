@@ -40,6 +40,7 @@ _ATTRIBUTE_NAMES = {
     "serial": "serial number",
     "lifespan": "expected lifespan",
     "maintenance": "maintenance record",
+    "recipe": "recipe or product",
 }
 
 
