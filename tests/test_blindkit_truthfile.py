@@ -38,9 +38,11 @@ def test_every_committed_truth_file_reads(path) -> None:
 
 
 def test_every_kit_set_is_data() -> None:
-    """Sets 3 to 20 each have a truth.yaml (and no make_plant.py or truth.py of their own)."""
-    names = {p.parent.name for p in SETS}
-    assert {f"blind{n}" for n in range(3, 21)} <= names
+    """Sets 3 to 20 each have a plant.yaml and a truth.yaml, and no Python of their own."""
+    for n in range(3, 21):
+        here = BENCH / f"blind{n}"
+        assert (here / "plant.yaml").exists() and (here / "truth.yaml").exists(), here
+        assert not list(here.glob("*.py")), here
 
 
 @pytest.mark.parametrize(
