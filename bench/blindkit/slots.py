@@ -1,8 +1,8 @@
 """The second generation of the blind sets' truth (set 11, `truth: slots`): `SlotTruth`, the shared checks with the
 words and the slot checks set 11 was written with. What differs from `Truth`: a derived value shows its aligned pairs
-(and a ratio its ratio of means, which must pass too), a duration's runs are counted against RUNS, the gap question
-says the last sample, and the slot readings are SLOT's, one line each ("wrong default — …") in place of WRONG and
-RIGHT_TOO.
+(and a ratio its ratio of means, which must pass too), a duration's runs are counted against RUNS (and said), the gap
+question says the last sample, and the slot readings are SLOT's, one line each ("wrong default — …") in place of
+WRONG and RIGHT_TOO.
 
 The tables besides the shared ones (docs/plants.md):
   SLOT   per slot-dependent task: {"slot": the slot in words, "wrong": [(what, overrides), ...]}; the readings a
@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from blind_truthlib import aggregate, at, compared, duration, energy, extreme_instants, gaps, local, past, spacing
+from blind_truthlib import aggregate, at, compared, duration, energy, extreme_instants, gaps, local, past
 
 from blindkit.truth import T, Truth, fmtv, tolerance
 
@@ -72,40 +72,13 @@ class SlotTruth(Truth):
                 self.bad(tid, f"the ratio of the means {rom:.4f} fails the tolerance of the mean ratio {v:.4f}")
         return v
 
-    def chk_duration(self, tid, c, now):
-        tz = self.site_of(c).tz
-        self.window_matches(tid, c["start"], c["end"], now, tz)
-        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        self.no_gaps(tid, ser, "duration")
-        lim_ser = (
-            self.P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
-            if "limit_sensor" in c
-            else None
-        )
-        comp = compared(ser, c.get("limit"), lim_ser)
-        tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
-        closest = min(abs(v - lim) for _, v, lim in comp)
-        pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
-        h = tot.total_seconds() / 3600
-        share = n_past / n * 100
-        self.out.append(
-            f"- {c['asset']} {c['sensor']} {c['direction']} {c.get('limit', c.get('limit_sensor'))} over "
-            f"[{local(T(c['start']), tz)}, {local(T(c['end']), tz)}): **{h:g} h** ({n_past} of {n} samples, "
-            f"**{share:.2f} %**), the samples from {local(pts[0], tz)} to {local(pts[-1], tz)}; spacing "
-            f"{spacing(ser)}; the closest sample {closest:.3f} from the limit"
-        )
-        if closest < 0.1:
-            self.bad(tid, f"a sample lies {closest:.3f} from the limit")
+    def runs_past(self, tid: str, pts: list) -> None:
+        """A duration's samples past the limit come in RUNS[tid] runs (default one), said where more than one."""
         runs = 1 + sum((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:]))
         if runs != self.RUNS.get(tid, 1):
             self.bad(tid, f"the samples past the limit come in {runs} runs, not the designed {self.RUNS.get(tid, 1)}")
         elif runs > 1:
             self.out.append(f"  ({runs} runs of samples past the limit, as designed)")
-        want = self.DESIGN.get(tid)
-        if want and want[0] == "h" and abs(h - want[1]) > 1e-9:
-            self.bad(tid, f"{h} h is not the designed {want[1]} h")
-        if want and want[0] == "%" and abs(share - want[1]) > 1e-9:
-            self.bad(tid, f"{share} % is not the designed {want[1]} %")
 
     def chk_partial(self, tid, c, task):
         """A value asked at an instant inside a gap: no sample at it nor within the hour before; the run can only be

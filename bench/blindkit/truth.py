@@ -628,13 +628,17 @@ class Truth:
         )
         if closest < self.NEAR.get(tid, 0.1):
             self.bad(tid, f"a sample lies {closest:.3f} from the limit")
-        if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
-            self.bad(tid, "the samples past the limit are not one run")
+        self.runs_past(tid, pts)
         want = self.DESIGN.get(tid)
         if want and want[0] == "h" and abs(h - want[1]) > 1e-9:
             self.bad(tid, f"{h} h is not the designed {want[1]} h")
         if want and want[0] == "%" and abs(share - want[1]) > 1e-9:
             self.bad(tid, f"{share} % is not the designed {want[1]} %")
+
+    def runs_past(self, tid: str, pts: list) -> None:
+        """A duration's samples past the limit come in one run (MULTI_RUN: in several)."""
+        if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
+            self.bad(tid, "the samples past the limit are not one run")
 
     def chk_extreme(self, tid, c, now):
         tz = self.site_of(c).tz
