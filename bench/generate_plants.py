@@ -54,10 +54,10 @@ sys.path.insert(0, str(ROOT))
 
 from phable.kinds import Marker, Number, Ref  # noqa: E402
 
-from edge_agent.bench import checker as ck  # noqa: E402
-from edge_agent.bench.answer_text import norm  # noqa: E402
-from edge_agent.bench.tasks import parse_tasks  # noqa: E402
-from edge_agent.bench.truth import STRUCTURAL, Sample  # noqa: E402
+from edge_agent.evaluation import checker as ck  # noqa: E402
+from edge_agent.evaluation.answer_text import norm  # noqa: E402
+from edge_agent.evaluation.tasks import parse_tasks  # noqa: E402
+from edge_agent.evaluation.truth import STRUCTURAL, Sample  # noqa: E402
 from edge_agent.skyspark.encoding import haystack_tz_name, make_grid  # noqa: E402
 from edge_agent.skyspark.haystack_json import grid_to_json  # noqa: E402
 
@@ -1556,7 +1556,7 @@ class TaskGen:
             "start": start.isoformat(),
             "end": end.isoformat(),
         }
-        from edge_agent.bench.tasks import RanksCheck
+        from edge_agent.evaluation.tasks import RanksCheck
 
         try:
             won, values = ck.expected_ranking(RanksCheck.model_validate(spec), self.truth)
@@ -1638,7 +1638,7 @@ class TaskGen:
             "start": start.isoformat(),
             "end": end.isoformat(),
         }
-        from edge_agent.bench.tasks import ExcursionSpec
+        from edge_agent.evaluation.tasks import ExcursionSpec
 
         yes, n, _ = ck.expected_excursion(ExcursionSpec.model_validate(spec), self.truth)
         if yes != want_yes or any(v == limit for v in vals) or (limit < 0 <= vals[0]):
@@ -1683,7 +1683,7 @@ class TaskGen:
             "start": start.isoformat(),
             "end": end.isoformat(),
         }
-        from edge_agent.bench.tasks import ExcursionSpec
+        from edge_agent.evaluation.tasks import ExcursionSpec
 
         try:
             yes, n, of = ck.expected_excursion(ExcursionSpec.model_validate(spec), self.truth)
@@ -1744,7 +1744,7 @@ class TaskGen:
             "start": start.isoformat(),
             "end": end.isoformat(),
         }
-        from edge_agent.bench.tasks import DurationCheck
+        from edge_agent.evaluation.tasks import DurationCheck
 
         hours, share, n, of, _ = ck.expected_duration(DurationCheck.model_validate(spec), self.truth)
         if not 0.1 <= share / 100 <= 0.8 or any(v == limit for v in vals):
@@ -1808,7 +1808,7 @@ class TaskGen:
             "first": first,
             "second": second,
         }
-        from edge_agent.bench.tasks import PeriodsCheck
+        from edge_agent.evaluation.tasks import PeriodsCheck
 
         try:
             won, x, y = ck.expected_periods(PeriodsCheck.model_validate(spec), self.truth)
