@@ -823,6 +823,13 @@ class Truth:
         if c.get("_plus"):  # the reading plus the same reading with these overrides (two loads' shares together)
             rest = {k: v for k, v in c.items() if k != "_plus"}
             return self.verdict(kind, rest) + self.verdict(kind, {**rest, **c["_plus"]})
+        if kind == "time_of_extreme" and c.get("_shift_h"):  # the instants read with an offset `_shift_h` hours off
+            base = {k: v for k, v in c.items() if k != "_shift_h"}
+            return [t_ + dt.timedelta(hours=c["_shift_h"]) for t_ in self.verdict(kind, base)]
+        if kind == "duration" and c.get("_counter"):  # a run-hours counter's difference, and its share of the window
+            reg = self.P.point(c["site"], c["asset"], c["_counter"])
+            hours = at(reg, e0, 0)[1] - at(reg, s0, 0)[1]
+            return hours, hours / ((e0 - s0).total_seconds() / 3600) * 100
         if kind == "ranks":
             s = self.site_of(c)
             names = c.get("assets") or [
