@@ -3,8 +3,8 @@ in their own words in truth.md. The definitions are the same as `Truth`'s (bench
 energy, excursion, "at"); what differs is what truth.md says and which clear-cut checks run: no misread windows, no
 slot readings, a limit margin of 0.05.
 
-A set's truth.py holds only its tables (module globals, read by `FirstTruth(HERE, globals())`):
-  HEAD             the head of truth.md, a list of lines
+A set's truth.yaml (`truth: first`; docs/plants.md) holds only its tables:
+  HEAD             the head of truth.md (a string; a list of lines in a truth.py)
   INTENT           what each question's words mean: {"win": phrase} | {"at": (day, clock)} ("now": the task's now;
                    day "now": the latest sample, the right-now question) | {"periods": (p1, p2)}, and {"yes": bool},
                    the designed yes/no; phrases: "today", "yesterday", "day before yesterday", "date:D",
@@ -14,8 +14,14 @@ A set's truth.py holds only its tables (module globals, read by `FirstTruth(HERE
                    a duration as {"h": hours, "%": share})
   SAMPLES, REGISTER, GAP_INSIDE  samples a window must hold; energy tasks checked against a kWh register point
                    (task -> the point); value tasks whose window is meant to hold a gap
-and, where its checks read differently, a subclass overriding those methods (blind 4: `chk_count`, `chk_lists`,
-`check_now`; 5 and 6: `register_lines`, whose words differ).
+and the options where a set's checks read differently:
+  REGISTER_LINES   how an energy's register is shown and checked: "plain" (its kWh readings, midnight to midnight
+                   and 00:00 to 23:45 must pass), "named" (the same, the register named with its unit), "long_day"
+                   (read to the day's last sample; on the 25-hour day 24 x the mean power must fail)
+  LISTS_DETAIL     lists say each site's zone, each asset's markers, each point's kind and unit
+  COUNT_WORD_NAMES a count of assets of a kind also shows the names that hold the marker's word
+  DATA_ENDS_AT_NOW each site's data ends at its questions' now (the last sample within 15 minutes before it), the
+                   site a task names or SITE_BY_OFFSET[its now's offset]; ASKED_EARLIER the tasks asked before that
 
 Written from the copies in bench/blind3/ ... bench/blind6/truth.py (each grew from the one before; set 4 branched);
 the sets 3-6 regenerate their truth.md byte-identical through it.
@@ -41,6 +47,12 @@ class FirstTruth(Truth):
         self.INTENT: dict[str, dict] = ns.get("INTENT", {})
         self.EXPECTED: dict[str, Any] = ns.get("EXPECTED_ANSWER", {})
         self.GAP_INSIDE: set[str] = ns.get("GAP_INSIDE", set())
+        self.REGISTER_LINES: str = ns.get("REGISTER_LINES", "plain")
+        self.LISTS_DETAIL: bool = ns.get("LISTS_DETAIL", False)
+        self.COUNT_WORD_NAMES: bool = ns.get("COUNT_WORD_NAMES", False)
+        self.DATA_ENDS_AT_NOW: bool = ns.get("DATA_ENDS_AT_NOW", False)
+        self.SITE_BY_OFFSET: dict[str, str] = ns.get("SITE_BY_OFFSET", {})
+        self.ASKED_EARLIER: set[str] = ns.get("ASKED_EARLIER", set())
 
     # ----- the words ------------------------------------------------------------------------------------------------
     def midnight(self, day: dt.date, tz) -> dt.datetime:
@@ -189,14 +201,36 @@ class FirstTruth(Truth):
         return reg, r0, r_last, r1, (r1[1] - r0[1]) * scale, (r_last[1] - r0[1]) * scale
 
     def register_lines(self, tid, c, ser, kwh, tz) -> None:
-        """The energy against its kWh register: midnight to midnight and 00:00 to 23:45 must both pass."""
-        _, r0, r_last, r1, full, inwin = self.register_reading(tid, c, T(c["end"]) - dt.timedelta(minutes=15))
+        """The energy against its kWh register: midnight to midnight and 00:00 to 23:45 must both pass (REGISTER_LINES
+        "plain" and "named"); or midnight to midnight and the first to the last sample, and on the 25-hour day 24 x
+        the mean power must fail ("long_day")."""
+        if self.REGISTER_LINES == "long_day":
+            self.register_long_day(tid, c, ser, kwh, tz)
+            return
+        reg, r0, r_last, r1, full, inwin = self.register_reading(tid, c, T(c["end"]) - dt.timedelta(minutes=15))
+        if self.REGISTER_LINES == "named":
+            head = f"  {self.REGISTER[tid]} register ({reg.unit}): {fmtv(r0[1])} at"
+        else:
+            head = f"  register: {fmtv(r0[1])} kWh at"
         self.out.append(
-            f"  register: {fmtv(r0[1])} kWh at {local(r0[0], tz)}, {fmtv(r_last[1])} at "
+            f"{head} {local(r0[0], tz)}, {fmtv(r_last[1])} at "
             f"{local(r_last[0], tz)}, {fmtv(r1[1])} at {local(r1[0], tz)}: midnight to midnight "
             f"**{fmtv(full)} kWh**, 00:00 to 23:45 {fmtv(inwin)} kWh"
         )
         self.registers_pass(tid, c, kwh, {"midnight-to-midnight register": full, "00:00-23:45 register": inwin})
+
+    def register_long_day(self, tid, c, ser, kwh, tz) -> None:
+        reg, r0, r_last, r1, full, inwin = self.register_reading(tid, c, ser[-1][0])
+        mean24 = aggregate(ser, "mean") * 24
+        self.out.append(
+            f"  {self.REGISTER[tid]} register ({reg.unit}): {fmtv(r0[1])} at {local(r0[0], tz)}, {fmtv(r_last[1])} "
+            f"at {local(r_last[0], tz)}, {fmtv(r1[1])} at {local(r1[0], tz)}: midnight to midnight (25 h) "
+            f"**{fmtv(full)} kWh**, first to last sample {fmtv(inwin)} kWh; 24 x the day's mean power "
+            f"{fmtv(mean24)} kWh (wrong: the day has 25 hours)"
+        )
+        self.registers_pass(tid, c, kwh, {"midnight-to-midnight register": full, "first-to-last register": inwin})
+        if abs(mean24 - kwh) <= c["rel_tol"] * kwh:
+            self.bad(tid, "24 x mean power would pass: the 25-hour day is not tested")
 
     def registers_pass(self, tid, c, kwh: float, readings: dict[str, float]) -> None:
         for lab, val in readings.items():
@@ -363,6 +397,10 @@ class FirstTruth(Truth):
             self.bad(tid, f"instant is not the intended {want}")
 
     def chk_count(self, tid, c):
+        if self.COUNT_WORD_NAMES and c["of"] == "assets":
+            site = self.site_of(c)
+            named = [e.dis for e in site.equips.values() if c.get("kind", "").lower() in e.dis.lower()]
+            self.out.append(f"  (names that contain the marker's word: {', '.join(named) or 'none'})")
         if c["of"] == "assets":
             n = [e.dis for e in self.site_of(c).equips.values() if c.get("kind") is None or c["kind"] in e.markers]
         else:
@@ -372,6 +410,9 @@ class FirstTruth(Truth):
             self.bad(tid, f"count {len(n)} is not the intended {self.EXPECTED[tid]}")
 
     def chk_lists(self, tid, c):
+        if self.LISTS_DETAIL:
+            self.lists_detail(tid, c)
+            return
         if c["of"] == "sites":
             n = [s.dis for s in self.P.sites.values()]
         elif c["of"] == "assets":
@@ -387,6 +428,23 @@ class FirstTruth(Truth):
         want = self.EXPECTED.get(tid)
         if want is not None and [x.split(" (")[0] for x in n] != want:
             self.bad(tid, f"listed {n}, not the intended {want}")
+
+    def lists_detail(self, tid, c):
+        """Lists that say each site's zone and each asset's markers (LISTS_DETAIL)."""
+        if c["of"] == "sites":
+            names = [x.dis for x in self.P.sites.values()]
+            n = [f"{x.dis} ({x.tz.key})" for x in self.P.sites.values()]
+        elif c["of"] == "assets":
+            site = self.site_of(c)
+            names = [e.dis for e in site.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
+            n = [f"{e.dis} ({', '.join(sorted(e.markers))})" for e in site.equips.values() if e.dis in names]
+        else:
+            e = self.P.equip(c["site"], c["asset"])
+            names = [p.nav for p in e.points.values()]
+            n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
+        self.out.append(f"- lists: **{', '.join(n)}**")
+        if self.EXPECTED.get(tid) not in (None, names):
+            self.bad(tid, f"the listed names {names} are not the intended {self.EXPECTED[tid]}")
 
     def chk_missing(self, tid, c):
         k = c["kind"]
@@ -475,6 +533,25 @@ class FirstTruth(Truth):
                 for t in (a, b):
                     if t.astimezone(tz).utcoffset() != t.utcoffset():
                         self.bad(tid, f"{t} does not carry {sn}'s offset")
+        if self.DATA_ENDS_AT_NOW:
+            self.ends_at_now(task)
+
+    def ends_at_now(self, task) -> None:
+        """The site's last sample is the one just before now (DATA_ENDS_AT_NOW; not for ASKED_EARLIER)."""
+        now = T(task["now"])
+        named = [x["site"] for x in self.checks_of(task) if "site" in x and self.P.site(x["site"]) is not None]
+        site = self.P.site(named[0] if named else self.SITE_BY_OFFSET[task["now"][-6:]])
+        last = max(p.ts[-1] for e in site.equips.values() for p in e.points.values())
+        if task["id"] not in self.ASKED_EARLIER and not (dt.timedelta(0) <= now - last < dt.timedelta(minutes=15)):
+            self.bad(task["id"], f"the site's last sample {last} is not the one just before now {now}")
+
+    @staticmethod
+    def checks_of(task):
+        """Every check of a task, and every mapping inside one (an excursion's)."""
+        for c in task["expect"].values():
+            for cc in c if isinstance(c, list) else [c]:
+                if isinstance(cc, dict):
+                    yield from [cc, *(v for v in cc.values() if isinstance(v, dict))]
 
     def main(self) -> int:
         body: list[str] = ["## Questions and answers", ""]
@@ -495,4 +572,5 @@ class FirstTruth(Truth):
             if task.get("notes"):
                 body.append(f"; notes: {task['notes'].strip()}")
             body += ["", *self.out, ""]
-        return self.finish(list(self.HEAD) + self.plant_tables() + [""] + body)
+        head = [self.HEAD] if isinstance(self.HEAD, str) else list(self.HEAD)
+        return self.finish(head + self.plant_tables() + [""] + body)

@@ -3,22 +3,26 @@
 library), checks that the answer is clear-cut and the one the plant was designed to give, that each slot-dependent
 question's wrong readings fail and its honest alternatives pass, and writes the set's truth.md.
 
-A set's truth.py holds only its own tables (module globals, read by `Truth(HERE, globals())`; docs/plants.md
-lists them):
+A set's tables are its `truth.yaml` (docs/plants.md, "The truth"; read by bench/blindkit/truthfile.py), or, for a set
+still written the old way, the module globals of its own truth.py (`Truth(HERE, globals()).main()`):
   HEAD          the head of truth.md (definitions, in the set's own words)
   WORDS         what each question's words mean: {"win": phrase} | {"at": (day, clock)} | {"periods": (p1, p2)} |
                 {"gap_at": (day, clock)}; phrases: "yesterday", "today", "day before yesterday", "last week",
-                "week before last", "weekday:N[:back]", "monthday:N", "dates:D0:D1", "mtd", "weekend" (the latest
-                Saturday and Sunday), "last weekend" (the latest whole one before today), "past:N" (the N whole days
-                before today), "night" (yesterday 18:00 to today 06:00; its other readings must agree)
+                "week before last", "fortnight before last", "weekday:N[:back]", "monthday:N", "dates:D0:D1", "mtd",
+                "weekend" (the latest Saturday and Sunday), "last weekend" (the latest whole one before today),
+                "past:N" (the N whole days before today), "night" (yesterday 18:00 to today 06:00; its other readings
+                must agree)
   DESIGN        the answers the plant was designed to give
   SITE_BY_WORD  a task's first tag -> its site's name ("general": no site)
   FLAT, SAME_ANYWAY, SAMPLES, REGISTER, REGISTER_AT, REGISTER_SPAN, MISSING_TAGS, MARGIN_FLOOR, NEAR, MULTI_RUN,
-  WRONG, RIGHT_TOO, SLOT_OTHER, GAP_POINT     the optional tables (see docs/plants.md)
-and, where its checks read differently from the shared ones, a subclass overriding those methods.
+  WRONG, RIGHT_TOO, SLOT_OTHER, GAP_POINT, CLOCK, NOT_RECORDED_TOPIC     the optional tables (see docs/plants.md)
 
-Written from blind set 14's truth.py (which had grown, copy by copy, from blind set 7's) and what sets 15 and 16 added
-to their copies; the sets 7-16 regenerate their truth.md byte-identical through it.
+Usage (the command; a set folder holding truth.yaml, or its own truth.py, which is run):
+  python bench/blindkit/truth.py bench/blind18 [bench/blind17 ...]            # writes truth.md
+  python bench/blindkit/truth.py --check bench/blind18                         # compares with truth.md (sha256)
+
+Written from blind set 14's truth.py (which had grown, copy by copy, from blind set 7's) and what sets 15-20 added
+to their copies; the sets 7-20 regenerate their truth.md byte-identical through it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from blind_truthlib import (
+
+BENCH = str(Path(__file__).resolve().parent.parent)  # bench/: blind_truthlib, and blindkit as a package
+if BENCH not in sys.path:
+    sys.path.insert(0, BENCH)
+from blind_truthlib import (  # noqa: E402
     Plant,
     aggregate,
     at,
@@ -44,7 +52,7 @@ from blind_truthlib import (
     spacing,
 )
 
-#: the optional tables a set's truth.py may define, and their defaults
+#: the optional tables (and options) of a set, and their defaults
 TABLES: dict[str, Any] = {
     "FLAT": {},
     "SAME_ANYWAY": {},
@@ -63,6 +71,8 @@ TABLES: dict[str, Any] = {
     "DESIGN": {},
     "WORDS": {},
     "SITE_BY_WORD": {},
+    "CLOCK": {},
+    "NOT_RECORDED_TOPIC": "substring",
 }
 
 
@@ -132,6 +142,8 @@ class Truth:
         self.TASKS = ns.get("TASKS") or yaml.safe_load((self.HERE / "blind.yaml").read_text())["tasks"]
         self.problems: list[str] = []
         self.out: list[str] = []
+        self.write = True  # False: finish() keeps truth.md's text in `text` and writes nothing (--check)
+        self.text = ""
 
     def bad(self, tid: str, msg: str) -> None:
         self.problems.append(f"{tid}: {msg}")
@@ -167,6 +179,8 @@ class Truth:
             return self.midnight(monday - dt.timedelta(days=7), tz), self.midnight(monday, tz)
         if phrase == "week before last":
             return self.midnight(monday - dt.timedelta(days=14), tz), self.midnight(monday - dt.timedelta(days=7), tz)
+        if phrase == "fortnight before last":  # the two calendar weeks before the last two
+            return self.midnight(monday - dt.timedelta(days=28), tz), self.midnight(monday - dt.timedelta(days=14), tz)
         if phrase == "mtd":  # month to date: the 1st of this month 00:00 to today 00:00
             return self.midnight(today.replace(day=1), tz), self.midnight(today, tz)
         if phrase.startswith("dates:"):  # explicit days, both included ("from the 3rd to the 5th of November")
@@ -614,13 +628,17 @@ class Truth:
         )
         if closest < self.NEAR.get(tid, 0.1):
             self.bad(tid, f"a sample lies {closest:.3f} from the limit")
-        if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
-            self.bad(tid, "the samples past the limit are not one run")
+        self.runs_past(tid, pts)
         want = self.DESIGN.get(tid)
         if want and want[0] == "h" and abs(h - want[1]) > 1e-9:
             self.bad(tid, f"{h} h is not the designed {want[1]} h")
         if want and want[0] == "%" and abs(share - want[1]) > 1e-9:
             self.bad(tid, f"{share} % is not the designed {want[1]} %")
+
+    def runs_past(self, tid: str, pts: list) -> None:
+        """A duration's samples past the limit come in one run (MULTI_RUN: in several)."""
+        if tid not in self.MULTI_RUN and any((b - a) != dt.timedelta(minutes=15) for a, b in zip(pts, pts[1:])):
+            self.bad(tid, "the samples past the limit are not one run")
 
     def chk_extreme(self, tid, c, now):
         tz = self.site_of(c).tz
@@ -701,6 +719,9 @@ class Truth:
             self.bad(tid, "the 'missing' thing exists")
 
     def chk_not_recorded(self, tid, c):
+        if "asset" not in c and self.NOT_RECORDED_TOPIC == "words":
+            self.topic_by_words(tid, c)
+            return
         if "asset" not in c:  # a topic outside the plant's data altogether: no point of any site is about it
             found = [
                 f"{s.dis} / {e.dis} / {p.nav}"
@@ -727,6 +748,46 @@ class Truth:
         )
         if held:
             self.bad(tid, f"the record holds {held}")
+
+    def topic_by_words(self, tid, c):
+        """A topic outside the plant's data (NOT_RECORDED_TOPIC "words"): no point of any site has a word of the
+        attribute or of `words` among its name's words or its tags."""
+        words = {w.lower() for w in [c["attribute"], *c.get("words", [])] for w in w.split()}
+        hits = [
+            f"{e.dis} {p.nav}"
+            for s in self.P.sites.values()
+            for e in s.equips.values()
+            for p in e.points.values()
+            if words & ({w.lower() for w in p.nav.split()} | {t_.lower() for t_ in p.tags})
+        ]
+        self.out.append(
+            f"- {c['attribute']}: no point of any site is named or tagged for it → **not recorded** (says so, "
+            f"claims no value)"
+        )
+        if hits:
+            self.bad(tid, f"points mention it: {hits}")
+
+    def chk_mentions(self, tid, name, task):
+        """One candidate an ambiguous question's answer must name (`answer_mentions_all`): an asset of the task's
+        site (its first tag's, SITE_BY_WORD)."""
+        site = self.SITE_BY_WORD[task["tags"][0]]
+        e = self.P.equip(site, name)
+        pts = ", ".join(p.nav for p in e.points.values()) if e else ""
+        self.out.append(
+            f"- names the candidate **{name}** ({', '.join(sorted(e.markers)) if e else 'NO ASSET'}: {pts})"
+        )
+        if e is None:
+            self.bad(tid, f"the candidate {name} is no asset of {site}")
+
+    def clock_window(self, tid, c) -> None:
+        """A window the question gives in clock times (CLOCK: day, from hour, to hour): the check's window is that,
+        in the site's time, each end with the offset the site has then."""
+        day, h0, h1 = self.CLOCK[tid]
+        x = c.get("excursion", c)
+        tz = self.P.site(x["site"]).tz
+        want = tuple(wall(dt.date.fromisoformat(str(day)), hh, tz) for hh in (h0, h1))
+        if not (same(T(x["start"]), want[0]) and same(T(x["end"]), want[1])):
+            self.bad(tid, f"window {x['start']} .. {x['end']} is not {want[0].isoformat()} .. {want[1].isoformat()}")
 
     def chk_file(self, tid, c, now):
         tz = self.site_of(c).tz
@@ -759,6 +820,16 @@ class Truth:
         """The answer a reading gives: a ranks winner set, a yes/no, hours past, a number, extreme instants, a
         period."""
         s0, e0 = T(c["start"]) if "start" in c else None, T(c["end"]) if "end" in c else None
+        if c.get("_plus"):  # the reading plus the same reading with these overrides (two loads' shares together)
+            rest = {k: v for k, v in c.items() if k != "_plus"}
+            return self.verdict(kind, rest) + self.verdict(kind, {**rest, **c["_plus"]})
+        if kind == "time_of_extreme" and c.get("_shift_h"):  # the instants read with an offset `_shift_h` hours off
+            base = {k: v for k, v in c.items() if k != "_shift_h"}
+            return [t_ + dt.timedelta(hours=c["_shift_h"]) for t_ in self.verdict(kind, base)]
+        if kind == "duration" and c.get("_counter"):  # a run-hours counter's difference, and its share of the window
+            reg = self.P.point(c["site"], c["asset"], c["_counter"])
+            hours = at(reg, e0, 0)[1] - at(reg, s0, 0)[1]
+            return hours, hours / ((e0 - s0).total_seconds() / 3600) * 100
         if kind == "ranks":
             s = self.site_of(c)
             names = c.get("assets") or [
@@ -785,6 +856,12 @@ class Truth:
             return tot.total_seconds() / 3600, n_past / n * 100
         if kind == "energy":
             p = self.P.point(c["site"], c["asset"], c["sensor"])
+            if c.get("_sum_kw"):  # a plain sum of the power samples taken for the energy
+                return sum(v for _, v in self.P.series(c["site"], c["asset"], c["sensor"], s0, e0))
+            if c.get("_register_mwh"):  # a MWh register's difference, in kWh
+                reg = self.P.point(c["site"], c["asset"], c["_register_mwh"])
+                assert reg.unit == "MWh", reg.unit
+                return (at(reg, e0, 0)[1] - at(reg, s0, 0)[1]) * 1000.0
             if c.get("_register"):
                 reg = self.P.point(c["site"], c["asset"], c["_register"])
                 return at(reg, e0, 0)[1] - at(reg, s0, 0)[1]
@@ -823,6 +900,8 @@ class Truth:
             vals = {}
             for w in ("first", "second"):
                 ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c[w]["start"]), T(c[w]["end"]))
+                if c.get("_gross"):  # the positive part only (the gross a one-direction register counts)
+                    ser = [(t_, max(v, 0.0)) for t_, v in ser]
                 vals[w] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
             return (max if c["order"] == "highest" else min)(vals, key=vals.get)
         raise ValueError(kind)
@@ -899,6 +978,8 @@ class Truth:
 
     def do_check(self, tid: str, kind: str, c, task) -> None:
         now = T(task["now"])
+        if tid in self.CLOCK and isinstance(c, dict):
+            self.clock_window(tid, c)
         if kind == "partial":
             self.chk_partial(tid, c, task)
         elif kind == "value":
@@ -930,6 +1011,8 @@ class Truth:
             self.chk_file(tid, c, now)
         elif kind == "refuses":
             self.chk_refuses(tid, c)
+        elif kind == "answer_mentions_all":  # main() hands the candidates one by one
+            self.chk_mentions(tid, c, task)
         else:
             self.bad(tid, f"no truth for the check {kind}")
 
@@ -1019,8 +1102,18 @@ class Truth:
         text = "\n".join(lines)
         if self.problems:
             text += "\n## Problems\n\n" + "\n".join(f"- {p}" for p in self.problems) + "\n"
-        (self.HERE / "truth.md").write_text(text)
+        self.text = text
+        if self.write:
+            (self.HERE / "truth.md").write_text(text)
         for p in self.problems:
             print("NOT CLEAR-CUT:", p, file=sys.stderr)
-        print(f"{len(self.TASKS)} tasks, {len(self.problems)} problems; wrote truth.md")
+        print(
+            f"{len(self.TASKS)} tasks, {len(self.problems)} problems; {'wrote' if self.write else 'computed'} truth.md"
+        )
         return 1 if self.problems else 0
+
+
+if __name__ == "__main__":  # the command: python bench/blindkit/truth.py bench/blindN ... [--check]
+    from blindkit.truthfile import main as command
+
+    sys.exit(command())
