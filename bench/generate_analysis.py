@@ -752,7 +752,7 @@ def render(seed: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return taskgen.main(__doc__, "generate_analysis.py", DEFAULT_SEED, DEFAULT_OUT, render, argv)
+    return taskgen.main(__doc__, "generate_analysis.py", DEFAULT_SEED, lambda seed: {DEFAULT_OUT: render(seed)}, argv)
 
 
 if __name__ == "__main__":

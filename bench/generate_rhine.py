@@ -15,7 +15,6 @@ answer, Yes and No alternating). Expected answers are NOT stored: the checker co
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from datetime import date, datetime, time, timedelta
@@ -553,18 +552,8 @@ def render(seed: int, which: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    ap.add_argument(
-        "--check", action="store_true", help="exit 1 if a committed file differs from what --seed generates"
-    )
-    args = ap.parse_args(argv)
-    stale = 0
-    for which, out in (("analysis", OUT_ANALYSIS), ("synthetic", OUT_SYNTHETIC)):
-        stale |= taskgen.write_or_check(
-            out, render(args.seed, which), f"python bench/generate_rhine.py --seed {args.seed}", args.check
-        )
-    return stale
+    outputs = lambda seed: {OUT_ANALYSIS: render(seed, "analysis"), OUT_SYNTHETIC: render(seed, "synthetic")}  # noqa: E731
+    return taskgen.main(__doc__, "generate_rhine.py", DEFAULT_SEED, outputs, argv)
 
 
 if __name__ == "__main__":
