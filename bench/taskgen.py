@@ -1,11 +1,15 @@
-"""What the task-file generators share (bench/generate_*.py): the file's head and YAML, and writing the files or
-checking that the committed ones are current."""
+"""What the task-file generators share (bench/generate_*.py): the file's head and YAML, writing the files or checking
+that the committed ones are current, and `Questions`, a question set's seeded picks over its table of wordings
+(bench/questions/<set>.yaml)."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 import yaml
@@ -21,7 +25,11 @@ def render(script: str, seed: int, doc: object, note: str = CHECKER_NOTE, tail: 
         f"#   python bench/{script} --seed {seed}\n"
         f"# Format: docs/bench.md. {note}\n"
     )
-    return head + yaml.safe_dump(doc, **DUMP) + tail
+    return head + dump(doc) + tail
+
+
+def dump(doc: object) -> str:
+    return yaml.safe_dump(doc, **DUMP)
 
 
 def write_files(files: dict[Path, bytes], regenerate: str, check: bool) -> int:
@@ -58,3 +66,65 @@ def main(
     args = ap.parse_args(argv)
     files = {p: text.encode("utf-8") for p, text in outputs(args.seed).items()}
     return write_files(files, f"python bench/{script} --seed {args.seed}", args.check)
+
+
+# ── what the question generators of the built-in plants share ─────────────────────────────────────────────────────
+QUESTIONS = Path(__file__).resolve().parent / "questions"
+
+
+class Questions:
+    """A question set's generator: one seeded `random.Random`, the set's table (bench/questions/<set>.yaml: its
+    wordings and words) and the picks, periods and rankings the generators share."""
+
+    def __init__(self, seed: int, table: str):
+        self.rng = random.Random(seed)
+        self.w: dict[str, Any] = yaml.safe_load((QUESTIONS / f"{table}.yaml").read_text(encoding="utf-8"))
+        self._yes = False
+
+    def pick(self, seq: Sequence[Any]) -> Any:
+        return seq[self.rng.randrange(len(seq))]
+
+    def say(self, key: str, **fields: Any) -> str:
+        """One of the wordings of `key` (picked), its {fields} filled."""
+        return self.pick(self.w[key]).format(**fields)
+
+    def want(self) -> bool:
+        """Yes and No in turn (an excursion's or an existence's wanted answer)."""
+        self._yes = not self._yes
+        return self._yes
+
+    @staticmethod
+    def period(start: datetime, end: datetime) -> dict[str, str]:
+        return {"start": start.isoformat(), "end": end.isoformat()}
+
+    @staticmethod
+    def numeric(rows: Iterable[tuple[datetime, Any]]) -> list[tuple[datetime, float]]:
+        """The samples that are numbers (not a Bool, not missing)."""
+        return [(t, float(v)) for t, v in rows if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+    @staticmethod
+    def aggregate(series: list[tuple[datetime, float]], by: str) -> float | None:
+        """A ranking's statistic of a series: max, min, mean, or energy (the trapezoid over gaps up to 45 minutes)."""
+        vals = [v for _, v in series]
+        if len(vals) < 2:
+            return None
+        if by == "energy":
+            return sum(
+                (a + b) / 2 * (t1 - t0).total_seconds() / 3600
+                for (t0, a), (t1, b) in zip(series, series[1:])
+                if t1 - t0 <= timedelta(minutes=45)
+            )
+        return {"max": max, "min": min, "mean": fmean}[by](vals)
+
+    def rotate(self, families: Sequence[str], sites: Sequence[str], per_family: int, prefix: str, tag: str,
+               fn: str = "f") -> list[dict]:  # fmt: skip
+        """`per_family` tasks of each family in turn, the sites rotating (one family's start one site on); a family
+        method `<fn>_<family>(site)` gives (question, tags, expect, now)."""
+        tasks: list[dict] = []
+        for f_index, family in enumerate(families):
+            for i in range(per_family):
+                q, tags, expect, now = getattr(self, f"{fn}_{family}")(sites[(i + f_index) % len(sites)])
+                tags = [tag, family.replace("_", "-"), *tags]
+                tasks.append({"id": f"{prefix}-{len(tasks) + 1:03d}", "question": q, "now": now.isoformat(),
+                              "tags": tags, "expect": expect})  # fmt: skip
+        return tasks
