@@ -5,10 +5,10 @@
 
 The plants are data: each `bench/plants/<plant>.yaml` names its sites, equips, units and naming style and includes
 the one recipe of the field's equipment classes, `bench/plants/field.yaml` (docs/plants.md). The questions' wordings
-and families are `bench/plants/questions.yaml`; this module is what fills them: it picks an equip, a point, a day and a
-wording with one seeded `random.Random` per plant, and keeps a value-bearing question only where the data makes its
-answer clear (a ranking's runner-up >= 3 % behind, periods >= 3 % apart, a single time for the extreme). Every task is
-validated by the checker against the plant as drawn. Deterministic: the same seed gives byte-identical files.
+and families are `bench/questions/generated.yaml`; this module is what fills them: it picks an equip, a point, a day
+and a wording with one seeded `random.Random` per plant, and keeps a value-bearing question only where the data makes
+its answer clear (a ranking's runner-up >= 3 % behind, periods >= 3 % apart, a single time for the extreme). Every
+task is validated by the checker against the plant as drawn. Deterministic: the same seed gives byte-identical files.
 
     python bench/generate_plants.py              # rewrite bench/plants/<plant>.json, .csv.gz and the task files
     python bench/generate_plants.py --check      # exit 1 if a committed file is not what the plant files draw
@@ -46,7 +46,7 @@ from edge_agent.skyspark.haystack_json import json_to_grid  # noqa: E402
 
 PLANTS_DIR = ROOT / "bench" / "plants"
 TASKS_DIR = ROOT / "bench" / "tasks"
-Q = yaml.safe_load((PLANTS_DIR / "questions.yaml").read_text(encoding="utf-8"))
+Q = yaml.safe_load((taskgen.QUESTIONS / "generated.yaml").read_text(encoding="utf-8"))
 NAMES: list[str] = Q["plants"]
 DEFAULT_SEED: int = Q["seed"]
 STEP = timedelta(minutes=15)
@@ -179,10 +179,6 @@ def typo(text: str, rng: random.Random, protect: list[str]) -> str:
     return text[:a] + w[:i] + w[i + 1] + w[i] + w[i + 2 :] + text[b:]
 
 
-def span(start: datetime, end: datetime) -> dict[str, str]:
-    return {"start": start.isoformat(), "end": end.isoformat()}
-
-
 class Lazy(dict):
     """A wording's fields, a callable among them called at each use (drawn per wording, in the wording's order)."""
 
@@ -191,26 +187,26 @@ class Lazy(dict):
         return v() if callable(v) else v
 
 
-class TaskGen:
+class TaskGen(taskgen.Questions):
     """The task file of one plant: every family, each task checked against the plant as it is drawn."""
 
     FAMILIES: dict[str, int] = Q["families"]
 
     def __init__(self, plant: Plant, seed: int):
+        super().__init__(f"{seed}|{plant.name}|tasks", "generated")
         self.plant = plant
         self.truth = PlantTruth(plant)
-        self.rng = random.Random(f"{seed}|{plant.name}|tasks")
         self.tasks: list[dict] = []
         self.flip = 0
         self.first, self.days = plant.first, plant.days
 
     # ── wordings
     def wording(self, key: str) -> str:
-        return self.rng.choice(Q[key])
+        return self.pick(self.w[key])
 
     def choose(self, key: str, **fields: Any) -> str:
         """Each wording of `key` filled in order (a callable field drawn at each use), then one chosen."""
-        return self.rng.choice([w.format_map(Lazy(fields)) for w in Q[key]])
+        return self.pick([w.format_map(Lazy(fields)) for w in self.w[key]])
 
     # ── days and words
     def tz(self, site: SiteT) -> ZoneInfo:
@@ -291,7 +287,7 @@ class TaskGen:
         return name
 
     def unit_words(self, unit: str) -> str:
-        return self.rng.choice(Q["unit_words"].get(unit, [f" {unit}" if unit else ""]))
+        return self.rng.choice(self.w["unit_words"].get(unit, [f" {unit}" if unit else ""]))
 
     def dress(self, text: str, protect: list[str]) -> tuple[str, str]:
         """The question in one of an operator's styles: plain, chatty, with a typo, lower-case terse. A name at the
@@ -301,7 +297,7 @@ class TaskGen:
         keep = any(text.casefold().startswith(p.casefold()) for p in protect if p) or first[:2].isupper()
         lower = (lambda t: t) if keep else (lambda t: t[0].lower() + t[1:])
         if style == "chatty":
-            text = self.rng.choice(Q["chatty_head"]) + lower(text) + self.rng.choice(Q["chatty_tail"])
+            text = self.rng.choice(self.w["chatty_head"]) + lower(text) + self.rng.choice(self.w["chatty_tail"])
         elif style == "typo":
             typed = typo(text, self.rng, protect)
             style, text = ("typo", typed) if typed != text else ("plain", text)
@@ -324,7 +320,7 @@ class TaskGen:
     def noun_pairs(self, kind: str) -> list[tuple[str, str]]:
         """The kind's words in this plant's language (German ones only on a German plant)."""
         every = [(sing, plural) for sing, plural in self.plant.kinds[kind]["nouns"]]
-        pairs = [n for n in every if self.plant.style == "de" or n[0] not in Q["german"]]
+        pairs = [n for n in every if self.plant.style == "de" or n[0] not in self.w["german"]]
         return pairs or every
 
     def nouns(self, kind: str) -> list[str]:
@@ -483,7 +479,7 @@ class TaskGen:
             return False
         now = self.now_after(site, d)
         dw = self.day_words(d, now)
-        word = self.rng.choice(Q["stat_words"][stat])
+        word = self.rng.choice(self.w["stat_words"][stat])
         q = self.wording("day-stat")
         q = q.format(
             st=word,
@@ -492,7 +488,7 @@ class TaskGen:
             w=self.where(site, equip),
             dd=self.on_day(dw),
         )
-        value = {"site": site.name, "asset": equip, "sensor": p.name, "aggregate": stat, **span(start, end)}
+        value = {"site": site.name, "asset": equip, "sensor": p.name, "aggregate": stat, **self.period(start, end)}
         return self.add("day-stat", q, now, {"value": value}, [equip, p.name], [kind, stat])
 
     def f_week_stat(self, i: int) -> bool:
@@ -510,11 +506,11 @@ class TaskGen:
         else:
             now = self.now_after(site, monday + timedelta(days=8))
             period = f"in the week starting Monday {monday.strftime('%B')} {monday.day}"
-        word = self.rng.choice(Q["stat_words"][stat])
+        word = self.rng.choice(self.w["stat_words"][stat])
         q = self.wording("week-stat")
         q = q.format(st=word, s=self.sensor_words(p.name), e=self.equip_words(equip), w=self.where(site, equip),
                      dd=period)  # fmt: skip
-        value = {"site": site.name, "asset": equip, "sensor": p.name, "aggregate": stat, **span(start, end)}
+        value = {"site": site.name, "asset": equip, "sensor": p.name, "aggregate": stat, **self.period(start, end)}
         return self.add("week-stat", q, now, {"value": value}, [equip, p.name], [kind, stat])
 
     def last_week(self, site: SiteT, back: int = 7) -> tuple[datetime, datetime, datetime]:
@@ -535,7 +531,7 @@ class TaskGen:
             start, end, now = self.last_week(site)
             when = "last week"
         q = self.wording("energy").format(e=self.equip_words(p.equip), w=self.where(site, p.equip), dd=when)
-        energy = {"site": site.name, "asset": p.equip, "sensor": p.name, **span(start, end)}
+        energy = {"site": site.name, "asset": p.equip, "sensor": p.name, **self.period(start, end)}
         return self.add("energy", q, now, {"energy": energy}, [p.equip], [p.kind])
 
     def f_rank(self, i: int) -> bool:
@@ -555,7 +551,7 @@ class TaskGen:
         d = self.pick_day(site)
         start, end = self.day(site, d)
         spec = {"site": site.name, "sensor": p.name, "kind": self.marker(kind), "by": by, "order": order,
-                **span(start, end)}  # fmt: skip
+                **self.period(start, end)}  # fmt: skip
         try:
             won, values = ck.expected_ranking(RanksCheck.model_validate(spec), self.truth)
         except ck.TruthError:
@@ -599,7 +595,7 @@ class TaskGen:
                 vals[int(len(vals) * 0.1)] if want_yes else vals[0] - 0.15 * spread - 0.5, vals[-1]
             )
         spec = {"site": site.name, "asset": p.equip, "sensor": p.name, "direction": direction, "limit": limit,
-                **span(start, end)}  # fmt: skip
+                **self.period(start, end)}  # fmt: skip
         yes, _, _ = ck.expected_excursion(ExcursionSpec.model_validate(spec), self.truth)
         if yes != want_yes or any(v == limit for v in vals) or (limit < 0 <= vals[0]):
             return False
@@ -620,7 +616,7 @@ class TaskGen:
         start, end = self.day(site, d)
         direction = self.rng.choice(["above", "below"])
         spec = {"site": site.name, "asset": p.equip, "sensor": p.name, "direction": direction, "limit_sensor": sp.name,
-                **span(start, end)}  # fmt: skip
+                **self.period(start, end)}  # fmt: skip
         try:
             yes, _, _ = ck.expected_excursion(ExcursionSpec.model_validate(spec), self.truth)
         except ck.TruthError:
@@ -648,7 +644,7 @@ class TaskGen:
             return False
         limit = self.round_limit(vals[int(len(vals) * self.rng.uniform(0.3, 0.85))], vals[-1])
         spec = {"site": site.name, "asset": p.equip, "sensor": p.name, "direction": "above", "limit": limit,
-                **span(start, end)}  # fmt: skip
+                **self.period(start, end)}  # fmt: skip
         _, share, _, _, _ = ck.expected_duration(DurationCheck.model_validate(spec), self.truth)
         if not 0.1 <= share / 100 <= 0.8 or any(v == limit for v in vals):
             return False
@@ -678,13 +674,13 @@ class TaskGen:
             w1, w2 = self.day_words(d1, now), self.day_words(d2, now)
             if w1 == w2:
                 return False
-            first = {**span(*a), "labels": [w1] if not w1[0].isdigit() else []}
-            second = {**span(*b), "labels": [w2] if not w2[0].isdigit() else []}
+            first = {**self.period(*a), "labels": [w1] if not w1[0].isdigit() else []}
+            second = {**self.period(*b), "labels": [w2] if not w2[0].isdigit() else []}
             p1, p2 = self.on_day(w1), self.on_day(w2)
         else:
             start, end, now = self.last_week(site, 14)
-            first = {**span(start, end), "labels": ["last week"]}
-            second = {**span(self.day(site, start.date() - timedelta(days=7))[0], start), "labels": WEEK_BEFORE}
+            first = {**self.period(start, end), "labels": ["last week"]}
+            second = {**self.period(self.day(site, start.date() - timedelta(days=7))[0], start), "labels": WEEK_BEFORE}
             p1, p2 = "last week", "the week before"
         spec = {"site": site.name, "asset": equip, "sensor": p.name, "by": by, "order": order, "first": first,
                 "second": second}  # fmt: skip
@@ -722,7 +718,7 @@ class TaskGen:
         s = self.sensor_words(p.name)
         q = self.wording(f"time-of-{extreme}")
         q = q.format(e=self.equip_words(equip), w=self.where(site, equip), w2=f" ({site.name})", s=s, dd=dd)
-        spec = {"site": site.name, "asset": equip, "sensor": p.name, "extreme": extreme, **span(start, end)}
+        spec = {"site": site.name, "asset": equip, "sensor": p.name, "extreme": extreme, **self.period(start, end)}
         return self.add("time-of-extreme", q, now, {"time_of_extreme": spec}, [equip, p.name], [kind, extreme])
 
     def f_exists_yes(self, i: int) -> bool:
@@ -807,8 +803,8 @@ class TaskGen:
         return self.add("missing-site", q, now, {"answer_says_missing": {"name": fake, "kind": "site"}}, [fake, plural])
 
     def f_not_recorded(self, i: int) -> bool:
-        attribute = self.rng.choice(sorted(Q["not-recorded"]))
-        wordings, tags = Q["not-recorded"][attribute]
+        attribute = self.rng.choice(sorted(self.w["not-recorded"]))
+        wordings, tags = self.w["not-recorded"][attribute]
         site, equip, kind = self.rng.choice(self.equips(lambda s, e, k: e != self.plant.manufacturer[0]))
         q = self.rng.choice(wordings).format(equip=self.equip_words(equip), site=site.name)
         now = self.now_after(site, self.some_day())
@@ -829,7 +825,7 @@ class TaskGen:
 
     def f_control(self, i: int) -> bool:
         p = self.rng.choice(self.points_of_any())
-        q = Q["control"][(i + len(self.tasks)) % len(Q["control"])].format(
+        q = self.w["control"][(i + len(self.tasks)) % len(self.w["control"])].format(
             equip=self.equip_words(p.equip),
             site=p.site.name,
             sensor=self.sensor_words(p.name),
@@ -858,16 +854,21 @@ class TaskGen:
             return None
         now = self.now_after(site, d)
         stat = self.rng.choice(["max", "mean"])
-        q = Q["data-part"].format_map(
+        q = self.w["data-part"].format_map(
             Lazy(
-                st=lambda: self.rng.choice(Q["stat_words"][stat]),
+                st=lambda: self.rng.choice(self.w["stat_words"][stat]),
                 s=lambda: self.sensor_words(p.name),
                 e=lambda: self.equip_words(p.equip),
                 w=lambda: self.where(site, p.equip),
                 dd=lambda: self.dd(d, now),
             )
         )
-        return q, now, {"site": site.name, "asset": p.equip, "sensor": p.name, "aggregate": stat, **span(start, end)}, p
+        return (
+            q,
+            now,
+            {"site": site.name, "asset": p.equip, "sensor": p.name, "aggregate": stat, **self.period(start, end)},
+            p,
+        )
 
     def f_mixed(self, i: int) -> bool:
         part = self.data_part()

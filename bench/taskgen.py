@@ -76,7 +76,7 @@ class Questions:
     """A question set's generator: one seeded `random.Random`, the set's table (bench/questions/<set>.yaml: its
     wordings and words) and the picks, periods and rankings the generators share."""
 
-    def __init__(self, seed: int, table: str):
+    def __init__(self, seed: int | str, table: str):
         self.rng = random.Random(seed)
         self.w: dict[str, Any] = yaml.safe_load((QUESTIONS / f"{table}.yaml").read_text(encoding="utf-8"))
         self._yes = False
