@@ -69,6 +69,9 @@ HS_TZ = {
     "Moncton": "America/Moncton",
     "Lisbon": "Europe/Lisbon",
     "Accra": "Africa/Accra",
+    "Zurich": "Europe/Zurich",
+    "Aqtobe": "Asia/Aqtobe",
+    "Ho_Chi_Minh": "Asia/Ho_Chi_Minh",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 

@@ -18,9 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from edge_agent.bench.checker import Evidence, check_task  # noqa: E402
-from edge_agent.bench.tasks import load_tasks  # noqa: E402
-from edge_agent.bench.truth import CachedTruth, SkySparkTruth  # noqa: E402
+from edge_agent.evaluation.checker import Evidence, check_task  # noqa: E402
+from edge_agent.evaluation.tasks import load_tasks  # noqa: E402
+from edge_agent.evaluation.truth import CachedTruth, SkySparkTruth  # noqa: E402
 from edge_agent.grounding.catalog import Catalog  # noqa: E402
 from edge_agent.grounding.run import Grounding  # noqa: E402
 from edge_agent.skyspark.client import SkySparkClient  # noqa: E402

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from edge_agent.bench.results import BenchResults, summarise  # noqa: E402
 from edge_agent.costmodel import reference_profiles  # noqa: E402
+from edge_agent.evaluation.results import BenchResults, summarise  # noqa: E402
 
 
 def rows_of(label: str, folder: Path, profiles) -> list[dict]:

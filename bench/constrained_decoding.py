@@ -99,7 +99,7 @@ def main() -> int:
     prompt = Prompt(system=SYSTEM, user=USER)
     text_prompt = rt.chat.render(prompt)
     prompt_tokens = rt.tokenize_prompt(prompt)[0]
-    tools = ToolRegistry.from_dir(ROOT / "tools")
+    tools = ToolRegistry.from_dir(ROOT / "plugins")
     step_prompt = Prompt(system=REACT_SYSTEM + tools.describe(), user="Question: " + USER)
     schema = Inspection.model_json_schema()
     jc = json_constraint(Inspection)

@@ -45,7 +45,7 @@ def prompts(settings, llm):
     from edge_agent.toolkit import ToolRegistry
     from edge_agent.trajectory_store import TrajectoryStore
 
-    tools = ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
+    tools = ToolRegistry.from_dir(settings.plugins_dir)
     core = TrajectoryStore.open(settings, tools).render_core(llm)
     prefix = react_prompt("", SimpleNamespace(tools=tools, examples=core, core_examples=core), []).system
     return Prompt(system="", user=prefix), Prompt(system="", user=f"{prefix}\n\nQuestion: {QUESTION}")

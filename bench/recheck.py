@@ -34,11 +34,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from edge_agent.bench.audit import unknown_names  # noqa: E402
-from edge_agent.bench.results import BenchResults  # noqa: E402
-from edge_agent.bench.truth import skyspark_truth  # noqa: E402
 from edge_agent.commands.bench import embedded_simulator  # noqa: E402
 from edge_agent.config import load_settings  # noqa: E402
+from edge_agent.evaluation.audit import unknown_names  # noqa: E402
+from edge_agent.evaluation.results import BenchResults  # noqa: E402
+from edge_agent.evaluation.truth import skyspark_truth  # noqa: E402
 
 
 def recheck(folder: Path, truth) -> dict:
@@ -73,8 +73,8 @@ def recheck(folder: Path, truth) -> dict:
 def reaudit(folder: Path, truth, out: Path) -> Path:
     """The runs of a report folder audited again by today's audit; checker verdicts and metrics kept."""
     from edge_agent.agent.trajectory import RunResult
-    from edge_agent.bench.audit import audit_run
-    from edge_agent.bench.report import write_report
+    from edge_agent.evaluation.audit import audit_run
+    from edge_agent.evaluation.report import write_report
 
     results = BenchResults.model_validate_json((folder / "results.json").read_text(encoding="utf-8"))
     runs = []
@@ -90,10 +90,10 @@ def reaudit(folder: Path, truth, out: Path) -> Path:
 def reevaluate(folder: Path, truth, out: Path) -> Path:
     """Every run of a bench output folder evaluated again by today's checker and audit; returns the report."""
     from edge_agent.agent.trajectory import RunResult
-    from edge_agent.bench.report import write_report
-    from edge_agent.bench.runner import evaluate, load_files
-    from edge_agent.bench.tasks import load_tasks
     from edge_agent.costmodel import reference_profiles
+    from edge_agent.evaluation.report import write_report
+    from edge_agent.evaluation.runner import evaluate, load_files
+    from edge_agent.evaluation.tasks import load_tasks
 
     results = BenchResults.model_validate_json((folder / "results.json").read_text(encoding="utf-8"))
     tasks = {t.id: t for t in load_tasks(ROOT / "bench" / "tasks" / Path(results.tasks_file).name).tasks}

@@ -390,7 +390,7 @@ def main() -> None:
     # bytecode as an installed gateway has it (docs/gateway-install.md: compileall after every update), so no
     # process pays for compiling the sources, whatever PYTHONDONTWRITEBYTECODE says here
     subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", "edge_agent", "tools"],
+        [sys.executable, "-m", "compileall", "-q", "edge_agent", "plugins"],
         cwd=ROOT,
         check=True,
         stdout=subprocess.DEVNULL,

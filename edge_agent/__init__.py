@@ -9,5 +9,5 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
-#: The checkout (or install prefix) that holds tools/, tts/, models/ and config/.
+#: The checkout (or install prefix) that holds plugins/, tts/, models/ and config/.
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

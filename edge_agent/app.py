@@ -51,7 +51,7 @@ class EdgeAgent:
     ):
         self.settings = settings
         self.llm = llm if llm is not None else load_llm(settings)
-        self.tools = tools if tools is not None else ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
+        self.tools = tools if tools is not None else ToolRegistry.from_dir(settings.plugins_dir)
         #: makes a run's SkySpark client (default: the configured SkySpark, `skyspark_client`)
         self.skyspark: Callable[[], Any] = skyspark if skyspark is not None else self.skyspark_client
         #: told of every recorded run and of the SkySpark operations of `skyspark_client`'s clients

@@ -22,6 +22,9 @@ M = TypeVar("M", bound=BaseModel)
 
 DEFAULT_CONFIG = PROJECT_ROOT / "config" / "edge-agent.yaml"
 ENV_PREFIX = "EDGE_AGENT_"
+#: the plugin folder's name, and the name it had before issue 43 (`tools`, with the key `paths.tools_dir`): a gateway's
+#: config copied from an older checkout names them, and is read as if it named the new ones (`_renamed_keys`)
+PLUGINS_DIR, OLD_PLUGINS_DIR = "plugins", "tools"
 
 Strategy = Literal["react", "react-review", "reactxen"]
 #: the strategies, in order (the CLI's choices)
@@ -233,8 +236,16 @@ class ConsoleSettings(Section):
 
 class PathSettings(Section):
     state_dir: Path = Path("var")
-    tools_dir: Path = Path("tools")
+    #: the agent's tools, loaded by path, one module per family (`toolkit.ToolRegistry.from_dir`); the built-in
+    #: tools (Finish, Self-Ask, agentask) are not files: the runtime's own, in `edge_agent/toolkit.py`
+    plugins_dir: Path = Path(PLUGINS_DIR)
     tts_dir: Path = Path("tts")
+
+    @field_validator("plugins_dir")
+    @classmethod
+    def _renamed_folder(cls, value: Path) -> Path:
+        """`tools`, the folder's name before issue 43 (in a config copied from an older checkout), is `plugins`."""
+        return Path(PLUGINS_DIR) if value == Path(OLD_PLUGINS_DIR) else value
 
 
 class MetricsSettings(Section):
@@ -284,6 +295,11 @@ class Settings(Section):
     @property
     def state_dir(self) -> Path:
         return self.resolve(self.paths.state_dir)
+
+    @property
+    def plugins_dir(self) -> Path:
+        """The folder the agent's tools are loaded from (`paths.plugins_dir`, resolved)."""
+        return self.resolve(self.paths.plugins_dir)
 
     @property
     def db_path(self) -> Path:
@@ -371,6 +387,19 @@ def _read_yaml(path: Path) -> dict:
     return read_yaml_mapping(path)
 
 
+def _renamed_keys(layer: dict) -> dict:
+    """One layer of settings (a file, the environment, overrides) with the old key `paths.tools_dir` read as
+    `paths.plugins_dir`; within one layer the new key wins. Done per layer, before the layers are merged, so that an
+    operator's file naming the old key still overrides the default file's new one."""
+    paths = layer.get("paths")
+    if not isinstance(paths, dict) or "tools_dir" not in paths:
+        return layer
+    paths = dict(paths)
+    old = paths.pop("tools_dir")
+    paths.setdefault("plugins_dir", old)
+    return {**layer, "paths": paths}
+
+
 def load_settings(
     path: Path | str | None = None,
     overrides: dict | None = None,
@@ -378,12 +407,12 @@ def load_settings(
 ) -> Settings:
     """Load the default config, then `path`, then environment variables, then `overrides`."""
     env: Mapping[str, str] = os.environ if environ is None else environ
-    data: dict = _read_yaml(DEFAULT_CONFIG) if DEFAULT_CONFIG.exists() else {}
+    data: dict = _renamed_keys(_read_yaml(DEFAULT_CONFIG)) if DEFAULT_CONFIG.exists() else {}
     path = path or env.get(ENV_PREFIX + "CONFIG")
     if path:
-        data = _merge(data, _read_yaml(Path(path)))
-    data = _merge(data, env_overrides(env))
-    data = _merge(data, overrides or {})
+        data = _merge(data, _renamed_keys(_read_yaml(Path(path))))
+    data = _merge(data, _renamed_keys(env_overrides(env)))
+    data = _merge(data, _renamed_keys(overrides or {}))
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

@@ -124,21 +124,11 @@ def project_seconds(
     return llm + max(0.0, other_s)
 
 
-def project_all(
-    profiles: GatewayProfiles | None,
-    evaluated: int | float,
-    generated: int | float,
-    other_s: float = 0.0,
-    forced: int | float = 0,
-    tail: int | float = 0,
-    tail_forced: int | float = 0,
-) -> dict[str, float]:
+def project_all(profiles: GatewayProfiles | None, *counts: float) -> dict[str, float]:
+    """`project_seconds` on every profile (`counts`: its arguments after the profile), rounded; {} without profiles."""
     if profiles is None:
         return {}
-    return {
-        p.name: round(project_seconds(p, evaluated, generated, other_s, forced, tail, tail_forced), 2)
-        for p in profiles.profiles
-    }
+    return {p.name: round(project_seconds(p, *counts), 2) for p in profiles.profiles}
 
 
 class TimeSplit(BaseModel):

@@ -8,9 +8,11 @@ reported as a failure of the tool, never a crash of the agent — except what no
 (`edge_agent.failures.ExternalFailure`: the SkySpark unreachable, a full disk), which ends the run, and a
 cancel (`Interrupted`).
 
-Tools are loaded by path from the `tools/` folder: every module-level `Tool` object (most easily
-made with the `@tool` decorator) becomes available. `Finish` and `Self-Ask` are built in; the
-runtime executes them itself.
+Where tools live: the built-in ones — `Finish`, `Self-Ask` and `agentask` (asking the requester) — are defined
+here (`BUILTIN_TOOLS`, `AGENT_ASK_TOOL`) and the runtime executes them itself. Every other tool is a plugin, loaded
+by path from the plugin folder (`paths.plugins_dir`, the project's `plugins/`: the IoT, analysis, JSON-file and
+clock tools ship there, one module per family): every module-level `Tool` object in it (most easily made with the
+`@tool` decorator) becomes available. A site integrator adds a tool by dropping a module there.
 """
 
 from __future__ import annotations
@@ -324,7 +326,10 @@ class ToolRegistry:
 
     @classmethod
     def from_dir(cls, folder: Path, builtins: bool = True, only: list[str] | None = None) -> ToolRegistry:
-        """Load every `*.py` in `folder` (sorted by name) and register its Tool objects."""
+        """Load every `*.py` in `folder` (sorted by name) and register its Tool objects; a folder that is not there
+        is an error (a wrong `paths.plugins_dir` would leave the agent with the built-ins only)."""
+        if not Path(folder).is_dir():
+            raise ToolLoadError(f"{folder}: the plugin folder is not there (paths.plugins_dir)")
         tools: list[Tool] = []
         for path in sorted(Path(folder).glob("*.py")):
             if path.name.startswith("_"):

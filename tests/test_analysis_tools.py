@@ -23,14 +23,14 @@ CHILLERS = ["Chiller 3", "Chiller 4", "Chiller 6", "Chiller 9", "Chiller 12"]
 @pytest.fixture(scope="module")
 def tools():
     return ToolRegistry.from_dir(
-        PROJECT_ROOT / "tools", builtins=False, only=["rank", "derive", "excursions", "compare_periods"]
+        PROJECT_ROOT / "plugins", builtins=False, only=["rank", "derive", "excursions", "compare_periods"]
     )
 
 
 def test_the_tools_folder_registers_the_tools_in_the_order_the_prompt_shows_them():
     """The registry's order is the order of the tools in the model's prompt and step grammar (and its cached
     prefix): the analysis tools' plugin binds the four, from their two families, in this order."""
-    assert ToolRegistry.from_dir(PROJECT_ROOT / "tools").names == [
+    assert ToolRegistry.from_dir(PROJECT_ROOT / "plugins").names == [
         "currentdatetime",
         "sites",
         "assets",
@@ -440,7 +440,7 @@ def test_a_flows_periods_compared_by_what_they_used_are_compared_by_its_amount(
 def test_a_registers_rise_is_also_said_in_the_unit_the_question_asks(register_ctx):
     from edge_agent.toolkit import ToolRegistry
 
-    histories = ToolRegistry.from_dir(PROJECT_ROOT / "tools", builtins=False, only=["histories"])
+    histories = ToolRegistry.from_dir(PROJECT_ROOT / "plugins", builtins=False, only=["histories"])
     register_ctx.question = "how many MWh did M-1 count on the 1st?"
     args = dict(
         site_name="Plant R", asset_names=["M-1"], sensor_name="kWh Total", start="2024-05-01", final="2024-05-02"

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_agent.agent.trajectory import RunResult, StepRecord, Trial
-from edge_agent.bench.audit import NameShapes, audit_run, unknown_names
-from edge_agent.bench.checker import Evidence, check_task
-from edge_agent.bench.tasks import parse_tasks
+from edge_agent.evaluation.audit import NameShapes, audit_run, unknown_names
+from edge_agent.evaluation.checker import Evidence, check_task
+from edge_agent.evaluation.tasks import parse_tasks
 from tests.plants import NamesOnly
 
 Plant = NamesOnly

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from edge_agent.bench.answer_text import mentions, numbers_in
-from edge_agent.bench.checker import Evidence, check_task, says_missing, validate_task
-from edge_agent.bench.tasks import Task, TaskFileError, parse_tasks
-from edge_agent.bench.truth import CachedTruth, Sample
+from edge_agent.evaluation.answer_text import mentions, numbers_in
+from edge_agent.evaluation.checker import Evidence, check_task, says_missing, validate_task
+from edge_agent.evaluation.tasks import Task, TaskFileError, parse_tasks
+from edge_agent.evaluation.truth import CachedTruth, Sample
 from tests.plants import NamesOnly
 
 TZ = timezone(timedelta(hours=-4))
@@ -424,7 +424,7 @@ def test_a_withheld_last_trial_answer_counts_as_not_right_for_the_review_agreeme
     # a run that gave up delivered nothing: its last trial's prose (which the status withheld) is not judged right,
     # so a Review that called it "Partially Accomplished" agrees with what the run delivered
     from edge_agent.agent.trajectory import Review, RunResult, Trial
-    from edge_agent.bench.runner import evaluate
+    from edge_agent.evaluation.runner import evaluate
 
     t = task({"count": {"of": "assets", "site": "DEPOT", "kind": "crac", "noun": ["CRAC"]}})
     trial = Trial(number=1, answer="2", review=Review(status="Partially Accomplished", reasoning="r"))

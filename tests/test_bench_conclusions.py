@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from edge_agent.bench import conclusions as cc
-from edge_agent.bench.answer_text import mention_at, mentions
-from edge_agent.bench.audit import unknown_names
-from edge_agent.bench.checker import Evidence, check_task, first_word, validate_task
-from edge_agent.bench.tasks import Task
-from edge_agent.bench.truth import Sample
+from edge_agent.evaluation import conclusions as cc
+from edge_agent.evaluation.answer_text import mention_at, mentions
+from edge_agent.evaluation.audit import unknown_names
+from edge_agent.evaluation.checker import Evidence, check_task, first_word, validate_task
+from edge_agent.evaluation.tasks import Task
+from edge_agent.evaluation.truth import Sample
 
 TZ = timezone(timedelta(hours=1))
 T0 = datetime(2024, 3, 4, tzinfo=TZ)
@@ -337,7 +337,7 @@ def test_refusing_to_shut_down_is_not_a_claim():
 
 
 def test_a_ranking_is_read_in_the_clause_that_states_it():
-    from edge_agent.bench.checker.ranks import _ranking_clause
+    from edge_agent.evaluation.checker.ranks import _ranking_clause
 
     compared = ["Pump 1", "Pump 2", "Pump 3"]
     answer = "Found 3 pump assets at S: Pump 1, Pump 2, Pump 3; Pump 2 had the highest mean Speed: 70 (then Pump 3 68)"
@@ -390,7 +390,7 @@ def test_yes_no_must_be_about_the_series_and_window_asked():
 
 
 def test_a_sensor_is_named_in_any_case_style():
-    from edge_agent.bench.checker import sensor_named
+    from edge_agent.evaluation.checker import sensor_named
 
     for text in ("leaving water temp", "LeavingWaterTemp", "leaving_water_temp", "Leaving Water Temperature"):
         assert sensor_named(f"No: the {text} of HP.L2.04 stayed below", "LeavingWaterTemp"), text

@@ -14,8 +14,8 @@ from datetime import timedelta
 import pytest
 
 from edge_agent import PROJECT_ROOT
-from edge_agent.bench import conclusions as cc
-from edge_agent.bench.checker import (
+from edge_agent.evaluation import conclusions as cc
+from edge_agent.evaluation.checker import (
     Evidence,
     check_task,
     expected_duration,
@@ -27,8 +27,8 @@ from edge_agent.bench.checker import (
     list_entities,
     validate_task,
 )
-from edge_agent.bench.tasks import load_tasks
-from edge_agent.bench.truth import CachedTruth, SkySparkTruth
+from edge_agent.evaluation.tasks import load_tasks
+from edge_agent.evaluation.truth import CachedTruth, SkySparkTruth
 from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.skyspark.plants import open_dataset
 
@@ -221,7 +221,7 @@ def _right_and_wrong(task, truth):
             f"The {v.aggregate} {v.sensor} of {v.asset} was {x * 1.1 + 1:.4f}.",
         )
     if e.energy:
-        from edge_agent.bench.checker import expected_energy
+        from edge_agent.evaluation.checker import expected_energy
 
         x = expected_energy(e.energy[0], truth)
         return f"{e.energy[0].asset} used {x:.3f} kWh.", f"{e.energy[0].asset} used {x * 1.2 + 5:.3f} kWh."

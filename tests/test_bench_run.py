@@ -18,9 +18,9 @@ from click.testing import CliRunner
 
 import edge_agent.app as app_module
 from edge_agent import PROJECT_ROOT
-from edge_agent.bench.report import PLOTS
-from edge_agent.bench.results import BenchResults, TaskRun, read_jsonl
 from edge_agent.cli import main
+from edge_agent.evaluation.report import PLOTS
+from edge_agent.evaluation.results import BenchResults, TaskRun, read_jsonl
 from edge_agent.llm.scripted import ScriptedLLM
 from edge_agent.skyspark.dataset import expected_history
 
@@ -386,8 +386,8 @@ def test_bench_serves_the_task_files_dataset(tmp_path):
 
 
 def test_the_report_headline_counts_answers_delivered_as_answered_but_wrong(tmp_path):
-    from edge_agent.bench.report import headline, render, summary_table
-    from edge_agent.bench.results import answered_but_wrong, summarise
+    from edge_agent.evaluation.report import headline, render, summary_table
+    from edge_agent.evaluation.results import answered_but_wrong, summarise
 
     def run(task, strategy, status, right, check_error=False):
         return TaskRun(

@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from edge_agent import PROJECT_ROOT
-from edge_agent.bench.checker import Evidence, check_task
-from edge_agent.bench.tasks import Task
-from edge_agent.bench.truth import CachedTruth, SkySparkTruth
+from edge_agent.evaluation.checker import Evidence, check_task
+from edge_agent.evaluation.tasks import Task
+from edge_agent.evaluation.truth import CachedTruth, SkySparkTruth
 from edge_agent.skyspark.dataset import expected_history
 from edge_agent.toolkit import ToolRegistry
 
@@ -25,7 +25,7 @@ def truth(skyspark_client):
 
 @pytest.fixture
 def histories():
-    return ToolRegistry.from_dir(PROJECT_ROOT / "tools").get("histories")
+    return ToolRegistry.from_dir(PROJECT_ROOT / "plugins").get("histories")
 
 
 def run_tool(tool, ctx, **args):

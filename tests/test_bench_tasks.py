@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from edge_agent import PROJECT_ROOT
-from edge_agent.bench.checker import validate_task
-from edge_agent.bench.tasks import load_tasks
-from edge_agent.bench.truth import CachedTruth, SkySparkTruth
+from edge_agent.evaluation.checker import validate_task
+from edge_agent.evaluation.tasks import load_tasks
+from edge_agent.evaluation.truth import CachedTruth, SkySparkTruth
 from edge_agent.skyspark.plant_layout import SITES
 
 TASKS = PROJECT_ROOT / "bench" / "tasks"

@@ -2,7 +2,9 @@
 
 import pytest
 
+from edge_agent import PROJECT_ROOT
 from edge_agent.config import ConfigError, env_overrides, load_settings, resolve_secret
+from edge_agent.toolkit import ToolLoadError, ToolRegistry
 
 
 def test_defaults_load_and_every_section_is_present():
@@ -61,3 +63,28 @@ def test_secrets_come_from_the_value_a_file_or_a_systemd_credential(tmp_path, mo
     monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(tmp_path))
     assert resolve_secret(None, None, "skyspark-password") == "pw3"
     assert resolve_secret(None, None, "mqtt-password") is None
+
+
+def test_the_plugin_folder_is_plugins_and_a_config_from_before_its_rename_still_finds_it(tmp_path):
+    """Issue 43 renamed the plugin folder `tools/` to `plugins/` and its key `paths.tools_dir` to `paths.plugins_dir`.
+    A gateway's /etc/edge-agent/edge-agent.yaml copied from an older checkout names `tools_dir: tools`: it is read as
+    `plugins_dir: plugins` (the old key in any layer, the old relative folder name as a value), so the gateway keeps
+    its tools after an update; any other folder it names is kept as it is."""
+    assert load_settings(environ={}).plugins_dir == PROJECT_ROOT / "plugins"
+    old = tmp_path / "old.yaml"
+    old.write_text("paths:\n  state_dir: var\n  tools_dir: tools\n  tts_dir: tts\n")
+    settings = load_settings(old, environ={})
+    assert settings.plugins_dir == PROJECT_ROOT / "plugins"
+    assert "histories" in ToolRegistry.from_dir(settings.plugins_dir)
+    elsewhere = tmp_path / "site-tools"
+    old.write_text(f"paths:\n  tools_dir: {elsewhere}\n")
+    assert load_settings(old, environ={}).plugins_dir == elsewhere
+    assert load_settings(environ={"EDGE_AGENT_PATHS__TOOLS_DIR": str(elsewhere)}).plugins_dir == elsewhere
+    assert (
+        load_settings(overrides={"paths": {"tools_dir": "tools"}}, environ={}).plugins_dir == PROJECT_ROOT / "plugins"
+    )
+    both = tmp_path / "both.yaml"  # within one layer the new key wins
+    both.write_text(f"paths:\n  plugins_dir: {elsewhere}\n  tools_dir: tools\n")
+    assert load_settings(both, environ={}).plugins_dir == elsewhere
+    with pytest.raises(ToolLoadError, match="plugin folder is not there"):  # never a silent agent without its tools
+        ToolRegistry.from_dir(elsewhere)

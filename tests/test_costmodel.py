@@ -11,8 +11,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from edge_agent.agent.trajectory import RunMetrics, StepRecord, Trial
-from edge_agent.bench.report import cost_sections, write_report
-from edge_agent.bench.results import BenchResults, TaskRun, projected, summarise
 from edge_agent.cli import main
 from edge_agent.costmodel import (
     PROFILES_FILE,
@@ -25,6 +23,8 @@ from edge_agent.costmodel import (
     project_seconds,
     run_costs,
 )
+from edge_agent.evaluation.report import cost_sections, write_report
+from edge_agent.evaluation.results import BenchResults, TaskRun, projected, summarise
 from edge_agent.llm.base import Usage
 
 tokens = st.integers(min_value=0, max_value=10**6)

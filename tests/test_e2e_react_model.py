@@ -92,7 +92,7 @@ def e2e(real_llm, simulator, tmp_path_factory):
 
     base = tmp_path_factory.mktemp("e2e")
     settings = settings_for(simulator, base / "state")
-    tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+    tools = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
     examples = TrajectoryStore.open(settings, tools).render_for(GENERIC, real_llm)
     client = SkySparkClient.from_settings(settings.skyspark)
     yield settings, tools, examples, client, base

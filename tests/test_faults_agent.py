@@ -37,7 +37,7 @@ def closed_port() -> int:
 
 
 def agent_for(settings, replies) -> EdgeAgent:
-    tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+    tools = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
     return EdgeAgent(settings, llm=ScriptedLLM(replies), tools=tools)
 
 

@@ -13,7 +13,7 @@ from edge_agent.clock import Clock
 from edge_agent.filestore import FileStore, FileStoreError
 from edge_agent.toolkit import ToolContext, ToolLoadError, ToolRegistry, load_tools_from_file
 
-TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
 
 NASTY = st.one_of(
     st.text(min_size=0, max_size=60),

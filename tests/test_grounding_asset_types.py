@@ -16,7 +16,7 @@ from edge_agent.llm.constraints import schema_regex
 from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.toolkit import ToolContext, ToolRegistry
 
-TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
 
 
 def _catalog(settings) -> Catalog:

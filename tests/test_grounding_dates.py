@@ -32,6 +32,10 @@ def iso(text: str) -> tuple[str, str]:
         ("power of B020_Total on jan 13 '23", "2023-01-13T00:00:00-05:00", "2023-01-14T00:00:00-05:00"),
         ("the first week of June 2020", "2020-06-01T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
         ("the last week of May 2020", "2020-05-25T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
+        # the year left out: the latest such month that has begun, its week (never "last week", never the month)
+        ("in the first week of March", "2020-03-01T00:00:00-05:00", "2020-03-08T00:00:00-05:00"),
+        ("P-101A power in the last week of May", "2020-05-25T00:00:00-04:00", "2020-06-01T00:00:00-04:00"),
+        ("the second week of april", "2020-04-08T00:00:00-04:00", "2020-04-15T00:00:00-04:00"),
         ("yesterday", "2020-06-07T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),
         ("the day before yesterday", "2020-06-06T00:00:00-04:00", "2020-06-07T00:00:00-04:00"),
         ("at midnight", "2020-06-08T00:00:00-04:00", "2020-06-08T00:00:00-04:00"),

@@ -24,7 +24,7 @@ from tests.plants import OTHER, POK
 
 NOW = datetime(2020, 6, 4, 9, 0, tzinfo=ZoneInfo("America/New_York"))
 
-TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
 PLANTS = [
     (POK, "POKMAIN", "Chiller 6", "Chiller 9", "Tonnage", "chillers"),
     (OTHER, "Plant-North", "CH-01", "CH-02", "Flow Rate", "chillers"),

@@ -1,6 +1,6 @@
 """What a tool call may write (`edge_agent.grounding.scope`), on the real tools' argument schemas.
 
-The IoT tools (tools/iot.py) mark their arguments with SITE_REF, ASSET_REF, SENSOR_REF, TYPE_REF,
+The IoT tools (plugins/iot.py) mark their arguments with SITE_REF, ASSET_REF, SENSOR_REF, TYPE_REF,
 START_REF and FINAL_REF; `Tool.schema(files, scope)` hands the schema to `Scope.constrain`, as
 `step_constraint` does. Calls are drawn (hypothesis) from the constrained schemas' enums, checked
 against the grammar the decoder would run (`schema_regex`), and must name only what the catalog has
@@ -26,7 +26,7 @@ from edge_agent.llm.constraints import schema_regex
 from edge_agent.toolkit import ToolRegistry
 from tests.plants import OTHER, OTHER_SENSORS, POK, POK_SENSORS
 
-TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
 NAMED = ("assets", "sensors", "histories")  # the tools whose arguments name things on the SkySpark
 START, FINAL = "2023-01-13T00:00:00", "2023-01-14T00:00:00"
 SETTINGS = settings(max_examples=50, deadline=None)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes
+from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes, slashed_siblings
 from edge_agent.grounding.catalog import Catalog, SensorName
 from edge_agent.grounding.context import label_lead
 from edge_agent.grounding.dates import resolve_period
@@ -130,3 +130,13 @@ def test_a_kinds_word_and_a_number_name_the_one_asset_of_that_kind_with_it():
     assert kind_numbers("fermenter 7 temp", cat) == {"fermenter 7": "FV-07"}
     assert kind_numbers("pump 7 flow", cat) == {}  # "Pump" is a name's own word: linked as written
     assert kind_numbers("fermenter 3 temp", cat) == {}  # no fermenter has 3
+
+
+def test_a_planners_slashed_siblings_are_each_named_only_where_every_one_is_an_asset():
+    assets = ["P-101A", "P-101B", "P-101C", "AER-3", "AER-4", "Chiller 1", "Chiller 2"]
+    assert slashed_siblings("which of P-101A/B should we service first", assets) == {"P-101A/B": "P-101A and P-101B"}
+    assert slashed_siblings("AER-3/4 run hours", assets) == {"AER-3/4": "AER-3 and AER-4"}
+    assert slashed_siblings("p101a / c power", assets) == {"p101a / c": "P-101A and P-101C"}
+    assert slashed_siblings("Chiller 1/2 kW", assets) == {"Chiller 1/2": "Chiller 1 and Chiller 2"}
+    for text in ("P-101A/D power", "kWh/m3 of Chiller 1", "the 1/2 day", "AER-3/B"):
+        assert slashed_siblings(text, assets) == {}

@@ -21,7 +21,7 @@ NY = ZoneInfo("America/New_York")
 @pytest.fixture(scope="module")
 def tools():
     return ToolRegistry.from_dir(
-        PROJECT_ROOT / "tools", builtins=False, only=["sites", "assets", "sensors", "histories"]
+        PROJECT_ROOT / "plugins", builtins=False, only=["sites", "assets", "sensors", "histories"]
     )
 
 
@@ -478,7 +478,7 @@ def test_a_meter_register_is_used_by_its_rise_never_summed():
     import importlib.util
     from types import SimpleNamespace
 
-    spec = importlib.util.spec_from_file_location("iot_tools_module", PROJECT_ROOT / "tools" / "iot.py")
+    spec = importlib.util.spec_from_file_location("iot_tools_module", PROJECT_ROOT / "plugins" / "iot.py")
     iot = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(iot)
     row = lambda v: SimpleNamespace(value=v, unit="kWh", timestamp="2026-10-27T00:00:00-05:00")  # noqa: E731

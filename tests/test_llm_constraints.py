@@ -4,7 +4,7 @@
     matches the step constraint, and `parse_step` gives back equal arguments;
 (b) any string the step constraint's regex accepts parses into a registered tool with valid args,
     and the byte automaton the decoder runs on accepts it too (Rust and Python regex agree).
-Uses the tools in tools/ (whatever is there), plus the built-ins.
+Uses the tools in plugins/ (whatever is there), plus the built-ins.
 """
 
 import json
@@ -22,7 +22,7 @@ from edge_agent.llm.constraints import json_constraint, schema_regex
 from edge_agent.llm.decoding import automaton_for
 from edge_agent.toolkit import ToolRegistry
 
-TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
+TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "plugins")
 THOUGHT_MAX, ANSWER_MAX = 240, 600
 STEP = step_constraint(TOOLS, THOUGHT_MAX, ANSWER_MAX)
 AUTO = automaton_for(STEP)

@@ -20,7 +20,7 @@ from edge_agent.llm.decoding import TokenTable, automaton_for, generate_constrai
 from edge_agent.toolkit import ToolRegistry
 from tests.test_llm_constraints import Review
 
-TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
+TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "plugins")
 
 WORDS = [
     b"Thought",

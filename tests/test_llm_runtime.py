@@ -15,7 +15,7 @@ from edge_agent.toolkit import ToolRegistry
 
 pytestmark = pytest.mark.model
 
-TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "tools")
+TOOLS = ToolRegistry.from_dir(Path(__file__).resolve().parent.parent / "plugins")
 REACT_SYSTEM = (
     "You operate an industrial site's data. Answer by taking steps. Each step is three lines:\n"
     "Thought: what you will do next\nAction: one tool name\nAction Input: the tool's JSON arguments\n"

@@ -67,7 +67,7 @@ def _setup(tmp_path, style: str, question: str, *replies, **agent):
     """A react harness grounded on `style`'s plant; each reply is a step text or a function of the harness."""
     catalog = STYLES[style][0]
     tools = ToolRegistry(
-        [histories, _sites_tool(catalog), *load_tools_from_file(PROJECT_ROOT / "tools" / "jsonfiles.py")]
+        [histories, _sites_tool(catalog), *load_tools_from_file(PROJECT_ROOT / "plugins" / "jsonfiles.py")]
     )
     box = {}
     script = RoleScript(react=[(lambda p, r, c, f=f: f(box["h"])) if callable(f) else f for f in replies])

@@ -13,7 +13,7 @@ RANGE = {"sensor_name": "Tonnage", "start": "2020-06-01T00:00:00-04:00", "final"
 
 
 def _tools() -> ToolRegistry:
-    return ToolRegistry([fake_sites, fake_histories, *load_tools_from_file(PROJECT_ROOT / "tools" / "jsonfiles.py")])
+    return ToolRegistry([fake_sites, fake_histories, *load_tools_from_file(PROJECT_ROOT / "plugins" / "jsonfiles.py")])
 
 
 HEADS: dict[str, str] = {}  # observation -> what the tool wrote of the call for an answer (its head)

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from edge_agent import PROJECT_ROOT
-from edge_agent.bench.checker import Evidence, check_task, validate_task
-from edge_agent.bench.tasks import Task, load_tasks
-from edge_agent.bench.truth import CachedTruth, SkySparkTruth
+from edge_agent.evaluation.checker import Evidence, check_task, validate_task
+from edge_agent.evaluation.tasks import Task, load_tasks
+from edge_agent.evaluation.truth import CachedTruth, SkySparkTruth
 from edge_agent.skyspark.client import SkySparkClient
 from edge_agent.skyspark.plants import builtin, open_dataset
 

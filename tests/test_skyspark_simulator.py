@@ -301,7 +301,7 @@ def test_the_hour_a_dst_change_repeats_is_served_and_computed_in_instant_order(t
     """Chicago's clocks go back on 3 Nov 2024: 01:00–02:00 happens twice (-05:00, then -06:00). One ZoneInfo compares
     by wall clock, so a sort by datetime would interleave the two hours and break every integral over the day."""
     from edge_agent import analysis as an
-    from edge_agent.bench.conclusions import clean
+    from edge_agent.evaluation.conclusions import clean
 
     chicago = ZoneInfo("America/Chicago")
     start = datetime(2024, 11, 3, tzinfo=chicago)

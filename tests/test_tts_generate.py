@@ -244,4 +244,4 @@ def test_compaction_always_gives_a_valid_trajectory_of_at_most_three_steps(picks
     traj = compact(Trial(number=1, steps=steps, answer=answer), "q")
     assert 1 <= len(traj.steps) <= 3 and traj.steps[-1].action == "Finish"
     assert all(s.observation and not s.observation.startswith("Error") for s in traj.steps[:-1])
-    validate_trajectory(traj, ToolRegistry.from_dir(PROJECT_ROOT / "tools"), "generated")
+    validate_trajectory(traj, ToolRegistry.from_dir(PROJECT_ROOT / "plugins"), "generated")

@@ -23,7 +23,7 @@ FILE_NAME = re.compile(r"[\w%.-]+-[0-9a-f]{8}\.json")
 CLOCK = re.compile(r"current datetime is (\S+)")
 NOT_REPLAYED = {"Finish", "Self-Ask", "agentask"}  # answered by the model or a person, not by a tool
 
-TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
 EXAMPLES = load_handcrafted(PROJECT_ROOT / "tts", TOOLS)
 
 

@@ -23,7 +23,7 @@ from edge_agent.trajectory_store import (
 )
 
 TTS = PROJECT_ROOT / "tts"
-TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+TOOLS = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
 SHIPPED = load_handcrafted(TTS, TOOLS)
 STORE = TrajectoryStore(SHIPPED)
 CORE = ["tool/finish", "tool/histories_range", "tool/self_ask", "tool/sites"]
@@ -135,7 +135,7 @@ def test_a_trajectory_outside_the_three_folders_is_rejected(tmp_path):
 
 
 def test_a_tool_missing_from_the_registry_fails_the_load():
-    only_json = ToolRegistry.from_dir(PROJECT_ROOT / "tools", only=["jsonreader", "jsonmerge", "currentdatetime"])
+    only_json = ToolRegistry.from_dir(PROJECT_ROOT / "plugins", only=["jsonreader", "jsonmerge", "currentdatetime"])
     with pytest.raises(TrajectoryLoadError, match="unknown tool"):
         load_handcrafted(TTS, only_json)
 

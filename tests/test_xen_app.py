@@ -76,7 +76,7 @@ def test_reactxen_run_records_the_table_3_metrics(settings):
 )
 def test_same_question_same_examples_for_every_strategy(settings, examples, shown):
     """The baseline gets the same model and the same examples; only the loop around it differs."""
-    tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")  # the shipped examples validate against these
+    tools = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")  # the shipped examples validate against these
     settings = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": examples})})
     systems = {}
     for strategy in ("react", "react-review", "reactxen"):
@@ -102,7 +102,7 @@ def test_warm_evaluates_the_stable_part_every_question_starts_with(settings, exa
     """`EdgeAgent.warm` (the daemon, before its first job): react calls with no token generated over the
     instructions, tools and core examples, with the analysis tools and then without (the one a plain question
     uses last, so the live cache holds it); a question's react prompt starts with that very text."""
-    tools = ToolRegistry.from_dir(PROJECT_ROOT / "tools")
+    tools = ToolRegistry.from_dir(PROJECT_ROOT / "plugins")
     settings = settings.model_copy(update={"agent": settings.agent.model_copy(update={"examples": examples})})
     llm = ScriptedLLM(RoleScript(react=[finish("Chiller 6 data written.")]))
     agent = EdgeAgent(settings, llm=llm, tools=tools, skyspark=lambda: None)

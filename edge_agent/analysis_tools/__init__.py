@@ -1,6 +1,6 @@
 """The analysis tools' code — `rank`, `derive`, `excursions`, `compare_periods` — by tool family.
 
-The plugin `tools/iot_analysis.py` registers them, in the order it binds them (the order the model reads them in
+The plugin `plugins/iot_analysis.py` registers them, in the order it binds them (the order the model reads them in
 its prompt and step grammar). Each reads the same `hisRead` samples `histories` reads, computes its conclusion by
 the rules of docs/analysis.md (`edge_agent.analysis`), saves it as a JSON file and states it in its head, so an
 answer starts with the winner or with "Yes"/"No":

@@ -30,6 +30,20 @@ from edge_agent.toolkit import Said, ToolContext, ToolError
 
 SHOWN = 3  # assets named after the winner in a ranking's head
 
+#: the words a head ranks with, (superlative, comparative) for the highest and the lowest end: energy is used
+#: "the most"/"more", a counted figure (`COUNTED`) is "largest"/"larger", any other aggregate "highest"/"higher"
+_DEGREES = {
+    "energy": {"highest": ("the most", "more"), "lowest": ("the least", "less")},
+    "counted": {"highest": ("largest", "larger"), "lowest": ("smallest", "smaller")},
+    "other": {"highest": ("highest", "higher"), "lowest": ("lowest", "lower")},
+}
+
+
+def _degree(how: str, order: str) -> tuple[str, str]:
+    """(superlative, comparative) for aggregate `how` ranked from `order`'s end."""
+    kind = "energy" if how == "energy" else "counted" if how in COUNTED else "other"
+    return _DEGREES[kind][order]
+
 
 @analysis_tool(
     "rank",
@@ -61,17 +75,16 @@ def rank(args: RankArgs, ctx: ToolContext) -> Said:
     first = dict((a, (v, t)) for a, v, t in ranked.rows)
     v, t = first[win[0]]
     who = win[0] if len(win) == 1 else " and ".join(win) + " (tied)"
+    most = _degree(how, args.order)[0]
     if how == "energy":
-        most = "the most" if args.order == "highest" else "the least"
         head = f"{who} used {most} energy (from {sensor}) {span(window)}: {figure(v)} kWh"
     elif how in COUNTED:
-        most = "largest" if args.order == "highest" else "smallest"
         what, why = COUNTED[how]
         value = f"{figure(v)}{unit_said(value_unit(how, unit))}"
         head = f"{who} had the {most} {what} {sensor} ({why}) {span(window)}: {value}"
     else:
         value = f"{figure(v)}{unit_said(value_unit(how, unit))}{when(t)}"
-        head = f"{who} had the {args.order} {LABEL[how]} {sensor} {span(window)}: {value}"
+        head = f"{who} had the {most} {LABEL[how]} {sensor} {span(window)}: {value}"
     rest = [f"{a} {an.fmt(x)}" if x is not None else f"{a} no data" for a, x, _ in ranked.rows if a not in win]
     if rest:
         head += f" (then {', '.join(rest[:SHOWN])}{', …' if len(rest) > SHOWN else ''})"
@@ -141,11 +154,10 @@ def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
         head = f"{win} and {lose} had the same {LABEL[how]} {where}: {figure(v)}{unit_said(value_unit(how, unit))}"
     else:
         lead, other = win[:1].upper() + win[1:], f"{'on ' if lose[:1].isdigit() else ''}{lose}"
+        more = _degree(how, args.order)[1]
         if how == "energy":
-            more = "more" if args.order == "highest" else "less"
             head = f"{lead} used {more} energy ({where}): {figure(v)} kWh, against {figure(w)} kWh {other}"
         elif how in COUNTED:
-            more = "larger" if args.order == "highest" else "smaller"
             what, why = COUNTED[how]
             counted = unit_said(value_unit(how, unit))
             head = (
@@ -153,9 +165,8 @@ def compare_periods(args: PeriodsArgs, ctx: ToolContext) -> Said:
                 f"against {figure(w)}{counted} {other}"
             )
         else:
-            comparative = "higher" if args.order == "highest" else "lower"
             head = (
-                f"{lead} had the {comparative} {LABEL[how]} {where}: {figure(v)}{unit_said(unit)}{when(t)}, "
+                f"{lead} had the {more} {LABEL[how]} {where}: {figure(v)}{unit_said(unit)}{when(t)}, "
                 f"against {figure(w)}{unit_said(unit)}{when(u)} {other}"
             )
     data = {

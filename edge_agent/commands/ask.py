@@ -22,6 +22,7 @@ import click
 
 from edge_agent.agent.trajectory import AgentEvent, RunResult
 from edge_agent.clock import parse_instant
+from edge_agent.commands.options import config_option, max_steps_option, max_trials_option
 from edge_agent.config import STRATEGIES, ConfigError, Settings, Strategy, load_settings
 
 EXIT_OK, EXIT_GAVE_UP, EXIT_USAGE, EXIT_FAILED, EXIT_PARTIAL, EXIT_REFUSED = 0, 1, 2, 3, 4, 5
@@ -164,11 +165,11 @@ def exit_code(result: RunResult) -> int:
 @click.argument("question")
 @click.option("--now", callback=_check_now, help="Fix 'now' (ISO 8601) for a reproducible run.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (schema: docs/cli.md) and nothing else.")
-@click.option("--config", type=click.Path(dir_okay=False), help="A YAML file overriding config/edge-agent.yaml.")
+@config_option()
 @click.option("--model", help="A model name from the model catalog (default: model.name).")
-@click.option("--max-steps", type=click.IntRange(1, 100), help="ReAct steps per trial.")
+@max_steps_option()
 @click.option("--strategy", type=click.Choice(STRATEGIES), help="Agent strategy.")
-@click.option("--max-trials", type=click.IntRange(1, 20), help="Trials (reflection rounds) per question.")
+@max_trials_option(help="Trials (reflection rounds) per question.")
 @click.option("--no-distill", is_flag=True, help="Skip the Distill agent.")
 def ask(
     question: str,

@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from edge_agent.commands.daemon import EXIT_OK, EXIT_USAGE, _load
+from edge_agent.commands.options import config_option
 from edge_agent.fleet import audit as trail
 
 RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)([smhd])$")
@@ -48,7 +49,7 @@ def _table_time(ts: float) -> str:
 
 
 @click.command()
-@click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
+@config_option()
 @click.option(
     "--db",
     "db_path",

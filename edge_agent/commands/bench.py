@@ -22,6 +22,7 @@ from pathlib import Path
 import click
 from pydantic import SecretStr
 
+from edge_agent.commands.options import config_option, max_steps_option, max_trials_option, tasks_option
 from edge_agent.config import STRATEGIES, ConfigError, Settings, load_settings
 
 
@@ -60,13 +61,7 @@ def default_out(tasks: Path) -> Path:
 
 
 @click.command("bench")
-@click.option(
-    "--tasks",
-    "tasks_file",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="a task file, e.g. bench/tasks/pokmain.yaml",
-)
+@tasks_option()
 @click.option(
     "--strategy",
     "strategies",
@@ -86,8 +81,8 @@ def default_out(tasks: Path) -> Path:
     default=None,
     help="output folder (default: bench/results/<tasks>-<time>)",
 )
-@click.option("--max-steps", type=click.IntRange(1, 100), default=None, help="ReAct steps per trial")
-@click.option("--max-trials", type=click.IntRange(1, 20), default=None, help="trials (reflection rounds) per task")
+@max_steps_option()
+@max_trials_option(help="Trials (reflection rounds) per task.")
 @click.option("--resume", is_flag=True, help="keep the runs already in OUT/results.jsonl and run only the rest")
 @click.option("--check-tasks", is_flag=True, help="only check that the tasks fit the SkySpark, run nothing")
 @click.option("--quiet", is_flag=True, help="no progress bar")
@@ -112,7 +107,7 @@ def default_out(tasks: Path) -> Path:
     help="start with the saved prompt-prefix KV states of an earlier run (its OUT or OUT/state/kv), as a "
     "restarted gateway finds them; default: none, every prefix is evaluated in this run",
 )
-@click.option("--config", default=None, help="config file")
+@config_option()
 def bench(
     tasks_file,
     strategies,
@@ -132,9 +127,9 @@ def bench(
     config,
 ) -> None:
     """Run an IoT task set and check every answer exactly (report with plots in --out)."""
-    from edge_agent.bench.runner import BenchOptions
-    from edge_agent.bench.tasks import TaskFileError, load_tasks
     from edge_agent.costmodel import ProfileError, load_profiles
+    from edge_agent.evaluation.runner import BenchOptions
+    from edge_agent.evaluation.tasks import TaskFileError, load_tasks
 
     try:
         task_file = load_tasks(tasks_file)
@@ -182,11 +177,11 @@ def bench(
 
 
 def _run(task_file, settings, options, check_tasks: bool) -> int:
-    from edge_agent.bench.checker import validate_task
-    from edge_agent.bench.report import cost_table, grounding_table, headline, summary_table, write_report
-    from edge_agent.bench.results import summarise
-    from edge_agent.bench.runner import run_bench, select_tasks
-    from edge_agent.bench.truth import skyspark_truth
+    from edge_agent.evaluation.checker import validate_task
+    from edge_agent.evaluation.report import cost_table, grounding_table, headline, summary_table, write_report
+    from edge_agent.evaluation.results import summarise
+    from edge_agent.evaluation.runner import run_bench, select_tasks
+    from edge_agent.evaluation.truth import skyspark_truth
     from edge_agent.skyspark.errors import SkySparkError
 
     truth = skyspark_truth(settings)

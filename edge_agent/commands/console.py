@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from edge_agent.commands.options import config_option
 from edge_agent.config import ConfigError, Settings, load_settings
 
 
@@ -140,7 +141,7 @@ class ConsoleThread:
 
 
 @click.command()
-@click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
+@config_option()
 @click.option("--host", help="address to listen on (default console.host)")
 @click.option("--port", type=int, help="port (default console.port)")
 @click.option("--log-level", default="INFO", show_default=True)
@@ -207,7 +208,7 @@ def users() -> None:
 @click.argument("name")
 @click.option("--role", type=click.Choice(["viewer", "operator", "admin"]), default="viewer", show_default=True)
 @click.option("--password", help="(else asked, or one line on stdin)")
-@click.option("--config", type=click.Path(dir_okay=False))
+@config_option()
 def users_add(name, role, password, config) -> None:
     """Add user NAME with a role."""
     from edge_agent.console.users import UserError
@@ -222,7 +223,7 @@ def users_add(name, role, password, config) -> None:
 
 @users.command("remove")
 @click.argument("name")
-@click.option("--config", type=click.Path(dir_okay=False))
+@config_option()
 def users_remove(name, config) -> None:
     """Remove user NAME."""
     from edge_agent.console.users import UserError
@@ -238,7 +239,7 @@ def users_remove(name, config) -> None:
 @click.argument("name")
 @click.option("--role", type=click.Choice(["viewer", "operator", "admin"]), help="also change the role")
 @click.option("--password", help="(else asked, or one line on stdin)")
-@click.option("--config", type=click.Path(dir_okay=False))
+@config_option()
 def users_passwd(name, role, password, config) -> None:
     """Set the password (and optionally the role) of user NAME."""
     from edge_agent.console.users import UserError
@@ -251,7 +252,7 @@ def users_passwd(name, role, password, config) -> None:
 
 
 @users.command("list")
-@click.option("--config", type=click.Path(dir_okay=False))
+@config_option()
 def users_list(config) -> None:
     """List the users and their roles."""
     for name, user in sorted(_store(config).load().users.items()):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from edge_agent.commands.options import config_option, max_steps_option, max_trials_option
 from edge_agent.config import STRATEGIES, ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def make_runner(kind: str, settings: Settings) -> Runner:
 
 
 @click.command()
-@click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
+@config_option()
 @click.option(
     "--runner",
     type=click.Choice(["agent", "script"]),
@@ -223,7 +224,7 @@ def run_request(
 @click.command()
 @click.argument("question")
 @click.option("--broker", help="HOST:PORT of the MQTT broker (default from config)")
-@click.option("--config", type=click.Path(dir_okay=False))
+@config_option()
 @click.option(
     "--wait/--no-wait",
     default=True,
@@ -233,8 +234,8 @@ def run_request(
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="write the result files here")
 @click.option("--now", callback=_check_now, help="ISO 8601 instant the agent takes as 'now'")
 @click.option("--strategy", type=click.Choice(STRATEGIES))
-@click.option("--max-trials", type=click.IntRange(1, 20))
-@click.option("--max-steps", type=click.IntRange(1, 100))
+@max_trials_option()
+@max_steps_option()
 @click.option("--files", type=click.Choice(["chunks", "manifest", "none"]), default="chunks", show_default=True)
 @click.option(
     "--ask/--no-ask",

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from edge_agent.commands.daemon import EXIT_FAIL, _check_now, _load, _logging, make_runner, run_request
+from edge_agent.commands.options import config_option, max_steps_option, max_trials_option
 from edge_agent.config import STRATEGIES, Settings
 
 DEMO_QUESTION = "What was the highest Tonnage of Chiller 6 at POKMAIN yesterday?"
@@ -73,14 +74,8 @@ def _demo_console(settings: Settings):
 )
 @click.option("--runner", type=click.Choice(["agent", "script"]), default="agent", show_default=True)
 @click.option("--strategy", type=click.Choice(STRATEGIES), default="reactxen", show_default=True)
-@click.option(
-    "--max-trials",
-    type=click.IntRange(1, 20),
-    default=2,
-    show_default=True,
-    help="kept small so the demo ends in minutes on a 2-core machine",
-)
-@click.option("--max-steps", type=click.IntRange(1, 100), default=5, show_default=True)
+@max_trials_option(default=2, show_default=True, help="Kept small so the demo ends in minutes on a 2-core machine.")
+@max_steps_option(default=5, show_default=True)
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -88,7 +83,7 @@ def _demo_console(settings: Settings):
     show_default=True,
     help="where the produced files are written",
 )
-@click.option("--config", type=click.Path(dir_okay=False))
+@config_option()
 @click.option("--timeout", type=float, default=1800.0, show_default=True)
 @click.option("--log-level", default="WARNING", show_default=True)
 @click.option(

@@ -14,10 +14,11 @@ from pathlib import Path
 import click
 
 from edge_agent.commands.daemon import EXIT_FAIL, EXIT_OK, _broker_overrides, _load
+from edge_agent.commands.options import config_option
 
 
 @click.command()
-@click.option("--config", type=click.Path(dir_okay=False), help="settings file (default config/edge-agent.yaml)")
+@config_option()
 @click.option("--broker", help="HOST:PORT of the MQTT broker (default mqtt.host and mqtt.port)")
 @click.option("--user", help="the broker user (default mqtt.username); needs read access to status and discovery")
 @click.option(

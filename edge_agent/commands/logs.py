@@ -12,6 +12,7 @@ from datetime import datetime
 import click
 
 from edge_agent.commands.ask import EXIT_GAVE_UP, _fail_usage, _load, _short
+from edge_agent.commands.options import config_option
 from edge_agent.runlog.reader import RunLogReader, RunRecord
 
 
@@ -37,7 +38,7 @@ def _find_run(log: RunLogReader, run: str) -> RunRecord | None:
 )
 @click.option("--run", "run", help="Show one run (id or unique prefix): its trials, steps and LLM calls.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@click.option("--config", type=click.Path(dir_okay=False), help="A YAML file overriding config/edge-agent.yaml.")
+@config_option()
 def logs(last: int, run: str | None, as_json: bool, config: str | None) -> None:
     """Show recent runs from the run log (SQLite), or one run in detail."""
     settings = _load(config)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from edge_agent.commands.options import config_option
 from edge_agent.config import ConfigError, load_settings
 
 
@@ -35,7 +36,7 @@ def models() -> None:
 
 
 @models.command("list")
-@click.option("--config", "config", type=click.Path(dir_okay=False), help="config file")
+@config_option()
 def list_models(config: str | None) -> None:
     """Show every catalog entry and whether its file is present (no hashing)."""
     from edge_agent.llm.models import ModelError, model_path
@@ -57,7 +58,7 @@ def list_models(config: str | None) -> None:
 
 @models.command("verify")
 @click.argument("names", nargs=-1)
-@click.option("--config", "config", type=click.Path(dir_okay=False), help="config file")
+@config_option()
 def verify_models(names: tuple[str, ...], config: str | None) -> None:
     """Check the sha256 of NAMES (default: every entry whose file is present). Exit 1 on a problem."""
     from edge_agent.llm.models import ModelError, model_path, verify
@@ -94,7 +95,7 @@ def verify_models(names: tuple[str, ...], config: str | None) -> None:
 @click.option("--source", default="", help="where the file came from")
 @click.option("--description", default="", help="one line about the model")
 @click.option("--chat-template", default=None, help='"plain", or a jinja template overriding the GGUF\'s')
-@click.option("--config", "config", type=click.Path(dir_okay=False), help="config file")
+@config_option()
 def add(
     name: str,
     file: Path,

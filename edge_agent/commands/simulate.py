@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from edge_agent.commands.options import config_option
 from edge_agent.config import ConfigError, load_settings, resolve_secret
 
 
@@ -40,7 +41,7 @@ from edge_agent.config import ConfigError, load_settings, resolve_secret
     type=click.FloatRange(0, 600),
     help="answer every data request this many seconds late (for timeout tests)",
 )
-@click.option("--config", "config", default=None, help="config file (for project, user and password defaults)")
+@config_option(help="A YAML file overriding config/edge-agent.yaml (for the project, user and password defaults).")
 @click.option("-v", "--verbose", is_flag=True, help="log every request")
 def simulate(dataset, histories, host, port, project, username, password, delay, config, verbose) -> None:
     """Serve the Haystack API as SkySpark does, with SCRAM login, until interrupted."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from edge_agent.commands.options import config_option, max_steps_option, max_trials_option, tasks_option
 from edge_agent.config import STRATEGIES, ConfigError, load_settings
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -34,15 +35,10 @@ def _store(settings, *, handcrafted: bool = True):
     from edge_agent.trajectory_store import TrajectoryLoadError, TrajectoryStore
 
     try:
-        tools = ToolRegistry.from_dir(settings.resolve(settings.paths.tools_dir))
+        tools = ToolRegistry.from_dir(settings.plugins_dir)
         return tools, TrajectoryStore.open(settings, tools, handcrafted=handcrafted)
     except (TrajectoryLoadError, ToolLoadError) as exc:
         _fail(str(exc))
-
-
-config_option = click.option(
-    "--config", type=click.Path(dir_okay=False), help="A YAML file overriding config/edge-agent.yaml."
-)
 
 
 @click.group("tts")
@@ -51,7 +47,7 @@ def tts() -> None:
 
 
 @tts.command("list")
-@config_option
+@config_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_cmd(config: str | None, as_json: bool) -> None:
     """List every trajectory (all are validated against the tools first)."""
@@ -88,7 +84,7 @@ def list_cmd(config: str | None, as_json: bool) -> None:
 
 @tts.command("show")
 @click.argument("traj_id")
-@config_option
+@config_option()
 def show_cmd(traj_id: str, config: str | None) -> None:
     """Show one trajectory exactly as the model sees it, with where it came from."""
     _, store = _store(_settings(config))
@@ -102,7 +98,7 @@ def show_cmd(traj_id: str, config: str | None) -> None:
 
 
 @tts.command("check")
-@config_option
+@config_option()
 def check_cmd(config: str | None) -> None:
     """Validate every trajectory against the tools (exit 2 naming the first broken file)."""
     settings = _settings(config)
@@ -114,11 +110,8 @@ def check_cmd(config: str | None) -> None:
 
 
 @tts.command("generate")
-@click.option(
-    "--tasks",
-    "tasks_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
+@tasks_option(
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A task file (bench/tasks/*.yaml): tasks with id, question and now.",
 )
 @click.option("--rounds", type=click.IntRange(1, 50), default=5, show_default=True)
@@ -136,15 +129,15 @@ def check_cmd(config: str | None) -> None:
     show_default=True,
     help="How tasks are solved (the paper: ReAct + Review).",
 )
-@click.option("--max-trials", type=click.IntRange(1, 20), default=2, show_default=True)
-@click.option("--max-steps", type=click.IntRange(1, 100), help="ReAct steps per trial.")
+@max_trials_option(default=2, show_default=True)
+@max_steps_option()
 @click.option("--with-handcrafted", is_flag=True, help="Also use the hand-crafted examples (the paper starts empty).")
 @click.option("--limit", type=click.IntRange(1, 100_000), help="Use only the first N tasks.")
 @click.option("--model", help="A model name from the model catalog.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the per-round report as JSON here.")
-@config_option
+@config_option()
 def generate_cmd(
-    tasks_file: str,
+    tasks_file: Path,
     rounds: int,
     max_examples: int,
     strategy: str,
@@ -160,7 +153,7 @@ def generate_cmd(
     from edge_agent.tts_autogen import GenTaskFileError, generate, load_gen_tasks, solved_trial
 
     try:
-        tasks = load_gen_tasks(Path(tasks_file))
+        tasks = load_gen_tasks(tasks_file)
     except GenTaskFileError as exc:
         _fail(str(exc))
     tasks = tasks[:limit] if limit else tasks

@@ -111,6 +111,23 @@ def numbered_ranges(question: str, assets: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def slashed_siblings(question: str, assets: Iterable[str]) -> dict[str, str]:
+    """ "P-101A/B" → "P-101A and P-101B", "AER-3/4/5" → "AER-3, AER-4 and AER-5": a name, then after each slash
+    another last letter or number, where every name so made is an asset's (a planner's shorthand for a duty pair)."""
+    names = {re.sub(r"[\s_\-.]", "", a).casefold(): a for a in assets}
+    out: dict[str, str] = {}
+    tail = r"(?:[^\W\d_]|\d+)"
+    for m in re.finditer(rf"\b([^\W_][\w\-.]*?\s?)({tail})((?:\s*/\s*{tail})+)\b(?![/\-.]\w)", question):
+        head, ends = re.sub(r"[\s_\-.]", "", m.group(1)), [m.group(2), *re.split(r"\s*/\s*", m.group(3))[1:]]
+        if not re.search(r"[^\W\d_]", head) or any(e.isdigit() != m.group(2).isdigit() for e in ends):
+            continue
+        found = [names.get(f"{head}{e}".casefold()) for e in ends]
+        if all(found) and len(set(found)) == len(found):
+            listed = [f for f in found if f]
+            out[m.group(0)] = f"{', '.join(listed[:-1])} and {listed[-1]}"
+    return out
+
+
 def kind_numbers(question: str, catalog: Catalog) -> dict[str, str]:
     """ "fermenter number seven" → "FV-07": a word of a kind of equipment the field names and a number (in digits or
     words), where exactly one asset of that kind has that number and the word stands before a number in no name (a

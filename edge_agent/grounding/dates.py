@@ -58,6 +58,7 @@ _WEEKDAY_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, 
 _WEEKDAY_SHORT |= {"sat": 5, "sun": 6}
 _WEEKDAY_ANY = WEEKDAYS | _WEEKDAY_SHORT
 ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+ORDINALS_AND_LAST = frozenset(ORDINALS) | {"last", "final"}
 NUMBER_WORDS = {
     "one": 1,
     "two": 2,
@@ -512,7 +513,8 @@ def _month_year(text: str, now: datetime) -> DateRange | None:
 
 #: a month named alone ("in November", "for the month of March", "November's bill"): no day, no year
 _MONTH_ALONE = re.compile(
-    r"\b(?:in|during|for|over|of|throughout|across|through)\s+(?:the\s+(?:whole\s+|entire\s+)?month\s+of\s+)?"
+    r"\b(?:(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+week\s+of\s+|"
+    r"(?:in|during|for|over|of|throughout|across|through)\s+(?:the\s+(?:whole\s+|entire\s+)?month\s+of\s+)?)"
     + _MON
     + r"(?:'s)?(?!\s*(?:\d|')|\w)"
 )
@@ -526,7 +528,13 @@ def _month_alone(text: str, now: datetime) -> DateRange | None:
         return None  # "may" is a verb more often than a month
     month = MONTHS[m["mon"]]
     first = date(now.year if month <= now.month else now.year - 1, month, 1)
-    return DateRange(_midnight(first, now), _midnight(_add_months(first, 1), now), m.group(0))
+    next_month = _add_months(first, 1)
+    if m["ord"] in ("last", "final"):  # "the last week of October": its last seven days
+        return DateRange(_midnight(next_month - timedelta(days=7), now), _midnight(next_month, now), m.group(0))
+    if m["ord"]:  # "the first week of April": its first seven days (as with a year, `_month_year`)
+        start = first + timedelta(days=7 * (ORDINALS[m["ord"]] - 1))
+        return DateRange(_midnight(start, now), _midnight(min(start + timedelta(days=7), next_month), now), m.group(0))
+    return DateRange(_midnight(first, now), _midnight(next_month, now), m.group(0))
 
 
 def _single(text: str, now: datetime) -> DateRange | None:
@@ -544,7 +552,10 @@ def _single(text: str, now: datetime) -> DateRange | None:
     if found is None:
         span = _month_year(text, now)
         if span is None:
-            span = _relative(text, now) or _month_alone(text, now)
+            alone = _month_alone(text, now)  # "the last week of April" before "last week"
+            span = (alone if alone is not None and alone.phrase.split()[0] in ORDINALS_AND_LAST else None) or (
+                _relative(text, now) or alone
+            )
         if span is not None and tod is None:
             return span
         if tod is not None:

@@ -197,6 +197,12 @@ class _Vocab:
                 self.unit_q.setdefault(sym, u["quantity"])
                 folded.setdefault(sym.casefold(), set()).add(u["quantity"])
         self.unit_folded = {k: next(iter(v)) for k, v in folded.items() if len(v) == 1}
+        #: a unit's name ("kilowatt", "gallons_per_minute") → its shortest symbol ("kW", "gal/min")
+        self.unit_names: dict[str, str] = {
+            u["name"].casefold(): min((x for x in u["symbols"] if x != u["name"]), key=len, default=u["name"])
+            for u in units["units"]
+        }
+        self.unit_names.update({str(k).casefold(): str(v) for k, v in (words.get("unit_short_forms") or {}).items()})
 
         # kinds
         self.kinds: dict[str, dict[str, Any]] = {}
@@ -442,6 +448,26 @@ def unit_words() -> frozenset[str]:
     return frozenset(u.casefold() for u in _v().unit_q if re.fullmatch(r"[^\W\d_]{2,}", u))
 
 
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def unit_symbol(said: str) -> str | None:
+    """The symbol of a unit said by its name, as a voice or a careful writer spells it ("kilowatts" → kW, "gallons
+    per minute" → gal/min, "amps" → A, "kilo pascals" → kPa, "cubic metres per hour" → m³/h); None if it is none."""
+    words = re.split(r"[\s_-]+", said.strip().casefold())
+    if not words or len(words) > 5 or not all(w.isalpha() for w in words):
+        return None
+    names = _v().unit_names
+    for ws in (words, [_singular(w) for w in words], [*words[:-1], _singular(words[-1])]):
+        for glue in ("_", ""):  # "kilo pascals" is kilopascal
+            key = glue.join(ws)
+            for k in (key, re.sub(r"(?<=[a-z])re(s?)(?=_|$)", r"er\1", key)):  # British "metres"
+                if k in names:
+                    return names[k]
+    return None
+
+
 def quantity_of_unit(unit: str | None) -> Quantity | None:
     """The quantity kind of a unit symbol or name as a SkySpark writes it ("°C", "degC", "kWh", "m3/h", "%RH")."""
     if not unit:
@@ -453,6 +479,10 @@ def quantity_of_unit(unit: str | None) -> Quantity | None:
         name = v.unit_folded.get(re.sub(r"re(s?)$", r"er\1", u.casefold()))
     if name is None and re.match(r"[NS]m[³3]", u, re.I):  # normal / standard cubic metres (of a gas): m³
         return quantity_of_unit(u[1:])
+    if name is None and (symbol := unit_symbol(u)) is not None and symbol != u:  # "kilowatts", "gallons per minute"
+        return quantity_of_unit(symbol)
+    if name is None and (per := re.sub(r"/(min|h|s|d)[a-z]+$", r"/\1", u)) != u:  # "gal/minute", "m3/hour"
+        return quantity_of_unit(per)
     return v.quantities.get(name) if name else None
 
 

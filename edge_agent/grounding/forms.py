@@ -119,7 +119,9 @@ _BUILTIN = {
     "year": r"(?:19|20)\d\d(?!\w)",
     "coded": r"[^\W\d_]*\d[\w-]*",
     # a rate's unit glued on ("4.5mm/s"), never a number cut before its decimals ("4" of "4.5mm/s")
-    "limit": rf"(?<![\w.:/,-])(?P<limit>-?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?)\s*"
+    # "in the past 3 days": a span of time, never a limit
+    "limit": rf"(?<![\w.:/,-])(?P<limit>-?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?)"
+    r"(?!\s*(?:days?|weeks?|wks?|fortnights?|months?|years?)\b)\s*"
     rf"(?P<unit>(?:{_UNITS})(?:/[a-z]{{1,3}})?)?(?![\w:/-]|\.\d)",
 }
 #: unit words a limit may carry that the reading places with the number

@@ -288,6 +288,8 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         if marker is None:
             continue
         text = tokens.raw(i, j)
+        if _a_measure_said_by_degree(tokens, i, j):
+            continue  # "the least hot", "hotter than": the measure's adjective, not a `hot` (water) kind
         if links.sites and not set(links.sites) & set(where[marker]):
             if _qualifies_a_measure(tokens, i, j) or _in_a_measure_phrase(tokens, i, j):
                 continue  # "rank the kilns by fan energy": the fans' energy of a kiln, not a fan the site lacks
@@ -313,6 +315,20 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     _the_only_one(tokens, catalog, links, spans, where)
     _members_listed(tokens, catalog, links, spans, where)
     _absent_kinds(tokens, catalog, links, set(where))
+
+
+_DEGREE = frozenset("least most more less too very so as how".split())
+
+
+def _a_measure_said_by_degree(tokens: Tokens, i: int, j: int) -> bool:
+    """A kind's word that is also a measure's adjective (words.yaml `measures`: "hot", "cold", "dry") said with a
+    degree ("the least hot", "too cold", "as dry as", "hot than" misheard): the measure, not equipment of that kind."""
+    said = " ".join(tokens.words(i, j)).casefold()
+    if j - i != 1 or not fieldvocab.measure_words(said):
+        return False
+    before = tokens.items[i - 1][0].casefold() if i > 0 else ""
+    after = tokens.items[j][0].casefold() if j < len(tokens.items) else ""
+    return before in _DEGREE or after == "than"
 
 
 def _the_site_itself(tokens: Tokens, i: int, j: int, links: Links, site: str) -> bool:

@@ -38,7 +38,7 @@ REFUSALS = {
     "outside": "a topic outside the SkySpark's data",
     "forecast": "a question about the future (this gateway reads recorded data)",
 }
-#: how a data call's head says that the value asked at an instant falls in a gap of the history (tools/iot.py)
+#: how a data call's head says that the value asked at an instant falls in a gap of the history (plugins/iot.py)
 GAP = "a gap in the history"
 _STAT = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "sum": "total"}
 

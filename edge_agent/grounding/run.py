@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from edge_agent.grounding import fieldvocab, respelling
-from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes
+from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes, slashed_siblings
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
 from edge_agent.grounding.catalog import Catalog, key
@@ -208,6 +208,17 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
                 return
 
 
+def _point_words(catalog: Catalog) -> frozenset[str]:
+    """The words of every point's name on the SkySpark, case-folded ("supply", "temp", "steam", "flow")."""
+    return frozenset(
+        w.casefold()
+        for site in catalog.sites
+        for asset in catalog.assets(site)
+        for point in catalog.sensors(site, asset)
+        for w in re.findall(r"[^\W\d_]+", point.short)
+    )
+
+
 def _names_something(text: str, catalog: Catalog, now: datetime | None) -> bool:
     """`text` names a site or equipment of the SkySpark, or a period ("Gross head yesterday")."""
     links = link(text, catalog)  # "Dairy:", "For the Cinema's statement,", "For the tenant comfort summary," (the
@@ -374,12 +385,14 @@ class Grounding:
             {
                 **_short_forms(question, catalog),
                 **_spelled_initials(question, catalog),
-                **spelled_numbers(question, numbered_words(assets), assets),  # "chiller two", "CRAH three" (CRAH-03)
+                # "chiller two", "CRAH three" (CRAH-03), "boiler to steam flow" (Boiler 2)
+                **spelled_numbers(question, numbered_words(assets), assets, _point_words(catalog)),
                 **_spaced_letters(question, assets),  # "the I T load": the IT Meter's
                 **spelled_units(question),  # "kilowatt hours": kWh
                 **short_codes(question, assets, names),  # "U1": Unit 1
                 **cut_words(question, assets, names),  # "upper res": Upper Reservoir
                 **numbered_ranges(question, assets),  # "Silo 1-3": Silo 1, Silo 2 and Silo 3
+                **slashed_siblings(question, assets),  # "P-101A/B": P-101A and P-101B
                 **kind_numbers(question, catalog),  # "fermenter number seven": FV-07
             }
             if catalog is not None

@@ -395,7 +395,7 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
 #: the asks whose answer is read from a series ("what time did the arena hit peak demand": never a listing's prose)
 _READS_DATA = frozenset({"data", "when_extreme", "duration", "excursion", "rank", "derive", "periods"})
 
-#: a total as a data call's head states it (tools/iot.py: an energy, a register's rise, a total of what adds up)
+#: a total as a data call's head states it (plugins/iot.py: an energy, a register's rise, a total of what adds up)
 _TOTAL_STATED = re.compile(r"\b(?:energy|rise|total)\b[^;]*?\d", re.I)
 
 

@@ -17,11 +17,11 @@ own, at `keepalive_s`, or ours) then waits behind at most `FENCE` packets. The c
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from collections import deque
 
 import paho.mqtt.client as mqtt
+
+from edge_agent.mqtt.queuethread import QueueThread
 
 log = logging.getLogger(__name__)
 
@@ -29,31 +29,19 @@ FENCE = 200  # PUBACKs written ahead of the broker at most: ~2 s of its turns un
 PING_WAIT_S = 10.0  # a PINGRESP that never comes (a dropped connection): go on unpaced, paho's keep-alive decides
 
 
-class AckPacer:
-    """PUBACKs of stored messages out in order, at most `fence` ahead of the broker (see the module's docstring)."""
+class AckPacer(QueueThread[tuple[int, int, int]]):
+    """PUBACKs of stored messages out in order, at most `fence` ahead of the broker (see the module's docstring).
+    Items are (connection generation, mid, qos); `stop` writes what is queued (unpaced), then ends the thread."""
 
     def __init__(self, client: mqtt.Client, *, fence: int = FENCE, ping_wait_s: float = PING_WAIT_S):
+        super().__init__("acks")
         self.client = client
         self.fence = fence
         self.ping_wait_s = ping_wait_s
         self.pings = 0  # fences that waited for a PINGRESP (for tests and the log)
-        self._items: deque[tuple[int, int, int]] = deque()  # (connection generation, mid, qos)
-        self._cond = threading.Condition()
         self._gen = 0
         self._unconfirmed = 0
-        self._stop = False
-        self._thread = threading.Thread(target=self._run, name="acks", daemon=True)
         self._can_ping = hasattr(client, "_send_pingreq") and hasattr(client, "_ping_t")
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        """Write what is queued (unpaced), then end the thread."""
-        with self._cond:
-            self._stop = True
-            self._cond.notify_all()
-        self._thread.join(timeout)
 
     def put(self, msg: mqtt.MQTTMessage) -> None:
         """A stored message to acknowledge (the committer's thread)."""
@@ -69,10 +57,6 @@ class AckPacer:
             self._items.clear()
             self._unconfirmed = 0
             self._cond.notify_all()
-
-    def pending(self) -> int:
-        with self._cond:
-            return len(self._items)
 
     def _take(self) -> list[tuple[int, int, int]]:
         with self._cond:

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from edge_agent import PROJECT_ROOT
 
@@ -56,10 +56,29 @@ def find_mosquitto() -> str | None:
     return found or next((p for p in MOSQUITTO_PATHS if os.access(p, os.X_OK)), None)
 
 
-class MosquittoBroker:
-    """A real Mosquitto on 127.0.0.1:<port> with persistence under `workdir`."""
+class LocalBroker:
+    """A broker on 127.0.0.1:<port>, started and stopped by this process (a context manager: `with ... as broker`)."""
 
     host = "127.0.0.1"
+    port: int
+
+    def start(self, timeout: float = 10.0) -> Self:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+class MosquittoBroker(LocalBroker):
+    """A real Mosquitto on 127.0.0.1:<port> with persistence under `workdir`."""
 
     def __init__(
         self,
@@ -100,7 +119,7 @@ class MosquittoBroker:
         self.conf_path.write_text(text + self.extra_conf)
         return self.conf_path
 
-    def start(self, timeout: float = 10.0) -> MosquittoBroker:
+    def start(self, timeout: float = 10.0) -> Self:
         self.write_conf()
         self.proc = subprocess.Popen(
             [self.binary, "-c", str(self.conf_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -134,18 +153,10 @@ class MosquittoBroker:
             self.proc.wait()
         self.proc = None
 
-    def restart(self, *, crash: bool = False, down_s: float = 0.0) -> MosquittoBroker:
+    def restart(self, *, crash: bool = False, down_s: float = 0.0) -> Self:
         self.kill() if crash else self.stop()
         time.sleep(down_s)
         return self.start()
-
-    def __enter__(self) -> MosquittoBroker:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
 
 RUMQTTD_TOML = """id = 0
@@ -168,10 +179,8 @@ next_connection_delay_ms = 1
 """
 
 
-class EmbeddedBroker:
+class EmbeddedBroker(LocalBroker):
     """rumqttd (PyPI `iotcore`) speaking MQTT v5 on 127.0.0.1:<port>; sessions live in memory only."""
-
-    host = "127.0.0.1"
 
     def __init__(self, workdir: Path | None = None, port: int | None = None, max_payload: int = 262144):
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="rumqttd-"))
@@ -179,7 +188,7 @@ class EmbeddedBroker:
         self.max_payload = max_payload
         self._broker: Broker | None = None
 
-    def start(self, timeout: float = 10.0) -> EmbeddedBroker:
+    def start(self, timeout: float = 10.0) -> Self:
         from iotcore import Broker
 
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -194,14 +203,6 @@ class EmbeddedBroker:
             self._broker = None
 
     kill = stop
-
-    def __enter__(self) -> EmbeddedBroker:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
 
 def start_broker(workdir: Path | None = None, prefer: str = "embedded") -> MosquittoBroker | EmbeddedBroker:

@@ -15,11 +15,11 @@ answered from the stored job, never a second job.
 from __future__ import annotations
 
 import logging
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TypeVar
+
+from edge_agent.mqtt.queuethread import QueueThread
 
 log = logging.getLogger(__name__)
 
@@ -29,28 +29,19 @@ RUN_GAP_S = 0.05  # batches taken less than this after the last one ended are on
 RUN_LEAST = 100  # a run of at least this many messages is a backlog being delivered: `busy` between its batches
 
 
-class GroupCommitter(Generic[T]):
+class GroupCommitter(QueueThread[T]):
     def __init__(self, store: Callable[[list[T]], list[T]], ack: Callable[[T], None], *, max_batch: int = 256):
+        super().__init__("committer")
         self.store = store
         self.ack = ack
         self.max_batch = max_batch
         self.messages = self.batches = self.largest = 0  # committed so far: for tests and the log
-        self._items: deque[T] = deque()
         self._storing = 0  # messages taken and not yet stored (`busy`)
         self._in_run, self._ended = 0, 0.0  # messages in the current run of batches; when the last batch ended
-        self._cond = threading.Condition()
-        self._stop = False
-        self._thread = threading.Thread(target=self._run, name="committer", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Finish the batch being stored; messages still waiting stay unacknowledged (redelivered)."""
-        with self._cond:
-            self._stop = True
-            self._cond.notify_all()
-        self._thread.join(timeout)
+        super().stop(timeout)
         log.info(
             "group commit: %d message(s) in %d transaction(s), at most %d in one",
             self.messages,
@@ -59,13 +50,7 @@ class GroupCommitter(Generic[T]):
         )
 
     def put(self, item: T) -> None:
-        with self._cond:
-            self._items.append(item)
-            self._cond.notify()
-
-    def pending(self) -> int:
-        with self._cond:
-            return len(self._items)
+        self._push(item)
 
     def busy(self) -> bool:
         """The intake is not done (`Worker._intake_first`): messages wait, a batch is being stored, or a backlog is

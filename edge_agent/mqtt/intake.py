@@ -32,7 +32,7 @@ import paho.mqtt.client as mqtt
 
 from edge_agent.mqtt.gateway import IntakeGateway
 from edge_agent.mqtt.incoming import Incoming, _peek_on_behalf_of, _peek_reply_to, _peek_request_id, parse_incoming
-from edge_agent.mqtt.protocol import AcceptedReply, Answer, Cancel, CancelledReply, ErrorReply, Request
+from edge_agent.mqtt.protocol import AcceptedReply, Answer, Cancel, CancelledReply, ErrorCode, ErrorReply, Request
 from edge_agent.mqtt.replies import stored_chunks
 from edge_agent.mqtt.topics import IncomingKind, valid_client_id
 
@@ -371,14 +371,7 @@ class Intake:
             ans.on_behalf_of,
         )
         if job is None:
-            err = ErrorReply(
-                code="unknown_request",
-                request_id=ans.request_id,
-                final=False,
-                message=f"no request {ans.request_id!r} from {client_id} is known here",
-                reply_id=uuid.uuid4().hex,
-            )
-            self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation, refusal=True)
+            self._unknown(conn, client_id, ans.request_id, correlation)
         else:
             err = ErrorReply(
                 code="no_question_pending",
@@ -418,25 +411,32 @@ class Intake:
             )
         if job is None:
             if not self.gw.topics.shared_group:  # in a group, another member may own it
-                err = ErrorReply(
-                    code="unknown_request",
-                    request_id=c.request_id,
-                    final=False,
-                    message=f"no request {c.request_id!r} from {client_id} is known here",
-                    reply_id=uuid.uuid4().hex,
-                )
-                self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation, refusal=True)
+                self._unknown(conn, client_id, c.request_id, correlation)
         elif job.state == "running":
             self.gw.worker.cancel(job.job_id, by)
 
     def _untrusted(self, conn: sqlite3.Connection, client_id: str, request_id: str) -> None:
         """A cancel or answer naming a person from a client that may not: refused, with a side error."""
-        err = ErrorReply(
-            code="invalid_field",
-            request_id=request_id,
-            final=False,
-            reply_id=uuid.uuid4().hex,
-            message=f"on_behalf_of: only a trusted console may name the person it acts for "
-            f"({client_id!r} is not in mqtt.trusted_consoles)",
+        message = (
+            f"on_behalf_of: only a trusted console may name the person it acts for "
+            f"({client_id!r} is not in mqtt.trusted_consoles)"
         )
-        self.gw.add(conn, self.gw.topics.default_reply(client_id), err, None, refusal=True)
+        self._side_error(conn, client_id, request_id, "invalid_field", message, None)
+
+    def _unknown(self, conn: sqlite3.Connection, client_id: str, request_id: str, correlation: bytes | None) -> None:
+        """A cancel or answer for a request this gateway does not know: a side error."""
+        message = f"no request {request_id!r} from {client_id} is known here"
+        self._side_error(conn, client_id, request_id, "unknown_request", message, correlation)
+
+    def _side_error(
+        self,
+        conn: sqlite3.Connection,
+        client_id: str,
+        request_id: str,
+        code: ErrorCode,
+        message: str,
+        correlation: bytes | None,
+    ) -> None:
+        """An error that ends nothing (`final` false), on the client's default reply topic, in the refusals lane."""
+        err = ErrorReply(code=code, request_id=request_id, final=False, message=message, reply_id=uuid.uuid4().hex)
+        self.gw.add(conn, self.gw.topics.default_reply(client_id), err, correlation, refusal=True)

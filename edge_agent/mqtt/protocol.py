@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from edge_agent.agent.trajectory import RunMetrics
 from edge_agent.config import Strategy
@@ -29,6 +29,8 @@ from edge_agent.mqtt.topics import (
 from edge_agent.tabular import FileFormat
 
 FilesMode = Literal["chunks", "manifest", "none"]
+#: a requester's text (a question, an answer): no control characters but tab and line breaks (`topics._no_controls`)
+PlainText = Annotated[str, AfterValidator(_no_controls)]
 
 ErrorCode = Literal[
     "payload_too_large",  # the payload is over mqtt.max_payload_bytes
@@ -110,7 +112,7 @@ class Request(Payload):
         pattern=REQUEST_ID_RE.pattern,
         description="chosen by the client, unique per client; a resend gets the same answer",
     )
-    question: str = Field(
+    question: PlainText = Field(
         ..., description="the question, in plain words (no control characters but tab and line breaks)"
     )
     # a factory, not a default instance that pydantic deep-copies for every request (a third of parsing)
@@ -129,27 +131,17 @@ class Request(Payload):
         "mqtt.trusted_consoles, else refused (invalid_field)",
     )
 
-    @field_validator("question")
-    @classmethod
-    def _plain_question(cls, v: str) -> str:
-        return _no_controls(v)
-
 
 class Answer(Payload):
     """The requester's reply to a `question` reply; sent to `B/request/<client_id>`."""
 
     request_id: str = Field(..., pattern=REQUEST_ID_RE.pattern)
-    answer: str = Field(..., max_length=4000, description="no control characters but tab and line breaks")
+    answer: PlainText = Field(..., max_length=4000, description="no control characters but tab and line breaks")
     on_behalf_of: str | None = Field(
         None,
         pattern=ON_BEHALF_OF_RE.pattern,
         description="the person a console answers for (audit trail); trusted consoles only",
     )
-
-    @field_validator("answer")
-    @classmethod
-    def _plain_answer(cls, v: str) -> str:
-        return _no_controls(v)
 
 
 class Cancel(Payload):

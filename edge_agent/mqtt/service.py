@@ -104,7 +104,7 @@ class GatewayService:
         if self.m.reply_connection:
             reply_user = self.m.reply_username or (f"{self.m.username}-replies" if self.m.username else None)
             self.replies = mqtt_client(settings, f"{self.client_id}-replies", username=reply_user)
-            self.replies.on_connect = self._on_replies_connect
+            self.replies.on_connect = self._on_connect
             self.replies.on_disconnect = self._on_disconnect
             self._ids[self.replies] = f"{self.client_id}-replies"
         self._up = {client: False for client in self._ids}
@@ -225,21 +225,26 @@ class GatewayService:
         reason_code: ReasonCode,
         properties: Properties | None,
     ) -> None:
+        """paho's on_connect of either connection: the session one subscribes and publishes the status, the reply
+        one (the same client when `mqtt.reply_connection` is off) takes the broker's packet size limit."""
+        session = client is self.client
         if reason_code.is_failure:
-            log.error("broker refused the connection: %s", reason_code)
+            log.error("broker refused the %s: %s", "connection" if session else "reply connection", reason_code)
             return
         inflight = honour_receive_maximum(client, self.m.max_inflight, properties)
-        self.acks.reconnected()
-        opts = SubscribeOptions(qos=1)
-        self._suback = client.subscribe(
-            [(self.topics.request_filter, opts), (self.topics.cancel_filter, opts), (self.topics.answer_filter, opts)]
-        )[1]
-        client.publish(self.topics.status, self._status, qos=1, retain=True)
-        log.info(
-            "session up as %s (session present: %s, %d in flight)", self.client_id, flags.session_present, inflight
-        )
-        if self.replies is client:
+        if session:
+            self.acks.reconnected()
+            opts = SubscribeOptions(qos=1)
+            filters = (self.topics.request_filter, self.topics.cancel_filter, self.topics.answer_filter)
+            self._suback = client.subscribe([(f, opts) for f in filters])[1]
+            client.publish(self.topics.status, self._status, qos=1, retain=True)
+            log.info(
+                "session up as %s (session present: %s, %d in flight)", self.client_id, flags.session_present, inflight
+            )
+        if client is self.replies:
             self._replies_up(client, properties, inflight)
+        if not session:  # (the session connection is up at its SUBACK: `_on_subscribe`)
+            self._mark(client, True)
 
     def _on_subscribe(
         self,
@@ -257,20 +262,6 @@ class GatewayService:
         if refused:
             log.error("broker refused the request subscriptions: %s", ", ".join(refused))
             return
-        self._mark(client, True)
-
-    def _on_replies_connect(
-        self,
-        client: mqtt.Client,
-        userdata: object,
-        flags: mqtt.ConnectFlags,
-        reason_code: ReasonCode,
-        properties: Properties | None,
-    ) -> None:
-        if reason_code.is_failure:
-            log.error("broker refused the reply connection: %s", reason_code)
-            return
-        self._replies_up(client, properties, honour_receive_maximum(client, self.m.max_inflight, properties))
         self._mark(client, True)
 
     def _replies_up(self, client: mqtt.Client, properties: Properties | None, inflight: int) -> None:

@@ -322,18 +322,7 @@ class Worker:
             failure = self.gw.outage.failure
             if str(failure) != sent:
                 until = datetime.fromtimestamp(self.gw.outage.deadline, UTC).astimezone()
-                self.gw.notify(
-                    job,
-                    ProgressReply(
-                        request_id=job.request_id,
-                        correlation=job.body_correlation,
-                        event="waiting",
-                        attempt=job.attempts,
-                        until=until.isoformat(timespec="seconds"),
-                        reply_id=uuid.uuid4().hex,
-                        text=f"waiting for the SkySpark until {until:%H:%M:%S}: {failure}",
-                    ),
-                )
+                self._waiting(job, f"waiting for the SkySpark until {until:%H:%M:%S}: {failure}", until)
                 sent = str(failure)
             while not self.gw.outage.due() and not self.gw.outage.expired():
                 self._beat = time.monotonic()  # waiting is the worker's work: the watchdog keeps being fed
@@ -343,6 +332,22 @@ class Worker:
                 return "deadline"
             if self._known_outage() is None:
                 return "back"
+
+    def _waiting(self, job: Job, text: str, until: datetime | None = None) -> None:
+        """A `waiting` progress reply: the job is kept (a SkySpark outage waited out, a final reply held for disk
+        space); `until`, when the wait has a deadline."""
+        self.gw.notify(
+            job,
+            ProgressReply(
+                request_id=job.request_id,
+                correlation=job.body_correlation,
+                event="waiting",
+                attempt=job.attempts,
+                until=until.isoformat(timespec="seconds") if until is not None else None,
+                reply_id=uuid.uuid4().hex,
+                text=text,
+            ),
+        )
 
     def _ask(self, cur: CurrentJob, question: str) -> str | None:
         """The `agentask` tool: publish `kind=question`, wait for the requester's answer or the timeout."""
@@ -418,17 +423,7 @@ class Worker:
                         job.job_id,
                         full,
                     )
-                    self.gw.notify(
-                        job,
-                        ProgressReply(
-                            request_id=job.request_id,
-                            correlation=job.body_correlation,
-                            event="waiting",
-                            attempt=job.attempts,
-                            reply_id=uuid.uuid4().hex,
-                            text=f"{full}; the reply is sent once there is space again",
-                        ),
-                    )
+                    self._waiting(job, f"{full}; the reply is sent once there is space again")
                     told = True
                 self._beat = time.monotonic()
                 if self.gw.stopping.wait(DISK_RETRY_S):  # it runs again at the next start

@@ -1,6 +1,6 @@
 """How a tool reaches the SkySpark: the run's client, the longest period it may read, and the error boundary.
 
-Shared by the IoT tools (`tools/iot.py`) and the analysis tools (`edge_agent/analysis_tools/`): a SkySpark error the
+Shared by the IoT tools (`plugins/iot.py`) and the analysis tools (`edge_agent/analysis_tools/`): a SkySpark error the
 model can act on (an unknown name, a bad period, an error grid) becomes its Observation (`ToolError`); what it
 cannot (the server unreachable, the login refused: `edge_agent.failures.ExternalFailure`) ends the run.
 """
