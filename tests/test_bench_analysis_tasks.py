@@ -40,7 +40,7 @@ def test_families_sites_and_hand_written_tasks():
     hand = [t for t in tf.tasks if "hand-written" in t.tags]
     assert len(generated) >= 60 and len(hand) >= 10
     families = Counter(t.tags[1] for t in generated)
-    assert set(families) == {f.replace("_", "-") for f in _generator().Gen.FAMILIES}
+    assert set(families) == {f.replace("_", "-") for f in _generator().FAMILIES}
     assert min(families.values()) >= 5
     text = " ".join(t.question for t in tf.tasks)
     assert all(site in text for site in SITE_TZ)

@@ -1,7 +1,8 @@
-"""The generated plants (bench/generate_plants.py, issue 29 h): deterministic and committed current; served from their
-operator-format files by the real simulator, where every generated task fits its plant; the field's kinds, units of
-both systems, several time zones and a DST change inside a task's range; and each task's check is truthful: the
-right answer (computed here from the plant's data) passes and a wrong one fails."""
+"""The generated plants (bench/plants/<plant>.yaml drawn on the plant generator, their questions written by
+bench/generate_plants.py; issue 29 h): deterministic and committed current; served from their operator-format files by
+the real simulator, where every generated task fits its plant; the field's kinds, units of both systems, several time
+zones and a DST change inside a task's range; and each task's check is truthful: the right answer (computed here from
+the plant's data) passes and a wrong one fails."""
 
 from __future__ import annotations
 
@@ -43,12 +44,22 @@ def _generator():
 
 
 GEN = _generator()
-NAMES = [p.name for p in GEN.PLANTS]
+NAMES = GEN.NAMES
 
 
 @pytest.fixture(scope="module")
-def generated():
-    return GEN.outputs(GEN.DEFAULT_SEED)
+def plants():
+    return {p.name: (p, GEN.PlantTruth(p)) for p in GEN.build()}
+
+
+@pytest.fixture(scope="module")
+def generated(plants):
+    out = {}
+    for plant, _ in plants.values():
+        out[GEN.PLANTS_DIR / f"{plant.name}.json"] = plant.json
+        out[GEN.PLANTS_DIR / f"{plant.name}.csv.gz"] = plant.gz
+        out[TASKS / f"generated-{plant.name}.yaml"] = GEN.render_tasks(plant, plant.seed).encode()
+    return out
 
 
 def test_the_generator_is_deterministic_and_the_committed_files_are_current(generated):
@@ -56,19 +67,18 @@ def test_the_generator_is_deterministic_and_the_committed_files_are_current(gene
         str(p.relative_to(PROJECT_ROOT)) for p, data in generated.items() if not p.exists() or p.read_bytes() != data
     ]
     assert not stale, f"stale: {stale}; run python bench/generate_plants.py"
-    spec = GEN.PLANTS[-1]
-    again = GEN.Plant(spec, GEN.DEFAULT_SEED).build()
-    assert again.histories_gz() == generated[GEN.PLANTS_DIR / f"{spec.name}.csv.gz"]
-    assert GEN.render_tasks(again, GEN.DEFAULT_SEED).encode() == generated[TASKS / f"generated-{spec.name}.yaml"]
-    other = GEN.Plant(spec, GEN.DEFAULT_SEED + 1).build()
-    assert other.histories_gz() != again.histories_gz()
-    assert GEN.main(["--check"]) == 0
+    name = NAMES[-1]
+    again = GEN.Plant(name)
+    assert again.gz == generated[GEN.PLANTS_DIR / f"{name}.csv.gz"]
+    assert GEN.render_tasks(again, again.seed).encode() == generated[TASKS / f"generated-{name}.yaml"]
+    assert GEN.Plant(name, again.seed + 1).gz != again.gz
 
 
-def test_the_plants_are_small_and_varied(generated):
+def test_the_plants_are_small_and_varied(plants, generated):
     assert len(NAMES) >= 5
     assert sum(len(d) for d in generated.values()) < 4 * 2**20  # the whole of bench/plants and the task files
-    kinds = {k for p in GEN.PLANTS for s in p.sites for _, k in s.equips}
+    specs = [p for p, _ in plants.values()]
+    kinds = {k for p in specs for s in p.sites for _, k in s.equips}
     assert kinds >= {
         "ahu",
         "rtu",
@@ -92,10 +102,10 @@ def test_the_plants_are_small_and_varied(generated):
         "vfd",
         "heatExchanger",
     }
-    zones = {s.tz for p in GEN.PLANTS for s in p.sites}
+    zones = {s.tz for p in specs for s in p.sites}
     assert len(zones) >= 4
-    assert {p.units for p in GEN.PLANTS} == {"si", "us"}
-    units = {r.get("unit") for p in GEN.PLANTS for r in GEN.Plant(p, GEN.DEFAULT_SEED).build().records}
+    assert {p.units for p in specs} == {"si", "us"}
+    units = {r.get("unit") for p in specs for r in p.records}
     assert {"°C", "°F", "kW", "BTU/h", "m³/h", "gal/min", "kPa", "psi", "%RH"} <= units
 
 
@@ -175,11 +185,6 @@ def expected_word(task) -> str:
 
 
 # ── each check is truthful: a right answer passes, a wrong one fails (the plant in memory) ─────────────────────────
-@pytest.fixture(scope="module")
-def plants():
-    return {p.spec.name: (p, GEN.PlantTruth(p)) for p in GEN.build(GEN.DEFAULT_SEED)}
-
-
 def _right_and_wrong(task, truth):
     """An answer a careful operator would accept, and one that must fail, written from the plant's data."""
     e = task.expect
@@ -295,7 +300,7 @@ def test_the_energy_in_a_plant_is_a_power_series_in_kw(plants):
 
 
 def _span(p):
-    start = GEN.FIRST_DT(p.site)
+    start = p.series[0][0]
     return start, start + timedelta(days=2)
 
 

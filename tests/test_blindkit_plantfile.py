@@ -267,3 +267,76 @@ def test_the_documented_example_draws() -> None:
     example = re.findall(r"```yaml\n(.*?)```", doc[doc.index("## A plant as data") :], re.S)[0]
     js, gz = PlantFile(yaml.safe_load(example), "docs/plants.md").build()
     assert b'"navName":"Motor Power"' in js and len(gz) > 1000
+
+
+# ----- tables, shared recipes, streams of their own, the operator layout (the generated plants) ---------------------
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sorted((PROJECT_ROOT / "bench" / "plants").glob("*.yaml")) if p.stem not in ("field", "questions")],
+    ids=lambda p: p.stem,
+)
+def test_every_generated_plant_file_compiles_with_its_recipe(path) -> None:
+    """A generated plant's file and the recipe it includes compile (the full draw: bench/generate_plants.py --check)."""
+    assert PlantFile.load(path).check() > 40
+
+
+SHARED = """
+- table: {names: [Pump 1, Pump 2], unit: kW}
+- for: name
+  in: names
+  do:
+    - let: {r: "stream('7|' + name)", i: i + 1}
+    - equip: {code: "e{i}", dis: "{name}", markers: "['pump', {'manufacturer': 'Acme'}] if i == 1 else ['pump']"}
+      points:
+        - recur:
+            state: {left: 0}
+            step:
+              hole: 2 if left == 0 and rand(r) < 0.05 else left
+              left: hole - 1 if hole else 0
+              v: "nan if hole else round_to(5.0 + gauss(r, 0, 1), 2)"
+        - {nav: Power, unit: "{unit}", tags: "[{'enum': 'a,b'}] + ['power', 'sensor']", value: v, keep: hole == 0}
+"""
+
+
+def test_a_table_an_include_and_streams_of_their_own(tmp_path) -> None:
+    """`table` binds words as written, `include` runs a shared file's statements, `stream(text)` draws Python's own
+    numbers (a point's history on its own stream), `round_to` rounds as Python does, and the operator layout writes the
+    records by site with valued tags and `g` numbers."""
+    import gzip
+    import json
+    import random
+
+    (tmp_path / "shared.yaml").write_text(SHARED, encoding="utf-8")
+    doc = {
+        "seed": 1,
+        "start": dt.date(2026, 3, 28),
+        "end": dt.date(2026, 3, 30),
+        "format": "operator",
+        "sites": [{"key": "x.s0", "dis": "X", "zone": "Europe/Berlin", "tz": "Berlin", "city": "Bonn"}],
+        "draw": [{"site": "x.s0"}, {"let": {"i": 0}}, {"include": "shared.yaml"}],
+    }
+    pf = PlantFile(doc, str(tmp_path / "x.yaml"))
+    assert pf.check() > 5
+    js, gz = pf.build()
+    rows = json.loads(js)["rows"]
+    assert js.endswith(b"\n") and [r["dis"] for r in rows] == ["X", "Pump 1", "Pump 1 Power", "Pump 2", "Pump 2 Power"]
+    assert rows[1]["manufacturer"] == "Acme" and "manufacturer" not in rows[3] and rows[2]["enum"] == "a,b"
+    assert list(rows[2])[:8] == ["id", "dis", "navName", "point", "his", "kind", "tz", "equipRef"]
+    lines = gzip.decompress(gz).decode().splitlines()[1:]
+    r, want, left = random.Random("7|Pump 1"), [], 0  # the same draws in Python
+    for _ in range(92 + 96):  # 2026-03-29 has 23 hours in Berlin
+        hole = 2 if left == 0 and r.random() < 0.05 else left
+        left = hole - 1 if hole else 0
+        if not hole:
+            want.append(f"{round(5.0 + r.gauss(0, 1), 2):g}")
+    assert [ln.split(",")[2] for ln in lines if ln.startswith("x.s0.e1.p0,")] == want
+
+
+@given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False))
+@settings(max_examples=200, deadline=None)
+def test_round_to_is_pythons_round(x: float) -> None:
+    from blindkit.pieces import NUMPY
+
+    assert NUMPY["round_to"](x, 2) == round(x, 2)
+    assert list(NUMPY["round_to"]([x, x], 1)) == [round(x, 1)] * 2
+    assert NUMPY["round_to"](x) == round(x) and isinstance(NUMPY["round_to"](x), int)

@@ -1,7 +1,7 @@
-"""Draw a blind set's plant from its plant.yaml (docs/plants.md): write plant.json and plant.csv.gz beside it, or with
---check only compare what it draws with the files there (sha256; exit 1 on a difference).
+"""Draw a plant from its plant.yaml (docs/plants.md): write plant.json and plant.csv.gz beside it (from X.yaml: X.json
+and X.csv.gz), or with --check only compare what it draws with the files there (sha256; exit 1 on a difference).
 
-Usage: python bench/blindkit/make.py bench/blind18 [bench/blind17 ...] [--check]
+Usage: python bench/blindkit/make.py bench/blind18 [bench/blind17 ...] [bench/plants/depot.yaml ...] [--check]
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ def main(argv: list[str] | None = None) -> int:
         except (PlantFileError, ExprError) as e:
             print(f"{yml}: {e}", file=sys.stderr)
             return 2
+        name_json, name_gz = yml.with_suffix(".json").name, yml.with_suffix(".csv.gz").name
         if not args.check:
-            (here / "plant.json").write_bytes(js)
-            (here / "plant.csv.gz").write_bytes(gz)
-        for name, data in (("plant.json", js), ("plant.csv.gz", gz)):
+            (here / name_json).write_bytes(js)
+            (here / name_gz).write_bytes(gz)
+        for name, data in ((name_json, js), (name_gz, gz)):
             new = hashlib.sha256(data).hexdigest()
             if args.check:
                 old_file = here / name

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -183,6 +184,16 @@ class Pieces:
     def p_day_index(self, d: Any) -> int:
         """The day's number in the plant (the first day 0): compare with `day_i`."""
         return (day_of(d) - self.plant.start).days
+
+    def p_unix_secs(self) -> np.ndarray:
+        """Each sample's instant as seconds since 1970-01-01 00:00 UTC (a cycle in absolute time)."""
+        t0 = self.s.utc[0].timestamp()
+        out: np.ndarray = self.s.secs + t0
+        return out
+
+    def p_site_dis(self) -> str:
+        """The current site's `dis` (its name)."""
+        return self.s.dis
 
     def p_since(self, d: Any, h: float) -> np.ndarray:
         """Hours since local (d, h), negative before it."""
@@ -389,3 +400,44 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "as_float": lambda x: np.asarray(x).astype(float),
     "int": int,
 }
+
+
+# ----- streams of their own, texts, Python's numbers (docs/plants.md "Streams and texts") ---------------------------
+def _stream(seed: str) -> random.Random:
+    """A random stream of its own, seeded by a text (Python's Mersenne Twister, `random.Random(text)`): what it draws
+    moves no other stream, the plant's one generator included."""
+    return random.Random(str(seed))
+
+
+def _gauss(r: random.Random, mu: float, sigma: float) -> float:
+    """One normal draw from the stream (Python's `gauss`: it draws in pairs and keeps the second)."""
+    return r.gauss(mu, sigma)
+
+
+def _gauss_list(r: random.Random, mu: float, sigma: float, count: int) -> list[float]:
+    """`count` normal draws from the stream, as a list."""
+    return [r.gauss(mu, sigma) for _ in range(int(count))]
+
+
+def _round_to(x: Any, ndigits: int | None = None) -> Any:
+    """Python's `round` (exact decimal rounding, halves to even; without `ndigits` an integer), element by element on
+    an array or a list (numpy's `round` scales, rounds and scales back, which can differ in the last decimal)."""
+    if np.ndim(x) == 0:
+        return round(float(x), ndigits)
+    return np.array([round(float(v), ndigits) for v in np.asarray(x).tolist()])
+
+
+STREAMS_AND_TEXTS: dict[str, Callable[..., Any]] = {
+    "stream": _stream,
+    "gauss": _gauss,
+    "gauss_list": _gauss_list,
+    "rand": lambda r: r.random(),
+    "rand_between": lambda r, a, b: r.uniform(a, b),
+    "round_to": _round_to,
+    "as_list": lambda x: np.asarray(x).tolist() if isinstance(x, np.ndarray) else list(x),
+    "str": str,
+    "lower": lambda text: str(text).lower(),
+    "replace": lambda text, old, new: str(text).replace(old, new),
+    "items": lambda d: [[k, v] for k, v in d.items()],
+}
+NUMPY.update(STREAMS_AND_TEXTS)

@@ -176,10 +176,66 @@ def by_date(site: Site, table: dict[dt.date, float], default: float) -> np.ndarr
     return np.array([table.get(d, default) for d in site.date])
 
 
+def add_tag(rec: dict, tag: str | dict) -> None:
+    """A marker tag (a name) or valued tags ({name: value}, a manufacturer, a Bool point's enum) on a record."""
+    if isinstance(tag, dict):
+        rec.update(tag)
+    else:
+        rec[tag] = M
+
+
 def fmt(v: float) -> str:
     """A sample as the CSV writes it: at most three decimals, no trailing zeros, never '-0'."""
     s = f"{v:.3f}".rstrip("0").rstrip(".")
     return "0" if s == "-0" else s
+
+
+def site_row(st: Site) -> dict:
+    return {"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city, **st.tags}
+
+
+def equip_row(st: Site, code: str, dis: str, marks: list[str | dict]) -> dict:
+    eid = f"{st.key}.{code}"
+    r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
+    for mk in marks:
+        add_tag(r, mk)
+    return r
+
+
+def point_row(pid: str, eid: str, edis: str, st: Site, nav: str, kind: str, unit: str | None, desc: str | None,
+              tags: list[str | dict], tz_first: bool = False) -> dict:  # fmt: skip
+    """A point's record; `tz_first`: its `tz` after `kind` (the operator layout), else after `siteRef`."""
+    r = {"id": ref(pid, f"{edis} {nav}"), "dis": f"{edis} {nav}", "navName": nav, "point": M, "his": M, "kind": kind}
+    if tz_first:
+        r["tz"] = st.hs_tz
+    r.update(equipRef=ref(eid, edis), siteRef=ref(st.key, st.dis), tz=st.hs_tz)
+    r["hisInterval"] = {"_kind": "number", "val": 15, "unit": "min"}
+    if unit:
+        r["unit"] = unit
+    if desc:
+        r["description"] = desc
+    for t in tags:
+        add_tag(r, t)
+    return r
+
+
+def samples(out: io.StringIO, pid: str, st: Site, kind: str, vals, keep, number) -> None:
+    """A point's history as CSV rows `id,ts,val` (a Bool true/false, a number as `number` writes it; not where `keep`
+    is False)."""
+    for i, t in enumerate(st.local):
+        if keep is None or keep[i]:
+            v = vals[i]
+            txt = ("true" if v else "false") if kind == "Bool" else number(float(v))
+            out.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
+
+
+def grid_json(rows: list[dict], tail: str = "") -> bytes:
+    """The records as a compact Haystack JSON grid, the columns in the order the rows first name them."""
+    cols: list[str] = []
+    for r in rows:
+        cols += [k for k in r if k not in cols]
+    grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
+    return (json.dumps(grid, ensure_ascii=False, separators=(",", ":")) + tail).encode()
 
 
 class Plant:
@@ -193,8 +249,10 @@ class Plant:
         self.require_unit = require_unit
         self.start, self.end, self.step = start, end, step
         self.ndays = (end - start).days if end else 0
-        self.equips: list[tuple[Site, str, str, list[str]]] = []
-        self.points: list[tuple[str, str, str, str | None, list[str], np.ndarray, np.ndarray | None, str | None]] = []
+        self.equips: list[tuple[Site, str, str, list[str | dict]]] = []
+        self.points: list[
+            tuple[str, str, str, str | None, list[str | dict], np.ndarray, np.ndarray | None, str | None]
+        ] = []
 
     def site(self, key: str, dis: str, tz: str, hs_tz: str, city: str, last: dt.datetime | None = None,
              tags: dict | None = None) -> Site:  # fmt: skip
@@ -214,11 +272,11 @@ class Plant:
         return self.rng.normal(0.0, sd, self.ndays)[site.day_i]
 
     # ----- the records ----------------------------------------------------------------------------------------------
-    def equip(self, site: Site, code: str, dis: str, markers: list[str]) -> str:
+    def equip(self, site: Site, code: str, dis: str, markers: list[str | dict]) -> str:
         self.equips.append((site, code, dis, markers))
         return f"{site.key}.{code}"
 
-    def point(self, eq: str, nav: str, kind: str, unit: str | None, tags: list[str], vals, keep=None,
+    def point(self, eq: str, nav: str, kind: str, unit: str | None, tags: list[str | dict], vals, keep=None,
               desc: str | None = None) -> None:  # fmt: skip
         """A point of equip `eq`: kind Number (with a unit) or Bool; `keep` False where a sample is missing (a gap);
         `desc` its Haystack `description`."""
@@ -228,63 +286,28 @@ class Plant:
     def build(self, sites: list[Site], sort_equips: bool = True) -> tuple[bytes, bytes]:
         """plant.json and plant.csv.gz as bytes: sites, then equips (by site and code where `sort_equips`, else as
         declared), then points as declared; point ids `<equip id>.p<n>`; gzip without a name or a time."""
-        rows: list[dict] = []
-        for st in sites:
-            rows.append({"id": ref(st.key, st.dis), "dis": st.dis, "site": M, "tz": st.hs_tz, "geoCity": st.city,
-                         **st.tags})  # fmt: skip
-        eq_site = {}
+        rows = [site_row(st) for st in sites]
         equips = sorted(self.equips, key=lambda e: (sites.index(e[0]), e[1])) if sort_equips else self.equips
-        for st, code, dis, marks in equips:
-            eid = f"{st.key}.{code}"
-            eq_site[eid] = (st, dis)
-            r = {"id": ref(eid, dis), "dis": dis, "navName": dis, "equip": M, "siteRef": ref(st.key, st.dis)}
-            for mk in marks:
-                r[mk] = M
-            rows.append(r)
+        rows += [equip_row(st, code, dis, marks) for st, code, dis, marks in equips]
         out = io.StringIO()
         out.write("id,ts,val\n")
-        counts: dict[str, int] = {}
-        for eid, nav, kind, unit, tags, vals, keep, desc in self.points:
-            st, edis = eq_site[eid]
-            n = counts.get(eid, 0)
-            counts[eid] = n + 1
-            pid = f"{eid}.p{n}"
-            r = {
-                "id": ref(pid, f"{edis} {nav}"),
-                "dis": f"{edis} {nav}",
-                "navName": nav,
-                "point": M,
-                "his": M,
-                "kind": kind,
-                "equipRef": ref(eid, edis),
-                "siteRef": ref(st.key, st.dis),
-                "tz": st.hs_tz,
-                "hisInterval": {"_kind": "number", "val": 15, "unit": "min"},
-            }
-            if unit:
-                r["unit"] = unit
-            if desc:
-                r["description"] = desc
-            for t in tags:
-                r[t] = M
-            rows.append(r)
-            for i, t in enumerate(st.local):
-                if keep is not None and not keep[i]:
-                    continue
-                v = vals[i]
-                txt = ("true" if v else "false") if kind == "Bool" else fmt(float(v))
-                out.write(f"{pid},{t.isoformat(timespec='minutes')},{txt}\n")
-        cols: list[str] = []
-        for r in rows:
-            for k in r:
-                if k not in cols:
-                    cols.append(k)
-        grid = {"_kind": "grid", "meta": {"ver": "3.0"}, "cols": [{"name": c} for c in cols], "rows": rows}
-        js = json.dumps(grid, ensure_ascii=False, indent=None, separators=(",", ":")).encode()
+        for pid, (st, edis), (eid, nav, kind, unit, tags, vals, keep, desc) in self.numbered():
+            rows.append(point_row(pid, eid, edis, st, nav, kind, unit, desc, tags))
+            samples(out, pid, st, kind, vals, keep, fmt)
         buf = io.BytesIO()
         with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as gz:
             gz.write(out.getvalue().encode())
-        return js, buf.getvalue()
+        return grid_json(rows), buf.getvalue()
+
+    def numbered(self) -> list[tuple[str, tuple[Site, str], tuple]]:
+        """Each point as declared with its id (`<equip id>.p<n>`, n counted per equip) and its equip's site and dis."""
+        eq = {f"{st.key}.{code}": (st, dis) for st, code, dis, _ in self.equips}
+        counts: dict[str, int] = {}
+        out = []
+        for pt in self.points:
+            n = counts[pt[0]] = counts.get(pt[0], -1) + 1
+            out.append((f"{pt[0]}.p{n}", eq[pt[0]], pt))
+        return out
 
     def write(self, here: Path, sites: list[Site], sort_equips: bool = True) -> None:
         """Write here/plant.json and here/plant.csv.gz."""
@@ -293,3 +316,26 @@ class Plant:
         (here / "plant.csv.gz").write_bytes(gz)
         print(f"plant.json {len(js)} bytes, plant.csv.gz {len(gz)} bytes, {len(self.equips)} equips, "
               f"{len(self.points)} points")  # fmt: skip
+
+
+# ----- the operator layout (`format: operator`, docs/plants.md) ------------------------------------------------------
+def build_by_site(plant: Plant, sites: list[Site]) -> tuple[bytes, bytes]:
+    """plant.json and plant.csv.gz in the operator layout (the generated plants of bench/plants/): records by site (a
+    site, then each of its equips in the order declared, each followed by its points), a point's `tz` after its
+    `kind`, a sample in Python's `g` format (six significant digits: a recipe rounds its own values), a newline after
+    the JSON; the histories gzip-compressed by `gzip.compress` (no name, no time)."""
+    numbered = plant.numbered()
+    rows: list[dict] = []
+    for st in sites:
+        rows.append(site_row(st))
+        for est, code, dis, marks in plant.equips:
+            if est is st:
+                rows.append(equip_row(st, code, dis, marks))
+                for pid, (_, edis), (eid, nav, kind, unit, tags, _v, _k, desc) in numbered:
+                    if eid == f"{st.key}.{code}":
+                        rows.append(point_row(pid, eid, edis, st, nav, kind, unit, desc, tags, tz_first=True))
+    out = io.StringIO()
+    out.write("id,ts,val\n")
+    for pid, (st, _), (_e, _n, kind, _u, _t, vals, keep, _d) in numbered:
+        samples(out, pid, st, kind, vals, keep, lambda v: f"{v:g}")
+    return grid_json(rows, "\n"), gzip.compress(out.getvalue().encode(), compresslevel=9, mtime=0)

@@ -35,9 +35,10 @@ import yaml
 
 from blindkit.expr import Expr, ExprError, compile_expr
 from blindkit.pieces import CONSTANTS, SITE_NAMES, Pieces
-from blindkit.plant import Plant, Site
+from blindkit.plant import Plant, Site, build_by_site
 
-TOP_KEYS = {"seed", "start", "end", "require_unit", "sort_equips", "sites", "draw"}
+TOP_KEYS = {"seed", "start", "end", "require_unit", "sort_equips", "sites", "draw", "format"}
+FORMATS = ("kit", "operator")
 SITE_KEYS = {"key", "dis", "zone", "tz", "city", "last", "tags"}
 EQUIP_KEYS = {"code", "dis", "markers"}
 POINT_KEYS = {"nav", "kind", "unit", "tags", "value", "keep", "desc", "equip"}
@@ -49,8 +50,10 @@ STATEMENTS = {
     "for": {"in", "do"},
     "if": {"then", "else"},
     "recur": set(),
+    "include": set(),
+    "table": set(),
 }
-PLANT_NAMES = ("start", "end", "ndays")
+PLANT_NAMES = ("start", "end", "ndays", "seed")
 
 
 class PlantFileError(ValueError):
@@ -58,23 +61,22 @@ class PlantFileError(ValueError):
 
 
 class Scope(Mapping[str, Any]):
-    """What an expression reads: a recur step's values, the plant file's names, the site's arrays, the constants and
-    the pieces, in that order."""
+    """What an expression reads: the plant file's names, the site's arrays, the constants and the pieces, in that order
+    (a recur step reads them flattened, its step values over them)."""
 
     def __init__(self, names: dict[str, Any], pieces: dict[str, Any]):
         self.names = names
-        self.overlay: dict[str, Any] = {}
         self.site: dict[str, Any] = {}
         self.fixed: dict[str, Any] = {**CONSTANTS, **pieces}
 
     def __getitem__(self, key: str) -> Any:
-        for layer in (self.overlay, self.names, self.site, self.fixed):
+        for layer in (self.names, self.site, self.fixed):
             if key in layer:
                 return layer[key]
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
-        return iter({**self.fixed, **self.site, **self.names, **self.overlay})
+        return iter({**self.fixed, **self.site, **self.names})
 
     def __len__(self) -> int:
         return len(set(self))
@@ -135,7 +137,9 @@ class PlantFile:
                     p = st.get("point", st)
                     exprs(p.get("value"))
                     exprs(p.get("keep"))
-                    for k in ("nav", "desc", "equip"):
+                    if isinstance(p.get("tags"), str):
+                        exprs(p["tags"])
+                    for k in ("nav", "desc", "equip", "kind", "unit"):
                         texts(p.get(k, ""))
                 elif "let" in st:
                     binds(list(st["let"]), "let")
@@ -159,6 +163,12 @@ class PlantFile:
                     binds(list(st["recur"].get("state") or {}) + list(st["recur"]["step"]), "recur")
                     exprs(list((st["recur"].get("state") or {}).values()))
                     exprs(list(st["recur"]["step"].values()))
+                elif "include" in st:
+                    walk(self._included(st["include"], "include"))
+                elif "table" in st:
+                    binds(list(st["table"]), "table")
+                elif "site" in st:
+                    texts(st["site"])
 
         walk(self.doc["draw"])
         return count
@@ -174,7 +184,7 @@ class PlantFile:
         self.piece_names = frozenset(table)
         self.names: dict[str, Any] = {}
         self.scope = Scope(self.names, table)
-        self.scope.fixed.update(start=start, end=end, ndays=self.plant.ndays)
+        self.scope.fixed.update(start=start, end=end, ndays=self.plant.ndays, seed=d["seed"])
         self.reserved = set(table) | set(CONSTANTS) | set(SITE_NAMES) | set(PLANT_NAMES)
         self.sites: dict[str, Site] = {}
         for i, sd in enumerate(d["sites"]):
@@ -193,7 +203,12 @@ class PlantFile:
 
     def build(self) -> tuple[bytes, bytes]:
         """plant.json and plant.csv.gz as bytes."""
+        fmt = self.doc.get("format", "kit")
+        if fmt not in FORMATS:
+            raise PlantFileError(f"format: one of {', '.join(FORMATS)}, not {fmt!r}")
         plant, sites = self.draw()
+        if fmt == "operator":
+            return build_by_site(plant, sites)
         return plant.build(sites, bool(self.doc.get("sort_equips", True)))
 
     def _run(self, stmts: Any, path: str) -> None:
@@ -221,7 +236,7 @@ class PlantFile:
 
     # ----- statements --------------------------------------------------------------------------------------------
     def _st_site(self, st: dict[str, Any], where: str) -> None:
-        key = st["site"]
+        key = self.text(st["site"])
         if key not in self.sites:
             raise PlantFileError(f"{where}: unknown site {key!r} (the sites: {', '.join(self.sites)})")
         self.site = self.pieces.site = self.sites[key]
@@ -244,7 +259,9 @@ class PlantFile:
         markers = eq["markers"]
         if isinstance(markers, str):  # an expression giving the list (a loop's row)
             markers = self.value(markers, f"{where}.markers")
-        eid = self.plant.equip(s, code, self.text(eq["dis"]), [self.text(m) for m in markers])
+        eid = self.plant.equip(
+            s, code, self.text(eq["dis"]), [m if isinstance(m, dict) else self.text(m) for m in markers]
+        )
         self.equip_ids[(s.key, code)] = eid
         saved = self._equip
         self._equip = eid
@@ -269,7 +286,7 @@ class PlantFile:
         else:
             raise PlantFileError(f"{where}: a point outside an equip's points needs `equip: <code>`")
         nav = self.text(p["nav"])
-        kind = p.get("kind", "Number")
+        kind = self.text(p.get("kind", "Number"))
         if kind not in ("Number", "Bool"):
             raise PlantFileError(f"{where}: kind is Number or Bool, not {kind!r}")
         unit = p.get("unit")
@@ -282,7 +299,11 @@ class PlantFile:
         desc = None if desc is None else self.text(desc)
         if np.shape(vals) != (s.n,):
             raise PlantFileError(f"{where}: {nav}: {np.shape(vals)} values, the site has {s.n} samples")
-        self.plant.point(eid, nav, kind, unit, [self.text(t) for t in p.get("tags", [])], vals, keep, desc)
+        tags = p.get("tags", [])
+        if isinstance(tags, str):  # an expression giving the list (a table's row)
+            tags = self.value(tags, f"{where}.tags ({nav})")
+        self.plant.point(eid, nav, kind, unit, [t if isinstance(t, dict) else self.text(t) for t in tags], vals, keep,
+                         desc)  # fmt: skip
 
     def _st_for(self, st: dict[str, Any], where: str) -> None:
         names = st["for"]
@@ -322,21 +343,41 @@ class PlantFile:
         per = {nm: known[nm] for nm in reads if _is_series(known.get(nm), s.n)}
         cur = {nm: self.names[nm] for nm in own if nm in self.names}
         out: dict[str, list[Any]] = {name: [] for name in own}
-        scope = self.scope
-        scope.overlay = cur
-        try:
-            for k in range(s.n):
-                cur["k"] = k
-                for nm, arr in per.items():
-                    cur[nm] = arr[k]
-                for name, e in steps:
-                    v = e(scope)
-                    cur[name] = v
-                    out[name].append(v)
-        finally:
-            scope.overlay = {}
+        # one flat mapping for the pass (what the scope's layers give, the step values over them): no name changes
+        # meanwhile but the steps' and the samples'
+        env = {**self.scope.fixed, **self.scope.site, **self.names, **cur}
+        for k in range(s.n):
+            env["k"] = k
+            for nm, arr in per.items():
+                env[nm] = arr[k]
+            for name, e in steps:
+                v = e(env)
+                env[name] = v
+                out[name].append(v)
         for name in own:
             self.names[name] = np.asarray(out[name])
+
+    def _st_table(self, st: dict[str, Any], where: str) -> None:
+        """Names bound to values as written (a word stays a word; `let` reads a string as an expression): a table of
+        names, kinds and numbers a recipe looks up."""
+        if not isinstance(st["table"], dict):
+            raise PlantFileError(f"{where}: table takes a mapping of name: value")
+        for name, val in st["table"].items():
+            self._bind(name, val, where)
+
+    def _st_include(self, st: dict[str, Any], where: str) -> None:
+        self._run(self._included(st["include"], where), f"{where}<{st['include']}>")
+
+    def _included(self, name: Any, where: str) -> list[Any]:
+        """The statements of a shared file (a YAML list), named relative to this plant file: a recipe several plants
+        draw with their own tables."""
+        path = Path(self.source).parent / str(name)
+        if not path.is_file():
+            raise PlantFileError(f"{where}: include: no file {path}")
+        stmts = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(stmts, list):
+            raise PlantFileError(f"{where}: include: {path} is not a list of statements")
+        return stmts
 
     # ----- values ------------------------------------------------------------------------------------------------
     def expr(self, text: str) -> Expr:
