@@ -78,16 +78,23 @@ def cut_words(question: str, assets: Iterable[str], names: Iterable[str]) -> dic
     tokens = list(re.finditer(r"[^\W\d_]+", question))
     fits: dict[tuple[int, int], set[str]] = {}
     for name in assets:
-        words = [w.casefold() for w in _words(name)]
-        if len(words) < 2 or re.search(r"\d", name):
+        numbered = re.fullmatch(r"(?P<words>[^\d]*?)[\s_\-.#]*(?P<n>\d+)", name)  # "Shore Charger 1": "shore chgr 1"
+        words = [w.casefold() for w in _words(numbered.group("words") if numbered else name)]
+        if len(words) < (1 if numbered else 2) or (not numbered and re.search(r"\d", name)):
             continue
         for i in range(len(tokens) - len(words) + 1):
             said = [t.group(0).casefold() for t in tokens[i : i + len(words)]]
             whole = [s == w for s, w in zip(said, words)]
             cut = [_cut(s, w) and s not in taken and s not in FUNCTION_WORDS for s, w in zip(said, words)]
-            if all(a or b for a, b in zip(whole, cut)) and any(whole) and any(cut):
+            # the number said after the words stands for a whole word
+            if all(a or b for a, b in zip(whole, cut)) and (any(whole) or numbered) and any(cut):
                 span = (tokens[i].start(), tokens[i + len(words) - 1].end())
-                if re.fullmatch(r"[^\W\d_]+(?:\s+[^\W\d_]+)*", question[span[0] : span[1]]):
+                if numbered:
+                    after = re.match(r"[\s_\-.#]*0*(\d+)\b", question[span[1] :])
+                    if after is None or int(after.group(1)) != int(numbered.group("n")):
+                        continue
+                    span = (span[0], span[1] + after.end())
+                if re.fullmatch(r"[^\W\d_]+(?:\s+[^\W\d_]+)*(?:[\s_\-.#]*\d+)?", question[span[0] : span[1]]):
                     fits.setdefault(span, set()).add(name)
     return {question[a:b]: next(iter(n)) for (a, b), n in fits.items() if len(n) == 1}
 

@@ -117,9 +117,10 @@ def label_lead(question: str, keep: Callable[[str], bool]) -> tuple[str, str]:
     if m is not None and len(m.group("label").split()) > 4:
         m = None
     m = m or _FRONTED.match(question)
-    if m is None or keep(m.group("label")):
+    label = (m.group("label") or m.groupdict().get("purpose") or "") if m is not None else ""
+    if m is None or keep(label):
         return question, ""
-    return _blank(question, 0, m.end()), m.group("label").strip()
+    return _blank(question, 0, m.end()), label.strip()
 
 
 #: a circumstance after the question, set off by a comma: "…, when Cooling Tower 2's fan was out of service." (why it
@@ -143,7 +144,12 @@ def circumstance_tail(question: str, keep: Callable[[str], bool]) -> tuple[str, 
 #: a purpose said before the ask ("For the tenant engagement section, please …", "As an energy-saving measure,
 #: please …"): context, like a log's heading
 _FRONTED = re.compile(
-    r"^\W*(?P<label>(?:for|as)\s+(?:the|our|my|this|that|an?|part\s+of)\s+[^,?!.;:]{1,80}?)\s*,\s+(?=\S)", re.I
+    r"^\W*(?P<label>(?:for|as)\s+(?:the|our|my|this|that|an?|part\s+of)\s+[^,?!.;:]{1,80}?)\s*,\s+(?=\S)"
+    # a purpose before a request put in writing: "For inclusion in the water-energy nexus indicator, please provide …",
+    # "To support the performance indicator in the annual report, please …"
+    r"|^\W*(?P<purpose>(?:for|to|in\s+order\s+to|in\s+preparing|in\s+preparation\s+for|so\s+that|with\s+a\s+view\s+to)"
+    r"\s+[^,?!.;:]{1,120}?)\s*,\s+(?=(?:please|kindly|could\s+you|can\s+you|would\s+you)\b)",
+    re.I,
 )
 
 

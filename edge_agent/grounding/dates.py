@@ -115,7 +115,7 @@ _MONTH_YEAR = re.compile(
 _DAYS_OF_ONE_MONTH = re.compile(
     r"(?:(?:\b(?:from|between)\s+(?:the\s+)?|\(\s*|(?:^\s*|(?<=[—–:,;])|(?<=[—–:,;]\s))(?=\d))(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
     r"|\b(?P<o1>\d{1,2})(?:st|nd|rd|th)"
-    r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d))"  # "on 3-5 may": a dash after a period's word
+    r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d|\s+and\s+\d))"  # "on 3-5 may", "for 27 and 28 jan"
     r"\s*(?:to|until|till|through|-|–|and)\s*(?:the\s+)?"  # "the 27th to the 29th of Oct"
     r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"
 )
@@ -618,8 +618,9 @@ def _days_of_one_month(lowered: str, now: datetime) -> DateRange | None:
         last = date(first.year, month, int(m["d2"]))
     except (ValueError, KeyError):
         return None  # no such day: read on as if nothing matched
-    if first > last:
-        return None
+    joined = re.search(r"\d\s+and\s+(?:the\s+)?\d", m.group(0)) and not m.group(0).startswith("between")
+    if first > last or (joined and (last - first).days != 1):
+        return None  # "27 and 28 january": two days that follow each other (never "3 and 5 may": a day between)
     return DateRange(_midnight(first, now), _midnight(last + timedelta(days=1), now), m.group(0))
 
 

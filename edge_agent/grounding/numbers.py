@@ -169,6 +169,8 @@ def spelled_numbers(
     ):
         if not any(m.group(1).casefold() in k.casefold() for k in out):
             out[m.group(0)] = f"{m.group(0)[: m.start(1) - m.start()]}{value(m.group(1))}"
+    for m in re.finditer(rf"\b({NUMBER})-(minutes?|min|hours?|hr|seconds?|days?|weeks?)\b", question, re.I):
+        out[m.group(0)] = f"{value(m.group(1))}-{m.group(2)}"  # "fifteen-minute values", "twenty-four-hour"
     for m in re.finditer(_CLOCK_MINUTES, question):  # "six thirty this morning", "seven forty-five pm": 6:30, 7:45
         hour, minutes = value(m.group(1)), value(m.group(2).replace("oh ", "").replace("o ", ""))
         if isinstance(hour, int) and 1 <= hour <= 12 and isinstance(minutes, int) and 0 < minutes < 60:

@@ -137,6 +137,15 @@ GENERIC_THINGS = frozenset(
 )
 
 
+#: the verbs and nouns a written report asks with ("please quantify", "indicate which", "the reporting period",
+#: "the weekly totals"): placed, never a name, a measure or a form (they are no function words: a form's cue reads
+#: past those)
+REPORTING_WORDS = frozenset(
+    "quantify quantified indicate specify state confirm reporting period periods hourly daily weekly monthly totals "
+    "figure figures".split()
+)
+
+
 def initial_spans(question: str, catalog: Catalog) -> list[tuple[list[str], str]]:
     """Runs of words whose initials spell an abbreviation of three to five capitals that a SkySpark name holds
     ("tunnel ventilation fans" of "TVF-01", "clean dry air" of "CDA Compressor 1"), no function word among them."""
@@ -174,6 +183,7 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | EVENT_WORDS  # "in wednesday's test", "during the black building test": when, not what
         | {"days", "weeks", "months", "years", "hours", "rate", "rates"}  # "both weeks' average gas flow rates"
         | {f"{d}s" for d in WEEKDAYS}  # "wednesdays test": Wednesday's
+        | REPORTING_WORDS  # "please quantify …", "for the reporting period": how a report asks, not what
     )
     for m in links.mentions:
         placed |= set(words(m.text))
@@ -198,6 +208,13 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         placed |= set(words(" ".join(span)))
     for missing in links.missing:
         placed |= set(words(missing.text))
+    for kind in links.asset_types:  # "all four grow-out ponds": a compound that says which of the kind, no name
+        label = " ".join(fieldvocab.marker_words(kind)).split()[-1:]
+        if label:
+            compound = rf"\b([^\W\d_]+)-([^\W\d_]+)\s+{re.escape(label[0])}"
+            placed |= {w.casefold() for m in re.finditer(compound, g.question, re.I) for w in m.groups()}
+    for said in fieldvocab.measure_words(g.question):  # "the average electrical output": a measure's phrase
+        placed |= set(words(said.phrase))
     left = []
     for w in unplaced_words(g.question, g.reading, placed):
         if (

@@ -47,6 +47,9 @@ def respelt(question: str, unplaced: list[str], catalog: Catalog) -> dict[str, s
     out: dict[str, str] = {}
     for written in dict.fromkeys(re.findall(r"[^\W\d_]+", question)):
         low = written.casefold()
+        if low in unplaced and low not in FUNCTION_WORDS and (short := _skeleton_of(low, every - field)):
+            out[written] = short.capitalize() if written.istitle() else short  # "chgr": charger
+            continue
         if low not in unplaced or len(low) < MIN_LETTERS or low in FUNCTION_WORDS or low in field:
             continue
         # a word of a name elsewhere that nothing placed here ("compresor", a Spanish name at another site, for the
@@ -73,6 +76,30 @@ def _spellings(word: str) -> set[str]:
             if x in word:
                 out.add(word.replace(x, y))
     return out - {word}
+
+
+def _skeleton_of(written: str, vocab: frozenset[str]) -> str | None:
+    """The one vocabulary word that `written` abbreviates by leaving vowels out, as maintenance systems write names
+    ("chgr" charger, "cmpr" compressor, "xfmr" is none): three letters or more and no vowel, its first and
+    last letters the word's, the rest in order; the shortest such word, None where none or several are."""
+    if len(written) < 3 or any(c in "aeiou" for c in written):
+        return None
+    fits = [
+        w
+        for w in vocab
+        if w[0] == written[0] and w[-1] == written[-1] and len(w) > len(written) + 1 and _in_order(written, w)
+    ]
+    shortest = [w for w in fits if len(w) == min(map(len, fits))]  # "charger", not "carcharger"
+    return shortest[0] if len(shortest) == 1 else None
+
+
+def _in_order(letters: str, word: str) -> bool:
+    at = 0
+    for c in letters:
+        at = word.find(c, at) + 1
+        if at == 0:
+            return False
+    return True
 
 
 def _slip(written: str, word: str) -> bool:

@@ -44,6 +44,7 @@ from edge_agent.grounding.context import (
 )
 from edge_agent.grounding.dates import DateRange, resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
+from edge_agent.grounding.frame import Slot
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import Links, Mention
 from edge_agent.grounding.numbers import numbered_words, spelled_numbers, spelled_units
@@ -251,6 +252,33 @@ def _settled_by_unit(reading: Reading, links: Links, catalog: Catalog) -> None:
     for m in plain:
         links.missing.remove(m)
         links.sensors[:] = [s for s in links.sensors if s in own or s.casefold() != m.text.casefold()]
+
+
+_TIME_UNITS = frozenset({"h", "hr", "hrs", "hour", "hours", "min", "s", "sec", "day", "days"})
+
+
+def _time_counted(reading: Reading, links: Links, catalog: Catalog) -> None:
+    """ "GTG-1 run hrs last week" where GTG-1 has a Run Hours point (a counter in hours): how long it ran is what the
+    counter rose over the period (its rise, a data part: the histories' head states it), not a time past a limit."""
+    for i, part in enumerate(reading.parts):
+        if part.ask != "duration" or part.limit is not None or part.setpoint or len(links.sensors) != 1:
+            continue
+        sensor = links.sensors[0]
+        points = [
+            x for a in links.assets for x in catalog.sensors(links.asset_sites.get(a, ""), a) if x.short == sensor
+        ]
+        if points and all((x.unit or "").strip().casefold() in _TIME_UNITS for x in points):
+            reading.parts[i] = part.model_copy(
+                update={
+                    "ask": "data",
+                    "form": "value",
+                    "direction": None,
+                    "slots": {
+                        **part.slots,
+                        "statistic": Slot(source="rule", said=f"the rise of {sensor}, a counter of the time it ran"),
+                    },
+                }
+            )
 
 
 def _asked_period(question: str, now: datetime) -> DateRange | None:
@@ -463,6 +491,7 @@ class Grounding:
                 g.reading, links, question
             )  # "what fraction of the incomer's load was the NH3 meter": NH3 first
             _settled_by_unit(g.reading, links, catalog)  # "did Well Pump 3 run above 48 Hz": no Run it lacks
+            _time_counted(g.reading, links, catalog)  # "GTG-1 run hrs last week": the rise of its Run Hours
             only_requests(g, catalog, links)
             g.unplaced = unplaced(g, catalog, links, phrase)
             unplaced_measure(g, catalog, links)
