@@ -138,3 +138,16 @@ def test_two_days_joined_by_and_and_an_interval_said_in_words():
     r = resolve_period("the readings for 3 and 5 January", NOW)
     assert r is not None and (r.start.day, r.end.day) == (5, 6)  # not the days between: the later one, as ever
     assert spelled_numbers("the fifteen-minute values", frozenset()) == {"fifteen-minute": "15-minute"}
+
+
+def test_a_valves_position_not_its_command_unless_the_command_is_said():
+    cat = _plant()
+    site = cat.site("Kodiak Harbor Seafoods")
+    site.sensors["GTG-1"] += [
+        SensorName("Valve Cmd", "Valve Cmd", "%", ("valve", "cmd")),
+        SensorName("Valve Position", "Valve Position", "%", ("valve", "sensor")),
+    ]
+    g = Grounding.build("where was the GTG-1 valve actually sitting on average yesterday", cat, NOW)
+    assert g.scope().sites["Kodiak Harbor Seafoods"].sensors == ("Valve Position",)
+    g = Grounding.build("what was the GTG-1 valve command on average yesterday", cat, NOW)
+    assert "Valve Cmd" in g.scope().sites["Kodiak Harbor Seafoods"].sensors

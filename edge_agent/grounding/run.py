@@ -254,6 +254,8 @@ def _settled_by_unit(reading: Reading, links: Links, catalog: Catalog) -> None:
         links.sensors[:] = [s for s in links.sensors if s in own or s.casefold() != m.text.casefold()]
 
 
+#: the forms that read a series' values (a command gives way to its feedback there, never in a listing)
+_READS_A_VALUE = frozenset({"data", "rank", "duration", "excursion", "derive", "periods", "when_extreme"})
 _TIME_UNITS = frozenset({"h", "hr", "hrs", "hour", "hours", "min", "s", "sec", "day", "days"})
 
 
@@ -582,6 +584,10 @@ class Grounding:
                     self.reading, self.other, energy_asked=self.links.measures == ["energy"] and not self.links.sensors
                 ),
                 setpoint_said=bool(TABLE.setpoint.search(self.asked_text())),
+                # a value read ("where was the valve sitting"), not the points listed: a command gives way to feedback
+                feedback_asked=bool(self.reading.parts)
+                and not self.links.sensors
+                and all(p.ask in _READS_A_VALUE for p in self.reading.parts),
                 # only a reading that placed every word: "who is working hardest?" may be a ranking it did not read
                 kind_listed=bool(self.reading.parts)
                 and all(p.ask == "data" for p in self.reading.parts)

@@ -107,6 +107,7 @@ class Scope:
         seen: frozenset[str] = frozenset(),
         pins: dict[str, Any] | None = None,
         setpoint_said: bool = True,
+        feedback_asked: bool = False,
         kind_listed: bool = False,
         qualified: dict[str, list[str]] | None = None,
         asked: str = "",
@@ -152,6 +153,12 @@ class Scope:
                 # a peak or its time is a rate's too ("the time at which the export to the grid peaked")
                 rates = bool((pins or {}).get("report")) or not amount or bool(_PEAKED.search(asked))
                 directed, unsigned, sensors = _directed(catalog, site, kinds or assets, sensors, direction, rates)
+            if (
+                feedback_asked and len(sensors) > 1 and not _COMMAND_SAID.search(asked)
+            ):  # "where was the valve sitting":
+                # its position (the feedback), not the command sent to it, unless the question says command or signal
+                fed = [x for x in sensors if not _has_feedback(catalog, site, kinds or assets, x, sensors)]
+                sensors = fed or sensors
             worded: list[str] = []
             if not links.sensors and len(sensors) > 1:  # "returned the coolest water": of the temperatures, the one
                 # the question's words name ("discharge rate": Discharge Power); never by a word of a name ("Heat Pump")
@@ -641,6 +648,32 @@ def _fitting(catalog: Catalog, site: str, assets: list[str], sensors: list[str],
             and (q.name == want.name or (want.name == "dimensionless" and q.name in _PERCENT_OF))
         )
     ]
+
+
+#: the words that ask for what a controller sent, not what the equipment did ("the valve command", "the cooling signal")
+_COMMAND_SAID = re.compile(r"\b(?:command(?:ed|s)?|cmd|signal|demand(?:ed)?|requested|output\s+to|told\s+to)\b", re.I)
+
+
+def _is_command(catalog: Catalog, site: str, assets: list[str], short: str) -> bool:
+    """The point `short` of `assets` is a command (Haystack `cmd`, or "Cmd"/"Command" in its name)."""
+    return any(
+        point_measure(x).function == "command" for a in assets for x in catalog.sensors(site, a) if x.short == short
+    )
+
+
+def _has_feedback(catalog: Catalog, site: str, assets: list[str], short: str, among: list[str]) -> bool:
+    """The point `short` of `assets` is a command and `among` holds its feedback: a point that is no command and
+    whose name holds every other word of the command's ("Slide Valve Cmd" and "Slide Valve Position", "Run Cmd" and
+    "Run Status"; "Speed Cmd" alone has none, and stays)."""
+    if not _is_command(catalog, site, assets, short):
+        return False
+    own = {w.casefold() for w in re.findall(r"[^\W\d_]+", short)} - {"cmd", "command", "commanded"}
+    return bool(own) and any(
+        y != short
+        and own <= {w.casefold() for w in re.findall(r"[^\W\d_]+", y)}
+        and not _is_command(catalog, site, assets, y)
+        for y in among
+    )
 
 
 def _is_setpoint(catalog: Catalog, site: str, assets: list[str], short: str) -> bool:
