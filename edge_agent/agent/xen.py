@@ -56,8 +56,8 @@ class XenOutcome:
     trials: list[Trial]
     distilled: Distilled | None
     failure: ExternalFailure | None = None  # status failed: what failed
-    # status gave_up: "unverified" (an answer held back), "not_understood", "ambiguous", "language" (not English),
-    # "no_answer" (no trial answered: `why_none`)
+    # status gave_up: "unverified" (an answer held back), "not_understood", "ambiguous", "language" (not English);
+    # none where no trial answered (the detail says why: `why_none`)
     reason: str | None = None
     detail: str = ""  # what the evidence lacked
     reading: ReadAs | None = None  # how the question was read, said back (`grounding.readas`)
@@ -274,9 +274,7 @@ def short_of(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime,
         return XenOutcome(
             answer=None, status="gave_up", trials=trials, distilled=distilled, reason="unverified", detail=lacking
         )
-    return XenOutcome(
-        answer=None, status="gave_up", trials=trials, distilled=distilled, reason="no_answer", detail=why_none(trials)
-    )
+    return XenOutcome(answer=None, status="gave_up", trials=trials, distilled=distilled, detail=why_none(trials))
 
 
 def why_none(trials: list[Trial]) -> str:

@@ -58,10 +58,13 @@ def _cut(said: str, word: str) -> bool:
     letters or more of it in order from its first ("brg" of bearing, "pmp" of pump)."""
     if len(said) < 3 or said == word or said[0] != word[0]:
         return False
-    if word.startswith(said):
-        return True
+    return word.startswith(said) or in_order(said, word)
+
+
+def in_order(letters: str, word: str) -> bool:
+    """Every letter of `letters` stands in `word`, in that order ("brg" of bearing, "chgr" of charger)."""
     at = 0
-    for c in said:
+    for c in letters:
         at = word.find(c, at) + 1
         if at == 0:
             return False

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.abbrev import in_order
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS
 from edge_agent.grounding.lacking import kind_words
@@ -87,19 +88,10 @@ def _skeleton_of(written: str, vocab: frozenset[str]) -> str | None:
     fits = [
         w
         for w in vocab
-        if w[0] == written[0] and w[-1] == written[-1] and len(w) > len(written) + 1 and _in_order(written, w)
+        if w[0] == written[0] and w[-1] == written[-1] and len(w) > len(written) + 1 and in_order(written, w)
     ]
     shortest = [w for w in fits if len(w) == min(map(len, fits))]  # "charger", not "carcharger"
     return shortest[0] if len(shortest) == 1 else None
-
-
-def _in_order(letters: str, word: str) -> bool:
-    at = 0
-    for c in letters:
-        at = word.find(c, at) + 1
-        if at == 0:
-            return False
-    return True
 
 
 def _slip(written: str, word: str) -> bool:
