@@ -151,3 +151,8 @@ def test_a_valves_position_not_its_command_unless_the_command_is_said():
     assert g.scope().sites["Kodiak Harbor Seafoods"].sensors == ("Valve Position",)
     g = Grounding.build("what was the GTG-1 valve command on average yesterday", cat, NOW)
     assert "Valve Cmd" in g.scope().sites["Kodiak Harbor Seafoods"].sensors
+
+
+def test_a_slip_in_a_statement_before_the_question_is_respelt_for_the_pronoun():
+    q = "conche number two sounded like it was labouring yesterday how long was it over 70 kW"
+    assert Grounding.build(q.replace("conche", "conch"), _plant(), NOW).links.assets == ["Conche 2"]

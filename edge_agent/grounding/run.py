@@ -37,6 +37,7 @@ from edge_agent.grounding.catalog import Catalog, key
 from edge_agent.grounding.context import (
     circumstance_tail,
     framing_spans,
+    in_statements,
     label_lead,
     sentence_spans,
     set_aside,
@@ -414,7 +415,10 @@ class Grounding:
         g.respelt, g.aside = dict(short), aside
         if catalog is None:
             return g
-        fixes = respelling.respelt(question, g.unplaced, catalog) if g.unplaced else {}
+        # a statement's words are context, placed as such; a slip among them is still one ("conch number two was
+        # labouring … how long was it over 75 kW": the subject "it" refers to is Conche 2)
+        slipped = g.unplaced + [w for w in in_statements(question) if w not in g.unplaced]
+        fixes = respelling.respelt(question, slipped, catalog) if slipped else {}
         slips = _kind_slips(question)  # "boliers": the reading read "boilers"; the linking must too
         if not fixes and not slips:
             return g
