@@ -280,7 +280,7 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
         energy = an.energy_kwh(points, samples[0].unit)
         gaps = f" over {energy.gaps} gap{'s' if energy.gaps > 1 else ''}" if energy.gaps else ""
         said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
-    elif _adds_up(samples[0].unit) and _is_register(numbers):  # a running total: its rise, not a sum
+    elif _counts_up(samples[0].unit, numbers):  # a running total: its rise, not a sum
         said["sum"] = f"rise {_fmt(float(numbers[-1].value) - float(numbers[0].value))} (a register: first to last)"
     elif not _adds_up(samples[0].unit):  # a sum of temperatures, tonnages or percentages means nothing
         order = tuple(s for s in order if s != "sum")
@@ -294,6 +294,13 @@ def _adds_up(unit: str | None) -> bool:
     """Values in this unit may be added over time (an energy, a volume: the field's vocabulary says so)."""
     quantity = fieldvocab.quantity_of_unit(unit)
     return quantity is not None and quantity.summable
+
+
+def _counts_up(unit: str | None, numbers: list) -> bool:
+    """The series is a running total whose rise is what was used or done over the period: a register of what adds up
+    (kWh, m³), or a counter of time (a Run Hours point in h: the hours it ran)."""
+    quantity = fieldvocab.quantity_of_unit(unit)
+    return quantity is not None and (quantity.summable or quantity.name == "time") and _is_register(numbers)
 
 
 _WORDS = {"max": "highest", "min": "lowest", "mean": "mean"}
@@ -360,7 +367,7 @@ def _total(samples: list, numbers: list, asked: str = "") -> str:
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
         kwh = an.energy_kwh(points, unit).kwh
         return f"energy {_fmt(kwh)} kWh{_in_asked(kwh, 'kWh', asked)}" if len(points) > 1 else ""
-    if _adds_up(unit) and _is_register(numbers):
+    if _counts_up(unit, numbers):
         used = float(numbers[-1].value) - float(numbers[0].value)
         return (
             f"rise {_fmt(used)}{_unit(unit)}{_in_asked(used, unit, asked)} (the register from "

@@ -486,6 +486,12 @@ def test_a_meter_register_is_used_by_its_rise_never_summed():
     assert iot._total(register, register).startswith("rise 10194.0 kWh (the register from 3280101.0")
     interval = [row(v) for v in (162.07, 162.28, 161.08, 157.87)]
     assert iot._total(interval, interval) == "total 643.3 kWh"
+    hours = [
+        SimpleNamespace(value=v, unit="h", timestamp="2027-02-01T00:00:00+05:00") for v in (23859.0, 23950.0, 24022.0)
+    ]
+    assert iot._total(hours, hours).startswith("rise 163.0 h (the register from 23859.0")  # a Run Hours counter
+    temps = [SimpleNamespace(value=v, unit="°C", timestamp="2027-02-01T00:00:00+05:00") for v in (20.0, 21.0, 22.0)]
+    assert iot._total(temps, temps) == ""  # a rising temperature is no counter
 
 
 def test_a_value_asked_inside_a_gap_says_there_is_a_gap(tools, iot_ctx):
