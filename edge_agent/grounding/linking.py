@@ -472,7 +472,7 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
     word ("the plant", "the site")."""
     lasts: dict[str, list[str]] = {}
     for site in catalog.sites:
-        words = [w for w in re.split(r"[\s_\-./&]+", site) if w]
+        words = _site_words(site)
         for w in words[1:] if len(words) >= 2 else []:  # "the terminal", "the resort" (of Al Noor Resort & Casino)
             if w.isalpha() and len(w) >= _WORD_MIN:
                 lasts.setdefault(key(w), []).append(site)
@@ -500,6 +500,11 @@ def _match_site_type(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, s
     return found
 
 
+def _site_words(site: str) -> list[str]:
+    """The words of a site's name as written ("Al Noor Resort & Casino": Al, Noor, Resort, Casino)."""
+    return [w for w in re.split(r"[\s_\-./&]+", site) if w]
+
+
 def _after_the(tokens: Tokens, i: int) -> bool:
     """Token `i` follows "the" (or starts the question): how a site is named by what kind of place it is."""
     return i == 0 or tokens.items[i - 1][0].casefold() == "the"
@@ -510,7 +515,7 @@ def _site_tail(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int, str, st
     Chocolate Factory, "the harbor seafoods plant"), where they end exactly one site's name."""
     tails: dict[tuple[str, ...], list[str]] = {}
     for site in catalog.sites:
-        words = [key(w) for w in re.split(r"[\s_\-./&]+", site) if w]
+        words = [key(w) for w in _site_words(site)]
         for n in range(2, len(words)):
             tails.setdefault(tuple(words[-n:]), []).append(site)
     found = []
@@ -537,7 +542,7 @@ def _site_by_its_trade(tokens: Tokens, catalog: Catalog) -> list[tuple[int, int,
         fits = [
             site
             for site in catalog.sites
-            if any(len(st) >= 4 and key(w).startswith(st) for w in re.split(r"[\s_\-./&]+", site) for st in stems)
+            if any(len(st) >= 4 and key(w).startswith(st) for w in _site_words(site) for st in stems)
         ]
         if len(fits) == 1:
             tokens.take(i, i + 1)

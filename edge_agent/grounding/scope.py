@@ -620,7 +620,7 @@ def _in_unit(
         for s in sensors
         if want is not None
         and (q := fieldvocab.quantity_of_unit(units.get(s))) is not None
-        and (q.name == want.name or (want.name == "dimensionless" and q.name in _PERCENT_OF))
+        and _fits_limit(q.name, want.name)
     ]
     named = [
         s for s in dict.fromkeys(same + alike) if measures and s in points and fits(measures, point_measure(points[s]))
@@ -630,6 +630,11 @@ def _in_unit(
 
 #: the quantities whose unit is a percent of something ("%RH", "%LEL"): a limit in "%" is one of theirs too
 _PERCENT_OF = frozenset({"relative humidity", "concentration"})
+
+
+def _fits_limit(quantity: str, limit: str) -> bool:
+    """A series of `quantity` is compared with a limit of quantity `limit` (a "%" limit fits a %RH series too)."""
+    return quantity == limit or (limit == "dimensionless" and quantity in _PERCENT_OF)
 
 
 def _fitting(catalog: Catalog, site: str, assets: list[str], sensors: list[str], unit: str) -> list[str]:
@@ -643,10 +648,7 @@ def _fitting(catalog: Catalog, site: str, assets: list[str], sensors: list[str],
         s
         for s in sensors
         if "".join(units.get(s, "").split()).casefold() == "".join(unit.split()).casefold()
-        or (
-            (q := fieldvocab.quantity_of_unit(units.get(s))) is not None
-            and (q.name == want.name or (want.name == "dimensionless" and q.name in _PERCENT_OF))
-        )
+        or ((q := fieldvocab.quantity_of_unit(units.get(s))) is not None and _fits_limit(q.name, want.name))
     ]
 
 
