@@ -137,6 +137,17 @@ _AUXILIARIES = frozenset("is are was were did does do has have had".split())
 _WH_WORDS = frozenset("how what which who whom whose when where why whether".split())
 
 
+def _labels(text: str, then: str) -> bool:
+    """The clause is a label before a colon ("Bac Lieu farm: start DG-1 now"): it asks nothing of its own (no
+    question word, request or auxiliary at its start, no question mark), it only says what the rest is about."""
+    return (
+        then == ":"
+        and not text.rstrip().endswith("?")
+        and not _opens_part(text)
+        and not _AUXILIARIES.intersection(words(text)[:1])
+    )
+
+
 def _states(text: str) -> bool:
     """The clause is a statement about something ("Pool Filter 2 needs a backwash", "AHU-2 is running hot"): it opens
     with no question word or request verb and a copula or auxiliary follows its subject, which holds no question
@@ -193,7 +204,20 @@ def _clauses(question: str) -> tuple[_Clause, ...]:
                     placed=frozenset(words(lead.group(0)) if lead else ()),
                 )
             )
-    return tuple(out)
+    return tuple(_without_labels(out, text))
+
+
+def _without_labels(clauses: list[_Clause], text: str) -> list[_Clause]:
+    """A label before a colon that heads a request to operate ("Bac Lieu farm: start DG-1 now") asks nothing."""
+    out = list(clauses)
+    for i, (c, after) in enumerate(zip(clauses, clauses[1:])):
+        if (
+            c.kind == "ask"
+            and after.kind in ("control", "injection")
+            and _labels(text[c.start : c.end], text[c.end : c.end + 1])
+        ):
+            out[i] = _Clause(c.start, c.end, "none", placed=c.placed)
+    return out
 
 
 def _asking_text(question: str) -> str | None:

@@ -43,6 +43,16 @@ _RELAY_BARE = re.compile(
     r"(?=(?:what|wat|wich|which|how|when|where|who|whether|if|is|are|was|were|did|do|does|the|a|an|to)\b)",
     re.I,
 )
+#: an apology or a courtesy around the question ("sorry if that's a dumb question", "no rush", "hope that makes sense")
+_APOLOGY = re.compile(
+    r"\W*(?:sorry|apologies|no\s+worries|no\s+rush|thanks|thank\s+you|cheers|(?:i\s+)?hope\s+(?:that|this)\s+makes\s+"
+    r"sense|if\s+(?:that|this)\s+makes\s+sense)\b",
+    re.I,
+)
+#: ... before it, up to a comma or "but" ("sorry if this is a silly one, but …", "sorry to bug you —")
+_APOLOGY_LEAD = re.compile(
+    r"^\W*(?P<lead>(?:sorry|apologies)\b[^?,;:—–\d]{0,60}?)\s*(?:,\s*but\b|,|—|–|\s-\s)\s*", re.I
+)
 _WANTS = re.compile(r"\s*(?:i|we)(?:['’]d|\s+would)?\s+(?:need|want|like|require|only\s+need|just\s+need)\b", re.I)
 _PERSONAL = re.compile(r"\b(?:i|we|you|u|me|us|i['’]d|we['’]d|i['’]m|we['’]re)\b", re.I)
 #: why the question is asked, after it: "is for the cost report of August", "it's for the board pack", "for my WO"
@@ -50,9 +60,14 @@ _PURPOSE = re.compile(
     r"\s*(?:(?:it|this|that)\s+is\s+|(?:it|this|that)['’]s\s+|is\s+|its\s+)?for\s+(?:the|a|an|my|our|his|her|their)\s",
     re.I,
 )
-#: why the question is asked, after it: ", so that I can attach it to the monitoring plan", ", so we can bill them"
+#: why the question is asked, after it: ", so that I can attach it to the monitoring plan", ", so we can bill them",
+#: ", so that the emissions can be reported alongside", or what the operator will do with it: ", which we intend to use
+#: as the baseline" (a relative clause whose subject is the operator)
 _SO_THAT = re.compile(
-    r",\s+(?P<tail>so(?:\s+that)?\s+(?:i|we|they|he|she|you)\s+(?:can|could|may|might|will)\s[^?]+?)\s*[.!]?\s*$", re.I
+    r",\s+(?P<tail>(?:so(?:\s+that)?\s+(?:i|we|they|he|she|you)\s+(?:can|could|may|might|will)\s"
+    r"|so\s+that\s|which\s+(?:i|we|they|he|she|you)\s+(?:intend|plan|want|wish|need|will|would|shall|can|may|are|am)\s)"
+    r"[^?]+?)\s*[.!]?\s*$",
+    re.I,
 )
 #: a remark after the question's end: after its last "?", or a statement after a comma or a dash at the end
 _TAIL_AFTER_COMMA = re.compile(r"(?:,|\s[—–-])\s+(?P<tail>[^,?—–]+?)\s*[.!]?\s*$")
@@ -71,8 +86,8 @@ def _remark(piece: str) -> bool:
         return False
     if {"how", "what", "which", "who", "when", "where", "why", "whether"} & set(ws):
         return False
-    if _PURPOSE.match(piece):
-        return True  # "…? is for the cost report of August": why it is asked, not what
+    if _PURPOSE.match(piece) or _APOLOGY.match(piece):
+        return True  # "…? is for the cost report of August": why it is asked, not what; "…? sorry if that's basic"
     lead = TABLE.lead.regex.match(piece)
     if lead and lead.end() > 0 and piece[: lead.end()].strip():
         return False  # "… ? and the max", "… ? also list them": request words open another ask
@@ -89,6 +104,10 @@ def set_aside(question: str) -> tuple[str, list[str]]:
     if m and not _PERSONAL.search(m.group("lead")):
         aside.append(m.group("lead").strip())
         text = _blank(text, 0, m.end())  # with the greeting before it ("hiya — the grower's asking …")
+    sorry = _APOLOGY_LEAD.match(text)
+    if sorry:  # "sorry if this is a silly one, but what was …": a courtesy, not the question
+        aside.append(sorry.group("lead").strip())
+        text = _blank(text, 0, sorry.end())
     purpose = _SO_THAT.search(text)
     if purpose and not re.search(r"\d", purpose.group("tail")):  # "…, so that I can attach it to the plan"
         aside.append(purpose.group("tail").strip())
@@ -132,13 +151,26 @@ _CIRCUMSTANCE = re.compile(
 )
 
 
+#: a circumstance set off by commas inside the sentence: "… during the week of 11 January, when the cold spell
+#: occurred, or during …" (a non-restrictive clause: what happened then, not what is asked; "when was …" asks)
+_CIRCUMSTANCE_INSIDE = re.compile(
+    r",\s+(?P<tail>(?:when|while|whilst)\s+(?!(?:is|are|was|were|did|does|do|has|have|had|will|would|can|could)\b)"
+    r"[^,?;:\d]{3,80}?)\s*(?=,)",
+    re.I,
+)
+
+
 def circumstance_tail(question: str, keep: Callable[[str], bool]) -> tuple[str, str]:
-    """The question with a circumstance after it blanked (length kept) and the circumstance ('' where there is none,
-    or where `keep` says the question without it names nothing to read: then the circumstance holds the subject)."""
-    m = _CIRCUMSTANCE.search(question)
-    if m is None or "?" in m.group("tail") or not keep(question[: m.start()]):
-        return question, ""
-    return _blank(question, m.start(), m.end()), m.group("tail").strip()
+    """The question with a circumstance after it (or set off by commas inside it) blanked (length kept) and the
+    circumstance ('' where there is none, or where `keep` says the question without it names nothing to read: then
+    the circumstance holds the subject)."""
+    for m in (_CIRCUMSTANCE.search(question), _CIRCUMSTANCE_INSIDE.search(question)):
+        if m is None or "?" in m.group("tail"):
+            continue
+        rest = _blank(question, m.start(), m.end())
+        if keep(rest):
+            return rest, m.group("tail").strip()
+    return question, ""
 
 
 #: a purpose said before the ask ("For the tenant engagement section, please …", "As an energy-saving measure,
@@ -148,7 +180,7 @@ _FRONTED = re.compile(
     # a purpose before a request put in writing: "For inclusion in the water-energy nexus indicator, please provide …",
     # "To support the performance indicator in the annual report, please …"
     r"|^\W*(?P<purpose>(?:for|to|in\s+order\s+to|in\s+preparing|in\s+preparation\s+for|so\s+that|with\s+a\s+view\s+to)"
-    r"\s+[^,?!.;:]{1,120}?)\s*,\s+(?=(?:please|kindly|could\s+you|can\s+you|would\s+you)\b)",
+    r"\s+[^,?!.;:]{1,120}?(?:,\s+which\s+[^,?!.;:]{1,120}?)?)\s*,\s+(?=(?:please|kindly|could\s+you|can\s+you|would\s+you)\b)",
     re.I,
 )
 

@@ -74,9 +74,20 @@ def _other_half(text: str, first: DateRange) -> DateRange | None:
     return DateRange(start, end, "the second half", point=False, absolute=first.absolute)
 
 
+#: "week over week", "month-on-month": the last whole unit against the one before it, where no period is named
+_OVER = re.compile(r"\b(?P<unit>day|week|month|year)[\s-]+(?:over|on)[\s-]+(?P=unit)\b")
+
+
 def two_periods(text: str, now: datetime) -> tuple[DateRange, DateRange] | None:
     """The two periods `text` compares, in its order, or None."""
     lowered = " ".join(text.lower().split())
+    over = _OVER.search(lowered)
+    if over is not None:
+        unit = over["unit"]
+        rest = lowered[: over.start()] + " " + lowered[over.end() :]
+        last = resolve_period(rest, now) or resolve_period(f"{'yesterday' if unit == 'day' else 'last ' + unit}", now)
+        if last is not None and not last.point:
+            return last, _back(last, unit)
     whole = resolve_period(lowered, now)
     at = lowered.find(whole.phrase) if whole is not None and whole.phrase else -1
     span = (at, at + len(whole.phrase)) if whole is not None and at >= 0 else (0, 0)

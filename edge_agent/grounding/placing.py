@@ -142,7 +142,7 @@ GENERIC_THINGS = frozenset(
 #: past those)
 REPORTING_WORDS = frozenset(
     "quantify quantified indicate specify state confirm reporting period periods hourly daily weekly monthly totals "
-    "figure figures".split()
+    "figure figures date dates identify identified occur occurs occurred happen happens happened".split()
 )
 
 
