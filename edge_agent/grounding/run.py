@@ -62,6 +62,7 @@ from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, spelled, unit_quantity
 from edge_agent.grounding.readas import wrong_series
+from edge_agent.grounding.repairs import take_back
 from edge_agent.grounding.scope import SETPOINT, Scope, hidden_pins, said_among
 from edge_agent.grounding.status import (
     ANALYSIS_TOOLS,
@@ -225,7 +226,8 @@ def _names_something(text: str, catalog: Catalog, now: datetime | None) -> bool:
     """`text` names a site or equipment of the SkySpark, or a period ("Gross head yesterday")."""
     links = link(text, catalog)  # "Dairy:", "For the Cinema's statement,", "For the tenant comfort summary," (the
     # one site with tenants): it says where, which the question may say nowhere else
-    return bool(links.sites or links.assets or (now is not None and resolve_period(text, now) is not None))
+    said = [m for m in links.mentions if m.kind != "site" or m.how != "only"]  # the one site of a gateway: no word
+    return bool(said or links.assets or (now is not None and resolve_period(text, now) is not None))
 
 
 def _settled_by_unit(reading: Reading, links: Links, catalog: Catalog) -> None:
@@ -409,6 +411,8 @@ class Grounding:
             # "…, when Cooling Tower 2's fan was out of service": context, where the rest names what is read
             question, why = circumstance_tail(question, lambda t: _names_equipment(t, catalog))
             aside = [*aside, why] if why else aside
+            question, repaired = take_back(question, catalog)  # "Genset 1 yesterday, I mean Genset 2": Genset 2
+            aside = [*aside, *(f"taken back: {r}" for r in repaired)]
         short = cls._shortened(question, catalog)
         question = respelling.apply(question, short) if short else question
         g = cls._build(question, catalog, now, note)
@@ -598,6 +602,7 @@ class Grounding:
                 and not self.unplaced,
                 qualified=self.kind_narrowing(),
                 asked=self.asked_text(),
+                peak_asked=any(p.ask == "when_extreme" or p.statistic in ("max", "min") for p in self.reading.parts),
             ).without(self.avoided)
         return self._scope
 
