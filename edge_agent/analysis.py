@@ -23,14 +23,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from statistics import fmean, median_low
+from statistics import fmean, median, median_low
 from typing import Literal
 
 GAP_FACTOR = 3
 TIE = 1e-9
 POWER_UNITS = {"w": 1e-3, "kw": 1.0, "mw": 1e3}
 
-Aggregate = Literal["max", "min", "mean", "energy", "first", "last", "rise", "amount"]
+Aggregate = Literal["max", "min", "mean", "median", "energy", "first", "last", "rise", "amount"]
 Order = Literal["highest", "lowest"]
 Operation = Literal["difference", "sum", "ratio"]
 Direction = Literal["above", "below"]
@@ -156,6 +156,8 @@ def aggregate(points: Sequence[Point], how: Aggregate, unit: str | None = None) 
         return best.value, best.at
     if how == "mean":
         return fmean(p.value for p in points), None
+    if how == "median":  # the middle sample's value (the mean of the two middle ones)
+        return median(p.value for p in points), None
     if how == "first":
         return points[0].value, points[0].at
     if how == "last":

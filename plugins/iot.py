@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime, timedelta
-from statistics import fmean
+from statistics import fmean, median
 from zoneinfo import ZoneInfo
 
 from pydantic import Field, field_validator
@@ -273,6 +273,7 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
         "max": f"max {_fmt(high.value)} at {high.timestamp[:16]}",
         "min": f"min {_fmt(low.value)} at {low.timestamp[:16]}",
         "mean": f"mean {_fmt(fmean(values))}",
+        "median": f"median {_fmt(median(values))}",
         "sum": f"sum {_fmt(math.fsum(values))}",
     }
     if an.is_power(samples[0].unit):  # a sum of power samples is no total: the energy is (docs/analysis.md)
@@ -303,7 +304,7 @@ def _counts_up(unit: str | None, numbers: list) -> bool:
     return quantity is not None and (quantity.summable or quantity.name == "time") and _is_register(numbers)
 
 
-_WORDS = {"max": "highest", "min": "lowest", "mean": "mean"}
+_WORDS = {"max": "highest", "min": "lowest", "mean": "mean", "median": "median"}
 
 
 def _said_series(rows: list, order: tuple[str, ...], window, asked_unit: str = "") -> str:
@@ -328,6 +329,7 @@ def _said_series(rows: list, order: tuple[str, ...], window, asked_unit: str = "
             "max": (high.value, high.timestamp),
             "min": (low.value, low.timestamp),
             "mean": (fmean(float(r.value) for r in numbers), None),
+            "median": (median(float(r.value) for r in numbers), None),  # stated only where asked (`_asked_first`)
         }
         total = _total(samples, numbers, asked_unit)
         stats = [s for s in order if s in figures] + (["sum"] if total else [])

@@ -47,7 +47,7 @@ def _order() -> Any:
 class RankArgs(ToolArgs):
     site_name: str = Field(..., description="a site name, e.g. POKMAIN", json_schema_extra=SITE_REF)
     sensor_name: str = Field(..., description="the sensor to compare, e.g. Tonnage", json_schema_extra=SENSOR_REF)
-    by: Literal["max", "min", "mean", "energy"] = _by()
+    by: Literal["max", "min", "mean", "median", "energy"] = _by()
     order: Literal["highest", "lowest"] = _order()
     start: str = _start()
     final: str = _final()
@@ -104,7 +104,7 @@ class PeriodsArgs(ToolArgs):
     site_name: str = Field(..., description="a site name", json_schema_extra=SITE_REF)
     asset_name: str = Field(..., description="the asset", json_schema_extra=ASSET_REF)
     sensor_name: str = Field(..., description="the sensor compared", json_schema_extra=SENSOR_REF)
-    by: Literal["max", "min", "mean", "energy"] = _by()
+    by: Literal["max", "min", "mean", "median", "energy"] = _by()
     order: Literal["highest", "lowest"] = _order()
     start: str = _start()
     final: str = _final()

@@ -23,7 +23,15 @@ from edge_agent.skyspark.window import parse_window
 from edge_agent.toolkit import Said, Tool, ToolContext, ToolError, tool
 
 #: an aggregate in words, as a head says it
-LABEL = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "rise": "rise", "amount": "total"}
+LABEL = {
+    "max": "maximum",
+    "min": "minimum",
+    "mean": "mean",
+    "median": "median",
+    "energy": "energy",
+    "rise": "rise",
+    "amount": "total",
+}
 #: how a register's rise and a rate's amount are said: (what, why)
 COUNTED = {
     "rise": ("rise of", "a running total: what it counted in the period"),

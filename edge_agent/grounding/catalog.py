@@ -54,6 +54,8 @@ class PointRow(Protocol):
     def unit(self) -> str | None: ...
     @property
     def tags(self) -> Sequence[str]: ...
+    @property
+    def description(self) -> str: ...
 
 
 S = TypeVar("S", bound=SiteRow)
@@ -76,6 +78,7 @@ class SensorName:
     short: str  # navName, e.g. "Tonnage"
     unit: str | None = None
     tags: tuple[str, ...] = ()  # the point's marker tags (temp, power, sp, …), where the SkySpark has them
+    description: str = ""  # the point's free text, where it has one ("Signed: + discharging, - charging")
 
 
 @dataclass
@@ -124,7 +127,7 @@ class Catalog:
                 tz=site.tz,
                 assets=[a.name for a in assets],
                 sensors={
-                    a: [SensorName(s.name, s.short_name, s.unit, tuple(s.tags)) for s in rows]
+                    a: [SensorName(s.name, s.short_name, s.unit, tuple(s.tags), s.description) for s in rows]
                     for a, rows in sensors.items()
                 },
                 types={a.name: equip_kinds(a.types) for a in assets},

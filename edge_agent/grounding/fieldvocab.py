@@ -302,6 +302,36 @@ def event_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _v().events.finditer(text)]
 
 
+#: a sign and what it means in a point's description ("Signed: + discharging, - charging from the grid", "positive =
+#: export", "negative values when charging")
+_SIGN_SAID = re.compile(
+    r"(?:^|[\s:;,(])(?P<sign>\+|-|−|positive|negative|>\s*0|<\s*0)(?:\s+(?:values?|numbers?|readings?|sign))?"
+    r"\s*(?:=|:|is|are|means?|when|while|for|if|during)?\s+(?P<what>[^,;()]+)",
+    re.I,
+)
+
+
+def sign_convention(description: str) -> dict[str, str]:
+    """Which sign of a signed series is which direction of its flow, where the point's description says so:
+    {"export": "+", "import": "-"} for "Signed: + discharging, - charging from the grid"; {} where it says nothing,
+    or contradicts itself. One direction said settles the other."""
+    found: dict[str, str] = {}
+    for m in _SIGN_SAID.finditer(description or ""):
+        sign = "+" if m["sign"].casefold() in ("+", "positive") or m["sign"].startswith(">") else "-"
+        way = flow_direction(m["what"])
+        if way is None:
+            continue
+        if found.get(way, sign) != sign:
+            return {}
+        found[way] = sign
+    if len(found) == 1:
+        (way, sign), other = next(iter(found.items())), {"export": "import", "import": "export"}
+        found[other[way]] = "-" if sign == "+" else "+"
+    if len(set(found.values())) != len(found):
+        return {}
+    return found
+
+
 def flow_direction_phrases(text: str) -> list[str]:
     """The phrases of the text that ask a direction of a two-way flow ("back to the grid", "regenerative")."""
     return [m.group(0) for _, pattern in _v().flow_directions for m in pattern.finditer(text)]

@@ -311,7 +311,7 @@ def _flowing(part: Part, text: str) -> None:
     if not phrases or fieldvocab.flow_direction(text) is None:
         return
     part.limit, part.direction = 0.0, part.direction or "above"
-    part.slots["limit"] = Slot(source="rule", said=f"'{phrases[0]}' timed as the time its flow was above 0")
+    part.slots["limit"] = Slot(source="rule", said=f"'{phrases[0]}' timed as the time its flow ran (its series past 0)")
 
 
 def _as_ratio(part: Part, text: str) -> Part:

@@ -40,7 +40,7 @@ REFUSALS = {
 }
 #: how a data call's head says that the value asked at an instant falls in a gap of the history (plugins/iot.py)
 GAP = "a gap in the history"
-_STAT = {"max": "maximum", "min": "minimum", "mean": "mean", "energy": "energy", "sum": "total"}
+_STAT = {"max": "maximum", "min": "minimum", "mean": "mean", "median": "median", "energy": "energy", "sum": "total"}
 
 
 def _args(source: Source | None) -> dict[str, Any]:
@@ -99,6 +99,9 @@ def _measure_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     if site is None:
         return Slot(source="model", said=f"{sensor}, {NO_MEASURE}")
     mine = dict(site.own).get(args.get("asset_name", ""), site.sensors)  # two assets' series: each its own's
+    if site.sign and sensor in site.sensors:  # "charging" of a signed series whose description says "- charging"
+        way = "above" if site.sign == "+" else "below"
+        return Slot(source="catalog", said=f"{sensor} {way} 0: its description says {site.sign} is {site.directed}")
     if site.directed and sensor in site.sensors:  # "exported": of the series the measure fits, those marked export
         return Slot(source="words", said=f"{sensor}, the words name the {site.directed} direction its point is tagged")
     if site.unsigned and sensor in site.sensors:  # a signed series: which sign is "exported" is not recorded

@@ -69,6 +69,9 @@ class SiteScope:
     # signed and which sign is that direction is unknown (`unsigned`)
     directed: str = ""
     unsigned: str = ""
+    # a signed series whose points' description says which sign the direction asked is ("+ discharging, - charging"):
+    # "+" or "-" (`fieldvocab.sign_convention`); `directed` is then that direction
+    sign: str = ""
 
     def by_sensor_set(self) -> list[SiteScope]:
         """This scope split so that every asset in a part has every sensor of the part."""
@@ -111,6 +114,7 @@ class Scope:
         kind_listed: bool = False,
         qualified: dict[str, list[str]] | None = None,
         asked: str = "",
+        peak_asked: bool = False,
     ) -> Scope:
         """`kind_listed`: the question asks for the series of a kind it names in the plural at one site (no ranking,
         no comparison): the kind's assets (those whose names hold the words that narrow the kind: `qualified`, "NH3
@@ -142,7 +146,7 @@ class Scope:
                 if links.sensors
                 else _measuring(catalog, site, kinds or assets, links.measures, list(shorts))[:MAX_NAMES]
             )
-            directed, unsigned = "", ""
+            directed, unsigned, sign = "", "", ""
             if direction := fieldvocab.flow_direction(_without_names(asked, catalog, site)):
                 # a rate, never a register, unless an amount is asked ("how long was it exporting", "when was it
                 # discharging the hardest": the power; "how much energy did it give back": the register too)
@@ -153,6 +157,11 @@ class Scope:
                 # a peak or its time is a rate's too ("the time at which the export to the grid peaked")
                 rates = bool((pins or {}).get("report")) or not amount or bool(_PEAKED.search(asked))
                 directed, unsigned, sensors = _directed(catalog, site, kinds or assets, sensors, direction, rates)
+                if unsigned and (pins or {}).get("report") and (pins or {}).get("limit") in (None, 0.0):
+                    # "how many hours was the battery charging" of a series whose description says "- charging": the
+                    # time it was below 0 (an amount of one direction is not computed: the sign stays unsettled)
+                    sign = _sign_said(catalog, site, kinds or assets, sensors, unsigned)
+                    directed, unsigned = (unsigned, "") if sign else (directed, unsigned)
             if (
                 feedback_asked and len(sensors) > 1 and not _COMMAND_SAID.search(asked)
             ):  # "where was the valve sitting":
@@ -199,6 +208,16 @@ class Scope:
                 and not ({"energy"} & set(links.measures) or (pins or {}).get("statistic") in ("energy", "sum"))
             ):  # "how low did the pond get in m³": its Volume (an amount "in kWh" is computed from the rate, as ever)
                 sensors = _in_unit(catalog, site, kinds or assets, sensors, said_in)
+            if (
+                not links.sensors
+                and len(sensors) > 1
+                and (peak_asked or (pins or {}).get("statistic") in ("max", "min"))
+                and not fieldvocab.summable_unit(_unit_asked(asked) or "")
+            ):  # "when did its maximum demand on the grid occur": a peak is a rate's, never a register's (whose
+                # highest reading is its last); an interval's amount peaks where its rate does
+                points = {x.short: x for a in kinds or assets for x in catalog.sensors(site, a)}
+                flows = [x for x in sensors if x in points and not _adds_up(points[x])]
+                sensors = flows or sensors
             if linked:  # a sensor every named asset has, where there is one
                 owned = [{s.short for s in catalog.sensors(site, a)} for a in linked]
                 common = [s for s in sensors if all(s in own for own in owned)]
@@ -255,7 +274,12 @@ class Scope:
                 worded=tuple(worded),
                 directed=directed,
                 unsigned=unsigned,
+                sign=sign,
             )
+        signs = {v.sign for v in out.values() if v.sensors}
+        settled = next(iter(signs)) if len(signs) == 1 else ""
+        if settled:  # the crossing of 0 the sign is: above it "+", below it "-"
+            pins = {**(pins or {}), "direction": "above" if settled == "+" else "below", "limit": 0.0}
         return cls(
             sites=out,
             start=start,
@@ -578,18 +602,30 @@ def _directed(
     return "", direction if electrical else "", sensors
 
 
+def _adds_up(point: SensorName) -> bool:
+    """A point whose values add up: a running total (`hisTotalized`) or a unit of an amount (kWh, m³)."""
+    return "hisTotalized" in point.tags or ((q := fieldvocab.quantity_of_unit(point.unit)) is not None and q.summable)
+
+
+def _sign_said(catalog: Catalog, site: str, assets: list[str], sensors: list[str], direction: str) -> str:
+    """The sign of `direction` ("import") that every one of `sensors`' points' descriptions state ('' where one says
+    nothing, or they differ)."""
+    said = {
+        fieldvocab.sign_convention(x.description).get(direction, "")
+        for a in assets
+        for x in catalog.sensors(site, a)
+        if x.short in sensors
+    }
+    return next(iter(said)) if len(said) == 1 else ""
+
+
 def _register_read(catalog: Catalog, site: str, assets: list[str], sensors: list[str], asked: str) -> list[str]:
     """A meter's reading asked, no measure named: its running total (a point whose unit adds up, or `hisTotalized`)."""
     if not _READ.search(asked) or not all(
         any("meter" in t.casefold() for t in catalog.site(site).types.get(a, [])) for a in assets
     ):
         return []
-    totals = {
-        p.short
-        for a in assets
-        for p in catalog.sensors(site, a)
-        if "hisTotalized" in p.tags or ((q := fieldvocab.quantity_of_unit(p.unit)) is not None and q.summable)
-    }
+    totals = {p.short for a in assets for p in catalog.sensors(site, a) if _adds_up(p)}
     return [s for s in sensors if s in totals]
 
 

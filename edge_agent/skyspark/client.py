@@ -391,6 +391,7 @@ def _sensor(r: dict, site: Site, asset: Asset) -> Sensor:
         unit=r.get("unit") if isinstance(r.get("unit"), str) else None,
         kind=r.get("kind") if isinstance(r.get("kind"), str) else None,
         tags=markers(r),
+        description=next((v for k in ("description", "doc") if isinstance(v := r.get(k), str)), ""),
     )
 
 

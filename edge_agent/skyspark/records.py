@@ -45,6 +45,7 @@ class Sensor(BaseModel):
     unit: str | None = None
     kind: str | None = None
     tags: list[str] = []  # the point's marker tags (temp, power, sp, sensor, air, discharge…)
+    description: str = ""  # the point's free text (`description`, or Haystack's `doc`): a signed series' convention
 
 
 class HistoryRow(BaseModel):

@@ -1,0 +1,208 @@
+"""Classes left open after blind sets 21 and 22 (issue 40, session 26), each read by a rule of English or of the field,
+never by a set's words: a label before a colon that heads a request to operate; a circumstance set off by commas
+between two periods compared; a purpose or a use said after the question ("so that … can be reported", ", which we
+intend to use as …"); a published figure (an emission factor) no series records; a purpose with a relative clause
+before a written request; the time of a peak is a rate's, never a register's; a signed series whose point's
+description says which sign is which direction."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from edge_agent.grounding import fieldvocab
+from edge_agent.grounding.catalog import Catalog, SensorName
+from edge_agent.grounding.clauses import _clauses
+from edge_agent.grounding.run import Grounding
+
+NOW = datetime(2031, 4, 7, 9, 0, tzinfo=UTC)
+
+
+def _plant(battery_description: str = "") -> Catalog:
+    cat = Catalog.of(
+        {"Ostkai Harbour Works": {"Grid Incomer": [], "Heat Pump 2": [], "Battery Store": [], "GEN-4": []}}
+    )
+    site = cat.site("Ostkai Harbour Works")
+    site.types["Grid Incomer"] = ["elecMeter", "meter"]
+    site.sensors["Grid Incomer"] = [
+        SensorName("Active Power", "Active Power", "kW", ("elec", "power", "sensor")),
+        SensorName("Import Energy", "Import Energy", "kWh", ("elec", "energy", "import", "sensor")),
+    ]
+    site.types["Heat Pump 2"] = ["heatPump"]
+    site.sensors["Heat Pump 2"] = [
+        SensorName("Electrical Power", "Electrical Power", "kW", ("elec", "power", "sensor"))
+    ]
+    site.types["Battery Store"] = ["battery"]
+    site.markers["Battery Store"] = ("battery", "elec", "equip")
+    site.sensors["Battery Store"] = [
+        SensorName("Battery Power", "Battery Power", "kW", ("elec", "power", "sensor"), battery_description),
+        SensorName("State of Charge", "State of Charge", "%", ("battery", "charge", "sensor")),
+    ]
+    site.types["GEN-4"] = ["genset"]
+    site.sensors["GEN-4"] = [SensorName("Active Power", "Active Power", "kW", ("elec", "power", "sensor"))]
+    return cat
+
+
+def test_a_label_before_a_colon_heads_a_request_to_operate_and_asks_nothing():
+    g = Grounding.build("Ostkai works: switch GEN-4 on now for its weekly test please, an hour on load", _plant(), NOW)
+    assert g.reading.intent == "control" and g.refusal == "control"
+    # a label before a question stays what it was: the question is read
+    kinds = [c.kind for c in _clauses("Chiller 6: what was the mean power last week?")]
+    assert "ask" in kinds and "control" not in kinds
+
+
+def test_a_circumstance_set_off_by_commas_between_two_periods_is_context():
+    g = Grounding.build(
+        "Please state whether Heat Pump 2 at the Ostkai Harbour Works used more electricity during the week of "
+        "3 March, when the frost came, or during the week of 17 March.",
+        _plant(),
+        NOW,
+    )
+    assert [p.ask for p in g.reading.parts] == ["periods"]
+    assert g.start.startswith("2031-03-03") and g.other is not None and g.other[0].startswith("2031-03-17")
+    assert "when the frost came" in g.aside and g.unplaced == []
+    # a question word after "when" asks: not context
+    g = Grounding.build("what was Heat Pump 2's power yesterday, when was it highest, and the mean?", _plant(), NOW)
+    assert not any(a.startswith("when was") for a in g.aside)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        ", so that the location-based emissions can be reported alongside the consumption.",
+        ", which we intend to use as the normalised baseline for the wet season.",
+        ", which I will paste into the monthly pack.",
+    ],
+)
+def test_a_use_said_after_the_question_is_context(tail):
+    q = "Please provide the mean electrical power of Heat Pump 2 at the Ostkai Harbour Works last week" + tail
+    g = Grounding.build(q, _plant(), NOW)
+    assert g.unplaced == [] and not g.links.missing and g.links.assets == ["Heat Pump 2"]
+    assert any(tail.strip(" ,.") in a for a in g.aside)
+
+
+def test_an_emission_factor_is_a_published_figure_not_recorded():
+    g = Grounding.build(
+        "please provide the grid emission factor, in grams of CO2 per kWh, that applies to the electricity imported "
+        "at the Ostkai Harbour Works' grid incomer",
+        _plant(),
+        NOW,
+    )
+    assert "emission factor" in g.in_code and "not recorded" in g.in_code
+    assert not any("co2" in m.note() for m in g.links.missing)
+
+
+def test_the_time_of_a_peak_is_the_rates_behind_a_purpose_with_a_relative_clause():
+    g = Grounding.build(
+        "In preparing the tariff review, which the utility bills on the monthly peak, please identify the date and the "
+        "time of day at which the Ostkai Harbour Works' maximum demand on the grid occurred during March 2031, as "
+        "recorded at its grid incomer.",
+        _plant(),
+        NOW,
+    )
+    assert [p.ask for p in g.reading.parts] == ["when_extreme"] and g.unplaced == []
+    assert g.aside and g.aside[0].startswith("In preparing the tariff review")
+    assert g.scope().sites["Ostkai Harbour Works"].sensors == ("Active Power",)  # never the register's last reading
+    # an amount asked in its unit keeps the register in play
+    g = Grounding.build("what was the grid incomer's highest import in kWh in March 2031", _plant(), NOW)
+    assert "Import Energy" in g.scope().sites["Ostkai Harbour Works"].sensors
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("Signed: + discharging to the site, - charging from the grid", {"export": "+", "import": "-"}),
+        ("positive = import from the grid", {"import": "+", "export": "-"}),
+        ("negative values while charging", {"import": "-", "export": "+"}),
+        ("Signed power at the point of connection: positive import, negative export", {"import": "+", "export": "-"}),
+        ("Battery DC power, kW", {}),
+        ("+ charging, + discharging", {}),  # contradicts itself: nothing settled
+        ("", {}),
+    ],
+)
+def test_a_sign_convention_is_read_from_a_points_description(description, expected):
+    assert fieldvocab.sign_convention(description) == expected
+
+
+@given(st.text(max_size=80))
+def test_a_sign_convention_is_both_directions_with_opposite_signs_or_nothing(text):
+    found = fieldvocab.sign_convention(text)
+    assert found == {} or (set(found) == {"export", "import"} and set(found.values()) == {"+", "-"})
+
+
+def test_a_direction_of_a_signed_series_is_settled_by_its_description():
+    q = "how many hours was the battery store discharging yesterday"
+    settled = Grounding.build(q, _plant("Signed: + charging, - discharging to the harbour"), NOW)
+    site = settled.scope().sites["Ostkai Harbour Works"]
+    assert site.sign == "-" and site.directed == "export" and not site.unsigned
+    assert settled.scope().pins["direction"] == "below" and settled.scope().pins["limit"] == 0.0
+    # no description: which sign is discharging is not recorded, the slot stays open
+    open_ = Grounding.build(q, _plant(), NOW).scope().sites["Ostkai Harbour Works"]
+    assert open_.unsigned == "export" and not open_.sign
+
+
+@pytest.mark.parametrize(
+    ("question", "asset"),
+    [
+        ("what was the mean power of GEN-4 yesterday, I mean Heat Pump 2", "Heat Pump 2"),
+        ("um the generator, no wait, heat pump 2, what was its power yesterday", "Heat Pump 2"),
+        ("I think GEN-4, or maybe heat pump 2, actually heat pump 2, what's its power right now?", "Heat Pump 2"),
+    ],
+)
+def test_a_name_taken_back_in_speech_gives_way_to_its_repair(question, asset):
+    g = Grounding.build(question, _plant(), NOW)
+    assert g.links.assets == [asset] and not g.links.asset_types
+    assert any(a.startswith("taken back:") for a in g.aside)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what was actually the peak power of GEN-4 yesterday",  # no name after it
+        "how many heat pumps have we actually got at the Ostkai Harbour Works",  # no pause: not an editing term
+    ],
+)
+def test_an_editing_word_that_repairs_nothing_takes_nothing_back(question):
+    g = Grounding.build(question, _plant(), NOW)
+    assert (g.links.assets or g.links.asset_types) and not any(a.startswith("taken back:") for a in g.aside)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what was GEN-4's power yesterday? sorry if that's a dumb question",
+        "sorry if this is a silly one, but what was GEN-4's power yesterday",
+        "what was GEN-4's power yesterday? no rush",
+    ],
+)
+def test_an_apology_or_a_courtesy_is_context(question):
+    g = Grounding.build(question, _plant(), NOW)
+    assert g.unplaced == [] and g.links.assets == ["GEN-4"] and g.aside
+
+
+def test_a_median_is_a_statistic_stated_and_ranked_by():
+    g = Grounding.build("median electrical power of heat pump 2 last week", _plant(), NOW)
+    assert g.unplaced == []
+    from edge_agent.grounding.question import stated_first
+
+    assert stated_first(g.asked_text()) == "median"
+    cat = _plant()
+    site = cat.site("Ostkai Harbour Works")
+    site.assets.append("Heat Pump 3")
+    site.types["Heat Pump 3"] = ["heatPump"]
+    site.sensors["Heat Pump 3"] = list(site.sensors["Heat Pump 2"])
+    g = Grounding.build("which heat pump had the highest median electrical power last week", cat, NOW)
+    assert g.scope().pins["statistic"] == "median" and g.reading.parts[0].slots["statistic"].source == "words"
+
+
+@pytest.mark.parametrize(("said", "unit"), [("week over week", "week"), ("month-on-month", "month")])
+def test_unit_over_unit_compares_the_last_whole_one_with_the_one_before(said, unit):
+    g = Grounding.build(f"{said} change in heat pump 2 electrical power", _plant(), NOW)
+    assert [p.ask for p in g.reading.parts] == ["periods"] and g.other is not None
+    if unit == "week":
+        assert (g.start[:10], g.other[0][:10]) == ("2031-03-31", "2031-03-24")
+    else:
+        assert (g.start[:10], g.other[0][:10]) == ("2031-03-01", "2031-02-01")
