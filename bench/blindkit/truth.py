@@ -263,6 +263,15 @@ class Truth:
         assert s is not None, c
         return s
 
+    def limit_window(self, tid: str, c: dict, now, what: str):
+        """A limit check's window (its words checked, no gap in it): the site's zone, the series, its compared
+        samples."""
+        tz = self.site_of(c).tz
+        self.window_matches(tid, c["start"], c["end"], now, tz)
+        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
+        self.no_gaps(tid, ser, what)
+        return tz, ser, self.compared_of(c, ser)
+
     def compared_of(self, c: dict, ser, start: dt.datetime | None = None, end: dt.datetime | None = None):
         """A limit check's compared samples (`compared`): against its `limit`, or its `limit_sensor`'s samples in
         [start, end) (default the check's window)."""
@@ -553,11 +562,7 @@ class Truth:
         self.design(tid, win, "period")
 
     def chk_excursion(self, tid, x, now):
-        tz = self.site_of(x).tz
-        self.window_matches(tid, x["start"], x["end"], now, tz)
-        ser = self.P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-        self.no_gaps(tid, ser, "excursion")
-        comp = self.compared_of(x, ser)
+        tz, ser, comp = self.limit_window(tid, x, now, "excursion")
         if not comp:
             self.bad(tid, "no samples to compare")
             return
@@ -607,11 +612,7 @@ class Truth:
         self.design(tid, ans, "answer")
 
     def chk_duration(self, tid, c, now):
-        tz = self.site_of(c).tz
-        self.window_matches(tid, c["start"], c["end"], now, tz)
-        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        self.no_gaps(tid, ser, "duration")
-        comp = self.compared_of(c, ser)
+        tz, ser, comp = self.limit_window(tid, c, now, "duration")
         tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
         closest = min(abs(v - lim) for _, v, lim in comp)
         pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
