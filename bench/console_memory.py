@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from edge_agent.console.users import UserStore  # noqa: E402
-from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
+from edge_agent.mqtt.broker import MosquittoBroker, start_logged  # noqa: E402
 
 GW = "memgw"
 
@@ -114,15 +114,8 @@ main()
 
 def _start(args: list[str], cwd: Path, log: Path, marker: bytes, env: dict, traced: bool = False) -> subprocess.Popen:
     head = ["-c", TRACED] if traced else ["-m", "edge_agent"]
-    proc = subprocess.Popen(
-        [sys.executable, *head, *args], cwd=cwd, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT
-    )
-    deadline = time.monotonic() + (180 if traced else 60)
-    while marker not in log.read_bytes():
-        if time.monotonic() > deadline or proc.poll() is not None:
-            raise SystemExit(f"{args[0]} did not start: " + log.read_text())
-        time.sleep(0.1)
-    return proc
+    argv = [sys.executable, *head, *args]
+    return start_logged(argv, cwd=cwd, env=env, log=log, ready=marker, what=args[0], timeout=180 if traced else 60)
 
 
 def _snapshot(pid: int, path: Path, wait_s: float = 120.0):

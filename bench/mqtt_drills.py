@@ -44,7 +44,7 @@ from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 from paho.mqtt.packettypes import PacketTypes  # noqa: E402
 from paho.mqtt.properties import Properties  # noqa: E402
 
-from edge_agent.mqtt.broker import MosquittoBroker, find_mosquitto, free_port, wait_port  # noqa: E402
+from edge_agent.mqtt.broker import MosquittoBroker, find_mosquitto, free_port, start_logged, wait_port  # noqa: E402
 
 DAEMON, PW = "edge-agent-gw1", "s3cret"
 
@@ -111,18 +111,8 @@ class Setup:
     def start(self) -> None:
         self.starts += 1
         log = self.work / f"daemon-{self.starts}.log"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config", str(self.config)],
-            cwd=self.root,
-            env=self.env(),
-            stdout=open(log, "wb"),
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while b"connected to" not in log.read_bytes():
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise SystemExit("the daemon did not start: " + log.read_text())
-            time.sleep(0.1)
+        argv = [sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config", str(self.config)]
+        self.proc = start_logged(argv, cwd=self.root, env=self.env(), log=log, ready=b"connected to", what="the daemon")
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

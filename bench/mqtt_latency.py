@@ -51,7 +51,7 @@ from paho.mqtt.packettypes import PacketTypes  # noqa: E402
 from paho.mqtt.properties import Properties  # noqa: E402
 
 from edge_agent.config import MQTTSettings  # noqa: E402
-from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
+from edge_agent.mqtt.broker import MosquittoBroker, free_port, start_logged  # noqa: E402
 from edge_agent.mqtt.connection import _no_delay, connect_properties  # noqa: E402
 
 GW = "benchgw"
@@ -177,8 +177,6 @@ FLEET = {
 
 
 def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Path = ROOT, extra: dict | None = None):
-    import subprocess
-
     conf = work / f"{gateway}.yaml"
     mqtt_conf = {"port": port, "gateway_id": gateway}
     if "max_queued_per_client" in (root / "edge_agent" / "config.py").read_text():
@@ -186,19 +184,8 @@ def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Pa
     conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)}, "mqtt": mqtt_conf, **(extra or {})}))
     env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(root)}
     log = work / f"{gateway}.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config", str(conf), *flags],
-        cwd=root,
-        env=env,
-        stdout=open(log, "wb"),
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 30
-    while b"connected to" not in log.read_bytes():
-        if time.monotonic() > deadline or proc.poll() is not None:
-            raise SystemExit(f"the daemon {gateway} did not start: " + log.read_text())
-        time.sleep(0.1)
-    return proc
+    argv = [sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config", str(conf), *flags]
+    return start_logged(argv, cwd=root, env=env, log=log, ready=b"connected to", what=f"the daemon {gateway}")
 
 
 def scraper(work: Path, gateway: str, stop: threading.Event, every_s: float = 1.0) -> threading.Thread:
@@ -263,14 +250,9 @@ class ConsoleBeside:
     held job, so its stream stays open), and the history page loaded twice a second, all through the run."""
 
     def __init__(self, work: Path, port: int, gateway: str):
-        import socket
-        import subprocess
-
         from edge_agent.console.users import UserStore
 
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            web_port = sock.getsockname()[1]
+        web_port = free_port()
         state = work / gateway
         UserStore(state / "console-users.yaml").add("bench", "bench-password", "operator")
         conf = work / f"{gateway}-console.yaml"
@@ -285,18 +267,8 @@ class ConsoleBeside:
         )
         env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(ROOT)}
         log = work / f"{gateway}-console.log"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "edge_agent", "console", "--config", str(conf)],
-            cwd=ROOT,
-            env=env,
-            stdout=open(log, "wb"),
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while b"console on" not in log.read_bytes():
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise SystemExit("the console did not start: " + log.read_text())
-            time.sleep(0.1)
+        argv = [sys.executable, "-m", "edge_agent", "console", "--config", str(conf)]
+        self.proc = start_logged(argv, cwd=ROOT, env=env, log=log, ready=b"console on", what="the console")
         self.url = f"http://127.0.0.1:{web_port}"
         self.stop_event = threading.Event()
         self.pages = 0

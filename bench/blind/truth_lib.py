@@ -1,4 +1,4 @@
-"""Independent computation of the blind test's truth from plant.json + plant.csv.
+"""Independent computation of the blind test's truth from plant.json + plant.csv.gz.
 
 Definitions (docs/analysis.md):
   series   = numeric samples of one point with start <= ts < end, ordered by time
@@ -10,6 +10,7 @@ Definitions (docs/analysis.md):
   derive   = inner join on identical timestamps
 """
 import csv
+import gzip
 import json
 import os
 from datetime import datetime, timedelta
@@ -29,7 +30,7 @@ def _load():
         elif "point" in r:
             points[r["id"]["val"]] = r
     his = {}
-    with open(os.path.join(HERE, "plant.csv"), encoding="utf-8") as f:
+    with gzip.open(os.path.join(HERE, "plant.csv.gz"), "rt", encoding="utf-8") as f:
         rd = csv.reader(f)
         next(rd)
         for pid, ts, val in rd:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from blind_truthlib import aggregate, at, compared, duration, energy, extreme_instants, gaps, local, norm, past, spacing
+from blind_truthlib import aggregate, at, duration, energy, extreme_instants, gaps, local, norm, past, spacing
 
 from blindkit.truth import T, Truth, fmtv, same, windows
 
@@ -58,37 +58,18 @@ class FirstTruth(Truth):
     def midnight(self, day: dt.date, tz) -> dt.datetime:
         return dt.datetime.combine(day, dt.time(0), tz)
 
-    def resolve_day(self, phrase: str, now: dt.datetime, tz) -> dt.date:
-        """The local day a phrase names."""
-        today = now.astimezone(tz).date()
-        if phrase == "today":
-            return today
-        if phrase == "yesterday":
-            return today - dt.timedelta(days=1)
-        if phrase == "day before yesterday":
-            return today - dt.timedelta(days=2)
+    def day_of(self, phrase: str, today: dt.date) -> dt.date:
+        """The local day a phrase names: the shared phrases, and this generation's `date:D` and `monthday:N` (the
+        latest such day before today, perhaps last month's)."""
         if phrase.startswith("date:"):
             return dt.date.fromisoformat(phrase[5:])
-        if phrase.startswith("weekday:"):
-            wd = int(phrase[8:])
-            return today - dt.timedelta(days=(today.weekday() - wd) % 7 or 7)
         if phrase.startswith("monthday:"):
             n = int(phrase[9:])
             d0 = today - dt.timedelta(days=1)
             while d0.day != n:
                 d0 -= dt.timedelta(days=1)
             return d0
-        raise ValueError(phrase)
-
-    def resolve(self, phrase: str, now: dt.datetime, tz) -> tuple[dt.datetime, dt.datetime]:
-        today = now.astimezone(tz).date()
-        monday = today - dt.timedelta(days=today.weekday())
-        if phrase == "last week":
-            return self.midnight(monday - dt.timedelta(days=7), tz), self.midnight(monday, tz)
-        if phrase == "week before last":
-            return self.midnight(monday - dt.timedelta(days=14), tz), self.midnight(monday - dt.timedelta(days=7), tz)
-        d0 = self.resolve_day(phrase, now, tz)
-        return self.midnight(d0, tz), self.midnight(d0 + dt.timedelta(days=1), tz)
+        return super().day_of(phrase, today)
 
     def check_window(self, tid: str, start: str, end: str, now, tz) -> None:
         phrase = self.INTENT.get(tid, {}).get("win")
@@ -155,7 +136,8 @@ class FirstTruth(Truth):
             if day == "now" or clock == "now":
                 want = now
             else:
-                want = dt.datetime.combine(self.resolve_day(day, now, tz), dt.time.fromisoformat(clock), tz)
+                day_ = self.day_of(day, now.astimezone(tz).date())
+                want = dt.datetime.combine(day_, dt.time.fromisoformat(clock), tz)
             if not same(inst, want):
                 self.bad(tid, f"instant {inst} is not the asked {want}")
         hit = at(p, inst, win)
@@ -268,12 +250,7 @@ class FirstTruth(Truth):
         tz = self.site_of(x).tz
         self.check_window(tid, x["start"], x["end"], now, tz)
         ser = self.P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-        lim_ser = (
-            self.P.series(x["site"], x["asset"], x["limit_sensor"], T(x["start"]), T(x["end"]))
-            if "limit_sensor" in x
-            else None
-        )
-        comp = compared(ser, x.get("limit"), lim_ser)
+        comp = self.compared_of(x, ser)
         hits = [(t, v, lim) for t, v, lim in comp if past(v, lim, x["direction"])]
         m = min(abs(v - lim) for _, v, lim in comp)
         over = max((v - lim) if x["direction"] == "above" else (lim - v) for _, v, lim in comp)
@@ -321,12 +298,7 @@ class FirstTruth(Truth):
         tz = self.site_of(c).tz
         self.check_window(tid, c["start"], c["end"], now, tz)
         ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        lim_ser = (
-            self.P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
-            if "limit_sensor" in c
-            else None
-        )
-        comp = compared(ser, c.get("limit"), lim_ser)
+        comp = self.compared_of(c, ser)
         tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
         m = self.margin(tid, comp, "duration", 0.05)
         self.no_gaps(tid, ser, "duration")

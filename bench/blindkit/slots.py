@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from blind_truthlib import aggregate, at, compared, duration, energy, extreme_instants, gaps, local, past
+from blind_truthlib import aggregate, at, duration, energy, extreme_instants, gaps, local, past
 
 from blindkit.truth import T, Truth, fmtv, tolerance
 
@@ -120,9 +120,7 @@ class SlotTruth(Truth):
     def hours_past(self, c):
         a, b = T(c["start"]), T(c["end"])
         ser = self.P.series(c["site"], c["asset"], c["sensor"], a, b)
-        ls = c.get("limit_sensor")
-        lim_ser = self.P.series(c["site"], c["asset"], ls, a, b) if ls else None
-        comp = compared(ser, c.get("limit"), lim_ser)
+        comp = self.compared_of(c, ser, a, b)
         tot, n_past, n = duration(ser, comp, c["direction"], b)
         return tot.total_seconds() / 3600, n_past / n * 100
 

@@ -263,6 +263,22 @@ class Truth:
         assert s is not None, c
         return s
 
+    def limit_window(self, tid: str, c: dict, now, what: str):
+        """A limit check's window (its words checked, no gap in it): the site's zone, the series, its compared
+        samples."""
+        tz = self.site_of(c).tz
+        self.window_matches(tid, c["start"], c["end"], now, tz)
+        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
+        self.no_gaps(tid, ser, what)
+        return tz, ser, self.compared_of(c, ser)
+
+    def compared_of(self, c: dict, ser, start: dt.datetime | None = None, end: dt.datetime | None = None):
+        """A limit check's compared samples (`compared`): against its `limit`, or its `limit_sensor`'s samples in
+        [start, end) (default the check's window)."""
+        ls = c.get("limit_sensor")
+        lim = self.P.series(c["site"], c["asset"], ls, start or T(c["start"]), end or T(c["end"])) if ls else None
+        return compared(ser, c.get("limit"), lim)
+
     def derived(self, c, start=None, end=None):
         """The aligned derived series a - b, a + b or a / b (pairs with b = 0 dropped) in [start, end)."""
         s0, e0 = start or T(c["start"]), end or T(c["end"])
@@ -546,16 +562,7 @@ class Truth:
         self.design(tid, win, "period")
 
     def chk_excursion(self, tid, x, now):
-        tz = self.site_of(x).tz
-        self.window_matches(tid, x["start"], x["end"], now, tz)
-        ser = self.P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-        self.no_gaps(tid, ser, "excursion")
-        lim_ser = (
-            self.P.series(x["site"], x["asset"], x["limit_sensor"], T(x["start"]), T(x["end"]))
-            if "limit_sensor" in x
-            else None
-        )
-        comp = compared(ser, x.get("limit"), lim_ser)
+        tz, ser, comp = self.limit_window(tid, x, now, "excursion")
         if not comp:
             self.bad(tid, "no samples to compare")
             return
@@ -605,16 +612,7 @@ class Truth:
         self.design(tid, ans, "answer")
 
     def chk_duration(self, tid, c, now):
-        tz = self.site_of(c).tz
-        self.window_matches(tid, c["start"], c["end"], now, tz)
-        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        self.no_gaps(tid, ser, "duration")
-        lim_ser = (
-            self.P.series(c["site"], c["asset"], c["limit_sensor"], T(c["start"]), T(c["end"]))
-            if "limit_sensor" in c
-            else None
-        )
-        comp = compared(ser, c.get("limit"), lim_ser)
+        tz, ser, comp = self.limit_window(tid, c, now, "duration")
         tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
         closest = min(abs(v - lim) for _, v, lim in comp)
         pts = [t for t, v, lim in comp if past(v, lim, c["direction"])]
@@ -848,8 +846,7 @@ class Truth:
             ser = self.P.series(c["site"], c["asset"], c["sensor"], s0, e0)
             if c.get("_negate"):
                 ser = [(t_, -v) for t_, v in ser]
-            lim = self.P.series(c["site"], c["asset"], c["limit_sensor"], s0, e0) if "limit_sensor" in c else None
-            comp = compared(ser, c.get("limit"), lim)
+            comp = self.compared_of(c, ser, s0, e0)
             if kind == "yes_no":
                 return any(past(v, li, c["direction"]) for _, v, li in comp)
             tot, n_past, n = duration(ser, comp, c["direction"], e0)

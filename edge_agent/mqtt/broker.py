@@ -51,6 +51,22 @@ def wait_port(port: int, timeout: float, host: str = "127.0.0.1") -> bool:
     return False
 
 
+def start_logged(
+    argv: list[str], *, cwd: Path, env: dict[str, str], log: Path, ready: bytes, what: str, timeout: float = 30.0
+) -> subprocess.Popen[bytes]:
+    """Start `argv` with its output in `log` and wait until `ready` shows in it (a daemon's "connected to", a
+    console's "console on"); SystemExit with the log if it exits or `timeout` passes first (the benchmarks' and
+    drills' gateways)."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + timeout
+    while ready not in log.read_bytes():
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"{what} did not start: " + log.read_text())
+        time.sleep(0.1)
+    return proc
+
+
 def find_mosquitto() -> str | None:
     found = shutil.which("mosquitto")
     return found or next((p for p in MOSQUITTO_PATHS if os.access(p, os.X_OK)), None)
