@@ -72,6 +72,9 @@ HS_TZ = {
     "Zurich": "Europe/Zurich",
     "Aqtobe": "Asia/Aqtobe",
     "Ho_Chi_Minh": "Asia/Ho_Chi_Minh",
+    "Kolkata": "Asia/Kolkata",
+    "Casablanca": "Africa/Casablanca",
+    "Los_Angeles": "America/Los_Angeles",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
