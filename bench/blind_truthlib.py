@@ -72,6 +72,9 @@ HS_TZ = {
     "Zurich": "Europe/Zurich",
     "Aqtobe": "Asia/Aqtobe",
     "Ho_Chi_Minh": "Asia/Ho_Chi_Minh",
+    "Stockholm": "Europe/Stockholm",
+    "Manaus": "America/Manaus",
+    "Tehran": "Asia/Tehran",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
