@@ -75,6 +75,9 @@ HS_TZ = {
     "Kolkata": "Asia/Kolkata",
     "Casablanca": "Africa/Casablanca",
     "Los_Angeles": "America/Los_Angeles",
+    "Stockholm": "Europe/Stockholm",
+    "Manaus": "America/Manaus",
+    "Tehran": "Asia/Tehran",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
