@@ -206,3 +206,65 @@ def test_unit_over_unit_compares_the_last_whole_one_with_the_one_before(said, un
         assert (g.start[:10], g.other[0][:10]) == ("2031-03-31", "2031-03-24")
     else:
         assert (g.start[:10], g.other[0][:10]) == ("2031-03-01", "2031-02-01")
+
+
+def _two_generators() -> Catalog:
+    cat = _plant()
+    site = cat.site("Ostkai Harbour Works")
+    site.assets.append("GEN-5")
+    site.types["GEN-5"] = ["genset"]
+    site.sensors["GEN-5"] = list(site.sensors["GEN-4"])
+    return cat
+
+
+def test_one_of_a_kind_said_in_the_singular_read_of_several_is_open():
+    from edge_agent.grounding.readas import open_slots
+
+    g = Grounding.build("the average power of the works' generator last week", _two_generators(), NOW)
+    args = {"site_name": "Ostkai Harbour Works", "asset_names": ["GEN-4", "GEN-5"], "sensor_name": "Active Power"}
+    head = "The mean GEN-4 Active Power from 24 March 2031 to 30 March 2031 was 80 kW"
+    g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
+    assert open_slots(g, 1) == ["asset: GEN-4, GEN-5, the question names one generator, not which of the 2"]
+    g = Grounding.build("the average power of the works' generators last week", _two_generators(), NOW)
+    g.observe(1, 1, "histories", head, head=head, answers=True, args=args)
+    assert open_slots(g, 1) == []  # the kind in the plural: all of it
+
+
+def test_a_compound_whose_last_part_is_a_marker_of_the_kind_is_placed():
+    cat = _plant()
+    site = cat.site("Ostkai Harbour Works")
+    for n in ("1", "2"):
+        site.assets.append(f"SWP-{n}")
+        site.types[f"SWP-{n}"] = ["pump"]
+        site.markers[f"SWP-{n}"] = ("pump", "water", "intake", "equip")
+        site.sensors[f"SWP-{n}"] = [SensorName("Motor Power", "Motor Power", "kW", ("elec", "power", "sensor"))]
+    g = Grounding.build("total electricity used last week by the seawater pumps at the Ostkai Harbour Works", cat, NOW)
+    assert g.unplaced == [] and g.links.asset_types == ["pump"]
+    g = Grounding.build("total electricity used last week by the seafood pumps at the Ostkai Harbour Works", cat, NOW)
+    assert g.unplaced == ["seafood"]  # no marker ends it
+
+
+def test_how_far_open_is_a_position_not_a_difference():
+    cat = _plant()
+    cat.site("Ostkai Harbour Works").sensors["Heat Pump 2"].append(
+        SensorName("Valve Position", "Valve Position", "%", ("valve", "sensor"))
+    )
+    g = Grounding.build("how far open was heat pump 2's valve on average yesterday", cat, NOW)
+    assert [p.ask for p in g.reading.parts] == ["data"] and g.unplaced == []
+
+
+def test_a_period_said_of_a_document_is_not_the_datas():
+    g = Grounding.build(
+        "Please provide the year-to-date electricity of the grid incomer at the Ostkai Harbour Works, for the "
+        "disclosure that is due this week.",
+        _plant(),
+        NOW,
+    )
+    assert g.start.startswith("2031-01-01") and g.unplaced == []
+
+
+def test_a_harvest_is_a_production_record_not_recorded():
+    g = Grounding.build(
+        "please provide the harvest tonnage recorded for March 2031 at the Ostkai Harbour Works", _plant(), NOW
+    )
+    assert [p.ask for p in g.reading.parts] == ["attribute"] and "not recorded" in g.in_code

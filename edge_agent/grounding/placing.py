@@ -223,11 +223,25 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
             or fieldvocab.kinds_named(w)
             or fieldvocab.quantity_of_unit(w) is not None
             or _qualifier(g, links, w)
+            or _compound_of_a_marker(catalog, links, w)
             or _in_catalog(g, catalog, links, w)
         ):
             continue
         left.append(w)
     return left
+
+
+def _compound_of_a_marker(catalog: Catalog, links: Links, w: str) -> bool:
+    """`w` is a compound whose last part is a marker the equipment in play carries ("seawater" of intake pumps marked
+    `water`, "groundwater" of a well marked `water`): it says which of the kind, no name."""
+    sites = links.sites or list(catalog.sites)
+    marks = {
+        m.casefold()
+        for site in sites
+        for a in (links.assets or [x for k in links.asset_types for x in catalog.site(site).assets_of_type(k)])
+        for m in catalog.site(site).markers.get(a, ())
+    }
+    return any(len(m) >= 4 and len(w) - len(m) >= 3 and w.endswith(m) for m in marks)
 
 
 def _qualifier(g: Grounding, links: Links, w: str) -> bool:

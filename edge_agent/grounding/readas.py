@@ -174,7 +174,7 @@ def _one_of_a_kind(g: Grounding, picked: list[str], sensor: str, site_name: str)
     doing", three filter pumps) and several of the kind have the series: open (a ranking, a count or a list of the
     kind names no one of them)."""
     assert g.links is not None and g.catalog is not None
-    if site_name not in g.catalog.sites or len(picked) != 1:
+    if site_name not in g.catalog.sites or not picked:
         return None
     kinds = [m for m in g.links.mentions if m.kind == "asset" and m.name in g.links.asset_types and m.text]
     plural = [m for m in kinds if re.search(r"s\b", re.sub(r"['’]s\b", "", m.text.casefold()))]  # not "the stenter's"
@@ -185,13 +185,17 @@ def _one_of_a_kind(g: Grounding, picked: list[str], sensor: str, site_name: str)
         a for k in g.links.asset_types for a in sc.assets_of_type(k) if g.catalog.has_sensor(site_name, a, sensor)
     ]
     having = list(dict.fromkeys(having))
-    if len(having) <= 1 or picked[0] not in having:
+    if len(having) <= 1 or not set(picked) <= set(having):
         return None
+    if len(picked) > 1:  # "the station's generator" read of both: the question names one, not which
+        return Slot(source="model", said=f"{', '.join(picked)}, {ONE_NAMED.format(kind=kinds[0].text, n=len(having))}")
     return Slot(source="model", said=f"{picked[0]}, {NO_EQUIPMENT} ({len(having)} {kinds[0].text} have {sensor})")
 
 
 #: how equipment the model chose where the question named none is said (such a run is partial: `open_slots`)
 NO_EQUIPMENT = "chosen by the model: the question names no equipment"
+#: ... and several read where the question names one of a kind in the singular
+ONE_NAMED = "the question names one {kind}, not which of the {n}"
 #: ... and the site, where the question names no site, nothing of one, and the SkySpark has several
 NO_SITE = "chosen by the model: the question names no site"
 #: how a series the model chose where the question named no measure is said (such a run is partial: `open_slots`)

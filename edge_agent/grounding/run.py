@@ -286,11 +286,24 @@ def _time_counted(reading: Reading, links: Links, catalog: Catalog) -> None:
             )
 
 
+#: a relative clause about a noun of the request, not the data: "the disclosure that is due this week", "the
+#: report which was filed last month"
+_ABOUT_A_NOUN = re.compile(
+    r"\b(?:that|which)\s+(?:is|are|was|were|will\s+be|has\s+been|had\s+been)\s+(?:due|filed|sent|submitted|"
+    r"published|issued|held|scheduled|planned|expected)\b[^,.;?!]*",
+    re.I,
+)
+
+
 def _asked_period(question: str, now: datetime) -> DateRange | None:
     """The period of the one sentence that asks ("P2 on ESL since the 1st with its SP raised. Did the holding tube temp
     dip below SP at any point yesterday?": yesterday), where the message has others before it that ask nothing; else
-    the period of the whole message."""
+    the period of the whole message. A period said of a document ("the disclosure that is due this week") is not the
+    data's, where the question names another."""
     whole = resolve_period(question, now)
+    if whole is not None and (about := _ABOUT_A_NOUN.search(question)) and whole.phrase in about.group(0).casefold():
+        other = resolve_period(question[: about.start()] + " " + question[about.end() :], now)
+        whole = other or whole
     sentences = [t for a, b in sentence_spans(question) if (t := question[a:b].strip())]
     asking = [s for s in sentences if s.rstrip().endswith("?")]
     if len(sentences) < 2 or len(asking) != 1 or whole is None:
