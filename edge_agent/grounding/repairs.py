@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from edge_agent.grounding.catalog import Catalog
+from edge_agent.grounding.context import _blank
 from edge_agent.grounding.linking import link
 
 #: an editing term of English speech: what stands between a name taken back and the one that replaces it
@@ -30,10 +31,6 @@ _REACH = 24  # the repair follows its editing term closely: a name within this m
 
 def _class(kind: str) -> str:
     return "equipment" if kind in ("asset", "kind") else kind
-
-
-def _blank(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
 
 
 def _places(question: str, text: str) -> list[tuple[int, int]]:
