@@ -268,3 +268,155 @@ def test_a_harvest_is_a_production_record_not_recorded():
         "please provide the harvest tonnage recorded for March 2031 at the Ostkai Harbour Works", _plant(), NOW
     )
     assert [p.ask for p in g.reading.parts] == ["attribute"] and "not recorded" in g.in_code
+
+
+# -- after the frozen runs of blind sets 23 and 24 (F29): the classes their wrong answers belong to --
+
+from datetime import timedelta, timezone  # noqa: E402
+from zoneinfo import ZoneInfo  # noqa: E402
+
+from edge_agent.grounding.clockchange import dated  # noqa: E402
+from edge_agent.grounding.dates import resolve_period  # noqa: E402
+from edge_agent.grounding.question import _direction, _per_ratio  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("text", "side"),
+    [
+        ("how long was that fan turning slower than 20 percent", "below"),
+        ("did the air get damper than -35 at any point", "above"),
+        ("was its humidity below its setpoint at any time yesterday? below, sorry, not above", "below"),
+        ("did it drop below 5 or go above 10", "above"),  # both said: above, as ever
+    ],
+)
+def test_the_side_of_a_limit_from_a_comparative_or_a_denied_word(text, side):
+    assert _direction(text) == side
+
+
+def _dry_rooms() -> Catalog:
+    cat = Catalog.of({"Nordkap Cell Works": {"Clean Room 1": [], "Clean Room 1 Dehumidifier": [], "Clean Room 2": []}})
+    site = cat.site("Nordkap Cell Works")
+    for room in ("Clean Room 1", "Clean Room 2"):
+        site.types[room] = ["cleanRoom"]
+        site.sensors[room] = [
+            SensorName("Room Dew Point", "Room Dew Point", "°F", ("zone", "air", "dewPoint", "sensor")),
+            SensorName("Room Temp", "Room Temp", "°F", ("zone", "air", "temp", "sensor")),
+        ]
+    site.types["Clean Room 1 Dehumidifier"] = ["dehumidifier"]
+    site.sensors["Clean Room 1 Dehumidifier"] = [
+        SensorName("Fan Power", "Fan Power", "kW", ("elec", "power", "sensor"))
+    ]
+    return cat
+
+
+def test_a_dew_point_answers_how_damp_but_is_no_humidity_reading():
+    g = Grounding.build("did the air in clean room 1 get damper than -35 at any point last night?", _dry_rooms(), NOW)
+    assert [p.ask for p in g.reading.parts] == ["excursion"] and g.reading.parts[0].limit_unit is None  # "-35 at"
+    assert not g.links.missing and g.scope().sites["Nordkap Cell Works"].sensors == ("Room Dew Point",)
+    g = Grounding.build("get the humidity readings of clean room 1 last week", _dry_rooms(), NOW)
+    assert any("humidity" in m.note() for m in g.links.missing)
+
+
+def test_the_machine_for_a_room_is_the_one_named_after_it():
+    g = Grounding.build("the air dryer for clean room 1 is too loud, switch it off please", _dry_rooms(), NOW)
+    assert g.links.assets == ["Clean Room 1 Dehumidifier"] and g.refusal == "control"
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("since I came on at 10", "2031-04-06T22:00", "2031-04-06T23:40"),
+        ("since 6 this morning", "2031-04-06T06:00", "2031-04-06T23:40"),
+        ("what did it read at 3 in the night", "2031-04-06T03:00", "2031-04-06T03:00"),
+        ("total kWh for 23 to 29 March inclusive", "2031-03-23T00:00", "2031-03-30T00:00"),
+        ("electricity since the start of the quarter", "2031-04-01T00:00", "2031-04-06T23:40"),
+        ("the Q3 electricity total", "2030-07-01T00:00", "2030-10-01T00:00"),
+        ("last quarter", "2031-01-01T00:00", "2031-04-01T00:00"),
+    ],
+)
+def test_periods_said_by_a_shift_a_range_or_a_quarter(text, start, end):
+    now = datetime(2031, 4, 6, 23, 40, tzinfo=UTC)
+    p = resolve_period(text.lower(), now)
+    assert p is not None and (p.start.isoformat()[:16], p.end.isoformat()[:16]) == (start, end)
+
+
+def test_the_day_and_the_week_the_clocks_changed_in_the_sites_zone():
+    tz = ZoneInfo("Europe/Stockholm")
+    now = datetime(2026, 11, 3, 9, 0, tzinfo=timezone(timedelta(hours=1)))
+    text, said = dated("energy on the Sunday the clocks went back, please", tz, now)
+    assert "25 October 2026" in text and "clocks" not in text and said
+    text, _ = dated("compare the week the clocks went back with last week", tz, now)
+    assert "the week of 19 October 2026" in text
+    text, _ = dated("what was it when the clocks went forward", tz, now)
+    assert "29 March 2026" in text
+    assert dated("The clocks went back early on Sunday morning", tz, now)[1] == ""  # a statement, no day named
+
+
+@pytest.mark.parametrize(
+    ("text", "ratio"),
+    [
+        ("take the mean room dew point per clean room and tell me which was driest", None),
+        ("the energy per curing press", None),
+        ("kWh per m3 of water", "kWh per m3"),
+        ("energy per unit of output", "energy per unit"),  # a unit of something: a ratio
+    ],
+)
+def test_per_a_kind_or_a_place_goes_through_them_it_divides_by_none(text, ratio):
+    assert _per_ratio(text) == ratio
+
+
+def test_who_asks_and_where_the_site_is_are_placed():
+    g = Grounding.build("night watchman at the harbour works near Hamburg. heat pump 2 power right now?", _plant(), NOW)
+    assert g.unplaced == [] and g.links.assets == ["Heat Pump 2"]
+
+
+def test_an_aside_in_brackets_is_context_unless_it_says_what_to_read():
+    g = Grounding.build(
+        "GEN-4 kWh on 2 March 2031 (the day our auditors came round). One number please.", _plant(), NOW
+    )
+    assert g.unplaced == [] and any("auditors" in a for a in g.aside)
+    g = Grounding.build("heat pump 2 mean power yesterday (electrical power, not heat)", _plant(), NOW)
+    assert not any("electrical" in a for a in g.aside)
+
+
+def test_a_number_of_its_code_names_one_of_a_kind():
+    cat = _plant()
+    site = cat.site("Ostkai Harbour Works")
+    for name in ("Booster Fan L1045", "Booster Fan L1365"):
+        site.assets.append(name)
+        site.types[name] = ["fan"]
+        site.sensors[name] = [SensorName("Bearing Temp", "Bearing Temp", "°C", ("temp", "sensor"))]
+    g = Grounding.build("did the booster fan on the 1365 level go over 80 degrees yesterday?", cat, NOW)
+    assert g.links.assets == ["Booster Fan L1365"] and g.unplaced == []
+
+
+def test_a_signed_series_of_any_asset_settled_by_its_description():
+    cat = _plant()
+    site = cat.site("Ostkai Harbour Works")
+    site.assets.append("Ship Lift")
+    site.types["Ship Lift"] = ["hoist"]
+    site.sensors["Ship Lift"] = [
+        SensorName("Motor Power", "Motor Power", "kW", ("elec", "power", "sensor"), "Signed: + lifting, - regenerating")
+    ]
+    g = Grounding.build("how long was the ship lift regenerating yesterday?", cat, NOW)
+    assert g.scope().pins["direction"] == "below" and g.scope().sites["Ostkai Harbour Works"].sign == "-"
+
+
+@pytest.mark.parametrize(
+    ("question", "form"),
+    [
+        ("hi, could I get heat pump 2's power for the past three days as a JSON file? sorry if that's a lot", "value"),
+        ("is heat pump 2's power trending up or down this month?", "value"),
+        ("was heat pump 2 above 50 kW yesterday?", "yes_no"),
+    ],
+)
+def test_a_request_or_an_alternative_asks_no_yes_or_no(question, form):
+    g = Grounding.build(question, _plant(), NOW)
+    assert g.reading.parts[0].form == form
+
+
+def test_a_question_in_english_with_words_nothing_placed_is_not_another_language():
+    from edge_agent.grounding.language import foreign_language
+
+    question = "uh, what's the level in the flour silo at the bakery? sorry if we don't have that one"
+    assert foreign_language(["uh", "level", "flour", "silo"], question) is None

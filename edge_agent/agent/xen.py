@@ -99,7 +99,9 @@ def _solve(question: str, rt: AgentRuntime) -> XenOutcome:
     if (which := rt.grounding.ambiguity()) and not rt.grounding.in_code:  # one site's figures are no answer about
         # another's: the operator says which (no model call)
         return XenOutcome(answer=None, status="gave_up", trials=[], distilled=None, reason="ambiguous", detail=which)
-    if not rt.grounding.in_code and (language := foreign_language(rt.grounding.unplaced)):  # a question in another
+    if not rt.grounding.in_code and (
+        language := foreign_language(rt.grounding.unplaced, rt.grounding.question)
+    ):  # a question in another
         # language: said plainly, no model call (the reading and the model read English)
         return XenOutcome(
             answer=None, status="gave_up", trials=[], distilled=None, reason="language", detail=sentence(language)

@@ -148,6 +148,13 @@ def kind_numbers(question: str, catalog: Catalog) -> dict[str, str]:
     pattern = rf"\b([^\W\d_]+)\s+(?:(?:number|no\.?|num|#)\s*)?(\d{{1,3}}|{NUMBER})\b(?![.:/]\d)"
     for m in re.finditer(pattern, question, re.I):
         word = m.group(1)
+        if word.casefold() in own and re.search(r"\s(?:number|no\.?|num|#)", m.group(0), re.I):
+            # "press number 4": a name's own word and its number with "number" between (Curing Press 4)
+            number = int(m.group(2)) if m.group(2).isdigit() else value(m.group(2))
+            named = {n for n in names if re.search(rf"\b{re.escape(word)}[\s_\-.#]*0*{number}$", n, re.I)}
+            if len(named) == 1:
+                out[m.group(0)] = next(iter(named))
+            continue
         if word.casefold() in own or word.casefold() in FUNCTION_WORDS:
             continue
         said = fieldvocab.singular(word.casefold())

@@ -51,7 +51,9 @@ _APOLOGY = re.compile(
 )
 #: ... before it, up to a comma or "but" ("sorry if this is a silly one, but …", "sorry to bug you —")
 _APOLOGY_LEAD = re.compile(
-    r"^\W*(?P<lead>(?:sorry|apologies)\b[^?,;:—–\d]{0,60}?)\s*(?:,\s*but\b|,|—|–|\s-\s)\s*", re.I
+    r"^\W*(?P<lead>(?:sorry|apologies)\b[^?,;:—–\d]{0,60}?(?:,\s*(?:(?:a\s+)?(?:dumb|stupid|silly|quick|basic|daft)\s+"
+    r"(?:question|one|q)|quick\s+one))?)\s*(?:,\s*but\b|,|—|–|\s-\s)\s*",
+    re.I,
 )
 _WANTS = re.compile(r"\s*(?:i|we)(?:['’]d|\s+would)?\s+(?:need|want|like|require|only\s+need|just\s+need)\b", re.I)
 _PERSONAL = re.compile(r"\b(?:i|we|you|u|me|us|i['’]d|we['’]d|i['’]m|we['’]re)\b", re.I)
@@ -96,10 +98,14 @@ def _remark(piece: str) -> bool:
     return _states(piece) or ws[0] in TABLE.statement_start  # a statement: "it's all frozen chicken in there"
 
 
+#: a filler of speech set off by commas ("did it go over, like, 80 degrees", "the, um, booster fan")
+_FILLER = re.compile(r"(?<=,)\s*(?:like|you\s+know|um+|uh+|er+|erm+|hmm+|so)\s*,", re.I)
+
+
 def set_aside(question: str) -> tuple[str, list[str]]:
     """The question with a relay's lead and remarks after it blanked (length kept), and the pieces set aside."""
     aside: list[str] = []
-    text = question
+    text = _FILLER.sub(lambda m: " " * len(m.group(0)), question)
     m = _RELAY_MARKED.match(text) or _RELAY_BARE.match(text)
     if m and not _PERSONAL.search(m.group("lead")):
         aside.append(m.group("lead").strip())
@@ -116,6 +122,12 @@ def set_aside(question: str) -> tuple[str, list[str]]:
     if end >= 0 and text[end + 1 :].strip() and _remark(text[end + 1 :]):  # "…? roughly is fine"
         aside.append(text[end + 1 :].strip())
         text = _blank(text, end + 1, len(text))
+    elif end >= 0 and text[end + 1 :].strip():  # "…? um, whole days I guess. sorry if that's a lot": the last remarks
+        pieces = [(m.start() + end + 1, m.end() + end + 1) for m in re.finditer(r"[^.;!]+[.;!]*", text[end + 1 :])]
+        while pieces and text[pieces[-1][0] : pieces[-1][1]].strip() and _remark(text[pieces[-1][0] : pieces[-1][1]]):
+            a, b = pieces.pop()
+            aside.append(text[a:b].strip())
+            text = _blank(text, a, b)
     elif end < 0:  # no question mark: a statement after the last comma or dash ("…, the alarm log looks odd")
         tail = _TAIL_AFTER_COMMA.search(text)
         if tail and _remark(tail.group("tail")):  # "…, the alarm log looks odd", "… — he's planning an outage"
@@ -140,6 +152,23 @@ def label_lead(question: str, keep: Callable[[str], bool]) -> tuple[str, str]:
     if m is None or keep(label):
         return question, ""
     return _blank(question, 0, m.end()), label.strip()
+
+
+#: words in brackets: an aside ("(the day Morocco's clocks went forward)", "(I'll split it per day myself)")
+_PARENS = re.compile(r"\((?P<inside>[^()]{3,160})\)")
+
+
+def parentheticals(question: str, keep: Callable[[str], bool]) -> tuple[str, list[str]]:
+    """The question with its asides in brackets blanked (length kept), and the asides: three words or more that name
+    nothing `keep` says is read ("(Chiller 2)", "(last week)", "(kWh)" stay)."""
+    text, out = question, []
+    for m in _PARENS.finditer(question):
+        inside = m.group("inside")
+        if len(words(inside)) < 3 or keep(inside):
+            continue
+        text = _blank(text, m.start(), m.end())
+        out.append(inside.strip())
+    return text, out
 
 
 #: a circumstance after the question, set off by a comma: "…, when Cooling Tower 2's fan was out of service." (why it

@@ -115,7 +115,8 @@ _MONTH_YEAR = re.compile(
 _DAYS_OF_ONE_MONTH = re.compile(
     r"(?:(?:\b(?:from|between)\s+(?:the\s+)?|\(\s*|(?:^\s*|(?<=[—–:,;])|(?<=[—–:,;]\s))(?=\d))(?P<d1>\d{1,2})(?:st|nd|rd|th)?"
     r"|\b(?P<o1>\d{1,2})(?:st|nd|rd|th)"
-    r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d|\s+and\s+\d))"  # "on 3-5 may", "for 27 and 28 jan"
+    # "on 3-5 may", "for 27 and 28 jan", "for 23 to 29 March"
+    r"|(?:on|for|over|during|in)\s+(?P<h1>\d{1,2})(?=\s*[-–]\s*\d|\s+(?:and|to|until|till|through)\s+\d))"
     r"\s*(?:to|until|till|through|-|–|and)\s*(?:the\s+)?"  # "the 27th to the 29th of Oct"
     r"(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON + _YEAR + "?"
 )
@@ -297,7 +298,7 @@ def _latest_day_of_month(dom: int, now: datetime) -> date:
 
 #: "at 7 this morning", "at 3 in the afternoon", "at 9 tonight": a bare hour whose part of the day says am or pm
 _HOUR_OF_PART = re.compile(
-    r"\bat\s+(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?(?=\s+(?:o'?clock\s+)?(?:(?:this|in\s+the|yesterday|last|that)\s+)?"
+    r"\b(?:at|around|about|since|from|after|before|till|until)\s+(?P<h>\d{1,2})(?::(?P<mi>\d{2}))?(?=\s+(?:o'?clock\s+)?(?:(?:this|in\s+the|yesterday|last|that)\s+)?"
     r"(?P<part>morning|afternoon|evening|night|tonight)\b)",
     re.I,
 )
@@ -335,10 +336,11 @@ def _time_of_day(text: str) -> tuple[time, str] | None:
     m = _TIME.search(text)
     bare = _HOUR_OF_PART.search(text)
     if bare and (not m or bare.start() <= m.start()) and 1 <= int(bare["h"]) <= 11 and int(bare["mi"] or 0) <= 59:
-        hour = int(bare["h"]) % 12 + (0 if bare["part"].casefold() == "morning" else 12)
+        night = bare["part"].casefold() in ("night", "tonight") and int(bare["h"]) < 6  # "3 in the night": 03:00
+        hour = int(bare["h"]) % 12 + (0 if bare["part"].casefold() == "morning" or night else 12)
         return time(hour, int(bare["mi"] or 0)), bare.group(0).strip()
     if not m:
-        return None
+        return _bare_hour(text)
     if m["word"]:
         return (time(0) if m["word"] == "midnight" else time(12)), m.group(0).strip()
     if m["h"] is not None:
@@ -349,6 +351,23 @@ def _time_of_day(text: str) -> tuple[time, str] | None:
         hour = (hour % 12) + (12 if pm else 0)
         return time(hour, minute), m.group(0).strip()
     return time(int(m["h24"]), int(m["m24"])), m.group(0).strip()
+
+
+#: an hour said with no am, pm or part of the day ("since I came on at 10", "what did it read at 3"): a clock time, the
+#: latest of the two it can be (`_single`)
+_BARE_HOUR = re.compile(
+    r"\b(?:at|around|about|since|from|after|till|until)\s+(?P<h>\d{1,2})(?::(?P<mi>[0-5]\d))?(?:\s*o'?clock)?"
+    r"(?!\s*(?:am|pm|a\.m|p\.m|h\b|hrs?\b|hours?\b|%|[a-z°/]))(?![\d.,:])",
+    re.I,
+)
+
+
+def _bare_hour(text: str) -> tuple[time, str] | None:
+    """A bare clock hour (1 to 12) as the morning's: `_single` takes the latest past one of it or twelve hours on."""
+    m = _BARE_HOUR.search(text)
+    if not m or not 1 <= int(m["h"]) <= 12:
+        return None
+    return time(int(m["h"]) % 12, int(m["mi"] or 0)), m.group(0).strip()
 
 
 def _number(text: str) -> int:
@@ -434,6 +453,41 @@ def _relative(text: str, now: datetime) -> DateRange | None:
     if m:
         first = today.replace(day=1)
         return DateRange(_midnight(_add_months(first, -1), now), _midnight(first, now), m.group(0))
+    # a quarter of the calendar year: "Q3" (the latest one not after now), "this quarter", "quarter to date", "since the
+    # start of the quarter", "last quarter"
+    quarter_start = date(today.year, 3 * ((today.month - 1) // 3) + 1, 1)
+    m = re.search(
+        r"\bq(?P<q>[1-4])(?:\s+(?P<y>(?:19|20)\d\d))?\b|\b(?P<nth>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b",
+        text,
+    )
+    if m:
+        n = (
+            int(m["q"])
+            if m["q"]
+            else ("first second third fourth".split() + "1st 2nd 3rd 4th".split()).index(m["nth"]) % 4 + 1
+        )
+        year = int(m["y"]) if m["y"] else today.year
+        start = date(year, 3 * (n - 1) + 1, 1)
+        if not m["y"] and start > today:  # "Q3" said in Q2: last year's
+            start = date(year - 1, 3 * (n - 1) + 1, 1)
+        return DateRange(_midnight(start, now), _midnight(_add_months(start, 3), now), m.group(0))
+    m = re.search(r"\b(?:last|previous|prior)\s+quarter\b", text)
+    if m:
+        return DateRange(_midnight(_add_months(quarter_start, -3), now), _midnight(quarter_start, now), m.group(0))
+    m = re.search(
+        r"\bthis\s+quarter\b|\bquarter[\s-]+to[\s-]+date\b|\bqtd\b|\bsince\s+the\s+(?:start|beginning)\s+of\s+the\s+quarter\b",
+        text,
+    )
+    if m:
+        return DateRange(_midnight(quarter_start, now), now, m.group(0), absolute=(False, True))
+    m = re.search(r"\bsince\s+the\s+(?:start|beginning)\s+of\s+the\s+(?P<u>month|year|week)\b", text)
+    if m:
+        first = {
+            "month": today.replace(day=1),
+            "year": date(today.year, 1, 1),
+            "week": today - timedelta(days=today.weekday()),
+        }[m["u"]]
+        return DateRange(_midnight(first, now), now, m.group(0), absolute=(False, True))
     m = re.search(r"\bthis\s+month\b|\bmonth[\s-]+to[\s-]+date\b|\bmtd\b", text)  # "MTD": month to date
     if m:
         return DateRange(_midnight(today.replace(day=1), now), now, m.group(0), absolute=(False, True))
@@ -561,10 +615,14 @@ def _single(text: str, now: datetime) -> DateRange | None:
         if tod is not None:
             base = span.start.date() if span is not None and span.end - span.start <= timedelta(days=1) else None
             if base is None or span is None:  # (span is None only where base is)
-                # "at midnight" alone: the most recent such moment.
+                # "at midnight" alone: the most recent such moment; a bare hour ("at 10"): the latest past of its two
                 instant = datetime.combine(now.date(), tod[0], tzinfo=now.tzinfo)
                 if instant > now:
                     instant -= timedelta(days=1)
+                later = instant + timedelta(hours=12)
+                bare = _BARE_HOUR.search(text)
+                if bare is not None and bare.group(0).strip() == tod[1] and later <= now:
+                    instant = later
                 return DateRange(instant, instant, tod[1], point=True)
             if tod[0] < time(6) and re.search(r"\bnight\b", span.phrase):  # "midnight / 3am last night": the night
                 base += timedelta(days=1)  # runs past midnight, into today's small hours (not the day before's)
@@ -624,6 +682,9 @@ def _days_of_one_month(lowered: str, now: datetime) -> DateRange | None:
     return DateRange(_midnight(first, now), _midnight(last + timedelta(days=1), now), m.group(0))
 
 
+_SINCE = re.compile(r"\bsince\b")
+
+
 def resolve_period(text: str, now: datetime) -> DateRange | None:
     """The period a question talks about, resolved against `now` (aware), or None if it names none."""
     lowered = " ".join(text.lower().split())
@@ -659,6 +720,18 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
                 a.start, b.end if not b.point else b.start, m.group(0).strip(), absolute=(a.absolute[0], b.absolute[1])
             )
     found = _single(lowered, now)
+    since = _SINCE.search(lowered)
+    if (
+        found is not None
+        and since is not None
+        and found.start < now
+        and (
+            found.phrase.startswith("since")
+            or found.phrase in lowered[since.end() : since.end() + 60 + len(found.phrase)]
+        )
+    ):  # "since I came on at 10", "since monday": from then until now
+        phrase = found.phrase if found.phrase.startswith("since") else f"since {found.phrase}"
+        return DateRange(found.start, now, phrase, absolute=(found.absolute[0], True))
     if found is None:
         m = _NOW.search(lowered)
         if m:  # "the current Tonnage", "right now": the latest value, an instant measured from now

@@ -110,7 +110,10 @@ class FormsTable(BaseModel):
 
 _SEP = r"[^\w.?!;]+"  # between two words: spaces, commas, quotes, dashes (not a sentence's end)
 _GAPWORD = r"\w+(?:\.\d+)?"  # a word in a gap (its dashes and quotes are separators: no two ways to read it)
-_LEAD = r"^\W*(?:(?:and|so|also|then|but|tell\s+me|please|pls|plz|now|ok|okay|hey|well)\W+)*"
+_LEAD = (
+    r"^\W*(?:(?:and|so|also|then|but|tell\s+me|please|pls|plz|now|ok|okay|hey|hi|hello|hiya|sorry|um+|uh+|er+|erm|oh|"
+    r"well)\W+)*"
+)
 _UNITS = r"°\s*[CF]|degrees?|deg|%|percent|kw|kwh|tons?|tonref|psi|pa|cfm|gpm|ppm|[a-z]{0,6}"
 _BUILTIN = {
     "num": r"(?<![\w.])\d+(?:\.\d+)?(?!\w)",

@@ -194,6 +194,8 @@ def _may_measure(wanted: measures.Asked, sensor: SensorName) -> bool:
     m = measures.point_measure(sensor)
     if m.setpoint:
         return False
+    if m.moisture and wanted.phrase in ("humidity", "relative humidity", "rh"):
+        return False  # "the humidity readings": a dew point is no humidity reading (though "damper than -35" is of it)
     if m.quantity is not None:
         return measures.fits([wanted.quantity], m)
     return bool(set(wanted.phrase.split()) & set(fieldvocab.normalize(sensor.short).split()))

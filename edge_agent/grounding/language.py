@@ -64,9 +64,13 @@ def _identifier() -> Any:
     return _IDENTIFIER
 
 
-def foreign_language(unplaced: list[str]) -> str | None:
-    """The language (its English name) the unplaced words are in, where it is confidently not English; else None."""
+def foreign_language(unplaced: list[str], question: str = "") -> str | None:
+    """The language (its English name) the unplaced words are in, where it is confidently not English and the whole
+    question does not read as English ("what's the level in the flour silo": 'uh level flour silo' alone reads as
+    Breton); else None."""
     if len(unplaced) < MIN_WORDS:
+        return None
+    if question and _identifier().classify(question)[0] == "en":
         return None
     ranked = dict(_identifier().rank(" ".join(unplaced)))
     top = max(ranked, key=lambda k: ranked[k])

@@ -41,6 +41,9 @@ class Measure:
     quantity: str | None  # "temperature", "power", "energy", … (None: the field's vocabulary cannot tell)
     function: str | None  # "sensor", "setpoint", "command" (None: unknown)
     unit: str | None
+    # a dew point (Haystack `dewPoint`): a temperature that measures the air's moisture, so a question of humidity
+    # ("damper than -35", "how humid") is answered from it too
+    moisture: bool = False
 
     @property
     def setpoint(self) -> bool:
@@ -82,6 +85,7 @@ def point_measure(sensor: PointLike) -> Measure:
         quantity=q.name if q is not None else None,
         function=fieldvocab.point_function(sensor.tags, sensor.short),
         unit=sensor.unit,
+        moisture="dewPoint" in sensor.tags or bool(re.search(r"dew[\s_-]*point|\bdewpt\b", sensor.short, re.I)),
     )
 
 
@@ -98,6 +102,8 @@ def fits(wanted: Iterable[str], measure: Measure) -> bool:
     whose quantity the vocabulary cannot tell is not ruled out)."""
     wanted = list(wanted)
     if not wanted or measure.quantity is None:
+        return True
+    if measure.moisture and "relative humidity" in wanted:
         return True
     return any(measure.quantity in _ANSWERED_FROM.get(w, (w,)) for w in wanted)
 

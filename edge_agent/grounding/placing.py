@@ -26,6 +26,17 @@ from edge_agent.grounding.question import COURTESY_WORDS, RATIO_TERMS, Reading, 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
 
+#: a word of the question's form that may open a name ("Had Soualem Fertiliser Works", "Do Son Port")
+_FORM_WORD = re.compile(r"(?:is|are|was|were|did|does|do|has|have|had|can|will|which|what|how|when|where|who)\s", re.I)
+#: "which room", "which one": a choice among several (of an earlier part's, where this part names none)
+_WHICH_NOUN = re.compile(
+    r"\bwhich\s+(?!(?:is|are|was|were|did|does|do|has|have|had|of|one|ones|will|would|can|could)\b)[^\W\d_]+", re.I
+)
+#: "which piece of kit", "which machine", "what equipment": one of the site's equipment, whatever its kind
+_WHICH_THING = re.compile(
+    r"\b(?:which|what)\s+(?:piece\s+of\s+)?(?:kit|equipment|asset|assets|machine|machines|device|devices|unit|units)\b",
+    re.I,
+)
 #: "which of them", "which of these": the several things an earlier part named
 _OF_THEM = re.compile(r"\bwhich (?:one )?of (?:them|these|those|the two|both)\b|\bwhich one\b", re.I)
 
@@ -42,13 +53,14 @@ def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
     """The question's parts, each knowing whether it names several assets or a kind (what a ranking needs). A sensor
     named by its initials ("DO" for Dissolved Oxygen) is a name, never a word of the question's form ("do …?")."""
     for m in links.mentions if links is not None else []:
-        if m.how == "initials":
+        if m.how == "initials" or (m.text and _FORM_WORD.match(m.text)):
+            # ("Had Soualem: SUM of kWh …": a name that opens with an auxiliary asks no yes or no)
             question = re.sub(rf"(?<!\w){re.escape(m.text)}(?!\w)", lambda x: " " * len(x.group(0)), question)
     # "With the colder weather arriving, I would like to …", "Boiler 1 burner serviced Tue evening.": no form word
     for a, b in framing_spans(question) + statement_spans(question):
         question = question[:a] + " " * (b - a) + question[b:]
     texts = split_parts(question)
-    many = []
+    many: list[bool] = []
     for text in texts:
         part = links if len(texts) == 1 and links is not None else link(text, catalog)
         many.append(
@@ -56,6 +68,9 @@ def reading_of(question: str, catalog: Catalog, links: Links | None) -> Reading:
             or _kind_many(part, catalog)
             or _names_a_kind(text, catalog, part)
             or bool(_OF_THEM.search(text))
+            # "… per dry room, and tell me which room was the driest": "which <noun>" of the several named before
+            or (any(many) and not part.assets and bool(_WHICH_NOUN.search(text)))
+            or bool(_WHICH_THING.search(text))  # "which piece of kit was our biggest energy hog": any of the site's
         )
     return read_question(question, many)
 
@@ -133,7 +148,7 @@ EVENT_WORDS = frozenset(
 GENERIC_THINGS = frozenset(
     "site sites plant plants building buildings asset assets equipment equipments device devices unit units "
     "machine machines system systems sensor sensors point points measurement measurements reading readings "
-    "metric metrics value values data".split()
+    "metric metrics value values data kit piece pieces consumer consumers user users hog hogs guzzler guzzlers".split()
 )
 
 
@@ -142,8 +157,36 @@ GENERIC_THINGS = frozenset(
 #: past those)
 REPORTING_WORDS = frozenset(
     "quantify quantified indicate specify state confirm reporting period periods hourly daily weekly monthly totals "
-    "figure figures date dates identify identified occur occurs occurred happen happens happened".split()
+    "figure figures date dates time times identify identified occur occurs occurred happen happens happened".split()
 )
+
+
+#: who is asking, as an operator introduces themselves or relays another ("guard here at the tyre plant", "night
+#: watchman, Pune", "the fitter said …"): the roles and shifts of a plant's people, placed, never a name or a measure
+PEOPLE_WORDS = frozenset(
+    "guard guards security caretaker caretakers watchman watchmen janitor cleaner porter operator operators technician "
+    "technicians tech techs engineer engineers fitter fitters electrician electricians mechanic mechanics supervisor "
+    "supervisors foreman manager managers planner analyst apprentice trainee contractor contractors staff crew team "
+    "colleague colleagues boss guy gal lady man woman someone person shift shifts rounds patrol nightshift dayshift "
+    "lorry truck driver drivers visitor visitors o'clock clock house gatehouse shed yard gate basement rooftop".split()
+)
+#: the words before a place an operator locates a site by ("the fertiliser works near Casablanca")
+_NEAR = re.compile(r"\b(?:near|outside|by|in|from|at|around|close\s+to)\s+(?:the\s+)?$", re.I)
+
+
+def _place_name(g: Grounding, links: Links, w: str) -> bool:
+    """`w` is a place written with a capital after "near", "outside", "in" … where the question locates one site by
+    other words ("the fertiliser works near Casablanca"): where the site is, not something it holds."""
+    if len(set(links.sites)) != 1:
+        return False
+    own = set(words(links.sites[0])) - FUNCTION_WORDS  # "the Casablanca fertiliser works": a word of its name next
+    for m in re.finditer(rf"\b{re.escape(w)}\b", g.question, re.I):
+        after = words(g.question[m.end() : m.end() + 40])[:1]
+        if m.group(0)[:1].isupper() and (
+            _NEAR.search(g.question[max(0, m.start() - 14) : m.start()]) or set(after) & own
+        ):  # "near Casablanca", "the Casablanca fertiliser works"
+            return True
+    return False
 
 
 def initial_spans(question: str, catalog: Catalog) -> list[tuple[list[str], str]]:
@@ -163,7 +206,10 @@ def initial_spans(question: str, catalog: Catalog) -> list[tuple[list[str], str]
 
 
 #: English's words of size, as one describes equipment ("the big fans", "those huge tanks")
-_SIZE = "big|large|small|little|huge|tiny|giant|massive"
+_SIZE = (  # ... and of look ("the big round tank")
+    "big|large|small|little|huge|tiny|giant|massive|round|square|tall|wide|narrow|grey|gray|white|red|blue|green|"
+    "yellow|black|silver|rusty|old|new"
+)
 
 
 def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[str]:
@@ -184,6 +230,8 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | {"days", "weeks", "months", "years", "hours", "rate", "rates"}  # "both weeks' average gas flow rates"
         | {f"{d}s" for d in WEEKDAYS}  # "wednesdays test": Wednesday's
         | REPORTING_WORDS  # "please quantify …", "for the reporting period": how a report asks, not what
+        | PEOPLE_WORDS  # "guard here at the tyre plant": who asks, not what
+        | FUNCTION_WORDS  # (fillers among them: "uh, what's …", "er, Main Vent Fan 2's speed")
     )
     for m in links.mentions:
         placed |= set(words(m.text))
@@ -203,7 +251,9 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         label = " ".join(fieldvocab.marker_words(kind)).split()[:1]
         if label:
             sized = rf"\b({_SIZE})\W+(?:\w+\W+){{0,2}}?{re.escape(label[0])}"
-            placed |= {m.group(1).casefold() for m in re.finditer(sized, g.question, re.I)}
+            placed |= {
+                w for m in re.finditer(sized, g.question, re.I) for w in words(m.group(0)) if re.fullmatch(_SIZE, w)
+            }  # "the big round tank": each word of its look
     for span, _ in initial_spans(g.question, catalog):  # "the tunnel ventilation fans (TVF)": a name spelled out
         placed |= set(words(" ".join(span)))
     for missing in links.missing:
@@ -224,6 +274,7 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
             or fieldvocab.quantity_of_unit(w) is not None
             or _qualifier(g, links, w)
             or _compound_of_a_marker(catalog, links, w)
+            or _place_name(g, links, w)
             or _in_catalog(g, catalog, links, w)
         ):
             continue
@@ -335,9 +386,14 @@ def _in_catalog(g: Grounding, catalog: Catalog, links: Links, word: str) -> bool
                 names.add(a)
                 if not linked:  # with assets named, only their own sensors place a word
                     names.update(s.short for s in catalog.sensors(site, a))
+        tags: set[str] = set()
         for site, a in linked:
             names.update(s.short for s in catalog.sensors(site, a))
-        g.names_words = {w for n in names for w in words(n)} | {
-            w for n in names for w in fieldvocab.normalize(n).split()
-        }
+            # a marker of the named assets' points ("the air in dry room 1": its points are tagged `air`)
+            tags.update(
+                t.casefold() for s in catalog.sensors(site, a) for t in s.tags if t not in fieldvocab.RECORD_TAGS
+            )
+        g.names_words = (
+            {w for n in names for w in words(n)} | {w for n in names for w in fieldvocab.normalize(n).split()} | tags
+        )
     return word in g.names_words or fieldvocab.singular(word) in g.names_words  # "the bag belt lines": BHS Line 1

@@ -112,8 +112,42 @@ def _first(cues: tuple[Cue, ...], text: str) -> tuple[Cue, re.Match[str]] | None
 
 
 def _argument(name: str, text: str) -> str | None:
+    if name == "direction":
+        return _direction(text)
     hit = _argument_hit(name, text)
     return hit[0] if hit else None
+
+
+#: a direction word denied ("below, sorry, not above"; "under it, not over it")
+_DENIED = re.compile(r"\b(?:not|never|n't)\s+(?:\w+\s+)?$", re.I)
+
+
+def _direction(text: str) -> str | None:
+    """The side of a limit the text asks: the direction words' (a word the text denies is none: "below, sorry, not
+    above" is below), else a comparative's by its order ("slower than 20 %")."""
+    said = []
+    for value, cues in TABLE.arguments["direction"]:
+        for cue in cues:
+            for m in cue.regex.finditer(text):
+                if not _DENIED.search(text[max(0, m.start() - 12) : m.start()]):
+                    said.append(value)
+    if said:
+        return said[0] if len(set(said)) == 1 else next(v for v, _ in TABLE.arguments["direction"] if v in said)
+    return _compared_direction(text)
+
+
+#: a comparative before "than" ("slower than 20 percent", "damper than -35", "more humid than 60 %")
+_COMPARED = re.compile(r"\b(?P<word>(?:more|less)\s+[a-z]+|[a-z]{3,}er)\s+than\b", re.I)
+
+
+def _compared_direction(text: str) -> str | None:
+    """The side of a limit a comparative says by its order ("slower than 20 %": below; "damper than -35": above), where
+    the direction words do not: the order table's words of degree, by the end they rank first."""
+    for m in _COMPARED.finditer(text):
+        hit = _argument_hit("order", m["word"])
+        if hit is not None and hit[0] in ("lowest", "highest") and _first(TABLE.limit, text[m.start() :]):
+            return "below" if hit[0] == "lowest" else "above"
+    return None
 
 
 def _argument_hit(name: str, text: str) -> tuple[str, str] | None:
@@ -232,6 +266,8 @@ def _per_ratio(text: str) -> str | None:
     units or measure words of the field, and the second is no unit of time."""
     for m in _PER.finditer(text):
         a, b = m.group(1), m.group(2)
+        if _distributes(text[m.start(2) :]):
+            continue  # "the mean dew point per dry room": for each room, no measure divided by another
         if "/" in m.group(0) and fieldvocab.quantity_of_unit(m.group(0).replace(" ", "")) is not None:
             continue  # "10 mg/l", "m3/h": a unit of its own, not one measure per another
         qa, qb = fieldvocab.quantity_of_unit(a), fieldvocab.quantity_of_unit(b)
@@ -249,6 +285,20 @@ def _per_ratio(text: str) -> str | None:
             return m.group(0)
     term = RATIO_TERMS.search(text)  # "the PUE", "its specific power", "the SEC": ratios by the field's definition
     return term.group(0) if term else None
+
+
+#: what "per" goes through one by one rather than divides by ("per dry room", "per site", "per press", "per each")
+_EACH_OF = frozenset(
+    "each every site sites plant plants building buildings room rooms zone zones floor floors hall halls area areas "
+    "space spaces line lines asset assets machine machines equipment device devices".split()
+)
+
+
+def _distributes(after: str) -> bool:
+    """The words after "per" name things to go through one by one: a kind of equipment the field names or a place or
+    a thing of a plant, within two words ("per dry room", "per curing press")."""
+    ws = words(after)[:2]
+    return any(w in _EACH_OF or fieldvocab.kinds_named(w) or fieldvocab.kinds_named(fieldvocab.singular(w)) for w in ws)
 
 
 def unit_quantity(word: str) -> fieldvocab.Quantity | None:
@@ -269,13 +319,20 @@ RATIO_TERMS = re.compile(
 _TIME_WORDS = frozenset("second sec s minute min hour hr h day week month year shift batch cycle".split())
 
 
+#: "whether" or "if" that asks yes or no again after a request ("could you tell me if …"), not a courtesy ("sorry if
+#: that's a lot", "if possible", "if you can")
+_ASKS_WHETHER = re.compile(
+    r"(?<!sorry )\b(?:whether|if)\b(?!\s+(?:possible|you\s+can|you\s+could|that['’]s|that\s+is|this\s+is|not|so))", re.I
+)
+
+
 def read_part(text: str, *, plural_or_many: bool = True) -> Part:
     """One clause's form and ask: the first form of the table (by precedence) whose cue matches and whose needs
     hold. `plural_or_many`: the clause names several assets or a kind of equipment (a ranking needs something to
     rank)."""
     norm = _symbols(_normal(text))
     yes_no = _first(TABLE.yes_no, norm) is not None and (
-        _first(TABLE.not_yes_no, norm) is None or re.search(r"\b(?:whether|if)\b", norm, re.I) is not None
+        _first(TABLE.not_yes_no, norm) is None or _ASKS_WHETHER.search(norm) is not None
     )
     for f in TABLE.forms:
         hit = _first(f.cues, norm)
@@ -350,6 +407,8 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.limit = _limit(text)
         lim = _first(TABLE.limit, text)
         part.limit_unit = ((lim[1].groupdict().get("unit") or "").strip() or None) if lim else None
+        if part.limit_unit and part.limit_unit.casefold() in FUNCTION_WORDS:  # "-35 at any point": no unit
+            part.limit_unit = None
         after = re.match(r"\s*([^\s,;?!]+)", text[lim[1].end() :]) if lim and part.limit_unit is None else None
         if after and not re.fullmatch(r"[A-Za-z]+", after.group(1)):  # "18.0 MΩ·cm", "5 mg/m³": a unit the table
             part.limit_unit = after.group(1)  # does not list, written as a symbol
@@ -550,6 +609,11 @@ def read_question(question: str, many: list[bool] | None = None) -> Reading:
     clauses = _clauses(question)
     texts = split_parts(question)
     parts = [read_part(t, plural_or_many=many[i] if many and i < len(many) else True) for i, t in enumerate(texts)]
+    for before, part in zip(texts, parts[1:]):  # "take the mean dew point per room and tell me which was driest"
+        said = _argument_hit("rank_statistic", _normal(before))
+        if part.ask == "rank" and said and part.slots.get("statistic", Slot(source="words")).source == "rule":
+            part.statistic = said[0]
+            part.slots["statistic"] = Slot(source="words", said=f"{said[1]} (said before)")
     also, spans = [], []
     if intent == "read":
         text = _normal(question)

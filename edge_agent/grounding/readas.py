@@ -189,11 +189,18 @@ def _one_of_a_kind(g: Grounding, picked: list[str], sensor: str, site_name: str)
         return None
     if len(picked) > 1:  # "the station's generator" read of both: the question names one, not which
         return Slot(source="model", said=f"{', '.join(picked)}, {ONE_NAMED.format(kind=kinds[0].text, n=len(having))}")
-    return Slot(source="model", said=f"{picked[0]}, {NO_EQUIPMENT} ({len(having)} {kinds[0].text} have {sensor})")
+    which = _listed(having) if len(having) <= 6 else f"{len(having)} {kinds[0].text}"
+    return Slot(source="model", said=f"{picked[0]}, {NO_EQUIPMENT} ({which} have {sensor})")
 
 
 #: how equipment the model chose where the question named none is said (such a run is partial: `open_slots`)
 NO_EQUIPMENT = "chosen by the model: the question names no equipment"
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 #: ... and several read where the question names one of a kind in the singular
 ONE_NAMED = "the question names one {kind}, not which of the {n}"
 #: ... and the site, where the question names no site, nothing of one, and the SkySpark has several

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from edge_agent.grounding import fieldvocab, respelling
+from edge_agent.grounding import clockchange, fieldvocab, respelling
 from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes, slashed_siblings
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
 from edge_agent.grounding.calls import call_key, invented_names, known, named_in, offered, pins, wrong_measure
@@ -39,6 +39,7 @@ from edge_agent.grounding.context import (
     framing_spans,
     in_statements,
     label_lead,
+    parentheticals,
     sentence_spans,
     set_aside,
     statement_spans,
@@ -81,6 +82,7 @@ from edge_agent.grounding.status import (
 from edge_agent.grounding.unitnamed import name_by_unit
 from edge_agent.grounding.wholes import share_of_total, share_order, system_meter
 from edge_agent.grounding.written import declined, written_in_code
+from edge_agent.skyspark.encoding import zone
 from edge_agent.toolkit import Tool
 
 #: what callers import from here (the parts' names stay importable where they were)
@@ -295,6 +297,65 @@ _ABOUT_A_NOUN = re.compile(
 )
 
 
+def _clock_change_dated(question: str, catalog: Catalog, now: datetime | None) -> tuple[str, str]:
+    """The question with a daylight-saving change it names written as its date, in the time zone of the one site it
+    names (or the SkySpark's only zone), and what was read (`grounding.clockchange`)."""
+    if now is None or not clockchange.names_a_change(question):
+        return question, ""
+    sites = link(question, catalog).sites or list(catalog.sites)
+    zones = {catalog.site(s).tz for s in sites}
+    if len(zones) != 1:
+        return question, ""
+    try:
+        tz = zone(next(iter(zones)))
+    except Exception:
+        return question, ""
+    return clockchange.dated(question, tz, now)
+
+
+def _one_by_its_number(question: str, period: str, links: Links, catalog: Catalog) -> None:
+    """A kind named with a number of three digits or more that the name of exactly one of its assets holds ("the
+    booster fan on the 1365 level": Booster Fan L1365 of two booster fans), or with a name that exactly one of its
+    assets' names holds ("the dehumidifier for dry room 3": Dry Room 3 Dehumidifier, not the room): that asset."""
+    if not links.asset_types:
+        return
+    if links.assets:
+        kinds = [
+            (site, a)
+            for site in links.sites or list(catalog.sites)
+            for kind in links.asset_types
+            for a in catalog.site(site).assets_of_type(kind)
+        ]
+        for named in list(links.assets):
+            within = re.compile(rf"(?<![\w-]){re.escape(named)}(?![\w-])", re.I)  # not "HW-Pump-2" in "CHW-Pump-2"
+            holding = {(site, a) for site, a in kinds if a != named and within.search(a)}
+            if len(holding) == 1:
+                site, asset = holding.pop()
+                links.assets = [asset if x == named else x for x in links.assets]
+                links.asset_sites[asset] = site
+                links.mentions.append(Mention(text="", name=asset, kind="asset", site=site, how="within"))
+        return
+    text = question.replace(period, " ") if period else question
+    said = {
+        m.group(1): m.group(0).strip()  # with the word after it ("the 1365 level"), placed with it
+        for m in re.finditer(r"(?<![\w.,])(\d{3,})(?![\w.,%°])(?:\s+([^\W\d_]+))?", text)
+        if not (m.group(2) and fieldvocab.quantity_of_unit(m.group(2)))  # "1365 kW" is a value, no name
+    }
+    for number, words_said in said.items():
+        fits = [
+            (site, a)
+            for site in links.sites or list(catalog.sites)
+            for kind in links.asset_types
+            for a in catalog.site(site).assets_of_type(kind)
+            if re.search(rf"(?<!\d){number}(?!\d)", a)
+        ]
+        if len(set(fits)) == 1:
+            site, asset = fits[0]
+            links.assets, links.asset_sites[asset] = [asset], site
+            links.mentions.append(Mention(text=words_said, name=asset, kind="asset", site=site, how="part"))
+            return
+
+
 def _asked_period(question: str, now: datetime) -> DateRange | None:
     """The period of the one sentence that asks ("P2 on ESL since the 1st with its SP raised. Did the holding tube temp
     dip below SP at any point yesterday?": yesterday), where the message has others before it that ask nothing; else
@@ -310,6 +371,17 @@ def _asked_period(question: str, now: datetime) -> DateRange | None:
         return whole
     own = resolve_period(asking[0], now)
     return own if own is not None and own.phrase and own.phrase in question.casefold() else whole
+
+
+def _read_in(text: str, catalog: Catalog, now: datetime | None) -> bool:
+    """`text` says something the question's reading needs: a site, equipment, a series, a measure, a period, or an
+    operation on series ("(primary outlet minus secondary inlet)", "(return minus supply)")."""
+    return (
+        _names_something(text, catalog, now)
+        or _names_equipment(text, catalog)
+        or bool(fieldvocab.measure_words(text))
+        or any(c.search(text.casefold()) for _, cues in TABLE.arguments["op"] for c in cues)
+    )
 
 
 def _names_equipment(text: str, catalog: Catalog) -> bool:
@@ -424,6 +496,10 @@ class Grounding:
             # "…, when Cooling Tower 2's fan was out of service": context, where the rest names what is read
             question, why = circumstance_tail(question, lambda t: _names_equipment(t, catalog))
             aside = [*aside, why] if why else aside
+            question, brackets = parentheticals(question, lambda t: _read_in(t, catalog, now))
+            aside = [*aside, *brackets]  # "(the day Morocco's clocks went forward)": an aside
+            question, changed = _clock_change_dated(question, catalog, now)  # "the Sunday the clocks went back"
+            aside = [*aside, changed] if changed else aside
             question, repaired = take_back(question, catalog)  # "Genset 1 yesterday, I mean Genset 2": Genset 2
             aside = [*aside, *(f"taken back: {r}" for r in repaired)]
         short = cls._shortened(question, catalog)
@@ -494,6 +570,7 @@ class Grounding:
         g.sources.append(Source(kind="question", text=question))
         if catalog is not None and links is not None:
             system_meter(question, links, catalog)  # "the BHS's electricity": what the BHS Sub-Meter measures
+            _one_by_its_number(question, phrase, links, catalog)  # "the booster fan on the 1365 level": L1365
             g.reading = reading_of(question, catalog, links)
             if g.reading.also_spans:  # the names in a refused piece ("… and shut its ethylene injection off") are
                 spans = [*period_span(question, phrase), *events, *g.reading.also_spans]  # not what the data part asks

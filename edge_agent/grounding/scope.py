@@ -585,6 +585,13 @@ def _directed(
     `rates`: the part times or tests a crossing ("for how many hours was it exporting"), which only a rate answers."""
     points = [x for a in assets for x in catalog.sensors(site, a)]
     ways = {m for x in points for m in ("export", "import") if m in x.tags}
+    described = [
+        s
+        for s in sensors
+        if any(x.short == s and direction in fieldvocab.sign_convention(x.description) for x in points)
+    ]
+    if described and direction not in ways:  # "Signed: + motoring, - regenerating": a signed series whose description
+        return "", direction, described  # says which sign is which (a point tagged with the direction comes first)
     storage = any(m in _STORES for a in assets for m in catalog.site(site).markers.get(a, ()))
     if not ways and storage:  # a battery's current or power flows both ways, and no point says which sign is which
         flowing = [s for s in sensors if any(x.short == s and _electrical(x) for x in points)]
@@ -646,8 +653,8 @@ def _in_unit(
     points = {x.short: x for a in assets for x in catalog.sensors(site, a)}
     units = {name: x.unit or "" for name, x in points.items()}
 
-    def ukey(u: str) -> str:
-        return "".join(u.split()).casefold().lstrip("°")
+    def ukey(u: str) -> str:  # "80 percent" is in %
+        return re.sub(r"^(?:percent|per\s*cent|pct)$", "%", "".join(u.split()).casefold().lstrip("°"))
 
     same = [s for s in sensors if ukey(unit) and ukey(units.get(s, "")) == ukey(unit)]
     want = fieldvocab.quantity_of_limit_unit(unit)
@@ -661,7 +668,7 @@ def _in_unit(
     named = [
         s for s in dict.fromkeys(same + alike) if measures and s in points and fits(measures, point_measure(points[s]))
     ]
-    return named or same or alike or sensors
+    return [s for s in named if s in same] or named or same or alike or sensors
 
 
 #: the quantities whose unit is a percent of something ("%RH", "%LEL"): a limit in "%" is one of theirs too

@@ -367,7 +367,11 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
     if (
         (g.start is not None or g.links.sensors)
         # "what was the storage tank level at 07:00": equipment at a time, its measure a word the field lacks
-        and (g.links.sensors or g.links.measures or (g.start is not None and (g.links.assets or g.links.asset_types)))
+        and (
+            g.links.sensors
+            or g.links.measures
+            or (g.start is not None and (g.links.assets or g.links.asset_types or _sites_said(g)))
+        )
         and all(p.ask in _READS_DATA for p in g.reading.parts)
         and not _names_asked(g)
     ):
@@ -397,6 +401,11 @@ _READS_DATA = frozenset({"data", "when_extreme", "duration", "excursion", "rank"
 
 #: a total as a data call's head states it (plugins/iot.py: an energy, a register's rise, a total of what adds up)
 _TOTAL_STATED = re.compile(r"\b(?:energy|rise|total)\b[^;]*?\d", re.I)
+
+
+def _sites_said(g: Grounding) -> bool:
+    """The question names a site in its words ("how did Kiruna do last month"): over a period, its data is asked."""
+    return g.links is not None and any(m.kind == "site" and m.how != "only" for m in g.links.mentions)
 
 
 def _total_unstated(g: Grounding, prefix: str) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
-from edge_agent.grounding.forms import TABLE, words
+from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE, words
 from edge_agent.grounding.links import SENSOR_THINGS, Links, Missing, alike
 from edge_agent.grounding.measures import kind_label, kind_names
 from edge_agent.grounding.question import attributes_asked, outside_topic
@@ -264,7 +264,7 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     if g.start is not None and not g.unplaced:  # "what was the max yesterday?": a plant's question, said short
         return False
     words = {w.casefold() for w in re.findall(r"[\w%]+", g.question)}
-    vocabulary = {w.casefold() for t in catalog.kinds() for n in kind_names(t) for w in n.split()}
+    vocabulary = {w.casefold() for t in catalog.kinds() for n in kind_names(t) for w in n.split()} - FUNCTION_WORDS
     plural = {w[:-1] for w in words if w.endswith("s")}
     return not (
         _PLANT_WORDS.search(g.question)
