@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from zoneinfo import ZoneInfo
+from functools import lru_cache
+from zoneinfo import ZoneInfo, available_timezones
 
 
 def parse_instant(text: str, tz: tzinfo | None = None) -> datetime:
@@ -12,6 +13,36 @@ def parse_instant(text: str, tz: tzinfo | None = None) -> datetime:
     if value.tzinfo is None:
         value = value.replace(tzinfo=tz) if tz is not None else value.astimezone()
     return value
+
+
+def haystack_tz_name(tz: tzinfo | str) -> str:
+    """Haystack names a timezone by its city: America/New_York → New_York; UTC → UTC."""
+    name = tz if isinstance(tz, str) else str(getattr(tz, "key", tz))
+    if name in ("UTC", "Etc/UTC", "Z"):
+        return "UTC"
+    return name.split("/")[-1]
+
+
+@lru_cache(maxsize=1)
+def _tz_table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for full in sorted(available_timezones(), key=lambda n: (n.count("/"), n)):
+        if full.startswith(("posix/", "right/")) or "/" not in full:
+            continue
+        table.setdefault(haystack_tz_name(full), full)
+    table["UTC"] = "UTC"
+    return table
+
+
+@lru_cache(maxsize=256)
+def zone_named(name: str) -> ZoneInfo:
+    """ZoneInfo for a Haystack city name ("New_York") or an IANA name ("America/New_York"); KeyError where neither."""
+    if "/" in name:
+        try:
+            return ZoneInfo(name)
+        except Exception:
+            raise KeyError(name) from None
+    return ZoneInfo(_tz_table()[name])
 
 
 class Clock:

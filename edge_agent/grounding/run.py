@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from edge_agent.clock import zone_named
 from edge_agent.grounding import clockchange, fieldvocab, respelling
 from edge_agent.grounding.abbrev import cut_words, kind_numbers, numbered_ranges, short_codes, slashed_siblings
 from edge_agent.grounding.allowed import GroundedAnswer, StepGrounding
@@ -82,7 +83,6 @@ from edge_agent.grounding.status import (
 from edge_agent.grounding.unitnamed import name_by_unit
 from edge_agent.grounding.wholes import share_of_total, share_order, system_meter
 from edge_agent.grounding.written import declined, written_in_code
-from edge_agent.skyspark.encoding import zone
 from edge_agent.toolkit import Tool
 
 #: what callers import from here (the parts' names stay importable where they were)
@@ -307,7 +307,7 @@ def _clock_change_dated(question: str, catalog: Catalog, now: datetime | None) -
     if len(zones) != 1:
         return question, ""
     try:
-        tz = zone(next(iter(zones)))
+        tz = zone_named(next(iter(zones)))
     except Exception:
         return question, ""
     return clockchange.dated(question, tz, now)

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import date, datetime, time, tzinfo
+from datetime import date, datetime, time
 from functools import lru_cache
 from typing import Any
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
 
 from phable.kinds import NA, Grid, GridCol, Marker, Number, Ref, Remove, Symbol, Uri
+
+from edge_agent.clock import haystack_tz_name, zone_named
 
 
 class EncodingError(ValueError):
@@ -27,37 +29,13 @@ class EncodingError(ValueError):
 # ── timezones ──────────────────────────────────────────────────────────────────
 
 
-def haystack_tz_name(tz: tzinfo | str) -> str:
-    """Haystack names a timezone by its city: America/New_York → New_York; UTC → UTC."""
-    name = tz if isinstance(tz, str) else str(getattr(tz, "key", tz))
-    if name in ("UTC", "Etc/UTC", "Z"):
-        return "UTC"
-    return name.split("/")[-1]
-
-
-@lru_cache(maxsize=1)
-def _tz_table() -> dict[str, str]:
-    table: dict[str, str] = {}
-    for full in sorted(available_timezones(), key=lambda n: (n.count("/"), n)):
-        if full.startswith(("posix/", "right/")) or "/" not in full:
-            continue
-        table.setdefault(haystack_tz_name(full), full)
-    table["UTC"] = "UTC"
-    return table
-
-
 @lru_cache(maxsize=256)
 def zone(name: str) -> ZoneInfo:
     """ZoneInfo for a Haystack city name ("New_York") or an IANA name ("America/New_York")."""
-    if "/" in name:
-        try:
-            return ZoneInfo(name)
-        except Exception:
-            raise EncodingError(f"unknown timezone {name!r}") from None
-    full = _tz_table().get(name)
-    if full is None:
-        raise EncodingError(f"unknown timezone {name!r}")
-    return ZoneInfo(full)
+    try:
+        return zone_named(name)
+    except KeyError:
+        raise EncodingError(f"unknown timezone {name!r}") from None
 
 
 # ── Zinc: writing ──────────────────────────────────────────────────────────────
