@@ -420,3 +420,31 @@ def test_a_question_in_english_with_words_nothing_placed_is_not_another_language
 
     question = "uh, what's the level in the flour silo at the bakery? sorry if we don't have that one"
     assert foreign_language(["uh", "level", "flour", "silo"], question) is None
+
+
+def test_up_or_down_is_no_pair_of_periods():
+    from edge_agent.grounding.periods import two_periods
+
+    now = datetime(2031, 4, 6, 9, 0, tzinfo=UTC)
+    pair = two_periods(
+        "the average load since the start of the quarter: up or down? first half of March against the second half", now
+    )
+    assert pair is not None and (pair[0].start.day, pair[1].start.day) == (1, 16) and pair[0].start.month == 3
+
+
+def test_a_name_in_capitals_asked_to_exist_is_looked_for():
+    g = Grounding.build(
+        "sorry, dumb question, is there a Nitrogen Generator at the Ostkai Harbour Works?", _plant(), NOW
+    )
+    assert g.in_code.startswith("No: There is no asset Nitrogen Generator")
+    g = Grounding.build("is there a GEN-4 at the Ostkai Harbour Works?", _plant(), NOW)
+    assert g.in_code.startswith("Yes")
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [("the battery store, how full is it?", "data"), ("how many tonnes an hour is GEN-4 doing right now?", "data")],
+)
+def test_how_full_and_an_amount_per_hour_ask_a_value(question, ask):
+    g = Grounding.build(question, _plant(), NOW)
+    assert [p.ask for p in g.reading.parts] == [ask]

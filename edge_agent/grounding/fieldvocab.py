@@ -481,7 +481,8 @@ def measure_vocabulary() -> frozenset[str]:
 def unit_words() -> frozenset[str]:
     """The units written in letters alone (two or more: "kwh", "gallon", "psi"), case-folded: the words a question
     uses for an amount of something."""
-    return frozenset(u.casefold() for u in _v().unit_q if re.fullmatch(r"[^\W\d_]{2,}", u))
+    said = {n for n in _v().unit_names if re.fullmatch(r"[^\W\d_]{2,}", n)}  # "tonnes", "amps": as said
+    return frozenset(u.casefold() for u in _v().unit_q if re.fullmatch(r"[^\W\d_]{2,}", u)) | said
 
 
 def _singular(word: str) -> str:

@@ -36,6 +36,12 @@ _RELATIVE = re.compile(
 )
 
 
+#: an alternative of direction, not of periods ("is it trending up or down", "higher or lower")
+_ALTERNATIVE = re.compile(
+    r"\b(?:up|upward|rising|increasing|higher|better|more)\s+or\s+(?:down|downward|falling|decreasing|lower|worse|less)\b"
+)
+
+
 def _back(period: DateRange, unit: str) -> DateRange:
     """`period` one `unit` earlier on the wall clock (months and years by the calendar)."""
 
@@ -93,6 +99,8 @@ def two_periods(text: str, now: datetime) -> tuple[DateRange, DateRange] | None:
     span = (at, at + len(whole.phrase)) if whole is not None and at >= 0 else (0, 0)
     for m in _VERSUS.finditer(lowered):
         if span[0] < m.start() < span[1]:  # "from 1 March to 5 March", "between … and …": one range, not two
+            continue
+        if _ALTERNATIVE.search(lowered[max(0, m.start() - 12) : m.end() + 12]):  # "up or down?": no two periods
             continue
         left, right = lowered[: m.start()], lowered[m.end() :]
         first = resolve_period(left, now)

@@ -347,12 +347,27 @@ def _at(question: str, text: str) -> int:
     return len(question)
 
 
+#: a name said in capitals after an article ("is there a Nitrogen Generator at …"): what is asked to exist
+_NAME_ASKED = re.compile(r"\b(?:a|an|any)\s+((?:[A-Z][\w-]*)(?:\s+[A-Z][\w-]*){1,3})\b")
+
+
 def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
     """Yes or No to "is there an X at S?", from the linking alone; a name the question spells out ("an asset
     called Boiler East") must be an asset's name, not merely start with a kind of equipment."""
     called = _CALLED.search(g.question)
     if called and links.sites:
         site, name = links.sites[0], called.group(1).strip(" '\"")
+        found = catalog.canonical_asset(site, name)
+        if found:
+            return f"Yes: {found} is an asset at {site}"
+        return (
+            "No: "
+            + Missing(text=name, kind="asset", site=site, suggestions=alike(name, catalog.assets(site))).sentence()
+        )
+    named = _NAME_ASKED.search(g.question)
+    if named and links.sites and not any(named.group(1).casefold() in m.text.casefold() for m in links.mentions):
+        # "is there a Nitrogen Generator at Manaus?": a name in capitals the site has no asset of
+        site, name = links.sites[0], named.group(1).strip()
         found = catalog.canonical_asset(site, name)
         if found:
             return f"Yes: {found} is an asset at {site}"
