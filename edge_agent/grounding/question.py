@@ -671,6 +671,20 @@ def stated_first(text: str) -> str | None:
     return _argument("stated_first", _normal(text))
 
 
+def attribute_words(text: str, attribute: str) -> str:
+    """The question's own words for an attribute it asks ("harvest tonnage" of `production`), the longest its cues
+    match; '' where none does."""
+    normal = _normal(text)
+    said = [
+        m.group(0).strip()
+        for value, cues in TABLE.arguments.get("attribute", ())
+        if value == attribute
+        for c in cues
+        if (m := c.search(normal))
+    ]
+    return max(said, key=len, default="")
+
+
 def attributes_asked(text: str) -> list[str]:
     """Every attribute (manufacturer, model, rating, install date, …) whose cue the text holds, in the table's order:
     one clause may ask for several ("the manufacturer of the compressors, and their install date")."""

@@ -17,7 +17,7 @@ from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE, words
 from edge_agent.grounding.links import SENSOR_THINGS, Links, Missing, alike
 from edge_agent.grounding.measures import kind_label, kind_names
-from edge_agent.grounding.question import attributes_asked, outside_topic
+from edge_agent.grounding.question import attribute_words, attributes_asked, outside_topic
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -42,6 +42,18 @@ _ATTRIBUTE_NAMES = {
     "maintenance": "maintenance record",
     "recipe": "recipe or product",
 }
+
+
+#: attributes said in the question's own words: a category names them too loosely ("the harvest tonnage", not "the
+#: production"; "the grid emission factor")
+_SAID_AS_ASKED = frozenset({"production", "emission factor", "recipe"})
+
+
+def _named(attribute: str, question: str) -> str:
+    """How an answer names an attribute the question asks: its label, or, for a category, the question's words."""
+    if attribute in _SAID_AS_ASKED and (said := attribute_words(question, attribute)):
+        return said.replace("_", " ")
+    return _ATTRIBUTE_NAMES.get(attribute, attribute)
 
 
 def _same_words(asked: str, tag: str) -> bool:
@@ -78,7 +90,7 @@ def written_in_code(g: Grounding, catalog: Catalog, links: Links) -> str:
         return f"This gateway cannot forecast: it reads recorded data, and none is recorded{when} yet. {can}"
     if intent == "outside":
         asked = [a for p in r.parts if p.ask == "attribute" for a in attributes_asked(p.text) or [p.attribute or ""]]
-        said = [_ATTRIBUTE_NAMES.get(a, a) for a in dict.fromkeys(asked) if a]
+        said = [_named(a, g.asked_text()) for a in dict.fromkeys(asked) if a]
         verb = "are" if len(said) > 1 else "is"
         unrecorded = f"The {' and '.join(said)} {verb} not recorded on the SkySpark. " if said else ""  # "the price"
         return (
@@ -204,7 +216,7 @@ def _attributes(g: Grounding, catalog: Catalog, links: Links) -> str:
     ][:3]
     wanted = [a for part in g.reading.parts for a in attributes_asked(part.text) or [part.attribute or "that"]]
     for attribute in dict.fromkeys(wanted):  # "the manufacturer …, and their install date": both
-        asked = _ATTRIBUTE_NAMES.get(attribute, attribute)
+        asked = _named(attribute, g.asked_text())
         unrecorded = []
         for site, asset in assets or [("", "")]:
             tags = catalog.site(site).attrs.get(asset, {}) if site else {}
