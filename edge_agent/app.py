@@ -167,6 +167,8 @@ class EdgeAgent:
                 result.reason, result.error = outcome.failure.reason, str(outcome.failure)
             elif outcome.reason is not None:  # an answer held back: no evidence of this run supports it
                 result.reason, result.error = outcome.reason, outcome.detail
+            elif outcome.detail:  # no trial answered: why, in a line (the refused call's reason, how it ended)
+                result.error = outcome.detail
             result.reading = outcome.reading
             if result.answer and outcome.reading is not None and outcome.reading.line:  # every answer says how it
                 result.answer = f"{result.answer.rstrip()}\n\n{outcome.reading.line}"  # read the question

@@ -283,7 +283,9 @@ def why_none(trials: list[Trial]) -> str:
     """Why no trial answered, in a line: the last refused call's reason ("Humidifier Valve measures dimensionless, and
     the question asks for relative humidity"), else how the last trial ended."""
     for trial in reversed(trials):
-        refused = [s for s in trial.steps if s.kind == "invalid" and s.observation]
+        refused = [
+            s for s in trial.steps if s.observation and (s.kind == "invalid" or s.observation.startswith("Error:"))
+        ]
         if refused:
             reason = one_line(refused[-1].observation.removeprefix("Error:").strip(), 300)
             return f"no answer: the tool calls written were refused ({reason})"

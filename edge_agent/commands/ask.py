@@ -121,7 +121,9 @@ def _print_result(result: RunResult) -> None:
     if result.answer:
         click.echo(f"Answer: {result.answer}")
     else:
-        reason = result.error or (result.trials[-1].outcome if result.trials else "no trial ran")
+        reason = (result.error or (result.trials[-1].outcome if result.trials else "no trial ran")).removeprefix(
+            "no answer: "
+        )
         status = f"{result.status}: {result.reason}" if result.reason else result.status
         click.echo(f"No answer ({status}): {reason}")
     for f in result.files:
