@@ -99,7 +99,7 @@ def _remark(piece: str) -> bool:
 
 
 #: a filler of speech set off by commas ("did it go over, like, 80 degrees", "the, um, booster fan")
-_FILLER = re.compile(r"(?<=,)\s*(?:like|you\s+know|um+|uh+|er+|erm+|hmm+|so)\s*,", re.I)
+_FILLER = re.compile(r",\s*(?:like|you\s+know|um+|uh+|er+|erm+|hmm+|so)\s*,", re.I)
 
 
 def set_aside(question: str) -> tuple[str, list[str]]:

@@ -157,7 +157,10 @@ GENERIC_THINGS = frozenset(
 #: past those)
 REPORTING_WORDS = frozenset(
     "quantify quantified indicate specify state confirm reporting period periods hourly daily weekly monthly totals "
-    "figure figures date dates time times identify identified occur occurs occurred happen happens happened".split()
+    "figure figures date dates time times identify identified occur occurs occurred happen happens happened "
+    # a spreadsheet's and a query's words ("sort ascending, and tell me the first row", "side by side", "pivot")
+    "compute computed calculate calculated sort sorted ascending descending row rows column columns table pivot "
+    "aggregate aggregated group grouped side performer performers".split()
 )
 
 
