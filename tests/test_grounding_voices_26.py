@@ -406,7 +406,7 @@ def test_a_signed_series_of_any_asset_settled_by_its_description():
     ("question", "form"),
     [
         ("hi, could I get heat pump 2's power for the past three days as a JSON file? sorry if that's a lot", "value"),
-        ("is heat pump 2's power trending up or down this month?", "value"),
+        ("is heat pump 2's power trending up or down this month?", "which"),  # which way: the periods compared
         ("was heat pump 2 above 50 kW yesterday?", "yes_no"),
     ],
 )
@@ -448,3 +448,20 @@ def test_a_name_in_capitals_asked_to_exist_is_looked_for():
 def test_how_full_and_an_amount_per_hour_ask_a_value(question, ask):
     g = Grounding.build(question, _plant(), NOW)
     assert [p.ask for p in g.reading.parts] == [ask]
+
+
+def test_a_query_voice_sorts_and_a_director_asks_a_trend():
+    g = Grounding.build(
+        "Ostkai Harbour Works, last week: compute each heat pump's energy (kWh), sort ascending, and tell me the first "
+        "row - the bottom performer.",
+        _plant(),
+        NOW,
+    )
+    assert g.unplaced == [] and g.reading.parts[0].ask in ("rank", "data")
+    g = Grounding.build("is heat pump 2's power trending up or down? this week against last week", _plant(), NOW)
+    assert all(p.ask == "periods" for p in g.reading.parts) and g.other is not None
+
+
+def test_a_filler_between_commas_leaves_the_time_whole():
+    g = Grounding.build("what was GEN-4's power at, like, 7 this morning?", _plant(), NOW)
+    assert g.start is not None and g.start.startswith("2031-04-07T07:00")

@@ -86,6 +86,8 @@ def _remark(piece: str) -> bool:
     ws = words(piece)
     if not ws or re.search(r"\d", piece) or "?" in piece or ws[0] in ("or", "and", "but", "nor"):
         return False
+    if TABLE.period.search(piece) and not _states(piece):  # "…? this week against last week": what is compared
+        return False
     if {"how", "what", "which", "who", "when", "where", "why", "whether"} & set(ws):
         return False
     if _PURPOSE.match(piece) or _APOLOGY.match(piece):
