@@ -363,30 +363,26 @@ def _at(question: str, text: str) -> int:
 _NAME_ASKED = re.compile(r"\b(?:a|an|any)\s+((?:[A-Z][\w-]*)(?:\s+[A-Z][\w-]*){1,3})\b")
 
 
+def _asset_named(catalog: Catalog, site: str, name: str) -> str:
+    """Yes or No to an asset of this name at `site`."""
+    found = catalog.canonical_asset(site, name)
+    if found:
+        return f"Yes: {found} is an asset at {site}"
+    return (
+        "No: " + Missing(text=name, kind="asset", site=site, suggestions=alike(name, catalog.assets(site))).sentence()
+    )
+
+
 def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
     """Yes or No to "is there an X at S?", from the linking alone; a name the question spells out ("an asset
     called Boiler East") must be an asset's name, not merely start with a kind of equipment."""
     called = _CALLED.search(g.question)
     if called and links.sites:
-        site, name = links.sites[0], called.group(1).strip(" '\"")
-        found = catalog.canonical_asset(site, name)
-        if found:
-            return f"Yes: {found} is an asset at {site}"
-        return (
-            "No: "
-            + Missing(text=name, kind="asset", site=site, suggestions=alike(name, catalog.assets(site))).sentence()
-        )
+        return _asset_named(catalog, links.sites[0], called.group(1).strip(" '\""))
     named = _NAME_ASKED.search(g.question)
     if named and links.sites and not any(named.group(1).casefold() in m.text.casefold() for m in links.mentions):
         # "is there a Nitrogen Generator at Manaus?": a name in capitals the site has no asset of
-        site, name = links.sites[0], named.group(1).strip()
-        found = catalog.canonical_asset(site, name)
-        if found:
-            return f"Yes: {found} is an asset at {site}"
-        return (
-            "No: "
-            + Missing(text=name, kind="asset", site=site, suggestions=alike(name, catalog.assets(site))).sentence()
-        )
+        return _asset_named(catalog, links.sites[0], named.group(1).strip())
     missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
     present = _kind_present(catalog, links)
     if missing and present and all(m.kind == "kind" for m in missing):  # "any boilers at S or is it all unit
