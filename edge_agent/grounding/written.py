@@ -360,7 +360,7 @@ def _at(question: str, text: str) -> int:
 
 
 #: a name said in capitals after an article ("is there a Nitrogen Generator at …"): what is asked to exist
-_NAME_ASKED = re.compile(r"\b(?:a|an|any)\s+((?:[A-Z][\w-]*)(?:\s+[A-Z][\w-]*){1,3})\b")
+_NAME_ASKED = re.compile(r"\b(?:a|an|any)\s+((?:[A-Z][\w-]*)(?:\s+[A-Z0-9][\w-]*){1,3})\b")
 
 
 def _asset_named(catalog: Catalog, site: str, name: str) -> str:
@@ -380,7 +380,12 @@ def _exists(g: Grounding, catalog: Catalog, links: Links) -> str:
     if called and links.sites:
         return _asset_named(catalog, links.sites[0], called.group(1).strip(" '\""))
     named = _NAME_ASKED.search(g.question)
-    if named and links.sites and not any(named.group(1).casefold() in m.text.casefold() for m in links.mentions):
+    if (
+        named
+        and links.sites
+        and not links.missing  # a name the linking already found missing is said as it found it
+        and not any(named.group(1).casefold() in m.text.casefold() for m in links.mentions)
+    ):
         # "is there a Nitrogen Generator at Manaus?": a name in capitals the site has no asset of
         return _asset_named(catalog, links.sites[0], named.group(1).strip())
     missing = [m for m in links.missing if m.kind in ("asset", "site", "kind")]
