@@ -465,3 +465,10 @@ def test_a_query_voice_sorts_and_a_director_asks_a_trend():
 def test_a_filler_between_commas_leaves_the_time_whole():
     g = Grounding.build("what was GEN-4's power at, like, 7 this morning?", _plant(), NOW)
     assert g.start is not None and g.start.startswith("2031-04-07T07:00")
+
+
+def test_a_listing_answers_no_measure_asked_in_the_present():
+    g = Grounding.build("the battery store, how full is it?", _plant(), NOW)
+    head = "The 1 battery assets at Ostkai Harbour Works are in assets_Ostkai.json"
+    g.observe(1, 1, "assets", head, head=head, args={"site_name": "Ostkai Harbour Works"})
+    assert g.unsupported(1, head, []) == "no data call of this run read what the question asks for"

@@ -356,6 +356,8 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
         return "what the question asks of them is not understood: " + ", ".join(g.unplaced)
     if prefix and _total_unstated(g, prefix):  # "how many mm of rain fell in total": the day's figures are no total
         return "the question asks for a total, and this run's figures state none (the series' values do not add up)"
+    if prefix and _data_asked(g) and not _data_read(g, trial):
+        return "no data call of this run read what the question asks for"  # a listing's head is no value
     if prefix:
         if _asks_yes_no(g) and not re.match(r"\W*(?:yes|no)\b", prefix, re.I):
             return "the question asks yes or no; this run's calls found figures, which say neither"
@@ -364,17 +366,7 @@ def unsupported(g: Grounding, trial: int, answer: str, claims: list[Claim]) -> s
             if " ".join(answer.split()).startswith(" ".join(prefix.split()))
             else "the answer does not state what this run's calls found"
         )
-    if (
-        (g.start is not None or g.links.sensors)
-        # "what was the storage tank level at 07:00": equipment at a time, its measure a word the field lacks
-        and (
-            g.links.sensors
-            or g.links.measures
-            or (g.start is not None and (g.links.assets or g.links.asset_types or _sites_said(g)))
-        )
-        and all(p.ask in _READS_DATA for p in g.reading.parts)
-        and not _names_asked(g)
-    ):
+    if _data_asked(g):
         # a series asked over a period (or a sensor named: "avg burner gas flow on the MAUs"): its figures or its file
         # come from a data call's head, never from prose or a listing
         return "no data call of this run read what the question asks for"
@@ -401,6 +393,35 @@ _READS_DATA = frozenset({"data", "when_extreme", "duration", "excursion", "rank"
 
 #: a total as a data call's head states it (plugins/iot.py: an energy, a register's rise, a total of what adds up)
 _TOTAL_STATED = re.compile(r"\b(?:energy|rise|total)\b[^;]*?\d", re.I)
+
+
+def _data_read(g: Grounding, trial: int | None) -> bool:
+    """A call of `trial` read data (a tool whose head answers: histories, the analysis tools, a merge of data)."""
+    return any(
+        s.kind == "observation" and s.head and (s.answers or s.tool not in _LISTINGS) and trial in (None, s.trial)
+        for s in g.sources
+    )
+
+
+#: the calls that list what the SkySpark has (their heads name things, they read no data)
+_LISTINGS = frozenset({"sites", "assets", "sensors"})
+
+
+def _data_asked(g: Grounding) -> bool:
+    """The question asks for data (a series over a period, a sensor named, a measure: "the acid tank, how full is it?"
+    is now), so only a data call's head answers it, never a listing."""
+    assert g.links is not None
+    return bool(
+        (g.start is not None or g.links.sensors or g.links.measures)
+        # "what was the storage tank level at 07:00": equipment at a time, its measure a word the field lacks
+        and (
+            g.links.sensors
+            or g.links.measures
+            or (g.start is not None and (g.links.assets or g.links.asset_types or _sites_said(g)))
+        )
+        and all(p.ask in _READS_DATA for p in g.reading.parts)
+        and not _names_asked(g)
+    )
 
 
 def _sites_said(g: Grounding) -> bool:
