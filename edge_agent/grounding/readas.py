@@ -145,7 +145,8 @@ def _asset_slot(g: Grounding, args: dict[str, Any]) -> Slot | None:
     having = [a for a in site.assets if g.catalog.has_sensor(site_name, a, sensor)]
     if len(having) <= 1 or set(picked) >= set(having):
         return None
-    return Slot(source="model", said=f"{', '.join(picked)}, {NO_EQUIPMENT} ({len(having)} have {sensor})")
+    which = _listed(having) if len(having) <= 6 else str(len(having))  # the candidates, where they are few
+    return Slot(source="model", said=f"{', '.join(picked)}, {NO_EQUIPMENT} ({which} have {sensor})")
 
 
 def _site_slot(g: Grounding) -> str:
