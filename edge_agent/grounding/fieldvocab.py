@@ -311,6 +311,7 @@ _SIGN_SAID = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def sign_convention(description: str) -> dict[str, str]:
     """Which sign of a signed series is which direction of its flow, where the point's description says so:
     {"export": "+", "import": "-"} for "Signed: + discharging, - charging from the grid"; {} where it says nothing,

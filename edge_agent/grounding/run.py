@@ -319,16 +319,16 @@ def _one_by_its_number(question: str, period: str, links: Links, catalog: Catalo
     assets' names holds ("the dehumidifier for dry room 3": Dry Room 3 Dehumidifier, not the room): that asset."""
     if not links.asset_types:
         return
+    of_kind = {
+        (site, a)
+        for site in links.sites or list(catalog.sites)
+        for kind in links.asset_types
+        for a in catalog.site(site).assets_of_type(kind)
+    }
     if links.assets:
-        kinds = [
-            (site, a)
-            for site in links.sites or list(catalog.sites)
-            for kind in links.asset_types
-            for a in catalog.site(site).assets_of_type(kind)
-        ]
         for named in list(links.assets):
             within = re.compile(rf"(?<![\w-]){re.escape(named)}(?![\w-])", re.I)  # not "HW-Pump-2" in "CHW-Pump-2"
-            holding = {(site, a) for site, a in kinds if a != named and within.search(a)}
+            holding = {(site, a) for site, a in of_kind if a != named and within.search(a)}
             if len(holding) == 1:
                 site, asset = holding.pop()
                 links.assets = [asset if x == named else x for x in links.assets]
@@ -342,14 +342,8 @@ def _one_by_its_number(question: str, period: str, links: Links, catalog: Catalo
         if not (m.group(2) and fieldvocab.quantity_of_unit(m.group(2)))  # "1365 kW" is a value, no name
     }
     for number, words_said in said.items():
-        fits = [
-            (site, a)
-            for site in links.sites or list(catalog.sites)
-            for kind in links.asset_types
-            for a in catalog.site(site).assets_of_type(kind)
-            if re.search(rf"(?<!\d){number}(?!\d)", a)
-        ]
-        if len(set(fits)) == 1:
+        fits = [(site, a) for site, a in of_kind if re.search(rf"(?<!\d){number}(?!\d)", a)]
+        if len(fits) == 1:
             site, asset = fits[0]
             links.assets, links.asset_sites[asset] = [asset], site
             links.mentions.append(Mention(text=words_said, name=asset, kind="asset", site=site, how="part"))
