@@ -110,9 +110,11 @@ def rate_unit(unit: str | None) -> tuple[str, float] | None:
     return (m["amount"].strip(), _PER[m["per"].casefold()]) if m else None
 
 
-def amount(points: Sequence[Point], per_seconds: float) -> Energy:
+def amount(points: Sequence[Point], per_seconds: float, sign: int = 0) -> Energy:
     """The trapezoidal integral of a rate's samples (in its amount per `per_seconds`), gaps left out like an
-    energy's: what a flow of steam, gas or water delivered over the period."""
+    energy's: what a flow of steam, gas or water delivered over the period. With `sign` +1 (-1), only the part above
+    (below) zero of a signed series, as a magnitude: the line between two samples of opposite signs crosses zero
+    where it does (a battery's energy discharged, its energy charged)."""
     step = spacing(points)
     total, gaps, gap_s = 0.0, 0, 0.0
     for a, b in zip(points, points[1:]):
@@ -121,8 +123,27 @@ def amount(points: Sequence[Point], per_seconds: float) -> Energy:
             gaps += 1
             gap_s += seconds
             continue
-        total += (a.value + b.value) / 2 * seconds / per_seconds
+        total += _part(a.value * (sign or 1), b.value * (sign or 1), bool(sign)) * seconds / per_seconds
     return Energy(kwh=total, gaps=gaps, gap_hours=gap_s / 3600)
+
+
+def _part(a: float, b: float, above_only: bool) -> float:
+    """The mean over an interval of the line from `a` to `b` (only of its part above zero, with `above_only`)."""
+    if not above_only or (a >= 0 and b >= 0):
+        return (a + b) / 2
+    if a <= 0 and b <= 0:
+        return 0.0
+    high = max(a, b)
+    return high * high / (2 * (high - min(a, b)))  # the triangle above zero, over the whole interval
+
+
+def energy_by_sign(points: Sequence[Point], unit: str | None) -> tuple[float, float] | None:
+    """A signed power series' energy above zero and below zero (kWh, both magnitudes), where its samples have both
+    signs; None where they do not (its energy is all of one direction)."""
+    if not points or min(p.value for p in points) >= 0 or max(p.value for p in points) <= 0:
+        return None
+    scale = POWER_UNITS[(unit or "").strip().casefold()]
+    return amount(points, 3600.0, 1).kwh * scale, amount(points, 3600.0, -1).kwh * scale
 
 
 #: SI prefixes a unit symbol may carry before one base symbol ("MWh" is 1000 "kWh")

@@ -280,7 +280,11 @@ def _stats_clause(sensor: str, samples: list, order: tuple[str, ...] = _STATS) -
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
         energy = an.energy_kwh(points, samples[0].unit)
         gaps = f" over {energy.gaps} gap{'s' if energy.gaps > 1 else ''}" if energy.gaps else ""
-        said["sum"] = f"energy {_fmt(energy.kwh)} kWh{gaps}" if len(points) > 1 else "energy n/a (one sample)"
+        said["sum"] = (
+            f"energy {_fmt(energy.kwh)} kWh{gaps}{_by_sign(points, samples[0].unit)}"
+            if len(points) > 1
+            else "energy n/a (one sample)"
+        )
     elif _counts_up(samples[0].unit, numbers):  # a running total: its rise, not a sum
         said["sum"] = f"rise {_fmt(float(numbers[-1].value) - float(numbers[0].value))} (a register: first to last)"
     elif not _adds_up(samples[0].unit):  # a sum of temperatures, tonnages or percentages means nothing
@@ -357,6 +361,13 @@ def _unit_asked(question: str | None) -> str:
     return ""
 
 
+def _by_sign(points: list, unit: str | None) -> str:
+    """ " net (above 0: 812.5 kWh, below 0: 301.25 kWh)": a signed series' energy of each direction, which its
+    point's description names (a battery's "+ discharging"); '' where every sample has one sign."""
+    parts = an.energy_by_sign(points, unit)
+    return f" net (above 0: {_fmt(parts[0])} kWh, below 0: {_fmt(parts[1])} kWh)" if parts else ""
+
+
 def _in_asked(value: float, unit: str | None, asked: str) -> str:
     """ " (920496.75 kWh)": the amount in the unit the question asked it in, where that is another of the same base."""
     factor = an.unit_factor(unit, asked) if asked and asked != unit else None
@@ -368,7 +379,9 @@ def _total(samples: list, numbers: list, asked: str = "") -> str:
     if an.is_power(unit):
         points = an.series((datetime.fromisoformat(r.timestamp), r.value) for r in numbers)
         kwh = an.energy_kwh(points, unit).kwh
-        return f"energy {_fmt(kwh)} kWh{_in_asked(kwh, 'kWh', asked)}" if len(points) > 1 else ""
+        return (
+            f"energy {_fmt(kwh)} kWh{_in_asked(kwh, 'kWh', asked)}{_by_sign(points, unit)}" if len(points) > 1 else ""
+        )
     if _counts_up(unit, numbers):
         used = float(numbers[-1].value) - float(numbers[0].value)
         return (

@@ -25,7 +25,7 @@ from edge_agent.agent.steps import ACTION_INPUT, THOUGHT, step_constraint
 from edge_agent.agent.trajectory import StepRecord, Trial
 from edge_agent.grounding.allowed import StepGrounding
 from edge_agent.llm.base import Constraint, Prompt
-from edge_agent.toolkit import ToolRegistry
+from edge_agent.toolkit import FINISH, ToolRegistry
 
 #: the thought a retry after an unusable reply starts with
 SEED_THOUGHT = "I need to"
@@ -106,12 +106,17 @@ def step_grammar(
 def calls_in_hand(
     steps: Sequence[StepRecord], failed_before: Sequence[StepRecord] = ()
 ) -> dict[str, list[dict[str, Any]]]:
-    """Tool → the argument objects of the calls not to write again: those of `steps` (this trial) whose result or
-    error is in hand, and those of `failed_before` (earlier trials' failed calls). The same call gives the same
-    error: in the stored runs a second trial after a reflection began with the first one's failed call again."""
+    """Tool → the argument objects of the calls not to write again: those of `steps` (this trial) whose result,
+    error or refusal is in hand, and those of `failed_before` (earlier trials' failed calls and listings). The same
+    call gives the same error: in the stored runs a second trial after a reflection began with the first one's failed
+    call again."""
     made: dict[str, list[dict[str, Any]]] = {}
     for s in [*failed_before, *steps]:
-        if s.kind == "tool" and bool(s.action) and isinstance(s.action_input, dict):
+        # a call refused before it ran ("Bake Zone Temp measures temperature, and the question asks for energy") gives
+        # the same refusal again: greedy decoding wrote it a second time and the trial ended as a loop (b24-26, F32)
+        # (a refused answer is no call: it may be written better)
+        called = s.kind == "tool" or (s.kind == "invalid" and s.action != FINISH)
+        if called and bool(s.action) and isinstance(s.action_input, dict):
             if s.action_input not in made.get(s.action, []):
                 made.setdefault(s.action, []).append(s.action_input)
     return made

@@ -51,7 +51,9 @@ class TrialState:
         self.question, self.rt, self.feedback = question, rt, feedback
         self.trial = Trial(number=number)
         self.failed_before = failed_calls(earlier)
-        self.failed_steps = [s for t in earlier for s in t.steps if failed(s) and s.kind == "tool"]
+        # the calls an earlier attempt made that are not to be written again: those that failed or were refused, and
+        # the listings whose results the feedback already carries (`xen.learned`)
+        self.failed_steps = [s for t in earlier for s in t.steps if failed(s) or listed(s)]
         self.loops = LoopDetector(rt.settings.loop_repeats)
         self.spent = 0  # prompt + generated tokens of this trial
         self.finish_only = False  # the answer is in hand: the next step can only be Finish
@@ -98,6 +100,15 @@ class TrialState:
 def failed(step: StepRecord) -> bool:
     """The step is a call that failed: a tool's error, or a step refused before it ran."""
     return step.kind in ("tool", "invalid") and not step.ok and bool(step.action)
+
+
+#: the tools that list what the SkySpark has; their results are facts a later attempt is told (`xen.learned`)
+LISTINGS = frozenset({"sites", "assets", "sensors"})
+
+
+def listed(step: StepRecord) -> bool:
+    """The step is a listing call that succeeded (what it found goes into the next attempt's feedback)."""
+    return step.kind == "tool" and step.ok and step.action in LISTINGS
 
 
 def failed_calls(trials: list[Trial]) -> set[str]:

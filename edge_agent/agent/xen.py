@@ -39,6 +39,7 @@ from edge_agent.agent.review import pick_answer, review
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.steps import one_line
 from edge_agent.agent.trajectory import Distilled, RunStatus, Trial
+from edge_agent.agent.trial_state import listed
 from edge_agent.failures import ExternalFailure
 from edge_agent.grounding.frame import ReadAs
 from edge_agent.grounding.language import foreign_language, sentence
@@ -139,10 +140,19 @@ def _solve(question: str, rt: AgentRuntime) -> XenOutcome:
 
 
 def unplaceable(trial: Trial, rt: AgentRuntime) -> bool:
-    """Code refused the trial's answer and the question has words nothing placed: another trial reads the same
-    words (a Reflect cannot place them), so it would pay for a second trial to be refused the same way."""
+    """Code refused the trial's answer for words nothing placed: another trial reads the same words (a Reflect cannot
+    place them), so it would pay for a second trial to be refused the same way. A refusal for what the trial's calls
+    did ("no data call of this run read what the question asks for") is the model's to mend, unplaced words or not:
+    the second attempt is made (b24-06 at F29: "hangs" unplaced, the model had listed sensors and stopped)."""
     g = rt.grounding
-    return bool(g is not None and g.unplaced and g.unsupported(trial.number, trial.answer or "", trial.claims))
+    if g is None or not g.unplaced:
+        return False
+    why = g.unsupported(trial.number, trial.answer or "", trial.claims)
+    return any(said in why for said in _FOR_WORDS)
+
+
+#: what `Grounding.unsupported` says where the refusal is for words nothing placed (`grounding.status`)
+_FOR_WORDS = ("is not understood: ", "words this gateway could not place")
 
 
 def nothing_new(trial: Trial, earlier: list[Trial]) -> bool:
@@ -183,7 +193,7 @@ def with_distilled(question: str, distilled: Distilled | None) -> str:
 
 def feedback_from(trials: list[Trial], max_steps: int) -> str:
     """The feedback block for the next trial: how recent attempts ended, their review and reflection."""
-    lines = []
+    lines = learned(trials)
     for trial in trials[-FEEDBACK_ATTEMPTS:]:
         if trial.review is not None:
             head = (
@@ -198,6 +208,18 @@ def feedback_from(trials: list[Trial], max_steps: int) -> str:
         if trial.reflection:
             lines.append(f"Reflection on attempt {trial.number}: {trial.reflection}")
     return "\n".join(lines)
+
+
+def learned(trials: list[Trial]) -> list[str]:
+    """What earlier attempts' listings found, told to the next one as facts: it is not offered those calls again
+    (`trial_state.listed`), so it goes on from them to the call that reads the data."""
+    seen: dict[str, str] = {}
+    for trial in trials:
+        for s in trial.steps:
+            if listed(s):
+                key = f"{s.action} {json.dumps(s.action_input, sort_keys=True, default=str)}"
+                seen.setdefault(key, f"Known from attempt {trial.number}: {one_line(s.observation, 300)}")
+    return list(seen.values())
 
 
 def conclude(trials: list[Trial], distilled: Distilled | None, rt: AgentRuntime) -> XenOutcome:

@@ -342,6 +342,15 @@ def _match_initials(tokens: Tokens, names: list[str]) -> list[tuple[int, int, st
     return found
 
 
+def _with_word_before(question: str, phrase: str) -> list[str]:
+    """The words of `phrase` and of the word just before it, wherever the question says it ("the filter pump" of
+    "pump": filter, pump)."""
+    words: list[str] = []
+    for m in re.finditer(rf"(?:(\w+)\s+)?(?<!\w){re.escape(phrase)}(?!\w)", question, re.I):
+        words += ([m[1]] if m[1] else []) + phrase.split()
+    return words
+
+
 def _qualifier(tokens: Tokens, i: int) -> str:
     """The plain word just before token `i`, right after a name, that nothing placed and that may say which of several
     like series is meant ("condenser" of "Chiller 1 condenser water temp"): four letters or more, no function, form
@@ -930,6 +939,24 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
 
     missing_assets(tokens, catalog, links, scope, owners)
     asset_kinds(tokens, catalog, links)
+    if links.asset_types and links.sites and not links.assets and not links.sensors:
+        # "which of the two tunnel ovens burned more gas": the kind's point named by one word of its name (Burner Gas
+        # Flow), as a named asset's is
+        kind_points = [
+            p
+            for site in links.sites
+            for marker in links.asset_types
+            for a in catalog.site(site).assets_of_type(marker)
+            for p in catalog.sensors(site, a)
+        ]
+        # never a word of the kind's phrase or one just before it, wherever it is said again ("the three air
+        # compressors … per unit of air delivered": Specific Power; "what flow was the filter pump doing": Flow)
+        kind_said = [m.text for m in links.mentions if m.kind == "asset" and m.name in links.asset_types and m.text]
+        kind_words_said = {_short(key(w)) for text in kind_said for w in _with_word_before(question, text) if key(w)}
+        for i, j, name, how in _match_name_word(tokens, kind_points, plain | own_words | kind_words_said):
+            if name not in links.sensors:
+                links.sensors.append(name)
+                links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="sensor", how=how))
     energy_from_power(catalog, links)
     missing_sensors(tokens, catalog, links)
     asked_measures(tokens, catalog, links)

@@ -157,9 +157,11 @@ class Scope:
                 # a peak or its time is a rate's too ("the time at which the export to the grid peaked")
                 rates = bool((pins or {}).get("report")) or not amount or bool(_PEAKED.search(asked))
                 directed, unsigned, sensors = _directed(catalog, site, kinds or assets, sensors, direction, rates)
-                if unsigned and (pins or {}).get("report") and (pins or {}).get("limit") in (None, 0.0):
+                timed = (pins or {}).get("report") and (pins or {}).get("limit") in (None, 0.0)
+                if unsigned and (timed or (amount and not rates)):
                     # "how many hours was the battery charging" of a series whose description says "- charging": the
-                    # time it was below 0 (an amount of one direction is not computed: the sign stays unsettled)
+                    # time it was below 0; "how much did it discharge": its energy above 0 (a signed power's energy
+                    # is said by sign, `analysis.energy_by_sign`)
                     sign = _sign_said(catalog, site, kinds or assets, sensors, unsigned)
                     directed, unsigned = (unsigned, "") if sign else (directed, unsigned)
             if (

@@ -221,12 +221,14 @@ def holds_finish(g: Grounding, trial: int | None = None) -> bool:
 
 
 def _measure_over_period(g: Grounding) -> bool:
-    """One data part asking for a measure ("how much electricity … on Monday") over a period it states."""
+    """One part read from a series ("how much electricity … on Monday", "when did the mine hit its peak demand last
+    week") asking for a measure over a period it states."""
     return (
         g.links is not None
         and g.start is not None
         and bool(g.links.sensors or g.links.measures)
-        and [p.ask for p in g.reading.parts] == ["data"]
+        and len(g.reading.parts) == 1
+        and g.reading.parts[0].ask in _READS_DATA
         and not _names_asked(g)
     )
 
