@@ -100,6 +100,9 @@ def test_a_kinds_point_is_named_by_one_word_of_its_name():
     # a word before a measure's word still names no point of another quantity
     hot = Grounding.build("Which kiln at Vila Tile Works had the hottest gas temp last month?", _kilns(), NOW)
     assert hot.links is not None and "Burner Gas Flow" not in hot.links.sensors
+    # only a word its point is tagged with: "roller" names no point of the kilns (Roller Speed is tagged `speed`)
+    busy = Grounding.build("Which kiln at Vila Tile Works had the busiest roller last week?", _kilns(), NOW)
+    assert busy.links is not None and "Roller Speed" not in busy.links.sensors
     # nor a word of the kind's phrase, or the one before it, said again elsewhere in the question
     again = Grounding.build("Which gas kiln at Vila Tile Works ran its rollers fastest per gas used?", _kilns(), NOW)
     assert again.links is not None and "Burner Gas Flow" not in again.links.sensors

@@ -953,7 +953,13 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         # compressors … per unit of air delivered": Specific Power; "what flow was the filter pump doing": Flow)
         kind_said = [m.text for m in links.mentions if m.kind == "asset" and m.name in links.asset_types and m.text]
         kind_words_said = {_short(key(w)) for text in kind_said for w in _with_word_before(question, text) if key(w)}
+        tagged = {  # a tag and the words of a camel-case one (Haystack `naturalGas`: "gas")
+            p.short: {key(w) for t in p.tags for w in [t, *re.findall(r"[A-Z]?[a-z]+", t)]} for p in kind_points
+        }
         for i, j, name, how in _match_name_word(tokens, kind_points, plain | own_words | kind_words_said):
+            if key(tokens.raw(i, j)) not in tagged.get(name, set()):  # only what its point is tagged with ("gas" of
+                tokens.used[i:j] = [False] * (j - i)  # Burner Gas Flow, `naturalGas`), never any word of its name
+                continue  # ("drum" of Drum Motor Power, asked in tonnes an hour)
             if name not in links.sensors:
                 links.sensors.append(name)
                 links.mentions.append(Mention(text=tokens.raw(i, j), name=name, kind="sensor", how=how))
