@@ -320,6 +320,18 @@ class Pieces:
         out: np.ndarray = start + np.concatenate([[0.0], np.cumsum(inc)])
         return out
 
+    def p_arch(self, d: Any, h: float, hours: float, height: float) -> np.ndarray:
+        """height x a half-sine over `hours` (absolute time) from local (d, h), both ends included, 0 elsewhere (set 1)."""
+        x = kit.since(self.s, day_of(d), h)
+        out: np.ndarray = np.where((x >= 0) & (x <= hours), height * np.sin(np.pi * x / hours), 0.0)
+        return out
+
+    def p_linear_in(self, mask: np.ndarray, a: float, b: float) -> np.ndarray:
+        """0 outside `mask`; inside it a straight line from a to b over its samples (numpy's linspace)."""
+        out = np.zeros(self.s.n)
+        out[np.asarray(mask, bool)] = np.linspace(a, b, int(np.sum(mask)))
+        return out
+
     def p_full(self, v: Any) -> np.ndarray:
         """The value v at every sample (True: a Bool that is always true)."""
         return np.full(self.s.n, v)
@@ -339,6 +351,12 @@ def _clip(x: Any, lo: Any = None, hi: Any = None) -> Any:
 
 def _select(conds: Sequence[Any], values: Sequence[Any], default: Any = 0) -> np.ndarray:
     return np.select(list(conds), list(values), default)
+
+
+def _smooth(x: Any, k: int) -> np.ndarray:
+    """A moving mean over k samples, the ends padded with the first and last value (sets 1 and 2)."""
+    ker = np.ones(k) / k
+    return np.convolve(np.pad(np.asarray(x, float), (k // 2, k - 1 - k // 2), mode="edge"), ker, mode="valid")
 
 
 def _arange(*args: Any) -> np.ndarray:
@@ -376,6 +394,7 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "cos": _math_or_np("cos"),
     "sqrt": _math_or_np("sqrt"),
     "roll": np.roll,
+    "smooth": _smooth,
     "isin": np.isin,
     "cumsum": np.cumsum,
     "round": np.round,

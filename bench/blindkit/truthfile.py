@@ -81,6 +81,8 @@ TABLES: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     "words": (_words, SHARED),
     "design": (dict, SHARED),
     "site_by_word": (dict, SHARED),
+    "site_tag": (bool, SHARED),
+    "now_after_data": (bool, SHARED),
     "samples": (_tuples, ALL),
     "register": (dict, ALL),
     "register_span": (str, SHARED),
@@ -100,7 +102,7 @@ TABLES: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     # the first generation (sets 3-6)
     "intent": (_words, ("first",)),
     "expected_answer": (dict, ("first",)),
-    "gap_inside": (set, ("first",)),
+    "gap_inside": (set, ALL),
     "register_lines": (str, ("first",)),
     "lists_detail": (bool, ("first",)),
     "count_word_names": (bool, ("first",)),
