@@ -112,6 +112,14 @@ class Pieces:
         """A uniform draw in [0, 1) per sample."""
         return self.plant.rng.random(self.s.n)
 
+    def p_wander(self, sd: float, keep: float = 0.97) -> np.ndarray:
+        """A slowly wandering AR(1) series from 0, stationary standard deviation sd: x[i] = keep x[i-1] + a draw (set 2)."""
+        e = self.plant.rng.normal(0, sd * np.sqrt(1 - keep**2), self.s.n)
+        x = np.zeros(self.s.n)
+        for i in range(1, self.s.n):
+            x[i] = keep * x[i - 1] + e[i]
+        return x
+
     def p_draw_one(self, sd: float, mean: float = 0.0) -> float:
         """One normal draw (in a `recur` step: one per sample that evaluates it)."""
         return self.plant.rng.normal(mean, sd)
@@ -353,10 +361,20 @@ def _select(conds: Sequence[Any], values: Sequence[Any], default: Any = 0) -> np
     return np.select(list(conds), list(values), default)
 
 
-def _smooth(x: Any, k: int) -> np.ndarray:
-    """A moving mean over k samples, the ends padded with the first and last value (sets 1 and 2)."""
+def _moving(x: Any, k: int, before: int) -> np.ndarray:
+    """The mean of k samples, `before` of them before each (the ends padded with the first and last value)."""
     ker = np.ones(k) / k
-    return np.convolve(np.pad(np.asarray(x, float), (k // 2, k - 1 - k // 2), mode="edge"), ker, mode="valid")
+    return np.convolve(np.pad(np.asarray(x, float), (before, k - 1 - before), mode="edge"), ker, mode="valid")
+
+
+def _smooth(x: Any, k: int) -> np.ndarray:
+    """A centred moving mean over k samples (set 1)."""
+    return _moving(x, k, k // 2)
+
+
+def _trailing_mean(x: Any, k: int) -> np.ndarray:
+    """The mean of each sample and the k - 1 before it (set 2's oxygen demand)."""
+    return _moving(x, k, k - 1)
 
 
 def _arange(*args: Any) -> np.ndarray:
@@ -395,6 +413,8 @@ NUMPY: dict[str, Callable[..., Any]] = {
     "sqrt": _math_or_np("sqrt"),
     "roll": np.roll,
     "smooth": _smooth,
+    "trailing_mean": _trailing_mean,
+    "isnan": np.isnan,
     "isin": np.isin,
     "cumsum": np.cumsum,
     "round": np.round,

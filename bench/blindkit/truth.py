@@ -72,6 +72,8 @@ TABLES: dict[str, Any] = {
     "WORDS": {},
     "SITE_BY_WORD": {},
     "SITE_TAG": True,
+    "SITE_BY_TASK": {},
+    "NEAR_EXTREME": {},
     "GAP_INSIDE": set(),
     "NOW_AFTER_DATA": False,
     "CLOCK": {},
@@ -659,16 +661,19 @@ class Truth:
         )
         if len(inst) != 1:
             self.bad(tid, "the extreme is held at more than one instant")
-        if abs(best - runner) < max(0.05, 0.005 * abs(best)):
+        if abs(best - runner) < max(0.05, 0.005 * abs(best)) and tid in self.NEAR_EXTREME:
+            self.out.append(f"  the next value is close: {fmtv(runner)} ({self.NEAR_EXTREME[tid]})")
+        elif abs(best - runner) < max(0.05, 0.005 * abs(best)):
             self.bad(tid, f"the next value {runner} is too close to {best}")
         self.design(tid, inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M"), "instant")
 
     def chk_count(self, tid, c):
-        s = self.site_of(c)
-        if c["of"] == "assets":
+        if c["of"] == "sites":
+            names = [s.dis for s in self.P.sites.values()]
+        elif c["of"] == "assets":
             names = [
                 e.dis
-                for e in s.equips.values()
+                for e in self.site_of(c).equips.values()
                 if (c.get("kind") is None or c["kind"] in e.markers)
                 and c.get("name_contains", "").lower() in e.dis.lower()
             ]
@@ -777,8 +782,8 @@ class Truth:
 
     def chk_mentions(self, tid, name, task):
         """One candidate an ambiguous question's answer must name (`answer_mentions_all`): an asset of the task's
-        site (its first tag's, SITE_BY_WORD)."""
-        site = self.SITE_BY_WORD[task["tags"][0]]
+        site (SITE_BY_TASK's, else its first tag's, SITE_BY_WORD)."""
+        site = self.SITE_BY_TASK.get(tid) or self.SITE_BY_WORD[task["tags"][0]]
         e = self.P.equip(site, name)
         pts = ", ".join(p.nav for p in e.points.values()) if e else ""
         self.out.append(

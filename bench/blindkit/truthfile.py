@@ -82,6 +82,8 @@ TABLES: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     "design": (dict, SHARED),
     "site_by_word": (dict, SHARED),
     "site_tag": (bool, SHARED),
+    "site_by_task": (dict, SHARED),
+    "near_extreme": (dict, SHARED),
     "now_after_data": (bool, SHARED),
     "samples": (_tuples, ALL),
     "register": (dict, ALL),
