@@ -34,12 +34,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import taskgen  # noqa: E402
-from blindkit.plant import build_by_site  # noqa: E402
-from blindkit.plantfile import PlantFile  # noqa: E402
 from phable.kinds import Marker  # noqa: E402
 
 from edge_agent.evaluation import checker as ck  # noqa: E402
 from edge_agent.evaluation.answer_text import norm  # noqa: E402
+from edge_agent.evaluation.plantkit.generator import build_by_site  # noqa: E402
+from edge_agent.evaluation.plantkit.plantfile import PlantFile  # noqa: E402
 from edge_agent.evaluation.tasks import DurationCheck, ExcursionSpec, PeriodsCheck, RanksCheck, parse_tasks  # noqa: E402
 from edge_agent.evaluation.truth import STRUCTURAL, Sample  # noqa: E402
 from edge_agent.skyspark.haystack_json import json_to_grid  # noqa: E402

@@ -1,5 +1,5 @@
 """The first generation of the blind sets' truth (sets 3-6): `FirstTruth`, the checks those sets were written with,
-in their own words in truth.md. The definitions are the same as `Truth`'s (bench/blind_truthlib.py: spacing, gap,
+in their own words in truth.md. The definitions are the same as `Truth`'s (plantkit/reading.py: spacing, gap,
 energy, excursion, "at"); what differs is what truth.md says and which clear-cut checks run: no misread windows, no
 slot readings, a limit margin of 0.05.
 
@@ -32,9 +32,19 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from blind_truthlib import aggregate, at, duration, energy, extreme_instants, gaps, local, norm, past, spacing
-
-from blindkit.truth import T, Truth, fmtv, same, windows
+from edge_agent.evaluation.plantkit.reading import (
+    aggregate,
+    at,
+    duration,
+    energy,
+    extreme_instants,
+    gaps,
+    local,
+    norm,
+    past,
+    spacing,
+)
+from edge_agent.evaluation.plantkit.truth import T, Truth, fmtv, same, windows
 
 
 class FirstTruth(Truth):

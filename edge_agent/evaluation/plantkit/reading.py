@@ -1,4 +1,4 @@
-"""Independent ground truth for blind sets 3, 4 and 5 (each set's `truthlib.py` points it at its folder): reads a
+"""The kit's reading library (docs/plants.md; bench/blind_truthlib.py until issue 43), independent of the agent: reads a
 set's plant.json and plant.csv.gz only. Written by blind set 3's writer; the later writers used it unchanged.
 
 Definitions (docs/bench.md, docs/analysis.md as documented there):

@@ -1,4 +1,4 @@
-"""The pieces a plant file's expressions call: the generator's signal pieces (bench/blindkit/plant.py) bound to the
+"""The pieces a plant file's expressions call: the generator's signal pieces (plantkit/generator.py) bound to the
 plant being drawn and to the current site, and the few numpy and math functions a recipe needs, each under a plain
 name. docs/plants.md lists them with what each gives.
 
@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from blindkit import plant as kit
-from blindkit.plant import Plant, Site
+from edge_agent.evaluation.plantkit import generator as kit
+from edge_agent.evaluation.plantkit.generator import Plant, Site
 
 #: names every expression can read besides its plant's own and its site's
 CONSTANTS: dict[str, Any] = {"pi": math.pi, "inf": math.inf, "nan": math.nan}
@@ -113,7 +113,8 @@ class Pieces:
         return self.plant.rng.random(self.s.n)
 
     def p_wander(self, sd: float, keep: float = 0.97) -> np.ndarray:
-        """A slowly wandering AR(1) series from 0, stationary standard deviation sd: x[i] = keep x[i-1] + a draw (set 2)."""
+        """A slowly wandering AR(1) series from 0 of stationary standard deviation sd: x[i] = keep x[i-1] + a draw
+        (set 2)."""
         e = self.plant.rng.normal(0, sd * np.sqrt(1 - keep**2), self.s.n)
         x = np.zeros(self.s.n)
         for i in range(1, self.s.n):
@@ -329,7 +330,8 @@ class Pieces:
         return out
 
     def p_arch(self, d: Any, h: float, hours: float, height: float) -> np.ndarray:
-        """height x a half-sine over `hours` (absolute time) from local (d, h), both ends included, 0 elsewhere (set 1)."""
+        """height x a half-sine over `hours` (absolute time) from local (d, h), both ends included, 0 elsewhere
+        (set 1)."""
         x = kit.since(self.s, day_of(d), h)
         out: np.ndarray = np.where((x >= 0) & (x <= hours), height * np.sin(np.pi * x / hours), 0.0)
         return out

@@ -20,9 +20,9 @@ from typing import Any
 
 import yaml
 
-from blindkit.first import FirstTruth
-from blindkit.slots import SlotTruth
-from blindkit.truth import Truth, whole_days
+from edge_agent.evaluation.plantkit.first import FirstTruth
+from edge_agent.evaluation.plantkit.slots import SlotTruth
+from edge_agent.evaluation.plantkit.truth import Truth, whole_days
 
 #: the checks a truth.yaml's `truth` names
 GENERATIONS: dict[str, type[Truth]] = {"shared": Truth, "first": FirstTruth, "slots": SlotTruth}
