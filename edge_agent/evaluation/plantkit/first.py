@@ -44,7 +44,8 @@ from edge_agent.evaluation.plantkit.reading import (
     past,
     spacing,
 )
-from edge_agent.evaluation.plantkit.truth import T, Truth, fmtv, same, windows
+from edge_agent.evaluation.plantkit.truth import Truth
+from edge_agent.evaluation.plantkit.truthbase import T, fmtv, same, windows
 
 
 class FirstTruth(Truth):

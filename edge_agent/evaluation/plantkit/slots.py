@@ -23,7 +23,8 @@ import datetime as dt
 from typing import Any
 
 from edge_agent.evaluation.plantkit.reading import aggregate, at, duration, energy, extreme_instants, gaps, local, past
-from edge_agent.evaluation.plantkit.truth import T, Truth, fmtv, tolerance
+from edge_agent.evaluation.plantkit.truth import Truth
+from edge_agent.evaluation.plantkit.truthbase import T, fmtv, tolerance
 
 
 class SlotTruth(Truth):

@@ -22,7 +22,8 @@ import yaml
 
 from edge_agent.evaluation.plantkit.first import FirstTruth
 from edge_agent.evaluation.plantkit.slots import SlotTruth
-from edge_agent.evaluation.plantkit.truth import Truth, whole_days
+from edge_agent.evaluation.plantkit.truth import Truth
+from edge_agent.evaluation.plantkit.truthbase import whole_days
 
 #: the checks a truth.yaml's `truth` names
 GENERATIONS: dict[str, type[Truth]] = {"shared": Truth, "first": FirstTruth, "slots": SlotTruth}
