@@ -332,7 +332,7 @@ def test_a_table_an_include_and_streams_of_their_own(tmp_path) -> None:
 @given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False))
 @settings(max_examples=200, deadline=None)
 def test_round_to_is_pythons_round(x: float) -> None:
-    from edge_agent.evaluation.plantkit.pieces import NUMPY
+    from edge_agent.evaluation.plantkit.functions import NUMPY
 
     assert NUMPY["round_to"](x, 2) == round(x, 2)
     assert list(NUMPY["round_to"]([x, x], 1)) == [round(x, 1)] * 2

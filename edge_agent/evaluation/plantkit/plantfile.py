@@ -17,9 +17,8 @@ describes the format; in short:
         in: [[1, 2450.0], [2, 2150.0]]
         do: [...]
 
-The statements: `site`, `let`, `equip` (with `points`), `point` (a point of an equip declared earlier), `for`/`in`/`do`,
-`if`/`then`/`else`, `recur` (a pass over the site's samples with state: a simulation, a counter, a lag with two
-rates). Expressions are plantkit/expr.py's language over the pieces of plantkit/pieces.py.
+The statements: `site`, `let`, `equip` (with `points`), `point`, `for`/`in`/`do`, `if`/`then`/`else`, `recur`, `table`,
+`include`. Expressions are expr.py's language over the pieces of pieces.py and functions.py.
 """
 
 from __future__ import annotations
@@ -34,8 +33,9 @@ import numpy as np
 import yaml
 
 from edge_agent.evaluation.plantkit.expr import Expr, ExprError, compile_expr
+from edge_agent.evaluation.plantkit.functions import NUMPY
 from edge_agent.evaluation.plantkit.generator import Plant, Site, build_by_site
-from edge_agent.evaluation.plantkit.pieces import CONSTANTS, NUMPY, PIECES, SITE_NAMES, Pieces
+from edge_agent.evaluation.plantkit.pieces import CONSTANTS, PIECES, SITE_NAMES, Pieces
 
 TOP_KEYS = {"seed", "start", "end", "require_unit", "sort_equips", "sites", "draw", "format"}
 FORMATS = ("kit", "operator")
