@@ -32,6 +32,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from edge_agent.evaluation.plantkit.firstcatalog import FirstCatalogChecks
 from edge_agent.evaluation.plantkit.reading import (
     aggregate,
     at,
@@ -48,7 +49,7 @@ from edge_agent.evaluation.plantkit.truth import Truth
 from edge_agent.evaluation.plantkit.truthbase import T, fmtv, same, windows
 
 
-class FirstTruth(Truth):
+class FirstTruth(FirstCatalogChecks, Truth):
     """One first-generation blind set's truth: `FirstTruth(HERE, globals()).main()` from its truth.py."""
 
     POINTS_HEAD = "points (unit, kind)"
@@ -280,26 +281,6 @@ class FirstTruth(Truth):
             self.out.append(f"  first {local(hits[0][0], tz)}, last {local(hits[-1][0], tz)}")
         self.intended_yes(tid, bool(hits))
 
-    def chk_exists(self, tid, x):
-        s = self.site_of(x)
-        if "kind" in x:
-            have = [e.dis for e in s.equips.values() if x["kind"] in e.markers]
-            elsewhere = [
-                f"{e.dis} ({t.dis})"
-                for t in self.P.sites.values()
-                for e in t.equips.values()
-                if x["kind"] in e.markers and t is not s
-            ]
-            ans = bool(have)
-            self.out.append(
-                f"- exists {x['kind']} at {s.dis}: **{'Yes' if ans else 'No'}** "
-                f"({', '.join(have) or 'none'}; elsewhere: {', '.join(elsewhere) or 'none'})"
-            )
-        else:
-            ans = self.P.equip(x["site"], x["asset"]) is not None
-            self.out.append(f"- exists asset {x['asset']} at {s.dis}: **{'Yes' if ans else 'No'}**")
-        self.intended_yes(tid, ans)
-
     def intended_yes(self, tid: str, ans: bool) -> None:
         want = self.INTENT.get(tid, {}).get("yes")
         if want is not None and want != ans:
@@ -379,93 +360,6 @@ class FirstTruth(Truth):
         if want and inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M") != want:
             self.bad(tid, f"instant is not the intended {want}")
 
-    def chk_count(self, tid, c):
-        if self.COUNT_WORD_NAMES and c["of"] == "assets":
-            site = self.site_of(c)
-            named = [e.dis for e in site.equips.values() if c.get("kind", "").lower() in e.dis.lower()]
-            self.out.append(f"  (names that contain the marker's word: {', '.join(named) or 'none'})")
-        if c["of"] == "assets":
-            n = [e.dis for e in self.site_of(c).equips.values() if c.get("kind") is None or c["kind"] in e.markers]
-        else:
-            n = list(self.P.equip(c["site"], c["asset"]).points)
-        self.out.append(f"- count: **{len(n)}** ({', '.join(n)})")
-        if self.EXPECTED.get(tid) not in (None, len(n)):
-            self.bad(tid, f"count {len(n)} is not the intended {self.EXPECTED[tid]}")
-
-    def chk_lists(self, tid, c):
-        if self.LISTS_DETAIL:
-            self.lists_detail(tid, c)
-            return
-        if c["of"] == "sites":
-            n = [s.dis for s in self.P.sites.values()]
-        elif c["of"] == "assets":
-            s = self.site_of(c)
-            n = [e.dis for e in s.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
-            exact = [e.dis for e in s.equips.values() if c.get("name_contains", "") in e.dis]
-            if exact != n:
-                self.bad(tid, f"name_contains matches differ by case: {exact} vs {n}")
-        else:
-            e = self.P.equip(c["site"], c["asset"])
-            n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
-        self.out.append(f"- lists: **{', '.join(n)}**")
-        want = self.EXPECTED.get(tid)
-        if want is not None and [x.split(" (")[0] for x in n] != want:
-            self.bad(tid, f"listed {n}, not the intended {want}")
-
-    def lists_detail(self, tid, c):
-        """Lists that say each site's zone and each asset's markers (LISTS_DETAIL)."""
-        if c["of"] == "sites":
-            names = [x.dis for x in self.P.sites.values()]
-            n = [f"{x.dis} ({x.tz.key})" for x in self.P.sites.values()]
-        elif c["of"] == "assets":
-            site = self.site_of(c)
-            names = [e.dis for e in site.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
-            n = [f"{e.dis} ({', '.join(sorted(e.markers))})" for e in site.equips.values() if e.dis in names]
-        else:
-            e = self.P.equip(c["site"], c["asset"])
-            names = [p.nav for p in e.points.values()]
-            n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
-        self.out.append(f"- lists: **{', '.join(n)}**")
-        if self.EXPECTED.get(tid) not in (None, names):
-            self.bad(tid, f"the listed names {names} are not the intended {self.EXPECTED[tid]}")
-
-    def chk_missing(self, tid, c):
-        k = c["kind"]
-        if k == "site":
-            missing = self.P.site(c["name"]) is None and not any(
-                norm(c["name"]) in norm(s.dis) for s in self.P.sites.values()
-            )
-            near = [s.dis for s in self.P.sites.values()]
-        elif k == "asset":
-            missing = self.P.equip(c["site"], c["name"]) is None
-            near = list(self.site_of(c).equips)
-            elsewhere = [t.dis for t in self.P.sites.values() if self.P.equip(t.dis, c["name"]) is not None]
-            if elsewhere:
-                self.bad(tid, f"{c['name']} exists at {elsewhere}")
-        else:
-            e = self.P.equip(c["site"], c["asset"])
-            missing = all(norm(p.nav) != norm(c["name"]) for p in e.points.values())
-            near = list(e.points)
-        self.out.append(
-            f"- missing {k} '{c['name']}': **{'missing' if missing else 'EXISTS'}** (what there is: {', '.join(near)})"
-        )
-        if not missing:
-            self.bad(tid, "the 'missing' thing exists")
-
-    def chk_not_recorded(self, tid, c):
-        e = self.P.equip(c["site"], c["asset"])
-        if e is None:
-            self.bad(tid, f"{c['asset']} does not exist")
-            return
-        attr_tags = set(c.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating"}
-        have = attr_tags & set(e.record)
-        self.out.append(
-            f"- not recorded: {c['attribute']} of {e.dis}: the record holds only "
-            f"{', '.join(sorted(e.record))} → **not recorded**"
-        )
-        if have:
-            self.bad(tid, f"record holds {have}")
-
     def chk_file(self, tid, c, now):
         tz = self.site_of(c).tz
         self.check_window(tid, c["start"], c["end"], now, tz)
@@ -485,17 +379,6 @@ class FirstTruth(Truth):
             f"- file ({'one file' if c.get('single_file', True) else 'files'}): **" + "; ".join(parts) + "**"
         )
 
-    def chk_refuses(self, tid, c):
-        if c is True:
-            self.out.append("- refuses: **says it cannot; no data read; no action claimed**")
-        elif c.get("reason") == "forecast":
-            self.out.append("- refuses: **reads recorded data only, no forecast; states no figure; no data read**")
-        else:
-            extra = " (data part may be read and is checked beside)" if c.get("allow_data") else "; no data read"
-            names = f"; names {', '.join(c['must_name'])}" if c.get("must_name") else ""
-            self.out.append(f"- refuses: **says it cannot operate equipment; no action claimed{names}{extra}**")
-
-    # ----- the run --------------------------------------------------------------------------------------------------
     def check_now(self, task) -> None:
         """`now` carries the site's own UTC offset at that instant, and every window lies before it."""
         tid = task["id"]

@@ -1,0 +1,132 @@
+"""The first generation's checks of the catalog and of refusals (sets 3-6; a part of `FirstTruth`, first.py): exists,
+count, lists (with each site's zone and each asset's markers where `lists_detail`), missing, not recorded, refuses, in
+those sets' own words."""
+
+from __future__ import annotations
+
+from edge_agent.evaluation.plantkit.reading import (
+    norm,
+)
+
+
+class FirstCatalogChecks:
+    """FirstTruth's catalog checks: a part of `FirstTruth`, on its tables and plant."""
+
+    def chk_exists(self, tid, x):
+        s = self.site_of(x)
+        if "kind" in x:
+            have = [e.dis for e in s.equips.values() if x["kind"] in e.markers]
+            elsewhere = [
+                f"{e.dis} ({t.dis})"
+                for t in self.P.sites.values()
+                for e in t.equips.values()
+                if x["kind"] in e.markers and t is not s
+            ]
+            ans = bool(have)
+            self.out.append(
+                f"- exists {x['kind']} at {s.dis}: **{'Yes' if ans else 'No'}** "
+                f"({', '.join(have) or 'none'}; elsewhere: {', '.join(elsewhere) or 'none'})"
+            )
+        else:
+            ans = self.P.equip(x["site"], x["asset"]) is not None
+            self.out.append(f"- exists asset {x['asset']} at {s.dis}: **{'Yes' if ans else 'No'}**")
+        self.intended_yes(tid, ans)
+
+    def chk_count(self, tid, c):
+        if self.COUNT_WORD_NAMES and c["of"] == "assets":
+            site = self.site_of(c)
+            named = [e.dis for e in site.equips.values() if c.get("kind", "").lower() in e.dis.lower()]
+            self.out.append(f"  (names that contain the marker's word: {', '.join(named) or 'none'})")
+        if c["of"] == "assets":
+            n = [e.dis for e in self.site_of(c).equips.values() if c.get("kind") is None or c["kind"] in e.markers]
+        else:
+            n = list(self.P.equip(c["site"], c["asset"]).points)
+        self.out.append(f"- count: **{len(n)}** ({', '.join(n)})")
+        if self.EXPECTED.get(tid) not in (None, len(n)):
+            self.bad(tid, f"count {len(n)} is not the intended {self.EXPECTED[tid]}")
+
+    def chk_lists(self, tid, c):
+        if self.LISTS_DETAIL:
+            self.lists_detail(tid, c)
+            return
+        if c["of"] == "sites":
+            n = [s.dis for s in self.P.sites.values()]
+        elif c["of"] == "assets":
+            s = self.site_of(c)
+            n = [e.dis for e in s.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
+            exact = [e.dis for e in s.equips.values() if c.get("name_contains", "") in e.dis]
+            if exact != n:
+                self.bad(tid, f"name_contains matches differ by case: {exact} vs {n}")
+        else:
+            e = self.P.equip(c["site"], c["asset"])
+            n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
+        self.out.append(f"- lists: **{', '.join(n)}**")
+        want = self.EXPECTED.get(tid)
+        if want is not None and [x.split(" (")[0] for x in n] != want:
+            self.bad(tid, f"listed {n}, not the intended {want}")
+
+    def lists_detail(self, tid, c):
+        """Lists that say each site's zone and each asset's markers (LISTS_DETAIL)."""
+        if c["of"] == "sites":
+            names = [x.dis for x in self.P.sites.values()]
+            n = [f"{x.dis} ({x.tz.key})" for x in self.P.sites.values()]
+        elif c["of"] == "assets":
+            site = self.site_of(c)
+            names = [e.dis for e in site.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
+            n = [f"{e.dis} ({', '.join(sorted(e.markers))})" for e in site.equips.values() if e.dis in names]
+        else:
+            e = self.P.equip(c["site"], c["asset"])
+            names = [p.nav for p in e.points.values()]
+            n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
+        self.out.append(f"- lists: **{', '.join(n)}**")
+        if self.EXPECTED.get(tid) not in (None, names):
+            self.bad(tid, f"the listed names {names} are not the intended {self.EXPECTED[tid]}")
+
+    def chk_missing(self, tid, c):
+        k = c["kind"]
+        if k == "site":
+            missing = self.P.site(c["name"]) is None and not any(
+                norm(c["name"]) in norm(s.dis) for s in self.P.sites.values()
+            )
+            near = [s.dis for s in self.P.sites.values()]
+        elif k == "asset":
+            missing = self.P.equip(c["site"], c["name"]) is None
+            near = list(self.site_of(c).equips)
+            elsewhere = [t.dis for t in self.P.sites.values() if self.P.equip(t.dis, c["name"]) is not None]
+            if elsewhere:
+                self.bad(tid, f"{c['name']} exists at {elsewhere}")
+        else:
+            e = self.P.equip(c["site"], c["asset"])
+            missing = all(norm(p.nav) != norm(c["name"]) for p in e.points.values())
+            near = list(e.points)
+        self.out.append(
+            f"- missing {k} '{c['name']}': **{'missing' if missing else 'EXISTS'}** (what there is: {', '.join(near)})"
+        )
+        if not missing:
+            self.bad(tid, "the 'missing' thing exists")
+
+    def chk_not_recorded(self, tid, c):
+        e = self.P.equip(c["site"], c["asset"])
+        if e is None:
+            self.bad(tid, f"{c['asset']} does not exist")
+            return
+        attr_tags = set(c.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating"}
+        have = attr_tags & set(e.record)
+        self.out.append(
+            f"- not recorded: {c['attribute']} of {e.dis}: the record holds only "
+            f"{', '.join(sorted(e.record))} → **not recorded**"
+        )
+        if have:
+            self.bad(tid, f"record holds {have}")
+
+    def chk_refuses(self, tid, c):
+        if c is True:
+            self.out.append("- refuses: **says it cannot; no data read; no action claimed**")
+        elif c.get("reason") == "forecast":
+            self.out.append("- refuses: **reads recorded data only, no forecast; states no figure; no data read**")
+        else:
+            extra = " (data part may be read and is checked beside)" if c.get("allow_data") else "; no data read"
+            names = f"; names {', '.join(c['must_name'])}" if c.get("must_name") else ""
+            self.out.append(f"- refuses: **says it cannot operate equipment; no action claimed{names}{extra}**")
+
+    # ----- the run --------------------------------------------------------------------------------------------------
