@@ -14,7 +14,6 @@ from edge_agent.evaluation.plantkit.reading import (
     extreme_instants,
     gaps,
     local,
-    norm,
     past,
     spacing,
 )
@@ -253,16 +252,7 @@ class FigureChecks:
     def chk_ranks(self, tid, c, now):
         s = self.site_of(c)
         self.window_matches(tid, c["start"], c["end"], now, s.tz)
-        if "assets" in c:
-            names = list(c["assets"])
-        else:
-            names = [
-                e.dis
-                for e in s.equips.values()
-                if ("kind" not in c or c["kind"] in e.markers)
-                and c.get("name_contains", "").lower() in e.dis.lower()
-                and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
-            ]
+        names = self.ranked_assets(c)
         vals = {}
         for n in names:
             ser = self.P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))

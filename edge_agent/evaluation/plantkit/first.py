@@ -41,7 +41,6 @@ from edge_agent.evaluation.plantkit.reading import (
     extreme_instants,
     gaps,
     local,
-    norm,
     past,
     spacing,
 )
@@ -234,11 +233,7 @@ class FirstTruth(FirstCatalogChecks, Truth):
     def chk_ranks(self, tid, c, now):
         s = self.site_of(c)
         self.check_window(tid, c["start"], c["end"], now, s.tz)
-        names = c.get("assets") or [
-            e.dis for e in s.equips.values()
-            if ("kind" not in c or c["kind"] in e.markers) and c.get("name_contains", "").lower() in e.dis.lower()
-            and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
-        ]  # fmt: skip
+        names = self.ranked_assets(c)
         vals = {}
         for n in names:
             ser = self.P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
@@ -419,24 +414,20 @@ class FirstTruth(FirstCatalogChecks, Truth):
                 if isinstance(cc, dict):
                     yield from [cc, *(v for v in cc.values() if isinstance(v, dict))]
 
-    def main(self) -> int:
-        body: list[str] = ["## Questions and answers", ""]
-        for task in self.TASKS:
-            tid = task["id"]
-            self.out.clear()
-            self.check_now(task)
-            for kind, c in task["expect"].items():
-                checks = c if isinstance(c, list) and kind in ("value", "count", "file", "energy") else [c]
-                for cc in checks:
-                    if kind == "not_recorded":
-                        for x in cc if isinstance(cc, list) else [cc]:
-                            self.chk_not_recorded(tid, x)
-                    else:
-                        self.do_check(tid, kind, cc, task)
-            body += [f"### {tid} — {', '.join(task['tags'][1:])}", "", f"> {task['question']}", ""]
-            body.append(f"now: `{task['now']}`")
-            if task.get("notes"):
-                body.append(f"; notes: {task['notes'].strip()}")
-            body += ["", *self.out, ""]
-        head = [self.HEAD] if isinstance(self.HEAD, str) else list(self.HEAD)
-        return self.finish(head + self.plant_tables() + [""] + body)
+    def check_task(self, task) -> None:
+        """Every check (a list's entries one by one only for value, count, file and energy), no readings."""
+        for kind, c in task["expect"].items():
+            checks = c if isinstance(c, list) and kind in ("value", "count", "file", "energy") else [c]
+            for cc in checks:
+                if kind == "not_recorded":
+                    for x in cc if isinstance(cc, list) else [cc]:
+                        self.chk_not_recorded(task["id"], x)
+                else:
+                    self.do_check(task["id"], kind, cc, task)
+
+    def task_lines(self, task) -> list[str]:
+        lines = [f"### {task['id']} — {', '.join(task['tags'][1:])}", "", f"> {task['question']}", ""]
+        lines.append(f"now: `{task['now']}`")
+        if task.get("notes"):
+            lines.append(f"; notes: {task['notes'].strip()}")
+        return lines + ["", *self.out, ""]

@@ -11,7 +11,6 @@ from edge_agent.evaluation.plantkit.reading import (
     duration,
     energy,
     extreme_instants,
-    norm,
     past,
 )
 from edge_agent.evaluation.plantkit.truthbase import (
@@ -39,12 +38,7 @@ class Readings:
             hours = at(reg, e0, 0)[1] - at(reg, s0, 0)[1]
             return hours, hours / ((e0 - s0).total_seconds() / 3600) * 100
         if kind == "ranks":
-            s = self.site_of(c)
-            names = c.get("assets") or [
-                e.dis for e in s.equips.values()
-                if ("kind" not in c or c["kind"] in e.markers) and c.get("name_contains", "").lower() in e.dis.lower()
-                and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
-            ]  # fmt: skip
+            names = self.ranked_assets(c)
             vals = {}
             for n in names:
                 ser = self.P.series(c["site"], n, c["sensor"], s0, e0)

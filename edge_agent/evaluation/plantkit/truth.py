@@ -45,6 +45,7 @@ from edge_agent.evaluation.plantkit.reading import (
     compared,
     gaps,
     local,
+    norm,
 )
 from edge_agent.evaluation.plantkit.readings import Readings
 from edge_agent.evaluation.plantkit.truthbase import (
@@ -223,6 +224,19 @@ class Truth(FigureChecks, CatalogChecks, Readings):
         assert s is not None, c
         return s
 
+    def ranked_assets(self, c: dict) -> list[str]:
+        """The assets a ranking compares: its `assets`, or every asset of the site with the sensor, narrowed to the
+        equip marker `kind` and to names holding `name_contains`."""
+        if c.get("assets"):
+            return list(c["assets"])
+        return [
+            e.dis
+            for e in self.site_of(c).equips.values()
+            if ("kind" not in c or c["kind"] in e.markers)
+            and c.get("name_contains", "").lower() in e.dis.lower()
+            and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
+        ]
+
     def limit_window(self, tid: str, c: dict, now, what: str):
         """A limit check's window (its words checked, no gap in it): the site's zone, the series, its compared
         samples."""
@@ -342,25 +356,31 @@ class Truth(FigureChecks, CatalogChecks, Readings):
                 lines.append(f"| {e.dis} | {', '.join(sorted(e.markers))} | {pts} | {'; '.join(gp) or '—'} |")
         return lines
 
+    def check_task(self, task) -> None:
+        """Every check of the task (each entry of a list on its own), then its wrong and right readings."""
+        for kind, c in task["expect"].items():
+            for cc in c if isinstance(c, list) else [c]:
+                self.do_check(task["id"], kind, cc, task)
+        self.wrong_readings(task)
+
+    def task_lines(self, task) -> list[str]:
+        """The task's section of truth.md: its id and tags, the question, now, the notes, what the checks said."""
+        lines = [f"### {task['id']} — {', '.join(task['tags'])}", ""]
+        lines += [f"> {line}" for line in task["question"].splitlines()]
+        lines += ["", f"now: `{task['now']}`"]
+        if task.get("notes"):
+            lines += ["", f"notes: {task['notes'].strip()}"]
+        return lines + ["", *self.out, ""]
+
     def main(self) -> int:
         body: list[str] = ["## Questions and answers", ""]
         for task in self.TASKS:
-            tid = task["id"]
             self.out.clear()
             self.check_now(task)
-            for kind, c in task["expect"].items():
-                for cc in c if isinstance(c, list) else [c]:
-                    self.do_check(tid, kind, cc, task)
-            self.wrong_readings(task)
-            body += [f"### {tid} — {', '.join(task['tags'])}", ""]
-            body += [f"> {line}" for line in task["question"].splitlines()]
-            body += ["", f"now: `{task['now']}`"]
-            if task.get("notes"):
-                body += ["", f"notes: {task['notes'].strip()}"]
-            body.append("")
-            body += self.out
-            body.append("")
-        return self.finish([self.HEAD] + self.plant_tables() + [""] + body)
+            self.check_task(task)
+            body += self.task_lines(task)
+        head = [self.HEAD] if isinstance(self.HEAD, str) else list(self.HEAD)
+        return self.finish(head + self.plant_tables() + [""] + body)
 
     def finish(self, lines: list[str]) -> int:
         """Write truth.md (the lines, then the problems), say the problems; exit status 1 on any."""
