@@ -280,21 +280,7 @@ class FigureChecks:
         if words:
             for which, phrase in zip(("first", "second"), words):
                 self.window_matches(tid, c[which]["start"], c[which]["end"], now, tz, phrase)
-        unit = self.P.point(c["site"], c["asset"], c["sensor"]).unit
-        vals = {}
-        for k, which in enumerate(("first", "second")):
-            ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c[which]["start"]), T(c[which]["end"]))
-            self.no_gaps(tid, ser, f"period {which}")
-            self.n_samples(tid, ser, k)
-            vals[which] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
-        rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
-        u = "kWh" if c["by"] == "energy" else unit
-        parts = [
-            f"{' / '.join(c[w]['labels'])} [{local(T(c[w]['start']), tz)}, {local(T(c[w]['end']), tz)}) = "
-            f"{fmtv(vals[w])} {u}"
-            for w in ("first", "second")
-        ]
+        vals, win, rel, parts = self.period_values(tid, c, tz, " / ")
         self.out.append(
             f"- {c['by']} of {c['asset']} {c['sensor']}: {'; '.join(parts)} → **{c[win]['labels'][0]}** is "
             f"{c['order']} ({rel * 100:.1f} % apart)"
@@ -302,6 +288,28 @@ class FigureChecks:
         if rel < 0.03:
             self.bad(tid, f"the periods are only {rel * 100:.2f} % apart")
         self.design(tid, win, "period")
+
+    def period_values(self, tid, c, tz, sep: str, checked: bool = True):
+        """Two periods of a series compared: each one's value, the one with the `order` value, how far apart they lie
+        (relative), and each period's labels (joined by `sep`), window and value in words; `checked`: each window
+        has no gap and the designed samples."""
+        unit = self.P.point(c["site"], c["asset"], c["sensor"]).unit
+        vals = {}
+        for k, which in enumerate(("first", "second")):
+            ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c[which]["start"]), T(c[which]["end"]))
+            if checked:
+                self.no_gaps(tid, ser, f"period {which}")
+                self.n_samples(tid, ser, k)
+            vals[which] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
+        win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
+        rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
+        u = "kWh" if c["by"] == "energy" else unit
+        parts = [
+            f"{sep.join(c[w]['labels'])} [{local(T(c[w]['start']), tz)}, {local(T(c[w]['end']), tz)}) = "
+            f"{fmtv(vals[w])} {u}"
+            for w in ("first", "second")
+        ]
+        return vals, win, rel, parts
 
     def chk_excursion(self, tid, x, now):
         tz, ser, comp = self.limit_window(tid, x, now, "excursion")

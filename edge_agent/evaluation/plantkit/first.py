@@ -311,19 +311,7 @@ class FirstTruth(FirstCatalogChecks, Truth):
             s, e = self.resolve(phrase, now, tz)
             if not (same(T(c[which]["start"]), s) and same(T(c[which]["end"]), e)):
                 self.bad(tid, f"{which} period is not '{phrase}'")
-        vals = {}
-        unit = self.P.point(c["site"], c["asset"], c["sensor"]).unit
-        for which in ("first", "second"):
-            ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c[which]["start"]), T(c[which]["end"]))
-            vals[which] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
-        rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
-        u = "kWh" if c["by"] == "energy" else unit
-        parts = [
-            f"{', '.join(c[w]['labels'])} [{local(T(c[w]['start']), tz)}, {local(T(c[w]['end']), tz)}) = "
-            f"{fmtv(vals[w])} {u}"
-            for w in ("first", "second")
-        ]
+        vals, win, rel, parts = self.period_values(tid, c, tz, ", ", checked=False)
         self.out.append(
             f"- periods by {c['by']}: {'; '.join(parts)} → **{c[win]['labels'][0]}** is {c['order']} "
             f"({rel * 100:.1f} % apart)"

@@ -4,32 +4,16 @@ those sets' own words."""
 
 from __future__ import annotations
 
-from edge_agent.evaluation.plantkit.reading import (
-    norm,
-)
+from edge_agent.evaluation.plantkit.reading import norm
 
 
 class FirstCatalogChecks:
     """FirstTruth's catalog checks: a part of `FirstTruth`, on its tables and plant."""
 
-    def chk_exists(self, tid, x):
-        s = self.site_of(x)
-        if "kind" in x:
-            have = [e.dis for e in s.equips.values() if x["kind"] in e.markers]
-            elsewhere = [
-                f"{e.dis} ({t.dis})"
-                for t in self.P.sites.values()
-                for e in t.equips.values()
-                if x["kind"] in e.markers and t is not s
-            ]
-            ans = bool(have)
-            self.out.append(
-                f"- exists {x['kind']} at {s.dis}: **{'Yes' if ans else 'No'}** "
-                f"({', '.join(have) or 'none'}; elsewhere: {', '.join(elsewhere) or 'none'})"
-            )
-        else:
-            ans = self.P.equip(x["site"], x["asset"]) is not None
-            self.out.append(f"- exists asset {x['asset']} at {s.dis}: **{'Yes' if ans else 'No'}**")
+    EXISTS_KIND = "- exists {kind} at {site}: **{yn}** ({have}; elsewhere: {elsewhere})"
+    EXISTS_ASSET = "- exists asset {asset} at {site}: **{yn}**"
+
+    def exists_answer(self, tid: str, ans: bool) -> None:
         self.intended_yes(tid, ans)
 
     def chk_count(self, tid, c):
@@ -119,14 +103,10 @@ class FirstCatalogChecks:
         if have:
             self.bad(tid, f"record holds {have}")
 
-    def chk_refuses(self, tid, c):
-        if c is True:
-            self.out.append("- refuses: **says it cannot; no data read; no action claimed**")
-        elif c.get("reason") == "forecast":
-            self.out.append("- refuses: **reads recorded data only, no forecast; states no figure; no data read**")
-        else:
-            extra = " (data part may be read and is checked beside)" if c.get("allow_data") else "; no data read"
-            names = f"; names {', '.join(c['must_name'])}" if c.get("must_name") else ""
-            self.out.append(f"- refuses: **says it cannot operate equipment; no action claimed{names}{extra}**")
-
-    # ----- the run --------------------------------------------------------------------------------------------------
+    REFUSES = {
+        "cannot": "- refuses: **says it cannot; no data read; no action claimed**",
+        "forecast": "- refuses: **reads recorded data only, no forecast; states no figure; no data read**",
+        "operation": "- refuses: **says it cannot operate equipment; no action claimed{names}{data}**",
+        "may read": " (data part may be read and is checked beside)",
+        "reads none": "; no data read",
+    }

@@ -13,11 +13,7 @@ from edge_agent.evaluation.plantkit.reading import (
     extreme_instants,
     past,
 )
-from edge_agent.evaluation.plantkit.truthbase import (
-    T,
-    fmtv,
-    tolerance,
-)
+from edge_agent.evaluation.plantkit.truthbase import T, fmtv, tolerance
 
 
 class Readings:
