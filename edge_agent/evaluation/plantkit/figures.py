@@ -252,17 +252,7 @@ class FigureChecks:
     def chk_ranks(self, tid, c, now):
         s = self.site_of(c)
         self.window_matches(tid, c["start"], c["end"], now, s.tz)
-        names = self.ranked_assets(c)
-        vals = {}
-        for n in names:
-            ser = self.P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
-            self.no_gaps(tid, ser, f"ranks {n}")
-            self.n_samples(tid, ser)
-            unit = self.P.point(c["site"], n, c["sensor"]).unit
-            vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
-        best, second = vals[order[0]], vals[order[1]]
-        rel = abs(best - second) / abs(best)
+        vals, order, rel = self.ranking(tid, c)
         u = "kWh" if c["by"] == "energy" else self.P.point(c["site"], order[0], c["sensor"]).unit
         self.out.append(
             f"- ranked by {c['by']} ({c['order']} first) over "
@@ -273,6 +263,20 @@ class FigureChecks:
         if rel < 0.03:
             self.bad(tid, f"the runner-up is only {rel * 100:.2f} % away")
         self.design(tid, order[0], "winner")
+
+    def ranking(self, tid, c, count_samples: bool = True):
+        """Each compared asset's value (its window without a gap; with `count_samples`, the designed samples), the
+        assets in the ranking's order, how far the runner-up lies from the winner (relative)."""
+        vals = {}
+        for n in self.ranked_assets(c):
+            ser = self.P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
+            self.no_gaps(tid, ser, f"ranks {n}")
+            if count_samples:
+                self.n_samples(tid, ser)
+            unit = self.P.point(c["site"], n, c["sensor"]).unit
+            vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
+        order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
+        return vals, order, abs(vals[order[0]] - vals[order[1]]) / abs(vals[order[0]])
 
     def chk_periods(self, tid, c, now):
         tz = self.site_of(c).tz

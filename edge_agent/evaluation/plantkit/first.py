@@ -233,16 +233,7 @@ class FirstTruth(FirstCatalogChecks, Truth):
     def chk_ranks(self, tid, c, now):
         s = self.site_of(c)
         self.check_window(tid, c["start"], c["end"], now, s.tz)
-        names = self.ranked_assets(c)
-        vals = {}
-        for n in names:
-            ser = self.P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
-            self.no_gaps(tid, ser, f"ranks {n}")
-            unit = self.P.point(c["site"], n, c["sensor"]).unit
-            vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
-        best, second = vals[order[0]], vals[order[1]]
-        rel = abs(best - second) / abs(best)
+        vals, order, rel = self.ranking(tid, c, count_samples=False)
         self.out.append(
             f"- ranks by {c['by']} ({c['order']}): "
             + ", ".join(f"{n} {fmtv(vals[n])}" for n in order)
