@@ -31,12 +31,11 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-import taskgen  # noqa: E402
 from phable.kinds import Marker  # noqa: E402
 
 from edge_agent.evaluation import checker as ck  # noqa: E402
+from edge_agent.evaluation import taskgen  # noqa: E402
 from edge_agent.evaluation.answer_text import norm  # noqa: E402
 from edge_agent.evaluation.plantkit.generator import build_by_site  # noqa: E402
 from edge_agent.evaluation.plantkit.plantfile import PlantFile  # noqa: E402
