@@ -244,11 +244,16 @@ class FirstTruth(FirstCatalogChecks, Truth):
         if self.EXPECTED.get(tid) not in (None, order[0]):
             self.bad(tid, f"winner {order[0]} is not the intended {self.EXPECTED[tid]}")
 
+    def compared_window(self, tid, c, now):
+        """An excursion's or a duration's window checked against now: the site's zone, the series, the samples
+        compared with the limit."""
+        tz = self.site_of(c).tz
+        self.check_window(tid, c["start"], c["end"], now, tz)
+        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
+        return tz, ser, self.compared_of(c, ser)
+
     def chk_excursion(self, tid, x, now):
-        tz = self.site_of(x).tz
-        self.check_window(tid, x["start"], x["end"], now, tz)
-        ser = self.P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-        comp = self.compared_of(x, ser)
+        tz, ser, comp = self.compared_window(tid, x, now)
         hits = [(t, v, lim) for t, v, lim in comp if past(v, lim, x["direction"])]
         m = min(abs(v - lim) for _, v, lim in comp)
         over = max((v - lim) if x["direction"] == "above" else (lim - v) for _, v, lim in comp)
@@ -273,10 +278,7 @@ class FirstTruth(FirstCatalogChecks, Truth):
             self.bad(tid, f"answer {ans} is not the intended {want}")
 
     def chk_duration(self, tid, c, now):
-        tz = self.site_of(c).tz
-        self.check_window(tid, c["start"], c["end"], now, tz)
-        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        comp = self.compared_of(c, ser)
+        tz, ser, comp = self.compared_window(tid, c, now)
         tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
         m = self.margin(tid, comp, "duration", 0.05)
         self.no_gaps(tid, ser, "duration")
