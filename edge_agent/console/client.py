@@ -24,7 +24,10 @@ class ConsoleClient:
         if form is None:
             raise SystemExit(f"the console's login page at {url} has no CSRF field")
         login = urllib.parse.urlencode({"username": user, "password": password, "csrf": form.group(1)}).encode()
-        self.open("/login", data=login).close()
+        try:
+            self.open("/login", data=login).close()
+        except urllib.error.HTTPError as exc:
+            raise SystemExit(f"could not log in to the console at {url} as {user}: {exc.code}") from None
         token = re.search(r'name="csrf-token" content="([^"]+)"', self.get("/"))
         if token is None:
             raise SystemExit(f"could not log in to the console at {url} as {user}")
