@@ -4,9 +4,10 @@ recorded, the names an answer must mention, refuses."""
 from __future__ import annotations
 
 from edge_agent.evaluation.plantkit.reading import norm
+from edge_agent.evaluation.plantkit.truthbase import Parts
 
 
-class CatalogChecks:
+class CatalogChecks(Parts):
     """Catalog checks: a part of `Truth` (truth.py), on its tables and plant."""
 
     #: an exists question's line in truth.md: of a kind, of a named asset (FirstTruth has its own words)

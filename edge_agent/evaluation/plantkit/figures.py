@@ -19,6 +19,7 @@ from edge_agent.evaluation.plantkit.reading import (
 )
 from edge_agent.evaluation.plantkit.truthbase import (
     NIGHT_READINGS,
+    Parts,
     T,
     fmtv,
     same,
@@ -27,7 +28,7 @@ from edge_agent.evaluation.plantkit.truthbase import (
 )
 
 
-class FigureChecks:
+class FigureChecks(Parts):
     """Figure checks: a part of `Truth` (truth.py), on its tables and plant."""
 
     def derived(self, c, start=None, end=None):
@@ -183,7 +184,8 @@ class FigureChecks:
         """An aggregate asked of "last night": its other readings (NIGHT_READINGS) must give the same figure; the
         calendar days either side are shown."""
         today = now.astimezone(tz).date()
-        agree, differ = [], []
+        agree: list[str] = []
+        differ: list[str] = []
         for h0, h1 in NIGHT_READINGS:
             a = wall(today - dt.timedelta(days=1), h0, tz)
             b = now if h1 is None else wall(today, h1, tz)
@@ -275,7 +277,7 @@ class FigureChecks:
                 self.n_samples(tid, ser)
             unit = self.P.point(c["site"], n, c["sensor"]).unit
             vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
+        order = sorted(vals, key=lambda k: vals[k], reverse=c["order"] == "highest")
         return vals, order, abs(vals[order[0]] - vals[order[1]]) / abs(vals[order[0]])
 
     def chk_periods(self, tid, c, now):
@@ -305,7 +307,7 @@ class FigureChecks:
                 self.no_gaps(tid, ser, f"period {which}")
                 self.n_samples(tid, ser, k)
             vals[which] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
+        win = max(vals, key=lambda k: vals[k]) if c["order"] == "highest" else min(vals, key=lambda k: vals[k])
         rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
         u = "kWh" if c["by"] == "energy" else unit
         parts = [
@@ -397,7 +399,7 @@ class FigureChecks:
         in the site's time, each end with the offset the site has then."""
         day, h0, h1 = self.CLOCK[tid]
         x = c.get("excursion", c)
-        tz = self.P.site(x["site"]).tz
+        tz = self.site_of(x).tz
         want = tuple(wall(dt.date.fromisoformat(str(day)), hh, tz) for hh in (h0, h1))
         if not (same(T(x["start"]), want[0]) and same(T(x["end"]), want[1])):
             self.bad(tid, f"window {x['start']} .. {x['end']} is not {want[0].isoformat()} .. {want[1].isoformat()}")

@@ -359,7 +359,7 @@ class FirstTruth(FirstCatalogChecks, Truth):
         """`now` carries the site's own UTC offset at that instant, and every window lies before it."""
         tid = task["id"]
         now = T(task["now"])
-        sites = {c.get("site") for c in task["expect"].values() if isinstance(c, dict)} - {None}
+        sites: set[Any] = {c.get("site") for c in task["expect"].values() if isinstance(c, dict)} - {None}
         x = task["expect"].get("yes_no")
         if isinstance(x, dict):
             sites |= {v.get("site") for v in x.values() if isinstance(v, dict)} - {None}
@@ -370,10 +370,10 @@ class FirstTruth(FirstCatalogChecks, Truth):
         for sn, a, b in windows(task["expect"]):
             if b > now:
                 self.bad(tid, f"a window ends after now ({b} > {now})")
-            if sn and self.P.site(sn) is not None:
-                tz = self.P.site(sn).tz
+            site = self.P.site(sn) if sn else None
+            if site is not None:
                 for t in (a, b):
-                    if t.astimezone(tz).utcoffset() != t.utcoffset():
+                    if t.astimezone(site.tz).utcoffset() != t.utcoffset():
                         self.bad(tid, f"{t} does not carry {sn}'s offset")
         if self.DATA_ENDS_AT_NOW:
             self.ends_at_now(task)
@@ -383,6 +383,7 @@ class FirstTruth(FirstCatalogChecks, Truth):
         now = T(task["now"])
         named = [x["site"] for x in self.checks_of(task) if "site" in x and self.P.site(x["site"]) is not None]
         site = self.P.site(named[0] if named else self.SITE_BY_OFFSET[task["now"][-6:]])
+        assert site is not None, task["id"]
         last = max(p.ts[-1] for e in site.equips.values() for p in e.points.values())
         if task["id"] not in self.ASKED_EARLIER and not (dt.timedelta(0) <= now - last < dt.timedelta(minutes=15)):
             self.bad(task["id"], f"the site's last sample {last} is not the one just before now {now}")

@@ -4,11 +4,18 @@ those sets' own words."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from edge_agent.evaluation.plantkit.reading import norm
+from edge_agent.evaluation.plantkit.truthbase import Parts
 
 
-class FirstCatalogChecks:
+class FirstCatalogChecks(Parts):
     """FirstTruth's catalog checks: a part of `FirstTruth`, on its tables and plant."""
+
+    if TYPE_CHECKING:
+
+        def intended_yes(self, tid: str, ans: bool) -> None: ...
 
     EXISTS_KIND = "- exists {kind} at {site}: **{yn}** ({have}; elsewhere: {elsewhere})"
     EXISTS_ASSET = "- exists asset {asset} at {site}: **{yn}**"

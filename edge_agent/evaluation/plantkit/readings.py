@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from edge_agent.evaluation.plantkit.reading import (
     aggregate,
@@ -13,16 +14,18 @@ from edge_agent.evaluation.plantkit.reading import (
     extreme_instants,
     past,
 )
-from edge_agent.evaluation.plantkit.truthbase import T, fmtv, tolerance
+from edge_agent.evaluation.plantkit.truthbase import Parts, T, fmtv, tolerance
 
 
-class Readings:
+class Readings(Parts):
     """Readings: a part of `Truth` (truth.py), on its tables and plant."""
 
     def verdict(self, kind: str, c: dict):
         """The answer a reading gives: a ranks winner set, a yes/no, hours past, a number, extreme instants, a
         period."""
-        s0, e0 = T(c["start"]) if "start" in c else None, T(c["end"]) if "end" in c else None
+        # the window (None where the check has none: then no branch that reads it is taken)
+        s0: Any = T(c["start"]) if "start" in c else None
+        e0: Any = T(c["end"]) if "end" in c else None
         if c.get("_plus"):  # the reading plus the same reading with these overrides (two loads' shares together)
             rest = {k: v for k, v in c.items() if k != "_plus"}
             return self.verdict(kind, rest) + self.verdict(kind, {**rest, **c["_plus"]})
@@ -83,7 +86,7 @@ class Readings:
                 ts = [t_ for t_, _ in ser]
                 return sum(sa[t_] for t_ in ts) / sum(sb[t_] for t_ in ts)
             if c.get("derive"):
-                return aggregate(self.derived(c), c.get("aggregate", c.get("stat")))
+                return aggregate(self.derived(c), c.get("aggregate") or c["stat"])
             if c.get("aggregate") == "at":
                 hit = at(self.P.point(c["site"], c["asset"], c["sensor"]), T(c["at"]), c.get("at_window_minutes", 60))
                 if hit is None:
@@ -100,7 +103,7 @@ class Readings:
                 if c.get("_gross"):  # the positive part only (the gross a one-direction register counts)
                     ser = [(t_, max(v, 0.0)) for t_, v in ser]
                 vals[w] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-            return (max if c["order"] == "highest" else min)(vals, key=vals.get)
+            return (max if c["order"] == "highest" else min)(vals, key=lambda k: vals[k])
         raise ValueError(kind)
 
     def passes(self, kind: str, c: dict, true, got) -> bool:

@@ -65,31 +65,6 @@ class Truth(FigureChecks, CatalogChecks, Readings):
 
     #: the plant table's column of points
     POINTS_HEAD = "points (unit or kind)"
-    #: the set's tables (TABLES: their defaults)
-    FLAT: Any
-    SAME_ANYWAY: Any
-    SAMPLES: Any
-    REGISTER: Any
-    MISSING_TAGS: Any
-    MARGIN_FLOOR: Any
-    MULTI_RUN: Any
-    NEAR: Any
-    WRONG: Any
-    RIGHT_TOO: Any
-    SLOT_OTHER: Any
-    GAP_POINT: Any
-    REGISTER_AT: Any
-    REGISTER_SPAN: Any
-    DESIGN: Any
-    WORDS: Any
-    SITE_BY_WORD: Any
-    SITE_TAG: Any
-    SITE_BY_TASK: Any
-    NEAR_EXTREME: Any
-    GAP_INSIDE: Any
-    NOW_AFTER_DATA: Any
-    CLOCK: Any
-    NOT_RECORDED_TOPIC: Any
 
     def __init__(self, here: Path, ns: dict[str, Any]):
         self.HERE = here
@@ -298,7 +273,7 @@ class Truth(FigureChecks, CatalogChecks, Readings):
         the data; every window's ends carry the site's offset at that instant."""
         tid = task["id"]
         now = T(task["now"])
-        sites = {s for s, _, _ in windows(task["expect"])} | {
+        sites: set[Any] = {s for s, _, _ in windows(task["expect"])} | {
             v.get("site") for v in task["expect"].values() if isinstance(v, dict)
         }
         for k in ("yes_no",):
@@ -347,13 +322,13 @@ class Truth(FigureChecks, CatalogChecks, Readings):
             lines += ["", f"### {s.dis} ({s.tz.key})", "", f"| equip | markers | {self.POINTS_HEAD} | gaps |"]
             lines.append("|---|---|---|---|")
             for e in s.equips.values():
-                pts = ", ".join(f"{p.nav} ({p.unit or p.kind})" for p in e.points.values())
+                listed = ", ".join(f"{p.nav} ({p.unit or p.kind})" for p in e.points.values())
                 gp = [
                     f"{p.nav}: {local(a, s.tz)} → {local(b, s.tz)}"
                     for p in e.points.values()
                     for a, b in gaps(list(zip(p.ts, p.vals)))
                 ]
-                lines.append(f"| {e.dis} | {', '.join(sorted(e.markers))} | {pts} | {'; '.join(gp) or '—'} |")
+                lines.append(f"| {e.dis} | {', '.join(sorted(e.markers))} | {listed} | {'; '.join(gp) or '—'} |")
         return lines
 
     def check_task(self, task) -> None:

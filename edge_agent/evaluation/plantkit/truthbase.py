@@ -4,7 +4,9 @@ their defaults, ISO times and wall-clock times, the tolerance of a figure, and e
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from edge_agent.evaluation.plantkit.reading import Plant
 
 #: the optional tables (and options) of a set, and their defaults
 TABLES: dict[str, Any] = {
@@ -83,3 +85,51 @@ def windows(x, site=None):
     elif isinstance(x, list):
         for v in x:
             yield from windows(v, site)
+
+
+class Parts:
+    """What the parts of a truth (figures.py, catalogchecks.py, readings.py) read of the whole: the plant, the lines
+    being written, the set's tables and the whole's own checks. `Truth` (truth.py) holds and defines them; this class
+    only declares them, for the type checker."""
+
+    P: Plant
+    out: list[str]
+    #: the set's tables (TABLES: their defaults)
+    FLAT: Any
+    SAME_ANYWAY: Any
+    SAMPLES: Any
+    REGISTER: Any
+    MISSING_TAGS: Any
+    MARGIN_FLOOR: Any
+    MULTI_RUN: Any
+    NEAR: Any
+    WRONG: Any
+    RIGHT_TOO: Any
+    SLOT_OTHER: Any
+    GAP_POINT: Any
+    REGISTER_AT: Any
+    REGISTER_SPAN: Any
+    DESIGN: Any
+    WORDS: Any
+    SITE_BY_WORD: Any
+    SITE_TAG: Any
+    SITE_BY_TASK: Any
+    NEAR_EXTREME: Any
+    GAP_INSIDE: Any
+    NOW_AFTER_DATA: Any
+    CLOCK: Any
+    NOT_RECORDED_TOPIC: Any
+
+    if TYPE_CHECKING:
+
+        def bad(self, tid: str, msg: str) -> None: ...
+        def design(self, tid: str, got: Any, what: str) -> None: ...
+        def midnight(self, day: dt.date, tz: Any) -> dt.datetime: ...
+        def no_gaps(self, tid: str, ser: Any, what: str) -> None: ...
+        def n_samples(self, tid: str, ser: Any, which: int = 0) -> None: ...
+        def ranked_assets(self, c: dict) -> list[str]: ...
+        def site_of(self, c: dict) -> Any: ...
+        def compared_of(
+            self, c: dict, ser: Any, start: dt.datetime | None = None, end: dt.datetime | None = None
+        ) -> Any: ...
+        def derived(self, c: Any, start: Any = None, end: Any = None) -> Any: ...

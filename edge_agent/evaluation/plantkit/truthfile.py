@@ -77,7 +77,7 @@ def _slots(table: dict) -> dict:
 SHARED = ("shared", "slots")
 ALL = ("shared", "first", "slots")
 #: a truth.yaml's keys: (what the value becomes, the checks that read it)
-TABLES: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
+TABLES: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
     "head": (str, ALL),
     "words": (_words, SHARED),
     "design": (dict, SHARED),
