@@ -45,7 +45,7 @@ from edge_agent.evaluation.plantkit.reading import (
     spacing,
 )
 from edge_agent.evaluation.plantkit.truth import Truth
-from edge_agent.evaluation.plantkit.truthbase import T, fmtv, same, windows
+from edge_agent.evaluation.plantkit.truthbase import T, fmtv, same
 
 
 class FirstTruth(FirstCatalogChecks, Truth):
@@ -367,14 +367,7 @@ class FirstTruth(FirstCatalogChecks, Truth):
             s = self.P.site(sn)
             if s is not None and now.astimezone(s.tz).utcoffset() != now.utcoffset():
                 self.bad(tid, f"now {now} does not carry {s.dis}'s offset {now.astimezone(s.tz).utcoffset()}")
-        for sn, a, b in windows(task["expect"]):
-            if b > now:
-                self.bad(tid, f"a window ends after now ({b} > {now})")
-            site = self.P.site(sn) if sn else None
-            if site is not None:
-                for t in (a, b):
-                    if t.astimezone(site.tz).utcoffset() != t.utcoffset():
-                        self.bad(tid, f"{t} does not carry {sn}'s offset")
+        self.windows_before_now(tid, task, now)
         if self.DATA_ENDS_AT_NOW:
             self.ends_at_now(task)
 

@@ -300,6 +300,10 @@ class Truth(FigureChecks, CatalogChecks, Readings):
             last = max(p.ts[-1] for e in s.equips.values() for p in e.points.values())
             if not first <= now <= last and not (self.NOW_AFTER_DATA and first <= now):
                 self.bad(tid, f"now {now.isoformat()} lies outside {s.dis}'s data")
+        self.windows_before_now(tid, task, now)
+
+    def windows_before_now(self, tid: str, task: dict, now: dt.datetime) -> None:
+        """Every window of the task ends at or before now, and each end carries its site's offset at that instant."""
         for sn, a, b in windows(task["expect"]):
             if b > now:
                 self.bad(tid, f"a window ends after now ({b.isoformat()} > {now.isoformat()})")
