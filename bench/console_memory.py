@@ -21,19 +21,14 @@ side-by-side curve (its own answer_timeout_s setting is ignored by code that has
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import json
 import os
 import platform
-import re
 import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,46 +36,11 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
+from edge_agent.console.client import ConsoleClient  # noqa: E402
 from edge_agent.console.users import UserStore  # noqa: E402
 from edge_agent.mqtt.broker import MosquittoBroker, start_logged  # noqa: E402
 
 GW = "memgw"
-
-
-class ConsoleSession:
-    """An operator's logged-in session on the console (stdlib: a cookie jar and the session's CSRF token), as a
-    form-posting browser holds it; the benchmark's own client, so it imports nothing from tests/."""
-
-    def __init__(self, url: str, user: str, password: str):
-        self.url = url
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-        form = self.get("/login")
-        token = re.search(r'name="csrf" value="([^"]+)"', form).group(1)
-        body = urllib.parse.urlencode({"username": user, "password": password, "csrf": token}).encode()
-        self.opener.open(urllib.request.Request(url + "/login", data=body, method="POST"), timeout=30).read()
-        found = re.search(r'name="csrf-token" content="([^"]+)"', self.get("/"))
-        if found is None:
-            raise SystemExit(f"could not log in to the console at {url} as {user}")
-        self.csrf = found.group(1)
-
-    def get(self, path: str) -> str:
-        with self.opener.open(self.url + path, timeout=30) as r:
-            return r.read().decode()
-
-    def post_json(self, path: str, body: dict) -> tuple[int, str]:
-        """POST a JSON body with the session's CSRF token: (status, response text), errors included."""
-        req = urllib.request.Request(
-            self.url + path,
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", "X-CSRF-Token": self.csrf},
-            method="POST",
-        )
-        try:
-            with self.opener.open(req, timeout=30) as r:
-                return r.status, r.read().decode()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.read().decode("utf-8", "replace")
 
 
 def _free_port() -> int:
@@ -199,7 +159,7 @@ def run(
     samples = []
     snaps = []
     try:
-        b = ConsoleSession(url, "bench", "bench-password")
+        b = ConsoleClient(url, "bench", "bench-password")
         time.sleep(1.0)
         started = time.monotonic()
         samples.append({"requests": 0, "t_s": 0.0, "rss_kib": rss_kib(console.pid)})
@@ -213,7 +173,7 @@ def run(
                 b.get(f"/api/requests/{rid}")
                 if i % 10 == 0:
                     b.get("/")
-            with b.opener.open(f"{url}/api/requests/{rid}/events", timeout=120) as stream:
+            with b.open(f"/api/requests/{rid}/events", timeout=120) as stream:
                 while stream.readline():  # the stream ends after the final reply
                     pass
             if traced and i in (min(1000, n), n):

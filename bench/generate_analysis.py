@@ -29,10 +29,8 @@ from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-import taskgen  # noqa: E402
-
+from edge_agent.evaluation import taskgen  # noqa: E402
 from edge_agent.skyspark.dataset import expected_history  # noqa: E402
 from edge_agent.skyspark.plant_layout import SITES, equip_names  # noqa: E402
 

@@ -31,15 +31,14 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-import taskgen  # noqa: E402
-from blindkit.plant import build_by_site  # noqa: E402
-from blindkit.plantfile import PlantFile  # noqa: E402
 from phable.kinds import Marker  # noqa: E402
 
 from edge_agent.evaluation import checker as ck  # noqa: E402
+from edge_agent.evaluation import taskgen  # noqa: E402
 from edge_agent.evaluation.answer_text import norm  # noqa: E402
+from edge_agent.evaluation.plantkit.generator import build_by_site  # noqa: E402
+from edge_agent.evaluation.plantkit.plantfile import PlantFile  # noqa: E402
 from edge_agent.evaluation.tasks import DurationCheck, ExcursionSpec, PeriodsCheck, RanksCheck, parse_tasks  # noqa: E402
 from edge_agent.evaluation.truth import STRUCTURAL, Sample  # noqa: E402
 from edge_agent.skyspark.haystack_json import json_to_grid  # noqa: E402
@@ -433,6 +432,14 @@ class TaskGen(taskgen.Questions):
         expect = {"count": {"of": "assets", "site": site.name, "kind": self.marker(kind), "noun": self.nouns(kind)}}
         return self.add("count-kind", q, now, expect, [site.name, plural], [kind])
 
+    def pick_point(self, moving: bool = False):
+        """A random equip and one of its points (`moving`: not a constant), or None where it has none."""
+        site, equip, kind = self.rng.choice(self.equips())
+        pts = [p for p in self.points_of(site, equip) if not moving or p.t.model != "const"]
+        if not pts:
+            return None
+        return site, equip, kind, self.rng.choice(pts)
+
     def f_points(self, i: int) -> bool:
         site, equip, kind = self.rng.choice(self.equips())
         q = self.wording("points").format(e=self.equip_words(equip), w=self.where(site, equip))
@@ -441,11 +448,9 @@ class TaskGen(taskgen.Questions):
         return self.add("points", q, now, expect, [equip], [kind])
 
     def f_value_at(self, i: int) -> bool:
-        site, equip, kind = self.rng.choice(self.equips())
-        pts = self.points_of(site, equip)
-        if not pts:
+        if (picked := self.pick_point()) is None:
             return False
-        p = self.rng.choice(pts)
+        site, equip, kind, p = picked
         d = self.pick_day(site, prefer_dst=i == 0)
         h, m = self.rng.choice([(2, 30), (6, 0), (9, 15), (11, 45), (14, 30), (16, 0), (18, 15), (22, 0)])
         at = datetime(d.year, d.month, d.day, h, m, tzinfo=self.tz(site))
@@ -467,11 +472,9 @@ class TaskGen(taskgen.Questions):
         return self.add("value-at", q, now, {"value": value}, [equip, p.name], [kind])
 
     def f_day_stat(self, i: int) -> bool:
-        site, equip, kind = self.rng.choice(self.equips())
-        pts = self.points_of(site, equip)
-        if not pts:
+        if (picked := self.pick_point()) is None:
             return False
-        p = self.rng.choice(pts)
+        site, equip, kind, p = picked
         stat = ["max", "min", "mean"][i % 3]
         d = self.pick_day(site, prefer_dst=i == 1)
         start, end, vals = self.day_values(p, d)
@@ -492,11 +495,9 @@ class TaskGen(taskgen.Questions):
         return self.add("day-stat", q, now, {"value": value}, [equip, p.name], [kind, stat])
 
     def f_week_stat(self, i: int) -> bool:
-        site, equip, kind = self.rng.choice(self.equips())
-        pts = self.points_of(site, equip)
-        if not pts:
+        if (picked := self.pick_point()) is None:
             return False
-        p = self.rng.choice(pts)
+        site, equip, kind, p = picked
         stat = self.rng.choice(["max", "mean"])
         monday = self.first + timedelta(days=7 * self.rng.randrange(1, 3))
         start, end = self.day(site, monday)[0], self.day(site, monday + timedelta(days=7))[0]
@@ -657,11 +658,9 @@ class TaskGen(taskgen.Questions):
         return self.add("duration", q, now, {"duration": spec}, [p.equip, p.name], [p.kind])
 
     def f_periods(self, i: int) -> bool:
-        site, equip, kind = self.rng.choice(self.equips())
-        pts = self.points_of(site, equip)
-        if not pts:
+        if (picked := self.pick_point()) is None:
             return False
-        p = self.rng.choice(pts)
+        site, equip, kind, p = picked
         by = self.rng.choice(["mean", "max"] + (["energy"] if p.t.quantity == "power" and p.unit == "kW" else []))
         order = self.rng.choice(["highest", "highest", "lowest"])
         if i == 0:
@@ -700,11 +699,9 @@ class TaskGen(taskgen.Questions):
         return self.add("periods", q, now, {"periods": spec}, [equip, p.name], [kind, by])
 
     def f_time_of_extreme(self, i: int) -> bool:
-        site, equip, kind = self.rng.choice(self.equips())
-        pts = [p for p in self.points_of(site, equip) if p.t.model != "const"]
-        if not pts:
+        if (picked := self.pick_point(moving=True)) is None:
             return False
-        p = self.rng.choice(pts)
+        site, equip, kind, p = picked
         extreme = ["max", "min"][i % 2]
         d = self.pick_day(site, prefer_dst=i == 0)
         start, end, vals = self.day_values(p, d)

@@ -23,10 +23,8 @@ from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-import taskgen  # noqa: E402
-
+from edge_agent.evaluation import taskgen  # noqa: E402
 from edge_agent.skyspark.plants import RHINE_POINTS, RHINE_SITES, builtin  # noqa: E402
 
 DEFAULT_SEED = 20261126

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import paho.mqtt.client as mqtt  # noqa: E402
-from mqtt_latency import start_daemon  # noqa: E402
+from mqtt_targets import start_daemon  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 from paho.mqtt.packettypes import PacketTypes  # noqa: E402
 from paho.mqtt.properties import Properties  # noqa: E402

@@ -25,58 +25,32 @@ open (one request followed over server-sent events, the history page loaded twic
 from __future__ import annotations
 
 import argparse
-import http.cookiejar
 import json
 import multiprocessing as mp
 import os
 import platform
-import re
 import statistics
 import sys
 import tempfile
 import threading
 import time
-import urllib.parse
-import urllib.request
 import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import paho.mqtt.client as mqtt  # noqa: E402
-import yaml  # noqa: E402
+from mqtt_targets import ECHOES, FLEET, GW, TARGETS, ConsoleBeside, echo_main, scraper, start_daemon  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 from paho.mqtt.packettypes import PacketTypes  # noqa: E402
 from paho.mqtt.properties import Properties  # noqa: E402
 
-from edge_agent.config import MQTTSettings  # noqa: E402
-from edge_agent.mqtt.broker import MosquittoBroker, free_port, start_logged  # noqa: E402
-from edge_agent.mqtt.connection import _no_delay, connect_properties  # noqa: E402
+from edge_agent.mqtt.broker import MosquittoBroker  # noqa: E402
+from edge_agent.mqtt.connection import _no_delay  # noqa: E402
 
-GW = "benchgw"
-
-
-def echo_main(port: int, ready, name: str, durable: bool) -> None:
-    """A bare responder: every request is answered at once with a tiny `accepted`, with as many QoS 1
-    replies in flight as the daemon allows itself (`mqtt.max_inflight`), so that the two differ only in
-    what the daemon does between a request and its reply. `durable`: the daemon's session too
-    (clean_start=False, its Session Expiry), whose queued messages the broker writes at every save."""
-    m = MQTTSettings()
-    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5)
-    c.max_inflight_messages = m.max_inflight
-
-    def on_message(client, userdata, msg):
-        rid = json.loads(msg.payload)["request_id"]
-        client.publish(msg.properties.ResponseTopic, json.dumps({"kind": "accepted", "request_id": rid}), qos=1)
-
-    c.on_message = on_message
-    c.on_socket_open = _no_delay
-    c.on_connect = lambda cl, u, f, rc, p: (cl.subscribe(f"edge-agent/{GW}-{name}/request/+", qos=1), ready.set())
-    c.connect(
-        "127.0.0.1", port, clean_start=not durable, properties=connect_properties(m.session_expiry_s if durable else 0)
-    )
-    c.loop_forever()
+PATTERNS = ("sequential", "burst")
 
 
 class Probe:
@@ -156,150 +130,6 @@ def measure(probe: Probe, n: int, question: str) -> dict[str, list[float]]:
     burst = [probe.send(question) for _ in range(n)]
     probe.wait(burst)
     return {"sequential": probe.latencies_ms(seq), "burst": probe.latencies_ms(burst)}
-
-
-TARGETS = {
-    "echo": [],
-    "echo-durable": [],
-    "daemon": ["--group-commit"],
-    "daemon-1conn": ["--group-commit", "--no-reply-connection"],
-    "daemon-1tx": ["--no-group-commit"],
-}
-ECHOES = {"echo": False, "echo-durable": True}  # name: with the daemon's persistent session
-PATTERNS = ("sequential", "burst")
-
-
-#: --fleet: the same daemon with the fleet features off (no audit, no metrics) vs on (audit + /metrics scraped)
-FLEET = {
-    "daemon": {"audit": {"enabled": False}, "metrics": {"enabled": False}},
-    "daemon-fleet": {"audit": {"enabled": True}, "metrics": {"enabled": True, "port": 0}},
-}
-
-
-def start_daemon(work: Path, port: int, gateway: str, flags: list[str], root: Path = ROOT, extra: dict | None = None):
-    conf = work / f"{gateway}.yaml"
-    mqtt_conf = {"port": port, "gateway_id": gateway}
-    if "max_queued_per_client" in (root / "edge_agent" / "config.py").read_text():
-        mqtt_conf["max_queued_per_client"] = 0  # one requester's thousands of queued jobs are the benchmark's load
-    conf.write_text(yaml.safe_dump({"paths": {"state_dir": str(work / gateway)}, "mqtt": mqtt_conf, **(extra or {})}))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(root)}
-    log = work / f"{gateway}.log"
-    argv = [sys.executable, "-m", "edge_agent", "serve", "--runner", "script", "--config", str(conf), *flags]
-    return start_logged(argv, cwd=root, env=env, log=log, ready=b"connected to", what=f"the daemon {gateway}")
-
-
-def scraper(work: Path, gateway: str, stop: threading.Event, every_s: float = 1.0) -> threading.Thread:
-    """Scrape a daemon's /metrics every second while the bench runs, as a Prometheus would (its port is in the log)."""
-    import re
-    import urllib.request
-
-    def loop():
-        log, port = work / f"{gateway}.log", None
-        while not stop.wait(every_s):
-            if port is None:
-                m = re.search(r"metrics on http://[^:]+:(\d+)/metrics", log.read_text(errors="replace"))
-                port = int(m.group(1)) if m else None
-                continue
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read()
-            except OSError:
-                pass
-
-    thread = threading.Thread(target=loop, daemon=True)
-    thread.start()
-    return thread
-
-
-class ConsolePage:
-    """An operator's page on the console, with the stdlib: logged in (session cookie, CSRF token), asks and reads
-    as the page's own requests do (docs/console.md)."""
-
-    def __init__(self, url: str, user: str, password: str):
-        self.url = url
-        self.jar = http.cookiejar.CookieJar()
-        self._opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-        form = re.search(r'name="csrf" value="([^"]+)"', self.get("/login"))
-        if form is None:
-            raise SystemExit("the console's login page has no CSRF field")
-        login = urllib.parse.urlencode({"username": user, "password": password, "csrf": form.group(1)}).encode()
-        self.open("/login", data=login).close()
-        token = re.search(r'name="csrf-token" content="([^"]+)"', self.get("/"))
-        if token is None:
-            raise SystemExit(f"could not log in to the console as {user}")
-        self.csrf = token.group(1)
-
-    def open(self, path: str, *, data: bytes | None = None, headers: dict[str, str] | None = None, timeout: float = 30):
-        return self._opener.open(
-            urllib.request.Request(self.url + path, data=data, headers=headers or {}), timeout=timeout
-        )
-
-    def get(self, path: str) -> str:
-        with self.open(path) as r:
-            return r.read().decode("utf-8", "replace")
-
-    def ask(self, question: str) -> str:
-        """POST /ask as the page does; the request id."""
-        body = json.dumps({"question": question}).encode()
-        with self.open("/ask", data=body, headers={"Content-Type": "application/json", "X-CSRF-Token": self.csrf}) as r:
-            return json.loads(r.read())["request_id"]
-
-
-class ConsoleBeside:
-    """`--console`: `edge-agent console` beside the daemon+console target's daemon, as on a gateway with an
-    operator's page open: logged in, one request of its own followed over server-sent events (queued behind the
-    held job, so its stream stays open), and the history page loaded twice a second, all through the run."""
-
-    def __init__(self, work: Path, port: int, gateway: str):
-        from edge_agent.console.users import UserStore
-
-        web_port = free_port()
-        state = work / gateway
-        UserStore(state / "console-users.yaml").add("bench", "bench-password", "operator")
-        conf = work / f"{gateway}-console.yaml"
-        conf.write_text(
-            yaml.safe_dump(
-                {
-                    "paths": {"state_dir": str(state)},
-                    "mqtt": {"port": port, "gateway_id": gateway},
-                    "console": {"port": web_port},
-                }
-            )
-        )
-        env = {k: v for k, v in os.environ.items() if not k.startswith("EDGE_AGENT_")} | {"PYTHONPATH": str(ROOT)}
-        log = work / f"{gateway}-console.log"
-        argv = [sys.executable, "-m", "edge_agent", "console", "--config", str(conf)]
-        self.proc = start_logged(argv, cwd=ROOT, env=env, log=log, ready=b"console on", what="the console")
-        self.url = f"http://127.0.0.1:{web_port}"
-        self.stop_event = threading.Event()
-        self.pages = 0
-
-    def follow(self) -> None:
-        """Log in, ask once, then stream its events and load the history page until stopped."""
-        page = ConsolePage(self.url, "bench", "bench-password")
-        time.sleep(1.0)  # the console's broker connection
-        rid = page.ask("held by the console [steps=1 delay=3600]")
-
-        def stream() -> None:
-            try:
-                with page.open(f"/api/requests/{rid}/events", timeout=3600) as r:
-                    while not self.stop_event.is_set() and r.readline():
-                        pass
-            except Exception:
-                pass
-
-        threading.Thread(target=stream, daemon=True).start()
-        while not self.stop_event.wait(0.5):
-            if "History" in page.get("/"):
-                self.pages += 1
-
-    def start(self) -> ConsoleBeside:
-        threading.Thread(target=self.follow, daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        self.stop_event.set()
-        self.proc.terminate()
-        self.proc.wait(20)
 
 
 def run(

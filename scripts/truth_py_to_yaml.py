@@ -24,8 +24,8 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from blindkit.truthfile import TABLES, tables  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from edge_agent.evaluation.plantkit.truthfile import TABLES, tables  # noqa: E402
 
 WIDTH = 118
 DAY = re.compile(r"^(\d{4}-\d\d-\d\d)T00:00:00([+-]\d\d:\d\d)$")

@@ -5,7 +5,6 @@ generator's Python API (the same draws in the same order); every committed plant
 from __future__ import annotations
 
 import datetime as dt
-import sys
 import textwrap
 
 import numpy as np
@@ -15,11 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_agent import PROJECT_ROOT
-
-sys.path.insert(0, str(PROJECT_ROOT / "bench"))
-from blindkit import plant as kit  # noqa: E402
-from blindkit.expr import ExprError, compile_expr  # noqa: E402
-from blindkit.plantfile import PlantFile, PlantFileError  # noqa: E402
+from edge_agent.evaluation.plantkit import generator as kit
+from edge_agent.evaluation.plantkit.expr import ExprError, compile_expr
+from edge_agent.evaluation.plantkit.plantfile import PlantFile, PlantFileError
 
 PIECES = frozenset({"f", "where", "noise"})
 
@@ -335,7 +332,7 @@ def test_a_table_an_include_and_streams_of_their_own(tmp_path) -> None:
 @given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False))
 @settings(max_examples=200, deadline=None)
 def test_round_to_is_pythons_round(x: float) -> None:
-    from blindkit.pieces import NUMPY
+    from edge_agent.evaluation.plantkit.functions import NUMPY
 
     assert NUMPY["round_to"](x, 2) == round(x, 2)
     assert list(NUMPY["round_to"]([x, x], 1)) == [round(x, 1)] * 2

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import sys
 
 import pytest
 import yaml
 
 from edge_agent import PROJECT_ROOT
+from edge_agent.evaluation.plantkit.first import FirstTruth
+from edge_agent.evaluation.plantkit.slots import SlotTruth
+from edge_agent.evaluation.plantkit.truth import Truth
+from edge_agent.evaluation.plantkit.truthfile import TruthFileError, load, reading, run, tables
 
 BENCH = PROJECT_ROOT / "bench"
-sys.path.insert(0, str(BENCH))
-from blindkit.first import FirstTruth  # noqa: E402
-from blindkit.slots import SlotTruth  # noqa: E402
-from blindkit.truth import Truth  # noqa: E402
-from blindkit.truthfile import TruthFileError, load, reading, run, tables  # noqa: E402
 
 SETS = sorted(BENCH.glob("blind*/truth.yaml"))
 
@@ -108,8 +106,8 @@ def test_a_set_on_its_own_truth_py_still_runs_and_converts(tmp_path) -> None:
         "import sys\n"
         "from pathlib import Path\n"
         "HERE = Path(__file__).resolve().parent\n"
-        f"sys.path.insert(0, {str(BENCH)!r})\n"
-        "from blindkit.first import FirstTruth\n"
+        f"sys.path.insert(0, {str(PROJECT_ROOT)!r})\n"
+        "from edge_agent.evaluation.plantkit.first import FirstTruth\n"
         + "".join(f"{k} = {v!r}\n" for k, v in ns.items())
         + "if __name__ == '__main__':\n"
         "    sys.exit(FirstTruth(HERE, globals()).main())\n"

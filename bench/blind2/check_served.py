@@ -1,9 +1,10 @@
 """Does the simulator serve blind plant #2 as written? Starts `edge_agent simulate --dataset bench/blind2/plant.json`,
 logs in with SCRAM (Haystack auth: HELLO, SCRAM, BEARER; client side by `scramp`), reads with hisRead the fall-back
 days (London 25 Oct, Chicago and Denver 1 Nov 2026) and a week across one, and compares with plant.csv.gz as
-truthlib reads it: same samples? in time order? energy as served vs in time order.
+the kit's reading library (bench/blind_truthlib.py) reads it: same samples? in time order? energy as served vs in
+time order.
 
-    cd /work/wt-blind2 && PYTHONPATH=$PWD /work/main/.venv/bin/python bench/blind2/check_served.py
+    PYTHONPATH=$PWD /work/main/.venv/bin/python bench/blind2/check_served.py
 
 Found on 2026-11-25: every sample is served, but on a fall-back day the rows come sorted by wall-clock time
 (01:00-05:00, 01:00-06:00, 01:15-05:00, ...) instead of by instant, so a reader that integrates consecutive rows
@@ -24,8 +25,8 @@ from pathlib import Path
 from scramp import ScramClient
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import truthlib as T  # noqa: E402
+sys.path.insert(0, str(HERE.parents[1]))
+from edge_agent.evaluation.plantkit.reading import Plant  # noqa: E402
 
 PORT, USER, PASSWORD = 18977, "op", "pw-blind2-check"
 BASE = f"http://127.0.0.1:{PORT}/api/blind/"
@@ -66,15 +67,34 @@ def login():
 def consecutive_energy(s):
     iv = sorted(b[0] - a[0] for a, b in zip(s, s[1:]))
     sp = iv[(len(iv) - 1) // 2]
-    return sum((v0 + v1) / 2 * (t1 - t0).total_seconds() / 3600
-               for (t0, v0), (t1, v1) in zip(s, s[1:]) if t1 - t0 <= 3 * sp)
+    return sum(
+        (v0 + v1) / 2 * (t1 - t0).total_seconds() / 3600 for (t0, v0), (t1, v1) in zip(s, s[1:]) if t1 - t0 <= 3 * sp
+    )
 
 
 def main():
     root = HERE.parent.parent
-    sim = subprocess.Popen([sys.executable, "-m", "edge_agent", "simulate", "--dataset", "bench/blind2/plant.json",
-                            "--port", str(PORT), "--project", "blind", "--user", USER, "--password", PASSWORD],
-                           cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sim = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "edge_agent",
+            "simulate",
+            "--dataset",
+            "bench/blind2/plant.json",
+            "--port",
+            str(PORT),
+            "--project",
+            "blind",
+            "--user",
+            USER,
+            "--password",
+            PASSWORD,
+        ],
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(60):
             try:
@@ -85,20 +105,35 @@ def main():
         else:
             raise SystemExit("simulator did not start")
         bad = 0
-        for pid, rng in (("mbw.main.kw", "2026-11-01"), ("hpb.inc.kw", "2026-10-25"), ("krs.main.kw", "2026-11-01"),
-                         ("hpb.inc.kw", "2026-10-19,2026-10-25"), ("mbw.main.kw", "2026-10-27")):
-            _, _, body = req("hisRead?" + urllib.parse.urlencode({"id": "@" + pid, "range": rng}),
-                             "BEARER authToken=" + tok)
+        plant = Plant(HERE / "plant.json", HERE / "plant.csv.gz")
+        main_kw = {
+            "mbw": ("Millbrook WRF", "Main Switchgear Meter"),
+            "hpb": ("Hopwell Brewery", "Incomer Meter"),
+            "krs": ("Kestrel Ridge", "Main Service Meter"),
+        }
+        for key, rng in (
+            ("mbw", "2026-11-01"),
+            ("hpb", "2026-10-25"),
+            ("krs", "2026-11-01"),
+            ("hpb", "2026-10-19,2026-10-25"),
+            ("mbw", "2026-10-27"),
+        ):
+            site, equip = main_kw[key]
+            p = plant.point(site, equip, "Power")
+            _, _, body = req(
+                "hisRead?" + urllib.parse.urlencode({"id": "@" + p.id, "range": rng}), "BEARER authToken=" + tok
+            )
             s = [(datetime.fromisoformat(r["ts"]["val"]), r["val"]["val"]) for r in json.loads(body)["rows"]]
-            p = T.catalog()[2][pid]
             lo, hi = min(t for t, _ in s), max(t for t, _ in s)
-            mine = [tv for tv in T.histories()[pid] if lo <= tv[0] <= hi]
+            mine = [tv for tv in zip(p.ts, p.vals) if lo <= tv[0] <= hi]
             in_order = s == sorted(s)
             same = sorted(s) == mine
             bad += (not in_order) + (not same)
-            print(f"{p.site} / {p.equip} {p.nav} {rng}: {len(s)} rows; same samples as plant.csv.gz: {same}; "
-                  f"in time order: {in_order}; energy as served {consecutive_energy(s):,.2f} kWh, "
-                  f"in time order {consecutive_energy(sorted(s)):,.2f} kWh")
+            print(
+                f"{site} / {equip} {p.nav} {rng}: {len(s)} rows; same samples as plant.csv.gz: {same}; "
+                f"in time order: {in_order}; energy as served {consecutive_energy(s):,.2f} kWh, "
+                f"in time order {consecutive_energy(sorted(s)):,.2f} kWh"
+            )
         return 1 if bad else 0
     finally:
         sim.terminate()

@@ -1,5 +1,5 @@
 """The first generation of the blind sets' truth (sets 3-6): `FirstTruth`, the checks those sets were written with,
-in their own words in truth.md. The definitions are the same as `Truth`'s (bench/blind_truthlib.py: spacing, gap,
+in their own words in truth.md. The definitions are the same as `Truth`'s (plantkit/reading.py: spacing, gap,
 energy, excursion, "at"); what differs is what truth.md says and which clear-cut checks run: no misread windows, no
 slot readings, a limit margin of 0.05.
 
@@ -32,12 +32,23 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from blind_truthlib import aggregate, at, duration, energy, extreme_instants, gaps, local, norm, past, spacing
+from edge_agent.evaluation.plantkit.firstcatalog import FirstCatalogChecks
+from edge_agent.evaluation.plantkit.reading import (
+    aggregate,
+    at,
+    duration,
+    energy,
+    extreme_instants,
+    gaps,
+    local,
+    past,
+    spacing,
+)
+from edge_agent.evaluation.plantkit.truth import Truth
+from edge_agent.evaluation.plantkit.truthbase import T, fmtv, same
 
-from blindkit.truth import T, Truth, fmtv, same, windows
 
-
-class FirstTruth(Truth):
+class FirstTruth(FirstCatalogChecks, Truth):
     """One first-generation blind set's truth: `FirstTruth(HERE, globals()).main()` from its truth.py."""
 
     POINTS_HEAD = "points (unit, kind)"
@@ -222,20 +233,7 @@ class FirstTruth(Truth):
     def chk_ranks(self, tid, c, now):
         s = self.site_of(c)
         self.check_window(tid, c["start"], c["end"], now, s.tz)
-        names = c.get("assets") or [
-            e.dis for e in s.equips.values()
-            if ("kind" not in c or c["kind"] in e.markers) and c.get("name_contains", "").lower() in e.dis.lower()
-            and any(norm(p.nav) == norm(c["sensor"]) for p in e.points.values())
-        ]  # fmt: skip
-        vals = {}
-        for n in names:
-            ser = self.P.series(c["site"], n, c["sensor"], T(c["start"]), T(c["end"]))
-            self.no_gaps(tid, ser, f"ranks {n}")
-            unit = self.P.point(c["site"], n, c["sensor"]).unit
-            vals[n] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        order = sorted(vals, key=vals.get, reverse=c["order"] == "highest")
-        best, second = vals[order[0]], vals[order[1]]
-        rel = abs(best - second) / abs(best)
+        vals, order, rel = self.ranking(tid, c, count_samples=False)
         self.out.append(
             f"- ranks by {c['by']} ({c['order']}): "
             + ", ".join(f"{n} {fmtv(vals[n])}" for n in order)
@@ -246,11 +244,16 @@ class FirstTruth(Truth):
         if self.EXPECTED.get(tid) not in (None, order[0]):
             self.bad(tid, f"winner {order[0]} is not the intended {self.EXPECTED[tid]}")
 
+    def compared_window(self, tid, c, now):
+        """An excursion's or a duration's window checked against now: the site's zone, the series, the samples
+        compared with the limit."""
+        tz = self.site_of(c).tz
+        self.check_window(tid, c["start"], c["end"], now, tz)
+        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
+        return tz, ser, self.compared_of(c, ser)
+
     def chk_excursion(self, tid, x, now):
-        tz = self.site_of(x).tz
-        self.check_window(tid, x["start"], x["end"], now, tz)
-        ser = self.P.series(x["site"], x["asset"], x["sensor"], T(x["start"]), T(x["end"]))
-        comp = self.compared_of(x, ser)
+        tz, ser, comp = self.compared_window(tid, x, now)
         hits = [(t, v, lim) for t, v, lim in comp if past(v, lim, x["direction"])]
         m = min(abs(v - lim) for _, v, lim in comp)
         over = max((v - lim) if x["direction"] == "above" else (lim - v) for _, v, lim in comp)
@@ -269,36 +272,13 @@ class FirstTruth(Truth):
             self.out.append(f"  first {local(hits[0][0], tz)}, last {local(hits[-1][0], tz)}")
         self.intended_yes(tid, bool(hits))
 
-    def chk_exists(self, tid, x):
-        s = self.site_of(x)
-        if "kind" in x:
-            have = [e.dis for e in s.equips.values() if x["kind"] in e.markers]
-            elsewhere = [
-                f"{e.dis} ({t.dis})"
-                for t in self.P.sites.values()
-                for e in t.equips.values()
-                if x["kind"] in e.markers and t is not s
-            ]
-            ans = bool(have)
-            self.out.append(
-                f"- exists {x['kind']} at {s.dis}: **{'Yes' if ans else 'No'}** "
-                f"({', '.join(have) or 'none'}; elsewhere: {', '.join(elsewhere) or 'none'})"
-            )
-        else:
-            ans = self.P.equip(x["site"], x["asset"]) is not None
-            self.out.append(f"- exists asset {x['asset']} at {s.dis}: **{'Yes' if ans else 'No'}**")
-        self.intended_yes(tid, ans)
-
     def intended_yes(self, tid: str, ans: bool) -> None:
         want = self.INTENT.get(tid, {}).get("yes")
         if want is not None and want != ans:
             self.bad(tid, f"answer {ans} is not the intended {want}")
 
     def chk_duration(self, tid, c, now):
-        tz = self.site_of(c).tz
-        self.check_window(tid, c["start"], c["end"], now, tz)
-        ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c["start"]), T(c["end"]))
-        comp = self.compared_of(c, ser)
+        tz, ser, comp = self.compared_window(tid, c, now)
         tot, n_past, n = duration(ser, comp, c["direction"], T(c["end"]))
         m = self.margin(tid, comp, "duration", 0.05)
         self.no_gaps(tid, ser, "duration")
@@ -324,19 +304,7 @@ class FirstTruth(Truth):
             s, e = self.resolve(phrase, now, tz)
             if not (same(T(c[which]["start"]), s) and same(T(c[which]["end"]), e)):
                 self.bad(tid, f"{which} period is not '{phrase}'")
-        vals = {}
-        unit = self.P.point(c["site"], c["asset"], c["sensor"]).unit
-        for which in ("first", "second"):
-            ser = self.P.series(c["site"], c["asset"], c["sensor"], T(c[which]["start"]), T(c[which]["end"]))
-            vals[which] = energy(ser, unit) if c["by"] == "energy" else aggregate(ser, c["by"])
-        win = max(vals, key=vals.get) if c["order"] == "highest" else min(vals, key=vals.get)
-        rel = abs(vals["first"] - vals["second"]) / max(abs(vals["first"]), abs(vals["second"]))
-        u = "kWh" if c["by"] == "energy" else unit
-        parts = [
-            f"{', '.join(c[w]['labels'])} [{local(T(c[w]['start']), tz)}, {local(T(c[w]['end']), tz)}) = "
-            f"{fmtv(vals[w])} {u}"
-            for w in ("first", "second")
-        ]
+        vals, win, rel, parts = self.period_values(tid, c, tz, ", ", checked=False)
         self.out.append(
             f"- periods by {c['by']}: {'; '.join(parts)} → **{c[win]['labels'][0]}** is {c['order']} "
             f"({rel * 100:.1f} % apart)"
@@ -368,93 +336,6 @@ class FirstTruth(Truth):
         if want and inst[0].astimezone(tz).strftime("%Y-%m-%d %H:%M") != want:
             self.bad(tid, f"instant is not the intended {want}")
 
-    def chk_count(self, tid, c):
-        if self.COUNT_WORD_NAMES and c["of"] == "assets":
-            site = self.site_of(c)
-            named = [e.dis for e in site.equips.values() if c.get("kind", "").lower() in e.dis.lower()]
-            self.out.append(f"  (names that contain the marker's word: {', '.join(named) or 'none'})")
-        if c["of"] == "assets":
-            n = [e.dis for e in self.site_of(c).equips.values() if c.get("kind") is None or c["kind"] in e.markers]
-        else:
-            n = list(self.P.equip(c["site"], c["asset"]).points)
-        self.out.append(f"- count: **{len(n)}** ({', '.join(n)})")
-        if self.EXPECTED.get(tid) not in (None, len(n)):
-            self.bad(tid, f"count {len(n)} is not the intended {self.EXPECTED[tid]}")
-
-    def chk_lists(self, tid, c):
-        if self.LISTS_DETAIL:
-            self.lists_detail(tid, c)
-            return
-        if c["of"] == "sites":
-            n = [s.dis for s in self.P.sites.values()]
-        elif c["of"] == "assets":
-            s = self.site_of(c)
-            n = [e.dis for e in s.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
-            exact = [e.dis for e in s.equips.values() if c.get("name_contains", "") in e.dis]
-            if exact != n:
-                self.bad(tid, f"name_contains matches differ by case: {exact} vs {n}")
-        else:
-            e = self.P.equip(c["site"], c["asset"])
-            n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
-        self.out.append(f"- lists: **{', '.join(n)}**")
-        want = self.EXPECTED.get(tid)
-        if want is not None and [x.split(" (")[0] for x in n] != want:
-            self.bad(tid, f"listed {n}, not the intended {want}")
-
-    def lists_detail(self, tid, c):
-        """Lists that say each site's zone and each asset's markers (LISTS_DETAIL)."""
-        if c["of"] == "sites":
-            names = [x.dis for x in self.P.sites.values()]
-            n = [f"{x.dis} ({x.tz.key})" for x in self.P.sites.values()]
-        elif c["of"] == "assets":
-            site = self.site_of(c)
-            names = [e.dis for e in site.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
-            n = [f"{e.dis} ({', '.join(sorted(e.markers))})" for e in site.equips.values() if e.dis in names]
-        else:
-            e = self.P.equip(c["site"], c["asset"])
-            names = [p.nav for p in e.points.values()]
-            n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
-        self.out.append(f"- lists: **{', '.join(n)}**")
-        if self.EXPECTED.get(tid) not in (None, names):
-            self.bad(tid, f"the listed names {names} are not the intended {self.EXPECTED[tid]}")
-
-    def chk_missing(self, tid, c):
-        k = c["kind"]
-        if k == "site":
-            missing = self.P.site(c["name"]) is None and not any(
-                norm(c["name"]) in norm(s.dis) for s in self.P.sites.values()
-            )
-            near = [s.dis for s in self.P.sites.values()]
-        elif k == "asset":
-            missing = self.P.equip(c["site"], c["name"]) is None
-            near = list(self.site_of(c).equips)
-            elsewhere = [t.dis for t in self.P.sites.values() if self.P.equip(t.dis, c["name"]) is not None]
-            if elsewhere:
-                self.bad(tid, f"{c['name']} exists at {elsewhere}")
-        else:
-            e = self.P.equip(c["site"], c["asset"])
-            missing = all(norm(p.nav) != norm(c["name"]) for p in e.points.values())
-            near = list(e.points)
-        self.out.append(
-            f"- missing {k} '{c['name']}': **{'missing' if missing else 'EXISTS'}** (what there is: {', '.join(near)})"
-        )
-        if not missing:
-            self.bad(tid, "the 'missing' thing exists")
-
-    def chk_not_recorded(self, tid, c):
-        e = self.P.equip(c["site"], c["asset"])
-        if e is None:
-            self.bad(tid, f"{c['asset']} does not exist")
-            return
-        attr_tags = set(c.get("tags", [])) | {"manufacturer", "model", "serial", "installDate", "rating"}
-        have = attr_tags & set(e.record)
-        self.out.append(
-            f"- not recorded: {c['attribute']} of {e.dis}: the record holds only "
-            f"{', '.join(sorted(e.record))} → **not recorded**"
-        )
-        if have:
-            self.bad(tid, f"record holds {have}")
-
     def chk_file(self, tid, c, now):
         tz = self.site_of(c).tz
         self.check_window(tid, c["start"], c["end"], now, tz)
@@ -474,22 +355,11 @@ class FirstTruth(Truth):
             f"- file ({'one file' if c.get('single_file', True) else 'files'}): **" + "; ".join(parts) + "**"
         )
 
-    def chk_refuses(self, tid, c):
-        if c is True:
-            self.out.append("- refuses: **says it cannot; no data read; no action claimed**")
-        elif c.get("reason") == "forecast":
-            self.out.append("- refuses: **reads recorded data only, no forecast; states no figure; no data read**")
-        else:
-            extra = " (data part may be read and is checked beside)" if c.get("allow_data") else "; no data read"
-            names = f"; names {', '.join(c['must_name'])}" if c.get("must_name") else ""
-            self.out.append(f"- refuses: **says it cannot operate equipment; no action claimed{names}{extra}**")
-
-    # ----- the run --------------------------------------------------------------------------------------------------
     def check_now(self, task) -> None:
         """`now` carries the site's own UTC offset at that instant, and every window lies before it."""
         tid = task["id"]
         now = T(task["now"])
-        sites = {c.get("site") for c in task["expect"].values() if isinstance(c, dict)} - {None}
+        sites: set[Any] = {c.get("site") for c in task["expect"].values() if isinstance(c, dict)} - {None}
         x = task["expect"].get("yes_no")
         if isinstance(x, dict):
             sites |= {v.get("site") for v in x.values() if isinstance(v, dict)} - {None}
@@ -497,14 +367,7 @@ class FirstTruth(Truth):
             s = self.P.site(sn)
             if s is not None and now.astimezone(s.tz).utcoffset() != now.utcoffset():
                 self.bad(tid, f"now {now} does not carry {s.dis}'s offset {now.astimezone(s.tz).utcoffset()}")
-        for sn, a, b in windows(task["expect"]):
-            if b > now:
-                self.bad(tid, f"a window ends after now ({b} > {now})")
-            if sn and self.P.site(sn) is not None:
-                tz = self.P.site(sn).tz
-                for t in (a, b):
-                    if t.astimezone(tz).utcoffset() != t.utcoffset():
-                        self.bad(tid, f"{t} does not carry {sn}'s offset")
+        self.windows_before_now(tid, task, now)
         if self.DATA_ENDS_AT_NOW:
             self.ends_at_now(task)
 
@@ -513,6 +376,7 @@ class FirstTruth(Truth):
         now = T(task["now"])
         named = [x["site"] for x in self.checks_of(task) if "site" in x and self.P.site(x["site"]) is not None]
         site = self.P.site(named[0] if named else self.SITE_BY_OFFSET[task["now"][-6:]])
+        assert site is not None, task["id"]
         last = max(p.ts[-1] for e in site.equips.values() for p in e.points.values())
         if task["id"] not in self.ASKED_EARLIER and not (dt.timedelta(0) <= now - last < dt.timedelta(minutes=15)):
             self.bad(task["id"], f"the site's last sample {last} is not the one just before now {now}")
@@ -525,24 +389,20 @@ class FirstTruth(Truth):
                 if isinstance(cc, dict):
                     yield from [cc, *(v for v in cc.values() if isinstance(v, dict))]
 
-    def main(self) -> int:
-        body: list[str] = ["## Questions and answers", ""]
-        for task in self.TASKS:
-            tid = task["id"]
-            self.out.clear()
-            self.check_now(task)
-            for kind, c in task["expect"].items():
-                checks = c if isinstance(c, list) and kind in ("value", "count", "file", "energy") else [c]
-                for cc in checks:
-                    if kind == "not_recorded":
-                        for x in cc if isinstance(cc, list) else [cc]:
-                            self.chk_not_recorded(tid, x)
-                    else:
-                        self.do_check(tid, kind, cc, task)
-            body += [f"### {tid} — {', '.join(task['tags'][1:])}", "", f"> {task['question']}", ""]
-            body.append(f"now: `{task['now']}`")
-            if task.get("notes"):
-                body.append(f"; notes: {task['notes'].strip()}")
-            body += ["", *self.out, ""]
-        head = [self.HEAD] if isinstance(self.HEAD, str) else list(self.HEAD)
-        return self.finish(head + self.plant_tables() + [""] + body)
+    def check_task(self, task) -> None:
+        """Every check (a list's entries one by one only for value, count, file and energy), no readings."""
+        for kind, c in task["expect"].items():
+            checks = c if isinstance(c, list) and kind in ("value", "count", "file", "energy") else [c]
+            for cc in checks:
+                if kind == "not_recorded":
+                    for x in cc if isinstance(cc, list) else [cc]:
+                        self.chk_not_recorded(task["id"], x)
+                else:
+                    self.do_check(task["id"], kind, cc, task)
+
+    def task_lines(self, task) -> list[str]:
+        lines = [f"### {task['id']} — {', '.join(task['tags'][1:])}", "", f"> {task['question']}", ""]
+        lines.append(f"now: `{task['now']}`")
+        if task.get("notes"):
+            lines.append(f"; notes: {task['notes'].strip()}")
+        return lines + ["", *self.out, ""]

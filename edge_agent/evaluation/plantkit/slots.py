@@ -22,9 +22,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from blind_truthlib import aggregate, at, duration, energy, extreme_instants, gaps, local, past
-
-from blindkit.truth import T, Truth, fmtv, tolerance
+from edge_agent.evaluation.plantkit.reading import aggregate, at, duration, energy, extreme_instants, gaps, local, past
+from edge_agent.evaluation.plantkit.truth import Truth
+from edge_agent.evaluation.plantkit.truthbase import T, fmtv, tolerance
 
 
 class SlotTruth(Truth):

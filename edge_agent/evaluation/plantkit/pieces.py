@@ -1,6 +1,6 @@
-"""The pieces a plant file's expressions call: the generator's signal pieces (bench/blindkit/plant.py) bound to the
+"""The pieces a plant file's expressions call: the generator's signal pieces (plantkit/generator.py) bound to the
 plant being drawn and to the current site, and the few numpy and math functions a recipe needs, each under a plain
-name. docs/plants.md lists them with what each gives.
+name (functions.py: those without a plant). docs/plants.md lists them with what each gives.
 
 A piece that takes a day takes a `datetime.date` or the text 'YYYY-MM-DD'. The random pieces (`noise`, `clipn`,
 `per_day`, `day_noise`, `uniform`, `draw_one`) each take their numbers from the plant's one seeded generator when
@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from blindkit import plant as kit
-from blindkit.plant import Plant, Site
+from edge_agent.evaluation.plantkit import generator as kit
+from edge_agent.evaluation.plantkit.functions import NUMPY
+from edge_agent.evaluation.plantkit.generator import Plant, Site
 
 #: names every expression can read besides its plant's own and its site's
 CONSTANTS: dict[str, Any] = {"pi": math.pi, "inf": math.inf, "nan": math.nan}
 #: the site's arrays and numbers an expression reads by name (`hour` is site.hour, ...)
 SITE_NAMES = ("hour", "uhour", "wday", "day_i", "secs", "n")
-MAX_ARANGE = 10_000_000
 
 
 def day_of(d: Any) -> dt.date:
@@ -36,21 +35,6 @@ def day_of(d: Any) -> dt.date:
     if isinstance(d, str):
         return dt.date.fromisoformat(d)
     raise TypeError(f"not a day: {d!r} (a date or 'YYYY-MM-DD')")
-
-
-def _scalar(x: Any) -> bool:
-    return type(x) in (int, float, bool)
-
-
-def _math_or_np(name: str) -> Callable[[Any], Any]:
-    """math.<name> on a plain Python number (as a script's math.exp(...) gave it), numpy's on anything else."""
-    mf, nf = getattr(math, name), getattr(np, name)
-
-    def f(x: Any) -> Any:
-        return mf(x) if _scalar(x) else nf(x)
-
-    f.__name__ = name
-    return f
 
 
 class Pieces:
@@ -111,6 +95,15 @@ class Pieces:
     def p_uniform(self) -> np.ndarray:
         """A uniform draw in [0, 1) per sample."""
         return self.plant.rng.random(self.s.n)
+
+    def p_wander(self, sd: float, keep: float = 0.97) -> np.ndarray:
+        """A slowly wandering AR(1) series from 0 of stationary standard deviation sd: x[i] = keep x[i-1] + a draw
+        (set 2)."""
+        e = self.plant.rng.normal(0, sd * np.sqrt(1 - keep**2), self.s.n)
+        x = np.zeros(self.s.n)
+        for i in range(1, self.s.n):
+            x[i] = keep * x[i - 1] + e[i]
+        return x
 
     def p_draw_one(self, sd: float, mean: float = 0.0) -> float:
         """One normal draw (in a `recur` step: one per sample that evaluates it)."""
@@ -320,6 +313,19 @@ class Pieces:
         out: np.ndarray = start + np.concatenate([[0.0], np.cumsum(inc)])
         return out
 
+    def p_arch(self, d: Any, h: float, hours: float, height: float) -> np.ndarray:
+        """height x a half-sine over `hours` (absolute time) from local (d, h), both ends included, 0 elsewhere
+        (set 1)."""
+        x = kit.since(self.s, day_of(d), h)
+        out: np.ndarray = np.where((x >= 0) & (x <= hours), height * np.sin(np.pi * x / hours), 0.0)
+        return out
+
+    def p_linear_in(self, mask: np.ndarray, a: float, b: float) -> np.ndarray:
+        """0 outside `mask`; inside it a straight line from a to b over its samples (numpy's linspace)."""
+        out = np.zeros(self.s.n)
+        out[np.asarray(mask, bool)] = np.linspace(a, b, int(np.sum(mask)))
+        return out
+
     def p_full(self, v: Any) -> np.ndarray:
         """The value v at every sample (True: a Bool that is always true)."""
         return np.full(self.s.n, v)
@@ -331,113 +337,3 @@ class Pieces:
 
 #: the plant-bound pieces (methods p_<name> of Pieces)
 PIECES = tuple(n[2:] for n in vars(Pieces) if n.startswith("p_"))
-
-
-def _clip(x: Any, lo: Any = None, hi: Any = None) -> Any:
-    return np.clip(x, lo, hi)
-
-
-def _select(conds: Sequence[Any], values: Sequence[Any], default: Any = 0) -> np.ndarray:
-    return np.select(list(conds), list(values), default)
-
-
-def _arange(*args: Any) -> np.ndarray:
-    out = np.arange(*args)
-    if out.size > MAX_ARANGE:
-        raise ValueError(f"arange of {out.size} values: at most {MAX_ARANGE}")
-    return out
-
-
-def _shift(x: Any, k: int, fill: Any) -> np.ndarray:
-    """x moved k samples later, the first k samples `fill`."""
-    x = np.asarray(x)
-    out: np.ndarray = np.concatenate([np.full(k, fill), x[:-k]]) if k else x.copy()
-    return out
-
-
-def _pick(idx: Any, values: Sequence[Any]) -> np.ndarray:
-    out: np.ndarray = np.asarray(values)[idx]
-    return out
-
-
-def _lookup(labels: Any, table: dict[Any, Any]) -> np.ndarray:
-    return np.array([table[x] for x in np.asarray(labels).tolist()])
-
-
-#: plain functions: numpy's element-wise ones, and Python's for plain numbers and lists
-NUMPY: dict[str, Callable[..., Any]] = {
-    "where": np.where,
-    "select": _select,
-    "clip": _clip,
-    "maximum": np.maximum,
-    "minimum": np.minimum,
-    "exp": _math_or_np("exp"),
-    "sin": _math_or_np("sin"),
-    "cos": _math_or_np("cos"),
-    "sqrt": _math_or_np("sqrt"),
-    "roll": np.roll,
-    "isin": np.isin,
-    "cumsum": np.cumsum,
-    "round": np.round,
-    "mean": np.mean,
-    "argmax": np.argmax,
-    "amax": np.max,
-    "amin": np.min,
-    "arange": _arange,
-    "array": np.array,
-    "pick": _pick,
-    "shifted": _shift,
-    "lookup": _lookup,
-    "min": min,
-    "max": max,
-    "abs": abs,
-    "sum": sum,
-    "len": len,
-    "values": lambda d: list(d.values()),
-    "endswith": lambda text, suffix: str(text).endswith(suffix),
-    "float": float,
-    "as_int": lambda x: np.asarray(x).astype(int),
-    "as_float": lambda x: np.asarray(x).astype(float),
-    "int": int,
-}
-
-
-# ----- streams of their own, texts, Python's numbers (docs/plants.md "Streams and texts") ---------------------------
-def _stream(seed: str) -> random.Random:
-    """A random stream of its own, seeded by a text (Python's Mersenne Twister, `random.Random(text)`): what it draws
-    moves no other stream, the plant's one generator included."""
-    return random.Random(str(seed))
-
-
-def _gauss(r: random.Random, mu: float, sigma: float) -> float:
-    """One normal draw from the stream (Python's `gauss`: it draws in pairs and keeps the second)."""
-    return r.gauss(mu, sigma)
-
-
-def _gauss_list(r: random.Random, mu: float, sigma: float, count: int) -> list[float]:
-    """`count` normal draws from the stream, as a list."""
-    return [r.gauss(mu, sigma) for _ in range(int(count))]
-
-
-def _round_to(x: Any, ndigits: int | None = None) -> Any:
-    """Python's `round` (exact decimal rounding, halves to even; without `ndigits` an integer), element by element on
-    an array or a list (numpy's `round` scales, rounds and scales back, which can differ in the last decimal)."""
-    if np.ndim(x) == 0:
-        return round(float(x), ndigits)
-    return np.array([round(float(v), ndigits) for v in np.asarray(x).tolist()])
-
-
-STREAMS_AND_TEXTS: dict[str, Callable[..., Any]] = {
-    "stream": _stream,
-    "gauss": _gauss,
-    "gauss_list": _gauss_list,
-    "rand": lambda r: r.random(),
-    "rand_between": lambda r, a, b: r.uniform(a, b),
-    "round_to": _round_to,
-    "as_list": lambda x: np.asarray(x).tolist() if isinstance(x, np.ndarray) else list(x),
-    "str": str,
-    "lower": lambda text: str(text).lower(),
-    "replace": lambda text, old, new: str(text).replace(old, new),
-    "items": lambda d: [[k, v] for k, v in d.items()],
-}
-NUMPY.update(STREAMS_AND_TEXTS)

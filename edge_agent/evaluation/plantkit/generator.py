@@ -2,7 +2,7 @@
 every plant is drawn from, the equips and points a plant declares, and the writer of the two files the simulator
 serves (plant.json, a Haystack 4 JSON grid; plant.csv.gz, the histories `id,ts,val`).
 
-A set's plant.yaml (read by bench/blindkit/plantfile.py) is drawn on it, and so is a set still written as a Python
+A set's plant.yaml (read by plantkit/plantfile.py) is drawn on it, and so is a set still written as a Python
 script on this API: the sites, and for each equip its markers and its points' units, tags and signals, drawn in order
 from one `Plant(seed, start, end)` (the draws' order is the plant: the same order gives byte-identical files).
 docs/plants.md describes the pieces and the files.

@@ -1,6 +1,6 @@
-"""What the task-file generators share (bench/generate_*.py): the file's head and YAML, writing the files or checking
-that the committed ones are current, and `Questions`, a question set's seeded picks over its table of wordings
-(bench/questions/<set>.yaml)."""
+"""What the task-file generators share (bench/generate_*.py; this was bench/taskgen.py until issue 43): the file's
+head and YAML, writing the files or checking that the committed ones are current, and `Questions`, a question set's
+seeded picks over its table of wordings (bench/questions/<set>.yaml)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from statistics import fmean
 from typing import Any
 
 import yaml
+
+from edge_agent import PROJECT_ROOT
 
 DUMP: dict[str, Any] = {"sort_keys": False, "allow_unicode": True, "width": 120, "default_flow_style": None}
 CHECKER_NOTE = "Expected answers are computed by the checker from the SkySpark a run uses."
@@ -69,7 +71,7 @@ def main(
 
 
 # ── what the question generators of the built-in plants share ─────────────────────────────────────────────────────
-QUESTIONS = Path(__file__).resolve().parent / "questions"
+QUESTIONS = PROJECT_ROOT / "bench" / "questions"
 
 
 class Questions:
@@ -114,7 +116,9 @@ class Questions:
                 for (t0, a), (t1, b) in zip(series, series[1:])
                 if t1 - t0 <= timedelta(minutes=45)
             )
-        return {"max": max, "min": min, "mean": fmean}[by](vals)
+        if by not in ("max", "min", "mean"):
+            raise KeyError(by)
+        return max(vals) if by == "max" else min(vals) if by == "min" else fmean(vals)
 
     def rotate(self, families: Sequence[str], sites: Sequence[str], per_family: int, prefix: str, tag: str,
                fn: str = "f") -> list[dict]:  # fmt: skip

@@ -1,4 +1,4 @@
-"""Independent ground truth for blind sets 3, 4 and 5 (each set's `truthlib.py` points it at its folder): reads a
+"""The kit's reading library (docs/plants.md; bench/blind_truthlib.py until issue 43), independent of the agent: reads a
 set's plant.json and plant.csv.gz only. Written by blind set 3's writer; the later writers used it unchanged.
 
 Definitions (docs/bench.md, docs/analysis.md as documented there):
@@ -19,6 +19,7 @@ import csv
 import datetime as dt
 import gzip
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -192,14 +193,15 @@ def gaps(ser) -> list[tuple[dt.datetime, dt.datetime]]:
 
 def aggregate(ser, how: str) -> float:
     v = [x for _, x in ser]
-    return {
+    stats: dict[str, Callable[[list[float]], float]] = {
         "max": max,
         "min": min,
         "mean": lambda a: sum(a) / len(a),
         "sum": sum,
         "first": lambda a: a[0],
         "last": lambda a: a[-1],
-    }[how](v)
+    }
+    return stats[how](v)
 
 
 def at(point: Point, instant: dt.datetime, window_min: int = 60):
@@ -213,14 +215,14 @@ def at(point: Point, instant: dt.datetime, window_min: int = 60):
 SCALE = {"W": 0.001, "kW": 1.0, "MW": 1000.0}
 
 
-def energy(ser, unit: str) -> float:
+def energy(ser, unit: str | None) -> float:
     sp = spacing(ser)
     tot = 0.0
     for (t0, v0), (t1, v1) in zip(ser, ser[1:]):
         if t1 - t0 > 3 * sp:
             continue
         tot += (v0 + v1) / 2 * (t1 - t0).total_seconds() / 3600
-    return tot * SCALE[unit]
+    return tot * SCALE[str(unit)]
 
 
 def compared(ser, limit: float | None, limit_ser=None):

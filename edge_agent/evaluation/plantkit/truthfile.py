@@ -20,9 +20,10 @@ from typing import Any
 
 import yaml
 
-from blindkit.first import FirstTruth
-from blindkit.slots import SlotTruth
-from blindkit.truth import Truth, whole_days
+from edge_agent.evaluation.plantkit.first import FirstTruth
+from edge_agent.evaluation.plantkit.slots import SlotTruth
+from edge_agent.evaluation.plantkit.truth import Truth
+from edge_agent.evaluation.plantkit.truthbase import whole_days
 
 #: the checks a truth.yaml's `truth` names
 GENERATIONS: dict[str, type[Truth]] = {"shared": Truth, "first": FirstTruth, "slots": SlotTruth}
@@ -76,11 +77,15 @@ def _slots(table: dict) -> dict:
 SHARED = ("shared", "slots")
 ALL = ("shared", "first", "slots")
 #: a truth.yaml's keys: (what the value becomes, the checks that read it)
-TABLES: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
+TABLES: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
     "head": (str, ALL),
     "words": (_words, SHARED),
     "design": (dict, SHARED),
     "site_by_word": (dict, SHARED),
+    "site_tag": (bool, SHARED),
+    "site_by_task": (dict, SHARED),
+    "near_extreme": (dict, SHARED),
+    "now_after_data": (bool, SHARED),
     "samples": (_tuples, ALL),
     "register": (dict, ALL),
     "register_span": (str, SHARED),
@@ -100,7 +105,7 @@ TABLES: dict[str, tuple[Callable[[Any], Any], tuple[str, ...]]] = {
     # the first generation (sets 3-6)
     "intent": (_words, ("first",)),
     "expected_answer": (dict, ("first",)),
-    "gap_inside": (set, ("first",)),
+    "gap_inside": (set, ALL),
     "register_lines": (str, ("first",)),
     "lists_detail": (bool, ("first",)),
     "count_word_names": (bool, ("first",)),

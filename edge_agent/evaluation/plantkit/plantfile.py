@@ -1,4 +1,4 @@
-"""A plant as data: reads a blind set's plant.yaml and draws its plant on the generator (bench/blindkit/plant.py),
+"""A plant as data: reads a blind set's plant.yaml and draws its plant on the generator (plantkit/generator.py),
 statement by statement, in the file's order (the order of the random draws is part of the plant). docs/plants.md
 describes the format; in short:
 
@@ -17,9 +17,8 @@ describes the format; in short:
         in: [[1, 2450.0], [2, 2150.0]]
         do: [...]
 
-The statements: `site`, `let`, `equip` (with `points`), `point` (a point of an equip declared earlier), `for`/`in`/`do`,
-`if`/`then`/`else`, `recur` (a pass over the site's samples with state: a simulation, a counter, a lag with two
-rates). Expressions are bench/blindkit/expr.py's language over the pieces of bench/blindkit/pieces.py.
+The statements: `site`, `let`, `equip` (with `points`), `point`, `for`/`in`/`do`, `if`/`then`/`else`, `recur`, `table`,
+`include`. Expressions are expr.py's language over the pieces of pieces.py and functions.py.
 """
 
 from __future__ import annotations
@@ -33,9 +32,10 @@ from typing import Any
 import numpy as np
 import yaml
 
-from blindkit.expr import Expr, ExprError, compile_expr
-from blindkit.pieces import CONSTANTS, SITE_NAMES, Pieces
-from blindkit.plant import Plant, Site, build_by_site
+from edge_agent.evaluation.plantkit.expr import Expr, ExprError, compile_expr
+from edge_agent.evaluation.plantkit.functions import NUMPY
+from edge_agent.evaluation.plantkit.generator import Plant, Site, build_by_site
+from edge_agent.evaluation.plantkit.pieces import CONSTANTS, PIECES, SITE_NAMES, Pieces
 
 TOP_KEYS = {"seed", "start", "end", "require_unit", "sort_equips", "sites", "draw", "format"}
 FORMATS = ("kit", "operator")
@@ -102,8 +102,6 @@ class PlantFile:
         """Compile every expression and template of the file without drawing (a syntax error, a construct that is
         not allowed, an unknown piece: an ExprError; a name bound that a piece or the site holds: a PlantFileError);
         the number of expressions."""
-        from blindkit.pieces import NUMPY, PIECES
-
         self.piece_names = frozenset(PIECES) | frozenset(NUMPY)
         self.reserved = set(self.piece_names) | set(CONSTANTS) | set(SITE_NAMES) | set(PLANT_NAMES)
         count = 0
