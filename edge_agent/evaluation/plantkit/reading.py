@@ -79,6 +79,9 @@ HS_TZ = {
     "Stockholm": "Europe/Stockholm",
     "Manaus": "America/Manaus",
     "Tehran": "Asia/Tehran",
+    "Riyadh": "Asia/Riyadh",
+    "St_Johns": "America/St_Johns",
+    "Lagos": "Africa/Lagos",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
