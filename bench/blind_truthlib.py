@@ -78,6 +78,9 @@ HS_TZ = {
     "Stockholm": "Europe/Stockholm",
     "Manaus": "America/Manaus",
     "Tehran": "Asia/Tehran",
+    "Lord_Howe": "Australia/Lord_Howe",
+    "Madrid": "Europe/Madrid",
+    "Karachi": "Asia/Karachi",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
