@@ -82,6 +82,9 @@ HS_TZ = {
     "Riyadh": "Asia/Riyadh",
     "St_Johns": "America/St_Johns",
     "Lagos": "Africa/Lagos",
+    "Lord_Howe": "Australia/Lord_Howe",
+    "Madrid": "Europe/Madrid",
+    "Karachi": "Asia/Karachi",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
