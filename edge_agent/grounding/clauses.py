@@ -138,10 +138,11 @@ _WH_WORDS = frozenset("how what which who whom whose when where why whether".spl
 
 
 def _labels(text: str, then: str) -> bool:
-    """The clause is a label before a colon ("Bac Lieu farm: start DG-1 now"): it asks nothing of its own (no
-    question word, request or auxiliary at its start, no question mark), it only says what the rest is about."""
+    """The clause is a label before a colon ("Bac Lieu farm: start DG-1 now"), or a few words before a comma that call
+    the equipment addressed ("Compressor 3, start her up"): it asks nothing of its own (no question word, request or
+    auxiliary at its start, no question mark), it only says what the rest is about."""
     return (
-        then == ":"
+        (then == ":" or (then == "," and len(words(text)) <= 3))
         and not text.rstrip().endswith("?")
         and not _opens_part(text)
         and not _AUXILIARIES.intersection(words(text)[:1])
@@ -215,6 +216,10 @@ def _without_labels(clauses: list[_Clause], text: str) -> list[_Clause]:
             c.kind == "ask"
             and after.kind in ("control", "injection")
             and _labels(text[c.start : c.end], text[c.end : c.end + 1])
+            # "Compressor 3, start her up": the request follows the name it calls at once, never after "and"
+            and (
+                text[c.end : c.end + 1] == ":" or not re.match(r"\W*(?:and|then|also|plus|but)\b", text[after.start :])
+            )
         ):
             out[i] = _Clause(c.start, c.end, "none", placed=c.placed)
     return out

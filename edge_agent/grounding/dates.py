@@ -150,7 +150,7 @@ _RANGE = re.compile(
 
 #: two clock times of one day ("from 09:00 to 17:30", "between 9am and 5:30pm")
 _CLOCK_SPAN = re.compile(
-    r"(?:\b(?:from|between)\s+|\(\s*)(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<p1>am|pm)?\s*(?:to|and|until|till|-|–)\s*"
+    r"(?:\b(?:from|between)\s+|\(\s*|(?<=\btoday\s)|(?<=\byesterday\s)|\b(?=\d{1,2}:\d{2}\s*(?:to|until|till|-|–)\s*\d{1,2}:\d{2}))(?P<h1>\d{1,2})(?::(?P<m1>\d{2}))?\s*(?P<p1>am|pm)?\s*(?:to|and|until|till|-|–)\s*"
     r"(?P<h2>\d{1,2})(?::(?P<m2>\d{2}))?\s*(?P<p2>am|pm)?\b"
 )
 
@@ -166,7 +166,7 @@ def _clock_window(text: str, now: datetime) -> DateRange | None:
         day is None
         or day.point
         or day.start.time() != time(0)
-        or not 23 <= (day.end - day.start).total_seconds() / 3600 <= 25
+        or not 0 < (day.end - day.start).total_seconds() / 3600 <= 25  # (today so far, too)
     ):
         return None
 
@@ -685,10 +685,47 @@ def _days_of_one_month(lowered: str, now: datetime) -> DateRange | None:
 _SINCE = re.compile(r"\bsince\b")
 
 
+_ORDINAL_WORDS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+).split()
+
+
+def _suffixed(n: int) -> str:
+    """1 → "1st", 12 → "12th", 23 → "23rd"."""
+    last = n % 10 if n not in (11, 12, 13) else 0
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th') }"
+
+
+#: the days of a month said as ordinal words ("the second", "the twenty-third"), each → "2nd", "23rd"
+_DAY_ORDINALS = {w: _suffixed(n) for n, w in enumerate(_ORDINAL_WORDS, 1)}
+_DAY_ORDINALS |= {
+    f"twenty-{w}": f"{20 + n}{_DAY_ORDINALS[w][len(str(n)) :]}" for n, w in enumerate(_ORDINAL_WORDS[:9], 1)
+}
+_DAY_ORDINALS |= {"thirtieth": "30th", "thirty-first": "31st"}
+#: the words of those, each ("twenty", "third" of "twenty-third"): placed where the question names a period
+DAY_ORDINAL_WORDS = frozenset(w for said in _DAY_ORDINALS for w in said.split("-"))
+#: a day of the month in words where it is one end of a range ("from the second to the fourth", "the 2nd to the
+#: fourth"), never "the second week" or "the first of the two pumps"
+_DAY_WORDS = re.compile(
+    r"\bthe\s+(?P<w>" + "|".join(sorted(map(re.escape, _DAY_ORDINALS), key=len, reverse=True)) + r")\b"
+    r"(?=\s*(?:to|till|until|through|thru|and|-|–)\s+the\s+(?:\d|[a-z-]+\b)|\s+(?:inclusive|of\s+(?:"
+    + "|".join(MONTHS)
+    + r")\b))"
+    r"|(?<=\bto\s)the\s+(?P<w2>" + "|".join(sorted(map(re.escape, _DAY_ORDINALS), key=len, reverse=True)) + r")\b",
+)
+#: "overnight", "over night", "through the night": the most recent night, where no day is said
+_OVERNIGHT = re.compile(r"\b(?:overnight|over\s+night|through\s+the\s+night)\b")
+
+
 def resolve_period(text: str, now: datetime) -> DateRange | None:
     """The period a question talks about, resolved against `now` (aware), or None if it names none."""
     lowered = " ".join(text.lower().split())
     lowered = re.sub(rf"\b({'|'.join(WEEKDAYS)})s\b", r"\1", lowered)  # "in wednesdays test": Wednesday's
+    # "from the second to the fourth inclusive": days of the month in words, as figures
+    lowered = _DAY_WORDS.sub(lambda m: f"the {_DAY_ORDINALS[m['w'] or m['w2']]}", lowered)
+    if _OVERNIGHT.search(lowered) and _find_day(lowered, now) is None:  # "how warm did it get overnight": last night
+        lowered = _OVERNIGHT.sub("last night", lowered)
     # "from fri 3rd to mon 6th apr": the day's number says the day, its weekday only names it again
     lowered = re.sub(
         rf"\b(?:{'|'.join(WEEKDAYS)}|{'|'.join(w[:3] for w in WEEKDAYS)})\.?\s+(?=\d{{1,2}}(?:st|nd|rd|th)\b)",

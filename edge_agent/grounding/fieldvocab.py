@@ -521,6 +521,10 @@ def quantity_of_unit(unit: str | None) -> Quantity | None:
         return quantity_of_unit(symbol)
     if name is None and (per := re.sub(r"/(min|h|s|d)[a-z]+$", r"/\1", u)) != u:  # "gal/minute", "m3/hour"
         return quantity_of_unit(per)
+    if name is None and (gas := re.sub(r"/[NS](?=m[³3]$)", "/", u)) != u:  # "mg/Nm³": per normal cubic metre
+        return quantity_of_unit(gas)
+    if name is None and (m := re.fullmatch(r"(?:k|M|G|m|µ|u)(?P<base>[A-Z][A-Za-z]?)", u)):  # "kA", "mA", "kV": an
+        return quantity_of_unit(m["base"])  # SI prefix on a unit symbol of one or two letters that opens in capitals
     return v.quantities.get(name) if name else None
 
 

@@ -89,12 +89,22 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         else:
             hits = []
         hits = hits or [n for n in free if tokens.items[n][0].casefold() in wanted.phrase.split()]
+        named = {key(w) for n in [*links.sites, *links.assets] for w in re.split(r"[\s_\-]+", n)}
+        hits = [n for n in hits if key(tokens.items[n][0]) not in named]  # "Lord Howe fuel": "Howe" is the site's
         text = tokens.raw(hits[0], hits[-1] + 1) if hits else wanted.phrase
+        if all(_SPENDING.fullmatch(w) for w in text.casefold().split()):
+            continue  # "each pound of husk burned": a verb says what is spent, no measure the SkySpark lacks
         for n in hits:  # the phrase's words are placed: they named this measure
             tokens.used[n] = True
         for site, asset in lacking:
             links.missing.append(sensor_lacking(catalog, site, asset, text))
         return
+
+
+#: the verbs that say what is spent ("husk burned", "gas used"): a measure asked by a verb, no name of one
+_SPENDING = re.compile(
+    r"burn(?:s|ed|t|ing)?|us(?:e|es|ed|ing)|consum(?:e|es|ed|ing)|sp[ae]nt|spend(?:s|ing)?|dr[ae]wn?"
+)
 
 
 def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[str, str]], free: list[int]) -> None:
@@ -261,8 +271,14 @@ def _type_words(marker: str) -> set[str]:
         # known one ("heatPump") is no "pump", and a tag ("hotWater") names no kind
     names += sorted(fieldvocab.phrases_naming(marker))  # "lights" for `luminaire`: operators' words for its kind
     for name in names:
-        out |= {key(name), key(name) + "s", key(name) + "es"}
+        for spelt in _spellings(key(name)):
+            out |= {spelt, spelt + "s", spelt + "es"}
     return out
+
+
+def _spellings(word: str) -> set[str]:
+    """A word as British and American English spell it: -ize / -ise ("pasteurizer", "pasteuriser")."""
+    return {word, re.sub(r"iz(?=er|ation|ing|ed|e\b)", "is", word), re.sub(r"is(?=er|ation|ing|ed|e\b)", "iz", word)}
 
 
 def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
@@ -647,8 +663,18 @@ def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> int:
     if end == n + 1 and words[end].islower() and plain(words[end]):
         end += 1  # "Stockton depot"
     after = words[end] if end < len(words) else ""
+    if after.casefold() in BUSINESS_NOUNS:  # "the Cerámicas Levante order", "the Valencia hotel order": a customer's
+        return 0  # or a job's name, no place the SkySpark would hold
     ends = not after or after.casefold() in GLUE | known  # the name ends the phrase: "… depot right now"
     return end - n if end - n >= 2 and ends else 0
+
+
+#: the nouns of a plant's business after a name ("the Al-Noor export order", "the Gulf order", "the Mendoza job"):
+#: the name is a customer's, an order's or a project's
+BUSINESS_NOUNS = frozenset(
+    "order orders job jobs contract contracts account accounts customer customers client clients project projects "
+    "shipment shipments consignment invoice invoices costing tender campaign".split()
+)
 
 
 def _unknown_place(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> bool:

@@ -956,7 +956,10 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         tagged = {  # a tag and the words of a camel-case one (Haystack `naturalGas`: "gas")
             p.short: {key(w) for t in p.tags for w in [t, *re.findall(r"[A-Z]?[a-z]+", t)]} for p in kind_points
         }
-        for i, j, name, how in _match_name_word(tokens, kind_points, plain | own_words | kind_words_said):
+        # (the reading's cue words may name a point here: its tag says so — "what speed is the press running at":
+        # Web Speed, tagged `speed`)
+        loose = {key(w) for w in FUNCTION_WORDS} | own_words | kind_words_said
+        for i, j, name, how in _match_name_word(tokens, kind_points, loose):
             if key(tokens.raw(i, j)) not in tagged.get(name, set()):  # only what its point is tagged with ("gas" of
                 tokens.used[i:j] = [False] * (j - i)  # Burner Gas Flow, `naturalGas`), never any word of its name
                 continue  # ("drum" of Drum Motor Power, asked in tonnes an hour)

@@ -16,9 +16,9 @@ from edge_agent.grounding import fieldvocab
 from edge_agent.grounding.catalog import Catalog
 from edge_agent.grounding.clauses import split_parts
 from edge_agent.grounding.context import framing_spans, in_statements, statement_spans
-from edge_agent.grounding.dates import MONTHS, WEEKDAYS
+from edge_agent.grounding.dates import DAY_ORDINAL_WORDS, MONTHS, WEEKDAYS
 from edge_agent.grounding.forms import FUNCTION_WORDS, words
-from edge_agent.grounding.lacking import sensor_lacking
+from edge_agent.grounding.lacking import BUSINESS_NOUNS, sensor_lacking
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import ENERGY_WORDS, GLUE, Links
 from edge_agent.grounding.question import COURTESY_WORDS, RATIO_TERMS, Reading, read_question, unplaced_words
@@ -160,7 +160,19 @@ REPORTING_WORDS = frozenset(
     "figure figures date dates time times identify identified occur occurs occurred happen happens happened "
     # a spreadsheet's and a query's words ("sort ascending, and tell me the first row", "side by side", "pivot")
     "compute computed calculate calculated sort sorted ascending descending row rows column columns table pivot "
-    "aggregate aggregated group grouped side performer performers".split()
+    "aggregate aggregated group grouped side performer performers "
+    # a legal or an insurer's letter ("further to our site visit", "for the avoidance of doubt", "the insured's
+    # records", "namely", "at the material time", "with reference to the claim"): how it asks, not what
+    "further visit avoidance doubt insured insurer insurers claim claims claimant reference namely material "
+    "aforementioned aforesaid hereby herein purposes purpose element statutory records record".split()
+)
+
+
+#: the paperwork a figure is asked for ("on the QC sheet", "the fuel roster", "the shift cost"): where it goes
+PAPERWORK_WORDS = frozenset("roster rota sheet sheets qc lot lots pallet pallets export cost costs".split())
+#: a name before a noun of the plant's business ("the Al-Noor export order"): a customer's or a job's name
+_BUSINESS_NAMED = re.compile(
+    r"((?:[A-ZÀ-Þ][\w'’-]*\s+){1,3}(?:[a-z]+\s+)?)(?:" + "|".join(sorted(BUSINESS_NOUNS)) + r")\b"
 )
 
 
@@ -231,13 +243,18 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | CALENDAR_WORDS
         | EVENT_WORDS  # "in wednesday's test", "during the black building test": when, not what
         | {"days", "weeks", "months", "years", "hours", "rate", "rates"}  # "both weeks' average gas flow rates"
+        | (DAY_ORDINAL_WORDS if period else set())  # "from the second to the fourth": days of a month
         | {f"{d}s" for d in WEEKDAYS}  # "wednesdays test": Wednesday's
         | REPORTING_WORDS  # "please quantify …", "for the reporting period": how a report asks, not what
         | PEOPLE_WORDS  # "guard here at the tyre plant": who asks, not what
+        | BUSINESS_NOUNS
+        | PAPERWORK_WORDS  # "for the QC sheet", "the fuel roster": where the answer goes, not what it reads
         | FUNCTION_WORDS  # (fillers among them: "uh, what's …", "er, Main Vent Fan 2's speed")
     )
     for m in links.mentions:
         placed |= set(words(m.text))
+    for named in _BUSINESS_NAMED.finditer(g.question):  # "the Cerámicas Levante order": a customer's name
+        placed |= set(words(named.group(1)))
     for phrase in fieldvocab.flow_direction_phrases(g.question):  # "exporting back to the grid": which way it flows
         placed |= set(words(phrase))
     for term in RATIO_TERMS.finditer(g.question):  # "the PUE", "its specific power": a ratio the field defines
@@ -275,6 +292,7 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
             or fieldvocab.measure_words(w)
             or fieldvocab.kinds_named(w)
             or fieldvocab.quantity_of_unit(w) is not None
+            or any((p.limit_unit or "").casefold() == w for p in g.reading.parts)  # "below 100 kA": the limit's unit
             or _qualifier(g, links, w)
             or _compound_of_a_marker(catalog, links, w)
             or _place_name(g, links, w)

@@ -354,7 +354,9 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
 _OVER_THE_PERIOD = re.compile(
     r"\b(?:busiest|busier|laziest|lazier|idlest|thirstiest|thirstier|hungriest|hungrier|hardest|harder|starved|"
     r"deprived|(?:most|least|more|less)\s+(?:heavily\s+|lightly\s+)?(?:loaded|efficient(?:ly)?|economical(?:ly)?|"
-    r"used|utili[sz]ed|busy|active|idle|[a-z]+-intensive|intensive|productive|wasteful|hungry|thirsty))\b",
+    r"used|utili[sz]ed|busy|active|idle|[a-z]+-intensive|intensive|productive|wasteful|hungry|thirsty)|"
+    # "which tunnel ran warmest last week": a superlative of how it ran, over the period
+    r"(?:ran|runs|running|run)\s+(?:the\s+)?(?:[a-z]+est|(?:most|least)\s+[a-z]+))\b",
     re.I,
 )
 
@@ -582,7 +584,10 @@ COURTESY_WORDS = frozenset(
     # a formal writer's courtesy ("I'd be grateful for …", "preferably as a CSV")
     "grateful appreciate appreciated preferably ideally possible if convenient "
     # an apology for cutting in ("sorry to butt in —", "sorry to jump in,")
-    "interrupt butt jump barge chime in".split()
+    "interrupt butt jump barge chime in "
+    # a letter's opening and closing ("Dear colleagues, I hope this finds you well", "Yours sincerely", "With thanks
+    # and kind regards", "Many thanks")
+    "colleagues sincerely faithfully truly warmest wishes many yours".split()
 )
 
 

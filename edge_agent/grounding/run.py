@@ -63,6 +63,7 @@ from edge_agent.grounding.placing import (
 from edge_agent.grounding.prose import ANSWER_WORDS, well_formed
 from edge_agent.grounding.provenance import Claim, Source, codes, digit_tokens, evidence_tokens, trace, ungrounded
 from edge_agent.grounding.question import Part, Reading, spelled, unit_quantity
+from edge_agent.grounding.radio import radio_call
 from edge_agent.grounding.readas import wrong_series
 from edge_agent.grounding.repairs import take_back
 from edge_agent.grounding.scope import SETPOINT, Scope, hidden_pins, said_among
@@ -483,7 +484,11 @@ class Grounding:
         """The grounding of a question; where words nothing placed are misspellings of the catalog's or the field's
         words ("clarifers", "temprature"), of the question with them respelt (`grounding.respelling`), which the run's
         note names."""
+        question, called = radio_call(
+            question
+        )  # "Control, rectifier yard. Say again the amps on rectifier niner, over."
         question, aside = set_aside(question)  # "the grower's asking …", "…? they think the screens opened late"
+        aside = [*called, *aside]
         if catalog is not None:  # "Turnover sheet: what flow …": a log's heading, unless it names what is asked
             question, label = label_lead(question, lambda t: _names_something(t, catalog, now))
             aside = [label, *aside] if label else aside

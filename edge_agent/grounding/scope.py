@@ -241,6 +241,8 @@ class Scope:
                     if n in units and _gives_amount(units[n]) and not fieldvocab.summable_unit(units[n])
                 )
                 power = named_amount or power  # ("did the terminal burn more gas": its Gas Flow, not a fan's power)
+            swap = _rates_for_amounts(sensors, units, power) if (pins or {}).get("op") == "ratio" else {}
+            sensors = list(dict.fromkeys(swap.get(x, x) for x in sensors))  # "MWh of DC energy per tonne": DC Power
             tagged_sp = {x.short for a in assets for x in catalog.sensors(site, a) if point_measure(x).setpoint}
             setpoints = _setpoints(list(units), links.sensors, tagged_sp)
             # the series the setpoints in play are of: those among the sensors, else the assets' own ("colder than its
@@ -256,7 +258,7 @@ class Scope:
             listed = kind_listed and len(links.sites) == 1 and 2 <= len(members) <= MAX_MEMBERS
             listed = listed and len(links.asset_types) == 1
             fixed = linked or (members if listed else [])
-            named = set(links.sensors)
+            named = {swap.get(x, x) for x in links.sensors}
             own = tuple(  # an asset that has none of the named sensors: its own ("the HV meter kW over the … flow")
                 (a, tuple(_measuring(catalog, site, [a], links.measures, mine)))
                 for a in fixed
@@ -609,6 +611,20 @@ def _directed(
         return direction, "", marked
     electrical = any(x.short in sensors and ("elec" in x.tags or is_power(x.unit)) for x in points)
     return "", direction if electrical else "", sensors
+
+
+def _rates_for_amounts(sensors: list[str], units: dict[str, str | None], power: tuple[str, ...]) -> dict[str, str]:
+    """In a ratio, an energy series (MWh: a register or an interval's amount) → the power of the same assets it is the
+    amount of: a ratio is taken at each instant, of rates ("MWh of DC energy per tonne of aluminium": DC Power ÷ Metal
+    Production, MW ÷ t/h = MWh/t); the power whose name shares a word with the energy's where there are several."""
+    out: dict[str, str] = {}
+    for x in sensors:
+        q = fieldvocab.quantity_of_unit(units.get(x) or "")
+        if q is None or q.name != "energy" or not power:
+            continue
+        words = set(x.casefold().split()) - {"energy"}
+        out[x] = next((p for p in power if words & set(p.casefold().split())), power[0])
+    return out
 
 
 def _adds_up(point: SensorName) -> bool:
