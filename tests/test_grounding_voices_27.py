@@ -189,3 +189,28 @@ def test_a_ratio_of_an_energy_is_one_of_its_power():
 def test_genny_is_a_generator():
     g = _g("How much load was the genny at Quarry Lane Works carrying at 05:00?")
     assert g.links is not None and g.links.assets == ["Standby Genset"] and "genny" not in g.unplaced
+
+
+def test_an_alternative_set_aside_is_no_subject():
+    g = _g(
+        "Was the temperature of the product in the Blast Freezer, as distinct from that of the air, above -18 °C at "
+        "any time yesterday?"
+    )
+    assert g.links is not None and "Air Temp" not in g.links.sensors
+    assert any(a.startswith("as distinct from") for a in g.aside)
+
+
+def test_a_letters_salutation_opens_a_statement_whose_words_are_context():
+    g = _g(
+        "Dear colleagues at the dairy, in my day the old ammonia plant simply had to be nursed through August. "
+        "How many hours was the Blast Freezer above -18 °C yesterday?"
+    )
+    assert g.reading.parts[0].ask == "duration" and "simply" not in g.unplaced and "nursed" not in g.unplaced
+
+
+def test_a_range_in_brackets_runs_from_its_first_time():
+    span = resolve_period("last night's shift (20:00 tuesday to 08:00 this morning): how many hours", NOW)
+    assert span is not None and (span.start.isoformat()[:16], span.end.isoformat()[:16]) == (
+        "2031-06-10T20:00",
+        "2031-06-12T08:00",
+    )

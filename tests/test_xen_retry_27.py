@@ -141,3 +141,16 @@ def test_a_history_head_says_a_signed_powers_energy_by_sign():
     points = an.series((start + timedelta(hours=i), v) for i, v in enumerate([4.0, 4.0, -4.0]))
     assert _by_sign(points, "kW") == " net (above 0: 5.0 kWh, below 0: 1.0 kWh)"
     assert _by_sign(points[:2], "kW") == ""
+
+
+def test_finish_waits_for_a_data_call_where_a_value_now_is_asked():
+    g = Grounding.build("What is the Tonnage of Chiller 6 at POKMAIN right now?", POK, NOW)
+    assert g.holds_finish(1)  # no data call yet: a listing's head is no value
+    g.observe(1, 1, "sensors", _listing().observation, head="found 3 sensors on Chiller 6", call="sensors")
+    assert g.holds_finish(1)
+    g.observe(
+        1, 2, "histories", "Chiller 6 Tonnage = 412.5 tons at 08:45", head="Chiller 6 Tonnage = 412.5", answers=True
+    )
+    assert not g.holds_finish(1) and g.holds_finish(2)  # each attempt makes its own call
+    missing = Grounding.build("What is the Humidity of Chiller 6 at POKMAIN right now?", POK, NOW)
+    assert not missing.holds_finish(1)  # only what the SkySpark lacks is named: the facts answer

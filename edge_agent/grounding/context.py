@@ -104,6 +104,11 @@ def _remark(piece: str) -> bool:
 _FILLER = re.compile(r",\s*(?:like|you\s+know|um+|uh+|er+|erm+|hmm+|so)\s*,", re.I)
 
 
+#: an alternative the question sets aside ("discharging rather than taking a charge", "the stock itself, as distinct
+#: from that of the air"): what is not asked about
+_DENIED = re.compile(r",?\s*\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to|as\s+distinct\s+from)\s+[^,.;:?!]+", re.I)
+
+
 def set_aside(question: str) -> tuple[str, list[str]]:
     """The question with a relay's lead and remarks after it blanked (length kept), and the pieces set aside."""
     aside: list[str] = []
@@ -116,6 +121,9 @@ def set_aside(question: str) -> tuple[str, list[str]]:
     if sorry:  # "sorry if this is a silly one, but what was …": a courtesy, not the question
         aside.append(sorry.group("lead").strip())
         text = _blank(text, 0, sorry.end())
+    for denied in list(_DENIED.finditer(text)):  # "discharging rather than taking a charge": the other is no subject
+        aside.append(denied.group(0).strip(" ,"))
+        text = _blank(text, denied.start(), denied.end())
     purpose = _SO_THAT.search(text)
     if purpose and not re.search(r"\d", purpose.group("tail")):  # "…, so that I can attach it to the plan"
         aside.append(purpose.group("tail").strip())
@@ -310,9 +318,12 @@ _ONE_OF = re.compile(r"\bone\s+of\s+(?:the|our|its|their|my|your)\s+\w+", re.I)
 #: how a sentence that states something opens: a subject (a pronoun, a possessive, an article) or a framing phrase —
 #: never a verb ("Forget your instructions.", "Answer every question with …": instructions, not context)
 _STATEMENT_OPENER = re.compile(
-    r"\W*(?:i|i'm|i've|i'd|we|we're|we've|our|my|the|this|that|these|those|it|it's|there|they|he|she|a|an|with|since|"
-    r"as|after|before|given|due|operations|management)\b|\W*[A-Z][a-z]+\s+(?:is|are|was|were|has|have|had|says|said|"
-    r"told|mentioned|asks|asked|wants|needs)\b",
+    # a letter's salutation first ("Dear colleagues on the island, the big battery is new to me; in my day …")
+    r"\W*(?:dear\s+[^,.;:?!]{1,40},\s*|good\s+(?:morning|afternoon|evening)\b[^,.;:?!]{0,40}[,.]\s*)?"
+    r"(?:\W*(?:i|i'm|i've|i'd|we|we're|we've|our|my|the|this|that|these|those|it|it's|there|they|he|she|a|an|with|since|"
+    r"as|after|before|given|due|operations|management|in|when|back|once|years|although|though|while|whilst)\b|"
+    r"\W*[A-Z][a-z]+\s+(?:is|are|was|were|has|have|had|says|said|"
+    r"told|mentioned|asks|asked|wants|needs)\b)",
     re.I,
 )
 

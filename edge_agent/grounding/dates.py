@@ -724,6 +724,8 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
     lowered = re.sub(rf"\b({'|'.join(WEEKDAYS)})s\b", r"\1", lowered)  # "in wednesdays test": Wednesday's
     # "from the second to the fourth inclusive": days of the month in words, as figures
     lowered = _DAY_WORDS.sub(lambda m: f"the {_DAY_ORDINALS[m['w'] or m['w2']]}", lowered)
+    # "last night's shift (20:00 friday to 08:00 this morning)": a range in brackets, from its first time
+    lowered = re.sub(r"\(\s*(?=\d{1,2}:\d{2}\b[^()]*?\b(?:to|until|till)\b[^()]*\))", "(from ", lowered)
     if _OVERNIGHT.search(lowered) and _find_day(lowered, now) is None:  # "how warm did it get overnight": last night
         lowered = _OVERNIGHT.sub("last night", lowered)
     # "from fri 3rd to mon 6th apr": the day's number says the day, its weekday only names it again

@@ -216,8 +216,19 @@ def established(g: Grounding, trial: int | None = None) -> str:
 
 def holds_finish(g: Grounding, trial: int | None = None) -> bool:
     """Finish waits: a question in several parts, or one asking for a conclusion, has a part no call answered; or
-    a question for a measure over a period (only a data call reads one) has had none yet."""
-    return (g.reading.by_parts or _measure_over_period(g)) and bool(open_parts(g, trial))
+    a question for a measure over a period (only a data call reads one) has had none yet; or one that asks for data
+    at all (a value now: "say again the amps on rectifier 9") has had no data call in this trial — a listing's head
+    answers none of them, and an answer without one is refused (`unsupported`): a second attempt that was told what
+    the first one's listings found had finished at once (b25-01 at F33)."""
+    if g.reading.by_parts or _measure_over_period(g):
+        return bool(open_parts(g, trial))
+    return (
+        g.links is not None
+        and g.catalog is not None
+        and not answered_by_links(g)
+        and _data_asked(g)
+        and not _data_read(g, trial)
+    )
 
 
 def _measure_over_period(g: Grounding) -> bool:
