@@ -214,3 +214,8 @@ def test_a_range_in_brackets_runs_from_its_first_time():
         "2031-06-10T20:00",
         "2031-06-12T08:00",
     )
+
+
+def test_a_topic_with_a_measure_but_no_equipment_is_still_another_topic():
+    assert _g("Email the energy report to the dairy manager.").refusal == "outside"
+    assert _g("Send an e-mail saying the pumps are fine.").refusal == "outside"

@@ -269,9 +269,11 @@ def _outside(g: Grounding, catalog: Catalog, links: Links) -> bool:
     building's data at all, and not of the time)."""
     linked = [m for m in links.mentions if m.text and m.how != "city"]  # "a pizza place near Davis": a town, no data
     rest = g.asked_text_less_names()  # the refused pieces are no topic, nor a place it lacks ("the Eastgate Hotel")
-    measured = links.sensors or links.measures  # "the temperature of the stock in the cold store": the plant's stock,
-    if not measured and outside_topic(rest, _held_words(catalog)):  # a series read ("the weather at POKMAIN", "send
-        # an e-mail … saying the chillers are fine": no series, another topic)
+    # a series read of equipment ("the temperature of the stock in the cold store") is the plant's, whatever topic
+    # word it holds; "the weather at POKMAIN", "send an e-mail … saying the chillers are fine", "email the energy
+    # report" read none: another topic
+    measured = links.sensors or (links.measures and (links.assets or links.asset_types))
+    if not measured and outside_topic(rest, _held_words(catalog)):
         return True
     if linked or links.missing or _TIME_QUESTION.search(g.question):
         return False
