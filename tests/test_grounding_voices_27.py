@@ -219,3 +219,10 @@ def test_a_range_in_brackets_runs_from_its_first_time():
 def test_a_topic_with_a_measure_but_no_equipment_is_still_another_topic():
     assert _g("Email the energy report to the dairy manager.").refusal == "outside"
     assert _g("Send an e-mail saying the pumps are fine.").refusal == "outside"
+
+
+def test_a_value_asked_in_the_present_with_no_time_is_the_value_now():
+    g = _g("what's the holding temp on Pasteurizer 2 at Harrow Dairy?")
+    assert g.start is not None and g.start == g.final  # now: the latest reading
+    assert _g("what was the holding temp on Pasteurizer 2 at Harrow Dairy?").start is None  # the past: not now
+    assert _g("what sensors does Pasteurizer 2 at Harrow Dairy have?").start is None  # no measure: a listing

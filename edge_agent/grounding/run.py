@@ -45,7 +45,7 @@ from edge_agent.grounding.context import (
     set_aside,
     statement_spans,
 )
-from edge_agent.grounding.dates import DateRange, resolve_period
+from edge_agent.grounding.dates import DateRange, mentions_time, resolve_period
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.frame import Slot
 from edge_agent.grounding.linking import link
@@ -351,6 +351,29 @@ def _one_by_its_number(question: str, period: str, links: Links, catalog: Catalo
             return
 
 
+def _present_value(g: Grounding, question: str) -> bool:
+    """A value of a measure asked in the present tense with no time said ("Say again the amps on rectifier 9",
+    "what's the bath temp in the pot room"): its value now, the latest reading (a documented rule: the Read-as says
+    "now"). Never a question that says any time, asks anything but one value, or names no measure."""
+    r = g.reading
+    return (
+        g.start is None
+        and g.links is not None
+        and bool(g.links.sensors or g.links.measures)
+        and r.intent == "read"
+        and not r.also
+        and len(r.parts) == 1
+        and r.parts[0].ask == "data"
+        and r.parts[0].form == "value"
+        and not mentions_time(question)
+        and not _PAST.search(question)
+    )
+
+
+#: a question about the past ("what was …", "did it …"): no value now
+_PAST = re.compile(r"\b(?:was|were|did|had|been|ago|last|yesterday|earlier|previous|before)\b", re.I)
+
+
 def _asked_period(question: str, now: datetime) -> DateRange | None:
     """The period of the one sentence that asks ("P2 on ESL since the 1st with its SP raised. Did the holding tube temp
     dip below SP at any point yesterday?": yesterday), where the message has others before it that ask nothing; else
@@ -580,6 +603,9 @@ class Grounding:
                 pair = two_periods(spelled(question), now)
                 if pair is not None:
                     (g.start, g.final), g.other = pair[0].iso(), pair[1].iso()
+            if now is not None and _present_value(g, question):  # "what's the bath temp in the pot room": now
+                g.start, g.final = DateRange(now, now, "now", point=True).iso()
+                g.period_phrase = phrase = ""
             _ranked_kind_site(g.reading, links, catalog)  # "which chiller …": the one site with several chillers
             name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
             _count_of_a_point(g.reading, links)  # "how many plugs were in use": the Plugs In Use point's value
