@@ -15,6 +15,7 @@ from typing import Any
 from edge_agent.agent.loops import LoopDetector, signature
 from edge_agent.agent.runtime import AgentRuntime
 from edge_agent.agent.trajectory import AgentEvent, StepKind, StepRecord, Trial, TrialOutcome
+from edge_agent.grounding.status import LISTINGS
 from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
 
 
@@ -102,12 +103,9 @@ def failed(step: StepRecord) -> bool:
     return step.kind in ("tool", "invalid") and not step.ok and bool(step.action)
 
 
-#: the tools that list what the SkySpark has; their results are facts a later attempt is told (`xen.learned`)
-LISTINGS = frozenset({"sites", "assets", "sensors"})
-
-
 def listed(step: StepRecord) -> bool:
-    """The step is a listing call that succeeded (what it found goes into the next attempt's feedback)."""
+    """The step is a listing call that succeeded (`status.LISTINGS`: what it found goes into the next attempt's
+    feedback, `xen.learned`)."""
     return step.kind == "tool" and step.ok and step.action in LISTINGS
 
 

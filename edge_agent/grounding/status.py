@@ -411,13 +411,13 @@ _TOTAL_STATED = re.compile(r"\b(?:energy|rise|total)\b[^;]*?\d", re.I)
 def _data_read(g: Grounding, trial: int | None) -> bool:
     """A call of `trial` read data (a tool whose head answers: histories, the analysis tools, a merge of data)."""
     return any(
-        s.kind == "observation" and s.head and (s.answers or s.tool not in _LISTINGS) and trial in (None, s.trial)
+        s.kind == "observation" and s.head and (s.answers or s.tool not in LISTINGS) and trial in (None, s.trial)
         for s in g.sources
     )
 
 
 #: the calls that list what the SkySpark has (their heads name things, they read no data)
-_LISTINGS = frozenset({"sites", "assets", "sensors"})
+LISTINGS = frozenset({"sites", "assets", "sensors"})
 
 
 def _data_asked(g: Grounding) -> bool:
