@@ -79,6 +79,7 @@ NUMBER_WORDS = {
 
 _MON = r"(?P<mon>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?:,?\s*(?P<year>'\d{2}|\d{4}))"
+_MON_WORD = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _NUM = r"(?P<n>\d+|" + "|".join(NUMBER_WORDS) + r")"
 _UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?)"
@@ -125,7 +126,7 @@ _DAYS_OF_ONE_MONTH = re.compile(
 _DATES_RANGE = re.compile(
     r"(?<!\w)(?P<a>\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
     + "|".join(sorted(MONTHS, key=len, reverse=True))
-    + r")\.?)\s*(?:to|until|till|through|-|–)\s*(?P<b>\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+    + r")\.?)\s*(?:to|until|till|through|-|–|(?P<joined>and|or|&))\s*(?P<b>\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
     + "|".join(sorted(MONTHS, key=len, reverse=True))
     + r")\.?"
     + r"(?:,?\s*\d{4})?)(?!\w)"
@@ -180,6 +181,38 @@ def _clock_window(text: str, now: datetime) -> DateRange | None:
     start = datetime.combine(day.start.date(), t1, day.start.tzinfo)
     end = datetime.combine(day.start.date() + timedelta(days=1 if t2 <= t1 else 0), t2, day.start.tzinfo)
     return DateRange(start, end, f"{day.phrase} {m.group(0)}", absolute=day.absolute)
+
+
+#: two weekdays joined by "and"/"or" ("on Saturday and Sunday", "at any time on sat or sun", "fri & sat"): one span
+#: where the second is the day after the first (`_joined_days`); short forms count here, "sat"/"sun" too
+_WEEKDAY_PAIR = re.compile(
+    rf"\b(?P<a>(?:last\s+)?(?:{'|'.join(WEEKDAYS)}|{'|'.join(_WEEKDAY_SHORT)}|sat|sun))\.?\s*(?:and|or|&|\+|/)\s*"
+    rf"(?P<b>(?:{'|'.join(WEEKDAYS)}|{'|'.join(_WEEKDAY_SHORT)}|sat|sun))\b\.?"
+)
+_WEEKDAY_NUMBER = WEEKDAYS | _WEEKDAY_SHORT | {"sat": 5, "sun": 6}
+
+
+#: words that set one day against another ("higher tuesday or wednesday", "compare saturday and sunday"): two days
+#: joined by "or"/"and" there are two periods, never one span
+_COMPARING = re.compile(
+    r"\b(?:compar\w*|which|whichever|more|less|higher|lower|greater|fewer|bigger|smaller|hotter|colder|warmer|"
+    r"cooler|better|worse|busier|longer|shorter|vs|versus|than|difference)\b"
+)
+
+
+def _joined_days(lowered: str) -> str:
+    """ "saturday and sunday" → "from saturday to sunday" where the second day follows the first (never "monday or
+    thursday", two days apart: no one span)."""
+
+    def span(m: re.Match[str]) -> str:
+        a, b = m["a"].split()[-1], m["b"]
+        if (_WEEKDAY_NUMBER[a] + 1) % 7 != _WEEKDAY_NUMBER[b]:
+            return m.group(0)
+        last = "last " if m["a"].startswith("last") else ""
+        full = {n: w for w, n in WEEKDAYS.items()}
+        return f"from {last}{full[_WEEKDAY_NUMBER[a]]} to {full[_WEEKDAY_NUMBER[b]]}"
+
+    return _WEEKDAY_PAIR.sub(span, lowered, count=1)
 
 
 _WEEKDAY_SPAN = re.compile(
@@ -718,9 +751,13 @@ _DAY_WORDS = re.compile(
 _OVERNIGHT = re.compile(r"\b(?:overnight|over\s+night|through\s+the\s+night)\b")
 
 
-def resolve_period(text: str, now: datetime) -> DateRange | None:
-    """The period a question talks about, resolved against `now` (aware), or None if it names none."""
+def resolve_period(text: str, now: datetime, join_days: bool = True) -> DateRange | None:
+    """The period a question talks about, resolved against `now` (aware), or None if it names none. Two days that
+    follow each other joined by "and"/"or" are one span unless `join_days` is False (where two periods are set
+    against each other: `periods.two_periods`)."""
     lowered = " ".join(text.lower().split())
+    if join_days and "from " not in lowered and "between " not in lowered and not _COMPARING.search(lowered):
+        lowered = _joined_days(lowered)
     lowered = re.sub(rf"\b({'|'.join(WEEKDAYS)})s\b", r"\1", lowered)  # "in wednesdays test": Wednesday's
     # "from the second to the fourth inclusive": days of the month in words, as figures
     lowered = _DAY_WORDS.sub(lambda m: f"the {_DAY_ORDINALS[m['w'] or m['w2']]}", lowered)
@@ -728,9 +765,11 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
     lowered = re.sub(r"\(\s*(?=\d{1,2}:\d{2}\b[^()]*?\b(?:to|until|till)\b[^()]*\))", "(from ", lowered)
     if _OVERNIGHT.search(lowered) and _find_day(lowered, now) is None:  # "how warm did it get overnight": last night
         lowered = _OVERNIGHT.sub("last night", lowered)
-    # "from fri 3rd to mon 6th apr": the day's number says the day, its weekday only names it again
+    # "from fri 3rd to mon 6th apr", "saturday 31 october": the day's number says the day, its weekday only names it
+    # again
     lowered = re.sub(
-        rf"\b(?:{'|'.join(WEEKDAYS)}|{'|'.join(w[:3] for w in WEEKDAYS)})\.?\s+(?=\d{{1,2}}(?:st|nd|rd|th)\b)",
+        rf"\b(?:{'|'.join(WEEKDAYS)}|{'|'.join(w[:3] for w in WEEKDAYS)}),?\.?\s+"
+        rf"(?=\d{{1,2}}(?:st|nd|rd|th)\b|\d{{1,2}}\s+(?:of\s+)?{_MON_WORD})",
         "",
         lowered,
     )
@@ -747,13 +786,21 @@ def resolve_period(text: str, now: datetime) -> DateRange | None:
     if days is not None:
         return days
     m = _RANGE.search(lowered)
-    if m is None and (d := _DATES_RANGE.search(lowered)) and not re.search(r"\bcompar", lowered[: d.start()]):
+    if (
+        m is None
+        and (d := _DATES_RANGE.search(lowered))
+        and not re.search(r"\bcompar", lowered[: d.start()])
+        and (not d["joined"] or (join_days and not _COMPARING.search(lowered)))
+    ):
         m = d
     if m:
         # A year written once at the end applies to both ends ("from jan 1 to jan 5 2021").
         year = re.search(r"(\d{4})\s*$", m["b"])
         left = m["a"] if re.search(r"\d{4}|'\d{2}", m["a"]) or not year else f"{m['a']} {year.group(1)}"
         a, b = _single(left, now), _single(m["b"], now)
+        if m.groupdict().get("joined") and a is not None and b is not None and b.start - a.start > timedelta(days=1):
+            a = None  # "31 october and 2 november": two days apart are two days, no span (two days that follow
+            # each other are one: "saturday 31 october and sunday 1 november")
         if a is not None and b is not None and a.start <= b.end:
             return DateRange(
                 a.start, b.end if not b.point else b.start, m.group(0).strip(), absolute=(a.absolute[0], b.absolute[1])

@@ -571,6 +571,8 @@ def point_function(tags: Iterable[str] = (), name: str = "") -> str | None:
             return fn
     if "sp" in words or "stpt" in words or "spt" in words:
         return "setpoint"
+    if "cmd" in words:  # "Hot Air Damper Cmd": a command, as BMS exports shorten it
+        return "command"
     return None
 
 

@@ -150,6 +150,8 @@ def _match_sensor_part(
         span = [_short(key(w)) for w in tokens.words(i, j)]
         if not all(span) or span[0] in GLUE or span[-1] in GLUE:
             continue
+        # "the hot-air damper": a hyphened word is the name's two words
+        span = [_short(key(p)) for w in tokens.words(i, j) for p in w.split("-") if key(p)]
         fits = [n for n, ws in words.items() if _contains(ws, span)]
         before = _qualifier(tokens, i)
         if before and before not in not_qualifiers and not any(before in ws for n, ws in words.items() if n in fits):
@@ -158,10 +160,17 @@ def _match_sensor_part(
         said = " ".join(tokens.words(i, min(j + 2, len(tokens.items))))  # "discharge air (temp) setpoint"
         said_setpoint = TABLE.setpoint.search(said) is not None
         fits = [n for n in fits if (fieldvocab.point_function((), n) == "setpoint") == said_setpoint] or fits
+        # a command only where the question says one ("the hot-air damper" is its Position, not its Cmd)
+        said_command = _SAYS_COMMAND.search(said) is not None
+        fits = [n for n in fits if (fieldvocab.point_function((), n) == "command") == said_command] or fits
         if len(fits) == 1:
             tokens.take(i, j)
             found.append((i, j, fits[0], "part"))
     return found
+
+
+#: the words that ask for a command rather than what was measured
+_SAYS_COMMAND = re.compile(r"\b(?:cmd|command|commanded|demand|signal|output|told\s+to)\b", re.I)
 
 
 #: prepositions after which an operator says the place or part of a point name's words ("the CO2 in the lobby")

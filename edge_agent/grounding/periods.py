@@ -94,7 +94,7 @@ def two_periods(text: str, now: datetime) -> tuple[DateRange, DateRange] | None:
         last = resolve_period(rest, now) or resolve_period(f"{'yesterday' if unit == 'day' else 'last ' + unit}", now)
         if last is not None and not last.point:
             return last, _back(last, unit)
-    whole = resolve_period(lowered, now)
+    whole = resolve_period(lowered, now, join_days=False)
     at = lowered.find(whole.phrase) if whole is not None and whole.phrase else -1
     span = (at, at + len(whole.phrase)) if whole is not None and at >= 0 else (0, 0)
     for m in _VERSUS.finditer(lowered):
@@ -103,7 +103,7 @@ def two_periods(text: str, now: datetime) -> tuple[DateRange, DateRange] | None:
         if _ALTERNATIVE.search(lowered[max(0, m.start() - 12) : m.end() + 12]):  # "up or down?": no two periods
             continue
         left, right = lowered[: m.start()], lowered[m.end() :]
-        first = resolve_period(left, now)
+        first = resolve_period(left, now, join_days=False)
         week = _WEEK.search(right)
         if week and re.search(rf"\b(?:{'|'.join(WEEKDAYS)})\W*$", left):  # "tuesday or wednesday last week": one week
             first = resolve_period(f"{left.rstrip()} {week.group(0)}", now)

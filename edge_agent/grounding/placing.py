@@ -170,6 +170,12 @@ REPORTING_WORDS = frozenset(
 
 #: the paperwork a figure is asked for ("on the QC sheet", "the fuel roster", "the shift cost"): where it goes
 PAPERWORK_WORDS = frozenset("roster rota sheet sheets qc lot lots pallet pallets export cost costs".split())
+#: how a scheduler names what the plant makes and when ("the 30x60 format", "that batch", "since the changeover"):
+#: the product and its runs, never a measure (a size written as "30x60" is placed with them: `_SIZE_CODE`)
+PRODUCTION_WORDS = frozenset(
+    "batch batches changeover changeovers format formats grade grades recipe recipes sku skus".split()
+)
+_SIZE_CODE = re.compile(r"^\d+(?:[.,]\d+)?[x×]\d+(?:[.,]\d+)?(?:mm|cm)?$")
 #: a name before a noun of the plant's business ("the Al-Noor export order"): a customer's or a job's name
 _BUSINESS_NAMED = re.compile(
     r"((?:[A-ZÀ-Þ][\w'’-]*\s+){1,3}(?:[a-z]+\s+)?)(?:" + "|".join(sorted(BUSINESS_NOUNS)) + r")\b"
@@ -249,6 +255,8 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         | PEOPLE_WORDS  # "guard here at the tyre plant": who asks, not what
         | BUSINESS_NOUNS
         | PAPERWORK_WORDS  # "for the QC sheet", "the fuel roster": where the answer goes, not what it reads
+        | PRODUCTION_WORDS
+        | {w for w in words(g.question) if _SIZE_CODE.match(w)}
         | FUNCTION_WORDS  # (fillers among them: "uh, what's …", "er, Main Vent Fan 2's speed")
     )
     for m in links.mentions:

@@ -394,6 +394,12 @@ def _as_ratio(part: Part, text: str) -> Part:
     )
 
 
+#: the first of two series said to be less than the second: "fell short of", "lagged", "how far below"
+_SHORTFALL = re.compile(
+    r"\b(?:short\s+of|shy\s+of|lagged|lagging|lags|trailed|trailing|trails|fell\s+behind|below)\b", re.I
+)
+
+
 def _pin(part: Part, spec: FormSpec, text: str) -> None:
     if isinstance(spec.pins, dict):
         for k, v in spec.pins.items():
@@ -418,6 +424,10 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.setpoint = _setpoint(text) and part.limit is None
     if "op" in pins:
         part.op = _argument("op", text)
+        if part.op == "difference" and part.direction is None and _SHORTFALL.search(text):
+            # "the extent to which the feedback fell short of the command", "how far below the return was the
+            # supply": the shortfall, the second named less the first, positive as it is said (`scope`)
+            part.direction = "below"
     if "order" in pins:  # "rank them by minimum speed": the aggregate after "by" is the criterion, not the order
         criterion = re.sub(r"\bby\s+(?:the\s+)?(?:min(?:imum)?|max(?:imum)?|lowest|highest)\b", "by", text, flags=re.I)
         # "the highest minimum power": the statistic right after the order word is the criterion, not the order

@@ -178,7 +178,7 @@ def _one_of_a_kind(g: Grounding, picked: list[str], sensor: str, site_name: str)
     if site_name not in g.catalog.sites or not picked:
         return None
     kinds = [m for m in g.links.mentions if m.kind == "asset" and m.name in g.links.asset_types and m.text]
-    plural = [m for m in kinds if re.search(r"s\b", re.sub(r"['’]s\b", "", m.text.casefold()))]  # not "the stenter's"
+    plural = [m for m in kinds if _said_plural(m.text)]  # not "the stenter's", not "the press"
     if not kinds or plural:
         return None  # "the filter pumps": the kind, all of it
     sc = g.catalog.site(site_name)
@@ -192,6 +192,12 @@ def _one_of_a_kind(g: Grounding, picked: list[str], sensor: str, site_name: str)
         return Slot(source="model", said=f"{', '.join(picked)}, {ONE_NAMED.format(kind=kinds[0].text, n=len(having))}")
     which = _listed(having) if len(having) <= 6 else f"{len(having)} {kinds[0].text}"
     return Slot(source="model", said=f"{picked[0]}, {NO_EQUIPMENT} ({which} have {sensor})")
+
+
+def _said_plural(text: str) -> bool:
+    """Whether a kind's words end in a plural ("the filter pumps", "AHUs"; never "the press", "the stenter's")."""
+    last = re.sub(r"['’]s\b", "", text).split()[-1] if text.split() else ""
+    return fieldvocab.singular(last) != last
 
 
 #: how equipment the model chose where the question named none is said (such a run is partial: `open_slots`)

@@ -46,6 +46,7 @@ from edge_agent.grounding.context import (
     statement_spans,
 )
 from edge_agent.grounding.dates import DateRange, mentions_time, resolve_period
+from edge_agent.grounding.eventwindow import event_window
 from edge_agent.grounding.forms import FUNCTION_WORDS, TABLE
 from edge_agent.grounding.frame import Slot
 from edge_agent.grounding.linking import link
@@ -374,11 +375,29 @@ def _present_value(g: Grounding, question: str) -> bool:
 _PAST = re.compile(r"\b(?:was|were|did|had|been|ago|last|yesterday|earlier|previous|before)\b", re.I)
 
 
+#: the site as a whole, the subject of a sentence ("was the works sending …", "did the plant use …")
+_SITE_SUBJECT = re.compile(
+    r"\b(?:was|were|is|are|did|does|has|had)\s+(?:the|our|this)\s+(?:works|plant|site|mill|factory|facility|station)\b"
+    r"|\b(?:the|our|this)\s+(?:works|plant|site|mill|factory|facility|station)(?:'s)?\s+(?:was|were|is|are|did|does|has|had)\b",
+    re.I,
+)
+
+
+def _site_as_subject(question: str, frames: list[tuple[int, int]]) -> bool:
+    """The message's asking part (outside the framing sentences) has the site as a whole for its subject."""
+    asking = question
+    for a, b in sorted(frames, reverse=True):
+        asking = asking[:a] + " " * (b - a) + asking[b:]
+    return _SITE_SUBJECT.search(asking) is not None
+
+
 def _asked_period(question: str, now: datetime) -> DateRange | None:
     """The period of the one sentence that asks ("P2 on ESL since the 1st with its SP raised. Did the holding tube temp
     dip below SP at any point yesterday?": yesterday), where the message has others before it that ask nothing; else
     the period of the whole message. A period said of a document ("the disclosure that is due this week") is not the
     data's, where the question names another."""
+    if (event := event_window(question, now)) is not None:  # "that batch", "since the changeover": its times
+        return event
     whole = resolve_period(question, now)
     if whole is not None and (about := _ABOUT_A_NOUN.search(question)) and whole.phrase in about.group(0).casefold():
         other = resolve_period(question[: about.start()] + " " + question[about.end() :], now)
@@ -584,6 +603,12 @@ class Grounding:
             # drop below 55 °C …?": where the asking sentence names the equipment, the framing names none of it
             asked = link(question, catalog, exclude=[*period_span(question, phrase), *events, *frames])
             if asked.assets or asked.asset_types or (asked.sites and not links.assets):
+                links = asked
+            elif _site_as_subject(question, frames) and (asked.sensors or asked.measures):
+                # "I understand the tile works sells the engine's surplus to the grid. At what time was the works
+                # sending the most power out?": the asking sentence is about the site as a whole, not the framing's
+                # equipment; the framing's site stays
+                asked.sites = asked.sites or list(links.sites)
                 links = asked
         g = cls(question=question, catalog=catalog, links=links, start=start, final=final, note=note)
         g.period_phrase = phrase

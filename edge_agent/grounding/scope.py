@@ -427,6 +427,8 @@ class Scope:
                 continue
             if role in ("first", "second"):  # two series: the question's two sensors, or its two assets, in its order
                 n = 0 if role == "first" else 1
+                if pins.get("op") == "difference" and pins.get("direction") == "below":
+                    n = 1 - n  # "X fell short of Y": Y less X, the shortfall positive as it is said
                 pool = list(scope.fixed_assets) if mark == ASSET else list(self.named_sensors) if mark == SENSOR else []
                 if mark == ASSET and len(pool) == 1:
                     pool = pool * 2  # two sensors of one asset
