@@ -85,6 +85,9 @@ HS_TZ = {
     "Lord_Howe": "Australia/Lord_Howe",
     "Madrid": "Europe/Madrid",
     "Karachi": "Asia/Karachi",
+    "Chatham": "Pacific/Chatham",
+    "Yangon": "Asia/Yangon",
+    "Bogota": "America/Bogota",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
