@@ -204,6 +204,30 @@ def build_units(rh, ns) -> tuple[dict, dict[str, str]]:
         taken.update(extra)
     for e in entries:
         e["symbols"] = [*e["symbols"], *([e["name"]] if e["name"] not in e["symbols"] else [])]
+    # each unit as its quantity's first unit: value × scale + offset (°F → K, psi → Pa), from rusty-haystack's
+    # converter, so that a limit said in one unit is compared with a series in another of the same quantity
+    first: dict[str, list[str]] = {}
+    for qname, lines in groups:
+        for line in lines:
+            first.setdefault(qname, line.split(","))
+
+    def convert(value: float, spellings: list[str], refs: list[str]) -> float | None:
+        for a in spellings:
+            for b in refs:
+                try:
+                    return float(rh.units.convert(value, a, b))
+                except Exception:  # noqa: BLE001, S112 (a spelling the converter does not take: the next one)
+                    continue
+        return None
+
+    for e in entries:
+        refs = first.get(e["quantity"])
+        if refs is None:
+            continue
+        spellings = [e["name"], *e["symbols"]]
+        zero, one = convert(0.0, spellings, refs), convert(1.0, spellings, refs)
+        if zero is not None and one is not None and one != zero:
+            e["scale"], e["offset"] = round(one - zero, 12), round(zero, 12)
     quantities = sorted({e["quantity"] for e in entries} | set(DEF_QUANTITY_NAMES.values()) | set(QUDT_NAMES.values()))
     final_q = {s: e["quantity"] for e in entries for s in e["symbols"]}
     doc = {

@@ -182,3 +182,25 @@ def test_a_point_named_without_its_last_word_is_what_was_measured_not_the_comman
     assert g.links is not None and g.links.sensors == ["Hot Air Damper Position"]
     cmd = Grounding.build("What was Dryer 2's hot-air damper command at Birch Mill yesterday?", cat, NOW)
     assert cmd.links is not None and cmd.links.sensors == ["Hot Air Damper Cmd"]
+
+
+def test_a_limit_said_in_another_unit_is_compared_in_the_series_unit():
+    from edge_agent.grounding import fieldvocab
+    from plugins.iot_analysis import excursions
+
+    assert round(fieldvocab.convert(150, "psi", "bar") or 0, 3) == 10.342
+    assert fieldvocab.convert(220, "°C", "°F") == 428.0
+    assert fieldvocab.convert(3, "kW", "°C") is None  # two quantities: no conversion
+    cat = Catalog.of({"Birch Mill": {"Boiler 1": []}})
+    cat.site("Birch Mill").types["Boiler 1"] = ["boiler"]
+    cat.site("Birch Mill").sensors["Boiler 1"] = [
+        SensorName("Steam Pressure", "Steam Pressure", "bar", ("steam", "pressure", "sensor"))
+    ]
+    g = Grounding.build("Did Boiler 1 at Birch Mill go above 150 psi at any time yesterday?", cat, NOW)
+    schema = g.scope().constrain(ToolRegistry([excursions]).get("excursions").schema())
+    branch = schema["anyOf"][0] if "anyOf" in schema else schema
+    assert branch["properties"]["limit"] == {"enum": [10.3421]}
+    same = Grounding.build("Did Boiler 1 at Birch Mill go above 9 bar at any time yesterday?", cat, NOW)
+    schema = same.scope().constrain(ToolRegistry([excursions]).get("excursions").schema())
+    branch = schema["anyOf"][0] if "anyOf" in schema else schema
+    assert branch["properties"]["limit"] == {"enum": [9.0]}

@@ -197,6 +197,13 @@ class _Vocab:
                 self.unit_q.setdefault(sym, u["quantity"])
                 folded.setdefault(sym.casefold(), set()).add(u["quantity"])
         self.unit_folded = {k: next(iter(v)) for k, v in folded.items() if len(v) == 1}
+        #: a unit's symbol → (scale, offset, quantity): the unit as its quantity's first unit (`convert`)
+        self.unit_scale: dict[str, tuple[float, float, str]] = {
+            sym: (float(u["scale"]), float(u["offset"]), u["quantity"])
+            for u in units["units"]
+            if "scale" in u
+            for sym in u["symbols"]
+        }
         #: a unit's name ("kilowatt", "gallons_per_minute") → its shortest symbol ("kW", "gal/min")
         self.unit_names: dict[str, str] = {
             u["name"].casefold(): min((x for x in u["symbols"] if x != u["name"]), key=len, default=u["name"])
@@ -526,6 +533,25 @@ def quantity_of_unit(unit: str | None) -> Quantity | None:
     if name is None and (m := re.fullmatch(r"(?:k|M|G|m|µ|u)(?P<base>[A-Z][A-Za-z]?)", u)):  # "kA", "mA", "kV": an
         return quantity_of_unit(m["base"])  # SI prefix on a unit symbol of one or two letters that opens in capitals
     return v.quantities.get(name) if name else None
+
+
+def _scale_of(unit: str) -> tuple[float, float, str] | None:
+    v = _v()
+    u = _unit_key(unit)
+    for said in (u, u.translate(_SUPER), unit_symbol(u) or ""):
+        if said in v.unit_scale:
+            return v.unit_scale[said]
+    hits = {x for k, x in v.unit_scale.items() if k.casefold() == u.casefold()}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def convert(value: float, unit: str, to: str) -> float | None:
+    """`value` in `unit` said in `to` (150 psi → 10.342 bar, 220 °C → 428 °F), by Haystack's unit database (its
+    converter's factors, in units.json); None where either unit is unknown or they measure different quantities."""
+    a, b = _scale_of(unit), _scale_of(to)
+    if a is None or b is None or a[2] != b[2]:
+        return None
+    return (value * a[0] + a[1] - b[1]) / b[0]
 
 
 #: how operators write a temperature's unit after a limit ("below 37 deg"): degrees of temperature, not of arc
