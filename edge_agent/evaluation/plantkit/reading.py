@@ -85,6 +85,9 @@ HS_TZ = {
     "Lord_Howe": "Australia/Lord_Howe",
     "Madrid": "Europe/Madrid",
     "Karachi": "Asia/Karachi",
+    "Cairo": "Africa/Cairo",
+    "Honolulu": "Pacific/Honolulu",
+    "Eucla": "Australia/Eucla",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
