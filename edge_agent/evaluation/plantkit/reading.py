@@ -88,6 +88,9 @@ HS_TZ = {
     "Chatham": "Pacific/Chatham",
     "Yangon": "Asia/Yangon",
     "Bogota": "America/Bogota",
+    "Cairo": "Africa/Cairo",
+    "Honolulu": "Pacific/Honolulu",
+    "Eucla": "Australia/Eucla",
 }
 STRUCTURAL = {"id", "dis", "navName", "equip", "siteRef", "site", "tz", "geoCity"}
 
