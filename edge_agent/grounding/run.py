@@ -113,7 +113,9 @@ def _kind_slips(question: str) -> dict[str, str]:
 def _short_forms(question: str, catalog: Catalog) -> dict[str, str]:
     """The short forms of general words the question writes ("yday", "thru", "pts": the forms table's `short_forms`)
     → the words they stand for; never a word of one of the SkySpark's names (a site "RN", an asset "DL 2")."""
-    typed = {w for w in re.findall(r"(?<![\w-])[A-Za-z0-9/]+(?![\w-])", question) if w.casefold() in TABLE.short_forms}
+    typed = dict.fromkeys(  # in the question's order: the Read-as says them so
+        w for w in re.findall(r"(?<![\w-])[A-Za-z0-9/]+(?![\w-])", question) if w.casefold() in TABLE.short_forms
+    )
     if not typed and not _DAY_BEFORE_DATE.search(question):
         return {}
     names = {w.casefold() for n in catalog.all_names() for w in re.findall(r"[^\W_]+", n)}
