@@ -142,7 +142,7 @@ def _match_sensor_part(
     """A sensor of the assets in play named by two or more words of its name, in order ("the RTU discharge air" for
     Discharge Air Temp): where exactly one sensor's name holds them — a setpoint only where the question says
     setpoint ("discharge air" is the Discharge Air Temp, not its Sp)."""
-    words = {n: [_short(key(w)) for w in re.split(r"[\s_]+", n) if key(w)] for n in names}
+    words = {n: [_short(key(w)) for w in re.split(r"[\s_\-]+", n) if key(w)] for n in names}
     found = []
     for i, j in tokens.spans(4):
         if j - i < 2 or any(tokens.used[i:j]):
