@@ -141,36 +141,24 @@ class Gen(taskgen.Questions):
             who = self.say("who-kind", sing=sing, plural=plural, site=site)
         return who, sensor, phrase, {**spec, **self.period(start, end)}, now
 
+    def rank_in_words(self, site, by, order):
+        """A ranking by `by` in `order` whose wording says the statistic in one of its `by_words`."""
+        who, sensor, phrase, spec, now = self.rank(site, by, order)
+        words = self.pick(self.w["by_words"][f"{by} {order}"])
+        q = self.say(f"rank_{by}", who=who, words=words, sensor=sensor, phrase=phrase)
+        return q, ["rank", by], {"ranks": spec}, now
+
     def f_rank_max(self, site):
-        who, sensor, phrase, spec, now = self.rank(site, "max", "highest")
-        words = self.pick(self.w["by_words"]["max highest"])
-        return (
-            self.say("rank_max", who=who, words=words, sensor=sensor, phrase=phrase),
-            ["rank", "max"],
-            {"ranks": spec},
-            now,
-        )
+        return self.rank_in_words(site, "max", "highest")
 
     def f_rank_min(self, site):
-        who, sensor, phrase, spec, now = self.rank(site, "min", "lowest")
-        return self.say("rank_min", who=who, sensor=sensor, phrase=phrase), ["rank", "min"], {"ranks": spec}, now
+        return self.ranking(site, "min", "lowest")
 
     def f_rank_mean(self, site):
-        order = self.pick(["highest", "lowest"])
-        who, sensor, phrase, spec, now = self.rank(site, "mean", order)
-        words = self.pick(self.w["by_words"][f"mean {order}"])
-        return (
-            self.say("rank_mean", who=who, words=words, sensor=sensor, phrase=phrase),
-            ["rank", "mean"],
-            {"ranks": spec},
-            now,
-        )
+        return self.rank_in_words(site, "mean", self.pick(["highest", "lowest"]))
 
     def f_rank_energy(self, site):
-        order = self.pick(["highest", "highest", "lowest"])
-        who, sensor, phrase, spec, now = self.rank(site, "energy", order)
-        most = "the most" if order == "highest" else "the least"
-        return self.say("rank_energy", who=who, most=most, phrase=phrase), ["rank", "energy"], {"ranks": spec}, now
+        return self.rank_energy(site)
 
     # ── derived ───────────────────────────────────────────────────────────────
     def f_diff_one_asset(self, site):
@@ -285,16 +273,12 @@ class Gen(taskgen.Questions):
         asset = self.pick(self.assets_of(site, etype))
         sensor = RANK_SENSORS[etype][0]
         for _ in range(40):
-            phrase, start, end, now = self.day(site)
+            day = self.day(site)
+            _, start, end, _ = day
             if any(v > 0 for _, v in self.values(site, asset, sensor, start, end)):
                 break
         frag = {"chiller": "Chiller", "ahu": "AHU", "pump": "WP"}[etype]
-        q = self.say("two_part", plural=plural, site=site, sensor=sensor, asset=asset, phrase=phrase)
-        expect = {
-            "count": {"of": "assets", "site": site, "name_contains": frag},
-            "value": {"site": site, "asset": asset, "sensor": sensor, "aggregate": "max", **self.period(start, end)},
-        }
-        return q, ["multi-part", "count", "max"], expect, now
+        return self.two_part(site, plural, frag, asset, sensor, day)
 
     # ── refusals ──────────────────────────────────────────────────────────────
     def f_control(self, site):

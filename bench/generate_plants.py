@@ -379,6 +379,17 @@ class TaskGen(taskgen.Questions):
         start, end = self.day(p.site, d)
         return start, end, sorted(v for _, v in self.values(p, start, end))
 
+    def limit_question(self, key: str, p: Pt, d: date, limit: float, **more: str) -> tuple[str, datetime]:
+        """A wording of `key` about point `p` against `limit` on day `d` (the limit said in the point's unit), and the
+        now it is asked at; `more`: the wording's other fields."""
+        now = self.now_after(p.site, d)
+        dd = self.dd(d, now)
+        lim = f"{limit:g}{self.unit_words(p.unit)}"
+        q = self.wording(key)
+        q = q.format(s=self.sensor_words(p.name), e=self.equip_words(p.equip), w=self.where(p.site, p.equip),
+                     w2=f" ({p.site.name})", lim=lim, dd=dd, **more)  # fmt: skip
+        return q, now
+
     # ── a task
     def add(self, family: str, question: str, now: datetime, expect: dict, protect: list[str], extra_tags=()):
         protect = [
@@ -600,13 +611,8 @@ class TaskGen(taskgen.Questions):
         yes, _, _ = ck.expected_excursion(ExcursionSpec.model_validate(spec), self.truth)
         if yes != want_yes or any(v == limit for v in vals) or (limit < 0 <= vals[0]):
             return False
-        now = self.now_after(site, d)
-        dd = self.dd(d, now)
-        lim = f"{limit:g}{self.unit_words(p.unit)}"
-        q = self.wording("excursion-limit")
-        q = q.format(s=self.sensor_words(p.name), e=self.equip_words(p.equip), w=self.where(site, p.equip),
-                     w2=f" ({site.name})", over=direction, go="over" if direction == "above" else "under", lim=lim,
-                     dd=dd)  # fmt: skip
+        go = "over" if direction == "above" else "under"
+        q, now = self.limit_question("excursion-limit", p, d, limit, over=direction, go=go)
         tags = [p.kind, "yes" if yes else "no"]
         return self.add("excursion-limit", q, now, {"yes_no": {"excursion": spec}}, [p.equip, p.name], tags)
 
@@ -649,12 +655,7 @@ class TaskGen(taskgen.Questions):
         _, share, _, _, _ = ck.expected_duration(DurationCheck.model_validate(spec), self.truth)
         if not 0.1 <= share / 100 <= 0.8 or any(v == limit for v in vals):
             return False
-        now = self.now_after(site, d)
-        dd = self.dd(d, now)
-        lim = f"{limit:g}{self.unit_words(p.unit)}"
-        q = self.wording("duration")
-        q = q.format(s=self.sensor_words(p.name), e=self.equip_words(p.equip), w=self.where(site, p.equip),
-                     w2=f" ({site.name})", lim=lim, dd=dd)  # fmt: skip
+        q, now = self.limit_question("duration", p, d, limit)
         return self.add("duration", q, now, {"duration": spec}, [p.equip, p.name], [p.kind])
 
     def f_periods(self, i: int) -> bool:

@@ -111,24 +111,17 @@ class Gen(taskgen.Questions):
         raise RuntimeError(f"no clear ranking at {site} by {by}")
 
     def a_rank_max(self, site):
-        who, sensor, phrase, spec, now = self.rank(site, "max", "highest")
-        return self.say("rank_max", who=who, sensor=sensor, phrase=phrase), ["rank", "max"], {"ranks": spec}, now
+        return self.ranking(site, "max", "highest")
 
     def a_rank_min(self, site):
-        who, sensor, phrase, spec, now = self.rank(site, "min", "lowest")
-        return self.say("rank_min", who=who, sensor=sensor, phrase=phrase), ["rank", "min"], {"ranks": spec}, now
+        return self.ranking(site, "min", "lowest")
 
     def a_rank_mean(self, site):
         order = self.pick(["highest", "lowest"])
-        who, sensor, phrase, spec, now = self.rank(site, "mean", order)
-        q = self.say("rank_mean", who=who, order=order, sensor=sensor, phrase=phrase)
-        return q, ["rank", "mean"], {"ranks": spec}, now
+        return self.ranking(site, "mean", order, order=order)
 
     def a_rank_energy(self, site):
-        order = self.pick(["highest", "highest", "lowest"])
-        who, sensor, phrase, spec, now = self.rank(site, "energy", order)
-        most = "the most" if order == "highest" else "the least"
-        return self.say("rank_energy", who=who, most=most, phrase=phrase), ["rank", "energy"], {"ranks": spec}, now
+        return self.rank_energy(site)
 
     def a_diff_one_asset(self, site):
         etype = self.pick(["chiller", "boiler"])
@@ -209,13 +202,7 @@ class Gen(taskgen.Questions):
         _, plural, frag = self.kind[etype]
         asset = self.pick(self.assets_of(site, etype))
         sensor = RANK_SENSORS[etype][0]
-        phrase, start, end, now = self.day("winter")
-        q = self.say("two_part", plural=plural, site=site, sensor=sensor, asset=asset, phrase=phrase)
-        expect = {
-            "count": {"of": "assets", "site": site, "name_contains": frag},
-            "value": {"site": site, "asset": asset, "sensor": sensor, "aggregate": "max", **self.period(start, end)},
-        }
-        return q, ["multi-part", "count", "max"], expect, now
+        return self.two_part(site, plural, frag, asset, sensor, self.day("winter"))
 
     def a_control(self, site):
         asset = self.pick([n for n, _ in self.plant.equips(site)])
@@ -234,25 +221,17 @@ class Gen(taskgen.Questions):
         return q, ["injection", "refusal"], {"refuses": True}, self.any_now()
 
     # ── synthetic (retrieval) ────────────────────────────────────────────────
-    def s_list_assets(self, site):
+    def of_a_kind(self, key, tags, check, site):
+        """A question of `key` about the assets of a kind (picked) at `site`, checked by `check`."""
         _, plural, frag = self.kind[self.pick(list(self.kind))]
-        q = self.say("list_assets", plural=plural, site=site)
-        return (
-            q,
-            ["list-assets", "discovery"],
-            {"answer_lists": {"of": "assets", "site": site, "name_contains": frag}},
-            self.any_now(),
-        )
+        q = self.say(key, plural=plural, site=site)
+        return q, tags, {check: {"of": "assets", "site": site, "name_contains": frag}}, self.any_now()
+
+    def s_list_assets(self, site):
+        return self.of_a_kind("list_assets", ["list-assets", "discovery"], "answer_lists", site)
 
     def s_count_assets(self, site):
-        _, plural, frag = self.kind[self.pick(list(self.kind))]
-        q = self.say("count_assets", plural=plural, site=site)
-        return (
-            q,
-            ["count", "discovery"],
-            {"count": {"of": "assets", "site": site, "name_contains": frag}},
-            self.any_now(),
-        )
+        return self.of_a_kind("count_assets", ["count", "discovery"], "count", site)
 
     def s_sensors(self, site):
         asset, _ = self.pick(self.plant.equips(site))

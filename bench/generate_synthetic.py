@@ -115,25 +115,18 @@ class Gen(taskgen.Questions):
                 **kw}  # fmt: skip
 
     # ── task builders (each returns question, tags, expect, now) ───────────────
+    def of_a_kind(self, key, kinds, tags, check, site):
+        """A question of `key` about the assets of one of `kinds` (picked) at `site`, checked by `check`."""
+        one, many, frag = self.kind[self.pick(kinds)]
+        q = self.say(key, one=one, many=many, site=site)
+        return q, tags, {check: {"of": "assets", "site": site, "name_contains": frag}}, self.now(site)
+
     def f_list_assets(self, site):
-        one, many, frag = self.kind[self.pick(["chiller", "ahu", "meter"])]
-        q = self.say("list_assets", one=one, many=many, site=site)
-        return (
-            q,
-            ["discovery", "assets"],
-            {"answer_lists": {"of": "assets", "site": site, "name_contains": frag}},
-            self.now(site),
-        )
+        return self.of_a_kind("list_assets", ["chiller", "ahu", "meter"], ["discovery", "assets"], "answer_lists", site)
 
     def f_count_assets(self, site):
-        _, many, frag = self.kind[self.pick(["fcu", "lighting", "ahu", "chiller"])]
-        q = self.say("count_assets", many=many, site=site)
-        return (
-            q,
-            ["discovery", "assets", "count"],
-            {"count": {"of": "assets", "site": site, "name_contains": frag}},
-            self.now(site),
-        )
+        kinds = ["fcu", "lighting", "ahu", "chiller"]
+        return self.of_a_kind("count_assets", kinds, ["discovery", "assets", "count"], "count", site)
 
     def f_sensors(self, site):
         etype = self.pick(["chiller", "ahu", "meter", "fcu", "lighting"])

@@ -1,6 +1,6 @@
 """What the task-file generators share (bench/generate_*.py; this was bench/taskgen.py until issue 43): the file's
 head and YAML, writing the files or checking that the committed ones are current, and `Questions`, a question set's
-seeded picks over its table of wordings (bench/questions/<set>.yaml)."""
+seeded picks over its table of wordings (bench/questions/<set>.yaml) and the question families the sets share."""
 
 from __future__ import annotations
 
@@ -76,7 +76,8 @@ QUESTIONS = PROJECT_ROOT / "bench" / "questions"
 
 class Questions:
     """A question set's generator: one seeded `random.Random`, the set's table (bench/questions/<set>.yaml: its
-    wordings and words) and the picks, periods and rankings the generators share."""
+    wordings and words), the picks, periods and rankings the generators share, and the families more than one set asks
+    (a ranking, the two-part question)."""
 
     def __init__(self, seed: int | str, table: str):
         self.rng = random.Random(seed)
@@ -119,6 +120,39 @@ class Questions:
         if by not in ("max", "min", "mean"):
             raise KeyError(by)
         return max(vals) if by == "max" else min(vals) if by == "min" else fmean(vals)
+
+    # ── the families the question sets share (each returns question, tags, expect, now)
+    def rank(self, site: str, by: str, order: str) -> tuple[str, str, str, dict[str, Any], datetime]:
+        """A ranking with a clear winner at `site`: (who is ranked, in words; the sensor; the day's phrase; the check's
+        spec; now). Each generator finds its own."""
+        raise NotImplementedError
+
+    def ranking(
+        self, site: str, by: str, order: str, /, **words: str
+    ) -> tuple[str, list[str], dict[str, Any], datetime]:
+        """A ranking question by `by` in `order`: the wording `rank_<by>` filled with who, the sensor, the day's phrase
+        and `words`."""
+        who, sensor, phrase, spec, now = self.rank(site, by, order)
+        q = self.say(f"rank_{by}", who=who, sensor=sensor, phrase=phrase, **words)
+        return q, ["rank", by], {"ranks": spec}, now
+
+    def rank_energy(self, site: str) -> tuple[str, list[str], dict[str, Any], datetime]:
+        """Which uses the most energy (two times in three) or the least."""
+        order = self.pick(["highest", "highest", "lowest"])
+        return self.ranking(site, "energy", order, most="the most" if order == "highest" else "the least")
+
+    def two_part(
+        self, site: str, plural: str, frag: str, asset: str, sensor: str, day: tuple[str, datetime, datetime, datetime]
+    ) -> tuple[str, list[str], dict[str, Any], datetime]:
+        """A two-part question: how many assets of a kind (their names holding `frag`) and the peak of one asset's
+        sensor on a `day` (phrase, start, end, now)."""
+        phrase, start, end, now = day
+        q = self.say("two_part", plural=plural, site=site, sensor=sensor, asset=asset, phrase=phrase)
+        expect = {
+            "count": {"of": "assets", "site": site, "name_contains": frag},
+            "value": {"site": site, "asset": asset, "sensor": sensor, "aggregate": "max", **self.period(start, end)},
+        }
+        return q, ["multi-part", "count", "max"], expect, now
 
     def rotate(self, families: Sequence[str], sites: Sequence[str], per_family: int, prefix: str, tag: str,
                fn: str = "f") -> list[dict]:  # fmt: skip

@@ -4,6 +4,7 @@
 then the variable user part, then an optional assistant prefix that the model continues) and
 returns a `Completion` with exact token figures. `role` names the reusable prefix slot
 (react, self-ask, review, reflect, distill), so each role's stable prefix stays in the KV cache.
+`Completer` writes `complete` once for this package's LLMs: each answers a `Request` (the call's keywords).
 `MeteredLLM` wraps any LLM and records every call for the run log and run metrics. A call given an
 `interrupt` event stops soon after it is set (a cancel, the daemon's stop) by raising `Interrupted`.
 """
@@ -91,6 +92,37 @@ class LLM(Protocol):
     def count_tokens(self, text: str) -> int: ...
 
 
+@dataclass(frozen=True)
+class Request:
+    """What one `complete` call asks besides the prompt: its keywords, as `LLM.complete` takes them."""
+
+    role: str
+    constraint: Constraint | None
+    max_tokens: int
+    stop: Sequence[str]
+    interrupt: threading.Event | None
+
+
+class Completer:
+    """`LLM.complete` for the LLMs of this package (`MeteredLLM`, `ScriptedLLM`, `LlamaRuntime`): the call's keywords
+    gathered in a `Request`, which each one answers in `_answer`."""
+
+    def complete(
+        self,
+        prompt: Prompt,
+        *,
+        role: str,
+        constraint: Constraint | None = None,
+        max_tokens: int = 256,
+        stop: Sequence[str] = (),
+        interrupt: threading.Event | None = None,
+    ) -> Completion:
+        return self._answer(prompt, Request(role, constraint, max_tokens, stop, interrupt))
+
+    def _answer(self, prompt: Prompt, request: Request) -> Completion:
+        raise NotImplementedError
+
+
 class LLMCall(BaseModel):
     role: str
     constraint: str | None
@@ -108,7 +140,7 @@ def _texts(prompt: Prompt) -> dict[str, str]:
     return {"prompt_system": prompt.system, "prompt_user": prompt.user, "prompt_prefix": prompt.assistant_prefix}
 
 
-class MeteredLLM:
+class MeteredLLM(Completer):
     """Passes calls through to `inner` and keeps an `LLMCall` record of each one (an interrupted call too,
     with what it spent). `interrupt`: the run's stop event, given to every call that does not bring its own."""
 
@@ -118,26 +150,18 @@ class MeteredLLM:
         self.interrupt = interrupt
         self.calls: list[LLMCall] = []
 
-    def complete(
-        self,
-        prompt: Prompt,
-        *,
-        role: str,
-        constraint: Constraint | None = None,
-        max_tokens: int = 256,
-        stop: Sequence[str] = (),
-        interrupt: threading.Event | None = None,
-    ) -> Completion:
+    def _answer(self, prompt: Prompt, request: Request) -> Completion:
         started = time.time()
+        role, constraint = request.role, request.constraint
         name = constraint.name if constraint else None
         try:
             out = self.inner.complete(
                 prompt,
                 role=role,
                 constraint=constraint,
-                max_tokens=max_tokens,
-                stop=stop,
-                interrupt=interrupt or self.interrupt,
+                max_tokens=request.max_tokens,
+                stop=request.stop,
+                interrupt=request.interrupt or self.interrupt,
             )
         except Interrupted as exc:
             spent = exc.usage if isinstance(exc.usage, Usage) else Usage()

@@ -27,7 +27,7 @@ import numpy as np
 
 from edge_agent.failures import Interrupted
 from edge_agent.llm.automaton import TokenTable, automaton_for
-from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.llm.base import Completer, Completion, Constraint, Prompt, Request, Usage
 from edge_agent.llm.chat import ChatFormat, Segment
 from edge_agent.llm.decoding import generate_constrained, generate_free
 from edge_agent.llm.prefix_cache import PrefixCache, SavedPrefix
@@ -54,7 +54,7 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     return int(diff[0]) if len(diff) else n
 
 
-class LlamaRuntime:
+class LlamaRuntime(Completer):
     """A loaded GGUF model. Thread-safe (calls are serialised: one context)."""
 
     def __init__(
@@ -216,21 +216,14 @@ class LlamaRuntime:
             for t in self._llm.tokenize(seg.text.encode("utf-8"), add_bos=False, special=seg.kind == "template")
         ]
 
-    def complete(
-        self,
-        prompt: Prompt,
-        *,
-        role: str,
-        constraint: Constraint | None = None,
-        max_tokens: int = 256,
-        stop: Sequence[str] = (),
-        interrupt: threading.Event | None = None,
-    ) -> Completion:
+    def _answer(self, prompt: Prompt, request: Request) -> Completion:
         started = time.perf_counter()
         with self._lock:
-            self._interrupt, self._fed, self._n_prompt, self._gen_from = interrupt, 0, 0, None
+            self._interrupt, self._fed, self._n_prompt, self._gen_from = request.interrupt, 0, 0, None
             try:
-                return self._complete(prompt, role, constraint, max_tokens, stop, started)
+                return self._complete(
+                    prompt, request.role, request.constraint, request.max_tokens, request.stop, started
+                )
             except Interrupted as exc:  # what the call spent until the stop, for the run's accounting
                 prompt_fed = self._fed if self._gen_from is None else self._gen_from
                 exc.usage = Usage(

@@ -6,11 +6,10 @@ comes before the question). It is never used in an end-to-end test.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 
 from edge_agent.failures import Interrupted
-from edge_agent.llm.base import Completion, Constraint, Prompt, Usage
+from edge_agent.llm.base import Completer, Completion, Constraint, Prompt, Request, Usage
 
 Reply = str | Callable[[Prompt, str, Constraint | None], str]
 
@@ -19,7 +18,7 @@ class ScriptExhausted(AssertionError):
     """The code under test asked for more completions than the script holds."""
 
 
-class ScriptedLLM:
+class ScriptedLLM(Completer):
     model_name = "scripted"
 
     def __init__(self, replies: Sequence[Reply] | Callable[[Prompt, str, Constraint | None], str]):
@@ -27,21 +26,13 @@ class ScriptedLLM:
         self._replies = list(replies) if not callable(replies) else []
         self.prompts: list[tuple[str, Prompt, Constraint | None]] = []
 
-    def complete(
-        self,
-        prompt: Prompt,
-        *,
-        role: str,
-        constraint: Constraint | None = None,
-        max_tokens: int = 256,
-        stop: Sequence[str] = (),
-        interrupt: threading.Event | None = None,
-    ) -> Completion:
-        if interrupt is not None and interrupt.is_set():  # as a runtime does before its first token
+    def _answer(self, prompt: Prompt, request: Request) -> Completion:
+        role, constraint = request.role, request.constraint
+        if request.interrupt is not None and request.interrupt.is_set():  # as a runtime does before its first token
             raise Interrupted()
         self.prompts.append((role, prompt, constraint))
         n_prompt = self.count_tokens(prompt.system + prompt.user + prompt.assistant_prefix)
-        if max_tokens == 0:  # a warm-up: the prompt is evaluated, nothing is generated, no reply is used
+        if request.max_tokens == 0:  # a warm-up: the prompt is evaluated, nothing is generated, no reply is used
             return Completion(
                 text="", usage=Usage(prompt_tokens=n_prompt, evaluated_tokens=n_prompt), finish_reason="length"
             )

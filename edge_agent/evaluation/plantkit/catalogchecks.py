@@ -60,11 +60,7 @@ class CatalogChecks(Parts):
             names = [s.dis for s in self.P.sites.values()]
             shown = names
         elif c["of"] == "assets":
-            s = self.site_of(c)
-            names = [e.dis for e in s.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
-            exact = [e.dis for e in s.equips.values() if c.get("name_contains", "") in e.dis]
-            if exact != names:
-                self.bad(tid, f"name_contains matches differ by case: {exact} vs {names}")
+            names = self.assets_named(tid, c)
             shown = names
         else:
             e = self.P.equip(c["site"], c["asset"])
@@ -72,6 +68,16 @@ class CatalogChecks(Parts):
             shown = [f"{p.nav} ({p.unit or p.kind})" for p in e.points.values()]
         self.out.append(f"- lists: **{', '.join(shown)}**")
         self.design(tid, names, "list")
+
+    def assets_named(self, tid: str, c: dict) -> list[str]:
+        """The assets of a list's site whose names hold its `name_contains` in any case (where the case would change
+        them, that is bad)."""
+        s = self.site_of(c)
+        names = [e.dis for e in s.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
+        exact = [e.dis for e in s.equips.values() if c.get("name_contains", "") in e.dis]
+        if exact != names:
+            self.bad(tid, f"name_contains matches differ by case: {exact} vs {names}")
+        return names
 
     def chk_missing(self, tid, c):
         c = {"name": c} if isinstance(c, str) else c

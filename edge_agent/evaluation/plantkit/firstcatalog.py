@@ -43,11 +43,7 @@ class FirstCatalogChecks(Parts):
         if c["of"] == "sites":
             n = [s.dis for s in self.P.sites.values()]
         elif c["of"] == "assets":
-            s = self.site_of(c)
-            n = [e.dis for e in s.equips.values() if c.get("name_contains", "").lower() in e.dis.lower()]
-            exact = [e.dis for e in s.equips.values() if c.get("name_contains", "") in e.dis]
-            if exact != n:
-                self.bad(tid, f"name_contains matches differ by case: {exact} vs {n}")
+            n = self.assets_named(tid, c)
         else:
             e = self.P.equip(c["site"], c["asset"])
             n = [f"{p.nav} ({p.kind}{', ' + p.unit if p.unit else ''})" for p in e.points.values()]
