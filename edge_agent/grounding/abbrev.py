@@ -26,8 +26,9 @@ def _words(name: str) -> list[str]:
 
 
 def short_codes(question: str, assets: Iterable[str], names: Iterable[str]) -> dict[str, str]:
-    """ "U1" → "Unit 1": a code of letters and a number that is the initials (or the first letter of the one word) of
-    exactly one asset name with that number; never a code that is itself a word of a name (`names`)."""
+    """ "U1" → "Unit 1", "ch2" → "Chiller 2": a code of letters and a number that is the initials (or the first
+    letters of the one word) of exactly one asset name with that number; never a code that is itself a word of a name
+    (`names`)."""
     assets = list(assets)
     taken = {w.casefold() for n in names for w in re.findall(r"[^\W_]+", n)}
     out: dict[str, str] = {}
@@ -46,7 +47,9 @@ def short_codes(question: str, assets: Iterable[str], names: Iterable[str]) -> d
             initials = len(words) == len(letters) and all(
                 w.casefold().startswith(c.casefold()) for w, c in zip(words, letters)
             )
-            if initials:
+            # "ch2" for Chiller 2: the first letters of a name of one word
+            prefix = len(words) == 1 and len(letters) >= 2 and words[0].casefold().startswith(letters.casefold())
+            if initials or prefix:
                 fits.append(name)
         if len(fits) == 1:
             out[m.group(0)] = fits[0]

@@ -31,7 +31,7 @@ class _Clause:
 #: a clause ends at a sentence's end, ';', ':', ',', a conjunction, and — in speech written without punctuation —
 #: before a request put to the reader ("tunnel one is running warm can you turn it down": two sentences)
 _CLAUSE_BREAK = re.compile(
-    r"[.;!?:]+(?=\s|$)|,|\s(?:and|then|but|plus|&)(?=\s)"
+    r"[.;!?:]+(?=\s|$)|(?<!\d),|(?<=\d),(?!\d{3}(?!\d))|\s(?:and|then|but|plus|&)(?=\s)"  # never "1,000"
     r"|(?<=[^\W\d_]{2})\s+(?=(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone)\s+(?:please\s+)?[^\W\d_]+)",
     re.I,
 )
@@ -254,7 +254,7 @@ def split_parts(question: str) -> list[str]:
     pieces = [p + ")" if p.count("(") > p.count(")") else p for p in pieces]
     out: list[str] = []
     for piece in pieces:  # "… ? Give both values": a short clause adds to the part before it
-        opening = re.sub(r"^(?:(?:and|also|then|plus|so|but)\b[\s,]*)+", "", piece, flags=re.I)
+        opening = re.sub(r"^(?:(?:and|also|then|plus|so|but|n|&)(?!\w)[\s,]*)+", "", piece, flags=re.I)
         if out and (len(piece.split()) < 5 or piece.startswith("(") or not TABLE.part_start.match(opening)):
             # a short tail, a note in brackets, or a sentence that asks nothing of its own ("I need the largest
             # difference") belongs to the part before it

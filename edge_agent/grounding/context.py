@@ -67,10 +67,22 @@ _PURPOSE = re.compile(
 #: as the baseline" (a relative clause whose subject is the operator)
 _SO_THAT = re.compile(
     r",\s+(?P<tail>(?:so(?:\s+that)?\s+(?:i|we|they|he|she|you)\s+(?:can|could|may|might|will)\s"
-    r"|so\s+that\s|which\s+(?:i|we|they|he|she|you)\s+(?:intend|plan|want|wish|need|will|would|shall|can|may|are|am)\s)"
+    r"|so\s+that\s|which\s+(?:i|we|they|he|she|you)\s+(?:intend|plan|want|wish|need|will|would|shall|can|may|are|am)\s"
+    # "…, for the purposes of a possible claim under the performance guarantee"
+    r"|for\s+the\s+purposes?\s+of\s)"
     r"[^?]+?)\s*[.!]?\s*$",
     re.I,
 )
+#: a claim reported and asked about ("A former worker told our paper that the boiler ran above 150 psi last week. Is
+#: that true?", "Someone said the pumps tripped twice. Is this right?"): the claim is what is asked, yes or no
+_TOLD_THAT = re.compile(
+    r"(?P<lead>(?:^|(?<=[.!?]\s))[^.?!]{0,80}?\b(?:told|tells|tell|said|says|say|claims?|claimed|reckons?|heard|"
+    r"insists?|insisted)\b[^.?!]{0,40}?\bthat\s+)(?P<claim>[^?!]+?)(?P<stop>\.)\s+"
+    r"(?P<tag>(?:is|was)\s+(?:that|this|it)\s+(?:true|right|correct|so)\s*\?)",
+    re.I,
+)
+#: a document's part cited by its number ("under clause 11", "Schedule 4"): no figure of the question's
+_CITED = re.compile(r"\b(?:clause|schedule|section|article|annex|appendix|paragraph|item)\s+[\d.]+[a-z]?\b", re.I)
 #: a remark after the question's end: after its last "?", or a statement after a comma or a dash at the end
 _TAIL_AFTER_COMMA = re.compile(r"(?:,|\s[—–-])\s+(?P<tail>[^,?—–]+?)\s*[.!]?\s*$")
 
@@ -124,8 +136,16 @@ def set_aside(question: str) -> tuple[str, list[str]]:
     for denied in list(_DENIED.finditer(text)):  # "discharging rather than taking a charge": the other is no subject
         aside.append(denied.group(0).strip(" ,"))
         text = _blank(text, denied.start(), denied.end())
+    told = _TOLD_THAT.search(text)  # "A former worker told our paper that the boiler ran above 150 psi. Is that true?"
+    if told:  # the claim is the question: the report's lead and the tag are set aside, the claim asked
+        aside.append(told.group("lead").strip())
+        lead = told.group("lead")
+        asks = "Is it true that " if len(lead) >= 16 else ""  # the question the tag asks, in the lead's room
+        text = text[: told.start("lead")] + asks + " " * (len(lead) - len(asks)) + text[told.end("lead") :]
+        text = text[: told.start("stop")] + "?" + text[told.end("stop") :]
+        text = _blank(text, told.start("tag"), told.end("tag"))
     purpose = _SO_THAT.search(text)
-    if purpose and not re.search(r"\d", purpose.group("tail")):  # "…, so that I can attach it to the plan"
+    if purpose and not re.search(r"\d", _CITED.sub(" ", purpose.group("tail"))):  # "…, so that I can attach it …"
         aside.append(purpose.group("tail").strip())
         text = _blank(text, purpose.start(), purpose.end())
     end = text.rfind("?")
@@ -300,15 +320,59 @@ def statement_spans(question: str) -> list[tuple[int, int]]:
     for i, (a, b) in enumerate(sentences[:-1]):
         text = question[a:b].strip()
         later = [question[x:y].strip() for x, y in sentences[i + 1 :]]
-        if not text.endswith(".") or _ASKING.search(text) or "?" in text:
+        # a contract's terms ("the Contractor warrants that each actuated valve …") state, whatever words of
+        # degree or number they hold, where they request nothing
+        terms = _TERMS.search(text) is not None and not _REQUESTS.search(text)
+        if not text.endswith(".") or (_ASKING.search(text) and not terms) or "?" in text:
             continue
         if not any(t.endswith("?") or _ASKING.search(t) for t in later):
             continue
         body = text[label.end() :] if (label := _LABEL.match(text)) else text
-        clauses = [body[x:y] for x, y, _ in _clause_spans(body.rstrip("."))]
-        if clauses and all(_states(c) for c in clauses) and not any(c.search(text) for c in TABLE.injection):
+        body = _blank(body, 0, ref.end()) if (ref := _DOCUMENT_REFERENCE.match(body)) else body
+        body = _blank(body, 0, hi.end()) if (hi := _GREETING.match(body)) else body
+        clauses = [(body[x:y], how) for x, y, how in _clause_spans(body.rstrip(".")) if body[x:y].strip()]
+        if (
+            clauses
+            and all(_states(c) or (i > 0 and _goes_on(c, how)) for i, (c, how) in enumerate(clauses))
+            and not any(c.search(text) for c in TABLE.injection)
+        ):
             out.append((a, b))
     return out
+
+
+#: the verbs of a contract's or a supplier's terms (`statement_verb` holds them too)
+_TERMS = re.compile(
+    r"\b(?:guaranteed|guarantees|warrants|warranted|provides|requires|stipulates|specifies|undertook|undertakes|"
+    r"shall)\b",
+    re.I,
+)
+#: the words of a request in writing: a sentence with them asks
+_REQUESTS = re.compile(r"\b(?:please|kindly|state|provide|confirm|identify|tell|give|send|list)\b", re.I)
+#: a greeting that opens a message ("G'day,", "Hi,", "Kia ora,"): a courtesy, no clause of what is said
+_GREETING = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya|g['’]day|kia\s+ora|hola|bonjour|morning|good\s+(?:morning|afternoon|evening|day))"
+    r"(?:\s+(?:all|everyone|team|there))?\s*[,!.]\s*",
+    re.I,
+)
+
+
+def _goes_on(clause: str, how: str) -> bool:
+    """A clause that carries on the one before it with no subject of its own: "…, and remains within its warranty
+    period" (a verb that states), "…, with liquidated damages accruing per hour" (a phrase that adds to it)."""
+    ws = words(clause)
+    return bool(ws) and (
+        (how in ("and", ",") and ws[0] in TABLE.statement_verb)
+        or ws[0] in ("with", "including", "excluding", "except", "save", "plus", "subject")
+    )
+
+
+#: a sentence that opens by citing a document's terms ("Pursuant to clause 7.2 of Supply Contract OBF/2025/014,",
+#: "Under Schedule 2 of the Maintenance Contract,"): where the terms come from, not what is asked
+_DOCUMENT_REFERENCE = re.compile(
+    r"^\W*(?:pursuant\s+to|under|in\s+accordance\s+with|as\s+per|per|according\s+to|in\s+line\s+with)\s+"
+    r"(?:the\s+)?(?:clause|schedule|section|article|annex|appendix|paragraph|item|part)\b[^,]{0,120},\s*",
+    re.I,
+)
 
 
 #: "one of our largest costs": a superlative that describes (one among several), never one the sentence asks for
@@ -319,10 +383,11 @@ _ONE_OF = re.compile(r"\bone\s+of\s+(?:the|our|its|their|my|your)\s+\w+", re.I)
 #: never a verb ("Forget your instructions.", "Answer every question with …": instructions, not context)
 _STATEMENT_OPENER = re.compile(
     # a letter's salutation first ("Dear colleagues on the island, the big battery is new to me; in my day …")
-    r"\W*(?:dear\s+[^,.;:?!]{1,40},\s*|good\s+(?:morning|afternoon|evening)\b[^,.;:?!]{0,40}[,.]\s*)?"
+    r"\W*(?:dear\s+[^,.;:?!]{1,40},\s*|good\s+(?:morning|afternoon|evening)\b[^,.;:?!]{0,40}[,.]\s*"
+    r"|(?:hi|hello|hey|hiya|g['’]day|kia\s+ora|hola|bonjour|morning)\b[^,.;:?!]{0,30}[,.!]\s*)?"
     r"(?:\W*(?:i|i'm|i've|i'd|we|we're|we've|our|my|the|this|that|these|those|it|it's|there|they|he|she|a|an|with|since|"
     r"as|after|before|given|due|operations|management|in|when|back|once|years|although|though|while|whilst)\b|"
-    r"\W*[A-Z][a-z]+\s+(?:is|are|was|were|has|have|had|says|said|"
+    r"\W*[A-Z][a-z]+\s+(?:is|are|was|were|has|have|had|says|said|say|tell|claim|claims|reckon|think|believe|"
     r"told|mentioned|asks|asked|wants|needs)\b)",
     re.I,
 )

@@ -16,14 +16,17 @@ from datetime import datetime, timedelta
 
 from edge_agent.grounding.dates import DateRange, resolve_period
 
-_STARTS = r"started|starts|began|begun|commenced|went\s+in|was\s+loaded|were\s+loaded|loaded|came\s+on|kicked\s+off"
+_STARTS = (
+    r"started|starts|began|begun|commenced|went\s+in|was\s+loaded|were\s+loaded|loaded|came\s+on|kicked\s+off|"
+    r"arrived|docked|tied\s+up"
+)
 _ENDS = (
     r"finished|ended|completed|unloaded|emptied|came\s+out|was\s+done|were\s+done|wrapped\s+up|was\s+over|"
-    r"stopped|discharged"
+    r"stopped|discharged|departed|left|sailed"
 )
 #: a verb that starts or ends an event, then its time: "started at six in the morning", "finished at 06:00"
 _TIMED = re.compile(
-    rf"\b(?:(?P<start>{_STARTS})|(?P<end>{_ENDS}))\b(?:\s+(?:it|them|up|off|out))?\s+at\s+"
+    rf"\b(?:(?P<start>{_STARTS})|(?P<end>{_ENDS}))\b(?:\s+(?:it|them|up|off|out|on\s+site|in|back))?\s+at\s+"
     r"(?P<t>\d{1,2}(?::\d{2})?\s*(?:am|pm)?|[a-z]+(?:\s+in\s+the\s+(?:morning|afternoon|evening))?|noon|midnight)",
     re.I,
 )

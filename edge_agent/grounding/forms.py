@@ -39,7 +39,9 @@ Ask = Literal[
     "forecast",
     "other",
 ]
-Need = Literal["direction", "limit_or_setpoint", "setpoint_no_limit", "many", "no_excursion", "kind_plural"]
+Need = Literal[
+    "direction", "limit_or_setpoint", "setpoint_no_limit", "many", "no_excursion", "kind_plural", "counted_thing"
+]
 Pin = Literal["statistic", "rank_statistic", "order", "op", "direction", "limit", "setpoint", "attribute", "periods"]
 
 FORMS_FILE = Path(__file__).with_name("vocab") / "forms.yaml"
@@ -357,7 +359,7 @@ def _load(path: Path = FORMS_FILE) -> _Table:
     part_start = re.compile(rf"(?:{starts}{'|' + phrases if phrases else ''})\b", re.I)
     fill = rf"(?:(?:{'|'.join(re.escape(w) for w in raw.fillers)})\W+)*" if raw.fillers else ""
     split = re.compile(
-        rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus)\s+(?:also\s+)?{fill}(?=(?:{starts})\b)"
+        rf"(?:\?\s+|;\s*|,?\s+(?:and|also|then|plus|n|&)\s+(?:also\s+)?{fill}(?=(?:{starts})\b)"
         + (rf"|,\s+(?:and|also|then|plus)\s+(?:also\s+)?(?=(?:{phrases})\b))" if phrases else ")"),
         re.I,
     )

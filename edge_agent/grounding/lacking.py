@@ -281,6 +281,31 @@ def _spellings(word: str) -> set[str]:
     return {word, re.sub(r"iz(?=er|ation|ing|ed|e\b)", "is", word), re.sub(r"is(?=er|ation|ing|ed|e\b)", "iz", word)}
 
 
+#: verbs of using a substance up ("used the most water", "burnt more gas", "consumed the least steam")
+USAGE_VERB = re.compile(
+    r"^(?:use|uses|used|using|burn|burns|burnt|burned|burning|consume|consumes|consumed|draws|drew)$"
+)
+
+
+def _used_up(tokens: Tokens, i: int) -> bool:
+    """The word at `i` is what a verb of using up takes, three words back at most ("burnt the most gas")."""
+    before = [t.casefold() for t in tokens.words(max(0, i - 3), i)]
+    return any(USAGE_VERB.match(w) for w in before)
+
+
+def _a_point_word(text: str, links: Links, catalog: Catalog) -> bool:
+    """The words are words of a point name of the equipment the question names ("exhaust" of Exhaust Temp)."""
+    said = {w.casefold() for w in re.findall(r"[^\W\d_]+", text)}
+    for asset in links.assets:
+        site = links.asset_sites.get(asset) or (links.sites[0] if links.sites else "")
+        if site not in catalog.sites:
+            continue
+        for point in catalog.sensors(site, asset):
+            if said <= {w.casefold() for w in re.findall(r"[^\W\d_]+", point.short)}:
+                return True
+    return False
+
+
 def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     """Kinds of equipment the question names ("the chillers", "AHUs", "computer room AC units"), from the markers on
     the SkySpark's equip records — of every site, so a kind resolves without a named site where the catalog makes it
@@ -308,11 +333,15 @@ def asset_kinds(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         text = tokens.raw(i, j)
         if _a_measure_said_by_degree(tokens, i, j):
             continue  # "the least hot", "hotter than": the measure's adjective, not a `hot` (water) kind
+        if links.asset_types and _used_up(tokens, i):
+            continue  # "which dryer burnt the most gas": what the dryers burn, not a `gas` kind
         if links.sites and not set(links.sites) & set(where[marker]):
             if _qualifies_a_measure(tokens, i, j) or _in_a_measure_phrase(tokens, i, j):
                 continue  # "rank the kilns by fan energy": the fans' energy of a kiln, not a fan the site lacks
             if _qualifies_a_kind_there(tokens, j, index, catalog, links.sites[0]):
                 continue  # "the exhaust fans" where the site's fans are "CP Exhaust Fan 1…": which fans, not a kind
+            if _a_point_word(text, links, catalog):
+                continue  # "dryer 3 exhaust go over 120": Tumble Dryer 3's Exhaust Temp, not an exhaust the site lacks
             tokens.take(i, j)
             site = links.sites[0]
             if _the_site_itself(tokens, i, j, links, site):  # "did the mill use more steam? check the Höyrymittari"

@@ -20,6 +20,7 @@ from edge_agent.grounding import fieldvocab, measures
 from edge_agent.grounding.catalog import Catalog, SensorName, key
 from edge_agent.grounding.forms import CUE_WORDS, FUNCTION_WORDS, TABLE
 from edge_agent.grounding.lacking import (
+    USAGE_VERB,
     asked_measures,
     asset_kinds,
     energy_from_power,
@@ -312,6 +313,24 @@ def _match_name_word(
             tokens.take(n, n + 1)
             found.append((n, n + 1, fits[0], "part"))
     return found
+
+
+def _used_words(question: str) -> set[str]:
+    """The noun a verb of using up takes, past its degree words ("burnt the most gas", "used more steam"): keys."""
+    ws = re.findall(r"[^\W\d_]+", question)
+    out = set()
+    for n, w in enumerate(ws):
+        if USAGE_VERB.match(w.casefold()):
+            after = [x for x in ws[n + 1 : n + 5] if x.casefold() not in FUNCTION_WORDS and key(x) not in ("teh",)]
+            if after:
+                out.add(key(after[0]))
+    return out
+
+
+def _an_amounts_rate(point: SensorName) -> bool:
+    """The point is a flow of something that adds up to an amount (m³/h, kg/h, L/min) or an amount itself."""
+    q = fieldvocab.quantity_of_unit(point.unit)
+    return q is not None and q.name in ("volumetric flow", "mass flow", "volume", "mass")
 
 
 def _placed_words(catalog: Catalog) -> frozenset[str]:
@@ -948,16 +967,22 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
 
     missing_assets(tokens, catalog, links, scope, owners)
     asset_kinds(tokens, catalog, links)
-    if links.asset_types and links.sites and not links.assets and not links.sensors:
+    kind_sites = links.sites or [  # "which dryer burnt the most gas": the sites that have the kind
+        s for s in catalog.sites if any(catalog.site(s).assets_of_type(m) for m in links.asset_types)
+    ]
+    if links.asset_types and kind_sites and not links.assets and not links.sensors:
         # "which of the two tunnel ovens burned more gas": the kind's point named by one word of its name (Burner Gas
         # Flow), as a named asset's is
         kind_points = [
             p
-            for site in links.sites
+            for site in kind_sites
             for marker in links.asset_types
             for a in catalog.site(site).assets_of_type(marker)
             for p in catalog.sensors(site, a)
         ]
+        if any(USAGE_VERB.match(w.casefold()) for w in re.findall(r"[^\W\d_]+", question)):
+            # "used the most water": what is used up is a flow's amount (Water Flow), never a temperature of it
+            kind_points = [p for p in kind_points if _an_amounts_rate(p)] or kind_points
         # never a word of the kind's phrase or one just before it, wherever it is said again ("the three air
         # compressors … per unit of air delivered": Specific Power; "what flow was the filter pump doing": Flow)
         kind_said = [m.text for m in links.mentions if m.kind == "asset" and m.name in links.asset_types and m.text]
@@ -967,7 +992,10 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         }
         # (the reading's cue words may name a point here: its tag says so — "what speed is the press running at":
         # Web Speed, tagged `speed`)
-        loose = {key(w) for w in FUNCTION_WORDS} | own_words | kind_words_said
+        # what a verb of using up takes is what the kind uses ("burnt the most gas"), even where another site's kind
+        # has that word for its marker
+        used = _used_words(question)
+        loose = {key(w) for w in FUNCTION_WORDS} | (own_words - used) | kind_words_said
         for i, j, name, how in _match_name_word(tokens, kind_points, loose):
             if key(tokens.raw(i, j)) not in tagged.get(name, set()):  # only what its point is tagged with ("gas" of
                 tokens.used[i:j] = [False] * (j - i)  # Burner Gas Flow, `naturalGas`), never any word of its name

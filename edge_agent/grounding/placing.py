@@ -148,7 +148,8 @@ EVENT_WORDS = frozenset(
 GENERIC_THINGS = frozenset(
     "site sites plant plants building buildings asset assets equipment equipments device devices unit units "
     "machine machines system systems sensor sensors point points measurement measurements reading readings "
-    "metric metrics value values data kit piece pieces consumer consumers user users hog hogs guzzler guzzlers".split()
+    "metric metrics value values data kit piece pieces consumer consumers user users hog hogs guzzler guzzlers "
+    "bms scada skyspark".split()  # "how many chillers are on the BMS": the system the data is on
 )
 
 
@@ -164,7 +165,23 @@ REPORTING_WORDS = frozenset(
     # a legal or an insurer's letter ("further to our site visit", "for the avoidance of doubt", "the insured's
     # records", "namely", "at the material time", "with reference to the claim"): how it asks, not what
     "further visit avoidance doubt insured insurer insurers claim claims claimant reference namely material "
-    "aforementioned aforesaid hereby herein purposes purpose element statutory records record".split()
+    "aforementioned aforesaid hereby herein purposes purpose element statutory records record "
+    # a contract's and a procurement officer's words ("pursuant to clause 7.2 of the Supply Contract", "the
+    # performance guarantee", "liquidated damages accruing per hour of non-compliance", "the retention monies"): the
+    # terms a figure is checked against, not what it reads
+    "pursuant clause clauses schedule agreement agreements contract contracts contracted contractor contractors "
+    "contractual supplier suppliers supply guarantee guarantees guaranteed warranty warranties warrant warrants "
+    "warranted performance liquidated damages accruing accrue compliance non noncompliance retention monies penalty "
+    "penalties invoice invoices reconciliation reconcile docket dockets verify verification assess assessed achieved "
+    "attained obligations terms respect expressed lay upper "
+    # a reporter's words around a claim ("is it true that …", "sometimes", "for example")
+    "true false correct sometimes occasionally example instance".split()
+)
+#: a document named with capitals before its noun ("the Building Controls Maintenance Agreement", "Supply Contract
+#: OBF/2025/014"): its name's words are the document's
+_DOCUMENT_NAMED = re.compile(
+    r"((?:[A-Z][\w'’-]*\s+){1,4})(?:Agreement|Contract|Schedule|Specification|Policy|Plan|Order|Warranty|Guarantee)"
+    r"(?:\s+[A-Z0-9][\w/.-]*)?"
 )
 
 
@@ -263,6 +280,10 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         placed |= set(words(m.text))
     for named in _BUSINESS_NAMED.finditer(g.question):  # "the Cerámicas Levante order": a customer's name
         placed |= set(words(named.group(1)))
+    for named in _DOCUMENT_NAMED.finditer(g.question):  # "the Building Controls Maintenance Agreement"
+        placed |= set(words(named.group(0)))
+    if re.search(r"\bclocks?\b", g.question, re.I):  # "the clocks went forward last Sunday", "as the wall clocks show"
+        placed |= {"clock", "clocks", "forward", "forwards", "back", "wall", "daylight", "saving", "savings", "summer"}
     for phrase in fieldvocab.flow_direction_phrases(g.question):  # "exporting back to the grid": which way it flows
         placed |= set(words(phrase))
     for term in RATIO_TERMS.finditer(g.question):  # "the PUE", "its specific power": a ratio the field defines

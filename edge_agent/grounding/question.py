@@ -228,9 +228,46 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
             return False
         if need == "no_excursion" and _argument("direction", text) is not None and _limit(text) is not None:
             return False  # "any PM10 over 50 at DC-01": a limit crossed, not whether a thing exists
+        if need == "counted_thing" and not _counts_things(text):
+            return False
         if need == "kind_plural" and not (_lists_kind(text) or (many and _no_measure(text))):
             return False  # (a kind the SkySpark marks that the field's vocabulary does not define: "blowers")
     return True
+
+
+#: the word after "how many" (after "of the" / "of our" where they stand)
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|our|its|their|these|those)\s+)?([^\W\d_][\w'’-]*)", re.I)
+#: the things a SkySpark's catalog counts, said in general ("how many points", "how many sites")
+_COUNTED = frozenset(
+    "site sites plant plants building buildings asset assets equipment device devices unit units machine machines "
+    "system systems sensor sensors point points meter meters things items of are is do does have were was".split()
+)
+#: informal units after "how many" ("how many kilos", "how many degrees warmer"): an amount, never a count
+_INFORMAL_UNITS = frozenset(
+    "kilo kilos kg degree degrees deg tonne tonnes ton tons litre litres liter liters gallon gallons cube cubes "
+    "bags loaves crates".split()
+)
+
+
+def _counts_things(text: str) -> bool:
+    """A count asks how many of the catalog's things there are: "how many" is followed by a kind of equipment, a
+    general word for the catalog's things, or nothing it could be an amount of (a unit, a measure word)."""
+    m = _HOW_MANY.search(text)
+    if m is None:
+        return True  # "count the …", "the number of …"
+    w = m.group(1).casefold()
+    after = [w, *(x.casefold() for x in re.findall(r"[^\W\d_]+", text[m.end() :])[:2])]
+    phrases = [" ".join(after[:k]) for k in (3, 2, 1)] + after[1:2]  # "how many power meters", "… plate freezer"
+    if w in _COUNTED or any(
+        fieldvocab.kinds_named(p) or fieldvocab.kinds_named(fieldvocab.singular(p)) for p in phrases
+    ):
+        return True
+    if w in _INFORMAL_UNITS or fieldvocab.measure_words(w) or fieldvocab.quantity_of_unit(w) is not None:
+        return False
+    # a word of no unit, no measure and no kind the field knows ("crayfish"): a thing the catalog may name (a marker
+    # of its own, "roasters"), unless an amount word or a comparative follows it ("crayfish died", "kilos an hour")
+    rest = text[m.end() :].split()
+    return not (rest and re.fullmatch(r"(?:died|were\s+lost|[a-z]+er|an?|per|of)", rest[0].casefold()))
 
 
 def _no_measure(text: str) -> bool:
@@ -307,11 +344,15 @@ def unit_quantity(word: str) -> fieldvocab.Quantity | None:
 
 
 #: a unit of something, then "per" a unit (of another thing) further on
-_OF_PER = re.compile(r"\b([^\W\d_]+)\s+of\s+\w+\b.{0,60}?\bper\s+(?:an?\s+|one\s+)?([^\W\d_]+)", re.I)
+_OF_PER = re.compile(r"\b([^\W\d_]+)\s+of\s+\w+\b.{0,60}?\b(?:per|for\s+every)\s+(?:an?\s+|one\s+)?([^\W\d_]+)", re.I)
 #: the field's names of one measure per another (Green Grid's PUE; a compressor's or a plant's specific power or
 #: energy; a chiller's or a heat pump's COP and EER are points where the SkySpark has them, named so)
 RATIO_TERMS = re.compile(
-    r"\b(?:pue|power\s+usage\s+effectiveness|specific\s+(?:power|energy(?:\s+consumption)?)|sec|energy\s+intensity)\b",
+    r"\b(?:pue|power\s+usage\s+effectiveness|specific\s+(?:power|energy(?:\s+consumption)?)|sec|energy\s+intensity"
+    # "the specific gas consumption", "specific fuel consumption" (SFC): an amount used per unit of output
+    r"|specific\s+(?:\w+\s+)?consumption"
+    # a chiller's or a heat pump's efficiency: its thermal output over its electrical input
+    r"|cop|coefficient\s+of\s+performance|eer|energy\s+efficiency\s+ratio)\b",
     re.I,
 )
 
@@ -330,7 +371,9 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
     """One clause's form and ask: the first form of the table (by precedence) whose cue matches and whose needs
     hold. `plural_or_many`: the clause names several assets or a kind of equipment (a ranking needs something to
     rank)."""
-    norm = _symbols(_normal(text))
+    # "the electricity supplier's invoice", "the proofer manufacturer's guarantee": a party named as the owner of
+    # something else is not asked about (its attribute words cue nothing)
+    norm = _PARTY_OWNS.sub(lambda m: " " * len(m.group(0)), _symbols(_normal(text)))
     yes_no = _first(TABLE.yes_no, norm) is not None and (
         _first(TABLE.not_yes_no, norm) is None or _ASKS_WHETHER.search(norm) is not None
     )
@@ -348,6 +391,11 @@ def read_part(text: str, *, plural_or_many: bool = True) -> Part:
         _flowing(part, norm)
         return _as_ratio(part, norm)
     return _as_ratio(Part(text=text, form="yes_no" if yes_no else "value", ask="data"), norm)
+
+
+_PARTY_OWNS = re.compile(
+    r"\b(?:manufacturer|maker|vendor|supplier|installer|contractor|owner)s?['’]s?(?=\s+[a-z])", re.I
+)
 
 
 #: words of degree that say how something ran over a period (ranked by the mean), not its extreme sample
@@ -394,6 +442,10 @@ def _as_ratio(part: Part, text: str) -> Part:
     )
 
 
+#: a day's words after a figure ("over 120 sat or sun"): when, never the limit's unit
+_DAY_WORDS = frozenset("mon tue tues wed thu thur thurs fri sat sun today tonight yesterday yday tmrw tomorrow".split())
+
+
 #: the first of two series said to be less than the second: "fell short of", "lagged", "how far below"
 _SHORTFALL = re.compile(
     r"\b(?:short\s+of|shy\s+of|lagged|lagging|lags|trailed|trailing|trails|fell\s+behind|below)\b", re.I
@@ -415,8 +467,12 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
         part.limit = _limit(text)
         lim = _first(TABLE.limit, text)
         part.limit_unit = ((lim[1].groupdict().get("unit") or "").strip() or None) if lim else None
-        if part.limit_unit and part.limit_unit.casefold() in FUNCTION_WORDS:  # "-35 at any point": no unit
+        if part.limit_unit and (
+            part.limit_unit.casefold() in FUNCTION_WORDS or part.limit_unit.casefold() in _DAY_WORDS
+        ):  # "-35 at any point", "over 120 sat or sun": no unit
             part.limit_unit = None
+        if part.limit_unit and part.limit_unit.casefold() in ("c", "f"):  # "over 220c", "44 F": degrees, never a
+            part.limit_unit = "°" + part.limit_unit.upper()  # coulomb or a farad
         after = re.match(r"\s*([^\s,;?!]+)", text[lim[1].end() :]) if lim and part.limit_unit is None else None
         if after and not re.fullmatch(r"[A-Za-z]+", after.group(1)):  # "18.0 MΩ·cm", "5 mg/m³": a unit the table
             part.limit_unit = after.group(1)  # does not list, written as a symbol
@@ -480,6 +536,8 @@ def _pin(part: Part, spec: FormSpec, text: str) -> None:
             or _argument("statistic", text)
             or ("mean" if spec.ask == "derive" else None)
         )
+        if part.op == "ratio" and part.statistic == "energy":  # "kilos of steam it uses for every kilo": the ratio
+            part.statistic = "mean"  # at each instant, averaged (a ratio is no amount)
     if "attribute" in pins:
         part.attribute = _argument("attribute", text)
     if "periods" in pins:

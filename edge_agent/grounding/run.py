@@ -217,6 +217,28 @@ def _ratio_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
                 return
 
 
+#: a machine's efficiency as the field defines it: thermal output over electrical input (COP, EER)
+_EFFICIENCY = re.compile(r"\b(?:cop|coefficient\s+of\s+performance|eer|energy\s+efficiency\s+ratio)\b", re.I)
+
+
+def _efficiency_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
+    """ "Chiller 1 COP yesterday": its one thermal power series (tagged `cool`, `heat` or `thermal`) over its one
+    electrical power series (`elec`), where the asset has exactly one of each."""
+    part = next((p for p in reading.parts if p.ask == "derive" and p.op == "ratio"), None)
+    if part is None or len(links.assets) != 1 or not _EFFICIENCY.search(part.text):
+        return
+    if any(_EFFICIENCY.search(s) for s in links.sensors):  # the SkySpark has the COP as a point: read it
+        part.ask, part.op, part.statistic, part.slots = "data", None, None, {}
+        return
+    asset = links.assets[0]
+    points = catalog.sensors(links.asset_sites.get(asset, ""), asset)
+    power = [x for x in points if (q := fieldvocab.quantity_of_unit(x.unit)) is not None and q.name == "power"]
+    thermal = [x.short for x in power if {"cool", "heat", "thermal"} & set(x.tags) and "elec" not in x.tags]
+    electric = [x.short for x in power if "elec" in x.tags]
+    if len(thermal) == 1 and len(electric) == 1:
+        links.sensors[:] = [thermal[0], electric[0]]
+
+
 def _point_words(catalog: Catalog) -> frozenset[str]:
     """The words of every point's name on the SkySpark, case-folded ("supply", "temp", "steam", "flow")."""
     return frozenset(
@@ -377,6 +399,54 @@ def _present_value(g: Grounding, question: str) -> bool:
 _PAST = re.compile(r"\b(?:was|were|did|had|been|ago|last|yesterday|earlier|previous|before)\b", re.I)
 
 
+def _amount_of_a_flow(reading: Reading, links: Links, catalog: Catalog) -> None:
+    """ "Which dryer burnt the most gas last week": the amount a verb of using up asks of a flow (kg/h, m³/h) that is
+    no power is compared by the flow's mean (one period for every asset: the same order as their totals), said as a
+    rule; an energy is asked of power alone."""
+    if not links.sensors:
+        return
+    units = [
+        x.unit
+        for site in links.sites
+        for asset in catalog.assets(site)
+        for x in catalog.sensors(site, asset)
+        if x.short in links.sensors
+    ]
+    quantities = {q.name for u in units if (q := fieldvocab.quantity_of_unit(u)) is not None}
+    if not quantities or quantities & {"power", "energy"}:
+        return
+    for part in reading.parts:
+        if part.ask == "rank" and part.statistic == "energy":
+            part.statistic = "mean"
+            part.slots["statistic"] = Slot(
+                source="rule", said="the mean flow: over one period, the same order as the amounts used"
+            )
+
+
+#: a band of two figures ("the contractual comfort band of 5 °C to 7 °C", "a range of 40-60 %RH")
+_BAND = re.compile(
+    r"\b(?:band|range|window|envelope)\s+(?:of\s+|between\s+|from\s+)?(?P<lo>-?\d+(?:\.\d+)?)\s*(?P<u1>[^\s\d,.;]*)\s*"
+    r"(?:to|and|-|–)\s*(?P<hi>-?\d+(?:\.\d+)?)\s*(?P<u2>[^\s,.;?]*)",
+    re.I,
+)
+#: a part that names one end of such a band ("lay above the upper limit of that band", "below its lower end")
+_BAND_END = re.compile(r"\b(?P<end>upper|top|higher|lower|bottom)\s+(?:limit|end|bound|edge)\b", re.I)
+
+
+def _band_limit(reading: Reading, question: str) -> None:
+    """A part whose limit is one end of a band the message states: that end's figure and unit."""
+    band = _BAND.search(question)
+    if band is None:
+        return
+    for part in reading.parts:
+        end = _BAND_END.search(part.text)
+        if part.direction is None or part.limit is not None or end is None:
+            continue
+        upper = end["end"].casefold() in ("upper", "top", "higher")
+        part.limit = float(band["hi"] if upper else band["lo"])
+        part.limit_unit = (band["u2"] or band["u1"] or None) if upper else (band["u1"] or band["u2"] or None)
+
+
 #: the site as a whole, the subject of a sentence ("was the works sending …", "did the plant use …")
 _SITE_SUBJECT = re.compile(
     r"\b(?:was|were|is|are|did|does|has|had)\s+(?:the|our|this)\s+(?:works|plant|site|mill|factory|facility|station)\b"
@@ -436,7 +506,7 @@ def _not_a_name(text: str) -> bool:
     return bool(re.search(r"\d[.,]\d", text)) or first in FUNCTION_WORDS
 
 
-_PER_UNIT = re.compile(r"([^\s/]+)\s*(?:\bper\b|/)\s*(?:an?\s+|one\s+)?([^\s/,;?!]+)", re.I)
+_PER_UNIT = re.compile(r"([^\s/]+)\s*(?:\bper\b|\bfor\s+every\b|/)\s*(?:an?\s+|one\s+)?([^\s/,;?!]+)", re.I)
 
 
 def _in_unit_of(word: str, units: dict[str, str | None]) -> list[str]:
@@ -633,11 +703,14 @@ class Grounding:
             if now is not None and _present_value(g, question):  # "what's the bath temp in the pot room": now
                 g.start, g.final = DateRange(now, now, "now", point=True).iso()
                 g.period_phrase = phrase = ""
+            _band_limit(g.reading, question)  # "above the upper limit of that band" of "a band of 5 °C to 7 °C"
+            _amount_of_a_flow(g.reading, links, catalog)  # "burnt the most gas": ranked by the mean Gas Flow
             _ranked_kind_site(g.reading, links, catalog)  # "which chiller …": the one site with several chillers
             name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
             _count_of_a_point(g.reading, links)  # "how many plugs were in use": the Plugs In Use point's value
             _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP"
             _ratio_pair(g.reading, links, catalog)  # "permeate over feed, as a fraction": Permeate / Feed Flow
+            _efficiency_pair(g.reading, links, catalog)  # "chiller 1 cop": Cooling Output ÷ Input Power
             share_of_total(g.reading, links, catalog)  # "what share of the site's electricity went to X": X ÷ main
             share_order(
                 g.reading, links, question

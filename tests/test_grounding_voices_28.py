@@ -1,0 +1,121 @@
+"""Classes blind sets 27 and 28 showed after their frozen runs (issue 40, session 28), each read by a rule of English,
+of
+a contract's language or of the field, never by a set's words: a contract's terms and a party's possessive are no
+question about an attribute; a greeting and a sentence citing a clause frame; "how many" counts things, never an amount
+("how many kilos an hour"); "for every" divides; COP is thermal output over electrical input; a verb of using up takes
+a substance, whose flow ranks by its mean; "220c" is degrees Celsius and "120 sat" no unit; a reported claim asked "is
+that true?" is the question; parts after "n" or "also wat"; "ch2" for Chiller 2; a band's upper limit; a word of a
+named asset's point is no missing kind."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from edge_agent.grounding.catalog import Catalog, SensorName
+from edge_agent.grounding.question import read_part
+from edge_agent.grounding.run import Grounding
+
+NOW = datetime(2031, 6, 12, 9, 30, tzinfo=UTC)
+
+
+def _plant() -> Catalog:
+    cat = Catalog.of(
+        {
+            "Kelp Works": {"Oven 2": [], "Dryer 1": [], "Dryer 2": [], "Chiller 2": [], "Boiler": [], "Pool": []},
+        }
+    )
+    site = cat.site("Kelp Works")
+    site.types["Oven 2"] = ["oven"]
+    site.sensors["Oven 2"] = [
+        SensorName("Gas Flow", "Gas Flow", "m³/h", ("gas", "flow", "sensor")),
+        SensorName("Bread Output", "Bread Output", "t/h", ("flow", "sensor")),
+    ]
+    for d in ("Dryer 1", "Dryer 2"):
+        site.types[d] = ["dryer", "gas"]
+        site.sensors[d] = [
+            SensorName("Exhaust Temp", "Exhaust Temp", "°C", ("exhaust", "air", "temp", "sensor")),
+            SensorName("Gas Flow", "Gas Flow", "kg/h", ("gas", "fuel", "flow", "sensor")),
+            SensorName("Fan Power", "Fan Power", "kW", ("fan", "elec", "power", "sensor")),
+        ]
+    site.types["Chiller 2"] = ["chiller"]
+    site.sensors["Chiller 2"] = [
+        SensorName("Cooling Output", "Cooling Output", "kW", ("cool", "thermal", "power", "sensor")),
+        SensorName("Input Power", "Input Power", "kW", ("elec", "power", "sensor")),
+        SensorName("CHW Supply Temp", "CHW Supply Temp", "°C", ("chilled", "water", "leaving", "temp", "sensor")),
+    ]
+    site.types["Boiler"] = ["boiler"]
+    site.sensors["Boiler"] = [SensorName("Steam Pressure", "Steam Pressure", "bar", ("steam", "pressure", "sensor"))]
+    site.types["Pool"] = ["pool"]
+    site.sensors["Pool"] = [SensorName("Water Temp", "Water Temp", "°C", ("water", "temp", "sensor"))]
+    return cat
+
+
+def _g(question: str) -> Grounding:
+    return Grounding.build(question, _plant(), NOW)
+
+
+def test_a_contracts_terms_and_a_partys_possessive_ask_no_attribute():
+    g = _g(
+        "Pursuant to clause 7.2 of the Supply Contract, the oven supplier guaranteed that Oven 2 at Kelp Works would "
+        "consume no more than 45 m³ of gas per tonne of bread. Kindly state the specific gas consumption achieved by "
+        "Oven 2 last week, so that the guarantee may be assessed."
+    )
+    assert g.reading.parts[0].ask == "derive" and g.reading.parts[0].op == "ratio" and not g.in_code
+    assert not {"pursuant", "clause", "guaranteed", "supplier"} & set(g.unplaced)
+    owned = _g("For the reconciliation of the gas supplier's invoice, please state Oven 2's gas flow yesterday.")
+    assert owned.reading.parts[0].ask == "data" and not owned.in_code
+
+
+def test_how_many_counts_things_never_an_amount():
+    assert read_part("how many dryers are on the bms").ask == "count"
+    assert read_part("How many power meters are there").ask == "count"
+    for amount in ("how many kilos an hour did the ice machine make", "How many crayfish died in the tanks"):
+        assert read_part(amount).ask != "count", amount
+    warmer = read_part("how many degrees warmer was the supply than the return yesterday")
+    assert warmer.ask == "derive" and warmer.op == "difference"
+
+
+def test_for_every_divides_and_cop_is_thermal_output_over_electrical_input():
+    every = read_part("how many kilos of steam does the washer use for every kilo of linen")
+    assert every.op == "ratio" and every.statistic == "mean"
+    g = _g("ch2 cop at Kelp Works yday?")
+    assert g.links is not None and g.links.assets == ["Chiller 2"]
+    assert g.reading.parts[0].op == "ratio" and g.links.sensors == ["Cooling Output", "Input Power"]
+
+
+def test_what_a_verb_of_using_up_takes_is_a_substance_ranked_by_its_mean_flow():
+    g = _g("which dryer at Kelp Works burnt teh most gas last wk?")
+    assert g.links is not None and g.links.sensors == ["Gas Flow"] and g.links.asset_types == ["dryer"]
+    part = g.reading.parts[0]
+    assert part.ask == "rank" and part.statistic == "mean" and part.slots["statistic"].source == "rule"
+
+
+def test_a_single_letter_degree_unit_and_no_day_as_a_unit():
+    assert read_part("r3 bean temp over 220c how long yday").limit_unit == "°C"
+    part = read_part("dryer 3 exhaust go over 120 sat or sun")
+    assert part.limit == 120.0 and part.limit_unit is None
+
+
+def test_a_reported_claim_asked_is_that_true_is_the_question():
+    g = _g("A former worker told our paper that the Boiler at Kelp Works ran above 150 psi last week. Is that true?")
+    part = g.reading.parts[0]
+    assert (part.ask, part.form, part.direction, part.limit) == ("excursion", "yes_no", "above", 150.0)
+    assert "true" not in g.unplaced
+
+
+def test_parts_after_n_and_also_wat_and_a_greeting_frames():
+    g = _g("ch2 supply temp avg yday at Kelp Works? n how many dryers r on the bms")
+    assert [p.ask for p in g.reading.parts] == ["data", "count"]
+    hi = _g("Kia ora, I'm writing a piece about the works. What was the Pool's water temp at Kelp Works yesterday?")
+    assert not {"kia", "ora", "writing"} & set(hi.unplaced)
+
+
+def test_a_bands_upper_limit_and_a_point_word_is_no_missing_kind():
+    g = _g(
+        "The contractor shall hold the Pool at Kelp Works within the comfort band of 5 °C to 7 °C. For how many hours "
+        "yesterday did the water temp lie above the upper limit of that band?"
+    )
+    part = g.reading.parts[0]
+    assert (part.ask, part.limit, part.limit_unit) == ("duration", 7.0, "°C")
+    exhaust = _g("dryer 1 exhaust go over 120 yday at Kelp Works??")
+    assert exhaust.links is not None and not [m for m in exhaust.links.missing if m.kind == "kind"]
