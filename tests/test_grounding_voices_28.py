@@ -1,6 +1,5 @@
 """Classes blind sets 27 and 28 showed after their frozen runs (issue 40, session 28), each read by a rule of English,
-of
-a contract's language or of the field, never by a set's words: a contract's terms and a party's possessive are no
+of a contract's language or of the field, never by a set's words: a contract's terms and a party's possessive are no
 question about an attribute; a greeting and a sentence citing a clause frame; "how many" counts things, never an amount
 ("how many kilos an hour"); "for every" divides; COP is thermal output over electrical input; a verb of using up takes
 a substance, whose flow ranks by its mean; "220c" is degrees Celsius and "120 sat" no unit; a reported claim asked "is
