@@ -118,3 +118,21 @@ def test_a_bands_upper_limit_and_a_point_word_is_no_missing_kind():
     assert (part.ask, part.limit, part.limit_unit) == ("duration", 7.0, "°C")
     exhaust = _g("dryer 1 exhaust go over 120 yday at Kelp Works??")
     assert exhaust.links is not None and not [m for m in exhaust.links.missing if m.kind == "kind"]
+
+
+def test_a_word_a_family_of_names_cuts_to_its_code_names_the_family():
+    cat = Catalog.of({"Zoo": {"PEN-AHU-1": [], "PEN-CH-1": [], "EB-HTR-1": []}})
+    zoo = cat.site("Zoo")
+    zoo.types.update({"PEN-AHU-1": ["ahu"], "PEN-CH-1": ["chiller"], "EB-HTR-1": ["heater"]})
+    zoo.sensors["PEN-AHU-1"] = [SensorName("Exhibit Air Temp", "Exhibit Air Temp", "°F", ("air", "temp", "sensor"))]
+    zoo.sensors["PEN-CH-1"] = [SensorName("Pool Water Temp", "Pool Water Temp", "°F", ("water", "temp", "sensor"))]
+    g = Grounding.build("What was the penguins' pool water temp at the Zoo yesterday?", cat, NOW)
+    assert g.links is not None and {"PEN-AHU-1", "PEN-CH-1"} <= set(g.links.assets)
+    assert "penguins" not in g.unplaced
+
+
+def test_a_lay_name_of_a_machine_and_an_event_statement_before_a_request():
+    g = _g("Which of the dough-kneading machines at Kelp Works made the warmest dough yesterday?")
+    assert "kneading" not in g.unplaced
+    lamps = _g("The lamps at Kelp Works went off at six. Can you switch them back on for another hour?")
+    assert lamps.reading.intent == "control"

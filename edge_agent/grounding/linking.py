@@ -620,6 +620,20 @@ def _match_group(
         raw = tokens.words(i, i + 1)[0]
         k = raw.casefold()
         group = groups.get(k) or (groups.get(k[:-1]) if k.endswith("s") else None)
+        if (
+            not group
+            and raw.isalpha()
+            and raw.islower()
+            and (
+                len(
+                    coded := [
+                        c for c in groups if len(c) >= 3 and c.isalpha() and k.startswith(c) and len(k) >= len(c) + 3
+                    ]
+                )
+                == 1
+            )
+        ):  # "the penguins' pool" where the penguin exhibit's equipment is PEN-AHU-1, PEN-CH-1 …: its code cut
+            group = groups[coded[0]]
         after = tokens.items[i + 1][0] if i + 1 < len(tokens.items) else ""
         if not group and {w.casefold() for w in tokens.words(max(0, i - 2), i)} & {"which", "what"}:
             group = None if re.fullmatch(r"[A-Z0-9]{1,3}", after) else worded.get(k)  # "Kompressor K7": a name

@@ -296,10 +296,10 @@ def unplaced(g: Grounding, catalog: Catalog, links: Links, period: str) -> list[
         placed |= set(words(g.question[a:b]))
     for named in re.finditer(rf"((?:[^\W\d_]+\s+){{1,2}})(?:{'|'.join(EVENT_WORDS)})\b", g.question, re.I):
         placed |= set(words(named.group(1)))  # "the black building test": the event's name
+    said_kinds = [m.text.split()[0] for m in links.mentions if m.name in links.asset_types and m.text.split()]
     for kind in links.asset_types:  # "those big exhaust fans": a size that describes the kind's equipment, not a name
-        label = " ".join(fieldvocab.marker_words(kind)).split()[:1]
-        if label:
-            sized = rf"\b({_SIZE})\W+(?:\w+\W+){{0,2}}?{re.escape(label[0])}"
+        for first in [*" ".join(fieldvocab.marker_words(kind)).split()[:1], *said_kinds]:  # "the giant washing machine"
+            sized = rf"\b({_SIZE})\W+(?:\w+\W+){{0,2}}?{re.escape(first)}"
             placed |= {
                 w for m in re.finditer(sized, g.question, re.I) for w in words(m.group(0)) if re.fullmatch(_SIZE, w)
             }  # "the big round tank": each word of its look
