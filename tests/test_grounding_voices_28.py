@@ -136,3 +136,19 @@ def test_a_lay_name_of_a_machine_and_an_event_statement_before_a_request():
     assert "kneading" not in g.unplaced
     lamps = _g("The lamps at Kelp Works went off at six. Can you switch them back on for another hour?")
     assert lamps.reading.intent == "control"
+
+
+def test_the_operators_we_is_the_site_and_a_grid_said_with_its_place():
+    cat = Catalog.of({"Isle Works": {"Turbine 1": [], "Grid Meter": []}})
+    isle = cat.site("Isle Works")
+    isle.types.update({"Turbine 1": ["windTurbine"], "Grid Meter": ["elecMeter", "meter", "siteMeter"]})
+    isle.sensors["Turbine 1"] = [SensorName("Active Power", "Active Power", "kW", ("elec", "power", "sensor"))]
+    isle.sensors["Grid Meter"] = [SensorName("Net Power", "Net Power", "kW", ("elec", "power", "sensor"))]
+    g = Grounding.build(
+        "turbine was howling all weekend at Isle Works. how many hrs yday were we sending power back out to the island "
+        "grid? lines co asking",
+        cat,
+        NOW,
+    )
+    assert g.links is not None and not g.links.asset_types and g.links.sites == ["Isle Works"]
+    assert not g.unplaced

@@ -177,7 +177,7 @@ class _Vocab:
             (
                 str(marker),
                 re.compile(
-                    r"\b(?:" + "|".join(re.escape(str(w)) for w in sorted(ws, key=len, reverse=True)) + r")\b", re.I
+                    r"\b(?:" + "|".join(_grid_phrase(str(w)) for w in sorted(ws, key=len, reverse=True)) + r")\b", re.I
                 ),
             )
             for marker, ws in (words.get("flow_directions") or {}).items()
@@ -294,6 +294,12 @@ def spelling_words() -> frozenset[str]:
 def register_words() -> frozenset[str]:
     """Operators' words for a meter's running total ("totalizer", "register"), from words.yaml."""
     return _v().register_words
+
+
+def _grid_phrase(phrase: str) -> str:
+    """A flow direction's phrase as a pattern, "the grid" / "the network" also with a word or two that say which
+    ("back out to the island grid", "off the island's network")."""
+    return re.sub(r"the\\ (grid|network)\b", r"the\\s+(?:[\\w'’]+\\s+){0,2}?\1", re.escape(phrase))
 
 
 def flow_direction(text: str) -> str | None:

@@ -702,7 +702,7 @@ def _place_name(tokens: Tokens, n: int, links: Links, catalog: Catalog) -> int:
 #: the name is a customer's, an order's or a project's
 BUSINESS_NOUNS = frozenset(
     "order orders job jobs contract contracts account accounts customer customers client clients project projects "
-    "shipment shipments consignment invoice invoices costing tender campaign".split()
+    "shipment shipments consignment invoice invoices costing tender campaign company companies".split()
 )
 
 

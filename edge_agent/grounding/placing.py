@@ -175,7 +175,10 @@ REPORTING_WORDS = frozenset(
     "penalties invoice invoices reconciliation reconcile docket dockets verify verification assess assessed achieved "
     "attained obligations terms respect expressed lay upper "
     # a reporter's words around a claim ("is it true that …", "sometimes", "for example")
-    "true false correct sometimes occasionally example instance".split()
+    "true false correct sometimes occasionally example instance "
+    # a reporter's work ("for a photo caption", "our readers", "the headline", "for the piece")
+    "photo photos caption captions story stories article articles headline headlines reader readers paper newspaper "
+    "feature column editor".split()
 )
 #: a document named with capitals before its noun ("the Building Controls Maintenance Agreement", "Supply Contract
 #: OBF/2025/014"): its name's words are the document's

@@ -450,7 +450,9 @@ def _band_limit(reading: Reading, question: str) -> None:
 #: the site as a whole, the subject of a sentence ("was the works sending …", "did the plant use …")
 _SITE_SUBJECT = re.compile(
     r"\b(?:was|were|is|are|did|does|has|had)\s+(?:the|our|this)\s+(?:works|plant|site|mill|factory|facility|station)\b"
-    r"|\b(?:the|our|this)\s+(?:works|plant|site|mill|factory|facility|station)(?:'s)?\s+(?:was|were|is|are|did|does|has|had)\b",
+    r"|\b(?:the|our|this)\s+(?:works|plant|site|mill|factory|facility|station)(?:'s)?\s+(?:was|were|is|are|did|does|has|had)\b"
+    # "how many hours were we sending power back out to the grid": the operator's "we", the site
+    r"|\b(?:were|was|are|is|did|do|have|had)\s+we\b|\bwe\s+(?:were|are|did|have|had)\b",
     re.I,
 )
 
