@@ -449,3 +449,16 @@ def test_a_registers_rise_is_also_said_in_the_unit_the_question_asks(register_ct
     assert out.ok and "was 950.0 kWh (0.95 MWh) (the register" in out.answer, out.answer
     register_ctx.question = "how many kWh did M-1 count on the 1st?"
     assert "was 950.0 kWh (the register" in call(histories, register_ctx, "histories", **args).answer
+
+
+def test_excursions_compare_a_limit_said_in_another_unit_in_the_series_unit(tools, iot_ctx):
+    values = [v for _, v in numbers("Chiller 6", "Power")]
+    high = max(values)
+    args = dict(site_name="POKMAIN", asset_name="Chiller 6", sensor_name="Power", direction="above", **DAY)
+    in_kw = call(tools, iot_ctx, "excursions", limit=high - 1, **args)
+    in_mw = call(tools, iot_ctx, "excursions", limit=(high - 1) / 1000, limit_unit="MW", **args)
+    above = [v for v in values if v > high - 1]
+    assert in_kw.ok and in_mw.ok and f"in {len(above)} of {len(values)} samples" in in_mw.answer
+    assert " MW)" in in_mw.answer and " kW (" in in_mw.answer  # compared in kW, the limit as said beside it
+    other = call(tools, iot_ctx, "excursions", limit=high - 1, limit_unit="°C", **args)  # no conversion across
+    assert other.ok and f"in {len(above)} of {len(values)} samples" in other.answer  # quantities: as said

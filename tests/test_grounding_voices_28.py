@@ -152,3 +152,34 @@ def test_the_operators_we_is_the_site_and_a_grid_said_with_its_place():
     )
     assert g.links is not None and not g.links.asset_types and g.links.sites == ["Isle Works"]
     assert not g.unplaced
+
+
+def test_a_limit_said_in_another_sentence_and_a_prefixed_unit():
+    from edge_agent.grounding import fieldvocab
+
+    g = _g(
+        "Was the Pool at Kelp Works too warm at any point yesterday? The card on the door says it has to stay at 30 "
+        "degrees or under."
+    )
+    part = g.reading.parts[0]
+    assert (part.ask, part.form, part.direction, part.limit) == ("excursion", "yes_no", "above", 30.0)
+    terms = _g(
+        "The contractor guaranteed that the Boiler at Kelp Works would at no time exceed 9 bar. Please state for how "
+        "many hours last week the steam pressure exceeded that figure."
+    )
+    assert (terms.reading.parts[0].limit, terms.reading.parts[0].limit_unit) == (9.0, "bar")
+    assert round(fieldvocab.convert(0.25, "mS/cm", "µS/cm") or 0) == 250
+    assert fieldvocab.convert(55, "degrees", "°F") is None  # degrees of what: no conversion
+
+
+def test_the_ends_of_a_flow_and_the_sides_of_minus():
+    cat = _plant()
+    cat.site("Kelp Works").sensors["Chiller 2"] += [
+        SensorName("Entering Water Temp", "Entering Water Temp", "°C", ("entering", "water", "temp", "sensor")),
+        SensorName("Leaving Water Temp", "Leaving Water Temp", "°C", ("leaving", "water", "temp", "sensor")),
+    ]
+    q = "how many degrees warmer was the water going into Chiller 2 at Kelp Works than the water coming out of it?"
+    g = Grounding.build(q, cat, NOW)
+    assert g.links is not None and g.links.sensors == ["Entering Water Temp", "Leaving Water Temp"]
+    minus = _g("Chiller 2 at Kelp Works delta t avg yday, output minus input")
+    assert minus.links is not None and minus.links.sensors == ["Cooling Output", "Input Power"]

@@ -21,6 +21,8 @@ ORDER: JsonDict = {"x-question": "order"}
 OPERATION: JsonDict = {"x-question": "op"}
 DIRECTION: JsonDict = {"x-question": "direction"}
 LIMIT: JsonDict = {"x-question": "limit"}
+#: the unit the question says its limit in ("above 150 psi"): the tool compares in the series' unit
+LIMIT_UNIT: JsonDict = {"x-question": "limit_unit", "x-hidden": True}
 #: what an excursion's answer leads with (whether it happened, or for how long): set by code from the question's form,
 #: never written by the model (`x-hidden`: left out of the step's grammar, filled in before the call runs)
 REPORT: JsonDict = {"x-question": "report", "x-hidden": True}
@@ -90,6 +92,9 @@ class ExcursionArgs(ToolArgs):
     start: str = _start()
     final: str = _final()
     limit: float | None = Field(None, description="a fixed limit", json_schema_extra=LIMIT)
+    limit_unit: str | None = Field(
+        None, description="the unit the limit is said in (compared in the series' unit)", json_schema_extra=LIMIT_UNIT
+    )
     limit_sensor: str | None = Field(
         None,
         description="or a sensor of the asset to compare with (a setpoint)",

@@ -9,6 +9,7 @@ import re
 from edge_agent import analysis as an
 from edge_agent.analysis_tools.args import DeriveArgs, ExcursionArgs
 from edge_agent.analysis_tools.common import analysis_tool, period_read, read_series, said, span, stat, unit_said, when
+from edge_agent.grounding import fieldvocab
 from edge_agent.toolkit import Said, ToolContext, ToolError
 
 _SETPOINT = re.compile(r"(?:set\s*point|\bsp\b|setpt|_sp\b|\bsp_)", re.I)
@@ -84,6 +85,10 @@ def derive(args: DeriveArgs, ctx: ToolContext) -> Said:
     return said(ctx, f"{args.op} {what} {span(window)}: {stats}", data, f"derive_{a_asset}_{args.op}")
 
 
+def _unit_key(unit: str) -> str:
+    return "".join(unit.split()).casefold().lstrip("°")
+
+
 @analysis_tool(
     "excursions",
     "Check whether a sensor went above or below a value or another sensor (a setpoint) over a period.",
@@ -108,8 +113,14 @@ def excursions(args: ExcursionArgs, ctx: ToolContext) -> Said:
         against = f"its {limit_sensor}"
     else:
         limit = float(args.limit)  # type: ignore[arg-type]  # (a limit or a limit sensor: checked above)
-        pairs = [(p.at, p.value, limit) for p in pts]
         against = f"{an.fmt(limit)}{unit_said(unit)}"
+        said_in = args.limit_unit
+        if said_in and unit and _unit_key(said_in) != _unit_key(unit):
+            converted = fieldvocab.convert(limit, said_in, unit)  # "above 150 psi" of a series in bar: 10.342 bar
+            if converted is not None:
+                against = f"{an.fmt(converted)}{unit_said(unit)} ({an.fmt(limit)} {said_in})"
+                limit = converted
+        pairs = [(p.at, p.value, limit) for p in pts]
     if not pairs:
         raise ToolError(f"{sensor} and {limit_sensor} have no samples at the same instants {span(window)}")
     found = an.excursions(pairs, args.direction, window.end)

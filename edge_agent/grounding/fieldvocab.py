@@ -556,8 +556,22 @@ def convert(value: float, unit: str, to: str) -> float | None:
     converter's factors, in units.json); None where either unit is unknown or they measure different quantities."""
     a, b = _scale_of(unit), _scale_of(to)
     if a is None or b is None or a[2] != b[2]:
-        return None
+        return _by_prefix(value, unit, to)
     return (value * a[0] + a[1] - b[1]) / b[0]
+
+
+#: SI prefixes on a unit symbol the database does not list ("mS/cm" and "µS/cm" of a conductivity)
+_PREFIX = {"G": 1e9, "M": 1e6, "k": 1e3, "": 1.0, "m": 1e-3, "µ": 1e-6, "μ": 1e-6, "u": 1e-6, "n": 1e-9}
+_PREFIXED = re.compile(r"^(?P<p>[GMkmµμun]?)(?P<base>(?:[A-Z]|[gLl](?![a-z]))\S*)$")
+
+
+def _by_prefix(value: float, unit: str, to: str) -> float | None:
+    """`value` in `unit` said in `to` where the two are one unit symbol with other SI prefixes (0.25 mS/cm: 250 µS/cm);
+    None otherwise."""
+    a, b = _PREFIXED.match(_unit_key(unit)), _PREFIXED.match(_unit_key(to))
+    if a is None or b is None or a["base"] != b["base"]:
+        return None
+    return value * _PREFIX[a["p"]] / _PREFIX[b["p"]]
 
 
 #: how operators write a temperature's unit after a limit ("below 37 deg"): degrees of temperature, not of arc

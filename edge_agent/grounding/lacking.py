@@ -45,9 +45,14 @@ def sensor_lacking(catalog: Catalog, site: str, asset: str, text: str) -> Missin
 def energy_from_power(catalog: Catalog, links: Links) -> None:
     """ "The chillers' energy": where the assets of the kinds the question names have no energy sensor but measure
     power, the energy is computed from their power — the word is no sensor of theirs (docs/analysis.md)."""
-    if links.assets or not links.asset_types:
+    grouped = [m.name for m in links.mentions if m.kind == "asset" and m.how == "group"]
+    if (links.assets and set(links.assets) != set(grouped)) or not links.asset_types:
         return
-    pool = [(s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)]
+    pool = (  # "of the two penguin life-support pumps": the family's members the kind narrowed to
+        [(links.asset_sites[a], a) for a in links.assets]
+        if links.assets
+        else [(s, a) for s in links.sites for t in links.asset_types for a in catalog.site(s).assets_of_type(t)]
+    )
     for sensor in [s for s in links.sensors if ENERGY_WORDS.search(s)]:
         if (
             pool
@@ -70,7 +75,12 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
     if not links.assets or links.sensors:
         return
     on = [(links.asset_sites[a], a) for a in links.assets]
-    free = [n for n in range(len(tokens.items)) if not tokens.used[n]]
+    ratios = [term.span() for term in RATIO_TERMS.finditer(tokens.text)]  # "the specific gas consumption": a ratio
+    free = [
+        n
+        for n in range(len(tokens.items))
+        if not tokens.used[n] and not any(a <= tokens.items[n][1] < b for a, b in ratios)
+    ]
     rest = " ".join(tokens.items[n][0] for n in free)
     if not measures.asked(rest):
         _tag_lacking(tokens, catalog, links, on, free)
@@ -125,6 +135,8 @@ def _tag_lacking(tokens: Tokens, catalog: Catalog, links: Links, on: list[tuple[
         for w in [*p.tags, *re.split(r"[\s_\-]+", p.short)]
     }
     directions = {w for phrase in fieldvocab.flow_direction_phrases(tokens.text) for w in phrase.casefold().split()}
+    # "the specific gas consumption": a ratio the field defines, whose words are no tag the assets lack
+    directions |= {w for term in RATIO_TERMS.finditer(tokens.text) for w in term.group(0).casefold().split()}
     for n in free:
         word = tokens.items[n][0]
         k = key(word)

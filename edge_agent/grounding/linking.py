@@ -327,6 +327,25 @@ def _used_words(question: str) -> set[str]:
     return out
 
 
+def _group_of_a_kind(catalog: Catalog, links: Links) -> None:
+    """A family of names that a kind narrows ("of the two penguin life-support pumps": the PEN-* that are pumps): only
+    those of the kind stay linked."""
+    grouped = [m.name for m in links.mentions if m.kind == "asset" and m.how == "group"]
+    if not grouped or not links.asset_types:
+        return
+    sites = {links.asset_sites.get(g, "") for g in grouped} - {""}
+    kinds = [{a for site in sites for a in catalog.site(site).assets_of_type(k)} for k in links.asset_types]
+    both = set.intersection(*kinds) if kinds else set()  # "life-support pumps": of every kind said
+    keep = [g for g in grouped if g in both] or [g for g in grouped if any(g in k for k in kinds)]
+    if not keep:
+        return
+    drop = set(grouped) - set(keep)
+    links.assets = [a for a in links.assets if a not in drop]
+    links.mentions = [m for m in links.mentions if not (m.kind == "asset" and m.name in drop)]
+    for a in drop:
+        links.asset_sites.pop(a, None)
+
+
 def _an_amounts_rate(point: SensorName) -> bool:
     """The point is a flow of something that adds up to an amount (m³/h, kg/h, L/min) or an amount itself."""
     q = fieldvocab.quantity_of_unit(point.unit)
@@ -972,15 +991,20 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
         )
         said = said if key(said) != key(sensor) else ""  # "tonnage" is Tonnage: the name
         owner = _said_after(question, links, sensor) if len(links.assets) >= 2 else None
+        grouped = {m.name for m in links.mentions if m.kind == "asset" and m.how == "group"}
+        having = [a for a in links.assets if catalog.has_sensor(links.asset_sites[a], a, sensor)]
         for asset in links.assets:
             site = links.asset_sites[asset]
             if owner is not None and asset != owner:
                 continue  # "the HV meter kW over the product water meter flow": Flow is the water meter's alone
+            if asset in grouped and having:
+                continue  # "the penguins' pool water": PEN-CH-1's, never a lack of the family's other members
             if not catalog.has_sensor(site, asset, sensor):
                 links.missing.append(sensor_lacking(catalog, site, asset, said or sensor))
 
     missing_assets(tokens, catalog, links, scope, owners)
     asset_kinds(tokens, catalog, links)
+    _group_of_a_kind(catalog, links)
     kind_sites = links.sites or [  # "which dryer burnt the most gas": the sites that have the kind
         s for s in catalog.sites if any(catalog.site(s).assets_of_type(m) for m in links.asset_types)
     ]

@@ -41,6 +41,12 @@ _WHICH_THING = re.compile(
 _OF_THEM = re.compile(r"\bwhich (?:one )?of (?:them|these|those|the two|both)\b|\bwhich one\b", re.I)
 
 
+def document_spans(question: str) -> list[tuple[int, int]]:
+    """Where the question names a document ("the Penguin Life Support Maintenance Contract"): no equipment is named
+    there."""
+    return [m.span() for m in _DOCUMENT_NAMED.finditer(question)]
+
+
 def period_span(question: str, phrase: str) -> list[tuple[int, int]]:
     """Where the period's words stand in the question (none or one span): names are not linked there."""
     if not phrase:
@@ -178,12 +184,15 @@ REPORTING_WORDS = frozenset(
     "true false correct sometimes occasionally example instance "
     # a reporter's work ("for a photo caption", "our readers", "the headline", "for the piece")
     "photo photos caption captions story stories article articles headline headlines reader readers paper newspaper "
-    "feature column editor".split()
+    "feature column editor "
+    # how equipment relates and what a delivery is ("the valve serving the AHU", "the product leaving the freezer", "the
+    # fuel delivery", "remains within its warranty")
+    "serving serves served leaving entering delivery deliveries remains remain remained".split()
 )
 #: a document named with capitals before its noun ("the Building Controls Maintenance Agreement", "Supply Contract
 #: OBF/2025/014"): its name's words are the document's
 _DOCUMENT_NAMED = re.compile(
-    r"((?:[A-Z][\w'’-]*\s+){1,4})(?:Agreement|Contract|Schedule|Specification|Policy|Plan|Order|Warranty|Guarantee)"
+    r"((?:[A-Z][\w'’-]*\s+){1,4})(?:Agreement|Contract|Schedule|Specification|Policy|Plan|Order|Warranty|Guarantee)\b"
     r"(?:\s+[A-Z0-9][\w/.-]*)?"
 )
 

@@ -240,8 +240,8 @@ def _said(part: Part, tool: str | None, a: dict[str, Any], answered: bool) -> st
         return f"which of {who}{at} had the {a.get('order')} {_STAT.get(a.get('by', ''), a.get('by'))} {sensor} {when}"
     if tool == "excursions":
         limit = a.get("limit") if a.get("limit") is not None else f"its {a.get('limit_sensor')}"
-        if a.get("limit") is not None and part.limit is not None and part.limit_unit and a["limit"] != part.limit:
-            limit = f"{a['limit']} ({part.limit:g} {part.limit_unit} in the series' unit)"  # "above 150 psi": bar
+        if a.get("limit") is not None and a.get("limit_unit"):  # "above 150 psi": compared in the series' unit
+            limit = f"{a['limit']:g} {a['limit_unit']}"
         lead = "how long" if a.get("report") == "how_long" else "whether"
         verb = "was" if lead == "how long" else "went"
         return f"{lead} {a.get('asset_name')} {sensor}{at} {verb} {a.get('direction')} {limit} {when}"

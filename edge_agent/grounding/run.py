@@ -54,6 +54,7 @@ from edge_agent.grounding.links import Links, Mention
 from edge_agent.grounding.numbers import numbered_words, spelled_numbers, spelled_units
 from edge_agent.grounding.periods import two_periods
 from edge_agent.grounding.placing import (
+    document_spans,
     initial_spans,
     only_requests,
     period_span,
@@ -239,6 +240,69 @@ def _efficiency_pair(reading: Reading, links: Links, catalog: Catalog) -> None:
         links.sensors[:] = [thermal[0], electric[0]]
 
 
+#: lay words for the two ends of a flow through equipment: what goes in (Haystack `entering`) and what comes out
+#: (`leaving`) — "the seawater going into the chiller", "the water coming back out of it"
+_INTO = re.compile(
+    r"\b(?:going\s+in(?:to)?|coming\s+in(?:to)?|flowing\s+in(?:to)?|fed\s+in(?:to)?|inlet|entering)\b", re.I
+)
+_OUT_OF = re.compile(r"\b(?:coming\s+(?:back\s+)?out|going\s+out|flowing\s+out|out\s+of\s+it|outlet|leaving)\b", re.I)
+
+
+def _ends_of_a_flow(reading: Reading, links: Links, catalog: Catalog, question: str) -> None:
+    """A difference of what goes into and what comes out of one asset ("how many degrees warmer was the seawater going
+    into the tank chiller than the water coming back out of it"): its `entering` and `leaving` points of one
+    quantity, in the order the question says them."""
+    part = next((p for p in reading.parts if p.ask == "derive" and p.op == "difference"), None)
+    into, out = _INTO.search(question), _OUT_OF.search(question)
+    if part is None or into is None or out is None or len(links.sensors) > 1:
+        return
+    assets = list(links.assets) or [
+        a for site in links.sites for k in links.asset_types for a in catalog.site(site).assets_of_type(k)
+    ]
+    found = []
+    for asset in dict.fromkeys(assets):
+        site = links.asset_sites.get(asset) or next((s for s in links.sites if asset in catalog.assets(s)), "")
+        points = catalog.sensors(site, asset) if site else []
+        ends = [x for x in points if "sp" not in x.tags]
+        rest = {x.short: set(x.tags) - {"entering", "leaving"} for x in ends}
+        found += [  # the two ends of one flow: the same tags but which end (entering water temp, leaving water temp)
+            (asset, a.short, b.short)
+            for a in ends
+            if "entering" in a.tags
+            for b in ends
+            if "leaving" in b.tags and rest[a.short] == rest[b.short]
+        ]
+    if len(found) != 1:
+        return
+    asset, ins_point, outs_point = found[0]
+    links.sensors[:] = [ins_point, outs_point] if into.start() < out.start() else [outs_point, ins_point]
+    if asset not in links.assets:
+        links.assets.append(asset)
+        links.asset_sites[asset] = next(s for s in links.sites if asset in catalog.assets(s))
+
+
+_MINUS = re.compile(r"\b([^\W\d_]{3,})\s+(?:minus|less)\s+([^\W\d_]{3,})\b", re.I)
+
+
+def _minus_operands(reading: Reading, links: Links, catalog: Catalog, question: str) -> None:
+    """ "ch2 delta t avg yday, return minus supply": each side of "minus" is the one point of the named asset whose
+    name holds that word (CHW Return Temp, CHW Supply Temp), in that order, whatever else the words can be."""
+    part = next((p for p in reading.parts if p.ask == "derive" and p.op == "difference"), None)
+    m = _MINUS.search(question)
+    if part is None or m is None or len(links.assets) != 1:
+        return
+    asset = links.assets[0]
+    points = [x.short for x in catalog.sensors(links.asset_sites.get(asset, ""), asset) if "sp" not in x.tags]
+
+    def one(word: str) -> str | None:
+        fits = [p for p in points if word.casefold() in p.casefold().split()]
+        return fits[0] if len(fits) == 1 else None
+
+    first, second = one(m.group(1)), one(m.group(2))
+    if first and second and first != second:
+        links.sensors[:] = [first, second]
+
+
 def _point_words(catalog: Catalog) -> frozenset[str]:
     """The words of every point's name on the SkySpark, case-folded ("supply", "temp", "steam", "flow")."""
     return frozenset(
@@ -421,6 +485,50 @@ def _amount_of_a_flow(reading: Reading, links: Links, catalog: Catalog) -> None:
             part.slots["statistic"] = Slot(
                 source="rule", said="the mean flow: over one period, the same order as the amounts used"
             )
+
+
+#: a part that asks a limit it does not state: "that figure", "the guaranteed maximum", "too warm", "too dry"
+_LIMIT_REFERRED = re.compile(
+    r"\b(?:(?:that|this|the\s+(?:guaranteed|contractual|agreed|stated|permitted|specified|required))\s+"
+    r"(?:figure|limit|value|level|maximum|minimum|threshold)|too\s+(?:warm|hot|cold|cool|high|low|dry|humid|damp))\b",
+    re.I,
+)
+#: a limit stated in the message: "should never go over 55 degrees", "would at no time exceed 0.25 mS/cm", "has to stay
+#: at 5 degrees or under"
+_LIMIT_STATED = re.compile(
+    r"\b(?:go\s+(?:over|above|under|below)|exceed|rise\s+above|fall\s+below|drop\s+below|no\s+more\s+than|"
+    r"not\s+more\s+than|at\s+most|at\s+least|stay\s+(?:at|below|under|above)|be\s+kept\s+(?:below|under|above))"
+    r"\s+(?P<num>-?\d+(?:\.\d+)?)\s*(?P<unit>°\s*[CF]\b|degrees?\b|%|percent\b|[a-zA-Zµμ°/³²]+(?:/[a-zA-Z³²]+)?)?",
+    re.I,
+)
+
+
+def _limit_said_elsewhere(reading: Reading, question: str) -> None:
+    """A part that asks whether or how long a limit was crossed, where the limit is said in another sentence of the
+    message ("Was the cool room too warm at any point yesterday? The card says it has to stay at 5 degrees or
+    under"; "the contractor guaranteed the permeate would at no time exceed 0.25 mS/cm … how many hours it exceeded
+    that figure"): that limit, and the part asks of it."""
+    for part in reading.parts:
+        referred = _LIMIT_REFERRED.search(part.text)
+        if part.limit is not None or part.setpoint or referred is None:
+            continue
+        stated = list(_LIMIT_STATED.finditer(question))
+        if len(stated) != 1:
+            continue
+        m = stated[0]
+        part.limit = float(m["num"])
+        unit = (m["unit"] or "").strip()
+        part.limit_unit = unit if unit and unit.casefold() not in ("degrees", "degree") else None
+        said = referred.group(0).casefold()
+        if said.startswith("too"):  # "too warm": above the limit; "too cold", "too dry": below it
+            part.direction = "below" if re.search(r"cold|cool|low|dry", said) else "above"
+        elif part.direction is None:
+            continue
+        if part.ask == "data":
+            part.ask = "excursion"
+            part.cue = f"excursion: {m.group(0)}"
+            if re.search(r"(?:^|[.?!,]\s+)(?:were|was|is|are|did|does|do|has|have|had)\b", part.text, re.I):
+                part.form = "yes_no"  # "Were the penguins too warm at any point?": whether
 
 
 #: a band of two figures ("the contractual comfort band of 5 °C to 7 °C", "a range of 40-60 %RH")
@@ -668,6 +776,7 @@ class Grounding:
         start, final = period.iso() if period is not None else (None, None)
         phrase = period.phrase if period is not None else ""
         events = fieldvocab.event_spans(question)  # "during the power cut": no Power series
+        events += document_spans(question)  # "the Penguin Life Support Maintenance Contract": no equipment named
         links = link(question, catalog, exclude=[*period_span(question, phrase), *events]) if catalog else None
         # the sentences that frame the question or report before it ("Comp 1 sounding laboured. Which NH3 comp …?")
         frames = framing_spans(question) + statement_spans(question) if catalog else []
@@ -706,6 +815,7 @@ class Grounding:
                 g.start, g.final = DateRange(now, now, "now", point=True).iso()
                 g.period_phrase = phrase = ""
             _band_limit(g.reading, question)  # "above the upper limit of that band" of "a band of 5 °C to 7 °C"
+            _limit_said_elsewhere(g.reading, question)  # "too warm? … it has to stay at 5 degrees or under"
             _amount_of_a_flow(g.reading, links, catalog)  # "burnt the most gas": ranked by the mean Gas Flow
             _ranked_kind_site(g.reading, links, catalog)  # "which chiller …": the one site with several chillers
             name_by_unit(question, catalog, links, g.reading)  # "judged by its kW per ton": the point in kW/ton
@@ -713,6 +823,8 @@ class Grounding:
             _with_setpoints(g.asked_text(), g.reading, links, catalog)  # "a file with the water temp and the SP"
             _ratio_pair(g.reading, links, catalog)  # "permeate over feed, as a fraction": Permeate / Feed Flow
             _efficiency_pair(g.reading, links, catalog)  # "chiller 1 cop": Cooling Output ÷ Input Power
+            _ends_of_a_flow(g.reading, links, catalog, question)  # "the water going in … than coming out": its ends
+            _minus_operands(g.reading, links, catalog, question)  # "delta t, return minus supply": the two series
             share_of_total(g.reading, links, catalog)  # "what share of the site's electricity went to X": X ÷ main
             share_order(
                 g.reading, links, question

@@ -44,7 +44,17 @@ MAX_MEMBERS = 8  # a kind named in the plural with at most this many assets is t
 MAX_GROUPS = 32  # more distinct sensor sets than this on one site: one branch for the site, the tool checks
 
 SITE, ASSET, SENSOR, START, FINAL, ASSET_TYPE = "site", "asset", "sensor", "start", "final", "asset_type"
-QUESTION_MARKS = ("statistic", "order", "op", "direction", "limit", "report", "other_start", "other_final")
+QUESTION_MARKS = (
+    "statistic",
+    "order",
+    "op",
+    "direction",
+    "limit",
+    "limit_unit",
+    "report",
+    "other_start",
+    "other_final",
+)
 #: how point names write a setpoint (Haystack's `sp` marker, "Setpoint", "SP", "Setpt")
 SETPOINT = re.compile(r"set\s*-?\s*p(?:oin)?t|(?:^|[\s_])sp(?:$|[\s_])", re.I)
 
@@ -72,9 +82,6 @@ class SiteScope:
     # a signed series whose points' description says which sign the direction asked is ("+ discharging, - charging"):
     # "+" or "-" (`fieldvocab.sign_convention`); `directed` is then that direction
     sign: str = ""
-    # the limit the question states, in the unit of the series compared where the question said it in another unit of
-    # the same quantity ("above 150 psi" of a series in bar: 10.342); None where no conversion is needed
-    limit: float | None = None
 
     def by_sensor_set(self) -> list[SiteScope]:
         """This scope split so that every asset in a part has every sensor of the part."""
@@ -282,7 +289,6 @@ class Scope:
                 directed=directed,
                 unsigned=unsigned,
                 sign=sign,
-                limit=_limit_in_unit(catalog, site, kinds or assets, sensors, pins or {}),
             )
         signs = {v.sign for v in out.values() if v.sensors}
         settled = next(iter(signs)) if len(signs) == 1 else ""
@@ -321,7 +327,7 @@ class Scope:
         return json.dumps(
             [
                 sorted(
-                    (k, v.assets, v.sensors, v.fixed_assets, v.types, v.groups, v.power, v.setpoints, v.limit)
+                    (k, v.assets, v.sensors, v.fixed_assets, v.types, v.groups, v.power, v.setpoints)
                     for k, v in self.sites.items()
                 ),
                 self.start,
@@ -372,11 +378,12 @@ class Scope:
                     del props[name]
                     required = [r for r in required if r != name]
                 elif value is not None:
-                    if mark == "limit" and scope.limit is not None:  # "above 150 psi" of a series in bar
-                        value = scope.limit
                     props[name] = {"enum": [value]}
                     if name not in required:
                         required.append(name)
+                elif mark == "limit_unit":  # no unit said: none to write
+                    del props[name]
+                    required = [r for r in required if r != name]
                 continue
             if mark == SENSOR and prop.get("x-role") == "setpoint":
                 if "limit" in pins or not pins.get("setpoint"):
@@ -699,25 +706,6 @@ def _in_unit(
 
 #: the quantities whose unit is a percent of something ("%RH", "%LEL"): a limit in "%" is one of theirs too
 _PERCENT_OF = frozenset({"relative humidity", "concentration"})
-
-
-def _limit_in_unit(
-    catalog: Catalog, site: str, assets: list[str], sensors: list[str], pins: dict[str, Any]
-) -> float | None:
-    """The question's limit in the unit of the series it is compared with, where it said another unit of the same
-    quantity and every such series in scope has one unit ("over 150 psi", the series in bar: 10.342); else None."""
-    limit, unit = pins.get("limit"), pins.get("limit_unit")
-    if limit is None or not unit or pins.get("setpoint"):
-        return None
-    units = {x.short: x.unit or "" for a in assets for x in catalog.sensors(site, a)}
-    theirs = {units[s] for s in sensors if units.get(s) and fieldvocab.convert(1.0, unit, units[s]) is not None}
-    if len(theirs) != 1:
-        return None
-    to = theirs.pop()
-    if "".join(to.split()).casefold() == "".join(unit.split()).casefold():
-        return None
-    said = fieldvocab.convert(float(limit), unit, to)
-    return round(said, 4) if said is not None else None
 
 
 def _fits_limit(quantity: str, limit: str) -> bool:
