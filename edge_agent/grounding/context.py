@@ -348,10 +348,10 @@ _TERMS = re.compile(
 )
 #: the words of a request in writing: a sentence with them asks
 _REQUESTS = re.compile(r"\b(?:please|kindly|state|provide|confirm|identify|tell|give|send|list)\b", re.I)
-#: a greeting that opens a message ("G'day,", "Hi,", "Kia ora,"): a courtesy, no clause of what is said
+#: the words of a greeting that opens a message ("G'day,", "Hi,", "Kia ora,"): a courtesy, no clause of what is said
+_HELLO = r"(?:hi|hello|hey|hiya|g['’]day|kia\s+ora|hola|bonjour|morning)"
 _GREETING = re.compile(
-    r"^\W*(?:hi|hello|hey|hiya|g['’]day|kia\s+ora|hola|bonjour|morning|good\s+(?:morning|afternoon|evening|day))"
-    r"(?:\s+(?:all|everyone|team|there))?\s*[,!.]\s*",
+    rf"^\W*(?:{_HELLO}|good\s+(?:morning|afternoon|evening|day))(?:\s+(?:all|everyone|team|there))?\s*[,!.]\s*",
     re.I,
 )
 
@@ -384,7 +384,7 @@ _ONE_OF = re.compile(r"\bone\s+of\s+(?:the|our|its|their|my|your)\s+\w+", re.I)
 _STATEMENT_OPENER = re.compile(
     # a letter's salutation first ("Dear colleagues on the island, the big battery is new to me; in my day …")
     r"\W*(?:dear\s+[^,.;:?!]{1,40},\s*|good\s+(?:morning|afternoon|evening)\b[^,.;:?!]{0,40}[,.]\s*"
-    r"|(?:hi|hello|hey|hiya|g['’]day|kia\s+ora|hola|bonjour|morning)\b[^,.;:?!]{0,30}[,.!]\s*)?"
+    rf"|{_HELLO}\b[^,.;:?!]{{0,30}}[,.!]\s*)?"
     r"(?:\W*(?:i|i'm|i've|i'd|we|we're|we've|our|my|the|this|that|these|those|it|it's|there|they|he|she|a|an|with|since|"
     r"as|after|before|given|due|operations|management|in|when|back|once|years|although|though|while|whilst)\b|"
     r"\W*[A-Z][a-z]+\s+(?:is|are|was|were|has|have|had|says|said|say|tell|claim|claims|reckon|think|believe|"
