@@ -183,3 +183,16 @@ def test_the_ends_of_a_flow_and_the_sides_of_minus():
     assert g.links is not None and g.links.sensors == ["Entering Water Temp", "Leaving Water Temp"]
     minus = _g("Chiller 2 at Kelp Works delta t avg yday, output minus input")
     assert minus.links is not None and minus.links.sensors == ["Cooling Output", "Input Power"]
+
+
+def test_a_family_narrowed_by_a_kind_tells_no_lack_of_the_rest():
+    cat = Catalog.of({"Zoo": {"PEN-AHU-1": [], "PEN-LSS-P1": [], "PEN-LSS-P2": [], "Zoo Meter": []}})
+    zoo = cat.site("Zoo")
+    zoo.types.update({"PEN-AHU-1": ["ahu"], "PEN-LSS-P1": ["pump"], "PEN-LSS-P2": ["pump"], "Zoo Meter": ["elecMeter"]})
+    zoo.sensors["PEN-AHU-1"] = [SensorName("Supply Air Temp", "Supply Air Temp", "°F", ("air", "temp", "sensor"))]
+    for p in ("PEN-LSS-P1", "PEN-LSS-P2"):
+        zoo.sensors[p] = [SensorName("Motor Power", "Motor Power", "kW", ("elec", "power", "sensor"))]
+    zoo.sensors["Zoo Meter"] = [SensorName("Energy", "Energy", "kWh", ("elec", "energy", "sensor"))]
+    g = Grounding.build("Of the two penguin pumps at the Zoo, which consumed the most energy last week?", cat, NOW)
+    assert g.links is not None and g.links.assets == ["PEN-LSS-P1", "PEN-LSS-P2"]
+    assert not g.links.missing and not g.links.sensors  # the pumps' energy is their power's, no lack to tell

@@ -61,6 +61,7 @@ def energy_from_power(catalog: Catalog, links: Links) -> None:
         ):
             links.sensors.remove(sensor)
             links.mentions = [m for m in links.mentions if not (m.kind == "sensor" and m.name == sensor)]
+            links.missing = [m for m in links.missing if not (m.kind == "sensor" and m.text == sensor)]
 
 
 def has_power(catalog: Catalog, site: str, asset: str) -> bool:

@@ -342,6 +342,7 @@ def _group_of_a_kind(catalog: Catalog, links: Links) -> None:
     drop = set(grouped) - set(keep)
     links.assets = [a for a in links.assets if a not in drop]
     links.mentions = [m for m in links.mentions if not (m.kind == "asset" and m.name in drop)]
+    links.missing = [m for m in links.missing if m.asset not in drop]  # no lack is told of what is not asked about
     for a in drop:
         links.asset_sites.pop(a, None)
 
