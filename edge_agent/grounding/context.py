@@ -82,7 +82,8 @@ _TOLD_THAT = re.compile(
     re.I,
 )
 #: a document's part cited by its number ("under clause 11", "Schedule 4"): no figure of the question's
-_CITED = re.compile(r"\b(?:clause|schedule|section|article|annex|appendix|paragraph|item)\s+[\d.]+[a-z]?\b", re.I)
+_DOCUMENT_PART = r"(?:clause|schedule|section|article|annex|appendix|paragraph|item|part)"
+_CITED = re.compile(rf"\b{_DOCUMENT_PART}\s+[\d.]+[a-z]?\b", re.I)
 #: a remark after the question's end: after its last "?", or a statement after a comma or a dash at the end
 _TAIL_AFTER_COMMA = re.compile(r"(?:,|\s[—–-])\s+(?P<tail>[^,?—–]+?)\s*[.!]?\s*$")
 
@@ -370,7 +371,7 @@ def _goes_on(clause: str, how: str) -> bool:
 #: "Under Schedule 2 of the Maintenance Contract,"): where the terms come from, not what is asked
 _DOCUMENT_REFERENCE = re.compile(
     r"^\W*(?:pursuant\s+to|under|in\s+accordance\s+with|as\s+per|per|according\s+to|in\s+line\s+with)\s+"
-    r"(?:the\s+)?(?:clause|schedule|section|article|annex|appendix|paragraph|item|part)\b[^,]{0,120},\s*",
+    rf"(?:the\s+)?{_DOCUMENT_PART}\b[^,]{{0,120}},\s*",
     re.I,
 )
 

@@ -103,7 +103,7 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
         named = {key(w) for n in [*links.sites, *links.assets] for w in re.split(r"[\s_\-]+", n)}
         hits = [n for n in hits if key(tokens.items[n][0]) not in named]  # "Lord Howe fuel": "Howe" is the site's
         text = tokens.raw(hits[0], hits[-1] + 1) if hits else wanted.phrase
-        if all(_SPENDING.fullmatch(w) for w in text.casefold().split()):
+        if all(USAGE_VERB.fullmatch(w) for w in text.casefold().split()):
             continue  # "each pound of husk burned": a verb says what is spent, no measure the SkySpark lacks
         for n in hits:  # the phrase's words are placed: they named this measure
             tokens.used[n] = True
@@ -113,7 +113,8 @@ def missing_sensors(tokens: Tokens, catalog: Catalog, links: Links) -> None:
 
 
 #: the verbs that say what is spent ("husk burned", "gas used"): a measure asked by a verb, no name of one
-_SPENDING = re.compile(
+#: verbs of using a substance up ("used the most water", "burnt more gas", "each pound of husk burned"), whole words
+USAGE_VERB = re.compile(
     r"burn(?:s|ed|t|ing)?|us(?:e|es|ed|ing)|consum(?:e|es|ed|ing)|sp[ae]nt|spend(?:s|ing)?|dr[ae]wn?"
 )
 
@@ -294,16 +295,10 @@ def _spellings(word: str) -> set[str]:
     return {word, re.sub(r"iz(?=er|ation|ing|ed|e\b)", "is", word), re.sub(r"is(?=er|ation|ing|ed|e\b)", "iz", word)}
 
 
-#: verbs of using a substance up ("used the most water", "burnt more gas", "consumed the least steam")
-USAGE_VERB = re.compile(
-    r"^(?:use|uses|used|using|burn|burns|burnt|burned|burning|consume|consumes|consumed|draws|drew)$"
-)
-
-
 def _used_up(tokens: Tokens, i: int) -> bool:
     """The word at `i` is what a verb of using up takes, three words back at most ("burnt the most gas")."""
     before = [t.casefold() for t in tokens.words(max(0, i - 3), i)]
-    return any(USAGE_VERB.match(w) for w in before)
+    return any(USAGE_VERB.fullmatch(w) for w in before)
 
 
 def _a_point_word(text: str, links: Links, catalog: Catalog) -> bool:

@@ -320,7 +320,7 @@ def _used_words(question: str) -> set[str]:
     ws = re.findall(r"[^\W\d_]+", question)
     out = set()
     for n, w in enumerate(ws):
-        if USAGE_VERB.match(w.casefold()):
+        if USAGE_VERB.fullmatch(w.casefold()):
             after = [x for x in ws[n + 1 : n + 5] if x.casefold() not in FUNCTION_WORDS and key(x) not in ("teh",)]
             if after:
                 out.add(key(after[0]))
@@ -1019,7 +1019,7 @@ def link(question: str, catalog: Catalog, *, exclude: Iterable[tuple[int, int]] 
             for a in catalog.site(site).assets_of_type(marker)
             for p in catalog.sensors(site, a)
         ]
-        if any(USAGE_VERB.match(w.casefold()) for w in re.findall(r"[^\W\d_]+", question)):
+        if any(USAGE_VERB.fullmatch(w.casefold()) for w in re.findall(r"[^\W\d_]+", question)):
             # "used the most water": what is used up is a flow's amount (Water Flow), never a temperature of it
             kind_points = [p for p in kind_points if _an_amounts_rate(p)] or kind_points
         # never a word of the kind's phrase or one just before it, wherever it is said again ("the three air

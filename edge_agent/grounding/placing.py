@@ -21,7 +21,14 @@ from edge_agent.grounding.forms import FUNCTION_WORDS, words
 from edge_agent.grounding.lacking import BUSINESS_NOUNS, sensor_lacking
 from edge_agent.grounding.linking import link
 from edge_agent.grounding.links import ENERGY_WORDS, GLUE, Links
-from edge_agent.grounding.question import COURTESY_WORDS, RATIO_TERMS, Reading, read_question, unplaced_words
+from edge_agent.grounding.question import (
+    COURTESY_WORDS,
+    GENERIC_THINGS,
+    RATIO_TERMS,
+    Reading,
+    read_question,
+    unplaced_words,
+)
 
 if TYPE_CHECKING:
     from edge_agent.grounding.run import Grounding
@@ -148,14 +155,6 @@ CALENDAR_WORDS = frozenset(
 EVENT_WORDS = frozenset(
     "test tests testing trial trials drill drills exercise inspection inspections commissioning shutdown shutdowns "
     "startup outage outages storm storms incident incidents event events alarm alarms trip trips".split()
-)
-
-#: the general nouns for the things a catalog lists ("chiller units", "which devices"), never a name or a kind
-GENERIC_THINGS = frozenset(
-    "site sites plant plants building buildings asset assets equipment equipments device devices unit units "
-    "machine machines system systems sensor sensors point points measurement measurements reading readings "
-    "metric metrics value values data kit piece pieces consumer consumers user users hog hogs guzzler guzzlers "
-    "bms scada skyspark".split()  # "how many chillers are on the BMS": the system the data is on
 )
 
 

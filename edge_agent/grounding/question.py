@@ -235,13 +235,19 @@ def _needs_hold(needs: Sequence[str], text: str, many: bool) -> bool:
     return True
 
 
+#: the general nouns for the things a catalog lists ("chiller units", "which devices"), never a name or a kind
+GENERIC_THINGS = frozenset(
+    "site sites plant plants building buildings asset assets equipment equipments device devices unit units "
+    "machine machines system systems sensor sensors point points measurement measurements reading readings "
+    "metric metrics value values data kit piece pieces consumer consumers user users hog hogs guzzler guzzlers "
+    "bms scada skyspark".split()  # "how many chillers are on the BMS": the system the data is on
+)
+
+
 #: the word after "how many" (after "of the" / "of our" where they stand)
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(?:of\s+(?:the|our|its|their|these|those)\s+)?([^\W\d_][\w'’-]*)", re.I)
 #: the things a SkySpark's catalog counts, said in general ("how many points", "how many sites")
-_COUNTED = frozenset(
-    "site sites plant plants building buildings asset assets equipment device devices unit units machine machines "
-    "system systems sensor sensors point points meter meters things items of are is do does have were was".split()
-)
+_COUNTED = GENERIC_THINGS | frozenset("meter meters things items of are is do does have were was".split())
 #: informal units after "how many" ("how many kilos", "how many degrees warmer"): an amount, never a count
 _INFORMAL_UNITS = frozenset(
     "kilo kilos kg degree degrees deg tonne tonnes ton tons litre litres liter liters gallon gallons cube cubes "

@@ -381,9 +381,6 @@ class Scope:
                     props[name] = {"enum": [value]}
                     if name not in required:
                         required.append(name)
-                elif mark == "limit_unit":  # no unit said: none to write
-                    del props[name]
-                    required = [r for r in required if r != name]
                 continue
             if mark == SENSOR and prop.get("x-role") == "setpoint":
                 if "limit" in pins or not pins.get("setpoint"):
